@@ -1,0 +1,5 @@
+// Tollgate's engine: pure TypeScript, no Node APIs, so the console runs the very same code.
+
+export * from './conditions/index.ts';
+export * from './policy/index.ts';
+export * from './source/index.ts';

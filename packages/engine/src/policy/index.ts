@@ -1,0 +1,15 @@
+// policy@1: validation with codes and JSON Pointer paths, compiled evaluation, explanations,
+// approvers, policy tests and templates (policy-documents.txt).
+
+export * from './approvers.ts';
+export * from './codes.ts';
+export * from './compile.ts';
+export * from './evaluate.ts';
+export * from './explanation.ts';
+export * from './pattern.ts';
+export * from './policy-tests.ts';
+export * from './revision.ts';
+export * from './tool.ts';
+export * from './types.ts';
+export * from './validate.ts';
+export { MAX_APPROVER_USERS, USER_ID, validateApprovers, validateMembers } from './validate-approvers.ts';

@@ -1,0 +1,65 @@
+// The policy@1 document as written (policy-documents.txt), and the facts known about one call.
+import type { Condition } from '../conditions/condition.ts';
+
+export const POLICY_SCHEMAS = ['tollgate/policy@1', 'kblock.cloud/policy@1'] as const;
+export type Effect = 'allow' | 'require_approval' | 'deny';
+export type DefaultEffect = 'deny' | 'require_approval';
+export const APPROVER_ROLES = ['owner', 'admin', 'approver'] as const;
+export type ApproverRole = (typeof APPROVER_ROLES)[number];
+export const MEMBER_ROLES = ['owner', 'admin', 'approver', 'developer', 'viewer'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+export interface AmountCondition {
+  currency: string;
+  gt?: string;
+  gte?: string;
+  lt?: string;
+  lte?: string;
+}
+
+export interface Approvers {
+  roles?: ApproverRole[];
+  users?: string[];
+}
+
+export interface PolicyRule {
+  id: string;
+  description?: string;
+  actions: string[];
+  tools?: string[];
+  amount?: AmountCondition;
+  when?: Condition[];
+  effect: Effect;
+  approvers?: Approvers;
+  approval_ttl_seconds?: number;
+  guard?: boolean;
+}
+
+export interface PolicyDocument {
+  schema: (typeof POLICY_SCHEMAS)[number];
+  default: DefaultEffect;
+  rules: PolicyRule[];
+}
+
+/** A member of the organisation, as approver resolution sees them at decision time. */
+export interface Member {
+  /** A lowercase UUID. */
+  id: string;
+  role: MemberRole;
+  /** Whether the member has an active signing identity: approving means signing. */
+  signing: boolean;
+}
+
+/** How a tool's amount is read from its calls' arguments. */
+export interface AmountMapping {
+  pointer: string;
+  currency: string;
+  currency_pointer?: string;
+}
+
+/** An exposed tool: its name, its action, and optionally its amount mapping. */
+export interface ToolBinding {
+  name: string;
+  action: string;
+  amount?: AmountMapping;
+}

@@ -1,0 +1,4 @@
+// Positions, diagnostics, JSON Pointers and exact JSON reading shared by every stage of the engine.
+export * from './diagnostic.ts';
+export * from './json-pointer.ts';
+export * from './json-text.ts';
