@@ -1,0 +1,82 @@
+// The tollgate CLI's entry: parses the command line and runs one command, mapping every failure to
+// an exit code and a message (never a stack trace).
+import { parseArgs } from 'node:util';
+import { CliError, type CliIo, EXIT_OK, EXIT_UNREADABLE } from './io.ts';
+import { USAGE } from './usage.ts';
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  members: { type: 'string' },
+  tools: { type: 'string' },
+  tool: { type: 'string' },
+  args: { type: 'string' },
+  examples: { type: 'string' },
+  param: { type: 'string', multiple: true },
+  out: { type: 'string' },
+  'examples-out': { type: 'string' },
+  force: { type: 'boolean' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export type ParsedOptions = ReturnType<typeof parse>['values'];
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (err) {
+    io.stderr.write(`tollgate: ${(err as Error).message}\n\n${USAGE}`);
+    return EXIT_UNREADABLE;
+  }
+  const { values, positionals } = parsed;
+  const [group, command, ...rest] = positionals;
+  try {
+    if (values.help || group === undefined || group === 'help') {
+      io.stdout.write(USAGE);
+      return EXIT_OK;
+    }
+    // Commands load on demand: serving never pays for the policy tools, and the reverse.
+    if (group === 'serve' && command === undefined) return await (await import('./commands/serve.ts')).serve(values, io);
+    if (group === 'policy') {
+      switch (command) {
+        case 'validate':
+          return (await import('./commands/policy-validate.ts')).policyValidate(one(rest, 'FILE'), values, io);
+        case 'evaluate':
+          return (await import('./commands/policy-evaluate.ts')).policyEvaluate(one(rest, 'FILE'), values, io);
+        case 'test':
+          return (await import('./commands/policy-test.ts')).policyTest(one(rest, 'FILE'), values, io);
+        case 'template':
+          return (await import('./commands/policy-template.ts')).policyTemplate(rest, values, io);
+      }
+    }
+    throw new CliError('USAGE', `unknown command: ${positionals.join(' ')}`);
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.stderr.write(`${err.message}\n`);
+      if (err.code === 'USAGE') io.stderr.write(`\n${USAGE}`);
+      return err.exitCode;
+    }
+    // A bug, not bad input: say so without a stack trace, and fail.
+    io.stderr.write(`tollgate: internal error: ${(err as Error).message}\n`);
+    return 70;
+  }
+}
+
+/** Exactly one positional argument. */
+export function one(rest: string[], name: string): string {
+  if (rest.length !== 1) throw new CliError('USAGE', `expected one ${name}, got ${rest.length === 0 ? 'none' : rest.join(' ')}`);
+  return rest[0] as string;
+}
+
+/** A required option. */
+export function required(value: string | undefined, flag: string): string {
+  if (value === undefined) throw new CliError('USAGE', `missing --${flag}`);
+  return value;
+}

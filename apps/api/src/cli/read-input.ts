@@ -1,0 +1,61 @@
+// Reads a JSON input file for the CLI: refused unread over the size limit, depth-bounded, exact.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { type Diagnostic, formatDiagnostic, readJsonText } from '@tollgate/engine/source';
+import { CliError } from './io.ts';
+
+/** A policy document, like any stored document, is at most 4 MiB. */
+export const MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
+
+export interface JsonInput {
+  value: unknown;
+  /** Problems that make the text inexact (duplicate members, inexact numbers). */
+  diagnostics: Diagnostic[];
+}
+
+/** Reads and parses a JSON file; throws CliError (exit 2) when it cannot be read as JSON. */
+export function readJsonFile(file: string, maxBytes = MAX_DOCUMENT_BYTES): JsonInput {
+  const text = readTextFile(file, maxBytes);
+  const result = readJsonText(text, { maxLength: maxBytes, maxDepth: 64 });
+  if (!result.ok) throw new CliError(result.diagnostic.code, formatDiagnostic(file, result.diagnostic));
+  return { value: result.value, diagnostics: result.diagnostics };
+}
+
+/** Reads a UTF-8 file, checking its size before reading a byte of it. */
+export function readTextFile(file: string, maxBytes: number): string {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    throw new CliError('UNREADABLE', `${file}: UNREADABLE: ${reason(err)}`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new CliError('UNREADABLE', `${file}: UNREADABLE: not a regular file`);
+    if (stat.size > maxBytes) {
+      throw new CliError('TOO_LARGE', `${file}: TOO_LARGE: ${stat.size} bytes; the limit is ${maxBytes} bytes (refused unread)`);
+    }
+    const buffer = Buffer.alloc(stat.size);
+    let offset = 0;
+    while (offset < stat.size) {
+      const n = readSync(fd, buffer, offset, stat.size - offset, offset);
+      if (n === 0) break;
+      offset += n;
+    }
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(buffer.subarray(0, offset));
+    return text;
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError('UNREADABLE', `${file}: UNREADABLE: ${reason(err)}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function reason(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES') return 'permission denied';
+  if (code === 'EISDIR') return 'is a directory';
+  if (err instanceof TypeError) return 'not UTF-8 text';
+  return code ?? 'cannot be read';
+}

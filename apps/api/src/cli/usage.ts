@@ -1,0 +1,25 @@
+// The CLI's help text.
+export const USAGE = `tollgate: governs what AI agents do with their tools.
+
+Usage:
+  tollgate serve [--host 127.0.0.1] [--port 8787]
+      Serves the console and the API.
+  tollgate policy validate FILE [--members FILE] [--tools FILE] [--json]
+      Validates a policy@1 document. Exit 0 valid, 1 invalid, 2 unreadable or not JSON.
+  tollgate policy evaluate FILE --tool TOOL.json --args ARGS.json [--members FILE] [--json]
+      Decides one call: allow, require_approval or deny, with the rule and why.
+      Exit 0 whatever the decision, 1 when the document is invalid, 2 unreadable.
+  tollgate policy test FILE --examples FILE [--json]
+      Runs example calls. Exit 0 when every expected outcome holds, 1 otherwise.
+  tollgate policy template list [--json]
+  tollgate policy template show NAME [--json]
+  tollgate policy template create NAME [--param KEY=VALUE ...] [--out FILE] [--examples-out FILE] [--force]
+      Drafts a policy from a template (never activates anything).
+  tollgate help
+      Prints this help.
+
+Files: a members file is [{"id": "<lowercase uuid>", "role": "owner|admin|approver|developer|viewer", "signing": true}];
+a tools file is [{"name", "action", "amount"?: {"pointer", "currency", "currency_pointer"?}}]; TOOL.json is one tool;
+an examples file is {"tools": [...], "examples": [{"name", "tool", "arguments", "expect": {"decision", "rule"?, "code"?}}]}.
+Exit code 2 also means a usage error. See docs/cli.md.
+`;
