@@ -1,5 +1,5 @@
 // Loads the inputs the policy commands share: the document (exact JSON, validated), members, tools.
-import { type Diagnostic, formatDiagnostic } from '@tollgate/engine/source';
+
 import {
   type Member,
   type ToolBinding,
@@ -8,8 +8,9 @@ import {
   validatePolicy,
   validateToolBinding,
 } from '@tollgate/engine/policy';
-import { readJsonFile } from '../read-input.ts';
+import { type Diagnostic, formatDiagnostic } from '@tollgate/engine/source';
 import { CliError } from '../io.ts';
+import { readJsonFile } from '../read-input.ts';
 
 export interface LoadedPolicy extends ValidationResult {
   document: unknown;
@@ -35,7 +36,8 @@ export function loadMembers(file: string | undefined): Member[] | undefined {
 export function loadTools(file: string | undefined): ToolBinding[] | undefined {
   if (file === undefined) return undefined;
   const input = readJsonFile(file);
-  if (!Array.isArray(input.value)) failOn(file, [{ code: 'INVALID_TYPE', severity: 'error', path: '', message: 'a tools file is a list of tools' }]);
+  if (!Array.isArray(input.value))
+    failOn(file, [{ code: 'INVALID_TYPE', severity: 'error', path: '', message: 'a tools file is a list of tools' }]);
   const list = input.value as unknown[];
   failOn(file, [...input.diagnostics, ...list.flatMap((t, i) => validateToolBinding(t, `/${i}`))]);
   return list as ToolBinding[];
@@ -48,7 +50,11 @@ function failOn(file: string, problems: Diagnostic[]): void {
 
 /** The JSON shape of a problem: `{code, path, message}` (plus line and column where known). */
 export function problemJson(d: Diagnostic): { code: string; path: string; message: string; line?: number; column?: number } {
-  const out: { code: string; path: string; message: string; line?: number; column?: number } = { code: d.code, path: d.path ?? '', message: d.message };
+  const out: { code: string; path: string; message: string; line?: number; column?: number } = {
+    code: d.code,
+    path: d.path ?? '',
+    message: d.message,
+  };
   if (d.range) {
     out.line = d.range.start.line;
     out.column = d.range.start.column;

@@ -29,7 +29,14 @@ export function policyEvaluate(file: string, options: ParsedOptions, io: CliIo):
   for (const p of compiledTool.problems) io.stderr.write(`${formatDiagnostic(toolFile, p)}\n`);
   const d = evaluatePolicy(policy, compiledTool, args.value, members ? { members } : {});
   if (options.json) {
-    const out = { decision: d.decision, rule: d.rule, code: d.code, approvers: d.approvers, approval: d.approval, explanation: d.explanation };
+    const out = {
+      decision: d.decision,
+      rule: d.rule,
+      code: d.code,
+      approvers: d.approvers,
+      approval: d.approval,
+      explanation: d.explanation,
+    };
     io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
     const by = d.rule ? `rule ${d.rule}` : (d.code ?? 'default');
@@ -37,7 +44,8 @@ export function policyEvaluate(file: string, options: ParsedOptions, io: CliIo):
     io.stdout.write(`why: ${d.explanation.summary}\n`);
     if (d.approvers) io.stdout.write(`approvers: ${d.approvers.join(', ')}\n`);
     if (d.approval) io.stdout.write(`approval open for ${d.approval.ttl_seconds} s, until ${d.approval.expires_at}\n`);
-    for (const m of d.explanation.fail_closed) io.stdout.write(`fail closed: ${m.rule} (${m.effect}) matched because of ${m.reasons.join(', ')}\n`);
+    for (const m of d.explanation.fail_closed)
+      io.stdout.write(`fail closed: ${m.rule} (${m.effect}) matched because of ${m.reasons.join(', ')}\n`);
   }
   return EXIT_OK;
 }

@@ -22,7 +22,13 @@ export function policyTemplate(rest: string[], options: ParsedOptions, io: CliIo
 function list(options: ParsedOptions, io: CliIo): number {
   const templates = listTemplates();
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(templates.map(({ name, title, description }) => ({ name, title, description })), null, 2)}\n`);
+    io.stdout.write(
+      `${JSON.stringify(
+        templates.map(({ name, title, description }) => ({ name, title, description })),
+        null,
+        2,
+      )}\n`,
+    );
     return EXIT_OK;
   }
   const width = Math.max(...templates.map((t) => t.name.length));
@@ -32,7 +38,8 @@ function list(options: ParsedOptions, io: CliIo): number {
 
 function show(name: string, options: ParsedOptions, io: CliIo): number {
   const template = getTemplate(name);
-  if (!template) throw new CliError('UNKNOWN_TEMPLATE', `UNKNOWN_TEMPLATE: no template "${name}"; see tollgate policy template list`, EXIT_INVALID);
+  if (!template)
+    throw new CliError('UNKNOWN_TEMPLATE', `UNKNOWN_TEMPLATE: no template "${name}"; see tollgate policy template list`, EXIT_INVALID);
   const draft = createFromTemplate(name, {});
   if (!draft.ok) throw new CliError('TEMPLATE_DEFAULTS', draft.errors.map((e) => formatDiagnostic(name, e)).join('\n'), 70);
   if (options.json) {
@@ -45,7 +52,8 @@ function show(name: string, options: ParsedOptions, io: CliIo): number {
   io.stdout.write('\nRules (with the defaults):\n');
   for (const [id, note] of Object.entries(draft.notes)) io.stdout.write(`  ${id}: ${note}\n`);
   io.stdout.write(`\nDelegation hint: permissions ${draft.delegation.permissions.join(', ')}`);
-  if (draft.delegation.max_amount) io.stdout.write(`; at most ${draft.delegation.max_amount.value} ${draft.delegation.max_amount.currency}`);
+  if (draft.delegation.max_amount)
+    io.stdout.write(`; at most ${draft.delegation.max_amount.value} ${draft.delegation.max_amount.currency}`);
   io.stdout.write(`\n\nExamples: ${draft.examples.examples.length} calls with expected outcomes (create --examples-out FILE saves them)\n`);
   return EXIT_OK;
 }
@@ -71,7 +79,9 @@ function create(name: string, options: ParsedOptions, io: CliIo): number {
   } else io.stdout.write(documentText);
   if (options['examples-out']) {
     writeFileAtomic(options['examples-out'], `${JSON.stringify(draft.examples, null, 2)}\n`, options.force ?? false);
-    io.stderr.write(`wrote ${options['examples-out']}: run it with tollgate policy test ${options.out ?? 'FILE'} --examples ${options['examples-out']}\n`);
+    io.stderr.write(
+      `wrote ${options['examples-out']}: run it with tollgate policy test ${options.out ?? 'FILE'} --examples ${options['examples-out']}\n`,
+    );
   }
   return EXIT_OK;
 }

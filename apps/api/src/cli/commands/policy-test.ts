@@ -25,7 +25,8 @@ export function policyTest(file: string, options: ParsedOptions, io: CliIo): num
     for (const r of report.results) {
       const expected = describe(r.expected);
       if (r.status === 'pass') io.stdout.write(`PASS ${r.name}: ${expected}\n`);
-      else if (r.status === 'not_evaluable') io.stdout.write(`NOT EVALUABLE ${r.name}: ${r.code}: its arguments are gone and the decision depends on them\n`);
+      else if (r.status === 'not_evaluable')
+        io.stdout.write(`NOT EVALUABLE ${r.name}: ${r.code}: its arguments are gone and the decision depends on them\n`);
       else io.stdout.write(`FAIL ${r.name}: expected ${expected}, got ${r.actual ? describe(r.actual) : 'nothing'}\n`);
     }
     io.stdout.write(`${report.passed} examples passed, ${report.failed} failed, ${report.not_evaluable} not evaluable\n`);

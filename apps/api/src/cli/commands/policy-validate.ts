@@ -13,13 +13,20 @@ export function policyValidate(file: string, options: ParsedOptions, io: CliIo):
   } catch (err) {
     if (options.json && err instanceof CliError) {
       // Machine readers get JSON even for unreadable input; the exit code still says 2.
-      io.stdout.write(`${JSON.stringify({ valid: false, revision: null, errors: [{ code: err.code, path: '', message: err.message }], warnings: [] }, null, 2)}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ valid: false, revision: null, errors: [{ code: err.code, path: '', message: err.message }], warnings: [] }, null, 2)}\n`,
+      );
       return err.exitCode;
     }
     throw err;
   }
   if (options.json) {
-    const out = { valid: loaded.valid, revision: loaded.revision, errors: loaded.errors.map(problemJson), warnings: loaded.warnings.map(problemJson) };
+    const out = {
+      valid: loaded.valid,
+      revision: loaded.revision,
+      errors: loaded.errors.map(problemJson),
+      warnings: loaded.warnings.map(problemJson),
+    };
     io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
     for (const e of loaded.errors) io.stdout.write(`${formatDiagnostic(file, e)}\n`);
