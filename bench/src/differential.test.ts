@@ -1,8 +1,8 @@
 // Differential test: the compiled engine and the plain reference evaluator agree on every generated call.
-import { type CompiledPolicy, compilePolicy, compileTool } from '@tollgate/engine/policy';
+import { type CompiledPolicy, type CompiledTool, compilePolicy, compileTool } from '@tollgate/engine/policy';
 import { describe, expect, it } from 'vitest';
 import { type ReferenceDocument, referenceDecide } from './reference-evaluator.ts';
-import { type Call, generatedPolicy, generatedStream, REFUNDS_POLICY, refundsStream } from './streams.ts';
+import { type Call, compileCallTools, generatedPolicy, generatedStream, REFUNDS_POLICY, refundsStream } from './streams.ts';
 
 function compiled(doc: unknown): CompiledPolicy {
   const r = compilePolicy(doc);
@@ -12,12 +12,10 @@ function compiled(doc: unknown): CompiledPolicy {
 
 function differences(doc: ReferenceDocument, calls: Call[]): string[] {
   const policy = compiled(doc);
-  const tools = new Map<string, ReturnType<typeof compileTool>>();
+  const tools = compileCallTools(calls);
   const diffs: string[] = [];
-  for (const call of calls) {
-    let tool = tools.get(call.tool.name);
-    if (!tool) tools.set(call.tool.name, (tool = compileTool(call.tool)));
-    const a = policy.decide(tool, call.args);
+  for (const [i, call] of calls.entries()) {
+    const a = policy.decide(tools[i] as CompiledTool, call.args);
     const b = referenceDecide(doc, call.tool, call.args);
     if (a.decision !== b.decision || a.rule !== b.rule || a.code !== b.code) {
       diffs.push(

@@ -1,9 +1,9 @@
 // The policy suite: the compiled evaluator on the seed's refunds stream and on a generated 300-rule
 // policy, beside the plain reference evaluator on the same streams (ratios from one process run).
-import { type CompiledTool, compilePolicy, compileTool, validatePolicy } from '@tollgate/engine/policy';
+import { type CompiledTool, compilePolicy, validatePolicy } from '@tollgate/engine/policy';
 import { type Figure, measureStream, median, quantile } from './measure.ts';
 import { type ReferenceDocument, referenceDecide } from './reference-evaluator.ts';
-import { type Call, generatedPolicy, generatedStream, REFUNDS_POLICY, refundsStream } from './streams.ts';
+import { type Call, compileCallTools, generatedPolicy, generatedStream, REFUNDS_POLICY, refundsStream } from './streams.ts';
 
 const COUNT = 100_000;
 
@@ -11,12 +11,7 @@ function decideAll(doc: unknown, calls: Call[], name: string, figures: Figure[],
   const compiled = compilePolicy(doc);
   if (!compiled.ok) throw new Error(`${name}: invalid policy`);
   const policy = compiled.policy;
-  const toolCache = new Map<string, CompiledTool>();
-  const tools = calls.map((c) => {
-    let t = toolCache.get(c.tool.name);
-    if (!t) toolCache.set(c.tool.name, (t = compileTool(c.tool)));
-    return t;
-  });
+  const tools = compileCallTools(calls);
   const engine = measureStream(calls.length, (i) => policy.decide(tools[i] as CompiledTool, (calls[i] as Call).args));
   const reference = measureStream(
     calls.length,

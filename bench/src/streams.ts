@@ -1,5 +1,5 @@
 // Fixed, seeded call streams and generated policies shared by the benchmarks and the differential test.
-import type { PolicyDocument, ToolBinding } from '@tollgate/engine/policy';
+import { type CompiledTool, compileTool, type PolicyDocument, type ToolBinding } from '@tollgate/engine/policy';
 
 /** mulberry32: a small seeded generator, so every run sees the same stream. */
 export function seeded(seed: number): () => number {
@@ -122,4 +122,16 @@ export function generatedStream(tools: ToolBinding[], count: number, seed = 11):
     calls.push({ tool, args });
   }
   return calls;
+}
+
+/** Each call's tool compiled once per distinct tool, as a host would keep them. */
+export function compileCallTools(calls: Call[]): CompiledTool[] {
+  const cache = new Map<string, CompiledTool>();
+  return calls.map((c) => {
+    const known = cache.get(c.tool.name);
+    if (known) return known;
+    const compiled = compileTool(c.tool);
+    cache.set(c.tool.name, compiled);
+    return compiled;
+  });
 }
