@@ -45,13 +45,20 @@ describe('checkPolicy', () => {
     const check = checkPolicy('{\n  "schema": "tollgate/policy@1",\n  "default" "deny"\n}');
     expect(check.status).toEqual({ valid: false, text: '1 problem' });
     expect(check.problems).toEqual([
-      expect.objectContaining({ code: 'NOT_JSON', severity: 'error', position: { line: 3, column: 13 }, message: expect.stringMatching(/line 3, column 13/) }),
+      expect.objectContaining({
+        code: 'NOT_JSON',
+        severity: 'error',
+        position: { line: 3, column: 13 },
+        message: expect.stringMatching(/line 3, column 13/),
+      }),
     ]);
   });
 
   it('counts what the JSON reader refuses beside the validation errors', () => {
     const check = checkPolicy('{"schema": "tollgate/policy@1", "default": "deny", "default": "deny", "rules": []}');
-    expect(check.problems).toEqual([expect.objectContaining({ code: 'DUPLICATE_MEMBER', path: '/default', position: { line: 1, column: 52 } })]);
+    expect(check.problems).toEqual([
+      expect.objectContaining({ code: 'DUPLICATE_MEMBER', path: '/default', position: { line: 1, column: 52 } }),
+    ]);
     expect(check.status.text).toBe('1 problem');
   });
 

@@ -5,7 +5,11 @@ export const SAMPLE_POLICY = `{
   "schema": "tollgate/policy@1",
   "default": "deny",
   "rules": [
-    { "id": "read-orders", "actions": ["orders.read", "orders.search"], "effect": "allow" },
+    {
+      "id": "read-orders",
+      "actions": ["orders.read", "orders.search"],
+      "effect": "allow"
+    },
     {
       "id": "refund-over-limit",
       "actions": ["refund.issue"],
@@ -26,7 +30,11 @@ export const SAMPLE_POLICY = `{
       "amount": { "currency": "USD", "lte": "100" },
       "effect": "allow"
     },
-    { "id": "never", "actions": ["payouts.*", "customers.export"], "effect": "deny" }
+    {
+      "id": "never",
+      "actions": ["payouts.*", "customers.export"],
+      "effect": "deny"
+    }
   ]
 }
 `;

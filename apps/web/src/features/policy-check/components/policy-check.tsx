@@ -13,7 +13,7 @@ export function PolicyCheck() {
     <div className="policy-check">
       <section className="panel" aria-labelledby="editor-heading">
         <h2 id="editor-heading" className="panel-title">
-          Policy
+          Editor
         </h2>
         <PolicyEditor text={text} onChange={setText} />
       </section>

@@ -27,7 +27,7 @@ export function PolicyEditor({ text, onChange }: PolicyEditorProps) {
         autoCapitalize="off"
         autoComplete="off"
         autoCorrect="off"
-        rows={30}
+        rows={40}
       />
     </div>
   );

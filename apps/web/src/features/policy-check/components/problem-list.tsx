@@ -12,7 +12,6 @@ export function ProblemList({ problems }: { problems: Problem[] }) {
     <ul className="problems" role="list" aria-label="Problems">
       {problems.map((problem, index) => (
         // Problems have no identity of their own; the list is rebuilt on every change.
-        // biome-ignore lint/suspicious/noArrayIndexKey: see above
         <ProblemItem key={index} problem={problem} />
       ))}
     </ul>

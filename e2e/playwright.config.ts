@@ -1,0 +1,42 @@
+// Playwright: the built console in Debian's Chromium against a real `tollgate serve` (DESIGN.md, "Engineering").
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const port = 4317;
+
+export default defineConfig({
+  testDir: 'tests',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: Boolean(process.env.CI),
+  // Reporter output paths resolve against this file's folder: ../.reports is the repo root's .reports.
+  reporter: [['list'], ['json', { outputFile: '../.reports/e2e.json' }]],
+  outputDir: '../test-results',
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      // Never a browser download: Debian's chromium, as the design requires.
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-quic',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: `npm run build -w apps/web && node apps/api/bin/tollgate.mjs serve --port ${port}`,
+    cwd: repoRoot,
+    url: `http://127.0.0.1:${port}/v1/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
