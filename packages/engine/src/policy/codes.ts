@@ -2,7 +2,7 @@
 // against these, so a code is never renamed or reused. docs/policy.md documents each one.
 
 export interface CodeEntry {
-  kind: 'error' | 'warning' | 'decision' | 'input';
+  kind: 'error' | 'warning' | 'decision' | 'input' | 'template';
   when: string;
 }
 
@@ -110,6 +110,14 @@ export const POLICY_CODES = {
     kind: 'decision',
     when: 'An example or recorded call has no arguments but its decision depends on them; reported as not evaluable instead of guessed.',
   },
+  // Templates (createFromTemplate; the CLI exits 1).
+  UNKNOWN_TEMPLATE: { kind: 'template', when: 'No template has the given name; the message lists the templates.' },
+  UNKNOWN_PARAMETER: { kind: 'template', when: 'A parameter the template does not have; the message lists its parameters.' },
+  INVALID_PARAMETER: {
+    kind: 'template',
+    when: 'A parameter value is not of its type (currency, amount up to 10^15, integer 60-2592000, action patterns), or its patterns overlap actions another part of the template decides.',
+  },
+  PARAMETER_ORDER: { kind: 'template', when: 'Of two amount limits, the lower is not strictly below the upper.' },
 } as const satisfies Record<string, CodeEntry>;
 
 export type PolicyCode = keyof typeof POLICY_CODES;

@@ -9,6 +9,7 @@ export * from './explanation.ts';
 export * from './pattern.ts';
 export * from './policy-tests.ts';
 export * from './revision.ts';
+export * from './templates/index.ts';
 export * from './tool.ts';
 export * from './types.ts';
 export * from './validate.ts';

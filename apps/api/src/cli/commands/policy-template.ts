@@ -43,8 +43,9 @@ function show(name: string, options: ParsedOptions, io: CliIo): number {
   const draft = createFromTemplate(name, {});
   if (!draft.ok) throw new CliError('TEMPLATE_DEFAULTS', draft.errors.map((e) => formatDiagnostic(name, e)).join('\n'), 70);
   if (options.json) {
-    const { name: n, title, description, parameters } = template;
-    io.stdout.write(`${JSON.stringify({ name: n, title, description, parameters, ...draft }, null, 2)}\n`);
+    const { title, description, parameters } = template;
+    const { document, examples, notes, delegation } = draft;
+    io.stdout.write(`${JSON.stringify({ name, title, description, parameters, document, notes, delegation, examples }, null, 2)}\n`);
     return EXIT_OK;
   }
   io.stdout.write(`${template.title} (${template.name})\n${template.description}\n\nParameters:\n`);
