@@ -27,8 +27,8 @@ export interface ReferenceOutcome {
   code: string | null;
 }
 
-const AMOUNT = /^(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/;
-const SIGNED = /^-?(0|[1-9][0-9]{0,17})(\.[0-9]{1,18})?$/;
+const AMOUNT = /^(0|[1-9][0-9]*)(\.[0-9]{1,18})?$/;
+const SIGNED = /^-?(0|[1-9][0-9]*)(\.[0-9]{1,18})?$/;
 const GONE = Symbol('gone');
 
 function tokens(pointer: string): string[] {

@@ -47,7 +47,7 @@ export const REFUND_TOOLS: ToolBinding[] = [
   { name: 'adjust_inventory', action: 'inventory.adjust' },
 ];
 
-const MALFORMED = ['1e3', '-5', '012', 'abc', '', '1.', '.5', '12.3456789012345678901', 12.5, null, true, { v: 1 }];
+const UNUSUAL = ['12345678901234567890.5', '1e3', '-5', '012', 'abc', '', '1.', '.5', '12.3456789012345678901', 12.5, null, true, { v: 1 }];
 
 /** A mixed stream: every action, amounts 0-5000 as strings and integers, some missing, some malformed, some unknown actions. */
 export function refundsStream(count: number, seed = 42): Call[] {
@@ -63,7 +63,7 @@ export function refundsStream(count: number, seed = 42): Call[] {
     else if (a < 0.85) args.amount = `${Math.floor(random() * 5000)}.${String(Math.floor(random() * 100)).padStart(2, '0')}`;
     else if (a < 0.95) {
       /* no amount */
-    } else args.amount = MALFORMED[Math.floor(random() * MALFORMED.length)];
+    } else args.amount = UNUSUAL[Math.floor(random() * UNUSUAL.length)];
     calls.push({ tool, args });
   }
   return calls;

@@ -15,13 +15,30 @@ export const MAX_DECIMAL_DIGITS = 18;
  * isDecimalString('-3', true) // true
  */
 export function isDecimalString(s: string, signed = false): boolean {
+  return scanDecimal(s, signed, MAX_DECIMAL_DIGITS);
+}
+
+/**
+ * Is `s` a decimal value as a call may carry one (an amount, an argument compared numerically): the
+ * grammar of {@link isDecimalString} without a limit on integer digits, since the seed bounds only the
+ * fraction ("1 to 18 fraction digits"). A value beyond every threshold still compares exactly.
+ *
+ * @example
+ * isDecimalValue('1000000000000000000000') // true
+ * isDecimalValue('0.1234567890123456789') // false: 19 fraction digits
+ */
+export function isDecimalValue(s: string, signed = false): boolean {
+  return scanDecimal(s, signed, Number.POSITIVE_INFINITY);
+}
+
+function scanDecimal(s: string, signed: boolean, maxIntegerDigits: number): boolean {
   const n = s.length;
   let i = 0;
   if (signed && n > 0 && s.charCodeAt(0) === 45 /* - */) i = 1;
   const intStart = i;
   while (i < n && isDigit(s.charCodeAt(i))) i++;
   const intLength = i - intStart;
-  if (intLength === 0 || intLength > MAX_DECIMAL_DIGITS) return false;
+  if (intLength === 0 || intLength > maxIntegerDigits) return false;
   if (intLength > 1 && s.charCodeAt(intStart) === 48 /* 0 */) return false;
   if (i === n) return true;
   if (s.charCodeAt(i) !== 46 /* . */) return false;
@@ -37,7 +54,7 @@ function isDigit(c: number): boolean {
 }
 
 /**
- * Compares two strings accepted by {@link isDecimalString} (signed allowed), exactly and without
+ * Compares two strings accepted by {@link isDecimalValue} (signed allowed), exactly and without
  * allocating: -1, 0 or 1. `"1.50"` equals `"1.5"`, `"-0"` equals `"0"`.
  */
 export function compareDecimal(a: string, b: string): -1 | 0 | 1 {
@@ -91,7 +108,7 @@ function dotIndex(s: string, from: number): number {
  * digits are lost to floating point; a boolean; a malformed string) is undefined: indeterminate.
  */
 export function readNumeric(value: unknown): string | undefined {
-  if (typeof value === 'string') return isDecimalString(value, true) ? value : undefined;
+  if (typeof value === 'string') return isDecimalValue(value, true) ? value : undefined;
   if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : undefined;
   return undefined;
 }

@@ -2,7 +2,7 @@
 // amount out of its arguments exactly (seed: "How amounts are read", "Currencies").
 
 import { unknownMember } from '../conditions/condition.ts';
-import { isDecimalString } from '../conditions/decimal.ts';
+import { isDecimalValue } from '../conditions/decimal.ts';
 import { problem } from '../conditions/family.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { MISSING, parsePointer, resolvePointer } from '../source/json-pointer.ts';
@@ -121,7 +121,7 @@ export class CompiledTool {
     }
     const value = resolvePointer(args, this.amountTokens);
     if (value === MISSING) return NO_AMOUNT;
-    if (typeof value === 'string') return isDecimalString(value) ? value : INVALID_AMOUNT;
+    if (typeof value === 'string') return isDecimalValue(value) ? value : INVALID_AMOUNT;
     if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
     return INVALID_AMOUNT;
   }
