@@ -63,7 +63,9 @@ export function compareDecimal(a: string, b: string): -1 | 0 | 1 {
   if (sa !== sb) return sa < sb ? -1 : 1;
   if (sa === 0) return 0;
   const magnitude = compareMagnitude(a, sa < 0 ? 1 : 0, b, sb < 0 ? 1 : 0);
-  return sa > 0 ? magnitude : (-magnitude as -1 | 0 | 1);
+  // Negate without producing -0 for equal negative values.
+  if (sa > 0 || magnitude === 0) return magnitude;
+  return magnitude < 0 ? 1 : -1;
 }
 
 function signOf(s: string): -1 | 0 | 1 {

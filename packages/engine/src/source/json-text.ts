@@ -3,7 +3,7 @@
 import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { Diagnostic, Range } from './diagnostic.ts';
 import { positionAt } from './diagnostic.ts';
-import { childPointer } from './json-pointer.ts';
+import { arrayIndex, childPointer, parsePointer } from './json-pointer.ts';
 
 export interface JsonTextLimits {
   /** Longest text accepted, in UTF-16 code units. */
@@ -145,14 +145,15 @@ function toValue(node: Node, pointer: string, text: string, diagnostics: Diagnos
 }
 
 function nodeAt(tree: Node, pointer: string): Node | undefined {
-  if (pointer === '') return tree;
+  const tokens = parsePointer(pointer);
+  if (tokens === undefined) return undefined;
   let node: Node | undefined = tree;
-  for (const raw of pointer.slice(1).split('/')) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!node) return undefined;
-    if (node.type === 'array') {
-      node = node.children?.[Number(token)];
-    } else if (node.type === 'object') {
+  for (const token of tokens) {
+    if (node?.type === 'array') {
+      // The same index rule as resolvePointer: decimal, no leading zeros.
+      const index = arrayIndex(token);
+      node = index < 0 ? undefined : node.children?.[index];
+    } else if (node?.type === 'object') {
       const property: Node | undefined = node.children?.find((p) => p.children?.[0]?.value === token);
       node = property?.children?.[1];
     } else return undefined;
