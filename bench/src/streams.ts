@@ -1,5 +1,7 @@
 // Fixed, seeded call streams and generated policies shared by the benchmarks and the differential test.
+
 import { type CompiledTool, compileTool, type PolicyDocument, type ToolBinding } from '@tollgate/engine/policy';
+import refunds from '../../examples/refunds.policy.json' with { type: 'json' };
 
 /** mulberry32: a small seeded generator, so every run sees the same stream. */
 export function seeded(seed: number): () => number {
@@ -18,25 +20,8 @@ export interface Call {
   args: Record<string, unknown>;
 }
 
-/** The seed's refunds example (policy-documents.txt, "A complete example"). */
-export const REFUNDS_POLICY: PolicyDocument = {
-  schema: 'tollgate/policy@1',
-  default: 'deny',
-  rules: [
-    { id: 'read-orders', actions: ['orders.read', 'orders.search'], effect: 'allow' },
-    { id: 'refund-over-limit', actions: ['refund.issue'], amount: { currency: 'USD', gt: '1000' }, effect: 'deny' },
-    {
-      id: 'refund-approval',
-      actions: ['refund.issue'],
-      amount: { currency: 'USD', gt: '100', lte: '1000' },
-      effect: 'require_approval',
-      approvers: { roles: ['owner', 'admin', 'approver'] },
-      approval_ttl_seconds: 14400,
-    },
-    { id: 'refund-auto', actions: ['refund.issue'], amount: { currency: 'USD', lte: '100' }, effect: 'allow' },
-    { id: 'never', actions: ['payouts.*', 'customers.export'], effect: 'deny' },
-  ],
-};
+/** The seed's refunds example (policy-documents.txt, "A complete example"), as examples/ keeps it. */
+export const REFUNDS_POLICY = refunds as PolicyDocument;
 
 export const REFUND_TOOLS: ToolBinding[] = [
   { name: 'read_order', action: 'orders.read' },

@@ -1,5 +1,5 @@
 // Runs the CLI in-process with captured output, and writes fixture files into a fresh temp folder.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli/main.ts';
@@ -33,24 +33,8 @@ export function workspace(): { dir: string; file(name: string, content: unknown)
   };
 }
 
-export const REFUNDS = {
-  schema: 'kblock.cloud/policy@1',
-  default: 'deny',
-  rules: [
-    { id: 'read-orders', actions: ['orders.read', 'orders.search'], effect: 'allow' },
-    { id: 'refund-over-limit', actions: ['refund.issue'], amount: { currency: 'USD', gt: '1000' }, effect: 'deny' },
-    {
-      id: 'refund-approval',
-      actions: ['refund.issue'],
-      amount: { currency: 'USD', gt: '100', lte: '1000' },
-      effect: 'require_approval',
-      approvers: { roles: ['owner', 'admin', 'approver'] },
-      approval_ttl_seconds: 14400,
-    },
-    { id: 'refund-auto', actions: ['refund.issue'], amount: { currency: 'USD', lte: '100' }, effect: 'allow' },
-    { id: 'never', actions: ['payouts.*', 'customers.export'], effect: 'deny' },
-  ],
-};
+/** The seed's complete example (examples/refunds.policy.json). */
+export const REFUNDS = JSON.parse(readFileSync(new URL('../../../examples/refunds.policy.json', import.meta.url), 'utf8'));
 
 export const REFUND_TOOL = { name: 'issue_refund', action: 'refund.issue', amount: { pointer: '/amount', currency: 'USD' } };
 

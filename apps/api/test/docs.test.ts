@@ -15,3 +15,14 @@ describe('docs/policy.md', () => {
     expect(Object.keys(POLICY_CODES).filter((code) => !docs.includes(`| \`${code}\` |`))).toEqual([]);
   });
 });
+
+describe('examples/', () => {
+  it('holds the support-refunds draft as the template makes it today', async () => {
+    const { createFromTemplate } = await import('@tollgate/engine/policy');
+    const draft = createFromTemplate('support-refunds');
+    if (!draft.ok) throw new Error('the template refused its defaults');
+    const read = (name: string) => JSON.parse(readFileSync(new URL(`../../../examples/${name}`, import.meta.url), 'utf8'));
+    expect(read('refunds.policy.json')).toEqual(draft.document);
+    expect(read('refunds.examples.json')).toEqual(draft.examples);
+  });
+});

@@ -3,11 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { APPROVER, DEVELOPER, REFUND_TOOL, REFUNDS, runCli, workspace } from './cli-harness.ts';
 
 describe('tollgate policy validate', () => {
-  it('exits 0 for the seed example and reports revision 1 with no problems', async () => {
+  it('exits 0 for the seed example and reports revision 1 with no problems, under either schema name', async () => {
     const w = workspace();
-    const run = await runCli('policy', 'validate', w.file('p.json', REFUNDS), '--json');
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ valid: true, revision: 1, errors: [], warnings: [] });
+    for (const schema of ['tollgate/policy@1', 'kblock.cloud/policy@1']) {
+      const run = await runCli('policy', 'validate', w.file('p.json', { ...REFUNDS, schema }), '--json');
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({ valid: true, revision: 1, errors: [], warnings: [] });
+    }
   });
 
   it('exits 1 and lists every problem as FILE: CODE at PATH: message', async () => {

@@ -4,6 +4,7 @@
 // arguments: a key deleted, a value replaced by one of another type, an array emptied, a decimal malformed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import seedRefunds from '../../../examples/refunds.policy.json' with { type: 'json' };
 import { type CompiledPolicy, compilePolicy, compileTool, evaluatePolicy, type PolicyDocument, type ToolBinding } from '../src/index.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -127,24 +128,7 @@ function compiled(document: unknown): CompiledPolicy {
 
 // --- Seed documents -------------------------------------------------------------------------------
 
-const REFUNDS = compiled({
-  schema: 'kblock.cloud/policy@1',
-  default: 'deny',
-  rules: [
-    { id: 'read-orders', actions: ['orders.read', 'orders.search'], effect: 'allow' },
-    { id: 'refund-over-limit', actions: ['refund.issue'], amount: { currency: 'USD', gt: '1000' }, effect: 'deny' },
-    {
-      id: 'refund-approval',
-      actions: ['refund.issue'],
-      amount: { currency: 'USD', gt: '100', lte: '1000' },
-      effect: 'require_approval',
-      approvers: { roles: ['owner', 'admin', 'approver'] },
-      approval_ttl_seconds: 14400,
-    },
-    { id: 'refund-auto', actions: ['refund.issue'], amount: { currency: 'USD', lte: '100' }, effect: 'allow' },
-    { id: 'never', actions: ['payouts.*', 'customers.export'], effect: 'deny' },
-  ],
-} satisfies PolicyDocument);
+const REFUNDS = compiled(seedRefunds);
 
 const DEPLOYS = compiled({
   schema: 'kblock.cloud/policy@1',
