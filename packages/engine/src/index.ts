@@ -1,5 +1,8 @@
 // Tollgate's engine: pure TypeScript, no Node APIs, so the console runs the very same code.
 
+export * from './colang/index.ts';
 export * from './conditions/index.ts';
 export * from './policy/index.ts';
+export * from './rulebook/index.ts';
+export * from './sheet/index.ts';
 export * from './source/index.ts';

@@ -2,3 +2,4 @@
 export * from './diagnostic.ts';
 export * from './json-pointer.ts';
 export * from './json-text.ts';
+export * from './yaml-text.ts';

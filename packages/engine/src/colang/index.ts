@@ -1,0 +1,2 @@
+// The Colang dialect's front end: text with lines in, canonical rulebook IR out.
+export * from './parse.ts';

@@ -1,0 +1,277 @@
+// The Colang front end: parses Tollgate's small Colang dialect (docs/colang.md) with line numbers and
+// lowers it into the canonical rulebook IR. A compiled sheet and a hand-written .co both come through here.
+import { normalizeDecimal } from '../conditions/decimal.ts';
+import { canonicalRulebook } from '../rulebook/canonical.ts';
+import type { ComparisonOp, Expr, Flow, Literal, Rulebook, RulebookSourceMap } from '../rulebook/types.ts';
+import type { Diagnostic } from '../source/diagnostic.ts';
+
+export const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+export const ACTION_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const ARGUMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const OPS: Record<string, ComparisonOp> = { '>': 'gt', '<': 'lt', '>=': 'gte', '<=': 'lte', '==': 'eq' };
+
+export type ColangResult = { ok: true; rulebook: Rulebook; sourceMap: RulebookSourceMap } | { ok: false; problems: Diagnostic[] };
+
+interface ContextDef {
+  name: string;
+  action: string;
+  line: number;
+  comparisons: Expr[];
+}
+
+interface FlowDef {
+  action: string;
+  line: number;
+  body?: { kind: 'refuse' } | { kind: 'allow'; expr: Expr; refs: { name: string; line: number }[] };
+}
+
+/**
+ * Parses Colang text into the canonical rulebook, or lists every problem with its line.
+ *
+ * @example
+ * parseColang('define flow delete_customer\n  refuse\n')
+ * // { ok: true, rulebook: { format: 'tollgate/rulebook@1', flows: [{ action: 'delete_customer', refuse: true }] }, ... }
+ */
+export function parseColang(text: string, file?: string): ColangResult {
+  const problems: Diagnostic[] = [];
+  const fail = (line: number, message: string, code = 'colang_syntax') => {
+    problems.push({ code, severity: 'error', message, range: { start: { line, column: 1 }, end: { line, column: 1 } } });
+  };
+  const contexts = new Map<string, ContextDef>();
+  const flows = new Map<string, FlowDef>();
+  // `skip` swallows the body of a define line that was refused, so one mistake is reported once.
+  let open: { kind: 'context'; def: ContextDef } | { kind: 'flow'; def: FlowDef } | { kind: 'skip' } | undefined;
+
+  const readLine = (raw: string, line: number) => {
+    if (raw.includes('\t')) {
+      fail(line, 'a tab; indent with two spaces');
+      return;
+    }
+    const content = stripComment(raw);
+    if (content.trim() === '') return;
+    const indented = /^ {2}\S/.test(content);
+    if (!indented && /^\s/.test(content)) {
+      fail(line, 'a body line is indented by exactly two spaces');
+      return;
+    }
+    const words = content.trim();
+    if (!indented) {
+      open = { kind: 'skip' };
+      const context = /^define context (\S+) on (\S+)$/.exec(words);
+      const flow = /^define flow (\S+)$/.exec(words);
+      if (context) {
+        const [, name = '', action = ''] = context;
+        if (!IDENTIFIER.test(name))
+          return fail(line, `"${name}" is not a context name: lowercase letters, digits and _, not starting with a digit`);
+        if (!ACTION_NAME.test(action)) return fail(line, `"${action}" is not an action name`);
+        if (contexts.has(name))
+          return fail(line, `context ${name} is defined already (line ${contexts.get(name)?.line})`, 'colang_duplicate');
+        const def = { name, action, line, comparisons: [] };
+        contexts.set(name, def);
+        open = { kind: 'context', def };
+      } else if (flow) {
+        const [, action = ''] = flow;
+        if (!ACTION_NAME.test(action)) return fail(line, `"${action}" is not an action name`);
+        if (flows.has(action))
+          return fail(line, `${action} has a flow already (line ${flows.get(action)?.line}): one flow per action`, 'colang_duplicate');
+        const def: FlowDef = { action, line };
+        flows.set(action, def);
+        open = { kind: 'flow', def };
+      } else fail(line, 'expected "define context NAME on ACTION" or "define flow ACTION"');
+      return;
+    }
+    if (!open) return fail(line, 'an indented line belongs under a define');
+    if (open.kind === 'skip') return;
+    if (open.kind === 'context') {
+      const comparison = parseComparison(words);
+      if (typeof comparison === 'string') return fail(line, comparison);
+      open.def.comparisons.push(comparison);
+      return;
+    }
+    if (open.def.body) return fail(line, `flow ${open.def.action} has its body already: one "refuse" or one "allow when" line`);
+    if (words === 'refuse') open.def.body = { kind: 'refuse' };
+    else if (words.startsWith('allow when ')) {
+      const parsed = parseExpr(words.slice('allow when '.length));
+      if (typeof parsed === 'string') return fail(line, parsed);
+      open.def.body = { kind: 'allow', expr: parsed.expr, refs: parsed.refs.map((name) => ({ name, line })) };
+    } else fail(line, 'a flow body is "refuse" or "allow when EXPRESSION"');
+  };
+  for (const [i, raw] of text.split(/\r?\n/).entries()) readLine(raw, i + 1);
+
+  for (const def of contexts.values()) {
+    if (def.comparisons.length === 0) fail(def.line, `context ${def.name} has no comparison; add lines such as "amount > 200"`);
+  }
+  const lowered: Flow[] = [];
+  const sourceMap: RulebookSourceMap = { flows: {}, contexts: {} };
+  if (file !== undefined) sourceMap.file = file;
+  for (const def of flows.values()) {
+    sourceMap.flows[def.action] = { line: def.line };
+    if (!def.body) {
+      fail(def.line, `flow ${def.action} has no body: "refuse" or "allow when EXPRESSION"`);
+      continue;
+    }
+    if (def.body.kind === 'refuse') {
+      lowered.push({ action: def.action, refuse: true });
+      continue;
+    }
+    for (const ref of def.body.refs) {
+      const context = contexts.get(ref.name);
+      if (context && context.action !== def.action) {
+        fail(
+          ref.line,
+          `$${ref.name} is computed from ${context.action}'s arguments, so flow ${def.action} cannot read it`,
+          'colang_context_action',
+        );
+      }
+    }
+    lowered.push({ action: def.action, allow_when: inline(def.body.expr, contexts) });
+  }
+  for (const def of contexts.values()) sourceMap.contexts[def.name] = { line: def.line };
+  if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0)) };
+  return { ok: true, rulebook: canonicalRulebook(lowered), sourceMap };
+}
+
+function stripComment(line: string): string {
+  // A # outside a string starts a comment.
+  let inString = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (inString && c === '\\') i++;
+    else if (c === '"') inString = !inString;
+    else if (c === '#' && !inString) return line.slice(0, i);
+  }
+  return line;
+}
+
+function parseComparison(words: string): Expr | string {
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|==|>|<)\s*(.+)$/.exec(words);
+  if (!m) return 'expected a comparison such as "amount > 200" or "country == "DE""';
+  const [, arg = '', op = '', raw = ''] = m;
+  if (!ARGUMENT.test(arg)) return `"${arg}" is not an argument name`;
+  const value = parseLiteral(raw.trim());
+  if (typeof value === 'string') return value;
+  const operator = OPS[op] as ComparisonOp;
+  if (operator !== 'eq' && !('decimal' in value)) return `${op} compares numbers; ${raw.trim()} is not one`;
+  return { arg, op: operator, value };
+}
+
+function parseLiteral(raw: string): Literal | string {
+  if (/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/.test(raw)) {
+    const fraction = raw.split('.')[1];
+    if (fraction !== undefined && fraction.length > 18) return `${raw} has more than 18 fraction digits`;
+    return { decimal: normalizeDecimal(raw) };
+  }
+  if (raw === 'true' || raw === 'false') return { boolean: raw === 'true' };
+  if (raw.startsWith('"')) {
+    try {
+      const s: unknown = JSON.parse(raw);
+      if (typeof s === 'string') return { string: s };
+    } catch {
+      // reported below
+    }
+    return `${raw} is not a well-formed string: write it in double quotes with JSON escapes`;
+  }
+  return `${raw} is not a literal: a decimal (200, 10.50), a "string", true or false`;
+}
+
+type Token = { kind: 'word'; text: string } | { kind: 'var'; name: string } | { kind: 'paren'; text: '(' | ')' };
+
+function tokenize(text: string): Token[] | string {
+  const tokens: Token[] = [];
+  const re = /\s*(?:(\()|(\))|\$([A-Za-z0-9_]+)|([A-Za-z]+)|(\S))/y;
+  re.lastIndex = 0;
+  while (re.lastIndex < text.length) {
+    const m = re.exec(text);
+    if (!m) break;
+    if (m[1]) tokens.push({ kind: 'paren', text: '(' });
+    else if (m[2]) tokens.push({ kind: 'paren', text: ')' });
+    else if (m[3] !== undefined) {
+      if (!IDENTIFIER.test(m[3])) return `$${m[3]} is not a context name`;
+      tokens.push({ kind: 'var', name: m[3] });
+    } else if (m[4]) tokens.push({ kind: 'word', text: m[4] });
+    else if (m[5]) return `unexpected "${m[5]}" in the guard`;
+    if (/^\s*$/.test(text.slice(re.lastIndex))) break;
+  }
+  return tokens;
+}
+
+/** expr := or ; or := and { "or" and } ; and := unary { "and" unary } ; unary := "not" unary | "(" expr ")" | $name */
+function parseExpr(text: string): { expr: Expr; refs: string[] } | string {
+  const tokens = tokenize(text);
+  if (typeof tokens === 'string') return tokens;
+  const refs: string[] = [];
+  let i = 0;
+  const peekWord = (w: string) => {
+    const t = tokens[i];
+    return t?.kind === 'word' && t.text === w;
+  };
+  const parseOr = (): Expr | string => {
+    const first = parseAnd();
+    if (typeof first === 'string') return first;
+    const items = [first];
+    while (peekWord('or')) {
+      i++;
+      const next = parseAnd();
+      if (typeof next === 'string') return next;
+      items.push(next);
+    }
+    return items.length === 1 ? first : { any: items };
+  };
+  const parseAnd = (): Expr | string => {
+    const first = parseUnary();
+    if (typeof first === 'string') return first;
+    const items = [first];
+    while (peekWord('and')) {
+      i++;
+      const next = parseUnary();
+      if (typeof next === 'string') return next;
+      items.push(next);
+    }
+    return items.length === 1 ? first : { all: items };
+  };
+  const parseUnary = (): Expr | string => {
+    const t = tokens[i];
+    if (!t) return 'the guard ends too early: expected $context, "not" or "("';
+    if (t.kind === 'word' && t.text === 'not') {
+      i++;
+      const inner = parseUnary();
+      return typeof inner === 'string' ? inner : { not: inner };
+    }
+    if (t.kind === 'paren' && t.text === '(') {
+      i++;
+      const inner = parseOr();
+      if (typeof inner === 'string') return inner;
+      const close = tokens[i];
+      if (close?.kind !== 'paren' || close.text !== ')') return 'a "(" is not closed';
+      i++;
+      return inner;
+    }
+    if (t.kind === 'var') {
+      i++;
+      refs.push(t.name);
+      return { context: t.name };
+    }
+    return `expected $context, "not" or "(", got "${describe(t)}"`;
+  };
+  const expr = parseOr();
+  if (typeof expr === 'string') return expr;
+  if (i < tokens.length) return `unexpected "${describe(tokens[i] as Token)}" after the guard; join conditions with "and" or "or"`;
+  return { expr, refs };
+}
+
+function describe(t: Token): string {
+  return t.kind === 'var' ? `$${t.name}` : t.text;
+}
+
+/** Replaces each computed context by its comparisons (all must hold), so the IR never depends on names. */
+function inline(expr: Expr, contexts: Map<string, ContextDef>): Expr {
+  if ('context' in expr) {
+    const def = contexts.get(expr.context);
+    if (!def) return expr;
+    return def.comparisons.length === 1 ? (def.comparisons[0] as Expr) : { all: def.comparisons };
+  }
+  if ('not' in expr) return { not: inline(expr.not, contexts) };
+  if ('all' in expr) return { all: expr.all.map((e) => inline(e, contexts)) };
+  if ('any' in expr) return { any: expr.any.map((e) => inline(e, contexts)) };
+  return expr;
+}

@@ -1,0 +1,93 @@
+// The canonical rulebook: expressions normalised (double negation removed, all/any flattened, sorted
+// and de-duplicated) and flows sorted, serialised with sorted keys, so equal rulebooks are equal bytes.
+import type { Expr, Flow, Rulebook } from './types.ts';
+import { RULEBOOK_FORMAT } from './types.ts';
+
+/** Normalises an expression; `and`/`or` are commutative and idempotent, so their order never matters. */
+export function canonicalExpr(expr: Expr): Expr {
+  if ('not' in expr) {
+    const inner = canonicalExpr(expr.not);
+    return 'not' in inner ? inner.not : { not: inner };
+  }
+  if ('all' in expr || 'any' in expr) {
+    const key = 'all' in expr ? 'all' : 'any';
+    const children = 'all' in expr ? expr.all : expr.any;
+    const flat: Expr[] = [];
+    for (const child of children.map(canonicalExpr)) {
+      if (key in child) flat.push(...((child as Record<string, Expr[]>)[key] as Expr[]));
+      else flat.push(child);
+    }
+    const unique = new Map<string, Expr>();
+    for (const child of flat) unique.set(canonicalJson(child), child);
+    const sorted = [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
+    if (sorted.length === 1) return sorted[0] as Expr;
+    return key === 'all' ? { all: sorted } : { any: sorted };
+  }
+  return expr;
+}
+
+/** Builds a canonical rulebook from flows in any order. */
+export function canonicalRulebook(flows: readonly Flow[]): Rulebook {
+  const sorted = [...flows]
+    .map((f): Flow => ('refuse' in f ? { action: f.action, refuse: true } : { action: f.action, allow_when: canonicalExpr(f.allow_when) }))
+    .sort((a, b) => (a.action < b.action ? -1 : a.action > b.action ? 1 : 0));
+  return { format: RULEBOOK_FORMAT, flows: sorted };
+}
+
+/** JSON with object keys sorted at every level and no whitespace: the bytes two rulebooks are compared by. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The rulebook as the `rulebook.ir.json` file holds it: canonical, sorted keys, two-space indent. */
+export function formatRulebook(rulebook: Rulebook): string {
+  return `${JSON.stringify(JSON.parse(canonicalJson(rulebook)), null, 2)}\n`;
+}
+
+export type Equivalence = { equal: true } | { equal: false; difference: string; path: string };
+
+/**
+ * Compares two rulebooks for identity and names the first difference.
+ *
+ * @example
+ * compareRulebooks(fromSheet, fromColang) // { equal: true }
+ */
+export function compareRulebooks(a: Rulebook, b: Rulebook): Equivalence {
+  const left = new Map(canonicalRulebook(a.flows).flows.map((f) => [f.action, f]));
+  const right = new Map(canonicalRulebook(b.flows).flows.map((f) => [f.action, f]));
+  const actions = [...new Set([...left.keys(), ...right.keys()])].sort();
+  for (const action of actions) {
+    const x = left.get(action);
+    const y = right.get(action);
+    if (!x) return { equal: false, path: `/flows/${action}`, difference: `only the second rulebook has a flow for ${action}` };
+    if (!y) return { equal: false, path: `/flows/${action}`, difference: `only the first rulebook has a flow for ${action}` };
+    const d = firstDifference(x, y, `/flows/${action}`);
+    if (d) return { equal: false, path: d.path, difference: `${action}: ${d.what}` };
+  }
+  return { equal: true };
+}
+
+function firstDifference(x: unknown, y: unknown, path: string): { path: string; what: string } | undefined {
+  if (canonicalJson(x) === canonicalJson(y)) return undefined;
+  if (Array.isArray(x) && Array.isArray(y)) {
+    for (let i = 0; i < Math.max(x.length, y.length); i++) {
+      if (i >= x.length || i >= y.length)
+        return { path: `${path}/${i}`, what: `one has ${x.length} items at ${path}, the other ${y.length}` };
+      const d = firstDifference(x[i], y[i], `${path}/${i}`);
+      if (d) return d;
+    }
+  }
+  if (x && y && typeof x === 'object' && typeof y === 'object' && !Array.isArray(x) && !Array.isArray(y)) {
+    const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])].sort();
+    for (const k of keys) {
+      const d = firstDifference((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], `${path}/${k}`);
+      if (d) return d;
+    }
+  }
+  return { path, what: `${canonicalJson(x) ?? 'nothing'} differs from ${canonicalJson(y) ?? 'nothing'} at ${path}` };
+}

@@ -1,0 +1,148 @@
+// The tool check: one call decided from the rulebook, the overlaid catalogue, the session's earlier calls,
+// host-set contexts and a person's confirmation (issue 3, "The tool check"; docs/catalogue.md).
+import { TRUE, UNKNOWN } from '../conditions/tri.ts';
+import type { Catalogue } from './catalogue.ts';
+import { evaluateCheck, type SessionCall } from './check.ts';
+import { evaluateExpr, unmetContexts } from './expr.ts';
+import type { Check, Flow, Literal, Rulebook } from './types.ts';
+
+/** Every code a refusal carries, with when it occurs; never renamed or reused. */
+export const TOOL_CHECK_CODES = {
+  tool_unknown: { when: 'The call names a tool the catalogue does not hold; rule is null.' },
+  never: { when: 'The rulebook refuses the tool outright (a sheet’s never: true).' },
+  requirement_unmet: {
+    when: 'The rulebook allows the tool only where its guard holds, and for this call it does not, or cannot be read (a missing argument makes a when condition hold, so the requirement applies). The reason names the unmet contexts.',
+  },
+  order_after: { when: 'The tool runs only after the tools in after, and one of them has not run earlier in the session.' },
+  order_not_after: { when: 'The tool never runs after the tools in not_after, and one of them ran earlier in the session.' },
+  at_most_exceeded: { when: 'The tool has already run at_most times in the session.' },
+  check_failed: { when: 'A check does not hold for the call.' },
+  check_unreadable: {
+    when: 'A check cannot be read: its argument is missing or of another type, or its from tool has not run in the session, or its result lacks the field.',
+  },
+} as const;
+
+export type ToolCheckCode = keyof typeof TOOL_CHECK_CODES;
+
+export interface ToolCall {
+  tool: string;
+  arguments: unknown;
+}
+
+export interface ToolCheckInput {
+  rulebook: Rulebook;
+  /** The catalogue with the sheet's overlay already laid over it (layOverlay). */
+  catalogue: Catalogue;
+  call: ToolCall;
+  /** Contexts the host set for this call; computed contexts are never read from here. */
+  contexts?: Record<string, unknown>;
+  /** This session's earlier calls that ran, oldest first, with their results. */
+  history?: readonly SessionCall[];
+  /** Whether a person confirmed this call. */
+  confirmed?: boolean;
+}
+
+export type ToolVerdict =
+  | { verdict: 'allow' }
+  | { verdict: 'refuse'; rule: string | null; reason: string; code: ToolCheckCode }
+  | { verdict: 'confirm'; rule: string; confirmation: string };
+
+/**
+ * Decides one call, in this order: unknown tool; the rulebook's flow for the tool (never, then its guard);
+ * the declarations: after, not_after, at_most, checks; then a declared confirmation. Reasons are
+ * sentences for people and never hold an argument value.
+ *
+ * @example
+ * checkTool({ rulebook, catalogue, call: { tool: 'refund_card', arguments: { amount: 500 } }, contexts: { supervisor_approved: true } })
+ * // { verdict: 'allow' }
+ */
+export function checkTool(input: ToolCheckInput): ToolVerdict {
+  const { call } = input;
+  const contexts = input.contexts ?? {};
+  const history = input.history ?? [];
+  const tool = input.catalogue.tools.find((t) => t.name === call.tool);
+  if (tool === undefined) {
+    return refuse(null, 'tool_unknown', `The catalogue holds no tool named ${call.tool}, so the call is refused.`);
+  }
+  const name = tool.name;
+  const flow = findFlow(input.rulebook.flows, name);
+  if (flow !== undefined) {
+    if ('refuse' in flow) return refuse(name, 'never', `${name} never runs: the rulebook refuses it outright.`);
+    if (evaluateExpr(flow.allow_when, call.arguments, contexts) !== TRUE) {
+      return refuse(name, 'requirement_unmet', unmetReason(name, unmetContexts(flow.allow_when, contexts)));
+    }
+  }
+  const missing = (tool.after ?? []).filter((before) => !history.some((c) => c?.tool === before));
+  if (missing.length > 0) {
+    return refuse(
+      name,
+      'order_after',
+      `${name} runs only after ${words(tool.after ?? [])}, and ${words(missing)} ${missing.length === 1 ? 'has' : 'have'} not run in this session.`,
+    );
+  }
+  const ran = (tool.not_after ?? []).filter((before) => history.some((c) => c?.tool === before));
+  if (ran.length > 0) {
+    return refuse(name, 'order_not_after', `${name} never runs after ${words(ran)}, which ran earlier in this session.`);
+  }
+  if (tool.at_most !== undefined) {
+    let count = 0;
+    for (const c of history) if (c?.tool === name) count++;
+    if (count >= tool.at_most) {
+      return refuse(name, 'at_most_exceeded', `${name} runs at most ${times(tool.at_most)} in a session, and it has run ${times(count)}.`);
+    }
+  }
+  for (const check of tool.checks ?? []) {
+    const t = evaluateCheck(check, call.arguments, history);
+    if (t === TRUE) continue;
+    return t === UNKNOWN
+      ? refuse(name, 'check_unreadable', `${name}'s check "${describeCheck(check)}" cannot be read for this call, so the call is refused.`)
+      : refuse(name, 'check_failed', `${name}'s check "${describeCheck(check)}" does not hold for this call.`);
+  }
+  if (tool.confirmation !== undefined && input.confirmed !== true) {
+    return { verdict: 'confirm', rule: name, confirmation: tool.confirmation };
+  }
+  return { verdict: 'allow' };
+}
+
+function findFlow(flows: readonly Flow[], name: string): Flow | undefined {
+  for (const flow of flows) if (flow.action === name) return flow;
+  return undefined;
+}
+
+function refuse(rule: string | null, code: ToolCheckCode, reason: string): ToolVerdict {
+  return { verdict: 'refuse', rule, reason, code };
+}
+
+function unmetReason(name: string, unmet: readonly string[]): string {
+  if (unmet.length === 0) return `${name} runs only where its rule's conditions hold, and for this call they do not.`;
+  return `${name} needs ${words(unmet)}, which this call does not have.`;
+}
+
+function words(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+function times(n: number): string {
+  return n === 1 ? 'once' : `${n} times`;
+}
+
+/**
+ * A check in the words it was written in, from the catalogue or sheet only: never a call's value.
+ *
+ * @example
+ * describeCheck({ field: 'quantity', op: 'at_most', from: { tool: 'check_stock', field: 'in_stock' } })
+ * // 'quantity at_most from check_stock.in_stock'
+ */
+export function describeCheck(check: Check): string {
+  if (check.from !== undefined) return `${check.field} ${check.op} from ${check.from.tool}.${check.from.field}`;
+  const value = check.value;
+  const shown = Array.isArray(value) ? `[${value.map(literalText).join(', ')}]` : value === undefined ? '' : literalText(value);
+  return `${check.field} ${check.op} ${shown}`;
+}
+
+function literalText(literal: Literal): string {
+  if ('decimal' in literal) return literal.decimal;
+  if ('string' in literal) return literal.string;
+  return String(literal.boolean);
+}

@@ -1,0 +1,45 @@
+// Lints of a sheet against a catalogue: advice, never a failure (rule-sheets.txt, "The lints").
+import type { Diagnostic } from '../source/diagnostic.ts';
+import type { Sheet } from './read-sheet.ts';
+
+/** What the lints need of a catalogue: its tools' names and kinds. */
+export interface LintCatalogue {
+  tools: readonly { name: string; kind: 'read' | 'write' }[];
+}
+
+export const LINT_CODES = {
+  rule_action_unknown: 'The sheet has a rule for an action the catalogue does not hold.',
+  write_ungoverned: 'A write the catalogue holds that the sheet never names, so a new write is never left ungoverned by omission.',
+} as const;
+
+/**
+ * Lints a sheet against a catalogue: `rule_action_unknown` at the rule's line, `write_ungoverned` at
+ * the line of `rules:`.
+ */
+export function lintSheet(sheet: Sheet, catalogue: LintCatalogue): Diagnostic[] {
+  const lints: Diagnostic[] = [];
+  const known = new Set(catalogue.tools.map((t) => t.name));
+  const named = new Set(sheet.rules.map((r) => r.action));
+  const at = (line: number) => ({ start: { line, column: 1 }, end: { line, column: 1 } });
+  for (const rule of sheet.rules) {
+    if (!known.has(rule.action)) {
+      lints.push({
+        code: 'rule_action_unknown',
+        severity: 'warning',
+        message: `the sheet has a rule for \`${rule.action}\`, which the catalogue does not hold`,
+        range: at(rule.line),
+      });
+    }
+  }
+  for (const tool of catalogue.tools) {
+    if (tool.kind === 'write' && !named.has(tool.name)) {
+      lints.push({
+        code: 'write_ungoverned',
+        severity: 'warning',
+        message: `the catalogue's write \`${tool.name}\` has no rule in the sheet; name it so it is not left ungoverned by omission`,
+        range: at(sheet.line),
+      });
+    }
+  }
+  return lints;
+}

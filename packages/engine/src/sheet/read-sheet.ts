@@ -1,0 +1,384 @@
+// The rule sheet reader: the YAML subset of rule-sheets.txt enforced on the yaml package's syntax tree.
+// Every problem is a rule_sheet_unsupported refusal with its line; all of a sheet's problems are listed.
+import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseAllDocuments, type Scalar } from 'yaml';
+import { IDENTIFIER } from '../colang/parse.ts';
+import { normalizeDecimal } from '../conditions/decimal.ts';
+import { readCheck } from '../rulebook/check.ts';
+import type { Check, ComparisonOp, Literal } from '../rulebook/types.ts';
+import type { Diagnostic } from '../source/diagnostic.ts';
+import { DecimalNumber } from '../source/yaml-text.ts';
+
+export const SHEET_KEYS = [
+  'requires',
+  'when',
+  'never',
+  'requires_confirmation',
+  'confirmation',
+  'after',
+  'not_after',
+  'at_most',
+  'check',
+] as const;
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const ARGUMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Longest first, so `x_at_least` is not read as a `_least` of `x_at`. */
+const SUFFIXES: [string, ComparisonOp, string][] = [
+  ['_at_least', 'gte', 'at least'],
+  ['_at_most', 'lte', 'at most'],
+  ['_under', 'lt', 'under'],
+  ['_over', 'gt', 'over'],
+  ['_is', 'eq', 'is'],
+];
+
+export interface SheetCondition {
+  arg: string;
+  op: ComparisonOp;
+  value: Literal;
+}
+
+export interface SheetRule {
+  action: string;
+  line: number;
+  requires?: string[];
+  when?: SheetCondition[];
+  never?: true;
+  confirmation?: string;
+  after?: string[];
+  not_after?: string[];
+  at_most?: number;
+  checks?: Check[];
+}
+
+export interface Sheet {
+  rules: SheetRule[];
+  /** The line of `rules:`, where sheet-wide lints point. */
+  line: number;
+}
+
+export type SheetReadResult = { ok: true; sheet: Sheet } | { ok: false; problems: Diagnostic[] };
+
+export const UNSUPPORTED = 'rule_sheet_unsupported';
+
+/**
+ * Reads a rule sheet, enforcing its subset of YAML.
+ *
+ * @example
+ * readSheet('rules:\n  - action: delete_customer\n    never: true\n')
+ * // { ok: true, sheet: { rules: [{ action: 'delete_customer', line: 2, never: true }], line: 1 } }
+ */
+export function readSheet(text: string): SheetReadResult {
+  const problems: Diagnostic[] = [];
+  const lines = new LineCounter();
+  const lineOf = (offset: number | undefined) => lines.linePos(offset ?? 0).line;
+  const refuse = (line: number, reason: string) => {
+    problems.push({
+      code: UNSUPPORTED,
+      severity: 'error',
+      message: reason,
+      range: { start: { line, column: 1 }, end: { line, column: 1 } },
+    });
+  };
+
+  text.split(/\r?\n/).forEach((l, i) => {
+    if (l.includes('\t')) refuse(i + 1, 'a tab: a sheet is indented with spaces only');
+  });
+  const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
+  const list = Array.isArray(docs) ? docs : [];
+  if (list.length > 1) refuse(lineOf(list[1]?.range[0]), 'a second YAML document: a sheet is one document');
+  const doc = list[0];
+  for (const e of doc?.errors ?? []) refuse(lineOf(e.pos[0]), `YAML the sheet cannot read: ${e.message.split('\n')[0]}`);
+  if (problems.length > 0 || !doc) return finish(problems, { rules: [], line: 1 });
+
+  const top = doc.contents;
+  if (!isMap(top) || top.flow) {
+    refuse(lineOf(top?.range?.[0]), 'a sheet is one mapping with the key rules: holding a block list of rules');
+    return finish(problems, { rules: [], line: 1 });
+  }
+  let rulesLine = 1;
+  let rulesNode: Node | null = null;
+  for (const pair of top.items) {
+    const key = keyName(pair);
+    const line = lineOf((pair.key as Node | null)?.range?.[0]);
+    if (key !== 'rules') refuse(line, `the key "${key}" is not part of a sheet: a sheet has only rules:`);
+    else {
+      rulesLine = line;
+      rulesNode = pair.value as Node | null;
+    }
+  }
+  const rules: SheetRule[] = [];
+  const seen = new Map<string, number>();
+  if (isSeq(rulesNode) && !rulesNode.flow) {
+    for (const item of rulesNode.items) {
+      const rule = readRule(item as Node | null, lineOf, refuse);
+      if (!rule) continue;
+      const first = seen.get(rule.action);
+      if (first !== undefined) {
+        refuse(rule.line, `\`${rule.action}\` has a rule already: one rule per action, so how two would combine is never guessed`);
+        continue;
+      }
+      seen.set(rule.action, rule.line);
+      rules.push(rule);
+    }
+  } else if (!(isSeq(rulesNode) && rulesNode.items.length === 0)) {
+    refuse(rulesLine, 'rules: holds a block list of rules, one "- action: ..." each');
+  }
+  return finish(problems, { rules, line: rulesLine });
+}
+
+function finish(problems: Diagnostic[], sheet: Sheet): SheetReadResult {
+  if (problems.length === 0) return { ok: true, sheet };
+  return { ok: false, problems: problems.sort((a, b) => (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0)) };
+}
+
+function keyName(pair: Pair): string {
+  return isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+}
+
+type Refuse = (line: number, reason: string) => void;
+
+function readRule(node: Node | null, lineOf: (o: number | undefined) => number, refuse: Refuse): SheetRule | undefined {
+  const ruleLine = lineOf(node?.range?.[0]);
+  if (!isMap(node) || node.flow) {
+    refuse(ruleLine, 'a rule is a block mapping: "- action: NAME" then its keys, one per line');
+    return undefined;
+  }
+  const before = { count: 0 };
+  const counted: Refuse = (line, reason) => {
+    before.count++;
+    refuse(line, reason);
+  };
+  const values = new Map<string, { node: Node; line: number }>();
+  for (const pair of node.items) {
+    const key = keyName(pair);
+    const keyNode = pair.key as Node | null;
+    const line = lineOf(keyNode?.range?.[0]);
+    if (!isScalar(keyNode) || keyNode.type !== 'PLAIN') {
+      counted(line, 'a key is a plain word');
+      continue;
+    }
+    if (key !== 'action' && !(SHEET_KEYS as readonly string[]).includes(key)) {
+      counted(line, `"${key}" is not a key of a rule: use action, ${SHEET_KEYS.join(', ')}`);
+      continue;
+    }
+    if (values.has(key)) {
+      counted(line, `${key} is given twice in one rule`);
+      continue;
+    }
+    const value = pair.value as Node | null;
+    if (value === null || (isScalar(value) && value.value === null && value.source === '')) {
+      counted(line, `${key} has no value: write it on the key's line`);
+      continue;
+    }
+    if (lineOf(value.range?.[0]) !== line) {
+      counted(line, `the value of ${key} is on the line below its key: write it on the key's line`);
+      continue;
+    }
+    if ((isSeq(value) || isMap(value)) && !value.flow) {
+      counted(
+        line,
+        `${key} holds a block ${isSeq(value) ? 'list' : 'mapping'}: write it as a flow collection on the key's line, such as [a, b]`,
+      );
+      continue;
+    }
+    if (usesAnchorAliasOrTag(value)) {
+      counted(line, `${key} uses an anchor, alias or tag, which a sheet does not read`);
+      continue;
+    }
+    values.set(key, { node: value, line });
+  }
+
+  const action = values.get('action');
+  if (!action) {
+    if (before.count === 0) refuse(ruleLine, 'a rule names its action: "- action: NAME", a tool of your catalogue');
+    return undefined;
+  }
+  const name = plainString(action.node);
+  if (name === undefined || !TOOL_NAME.test(name)) {
+    refuse(action.line, 'action names a tool of the catalogue: letters, digits, _, . and -');
+    return undefined;
+  }
+  const rule: SheetRule = { action: name, line: action.line };
+  const keys = [...values.keys()].filter((k) => k !== 'action');
+  if (keys.length === 0 && before.count === 0)
+    refuse(action.line, `the rule for \`${name}\` says nothing: add one or more of ${SHEET_KEYS.join(', ')}`);
+
+  for (const key of keys) {
+    const { node: value, line } = values.get(key) as { node: Node; line: number };
+    switch (key) {
+      case 'never':
+        if (!isTrue(value)) refuse(line, 'never: true is the only form; to let the action run, remove the key');
+        else if (keys.length > 1)
+          refuse(
+            line,
+            `never with ${keys.filter((k) => k !== 'never').join(', ')} beside it: an action that never runs has no other condition`,
+          );
+        else rule.never = true;
+        break;
+      case 'requires': {
+        const names = nameList(value, line, refuse, 'requires', IDENTIFIER, 'a context name: lowercase letters, digits and _');
+        if (names) rule.requires = names;
+        break;
+      }
+      case 'after':
+      case 'not_after': {
+        const names = nameList(value, line, refuse, key, TOOL_NAME, 'a tool name');
+        if (names) rule[key] = names;
+        break;
+      }
+      case 'when': {
+        const conditions = readWhen(value, line, refuse);
+        if (!values.has('requires')) refuse(line, 'when on a rule that requires nothing: the conditions say when the requirements apply');
+        else if (conditions) rule.when = conditions;
+        break;
+      }
+      case 'requires_confirmation':
+        if (!isScalar(value) || typeof value.value !== 'boolean') refuse(line, 'requires_confirmation is true or false');
+        else if (value.value && rule.confirmation === undefined) rule.confirmation = `Confirm the call to ${name}?`;
+        break;
+      case 'confirmation': {
+        const words = isScalar(value) && typeof value.value === 'string' ? value.value.trim() : undefined;
+        if (!words) refuse(line, 'confirmation is the words the person is asked, such as "Close this account?"');
+        else rule.confirmation = words;
+        break;
+      }
+      case 'at_most': {
+        const n = isScalar(value) && typeof value.value === 'number' && /^[1-9][0-9]*$/.test(value.source ?? '') ? value.value : undefined;
+        if (n === undefined || !Number.isSafeInteger(n)) refuse(line, 'at_most is a positive whole number of calls per session');
+        else rule.at_most = n;
+        break;
+      }
+      case 'check': {
+        const checks = readChecks(value, line, refuse);
+        if (checks) rule.checks = checks;
+        break;
+      }
+    }
+  }
+  return rule;
+}
+
+/** Anchors, aliases and tags are outside the subset: a sheet says each thing once, in plain words. */
+function usesAnchorAliasOrTag(node: Node | null): boolean {
+  if (node === null) return false;
+  if (isAlias(node) || node.anchor !== undefined || node.tag !== undefined) return true;
+  if (isSeq(node)) return node.items.some((item) => usesAnchorAliasOrTag(item as Node | null));
+  if (isMap(node)) return node.items.some((pair) => usesAnchorAliasOrTag(pair.value as Node | null));
+  return false;
+}
+
+function isTrue(node: Node): boolean {
+  return isScalar(node) && node.value === true;
+}
+
+function plainString(node: Node): string | undefined {
+  return isScalar(node) && typeof node.value === 'string' ? node.value : undefined;
+}
+
+function nameList(node: Node, line: number, refuse: Refuse, key: string, pattern: RegExp, what: string): string[] | undefined {
+  if (!isSeq(node) || node.items.length === 0) {
+    refuse(line, `${key} is a list on its line, such as [a, b]`);
+    return undefined;
+  }
+  const names: string[] = [];
+  for (const item of node.items) {
+    const name = isScalar(item) && typeof item.value === 'string' ? item.value : undefined;
+    if (name === undefined || !pattern.test(name)) {
+      refuse(line, `${key} lists ${JSON.stringify(isScalar(item) ? item.value : String(item))}, which is not ${what}`);
+      return undefined;
+    }
+    if (names.includes(name)) {
+      refuse(line, `${key} lists ${name} twice`);
+      return undefined;
+    }
+    names.push(name);
+  }
+  return names;
+}
+
+function readWhen(node: Node, line: number, refuse: Refuse): SheetCondition[] | undefined {
+  if (!isMap(node) || node.items.length === 0) {
+    refuse(line, 'when is a mapping on its line of conditions, such as { amount_over: 200 }');
+    return undefined;
+  }
+  const conditions: SheetCondition[] = [];
+  let ok = true;
+  for (const pair of node.items) {
+    const key = keyName(pair);
+    const suffix = SUFFIXES.find(([s]) => key.endsWith(s) && key.length > s.length);
+    const arg = suffix ? key.slice(0, -suffix[0].length) : '';
+    if (!suffix || !ARGUMENT.test(arg)) {
+      refuse(line, `${key} states no comparison the compiler can state: write <argument>_over, _under, _at_least, _at_most or _is`);
+      ok = false;
+      continue;
+    }
+    const [, op, words] = suffix;
+    const valueNode = pair.value as Node | null;
+    const value = literalOf(valueNode);
+    if (value === undefined && isScalar(valueNode) && typeof valueNode.value === 'number') {
+      refuse(line, `${key}: ${valueNode.source} is not a number the compiler can state exactly; write plain digits such as 200 or 99.50`);
+      ok = false;
+    } else if (value === undefined) {
+      refuse(line, `${key} compares with something that is not a number, a string or true/false`);
+      ok = false;
+    } else if (op !== 'eq' && !('decimal' in value)) {
+      refuse(line, `${key} compares a number with ${describeLiteral(value)}, which is not one: "${words}" needs a number such as 200`);
+      ok = false;
+    } else conditions.push({ arg, op, value });
+  }
+  return ok ? conditions : undefined;
+}
+
+function describeLiteral(value: Literal): string {
+  return 'string' in value ? `the string "${value.string}"` : 'boolean' in value ? String(value.boolean) : value.decimal;
+}
+
+/** A scalar as an exact literal: plain numbers from their written digits, never through a float. */
+function literalOf(node: Node | null): Literal | undefined {
+  if (!isScalar(node)) return undefined;
+  const scalar = node as Scalar;
+  if (typeof scalar.value === 'boolean') return { boolean: scalar.value };
+  if (typeof scalar.value === 'string') return { string: scalar.value };
+  if (typeof scalar.value === 'number') {
+    const source = scalar.source ?? '';
+    const m = /^-?(?:0|[1-9][0-9]*)(?:\.([0-9]+))?$/.exec(source);
+    if (!m || (m[1]?.length ?? 0) > 18) return undefined;
+    return { decimal: normalizeDecimal(source) };
+  }
+  return undefined;
+}
+
+function readChecks(node: Node, line: number, refuse: Refuse): Check[] | undefined {
+  if (!isSeq(node) || node.items.length === 0) {
+    refuse(line, 'check is a list on its line of conditions, such as [{field: quantity, at_most: 10}]');
+    return undefined;
+  }
+  const checks: Check[] = [];
+  let ok = true;
+  node.items.forEach((item, i) => {
+    const problems: Diagnostic[] = [];
+    const check = readCheck(plainValue(item as Node | null), `/check/${i}`, problems);
+    for (const p of problems) refuse(line, `check ${i + 1}: ${p.message}`);
+    if (check && problems.length === 0) checks.push(check);
+    else ok = false;
+  });
+  return ok ? checks : undefined;
+}
+
+/** A flow collection as plain values, numbers kept exact (DecimalNumber for fractions). */
+function plainValue(node: Node | null): unknown {
+  if (node === null) return null;
+  if (isMap(node)) {
+    const out: Record<string, unknown> = {};
+    for (const pair of node.items) out[keyName(pair)] = plainValue(pair.value as Node | null);
+    return out;
+  }
+  if (isSeq(node)) return node.items.map((i) => plainValue(i as Node | null));
+  if (isScalar(node)) {
+    if (typeof node.value !== 'number') return node.value;
+    const source = node.source ?? '';
+    if (/^-?(?:0|[1-9][0-9]*)$/.test(source) && Number.isSafeInteger(Number(source))) return Number(source);
+    if (/^-?(?:0|[1-9][0-9]*)\.[0-9]+$/.test(source)) return new DecimalNumber(source);
+    return Number.NaN;
+  }
+  return undefined;
+}
