@@ -15,6 +15,10 @@ const OPTIONS = {
   out: { type: 'string' },
   'examples-out': { type: 'string' },
   force: { type: 'boolean' },
+  catalogue: { type: 'string' },
+  'out-dir': { type: 'string' },
+  server: { type: 'string' },
+  call: { type: 'string' },
   host: { type: 'string' },
   port: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -56,6 +60,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           return (await import('./commands/policy-template.ts')).policyTemplate(rest, values, io);
       }
     }
+    if (group === 'rules') {
+      switch (command) {
+        case 'compile':
+          return await (await import('./commands/rules-compile.ts')).rulesCompile(one(rest, 'FILE'), values, io);
+        case 'check':
+          return (await import('./commands/rules-check.ts')).rulesCheck(one(rest, 'FILE'), values, io);
+        case 'equivalent':
+          return (await import('./commands/rules-equivalent.ts')).rulesEquivalent(rest, io);
+      }
+    }
+    if (group === 'verify' && command !== undefined && rest.length === 0) return (await import('./commands/verify.ts')).verify(command, io);
     throw new CliError('USAGE', `unknown command: ${positionals.join(' ')}`);
   } catch (err) {
     if (err instanceof CliError) {

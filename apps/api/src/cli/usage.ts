@@ -15,11 +15,22 @@ Usage:
   tollgate policy template show NAME [--json]
   tollgate policy template create NAME [--param KEY=VALUE ...] [--out FILE] [--examples-out FILE] [--force]
       Drafts a policy from a template (never activates anything).
+  tollgate rules compile FILE [--catalogue FILE] [--out-dir DIR] [--server URL] [--json]
+      Compiles a rule sheet (.yaml) or Colang (.co) to a rulebook. Exit 0 compiled (lints on stderr),
+      1 refused, 2 unreadable, 3 the --server cannot be reached. --out-dir writes rule_sheet.co,
+      rulebook.ir.json and catalogue_overlay.json, all or nothing.
+  tollgate rules check FILE --call CALL.json [--catalogue FILE] [--json]
+      The tool check on one call: allow, refuse (rule, reason) or confirm (the words to ask).
+  tollgate rules equivalent A B
+      Exit 0 when A and B compile to one rulebook, 1 naming the first difference.
+  tollgate verify DIR
+      Checks every document of a documents folder. Exit 1 on any problem, 0 with lints only.
   tollgate help
       Prints this help.
 
 Files: a members file is [{"id": "<lowercase uuid>", "role": "owner|admin|approver|developer|viewer", "signing": true}];
 a tools file is [{"name", "action", "amount"?: {"pointer", "currency", "currency_pointer"?}}]; TOOL.json is one tool;
-an examples file is {"tools": [...], "examples": [{"name", "tool", "arguments", "expect": {"decision", "rule"?, "code"?}}]}.
+an examples file is {"tools": [...], "examples": [{"name", "tool", "arguments", "expect": {"decision", "rule"?, "code"?}}]};
+CALL.json is {"tool", "arguments", "contexts"?, "history"?: [{"tool", "arguments", "result"}], "confirmed"?}.
 Exit code 2 also means a usage error. See docs/cli.md.
 `;

@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { Hono } from 'hono';
+import { ruleSheets } from './rule-sheets.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -21,6 +22,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions = {}): Hono {
   const app = new Hono();
   app.get('/v1/health', (c) => c.json({ status: 'ok' }));
+  app.route('/v1/rule-sheets', ruleSheets);
   app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
   app.onError((_err, c) => c.json({ error: { code: 'INTERNAL', message: 'the server could not answer this request' } }, 500));
   const dist = options.webDist;

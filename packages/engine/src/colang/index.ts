@@ -1,2 +1,4 @@
 // The Colang dialect's front end: text with lines in, canonical rulebook IR out.
+
+export * from './lint.ts';
 export * from './parse.ts';

@@ -1,6 +1,7 @@
 // compileSheet: a sheet becomes the Colang it equals, that Colang goes through the one Colang front end
 // into the rulebook, and the sheet's confirmations, order and checks become the catalogue overlay.
 // A refusal lists every problem; nothing partial is ever returned.
+import { lintRulebook } from '../colang/lint.ts';
 import { parseColang } from '../colang/parse.ts';
 import type { CatalogueOverlay, Rulebook, RulebookSourceMap, ToolDeclarations } from '../rulebook/types.ts';
 import { OVERLAY_FORMAT } from '../rulebook/types.ts';
@@ -68,12 +69,56 @@ function overlayOf(sheet: Sheet): CatalogueOverlay {
 }
 
 /** Formats a refusal line as the CLI prints it (rule-sheets.txt, "Refused, never approximated"). */
-export function formatRefusal(file: string, problem: Diagnostic): string {
+export function formatRefusal(file: string, problem: Diagnostic, what: 'sheet' | 'policy' = 'sheet'): string {
   const line = problem.range?.start.line ?? 1;
-  return `${file}:${line}: ${problem.code}: line ${line}: ${problem.message}. The sheet was not compiled; nothing was changed.`;
+  return `${file}:${line}: ${problem.code}: line ${line}: ${problem.message}. The ${what} was not compiled; nothing was changed.`;
 }
 
 /** Formats a lint line: `FILE:LINE: lint CODE: message`. */
 export function formatLint(file: string, lint: Diagnostic): string {
   return `${file}:${lint.range?.start.line ?? 1}: lint ${lint.code}: ${lint.message}`;
+}
+
+/** Which front end a file goes through: `.yaml`/`.yml` sheets, `.co` Colang. */
+export function rulesKindOf(file: string): 'sheet' | 'colang' | undefined {
+  if (/\.ya?ml$/i.test(file)) return 'sheet';
+  if (/\.co$/i.test(file)) return 'colang';
+  return undefined;
+}
+
+export type RulesCompileResult =
+  | {
+      ok: true;
+      kind: 'sheet' | 'colang';
+      /** The Colang a sheet compiled to (a .co file's own text is not repeated). */
+      colang?: string;
+      rulebook: Rulebook;
+      sourceMap: RulebookSourceMap;
+      overlay: CatalogueOverlay;
+      lints: Diagnostic[];
+    }
+  | { ok: false; kind: 'sheet' | 'colang'; problems: Diagnostic[] };
+
+/**
+ * Compiles a sheet or a Colang policy the same way the CLI, the API and `verify` do.
+ *
+ * @example
+ * compileRules(text, 'colang', catalogue, 'colang/shop.co')
+ */
+export function compileRules(text: string, kind: 'sheet' | 'colang', catalogue?: LintCatalogue, source?: string): RulesCompileResult {
+  if (kind === 'sheet') {
+    const r = compileSheet(text, catalogue, source);
+    if (!r.ok) return { ok: false, kind, problems: r.problems };
+    return { ok: true, kind, colang: r.colang, rulebook: r.rulebook, sourceMap: r.sourceMap, overlay: r.overlay, lints: r.lints };
+  }
+  const r = parseColang(text, source);
+  if (!r.ok) return { ok: false, kind, problems: r.problems };
+  return {
+    ok: true,
+    kind,
+    rulebook: r.rulebook,
+    sourceMap: r.sourceMap,
+    overlay: { format: OVERLAY_FORMAT, tools: {} },
+    lints: catalogue ? lintRulebook(r.rulebook, r.sourceMap, catalogue) : [],
+  };
 }

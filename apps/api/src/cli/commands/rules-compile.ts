@@ -1,0 +1,84 @@
+// tollgate rules compile: exit 0 compiled, 1 refused, 2 unreadable, 3 the service cannot be reached.
+import { basename, join } from 'node:path';
+import { formatLint, formatRulebook, type RulesCompileResult } from '@tollgate/engine';
+import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
+import type { ParsedOptions } from '../main.ts';
+import { MAX_DOCUMENT_BYTES, readTextFile } from '../read-input.ts';
+import { compileRulesFile, loadCatalogue, printRefusal } from './load-rules.ts';
+import { writeFilesAtomic } from './write-file.ts';
+
+export const EXIT_UNREACHABLE = 3;
+
+export async function rulesCompile(file: string, options: ParsedOptions, io: CliIo): Promise<number> {
+  const result = options.server ? await compileOnServer(file, options, io) : compileRulesFile(file, loadCatalogue(options.catalogue));
+  if (!result.ok) {
+    if (options.json) io.stdout.write(`${JSON.stringify({ compiled: false, problems: result.problems }, null, 2)}\n`);
+    printRefusal(file, result, io);
+    return EXIT_INVALID;
+  }
+  for (const lint of result.lints) io.stderr.write(`${formatLint(file, lint)}\n`);
+  const files: { name: string; text: string }[] = [];
+  if (result.colang !== undefined) files.push({ name: 'rule_sheet.co', text: result.colang });
+  files.push({ name: 'rulebook.ir.json', text: formatRulebook(result.rulebook) });
+  files.push({ name: 'catalogue_overlay.json', text: `${JSON.stringify(result.overlay, null, 2)}\n` });
+  if (options['out-dir']) {
+    const dir = options['out-dir'];
+    writeFilesAtomic(
+      dir,
+      files.map((f) => ({ path: join(dir, f.name), text: f.text })),
+    );
+  }
+  if (options.json) {
+    const { colang, rulebook, overlay, lints, sourceMap } = result;
+    io.stdout.write(
+      `${JSON.stringify({ compiled: true, colang: colang ?? null, rulebook, source_map: sourceMap, overlay, lints }, null, 2)}\n`,
+    );
+  } else if (options['out-dir']) {
+    io.stdout.write(`compiled; wrote ${files.map((f) => f.name).join(', ')} to ${options['out-dir']}\n`);
+  } else io.stdout.write('compiled; nothing is kept\n');
+  return EXIT_OK;
+}
+
+/** Compiles on a Tollgate service (POST /v1/rule-sheets/compile), which keeps nothing. */
+async function compileOnServer(file: string, options: ParsedOptions, io: CliIo): Promise<RulesCompileResult> {
+  const server = options.server as string;
+  let url: URL;
+  try {
+    url = new URL('/v1/rule-sheets/compile', server);
+  } catch {
+    throw new CliError('USAGE', `--server ${server} is not a URL`);
+  }
+  const body = {
+    source: basename(file),
+    kind: /\.co$/i.test(file) ? 'colang' : 'sheet',
+    text: readTextFile(file, MAX_DOCUMENT_BYTES),
+    catalogue: options.catalogue
+      ? { text: readTextFile(options.catalogue, MAX_DOCUMENT_BYTES), format: /\.json$/i.test(options.catalogue) ? 'json' : 'yaml' }
+      : undefined,
+  };
+  let response: Response;
+  try {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (process.env.TOLLGATE_KEY) headers.authorization = `Bearer ${process.env.TOLLGATE_KEY}`;
+    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+    const why = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (err as Error).message;
+    io.stderr.write(`${file}: the service at ${server} cannot be reached: ${why}\n`);
+    throw new CliError('UNREACHABLE', `the sheet was not compiled; nothing was changed`, EXIT_UNREACHABLE);
+  }
+  const answer = (await response.json().catch(() => undefined)) as
+    | (RulesCompileResult & { error?: { code: string; message: string; details?: { problems?: [] } } })
+    | undefined;
+  if (response.status === 422 && answer?.error?.details?.problems) {
+    return { ok: false, kind: body.kind as 'sheet' | 'colang', problems: answer.error.details.problems };
+  }
+  if (!response.ok || !answer || !answer.ok) {
+    throw new CliError(
+      'SERVICE_ERROR',
+      `${file}: the service at ${server} answered ${response.status}${answer?.error ? ` ${answer.error.code}: ${answer.error.message}` : ''}`,
+      EXIT_UNREACHABLE,
+    );
+  }
+  return answer;
+}

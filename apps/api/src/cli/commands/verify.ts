@@ -1,0 +1,116 @@
+// tollgate verify DIR: every document of a documents folder checked: catalogues, sheets and Colang
+// against the catalogue, policies against its tools. Exit 1 on any problem, 0 with lints only.
+import { lstatSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { type Catalogue, type CatalogueTool, compileRules, formatLint, formatRefusal, readCatalogue, rulesKindOf } from '@tollgate/engine';
+import { validatePolicy } from '@tollgate/engine/policy';
+import { formatDiagnostic, readJsonText } from '@tollgate/engine/source';
+import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
+import { MAX_DOCUMENT_BYTES, readTextFile } from '../read-input.ts';
+
+interface Found {
+  path: string;
+  name: string;
+}
+
+export function verify(dir: string, io: CliIo): number {
+  const files = listDocuments(dir);
+  let problems = 0;
+  let lints = 0;
+  const problem = (line: string) => {
+    problems++;
+    io.stdout.write(`${line}\n`);
+  };
+  const lint = (line: string) => {
+    lints++;
+    io.stdout.write(`${line}\n`);
+  };
+  const read = (f: Found): string | undefined => {
+    try {
+      return readTextFile(f.path, MAX_DOCUMENT_BYTES);
+    } catch (err) {
+      problem(err instanceof CliError ? err.message : `${f.name}: UNREADABLE`);
+      return undefined;
+    }
+  };
+
+  // The catalogue first: everything else is checked against it.
+  const tools: CatalogueTool[] = [];
+  const catalogues = files.filter(
+    (f) => f.name === 'catalogue.yaml' || f.name === 'catalogue.json' || /^catalogues\/[^/]+\.(ya?ml|json)$/.test(f.name),
+  );
+  for (const f of catalogues) {
+    const text = read(f);
+    if (text === undefined) continue;
+    const result = readCatalogue(text, f.name.endsWith('.json') ? 'json' : 'yaml');
+    if (!result.ok) for (const p of result.problems) problem(formatDiagnostic(f.name, p));
+    else
+      for (const t of result.catalogue.tools) {
+        if (tools.some((k) => k.name === t.name)) problem(`${f.name}: DUPLICATE_TOOL: ${t.name} is in another catalogue file too`);
+        else tools.push(t);
+      }
+  }
+  const catalogue: Catalogue | undefined = catalogues.length > 0 ? { tools } : undefined;
+
+  let checked = catalogues.length;
+  const skipped: string[] = [];
+  for (const f of files) {
+    if (catalogues.includes(f)) continue;
+    const kind = /^sheets\/[^/]+\.rules\.ya?ml$/.test(f.name)
+      ? 'sheet'
+      : /^colang\/[^/]+\.co$/.test(f.name)
+        ? 'colang'
+        : /^policies\/[^/]+\.policy\.json$/.test(f.name)
+          ? 'policy'
+          : undefined;
+    if (!kind) {
+      skipped.push(f.name);
+      continue;
+    }
+    const text = read(f);
+    checked++;
+    if (text === undefined) continue;
+    if (kind === 'policy') {
+      const parsed = readJsonText(text);
+      if (!parsed.ok) {
+        problem(formatDiagnostic(f.name, parsed.diagnostic));
+        continue;
+      }
+      const bindings = tools.map(({ name, action, amount }) => (amount ? { name, action, amount } : { name, action }));
+      const result = validatePolicy(parsed.value, catalogue ? { tools: bindings } : {});
+      for (const e of [...parsed.diagnostics, ...result.errors]) problem(formatDiagnostic(f.name, e));
+      for (const w of result.warnings) lint(`${formatDiagnostic(f.name, w)} (lint)`);
+      continue;
+    }
+    const result = compileRules(text, rulesKindOf(f.name) ?? kind, catalogue, f.name);
+    if (!result.ok) for (const p of result.problems) problem(formatRefusal(f.name, p, kind === 'sheet' ? 'sheet' : 'policy'));
+    else for (const l of result.lints) lint(formatLint(f.name, l));
+  }
+  for (const name of skipped) io.stdout.write(`${name}: not a document verify checks yet; skipped\n`);
+  io.stdout.write(
+    `verified ${checked} document${checked === 1 ? '' : 's'} in ${dir}: ${problems} problem${problems === 1 ? '' : 's'}, ${lints} lint${lints === 1 ? '' : 's'}\n`,
+  );
+  return problems > 0 ? EXIT_INVALID : EXIT_OK;
+}
+
+/** Every regular file under `dir`, never following links and never entering the .tollgate state folder. */
+function listDocuments(dir: string): Found[] {
+  const out: Found[] = [];
+  const walk = (at: string) => {
+    let entries: string[];
+    try {
+      entries = readdirSync(at).sort();
+    } catch (err) {
+      throw new CliError('UNREADABLE', `${at}: UNREADABLE: ${(err as NodeJS.ErrnoException).code ?? 'cannot be read'}`);
+    }
+    for (const entry of entries) {
+      if (entry.startsWith('.')) continue;
+      const path = join(at, entry);
+      const stat = lstatSync(path);
+      if (stat.isDirectory()) walk(path);
+      else if (stat.isFile()) out.push({ path, name: relative(dir, path).split(sep).join('/') });
+    }
+  };
+  walk(dir);
+  return out;
+}
