@@ -73,7 +73,7 @@ async function compileOnServer(file: string, options: ParsedOptions, io: CliIo):
   if (response.status === 422 && answer?.error?.details?.problems) {
     return { ok: false, kind: body.kind as 'sheet' | 'colang', problems: answer.error.details.problems };
   }
-  if (!response.ok || !answer || !answer.ok) {
+  if (!response.ok || !answer?.ok) {
     throw new CliError(
       'SERVICE_ERROR',
       `${file}: the service at ${server} answered ${response.status}${answer?.error ? ` ${answer.error.code}: ${answer.error.message}` : ''}`,
