@@ -4,8 +4,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import type { Figure } from './measure.ts';
 import { runPolicySuite } from './policy.bench.ts';
+import { runSheetSuite } from './sheet.bench.ts';
 
-const SUITES: Record<string, () => { figures: Figure[]; notes: string[] }> = { policy: runPolicySuite };
+const SUITES: Record<string, () => { figures: Figure[]; notes: string[] }> = { policy: runPolicySuite, sheet: runSheetSuite };
 
 const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = requested.filter((s) => !(s in SUITES));

@@ -1,0 +1,71 @@
+// The sheet suite: compile + lint of a generated 200-rule sheet against a 300-tool catalogue, the work
+// the console does on every keystroke (it must stay well under a 16 ms frame).
+import { compileSheet, readCatalogue } from '@tollgate/engine';
+import { type Figure, median, quantile } from './measure.ts';
+import { seeded } from './streams.ts';
+
+/** A 300-tool catalogue in YAML, two in three of them writes. */
+export function generatedCatalogue(tools = 300): string {
+  let text = 'tools:\n';
+  for (let i = 0; i < tools; i++) {
+    text += `  - name: tool_${i}\n    action: svc${i % 30}.op${i}\n    kind: ${i % 3 === 0 ? 'read' : 'write'}\n`;
+    if (i % 5 === 0) text += '    amount: { pointer: /amount, currency: USD }\n';
+  }
+  return text;
+}
+
+/** A 200-rule sheet using every construct, over the catalogue's tools (and a few it lacks, for lints). */
+export function generatedSheet(rules = 200, seed = 3): string {
+  const random = seeded(seed);
+  let text = '# A generated sheet for the benchmark.\nrules:\n';
+  for (let i = 0; i < rules; i++) {
+    const tool = i < rules - 5 ? `tool_${i}` : `missing_${i}`;
+    text += `  - action: ${tool}\n`;
+    const kind = Math.floor(random() * 6);
+    if (kind === 0) text += '    never: true\n';
+    else if (kind === 1)
+      text += `    requires: [approved_${i % 7}, checked]\n    when: { amount_over: ${100 + i}, region_is: "eu", count_at_most: ${i % 9} }\n`;
+    else if (kind === 2) text += `    requires: [supervisor_approved]\n`;
+    else if (kind === 3) text += `    requires_confirmation: true\n    after: [tool_${(i + 1) % 300}]\n    at_most: ${1 + (i % 4)}\n`;
+    else if (kind === 4) text += `    confirmation: "Run tool ${i}?"\n    not_after: [tool_${(i + 2) % 300}]\n`;
+    else text += `    check: [{field: quantity, at_most: {from: tool_${(i + 3) % 300}.in_stock}}, {field: country, in: [DE, FR]}]\n`;
+  }
+  return text;
+}
+
+export function runSheetSuite(): { figures: Figure[]; notes: string[] } {
+  const catalogueResult = readCatalogue(generatedCatalogue(), 'yaml');
+  if (!catalogueResult.ok) throw new Error('the generated catalogue does not load');
+  const catalogue = catalogueResult.catalogue;
+  const sheet = generatedSheet();
+  const first = compileSheet(sheet, catalogue);
+  if (!first.ok) throw new Error(`the generated sheet was refused: ${first.problems[0]?.message}`);
+  for (let i = 0; i < 20; i++) compileSheet(sheet, catalogue);
+  const compile: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const start = process.hrtime.bigint();
+    compileSheet(sheet, catalogue);
+    compile.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  const catalogueText = generatedCatalogue();
+  const readCat: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const start = process.hrtime.bigint();
+    readCatalogue(catalogueText, 'yaml');
+    readCat.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  const figure = (name: string, values: number[]): Figure => ({
+    suite: 'sheet',
+    figure: name,
+    unit: 'ms',
+    median: median(values),
+    p95: quantile(values, 0.95),
+    runs: values.length,
+  });
+  return {
+    figures: [figure('compile + lint a 200-rule sheet, 300-tool catalogue', compile), figure('read a 300-tool YAML catalogue', readCat)],
+    notes: [
+      `sheet: ${first.rulebook.flows.length} flows, ${Object.keys(first.overlay.tools).length} overlay entries, ${first.lints.length} lints`,
+    ],
+  };
+}
