@@ -8,7 +8,7 @@ import { OVERLAY_FORMAT } from '../rulebook/types.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { emitColang } from './emit-colang.ts';
 import { type LintCatalogue, lintSheet } from './lint.ts';
-import { readSheet, type Sheet } from './read-sheet.ts';
+import { readSheet, type Sheet, type SheetCache } from './read-sheet.ts';
 
 export type SheetCompileResult =
   | {
@@ -29,8 +29,8 @@ export type SheetCompileResult =
  * const r = compileSheet('rules:\n  - action: delete_customer\n    never: true\n');
  * r.ok && r.colang // '... define flow delete_customer\n  refuse\n'
  */
-export function compileSheet(text: string, catalogue?: LintCatalogue, source = 'rules.yaml'): SheetCompileResult {
-  const read = readSheet(text);
+export function compileSheet(text: string, catalogue?: LintCatalogue, source = 'rules.yaml', cache?: SheetCache): SheetCompileResult {
+  const read = readSheet(text, cache);
   if (!read.ok) return read;
   const sheet = read.sheet;
   const colang = emitColang(sheet, source);
