@@ -41,5 +41,5 @@ export function lintSheet(sheet: Sheet, catalogue: LintCatalogue): Diagnostic[] 
       });
     }
   }
-  return lints;
+  return lints.sort((a, b) => (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0));
 }

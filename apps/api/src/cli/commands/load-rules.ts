@@ -1,4 +1,5 @@
 // Loads what the rules commands share: a sheet or Colang file compiled, and a catalogue.
+
 import {
   type Catalogue,
   catalogueFormatOf,

@@ -55,9 +55,9 @@ interface CallFile {
 function readCall(file: string, value: unknown, duplicates: string[]): CallFile {
   const problems = [...duplicates];
   const fail = (what: string) => problems.push(`${file}: INVALID_CALL: ${what}`);
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    fail('a call is {"tool", "arguments", "contexts"?, "history"?, "confirmed"?}');
-  const v = (value ?? {}) as Record<string, unknown>;
+  const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (!isObject) fail('a call is {"tool", "arguments", "contexts"?, "history"?, "confirmed"?}');
+  const v = (isObject ? value : {}) as Record<string, unknown>;
   for (const key of Object.keys(v)) if (!CALL_MEMBERS.includes(key)) fail(`unknown member "${key}"`);
   if (typeof v.tool !== 'string' || v.tool === '') fail('"tool" names the called tool');
   if (v.arguments !== undefined && (v.arguments === null || typeof v.arguments !== 'object' || Array.isArray(v.arguments)))

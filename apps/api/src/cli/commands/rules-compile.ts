@@ -1,6 +1,7 @@
 // tollgate rules compile: exit 0 compiled, 1 refused, 2 unreadable, 3 the service cannot be reached.
 import { basename, join } from 'node:path';
 import { formatLint, formatRulebook, type RulesCompileResult } from '@tollgate/engine';
+import { type Diagnostic, formatDiagnostic } from '@tollgate/engine/source';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import type { ParsedOptions } from '../main.ts';
 import { MAX_DOCUMENT_BYTES, readTextFile } from '../read-input.ts';
@@ -68,8 +69,13 @@ async function compileOnServer(file: string, options: ParsedOptions, io: CliIo):
     throw new CliError('UNREACHABLE', `the sheet was not compiled; nothing was changed`, EXIT_UNREACHABLE);
   }
   const answer = (await response.json().catch(() => undefined)) as
-    | (RulesCompileResult & { error?: { code: string; message: string; details?: { problems?: [] } } })
+    | (RulesCompileResult & { error?: { code: string; message: string; details?: { problems?: Diagnostic[] } } })
     | undefined;
+  if (response.status === 422 && answer?.error?.code === 'INVALID_CATALOGUE' && options.catalogue) {
+    const catalogueFile = options.catalogue;
+    const lines = (answer.error.details?.problems ?? []).map((p) => formatDiagnostic(catalogueFile, p));
+    throw new CliError('INVALID_CATALOGUE', lines.join('\n') || `${catalogueFile}: the catalogue does not load`);
+  }
   if (response.status === 422 && answer?.error?.details?.problems) {
     return { ok: false, kind: body.kind as 'sheet' | 'colang', problems: answer.error.details.problems };
   }

@@ -1,5 +1,5 @@
 // Atomic file writes for the CLI: a temp file beside the target, fsync, rename; never a partial file.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CliError } from '../io.ts';
 
@@ -22,15 +22,21 @@ export function writeFileAtomic(file: string, text: string, force: boolean): voi
 }
 
 /**
- * Writes several files all or nothing: every temp file is written and synced first, then renamed into
- * place; if anything fails before the renames, no target is touched.
+ * Writes several files all or nothing: every temp file is written and synced first; each existing
+ * target is set aside before its replacement is renamed in; if any step fails, every replaced target is
+ * put back and every new one removed, so the folder is as it was.
  */
 export function writeFilesAtomic(dir: string, files: readonly { path: string; text: string }[]): void {
+  const suffix = `${process.pid}.${Date.now()}`;
   const temps: string[] = [];
+  const installed: { path: string; backup?: string }[] = [];
   try {
     mkdirSync(dir, { recursive: true });
     for (const f of files) {
-      const temp = join(dirname(f.path), `.${basename(f.path)}.${process.pid}.tmp`);
+      if (existsSync(f.path) && !lstatSync(f.path).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    }
+    for (const f of files) {
+      const temp = join(dirname(f.path), `.${basename(f.path)}.${suffix}.tmp`);
       temps.push(temp);
       const fd = openSync(temp, 'w', 0o644);
       try {
@@ -41,10 +47,21 @@ export function writeFilesAtomic(dir: string, files: readonly { path: string; te
       }
     }
     files.forEach((f, i) => {
+      const entry: { path: string; backup?: string } = { path: f.path };
+      if (existsSync(f.path)) {
+        entry.backup = join(dirname(f.path), `.${basename(f.path)}.${suffix}.bak`);
+        renameSync(f.path, entry.backup);
+      }
+      installed.push(entry);
       renameSync(temps[i] as string, f.path);
     });
   } catch (err) {
+    for (const entry of installed.reverse()) {
+      rmSync(entry.path, { force: true });
+      if (entry.backup) renameSync(entry.backup, entry.path);
+    }
     for (const t of temps) rmSync(t, { force: true });
     throw new CliError('UNWRITABLE', `${dir}: UNWRITABLE: ${(err as NodeJS.ErrnoException).code ?? 'cannot write'}; nothing was written`);
   }
+  for (const entry of installed) if (entry.backup) rmSync(entry.backup, { force: true });
 }

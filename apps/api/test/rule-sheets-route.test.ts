@@ -1,0 +1,292 @@
+// POST /v1/rule-sheets/compile: in-process through app.request(), and over a real socket for the body limit.
+import { request as httpRequest } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../src/server/app.ts';
+import { GOVERNED_SHEET, SHOP_CATALOGUE, SHOP_SHEET, startServer, UNSUPPORTED_SHEET } from './rules-fixtures.ts';
+
+const LIMIT = 8 * 1024 * 1024;
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+interface Diagnostic {
+  code: string;
+  path?: string;
+  range: { start: { line: number; column: number } };
+}
+
+/** Either answer's members: a test asserts which are there before it reads them. */
+interface Body {
+  ok: boolean;
+  kind: string;
+  colang: string;
+  rulebook: unknown;
+  sourceMap: { file: string; flows: Record<string, { line: number }> };
+  overlay: { tools: Record<string, unknown> };
+  lints: Diagnostic[];
+  error: { code: string; message: string; details: { path?: string; problems: Diagnostic[] } };
+}
+
+interface Answer {
+  status: number;
+  text: string;
+  json: Body;
+}
+
+async function post(body: unknown, app = createApp()): Promise<Answer> {
+  const res = await app.request('/v1/rule-sheets/compile', {
+    method: 'POST',
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    headers: JSON_HEADERS,
+  });
+  const text = await res.text();
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  return { status: res.status, text, json: JSON.parse(text) };
+}
+
+/** An error answer: one code, a message, and nothing of the server's insides. */
+function expectError(answer: Answer, code: string) {
+  expect(answer.json.error.code).toBe(code);
+  expect(typeof answer.json.error.message).toBe('string');
+  expect(answer.text).not.toMatch(/\bat .+:\d+:\d+|Error:|node_modules|\.ts\b/);
+}
+
+const SHOP_RULEBOOK = {
+  format: 'tollgate/rulebook@1',
+  flows: [
+    {
+      action: 'refund_card',
+      allow_when: { any: [{ context: 'supervisor_approved' }, { not: { arg: 'amount', op: 'gt', value: { decimal: '200' } } }] },
+    },
+  ],
+};
+
+const problemLines = (json: Body) => json.error.details.problems.map((p) => p.range.start.line);
+
+describe('POST /v1/rule-sheets/compile', () => {
+  it('answers 200 with the compiled sheet: Colang, rulebook, source map, overlay and lints', async () => {
+    const answer = await post({
+      kind: 'sheet',
+      source: 'shop.rules.yaml',
+      text: SHOP_SHEET,
+      catalogue: { text: SHOP_CATALOGUE, format: 'yaml' },
+    });
+    expect(answer.status).toBe(200);
+    const { json } = answer;
+    expect(Object.keys(json).sort()).toEqual(['colang', 'kind', 'lints', 'ok', 'overlay', 'rulebook', 'sourceMap']);
+    expect(json.ok).toBe(true);
+    expect(json.kind).toBe('sheet');
+    expect(json.rulebook).toEqual(SHOP_RULEBOOK);
+    expect(json.overlay).toEqual({
+      format: 'tollgate/catalogue-overlay@1',
+      tools: { charge_card: { confirmation: 'Confirm the call to charge_card?' }, send_receipt: { after: ['charge_card'], at_most: 1 } },
+    });
+    expect(json.sourceMap).toEqual({ file: 'shop.rules.yaml', flows: { refund_card: { line: 3 } }, contexts: {} });
+    expect(json.colang).toMatch(/^# Compiled from shop\.rules\.yaml by tollgate\./);
+    expect(json.colang).toContain('define flow refund_card\n  allow when not $when_refund_card or $supervisor_approved\n');
+    expect(json.lints.map((l) => [l.code, l.range.start.line])).toEqual([['write_ungoverned', 2]]);
+  });
+
+  it('treats a body without kind as a sheet, and compiles Colang given kind colang', async () => {
+    const sheet = await post({ text: SHOP_SHEET });
+    expect(sheet.status).toBe(200);
+    expect(sheet.json.kind).toBe('sheet');
+    expect(sheet.json.lints).toEqual([]);
+    const colang = await post({ kind: 'colang', text: sheet.json.colang });
+    expect(colang.status).toBe(200);
+    expect(colang.json.kind).toBe('colang');
+    expect(colang.json.rulebook).toEqual(sheet.json.rulebook);
+  });
+
+  it("answers 422 rule_sheet_unsupported for the seed's unsupported.yaml, the problem on line 4", async () => {
+    const answer = await post({ kind: 'sheet', text: UNSUPPORTED_SHEET });
+    expect(answer.status).toBe(422);
+    expectError(answer, 'rule_sheet_unsupported');
+    expect(answer.json.error.message).toBe('the sheet was not compiled; nothing was changed');
+    expect(answer.json.error.details.problems).toEqual([
+      {
+        code: 'rule_sheet_unsupported',
+        severity: 'error',
+        message: '`refund_card` has a rule already: one rule per action, so how two would combine is never guessed',
+        range: { start: { line: 4, column: 1 }, end: { line: 4, column: 1 } },
+      },
+    ]);
+  });
+
+  it('lists every problem of a sheet with its line', async () => {
+    const text = 'rules:\n  - action: refund_card\n    when: { amount_over: 200 }\n  - action: charge_card\n\tnever: true\n';
+    const answer = await post({ text });
+    expect(answer.status).toBe(422);
+    expectError(answer, 'rule_sheet_unsupported');
+    expect(problemLines(answer.json)).toContain(5);
+    const many = await post({
+      text: 'rules:\n  - action: refund_card\n    when: { amount_over: 200 }\n  - action: charge_card\n    never: true\n    at_most: 2\n  - action: send_receipt\n    colour: blue\n',
+    });
+    expect(many.status).toBe(422);
+    expect(problemLines(many.json)).toEqual([3, 5, 8]);
+  });
+
+  it('answers 422 with the Colang code for refused Colang', async () => {
+    const answer = await post({ kind: 'colang', text: 'define flow refund_card\n  refuse\n\ndefine flow refund_card\n  refuse\n' });
+    expect(answer.status).toBe(422);
+    expectError(answer, 'colang_duplicate');
+    expect(answer.json.error.message).toBe('the policy was not compiled; nothing was changed');
+    expect(problemLines(answer.json)).toEqual([4]);
+  });
+
+  it('answers 422 INVALID_CATALOGUE with its problems for a catalogue that does not load', async () => {
+    const answer = await post({
+      text: SHOP_SHEET,
+      catalogue: { text: 'tools:\n  - name: refund_card\n    kind: maybe\n', format: 'yaml' },
+    });
+    expect(answer.status).toBe(422);
+    expectError(answer, 'INVALID_CATALOGUE');
+    expect(answer.json.error.details.problems.map((p) => `${p.code} ${p.path}`)).toEqual([
+      'MISSING_MEMBER /tools/0/action',
+      'INVALID_VALUE /tools/0/kind',
+    ]);
+    const json = await post({ text: SHOP_SHEET, catalogue: { text: '{"tools": [}', format: 'json' } });
+    expect(json.status).toBe(422);
+    expectError(json, 'INVALID_CATALOGUE');
+  });
+
+  describe('400 for a body it cannot read', () => {
+    it.each([
+      ['a body that is not JSON', '{"kind": "sheet", text'],
+      ['an empty body', ''],
+      ['a JSON list', '[]'],
+      ['JSON null', 'null'],
+      ['a JSON string', '"rules:"'],
+    ])('%s: INVALID_BODY', async (_name, body) => {
+      const answer = await post(body);
+      expect(answer.status).toBe(400);
+      expectError(answer, 'INVALID_BODY');
+    });
+
+    it.each([
+      ['a wrong kind', { kind: 'policy', text: SHOP_SHEET }, '/kind'],
+      ['a missing text', { kind: 'sheet' }, '/text'],
+      ['a text that is not a string', { kind: 'sheet', text: ['rules:'] }, '/text'],
+      ['a catalogue without a format', { text: SHOP_SHEET, catalogue: { text: SHOP_CATALOGUE } }, '/catalogue'],
+      ['a catalogue that is a string', { text: SHOP_SHEET, catalogue: SHOP_CATALOGUE }, '/catalogue'],
+      ['a null catalogue', { text: SHOP_SHEET, catalogue: null }, '/catalogue'],
+    ])('%s: INVALID_BODY at its path', async (_name, body, path) => {
+      const answer = await post(body);
+      expect(answer.status).toBe(400);
+      expectError(answer, 'INVALID_BODY');
+      expect(answer.json.error.details).toEqual({ path });
+    });
+  });
+
+  it('answers 413 TOO_LARGE for a body over the limit, in process', async () => {
+    const answer = await post({ text: `# ${'x'.repeat(LIMIT)}\nrules: []\n` });
+    expect(answer.status).toBe(413);
+    expectError(answer, 'TOO_LARGE');
+    expect(answer.json.error.message).toBe(`the body is over ${LIMIT} bytes`);
+  });
+
+  it('keeps nothing between calls: each answer depends on its own body only', async () => {
+    const app = createApp();
+    const first = await post({ text: SHOP_SHEET, catalogue: { text: SHOP_CATALOGUE, format: 'yaml' } }, app);
+    const refused = await post({ text: UNSUPPORTED_SHEET }, app);
+    const second = await post({ text: GOVERNED_SHEET }, app);
+    const again = await post({ text: SHOP_SHEET, catalogue: { text: SHOP_CATALOGUE, format: 'yaml' } }, app);
+    expect(first.status).toBe(200);
+    expect(refused.status).toBe(422);
+    expect(second.status).toBe(200);
+    // No catalogue this time: no lints, though the first call had one.
+    expect(second.json.lints).toEqual([]);
+    expect(second.json.sourceMap.flows).toEqual({ refund_card: { line: 2 } });
+    expect(Object.keys(second.json.overlay.tools).sort()).toEqual(['charge_card', 'close_account', 'send_receipt']);
+    // The same body answers the same bytes, whatever came between.
+    expect(again.text).toBe(first.text);
+    // A fresh app answers the same as the used one.
+    expect((await post({ text: GOVERNED_SHEET })).text).toBe(second.text);
+  });
+
+  it('answers 404 NOT_FOUND as JSON for another method on the route', async () => {
+    const res = await createApp().request('/v1/rule-sheets/compile');
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as Body).error.code).toBe('NOT_FOUND');
+  });
+
+  describe('over a real socket', () => {
+    it('answers 413 to a body over the limit sent with a content-length', async () => {
+      const server = await startServer();
+      try {
+        const body = JSON.stringify({ text: `# ${'x'.repeat(LIMIT)}\n` });
+        const res = await fetch(`${server.url}/v1/rule-sheets/compile`, { method: 'POST', headers: JSON_HEADERS, body });
+        expect(res.status).toBe(413);
+        expect(((await res.json()) as Body).error.code).toBe('TOO_LARGE');
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('answers 413 to a chunked body over the limit, with no content-length to go by', async () => {
+      const server = await startServer();
+      try {
+        const answer = await sendChunked(`${server.url}/v1/rule-sheets/compile`, LIMIT + 64 * 1024);
+        expect(answer.status).toBe(413);
+        expect(JSON.parse(answer.body).error.code).toBe('TOO_LARGE');
+        // The server still answers afterwards.
+        const ok = await fetch(`${server.url}/v1/rule-sheets/compile`, {
+          method: 'POST',
+          headers: JSON_HEADERS,
+          body: JSON.stringify({ text: SHOP_SHEET }),
+        });
+        expect(ok.status).toBe(200);
+        expect(((await ok.json()) as Body).rulebook).toEqual(SHOP_RULEBOOK);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('answers 200 to a body just under the limit sent in chunks', async () => {
+      const server = await startServer();
+      try {
+        const padding = LIMIT - 1024;
+        const text = `# ${'x'.repeat(padding)}\n${SHOP_SHEET}`;
+        const answer = await sendChunked(`${server.url}/v1/rule-sheets/compile`, 0, JSON.stringify({ text }));
+        expect(answer.status).toBe(200);
+        expect(JSON.parse(answer.body).rulebook).toEqual(SHOP_RULEBOOK);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+});
+
+/** POSTs with Transfer-Encoding: chunked (no content-length): `size` bytes of padding, or `text`. */
+function sendChunked(url: string, size: number, text?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = httpRequest(url, { method: 'POST', headers: { ...JSON_HEADERS, 'transfer-encoding': 'chunked' } }, (res) => {
+      answered = true;
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    // The server may answer and stop reading before the whole body is sent; that is the point.
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    const payload = Buffer.from(text ?? `{"text": "${'x'.repeat(size)}"}`);
+    const chunk = 64 * 1024;
+    let offset = 0;
+    const pump = () => {
+      while (offset < payload.length) {
+        const part = payload.subarray(offset, offset + chunk);
+        offset += chunk;
+        if (!req.write(part)) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      req.end();
+    };
+    pump();
+  });
+}
