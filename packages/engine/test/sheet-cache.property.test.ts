@@ -51,7 +51,7 @@ describe('reading a sheet rule by rule through the cache', () => {
       fc.property(sheetArb, (text) => {
         expect(canonicalJson(readSheet(text, cache))).toBe(canonicalJson(readSheet(text)));
       }),
-      { numRuns: 1500 },
+      { numRuns: 2000 },
     );
   });
 

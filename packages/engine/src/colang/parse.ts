@@ -92,9 +92,16 @@ export function parseColang(text: string, file?: string): ColangResult {
     if (words === 'refuse') open.def.body = { kind: 'refuse' };
     else if (words.startsWith('allow when ')) {
       const parsed = parseExpr(words.slice('allow when '.length));
-      if (typeof parsed === 'string') return fail(line, parsed);
+      if (typeof parsed === 'string') {
+        // The body is there but wrong: report that, not also "no body".
+        open.def.body = { kind: 'refuse' };
+        return fail(line, parsed);
+      }
       open.def.body = { kind: 'allow', expr: parsed.expr, refs: parsed.refs.map((name) => ({ name, line })) };
-    } else fail(line, 'a flow body is "refuse" or "allow when EXPRESSION"');
+    } else {
+      open.def.body = { kind: 'refuse' };
+      fail(line, 'a flow body is "refuse" or "allow when EXPRESSION"');
+    }
   };
   for (const [i, raw] of text.split(/\r?\n/).entries()) readLine(raw, i + 1);
 

@@ -284,6 +284,15 @@ describe('readSheet: the seed’s refusals, each at its line', () => {
     ]);
   });
 
+  it('a value that runs on past its key’s line, at the key', () => {
+    expectRefusals(sheet('rules:', '  - action: a', '    requires: [x,', '      y]', '    at_most: 1'), [
+      [3, "the value of requires runs on past its key's line: keep it on that one line"],
+    ]);
+    expectRefusals(sheet('rules:', '  - action: a', '    confirmation: "Close', '      it?"'), [
+      [3, 'the value of confirmation runs on past'],
+    ]);
+  });
+
   it('YAML outside the subset: a second document, at its marker', () => {
     expectRefusals(sheet('rules:', '  - action: a', '    never: true', '---', 'rules: []'), [
       [4, 'a second YAML document: a sheet is one document'],

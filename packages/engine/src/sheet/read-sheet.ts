@@ -101,7 +101,8 @@ function readByRules(text: string, cache: SheetCache): SheetReadResult | undefin
   const lines = text.split('\n');
   let i = 0;
   while (i < lines.length && BLANK_OR_COMMENT.test(lines[i] as string)) i++;
-  if (!/^rules:\s*(?:#.*)?$/.test(lines[i] ?? '')) return undefined;
+  // A # starts a comment only after a space: `rules:#` is not `rules:`.
+  if (!/^rules:(?:\s+#.*|\s*)$/.test(lines[i] ?? '')) return undefined;
   const rulesLine = i + 1;
   i++;
   while (i < lines.length && BLANK_OR_COMMENT.test(lines[i] as string)) i++;
@@ -173,7 +174,12 @@ function readWhole(text: string): SheetReadResult {
   const list = Array.isArray(docs) ? docs : [];
   if (list.length > 1) refuse(lineOf(list[1]?.range[0]), 'a second YAML document: a sheet is one document');
   const doc = list[0];
-  for (const e of doc?.errors ?? []) refuse(lineOf(e.pos[0]), `YAML the sheet cannot read: ${e.message.split('\n')[0]}`);
+  const tabbed = new Set(problems.map((p) => p.range?.start.line));
+  for (const e of doc?.errors ?? []) {
+    const line = lineOf(e.pos[0]);
+    // A tab makes YAML errors of its own; the tab is the one mistake to report on its line.
+    if (!tabbed.has(line)) refuse(line, `YAML the sheet cannot read: ${e.message.split('\n')[0]}`);
+  }
   if (problems.length > 0 || !doc) return finish(problems, { rules: [], line: 1 });
 
   const top = doc.contents;
@@ -187,6 +193,7 @@ function readWhole(text: string): SheetReadResult {
     const key = keyName(pair);
     const line = lineOf((pair.key as Node | null)?.range?.[0]);
     if (key !== 'rules') refuse(line, `the key "${key}" is not part of a sheet: a sheet has only rules:`);
+    else if (rulesNode !== null) refuse(line, 'rules: is given twice: a sheet has one list of rules');
     else {
       rulesLine = line;
       rulesNode = pair.value as Node | null;
@@ -229,6 +236,10 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
     refuse(ruleLine, 'a rule is a block mapping: "- action: NAME" then its keys, one per line');
     return undefined;
   }
+  if (node.anchor !== undefined || node.tag !== undefined) {
+    refuse(ruleLine, 'the rule uses an anchor or tag, which a sheet does not read');
+    return undefined;
+  }
   const before = { count: 0 };
   const counted: Refuse = (line, reason) => {
     before.count++;
@@ -256,19 +267,20 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
       counted(line, `${key} has no value: write it on the key's line`);
       continue;
     }
+    if (isSeq(value) && !value.flow) {
+      counted(line, `${key} holds a block list: write it as a flow list on the key's line, such as [a, b]`);
+      continue;
+    }
     if (lineOf(value.range?.[0]) !== line) {
       counted(line, `the value of ${key} is on the line below its key: write it on the key's line`);
       continue;
     }
-    if (lineOf(Math.max((value.range?.[1] ?? 1) - 1, value.range?.[0] ?? 0)) !== line) {
-      counted(line, `the value of ${key} runs on past its key's line: keep it on that one line`);
+    if (isMap(value) && !value.flow) {
+      counted(line, `${key} holds a block mapping: write it as a flow mapping on the key's line, such as { a: 1 }`);
       continue;
     }
-    if ((isSeq(value) || isMap(value)) && !value.flow) {
-      counted(
-        line,
-        `${key} holds a block ${isSeq(value) ? 'list' : 'mapping'}: write it as a flow collection on the key's line, such as [a, b]`,
-      );
+    if (lineOf(Math.max((value.range?.[1] ?? 1) - 1, value.range?.[0] ?? 0)) !== line) {
+      counted(line, `the value of ${key} runs on past its key's line: keep it on that one line`);
       continue;
     }
     if (usesAnchorAliasOrTag(value)) {
@@ -313,7 +325,11 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
       case 'after':
       case 'not_after': {
         const names = nameList(value, line, refuse, key, TOOL_NAME, 'a tool name');
-        if (names) rule[key] = names;
+        const other = key === 'after' ? 'not_after' : 'after';
+        const both = names?.find((n) => otherNames(values.get(other)?.node).includes(n));
+        if (key === 'after' && names?.includes(name)) refuse(line, `after names \`${name}\` itself: its first call could never run`);
+        else if (both && key === 'not_after') refuse(line, `\`${both}\` is in both after and not_after: the action could never run`);
+        else if (names) rule[key] = names;
         break;
       }
       case 'when': {
@@ -324,7 +340,9 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
       }
       case 'requires_confirmation':
         if (!isScalar(value) || typeof value.value !== 'boolean') refuse(line, 'requires_confirmation is true or false');
-        else if (value.value && rule.confirmation === undefined) rule.confirmation = `Confirm the call to ${name}?`;
+        else if (!value.value && values.has('confirmation')) {
+          refuse(line, 'requires_confirmation: false beside confirmation words: say one thing; remove one of the two');
+        } else if (value.value && rule.confirmation === undefined) rule.confirmation = `Confirm the call to ${name}?`;
         break;
       case 'confirmation': {
         const words = isScalar(value) && typeof value.value === 'string' ? value.value.trim() : undefined;
@@ -447,12 +465,43 @@ function readChecks(node: Node, line: number, refuse: Refuse): Check[] | undefin
   let ok = true;
   node.items.forEach((item, i) => {
     const problems: Diagnostic[] = [];
+    const twice = repeatedKey(item as Node | null);
+    if (twice !== undefined) {
+      refuse(line, `check ${i + 1} names ${twice} twice: which one counts would be a guess`);
+      ok = false;
+      return;
+    }
     const check = readCheck(plainValue(item as Node | null), `/check/${i}`, problems);
     for (const p of problems) refuse(line, `check ${i + 1}: ${p.message}`);
     if (check && problems.length === 0) checks.push(check);
     else ok = false;
   });
   return ok ? checks : undefined;
+}
+
+/** A key a mapping (at any depth) names twice, if any: YAML readers would keep only one. */
+function repeatedKey(node: Node | null): string | undefined {
+  if (isMap(node)) {
+    const seen = new Set<string>();
+    for (const pair of node.items) {
+      const key = keyName(pair);
+      if (seen.has(key)) return key;
+      seen.add(key);
+      const inner = repeatedKey(pair.value as Node | null);
+      if (inner !== undefined) return inner;
+    }
+  }
+  if (isSeq(node))
+    for (const item of node.items) {
+      const inner = repeatedKey(item as Node | null);
+      if (inner !== undefined) return inner;
+    }
+  return undefined;
+}
+
+/** The names of a flow list, for cross-checks between keys (empty when it is not one). */
+function otherNames(node: Node | undefined): string[] {
+  return isSeq(node) ? node.items.map((i) => (isScalar(i) ? String(i.value) : '')).filter((n) => n !== '') : [];
 }
 
 /** A flow collection as plain values, numbers kept exact (DecimalNumber for fractions). */
