@@ -3,21 +3,12 @@
 import { type Dirent, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { serve } from '@hono/node-server';
+import { SHOP_SHEET } from '../../../packages/engine/test/fixtures/shop.ts';
 import { createApp } from '../src/server/app.ts';
 import { workspace } from './cli-harness.ts';
 
 /** The seed's example sheet, verbatim. */
-export const SHOP_SHEET = `# The shop's rules, as a sheet a person can read aloud.
-rules:
-  - action: refund_card
-    requires: [supervisor_approved]
-    when: { amount_over: 200 }
-  - action: charge_card
-    requires_confirmation: true
-  - action: send_receipt
-    after: [charge_card]
-    at_most: 1
-`;
+export { SHOP_SHEET };
 
 /** The seed's unsupported.yaml: the second rule for refund_card is on line 4. */
 export const UNSUPPORTED_SHEET = `rules:

@@ -11,6 +11,7 @@ import { canonicalJson, canonicalRulebook } from '../src/rulebook/canonical.ts';
 import type { Check, Expr, Flow, Literal, ToolDeclarations } from '../src/rulebook/types.ts';
 import { compileSheet } from '../src/sheet/compile.ts';
 import { createSheetCache } from '../src/sheet/read-sheet.ts';
+import { SHOP_SHEET_EXTENDED } from './fixtures/shop.ts';
 
 const RUNS = 1000;
 
@@ -434,21 +435,7 @@ function mutate(text: string, mutations: readonly Mutation[]): string {
   return lines.join('\n');
 }
 
-const SEED = `# The shop's rules, as a sheet a person can read aloud.
-rules:
-  - action: refund_card
-    requires: [supervisor_approved]
-    when: { amount_over: 200 }
-  - action: charge_card
-    requires_confirmation: true
-  - action: send_receipt
-    after: [charge_card]
-    at_most: 1
-  - action: send_order
-    check: [{field: quantity, at_most: {from: check_stock.in_stock}}, {field: country, in: [DE, FR]}]
-  - action: delete_customer
-    never: true
-`;
+const SEED = SHOP_SHEET_EXTENDED;
 
 // --- Properties --------------------------------------------------------------------------------------
 

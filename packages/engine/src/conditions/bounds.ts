@@ -1,10 +1,10 @@
 // Numeric bounds `gt`/`gte`/`lt`/`lte`: decimal-string operands, combinable, compared exactly.
 // Shared by argument conditions and the amount condition of a policy rule.
 import type { Diagnostic } from '../source/diagnostic.ts';
-import { compareDecimal, isDecimalString, readNumeric } from './decimal.ts';
+import { compareDecimal, isDecimalString, isDecimalValue, readNumeric } from './decimal.ts';
 import type { OperatorFamily } from './family.ts';
 import { problem } from './family.ts';
-import { FALSE, TRUE, UNKNOWN } from './tri.ts';
+import { FALSE, TRUE, type Tri, UNKNOWN } from './tri.ts';
 
 export const BOUND_MEMBERS = ['gt', 'gte', 'lt', 'lte'] as const;
 export type BoundName = (typeof BOUND_MEMBERS)[number];
@@ -95,3 +95,31 @@ export const boundsFamily: OperatorFamily = {
     };
   },
 };
+
+export type NumericOp = 'gt' | 'gte' | 'lt' | 'lte' | 'eq';
+
+/**
+ * Compares a value from a call with a decimal, exactly: unknown when the value is not a readable number
+ * (see readNumeric) or the bound is not a decimal.
+ *
+ * @example
+ * compareNumeric('250', 'gt', '200') // TRUE
+ * compareNumeric('abc', 'gt', '200') // UNKNOWN
+ */
+export function compareNumeric(value: unknown, op: NumericOp, bound: string): Tri {
+  const n = readNumeric(value);
+  if (n === undefined || !isDecimalValue(bound, true)) return UNKNOWN;
+  const c = compareDecimal(n, bound);
+  switch (op) {
+    case 'gt':
+      return c > 0 ? TRUE : FALSE;
+    case 'gte':
+      return c >= 0 ? TRUE : FALSE;
+    case 'lt':
+      return c < 0 ? TRUE : FALSE;
+    case 'lte':
+      return c <= 0 ? TRUE : FALSE;
+    default:
+      return c === 0 ? TRUE : FALSE;
+  }
+}

@@ -1,5 +1,6 @@
 // Checks: conditions on a call (catalogue `checks`, sheet `check`), read from plain values and decided
 // in three-valued logic against the call's arguments and the session's earlier results.
+import { compareNumeric, type NumericOp } from '../conditions/bounds.ts';
 import { compareDecimal, isDecimalValue, readNumeric } from '../conditions/decimal.ts';
 import { FALSE, TRUE, type Tri, UNKNOWN } from '../conditions/tri.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
@@ -318,20 +319,10 @@ function inList(value: unknown, list: readonly Literal[]): Tri {
   return comparable ? FALSE : UNKNOWN;
 }
 
+const NUMERIC: Record<string, NumericOp> = { over: 'gt', under: 'lt', at_least: 'gte', at_most: 'lte' };
+
 function compareNumber(op: CheckOp, value: unknown, bound: string): Tri {
-  const n = readNumeric(value);
-  if (n === undefined || !isDecimalValue(bound, true)) return UNKNOWN;
-  const c = compareDecimal(n, bound);
-  switch (op) {
-    case 'over':
-      return c > 0 ? TRUE : FALSE;
-    case 'under':
-      return c < 0 ? TRUE : FALSE;
-    case 'at_least':
-      return c >= 0 ? TRUE : FALSE;
-    default:
-      return c <= 0 ? TRUE : FALSE;
-  }
+  return compareNumeric(value, NUMERIC[op] ?? 'lte', bound);
 }
 
 function not(t: Tri): Tri {

@@ -1,5 +1,5 @@
 // Guard expressions of the rulebook, decided in three-valued (Kleene) logic without allocating.
-import { compareDecimal, isDecimalValue, readNumeric } from '../conditions/decimal.ts';
+import { compareNumeric } from '../conditions/bounds.ts';
 import { FALSE, TRUE, type Tri, UNKNOWN } from '../conditions/tri.ts';
 import type { ComparisonOp, Expr, Literal } from './types.ts';
 
@@ -46,23 +46,7 @@ export function evaluateExpr(expr: Expr, args: unknown, contexts: Record<string,
 function compareArgument(args: unknown, name: string, op: ComparisonOp, literal: Literal): Tri {
   if (args === null || typeof args !== 'object' || Array.isArray(args) || !Object.hasOwn(args, name)) return UNKNOWN;
   const value = (args as Record<string, unknown>)[name];
-  if ('decimal' in literal) {
-    const n = readNumeric(value);
-    if (n === undefined || !isDecimalValue(literal.decimal, true)) return UNKNOWN;
-    const c = compareDecimal(n, literal.decimal);
-    switch (op) {
-      case 'gt':
-        return c > 0 ? TRUE : FALSE;
-      case 'lt':
-        return c < 0 ? TRUE : FALSE;
-      case 'gte':
-        return c >= 0 ? TRUE : FALSE;
-      case 'lte':
-        return c <= 0 ? TRUE : FALSE;
-      default:
-        return c === 0 ? TRUE : FALSE;
-    }
-  }
+  if ('decimal' in literal) return compareNumeric(value, op, literal.decimal);
   // Strings and booleans are only ever equal or not; an ordering on them cannot be stated.
   if (op !== 'eq') return UNKNOWN;
   if ('string' in literal) return typeof value === 'string' ? (value === literal.string ? TRUE : FALSE) : UNKNOWN;

@@ -1,6 +1,7 @@
 // compileSheet on every key of the seed: the Colang it equals, the rulebook IR the Colang front end makes of
 // it, and the catalogue overlay; the seed's example sheet end to end; its unsupported.yaml refusal, verbatim.
 import { describe, expect, it } from 'vitest';
+import { SHOP_SHEET } from '../../test/fixtures/shop.ts';
 import { parseColang } from '../colang/parse.ts';
 import { canonicalJson, formatRulebook } from '../rulebook/canonical.ts';
 import {
@@ -303,17 +304,7 @@ describe('compileSheet: each key, as Colang, rulebook and overlay', () => {
   });
 });
 
-const SEED = `# The shop's rules, as a sheet a person can read aloud.
-rules:
-  - action: refund_card
-    requires: [supervisor_approved]
-    when: { amount_over: 200 }
-  - action: charge_card
-    requires_confirmation: true
-  - action: send_receipt
-    after: [charge_card]
-    at_most: 1
-`;
+const SEED = SHOP_SHEET;
 
 describe('the seed’s example sheet, end to end', () => {
   it('compiles to the Colang, the rulebook and the overlay the seed describes', () => {

@@ -2,6 +2,7 @@
 // call decided by checkTool. Each construct: the when bound, the required context, a computed context the
 // host tries to set, a missing amount (fail closed), confirmation, order rules, at_most, checks.
 import { describe, expect, it } from 'vitest';
+import { SHOP_SHEET_EXTENDED } from '../../test/fixtures/shop.ts';
 import { readCatalogue } from '../rulebook/catalogue.ts';
 import type { SessionCall } from '../rulebook/check.ts';
 import { layOverlay } from '../rulebook/overlay.ts';
@@ -9,21 +10,7 @@ import { checkTool, type ToolVerdict } from '../rulebook/tool-check.ts';
 import { compileSheet } from './compile.ts';
 
 // The seed's sheet, lines 1-10 as the seed writes them, then rules for a check and a refusal.
-const SHEET = `# The shop's rules, as a sheet a person can read aloud.
-rules:
-  - action: refund_card
-    requires: [supervisor_approved]
-    when: { amount_over: 200 }
-  - action: charge_card
-    requires_confirmation: true
-  - action: send_receipt
-    after: [charge_card]
-    at_most: 1
-  - action: send_order
-    check: [{field: quantity, at_most: {from: check_stock.in_stock}}, {field: country, in: [DE, FR]}]
-  - action: delete_customer
-    never: true
-`;
+const SHEET = SHOP_SHEET_EXTENDED;
 
 const CATALOGUE = `tools:
   - {name: refund_card, action: refund.issue, kind: write, amount: {pointer: /amount, currency: EUR}}
