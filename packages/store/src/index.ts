@@ -1,2 +1,10 @@
-// The document store lands with issue 4; the workspace exists so later issues have a home.
-export const STORE_FORMAT_VERSION = 1;
+// Tollgate's Node side: document stores (memory, folder), the edit seam, and trials of candidate policies.
+
+export * from './document-id.ts';
+export * from './document-index.ts';
+export * from './edits/edit-seam.ts';
+export * from './edits/writers.ts';
+export * from './folder-store.ts';
+export * from './memory-store.ts';
+export * from './trials/policy-trials.ts';
+export * from './types.ts';

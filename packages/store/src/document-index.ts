@@ -1,0 +1,102 @@
+// The versions of one document and which runs: the rules both stores share, as pure functions over an
+// index, so the memory and folder stores cannot drift apart.
+import { byteLength, digestOf } from './digest.ts';
+import { type DocumentSave, type DocumentVersion, StoreError } from './types.ts';
+
+export interface DocumentIndex {
+  /** The next sequence to give out; never reused, even after pruning. */
+  next: number;
+  running: number | null;
+  /** Sequences in the order they were made running; a revert pops the last. */
+  activations: number[];
+  versions: DocumentVersion[];
+}
+
+export function emptyIndex(): DocumentIndex {
+  return { next: 1, running: null, activations: [], versions: [] };
+}
+
+/** Checks a save against the index and returns the version it makes and the index after it. */
+export function planSave(index: DocumentIndex, save: DocumentSave, now: Date): { index: DocumentIndex; version: DocumentVersion } {
+  if (save.basedOn !== undefined && save.basedOn !== index.running) {
+    throw new StoreError(
+      'conflict',
+      `${save.id} changed since version ${save.basedOn ?? 'none'}: version ${index.running ?? 'none'} is running now; read it, merge, and submit again`,
+    );
+  }
+  const rejected = save.rejected !== undefined;
+  const activate = !rejected && save.activate !== false;
+  const sequence = index.next;
+  const version: DocumentVersion = {
+    id: save.id,
+    sequence,
+    author: { kind: save.author.kind, label: save.author.label },
+    reason: save.reason,
+    basedOn: save.basedOn ?? index.running,
+    createdAt: now.toISOString(),
+    running: activate,
+    rejected,
+    problems: save.rejected ?? [],
+    digest: digestOf(save.text),
+    bytes: byteLength(save.text),
+  };
+  const versions = index.versions.map((v) => (activate && v.running ? { ...v, running: false } : v));
+  versions.push(version);
+  return {
+    version,
+    index: {
+      next: sequence + 1,
+      running: activate ? sequence : index.running,
+      activations: activate ? [...index.activations, sequence] : index.activations,
+      versions,
+    },
+  };
+}
+
+/** Makes a stored, loadable version the running one. */
+export function planActivate(index: DocumentIndex, id: string, sequence: number): { index: DocumentIndex; version: DocumentVersion } {
+  const target = index.versions.find((v) => v.sequence === sequence);
+  if (!target) throw new StoreError('not_found', `${id} has no version ${sequence}`);
+  if (target.rejected) throw new StoreError('rejected_version', `${id} version ${sequence} did not load, so it can never run`);
+  if (index.running === sequence) return { index, version: target };
+  const versions = index.versions.map((v) => ({ ...v, running: v.sequence === sequence }));
+  return {
+    version: { ...target, running: true },
+    index: { ...index, running: sequence, activations: [...index.activations, sequence], versions },
+  };
+}
+
+/** Back to the version that ran before the current one: the activation stack is popped past versions that are gone. */
+export function planRevert(index: DocumentIndex, id: string): { index: DocumentIndex; version: DocumentVersion } {
+  const stack = [...index.activations];
+  stack.pop();
+  while (stack.length > 0) {
+    const previous = stack[stack.length - 1] as number;
+    const version = index.versions.find((v) => v.sequence === previous && !v.rejected);
+    if (version) {
+      const versions = index.versions.map((v) => ({ ...v, running: v.sequence === previous }));
+      return { version: { ...version, running: true }, index: { ...index, running: previous, activations: stack, versions } };
+    }
+    stack.pop();
+  }
+  throw new StoreError('nothing_to_revert', `${id} has no earlier running version to return to`);
+}
+
+/** Drops the oldest versions that do not run, down to `max`; returns the index and the sequences dropped. */
+export function planPrune(index: DocumentIndex, max: number): { index: DocumentIndex; dropped: number[] } {
+  const excess = index.versions.length - max;
+  if (excess <= 0) return { index, dropped: [] };
+  const dropped = index.versions
+    .filter((v) => !v.running)
+    .slice(0, excess)
+    .map((v) => v.sequence);
+  const gone = new Set(dropped);
+  return {
+    dropped,
+    index: {
+      ...index,
+      versions: index.versions.filter((v) => !gone.has(v.sequence)),
+      activations: index.activations.filter((s) => !gone.has(s) || s === index.running),
+    },
+  };
+}

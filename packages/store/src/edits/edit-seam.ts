@@ -1,0 +1,112 @@
+// The edit seam: one way in for a person's, your code's and a model's edits. An edit is refused unread
+// over the size limit, checked by the validator of its document's kind, checked against the running
+// version, assessed for what it widens, and handed to the edit writer, which decides whether it runs.
+
+import { byteLength } from '../digest.ts';
+import { idProblem } from '../document-id.ts';
+import type { Author, DocumentStore, DocumentVersion } from '../types.ts';
+import { ApplyingEditWriter, type EditWriter } from './writers.ts';
+
+export interface ProposedEdit {
+  kind: 'document';
+  /** The document's id: its path in the store. */
+  document: string;
+  content: string;
+  author: Author;
+  reason: string;
+  /** The version the text was written from; left out, the version running now. */
+  basedOn?: number | null;
+}
+
+export type EditStatus = 'applied' | 'saved_not_running' | 'refused' | 'rejected' | 'conflict';
+
+/** What an edit widens, by the analyser of its document's kind. */
+export interface EditImpact {
+  widensSecurity: boolean;
+  widenedSubjects: string[];
+}
+
+export interface EditOutcome {
+  status: EditStatus;
+  /** The stored version, for applied and saved_not_running. */
+  version?: DocumentVersion;
+  reasons: string[];
+  impact: EditImpact;
+}
+
+/** Checks and assesses one kind of document. */
+export interface DocumentValidator {
+  /** Problems that keep the text from loading, each a line for people (`id:LINE: message`); empty when it loads. */
+  validate(id: string, text: string): string[];
+  /** What the new text widens compared with the running one. */
+  impact(id: string, runningText: string | undefined, newText: string): EditImpact;
+}
+
+export interface EditSeamOptions {
+  store: DocumentStore;
+  /** The kind of a document from its id, or undefined when no kind fits. */
+  kindOf: (id: string) => string | undefined;
+  validators: Readonly<Record<string, DocumentValidator>>;
+  /** A larger edit is refused before any validator reads it; follows the store's document limit when left out. */
+  maxEditBytes?: number;
+  /** Wraps the default writer, e.g. `(inner) => new HoldModelEdits(inner, store)`. */
+  wrapWriter?: (inner: EditWriter) => EditWriter;
+}
+
+export const NO_IMPACT: EditImpact = Object.freeze({ widensSecurity: false, widenedSubjects: [] }) as EditImpact;
+
+/**
+ * The seam itself.
+ *
+ * @example
+ * const seam = new EditSeam({ store, kindOf: documentKindOf, validators: engineValidators() });
+ * const outcome = await seam.submit({ kind: 'document', document: 'policies/refunds.policy.json', content, author, reason });
+ */
+export class EditSeam {
+  readonly maxEditBytes: number;
+  private readonly options: EditSeamOptions;
+  private readonly writer: EditWriter;
+
+  constructor(options: EditSeamOptions) {
+    this.options = options;
+    this.maxEditBytes = Math.min(options.maxEditBytes ?? options.store.maxDocumentBytes, options.store.maxDocumentBytes);
+    const inner = new ApplyingEditWriter(options.store);
+    this.writer = options.wrapWriter ? options.wrapWriter(inner) : inner;
+  }
+
+  async submit(edit: ProposedEdit): Promise<EditOutcome> {
+    const id = edit.document;
+    const bytes = byteLength(edit.content);
+    if (bytes > this.maxEditBytes) {
+      return refused(
+        `${id}: The edit's content is ${bytes.toLocaleString('en-US')} bytes, more than the limit of ${this.maxEditBytes.toLocaleString('en-US')} bytes, so it is refused unread.`,
+      );
+    }
+    const problem = idProblem(id);
+    if (problem) return refused(`${JSON.stringify(id)}: ${problem}`);
+    const kind = this.options.kindOf(id);
+    const validator = kind === undefined ? undefined : this.options.validators[kind];
+    if (!validator) return refused(`${id}: no validator handles this document, so the edit is refused`);
+    const problems = validator.validate(id, edit.content);
+    if (problems.length > 0) return refused(...problems);
+    const running = await this.options.store.get(id);
+    const runningSequence = running?.sequence ?? null;
+    if (edit.basedOn !== undefined && edit.basedOn !== runningSequence) {
+      return {
+        status: 'conflict',
+        reasons: [
+          `${id} changed since version ${edit.basedOn ?? 'none'}: version ${runningSequence ?? 'none'} is running; read it, merge, and submit again`,
+        ],
+        impact: NO_IMPACT,
+      };
+    }
+    const impact = validator.impact(id, running?.text, edit.content);
+    const outcome = await this.writer.submit({ ...edit, basedOn: runningSequence }, impact);
+    // A writer cannot hide the assessment: every outcome carries it.
+    return { ...outcome, impact };
+  }
+}
+
+function refused(...reasons: string[]): EditOutcome {
+  return { status: 'refused', reasons, impact: NO_IMPACT };
+}

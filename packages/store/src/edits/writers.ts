@@ -1,0 +1,56 @@
+// Edit writers decide whether a checked edit runs: the default applies it; HoldModelEdits keeps every
+// model's edit as a candidate for a person to activate. Wrap writers to add your own policy.
+import { type DocumentStore, StoreError } from '../types.ts';
+import type { EditImpact, EditOutcome, ProposedEdit } from './edit-seam.ts';
+
+export interface EditWriter {
+  /** `edit.basedOn` is resolved (the running version's sequence, or null); the store refuses it if that changed meanwhile. */
+  submit(edit: ProposedEdit, impact: EditImpact): Promise<EditOutcome>;
+}
+
+/** Stores the version and makes it the running one: edits apply by default, a model's included. */
+export class ApplyingEditWriter implements EditWriter {
+  private readonly store: DocumentStore;
+  constructor(store: DocumentStore) {
+    this.store = store;
+  }
+
+  submit(edit: ProposedEdit, impact: EditImpact): Promise<EditOutcome> {
+    return saveEdit(this.store, edit, impact, true);
+  }
+}
+
+/** Holds every edit a model proposes as a stored version that does not run; others go to the inner writer. */
+export class HoldModelEdits implements EditWriter {
+  private readonly inner: EditWriter;
+  private readonly store: DocumentStore;
+  constructor(inner: EditWriter, store: DocumentStore) {
+    this.inner = inner;
+    this.store = store;
+  }
+
+  submit(edit: ProposedEdit, impact: EditImpact): Promise<EditOutcome> {
+    if (edit.author.kind !== 'model') return this.inner.submit(edit, impact);
+    return saveEdit(this.store, edit, impact, false);
+  }
+}
+
+/** Saves an edit, mapping a store refusal to an outcome: a changed running version is a Conflict. */
+export async function saveEdit(store: DocumentStore, edit: ProposedEdit, impact: EditImpact, activate: boolean): Promise<EditOutcome> {
+  try {
+    const version = await store.save({
+      id: edit.document,
+      text: edit.content,
+      author: edit.author,
+      reason: edit.reason,
+      basedOn: edit.basedOn ?? null,
+      activate,
+    });
+    const reasons = activate ? [] : [`Held for review: version ${version.sequence} is stored and the running version keeps running.`];
+    return { status: activate ? 'applied' : 'saved_not_running', version, reasons, impact };
+  } catch (err) {
+    if (err instanceof StoreError && err.code === 'conflict') return { status: 'conflict', reasons: [err.message], impact };
+    if (err instanceof StoreError) return { status: 'refused', reasons: [err.message], impact };
+    throw err;
+  }
+}

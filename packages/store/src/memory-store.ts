@@ -1,0 +1,116 @@
+// MemoryDocumentStore: everything in memory, for tests and for a process that does not restart.
+
+import { byteLength } from './digest.ts';
+import { idProblem } from './document-id.ts';
+import { type DocumentIndex, emptyIndex, planActivate, planPrune, planRevert, planSave } from './document-index.ts';
+import {
+  type DocumentSave,
+  type DocumentStore,
+  type DocumentVersion,
+  type StoredDocument,
+  StoreError,
+  type StoreProblem,
+} from './types.ts';
+
+export interface MemoryStoreOptions {
+  maxDocumentBytes?: number;
+  maxVersionsPerDocument?: number;
+  /** The clock (tests pass a fixed one). */
+  now?: () => Date;
+}
+
+export const DEFAULT_MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_VERSIONS = 100;
+
+/**
+ * A document store in memory.
+ *
+ * @example
+ * const store = new MemoryDocumentStore();
+ * await store.save({ id: 'settings.yaml', text: 'approval_ttl_seconds: 3600\n', author: { kind: 'person', label: 'ana' }, reason: 'shorter' });
+ */
+export class MemoryDocumentStore implements DocumentStore {
+  readonly maxDocumentBytes: number;
+  private readonly maxVersions: number;
+  private readonly now: () => Date;
+  private readonly indexes = new Map<string, DocumentIndex>();
+  private readonly texts = new Map<string, string>();
+  private readonly state = new Map<string, string>();
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.maxDocumentBytes = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+    this.maxVersions = options.maxVersionsPerDocument ?? DEFAULT_MAX_VERSIONS;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async list(): Promise<string[]> {
+    return [...this.indexes.keys()].sort();
+  }
+
+  async get(id: string): Promise<StoredDocument | undefined> {
+    const index = this.indexes.get(id);
+    return index?.running == null ? undefined : this.getVersion(id, index.running);
+  }
+
+  async getVersion(id: string, sequence: number): Promise<StoredDocument | undefined> {
+    const version = this.indexes.get(id)?.versions.find((v) => v.sequence === sequence);
+    const text = this.texts.get(`${id}\n${sequence}`);
+    return version && text !== undefined ? { ...version, text } : undefined;
+  }
+
+  async history(id: string): Promise<DocumentVersion[]> {
+    return [...(this.indexes.get(id)?.versions ?? [])];
+  }
+
+  async save(save: DocumentSave): Promise<DocumentVersion> {
+    checkSave(save, this.maxDocumentBytes);
+    const { index, version } = planSave(this.indexes.get(save.id) ?? emptyIndex(), save, this.now());
+    this.texts.set(`${save.id}\n${version.sequence}`, save.text);
+    const pruned = planPrune(index, this.maxVersions);
+    for (const s of pruned.dropped) this.texts.delete(`${save.id}\n${s}`);
+    this.indexes.set(save.id, pruned.index);
+    return version;
+  }
+
+  async activate(id: string, sequence: number): Promise<DocumentVersion> {
+    const { index, version } = planActivate(this.required(id), id, sequence);
+    this.indexes.set(id, index);
+    return version;
+  }
+
+  async revert(id: string): Promise<DocumentVersion> {
+    const { index, version } = planRevert(this.required(id), id);
+    this.indexes.set(id, index);
+    return version;
+  }
+
+  problems(): StoreProblem[] {
+    return [];
+  }
+
+  async readState(key: string): Promise<unknown> {
+    const text = this.state.get(key);
+    return text === undefined ? undefined : JSON.parse(text);
+  }
+
+  async writeState(key: string, value: unknown): Promise<void> {
+    this.state.set(key, JSON.stringify(value));
+  }
+
+  async close(): Promise<void> {}
+
+  private required(id: string): DocumentIndex {
+    const index = this.indexes.get(id);
+    if (!index) throw new StoreError('not_found', `no document ${id}`);
+    return index;
+  }
+}
+
+/** The checks every store makes before it writes: a good id, text within the size limit. */
+export function checkSave(save: DocumentSave, maxBytes: number): void {
+  const problem = idProblem(save.id);
+  if (problem) throw new StoreError('invalid_id', `${JSON.stringify(save.id)}: ${problem}`);
+  if (typeof save.text !== 'string') throw new StoreError('invalid_save', 'a version is text');
+  const bytes = byteLength(save.text);
+  if (bytes > maxBytes) throw new StoreError('too_large', `${save.id} is ${bytes} bytes, more than the limit of ${maxBytes} bytes`);
+}

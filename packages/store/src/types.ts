@@ -1,0 +1,97 @@
+// The document store's vocabulary: ids, authors, versions, saves and the store interface both stores keep.
+
+export type AuthorKind = 'person' | 'developer' | 'model' | 'external' | 'system';
+export const AUTHOR_KINDS: readonly AuthorKind[] = ['person', 'developer', 'model', 'external', 'system'];
+
+export interface Author {
+  kind: AuthorKind;
+  label: string;
+}
+
+/** One stored version of a document, without its text. */
+export interface DocumentVersion {
+  id: string;
+  sequence: number;
+  author: Author;
+  reason: string;
+  /** The version the text was written from, or null. */
+  basedOn: number | null;
+  /** ISO 8601 time the version was stored. */
+  createdAt: string;
+  running: boolean;
+  /** A working copy that did not load is kept as a rejected version; it never runs. */
+  rejected: boolean;
+  /** Why a rejected version did not load. */
+  problems: string[];
+  /** sha-256 of the text, hex. */
+  digest: string;
+  bytes: number;
+}
+
+export interface StoredDocument extends DocumentVersion {
+  text: string;
+}
+
+export interface DocumentSave {
+  id: string;
+  text: string;
+  author: Author;
+  reason: string;
+  /**
+   * The version the text was written from. When given (a number, or null for "no version yet"), the
+   * save is a Conflict unless that is the running version; left out, it is not checked.
+   */
+  basedOn?: number | null;
+  /** Run the new version from the next call (default true). */
+  activate?: boolean;
+  /** Keep it as a rejected version that never runs, with why. */
+  rejected?: string[];
+}
+
+/** A problem the store found outside any call (a working copy too large, a link out of the folder). */
+export interface StoreProblem {
+  id: string;
+  code: 'too_large' | 'invalid_id' | 'link_outside' | 'unreadable' | 'missing_working_copy';
+  message: string;
+}
+
+export interface DocumentStore {
+  readonly maxDocumentBytes: number;
+  /** Ids of every document with at least one version, sorted. */
+  list(): Promise<string[]>;
+  /** The running version with its text. */
+  get(id: string): Promise<StoredDocument | undefined>;
+  getVersion(id: string, sequence: number): Promise<StoredDocument | undefined>;
+  /** Every stored version, oldest first, rejected ones included. */
+  history(id: string): Promise<DocumentVersion[]>;
+  save(save: DocumentSave): Promise<DocumentVersion>;
+  /** Makes a stored, loadable version the running one. */
+  activate(id: string, sequence: number): Promise<DocumentVersion>;
+  /** Back to the version that ran before the current one (after activating 1, 3, 2 a revert runs 3). */
+  revert(id: string): Promise<DocumentVersion>;
+  problems(): StoreProblem[];
+  /** Small JSON state kept beside the documents (trial counts). */
+  readState(key: string): Promise<unknown>;
+  writeState(key: string, value: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type StoreErrorCode =
+  | 'conflict'
+  | 'too_large'
+  | 'invalid_id'
+  | 'not_found'
+  | 'rejected_version'
+  | 'nothing_to_revert'
+  | 'locked'
+  | 'invalid_save';
+
+/** A refusal by the store: nothing was written. */
+export class StoreError extends Error {
+  readonly code: StoreErrorCode;
+  constructor(code: StoreErrorCode, message: string) {
+    super(message);
+    this.code = code;
+    this.name = 'StoreError';
+  }
+}
