@@ -407,7 +407,7 @@ export class FolderDocumentStore implements DocumentStore {
   private statePath(key: string): string {
     const problem = idProblem(key);
     if (problem) throw new StoreError('invalid_id', `state key ${JSON.stringify(key)}: ${problem}`);
-    return join(this.stateRoot, 'state', ...key.split('/')) + '.json';
+    return `${join(this.stateRoot, 'state', ...key.split('/'))}.json`;
   }
 }
 
