@@ -5,8 +5,10 @@ import { cpus } from 'node:os';
 import type { Figure } from './measure.ts';
 import { runPolicySuite } from './policy.bench.ts';
 import { runSheetSuite } from './sheet.bench.ts';
+import { runStoreSuite } from './store.bench.ts';
 
-const SUITES: Record<string, () => { figures: Figure[]; notes: string[] }> = { policy: runPolicySuite, sheet: runSheetSuite };
+type Suite = () => { figures: Figure[]; notes: string[] } | Promise<{ figures: Figure[]; notes: string[] }>;
+const SUITES: Record<string, Suite> = { policy: runPolicySuite, sheet: runSheetSuite, store: runStoreSuite };
 
 const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = requested.filter((s) => !(s in SUITES));
@@ -19,7 +21,7 @@ const machine = `${cpus()[0]?.model ?? 'unknown cpu'} ×${cpus().length}, node $
 const figures: Figure[] = [];
 const notes: string[] = [];
 for (const name of names) {
-  const result = (SUITES[name] as () => { figures: Figure[]; notes: string[] })();
+  const result = await (SUITES[name] as Suite)();
   figures.push(...result.figures);
   notes.push(...result.notes);
 }
