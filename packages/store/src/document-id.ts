@@ -3,6 +3,8 @@
 // folder store could not hold.
 
 export const MAX_ID_LENGTH = 512;
+/** Most file systems hold names of at most 255 bytes; the folder store adds a temp prefix and suffix. */
+export const MAX_SEGMENT_BYTES = 200;
 const RESERVED = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$/i;
 const FORBIDDEN = /[<>:"|?*\\]/;
 
@@ -29,6 +31,8 @@ export function idProblem(id: string): string | undefined {
     if (segment.startsWith('.')) return `"${segment}" starts with a dot: hidden files and the .tollgate state folder are not documents`;
     if (RESERVED.test(segment)) return `"${segment}" is a name Windows reads as a device (CON, PRN, AUX, NUL, COM1-9, LPT1-9)`;
     if (/[ .]$/.test(segment)) return `"${segment}" ends with a dot or space, which Windows drops`;
+    if (new TextEncoder().encode(segment).length > MAX_SEGMENT_BYTES)
+      return `a path segment is at most ${MAX_SEGMENT_BYTES} bytes, the longest file name a file system holds`;
   }
   return undefined;
 }

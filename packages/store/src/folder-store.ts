@@ -38,8 +38,6 @@ export interface FolderStoreOptions {
 
 interface FolderIndex extends DocumentIndex {
   id?: string;
-  /** What the working copy should hold (the running text's digest) and what it held before the last write. */
-  working?: { digest: string; previous: string | null };
 }
 
 interface VersionFile {
@@ -186,18 +184,31 @@ export class FolderDocumentStore implements DocumentStore {
     return planned.version;
   }
 
-  /** Writes the index, then the working copy when the running version changed (crash-safe in that order). */
+  /**
+   * Writes the index, then the working copy when the running version changed. A pending marker spans the
+   * two: a crash between them leaves the marker, and the next read of the folder finishes the write
+   * instead of taking the stale working copy for a hand edit.
+   */
   private commit(id: string, before: FolderIndex, after: DocumentIndex): void {
     const running = after.versions.find((v) => v.sequence === after.running);
-    const previous = before.versions.find((v) => v.sequence === before.running)?.digest ?? null;
-    const index: FolderIndex = { ...after, id };
-    if (running) index.working = { digest: running.digest, previous };
-    else if (before.working) index.working = before.working;
-    writeFileAtomic(this.indexPath(id), JSON.stringify(index));
-    if (running && running.sequence !== before.running) {
+    const rewrite = running !== undefined && running.sequence !== before.running;
+    if (rewrite) writeFileAtomic(this.pendingPath(id), JSON.stringify({ sequence: running.sequence }));
+    writeFileAtomic(this.indexPath(id), JSON.stringify({ ...after, id }));
+    if (!rewrite) return;
+    try {
       const file = this.readVersionFile(id, running.sequence);
       if (file) writeFileAtomic(this.workingPath(id), file.text);
+    } catch (err) {
+      // The working copy cannot be written (a name too long for the file system, a folder in its place):
+      // put the index back, so nothing half-done is left.
+      writeFileAtomic(this.indexPath(id), JSON.stringify({ ...before, id }));
+      rmSync(this.pendingPath(id), { force: true });
+      throw new StoreError(
+        'invalid_save',
+        `${id}: the working copy cannot be written (${(err as NodeJS.ErrnoException).code ?? 'error'}); nothing was stored`,
+      );
     }
+    rmSync(this.pendingPath(id), { force: true });
   }
 
   private scanLocked(): string[] {
@@ -225,9 +236,11 @@ export class FolderDocumentStore implements DocumentStore {
       const digest = digestOf(text);
       const running = index.versions.find((v) => v.sequence === index.running);
       if (running?.digest === digest) continue;
-      if (index.working && index.working.previous === digest && running?.digest === index.working.digest) {
+      if (running && existsSync(this.pendingPath(id))) {
         // A crash came between writing the index and the working copy: finish the write.
-        writeFileAtomic(path, this.readVersionFile(id, running.sequence)?.text ?? text);
+        const file = this.readVersionFile(id, running.sequence);
+        if (file) writeFileAtomic(path, file.text);
+        rmSync(this.pendingPath(id), { force: true });
         continue;
       }
       if (index.versions.some((v) => v.rejected && v.digest === digest && v.sequence === index.next - 1)) continue;
@@ -239,12 +252,19 @@ export class FolderDocumentStore implements DocumentStore {
       const pruned = planPrune(planned.index, this.maxVersions);
       writeFileAtomic(this.versionPath(id, planned.version.sequence), JSON.stringify({ version: planned.version, text }));
       // The working copy already holds this text: the index alone records it.
-      const next: FolderIndex = { ...pruned.index, id };
-      const nowRunning = next.versions.find((v) => v.sequence === next.running);
-      if (nowRunning) next.working = { digest: nowRunning.digest, previous: running?.digest ?? null };
-      writeFileAtomic(this.indexPath(id), JSON.stringify(next));
+      writeFileAtomic(this.indexPath(id), JSON.stringify({ ...pruned.index, id }));
       for (const s of pruned.dropped) rmSync(this.versionPath(id, s), { force: true });
       changed.push(id);
+    }
+    for (const entry of safeReaddir(join(this.stateRoot, 'documents'))) {
+      const index = this.readIndexFile(join(this.stateRoot, 'documents', entry, 'index.json'));
+      if (index?.id && index.running !== null && !existsSync(this.workingPath(index.id))) {
+        problems.push({
+          id: index.id,
+          code: 'missing_working_copy',
+          message: `${index.id} has no working copy in the folder; version ${index.running} keeps running`,
+        });
+      }
     }
     this.found = problems;
     if (changed.length > 0) this.options.onChange?.(changed);
@@ -257,6 +277,11 @@ export class FolderDocumentStore implements DocumentStore {
       for (const entry of safeReaddir(dir)) {
         const path = join(dir, entry);
         const id = relative(this.root, path).split(sep).join('/');
+        if (isTempFile(entry)) {
+          // Half of a working copy a crash left behind: it never became the file, so it goes.
+          rmSync(path, { force: true });
+          continue;
+        }
         if (entry.startsWith('.') || id === stateRel) continue;
         const stat = lstatSync(path);
         if (stat.isSymbolicLink()) {
@@ -332,8 +357,12 @@ export class FolderDocumentStore implements DocumentStore {
     }, this.options.debounceMs ?? 250);
   }
 
-  /** Refuses an id whose path passes through a link that leads out of the folder. */
+  /** Refuses an id inside the state folder, or whose path passes through a link that leads out of the folder. */
   private checkNoLinkOut(id: string): void {
+    const target = resolve(this.root, ...id.split('/'));
+    if (target === this.stateRoot || target.startsWith(this.stateRoot + sep)) {
+      throw new StoreError('invalid_id', `${id} is inside the store's state folder, which holds no documents`);
+    }
     let path = this.root;
     for (const segment of id.split('/')) {
       path = join(path, segment);
@@ -371,8 +400,12 @@ export class FolderDocumentStore implements DocumentStore {
   }
 
   private readIndex(id: string): FolderIndex | undefined {
+    return this.readIndexFile(this.indexPath(id));
+  }
+
+  private readIndexFile(path: string): FolderIndex | undefined {
     try {
-      return JSON.parse(readFileSync(this.indexPath(id), 'utf8')) as FolderIndex;
+      return JSON.parse(readFileSync(path, 'utf8')) as FolderIndex;
     } catch {
       return undefined;
     }
@@ -398,6 +431,10 @@ export class FolderDocumentStore implements DocumentStore {
 
   private versionPath(id: string, sequence: number): string {
     return join(this.docDir(id), 'versions', `${sequence}.json`);
+  }
+
+  private pendingPath(id: string): string {
+    return join(this.docDir(id), 'pending.json');
   }
 
   private workingPath(id: string): string {

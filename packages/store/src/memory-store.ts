@@ -55,11 +55,12 @@ export class MemoryDocumentStore implements DocumentStore {
   async getVersion(id: string, sequence: number): Promise<StoredDocument | undefined> {
     const version = this.indexes.get(id)?.versions.find((v) => v.sequence === sequence);
     const text = this.texts.get(`${id}\n${sequence}`);
-    return version && text !== undefined ? { ...version, text } : undefined;
+    return version && text !== undefined ? { ...structuredClone(version), text } : undefined;
   }
 
   async history(id: string): Promise<DocumentVersion[]> {
-    return [...(this.indexes.get(id)?.versions ?? [])];
+    // Copies: what a caller changes is never what is stored.
+    return structuredClone(this.indexes.get(id)?.versions ?? []);
   }
 
   async save(save: DocumentSave): Promise<DocumentVersion> {
@@ -69,19 +70,19 @@ export class MemoryDocumentStore implements DocumentStore {
     const pruned = planPrune(index, this.maxVersions);
     for (const s of pruned.dropped) this.texts.delete(`${save.id}\n${s}`);
     this.indexes.set(save.id, pruned.index);
-    return version;
+    return structuredClone(version);
   }
 
   async activate(id: string, sequence: number): Promise<DocumentVersion> {
     const { index, version } = planActivate(this.required(id), id, sequence);
     this.indexes.set(id, index);
-    return version;
+    return structuredClone(version);
   }
 
   async revert(id: string): Promise<DocumentVersion> {
     const { index, version } = planRevert(this.required(id), id);
     this.indexes.set(id, index);
-    return version;
+    return structuredClone(version);
   }
 
   problems(): StoreProblem[] {
@@ -100,6 +101,8 @@ export class MemoryDocumentStore implements DocumentStore {
   async close(): Promise<void> {}
 
   private required(id: string): DocumentIndex {
+    const problem = idProblem(id);
+    if (problem) throw new StoreError('invalid_id', `${JSON.stringify(id)}: ${problem}`);
     const index = this.indexes.get(id);
     if (!index) throw new StoreError('not_found', `no document ${id}`);
     return index;

@@ -1,0 +1,198 @@
+// Trials of candidate policies (issue 4, "Trials"): a stored candidate runs beside the running version
+// on a sample of calls, the caller always gets the running version's answer, the counts live in the
+// store's state (so a new PolicyTrials on a reopened store continues them), and nothing is promoted.
+import { readFileSync } from 'node:fs';
+import { compilePolicy, compileTool, type PolicyOutcome } from '@tollgate/engine';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FolderDocumentStore } from '../src/folder-store.ts';
+import { PolicyTrials } from '../src/trials/policy-trials.ts';
+import { StoreError } from '../src/types.ts';
+import { ANA, DEV, REPO_ROOT, useTempDirs } from './helpers.ts';
+
+const { tempDir, onCleanup } = useTempDirs();
+
+const ID = 'policies/refunds.policy.json';
+const RUNNING_TEXT = readFileSync(`${REPO_ROOT}examples/refunds.policy.json`, 'utf8');
+/** The candidate auto-approves refunds up to 250 instead of 100. */
+const CANDIDATE_TEXT = RUNNING_TEXT.replace('"gt": "100"', '"gt": "250"').replace('"lte": "100"', '"lte": "250"');
+const refund = compileTool({ name: 'issue_refund', action: 'refund.issue', amount: { pointer: '/amount', currency: 'USD' } });
+
+function reference(text: string) {
+  const compiled = compilePolicy(JSON.parse(text));
+  if (!compiled.ok) throw new Error('the test policy does not compile');
+  return compiled.policy;
+}
+const runningPolicy = reference(RUNNING_TEXT);
+const candidatePolicy = reference(CANDIDATE_TEXT);
+
+let root: string;
+let store: FolderDocumentStore;
+
+async function openStore(): Promise<FolderDocumentStore> {
+  const opened = await FolderDocumentStore.open(root, { watch: false });
+  onCleanup(() => opened.close());
+  return opened;
+}
+
+beforeEach(async () => {
+  root = tempDir();
+  store = await openStore();
+  await store.save({ id: ID, text: RUNNING_TEXT, author: ANA, reason: 'the refunds policy' });
+  await store.save({ id: ID, text: CANDIDATE_TEXT, author: DEV, reason: 'auto-approve up to 250', activate: false });
+});
+
+async function decideAll(trials: PolicyTrials, amounts: [string, string][]): Promise<PolicyOutcome[]> {
+  const outcomes: PolicyOutcome[] = [];
+  for (const [callId, amount] of amounts) {
+    const outcome = await trials.decide(ID, refund, { amount }, callId);
+    // The caller always gets the running version's answer.
+    expect(outcome).toEqual(runningPolicy.decide(refund, { amount }));
+    outcomes.push(outcome);
+  }
+  return outcomes;
+}
+
+describe('PolicyTrials', () => {
+  it('runs the candidate on every call at rate 1 and counts agreements and differences', async () => {
+    expect(candidatePolicy.decide(refund, { amount: '150' }).decision).toBe('allow');
+    const trials = new PolicyTrials(store);
+    const started = await trials.start({ document: ID, sequence: 2, sampleRate: 1 });
+    expect(started).toMatchObject({
+      document: ID,
+      candidate: 2,
+      sampleRate: 1,
+      calls: 0,
+      sampled: 0,
+      agreed: 0,
+      differed: 0,
+      differing: [],
+      running: true,
+    });
+    expect(Number.isNaN(Date.parse(started.startedAt))).toBe(false);
+    const outcomes = await decideAll(trials, [
+      ['c1', '50'],
+      ['c2', '150'],
+      ['c3', '200'],
+      ['c4', '300'],
+      ['c5', '2000'],
+      ['c6', '120'],
+    ]);
+    expect(outcomes.map((o) => o.decision)).toEqual([
+      'allow',
+      'require_approval',
+      'require_approval',
+      'require_approval',
+      'deny',
+      'require_approval',
+    ]);
+    expect(await trials.report(ID)).toMatchObject({
+      calls: 6,
+      sampled: 6,
+      agreed: 3,
+      differed: 3,
+      differing: ['c2', 'c3', 'c6'],
+      running: true,
+    });
+    // A trial never promotes: version 1 runs, version 2 is still a candidate, no version was added.
+    expect(await store.get(ID)).toMatchObject({ sequence: 1, text: RUNNING_TEXT });
+    expect((await store.history(ID)).map((v) => [v.sequence, v.running])).toEqual([
+      [1, true],
+      [2, false],
+    ]);
+  });
+
+  it('runs the candidate on every other call at rate 0.5', async () => {
+    const trials = new PolicyTrials(store);
+    await trials.start({ document: ID, sequence: 2, sampleRate: 0.5 });
+    await decideAll(
+      trials,
+      ['150', '150', '50', '150', '150', '300', '200', '120', '2000'].map((amount, i) => [`c${i + 1}`, amount]),
+    );
+    // Calls 2, 4, 6 and 8 are sampled: 150 and 120 differ, 300 agrees.
+    expect(await trials.report(ID)).toMatchObject({ calls: 9, sampled: 4, agreed: 1, differed: 3, differing: ['c2', 'c4', 'c8'] });
+    expect((await store.get(ID))?.sequence).toBe(1);
+  });
+
+  it('keeps its counts in the store: a new PolicyTrials on a reopened store continues them', async () => {
+    const first = new PolicyTrials(store);
+    await first.start({ document: ID, sequence: 2, sampleRate: 1 });
+    await decideAll(first, [
+      ['c1', '150'],
+      ['c2', '50'],
+    ]);
+    await store.close();
+    const reopened = await openStore();
+    const second = new PolicyTrials(reopened);
+    expect(await second.report(ID)).toMatchObject({ calls: 2, sampled: 2, agreed: 1, differed: 1, differing: ['c1'], running: true });
+    await decideAll(second, [['c3', '200']]);
+    // Two PolicyTrials on one store add to the same counts.
+    const third = new PolicyTrials(reopened);
+    await decideAll(third, [['c4', '300']]);
+    expect(await second.report(ID)).toMatchObject({ calls: 4, sampled: 4, agreed: 2, differed: 2, differing: ['c1', 'c3'] });
+    expect((await reopened.get(ID))?.sequence).toBe(1);
+  });
+
+  it('stops: later calls are not counted and still get the running answer', async () => {
+    const trials = new PolicyTrials(store);
+    expect(await trials.stop(ID)).toBeUndefined();
+    await trials.start({ document: ID, sequence: 2, sampleRate: 1 });
+    await decideAll(trials, [['c1', '150']]);
+    const stopped = await trials.stop(ID);
+    expect(stopped).toMatchObject({ calls: 1, differed: 1, running: false });
+    await decideAll(trials, [['c2', '150']]);
+    expect(await new PolicyTrials(await openStore()).report(ID)).toEqual(stopped);
+    // Starting again starts the counts afresh.
+    expect(await trials.start({ document: ID, sequence: 2, sampleRate: 1 })).toMatchObject({ calls: 0, running: true });
+  });
+
+  it('counts nothing once a person activates the candidate', async () => {
+    const trials = new PolicyTrials(store);
+    await trials.start({ document: ID, sequence: 2, sampleRate: 1 });
+    await store.activate(ID, 2);
+    const outcome = await trials.decide(ID, refund, { amount: '150' }, 'c1');
+    expect(outcome).toEqual(candidatePolicy.decide(refund, { amount: '150' }));
+    expect(await trials.report(ID)).toMatchObject({ calls: 0, sampled: 0 });
+  });
+
+  describe('refuses', () => {
+    async function refusal(promise: Promise<unknown>): Promise<StoreError> {
+      const err = await promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(StoreError);
+      return err as StoreError;
+    }
+
+    it('a rejected candidate', async () => {
+      await store.save({ id: ID, text: '{"schema": ', author: DEV, reason: 'broken', rejected: [`${ID}:1: not JSON`] });
+      const err = await refusal(new PolicyTrials(store).start({ document: ID, sequence: 3, sampleRate: 1 }));
+      expect(err.code).toBe('rejected_version');
+      expect(err.message).toBe(`${ID} version 3 did not load`);
+      expect(await new PolicyTrials(store).report(ID)).toBeUndefined();
+    });
+
+    it('the running version as a candidate', async () => {
+      const err = await refusal(new PolicyTrials(store).start({ document: ID, sequence: 1, sampleRate: 1 }));
+      expect(err.code).toBe('invalid_save');
+      expect(err.message).toBe(`${ID} version 1 is already running; a trial runs a candidate`);
+      expect(await new PolicyTrials(store).report(ID)).toBeUndefined();
+    });
+
+    it('a version that does not exist, or is not a policy', async () => {
+      expect((await refusal(new PolicyTrials(store).start({ document: ID, sequence: 9, sampleRate: 1 }))).code).toBe('not_found');
+      await store.save({ id: ID, text: '{"schema": "tollgate/policy@1"}', author: DEV, reason: 'no rules', activate: false });
+      const err = await refusal(new PolicyTrials(store).start({ document: ID, sequence: 3, sampleRate: 1 }));
+      expect(err.code).toBe('rejected_version');
+      expect(err.message).toBe('the version is not a valid policy document');
+      expect(await new PolicyTrials(store).report(ID)).toBeUndefined();
+    });
+
+    it.each([0, -0.5, 1.5, Number.NaN, Number.POSITIVE_INFINITY])('a sample rate of %s', async (sampleRate) => {
+      const err = await refusal(new PolicyTrials(store).start({ document: ID, sequence: 2, sampleRate }));
+      expect(err.code).toBe('invalid_save');
+      expect(err.message).toBe('the sample rate is a share of calls, above 0 and at most 1');
+      expect(await new PolicyTrials(store).report(ID)).toBeUndefined();
+    });
+  });
+});
