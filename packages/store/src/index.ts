@@ -3,6 +3,7 @@
 export * from './document-id.ts';
 export * from './document-index.ts';
 export * from './edits/edit-seam.ts';
+export * from './edits/engine-validators.ts';
 export * from './edits/writers.ts';
 export * from './folder-store.ts';
 export * from './memory-store.ts';

@@ -1,0 +1,87 @@
+// Settings impact: a longer approval lifetime, the approved-only switch off, more approved rule sets,
+// observe windows added, lengthened or relaxing more; narrowings unflagged.
+import { describe, expect, it } from 'vitest';
+import { analyzeSettingsImpact } from './impact-settings.ts';
+
+const RUNNING = `approval_ttl_seconds: 3600
+observe_windows:
+  - {name: launch, starts: 2025-07-01T00:00:00Z, ends: 2025-07-08T00:00:00Z, relax: approvals}
+approved_rulesets_only: true
+approved_rulesets: [rulesets/support.ruleset.json]
+`;
+
+function subjects(after: string, before = RUNNING): string[] {
+  const impact = analyzeSettingsImpact(before, after);
+  expect(impact.widensSecurity).toBe(impact.widenedSubjects.length > 0);
+  return impact.widenedSubjects;
+}
+
+const swap = (from: string, to: string) => {
+  if (!RUNNING.includes(from)) throw new Error(`no ${from}`);
+  return RUNNING.replace(from, to);
+};
+
+describe('settings impact: widenings', () => {
+  it.each([
+    ['the approval lifetime raised', swap('3600', '14400'), ['approval_ttl_seconds 3600 -> 14400']],
+    ['the approval lifetime left to its default, longer', swap('approval_ttl_seconds: 3600\n', ''), ['approval_ttl_seconds 3600 -> 86400']],
+    [
+      'approved-only turned off',
+      swap('approved_rulesets_only: true', 'approved_rulesets_only: false'),
+      ['approved_rulesets_only true -> false'],
+    ],
+    [
+      'a rule set approved',
+      swap('[rulesets/support.ruleset.json]', '[rulesets/support.ruleset.json, rulesets/sales.ruleset.json]'),
+      ['approved_rulesets + rulesets/sales.ruleset.json'],
+    ],
+    [
+      'an observe window added',
+      swap(
+        'approved_rulesets_only',
+        '  - {name: audit, starts: 2025-09-01T00:00:00Z, ends: 2025-09-02T00:00:00Z, relax: approvals}\napproved_rulesets_only',
+      ),
+      ['observe_windows/audit added'],
+    ],
+    [
+      'a window started earlier',
+      swap('starts: 2025-07-01T00:00:00Z', 'starts: 2025-06-30T00:00:00Z'),
+      ['observe_windows/launch starts 2025-07-01T00:00:00Z -> 2025-06-30T00:00:00Z'],
+    ],
+    [
+      'a window ended later',
+      swap('ends: 2025-07-08T00:00:00Z', 'ends: 2025-07-08T00:00:00-02:00'),
+      ['observe_windows/launch ends 2025-07-08T00:00:00Z -> 2025-07-08T00:00:00-02:00'],
+    ],
+    ['a window relaxing denials', swap('relax: approvals', 'relax: denials'), ['observe_windows/launch relax approvals -> denials']],
+  ])('%s', (_name, after, expected) => {
+    expect(subjects(after)).toEqual(expected);
+  });
+});
+
+describe('settings impact: narrowings and identity are never flagged', () => {
+  it.each([
+    ['identical', RUNNING],
+    ['the approval lifetime shortened', swap('3600', '600')],
+    ['a window removed', swap('  - {name: launch, starts: 2025-07-01T00:00:00Z, ends: 2025-07-08T00:00:00Z, relax: approvals}\n', '')],
+    ['a window shortened', swap('ends: 2025-07-08T00:00:00Z', 'ends: 2025-07-02T00:00:00Z')],
+    ['an approval withdrawn', swap('[rulesets/support.ruleset.json]', '[]')],
+  ])('%s', (_name, after) => {
+    expect(subjects(after)).toEqual([]);
+  });
+
+  it('approved rule sets added while approved-only is off are not flagged; turning it on is not either', () => {
+    const off = 'approved_rulesets_only: false\n';
+    expect(subjects('approved_rulesets_only: false\napproved_rulesets: [rulesets/a.ruleset.json]\n', off)).toEqual([]);
+    expect(subjects('approved_rulesets_only: true\napproved_rulesets: [rulesets/a.ruleset.json]\n', off)).toEqual([]);
+  });
+
+  it('a first settings file is compared with the defaults', () => {
+    expect(analyzeSettingsImpact(undefined, 'approved_rulesets_only: false\n').widensSecurity).toBe(false);
+    expect(analyzeSettingsImpact(undefined, RUNNING).widenedSubjects).toEqual(['observe_windows/launch added']);
+    expect(analyzeSettingsImpact(undefined, 'approval_ttl_seconds: 172800\napproved_rulesets_only: false\n').widenedSubjects).toEqual([
+      'approval_ttl_seconds 86400 -> 172800',
+    ]);
+    expect(analyzeSettingsImpact(RUNNING, 'approval_ttl_seconds: 1\n').widensSecurity).toBe(false);
+  });
+});

@@ -1,0 +1,44 @@
+// Which kind of document an id names, read off its path (DESIGN.md, "Documents").
+
+export const DOCUMENT_KINDS = ['catalogue', 'sheet', 'colang', 'policy', 'ruleset', 'agent', 'settings'] as const;
+
+/** The seven kinds of document a person authors; each has a validator and an impact analyser. */
+export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
+
+/** One file name inside a folder: no slash, and something before the suffix. */
+const NAME = '[^/]+';
+
+const PATTERNS: readonly [RegExp, DocumentKind][] = [
+  [/^catalogue\.(?:yaml|yml|json)$/, 'catalogue'],
+  [new RegExp(`^catalogues/${NAME}\\.(?:yaml|yml|json)$`), 'catalogue'],
+  [new RegExp(`^sheets/${NAME}\\.rules\\.(?:yaml|yml)$`), 'sheet'],
+  [new RegExp(`^colang/${NAME}\\.co$`), 'colang'],
+  [new RegExp(`^policies/${NAME}\\.policy\\.json$`), 'policy'],
+  [new RegExp(`^rulesets/${NAME}\\.ruleset\\.json$`), 'ruleset'],
+  [new RegExp(`^agents/${NAME}\\.agent\\.yaml$`), 'agent'],
+  [/^settings\.yaml$/, 'settings'],
+];
+
+/**
+ * The kind of document an id names, from its path (forward slashes, case as written); undefined for
+ * any other path.
+ *
+ * @example
+ * documentKindOf('sheets/shop.rules.yaml') // 'sheet'
+ * documentKindOf('policies/refunds.policy.json') // 'policy'
+ * documentKindOf('notes.txt') // undefined
+ */
+export function documentKindOf(id: string): DocumentKind | undefined {
+  for (const [pattern, kind] of PATTERNS) if (pattern.test(id)) return kind;
+  return undefined;
+}
+
+/**
+ * Whether a string is one of the seven kinds.
+ *
+ * @example
+ * isDocumentKind('ruleset') // true
+ */
+export function isDocumentKind(value: string): value is DocumentKind {
+  return (DOCUMENT_KINDS as readonly string[]).includes(value);
+}

@@ -1,0 +1,94 @@
+// The settings format: defaults, observe windows, the approved list, and each refusal at its line.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, readSettings } from './settings.ts';
+
+const SETTINGS = `approval_ttl_seconds: 3600
+observe_windows:
+  - name: launch-week
+    starts: 2025-07-01T00:00:00Z
+    ends: 2025-07-08T00:00:00Z
+    relax: approvals
+approved_rulesets_only: true
+approved_rulesets: [rulesets/support.ruleset.json]
+`;
+
+function brief(text: string, exists?: (id: string) => boolean) {
+  const r = readSettings(text, exists ? { exists } : undefined);
+  if (r.ok) throw new Error('expected problems');
+  return r.problems.map((p) => ({ code: p.code, path: p.path, line: p.range?.start.line }));
+}
+
+describe('readSettings', () => {
+  it('reads every member', () => {
+    expect(readSettings(SETTINGS)).toEqual({
+      ok: true,
+      problems: [],
+      settings: {
+        approval_ttl_seconds: 3600,
+        observe_windows: [{ name: 'launch-week', starts: '2025-07-01T00:00:00Z', ends: '2025-07-08T00:00:00Z', relax: 'approvals' }],
+        approved_rulesets_only: true,
+        approved_rulesets: ['rulesets/support.ruleset.json'],
+      },
+    });
+  });
+
+  it('fills in the defaults', () => {
+    const r = readSettings('approved_rulesets_only: false\n');
+    expect(r.ok && r.settings).toEqual(DEFAULT_SETTINGS);
+    expect(DEFAULT_SETTINGS.approval_ttl_seconds).toBe(86_400);
+  });
+
+  it.each([59, 2_592_001, 3600.5, '3600'])('refuses approval_ttl_seconds %j', (ttl) => {
+    expect(brief(`approval_ttl_seconds: ${JSON.stringify(ttl)}\napproved_rulesets_only: false\n`)).toEqual([
+      { code: 'INVALID_TTL', path: '/approval_ttl_seconds', line: 1 },
+    ]);
+  });
+
+  it('accepts the TTL limits themselves', () => {
+    expect(readSettings('approval_ttl_seconds: 60\napproved_rulesets_only: false\n').ok).toBe(true);
+    expect(readSettings('approval_ttl_seconds: 2592000\napproved_rulesets_only: false\n').ok).toBe(true);
+  });
+
+  it('needs approved_rulesets_only, as true or false', () => {
+    expect(brief('approval_ttl_seconds: 3600\n')).toEqual([{ code: 'MISSING_MEMBER', path: '', line: 1 }]);
+    expect(brief('approved_rulesets_only: yes please\n')).toEqual([{ code: 'INVALID_TYPE', path: '/approved_rulesets_only', line: 1 }]);
+  });
+
+  it('refuses a window that ends before it starts, a bad time, relax or name, and a name twice', () => {
+    const text = `observe_windows:
+  - {name: a, starts: 2025-07-08T00:00:00Z, ends: 2025-07-01T00:00:00Z, relax: approvals}
+  - {name: b, starts: 2025-07-01, ends: 2025-07-08T00:00:00Z, relax: everything}
+  - {name: Bad Name, starts: 2025-07-01T00:00:00Z, ends: 2025-07-02T00:00:00Z, relax: denials, note: x}
+  - {name: c, starts: 2025-07-01T00:00:00Z, ends: 2025-07-02T00:00:00Z, relax: denials}
+  - {name: c, starts: 2025-08-01T00:00:00Z, ends: 2025-08-02T00:00:00Z, relax: denials}
+  - {name: d}
+approved_rulesets_only: false
+`;
+    expect(brief(text)).toEqual([
+      { code: 'INVALID_WINDOW', path: '/observe_windows/0/ends', line: 2 },
+      { code: 'INVALID_DATE_TIME', path: '/observe_windows/1/starts', line: 3 },
+      { code: 'INVALID_VALUE', path: '/observe_windows/1/relax', line: 3 },
+      { code: 'INVALID_VALUE', path: '/observe_windows/2/name', line: 4 },
+      { code: 'UNKNOWN_MEMBER', path: '/observe_windows/2/note', line: 4 },
+      { code: 'DUPLICATE_VALUE', path: '/observe_windows/4', line: 6 },
+      { code: 'MISSING_MEMBER', path: '/observe_windows/5', line: 7 },
+      { code: 'MISSING_MEMBER', path: '/observe_windows/5', line: 7 },
+      { code: 'MISSING_MEMBER', path: '/observe_windows/5', line: 7 },
+    ]);
+  });
+
+  it('takes approved rule sets by id, once each, existing when a store is asked', () => {
+    const text =
+      'approved_rulesets_only: true\napproved_rulesets:\n  - rulesets/a.ruleset.json\n  - policies/b.policy.json\n  - rulesets/a.ruleset.json\n';
+    expect(brief(text)).toEqual([
+      { code: 'WRONG_DOCUMENT_KIND', path: '/approved_rulesets/1', line: 4 },
+      { code: 'DUPLICATE_VALUE', path: '/approved_rulesets/2', line: 5 },
+    ]);
+    expect(brief(SETTINGS, () => false)).toEqual([{ code: 'REFERENCE_NOT_FOUND', path: '/approved_rulesets/0', line: 8 }]);
+  });
+
+  it('refuses an unknown member and text that is not YAML', () => {
+    expect(brief('approved_rulesets_only: false\nobserve: []\n')).toEqual([{ code: 'UNKNOWN_MEMBER', path: '/observe', line: 2 }]);
+    expect(brief('approved_rulesets_only: false\n---\na: 1\n')).toEqual([{ code: 'NOT_YAML', path: '', line: 2 }]);
+  });
+});
