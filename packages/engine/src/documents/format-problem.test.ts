@@ -1,14 +1,14 @@
-// formatProblem: a line where the text places the problem, else its code and path.
+// formatProblem: the line where the text places the problem, else its path; always its code.
 import { describe, expect, it } from 'vitest';
 import { formatProblem } from './format-problem.ts';
 
 const at = (line: number) => ({ start: { line, column: 3 }, end: { line, column: 9 } });
 
 describe('formatProblem', () => {
-  it('gives the line and message when the problem has a range', () => {
+  it('gives the line, code and message when the problem has a range', () => {
     expect(
       formatProblem('agents/a.agent.yaml', { code: 'NOT_YAML', severity: 'error', path: '', message: 'not YAML: x', range: at(4) }),
-    ).toBe('agents/a.agent.yaml:4: not YAML: x');
+    ).toBe('agents/a.agent.yaml:4: NOT_YAML: not YAML: x');
   });
 
   it('gives the code and path without a range', () => {

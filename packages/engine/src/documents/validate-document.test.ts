@@ -92,7 +92,7 @@ describe('validateDocument', () => {
   it('reports an edit that does not load with its line, as the seed does', () => {
     const r = validateDocument('agents/support.agent.yaml', 'catalogue: catalogue.yaml\ndelegation:\n  actions: [refund.*\n');
     expect(r.problems.map((p) => formatProblem('agents/support.agent.yaml', p))).toEqual([
-      expect.stringMatching(/^agents\/support\.agent\.yaml:4: not YAML: /),
+      expect.stringMatching(/^agents\/support\.agent\.yaml:4: NOT_YAML: not YAML: /),
     ]);
   });
 
