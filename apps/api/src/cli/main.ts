@@ -19,6 +19,12 @@ const OPTIONS = {
   'out-dir': { type: 'string' },
   server: { type: 'string' },
   call: { type: 'string' },
+  data: { type: 'string' },
+  demo: { type: 'boolean' },
+  member: { type: 'string' },
+  role: { type: 'string' },
+  agent: { type: 'string' },
+  grant: { type: 'string', multiple: true },
   host: { type: 'string' },
   port: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -70,6 +76,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           return (await import('./commands/rules-equivalent.ts')).rulesEquivalent(rest, io);
       }
     }
+    if (group === 'keys' && command === 'create' && rest.length === 0) return (await import('./commands/keys.ts')).keysCreate(values, io);
+    if (group === 'members' && command === 'list' && rest.length === 0) return (await import('./commands/keys.ts')).membersList(values, io);
     if (group === 'verify' && command !== undefined && rest.length === 0) return (await import('./commands/verify.ts')).verify(command, io);
     throw new CliError('USAGE', `unknown command: ${positionals.join(' ')}`);
   } catch (err) {

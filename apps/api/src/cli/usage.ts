@@ -2,8 +2,11 @@
 export const USAGE = `tollgate: governs what AI agents do with their tools.
 
 Usage:
-  tollgate serve [--host 127.0.0.1] [--port 8787]
-      Serves the console and the API.
+  tollgate serve [--data DIR] [--host 127.0.0.1] [--port 8787] [--demo]
+      Serves the console and the API over a data folder (documents + tollgate.db; .tollgate-data unless
+      given). --demo seeds a fresh folder with a demo workspace and prints its keys once.
+  tollgate keys create --data DIR (--member NAME --role ROLE | --agent NAME) [--grant G ...] [--json]
+      Prints a new key (stored hashed). tollgate members list --data DIR [--json] lists the members.
   tollgate policy validate FILE [--members FILE] [--tools FILE] [--json]
       Validates a policy@1 document. Exit 0 valid, 1 invalid, 2 unreadable or not JSON.
   tollgate policy evaluate FILE --tool TOOL.json --args ARGS.json [--members FILE] [--json]

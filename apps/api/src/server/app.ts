@@ -1,7 +1,21 @@
-// The Hono app: health now; the stores, the gate and approvals arrive with issue 5. Serves the built console.
+// The Hono app: the API under /v1 (every route but health behind a bearer key, bodies at most 1 MiB),
+// its OpenAPI description and reference page, and the built console.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { bearerAuth } from './auth.ts';
+import type { AppContext } from './context.ts';
+import { errorBody, handleError } from './errors.ts';
+import { router } from './openapi.ts';
+import { referencePage } from './reference-page.ts';
+import { approvalRoutes } from './routes/approvals.ts';
+import { documentRoutes } from './routes/documents.ts';
+import { eventRoutes } from './routes/events.ts';
+import { gateRoutes } from './routes/gate.ts';
+import { memberRoutes } from './routes/members.ts';
+import { simulationRoutes } from './routes/simulations.ts';
+import { statelessRoutes } from './routes/stateless.ts';
 import { ruleSheets } from './rule-sheets.ts';
 
 const TYPES: Record<string, string> = {
@@ -13,7 +27,11 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 export interface AppOptions {
+  /** The data folder's state; without it only health and the stateless compile route answer (tests of the engine routes). */
+  ctx?: AppContext;
   /** The built console (apps/web/dist); without it only the API answers. */
   webDist?: string;
 }
@@ -21,10 +39,34 @@ export interface AppOptions {
 /** Builds the app. */
 export function createApp(options: AppOptions = {}): Hono {
   const app = new Hono();
+  app.onError(handleError);
   app.get('/v1/health', (c) => c.json({ status: 'ok' }));
-  app.route('/v1/rule-sheets', ruleSheets);
-  app.notFound((c) => c.json({ error: { code: 'NOT_FOUND', message: `no route for ${c.req.method} ${c.req.path}` } }, 404));
-  app.onError((_err, c) => c.json({ error: { code: 'INTERNAL', message: 'the server could not answer this request' } }, 500));
+  const ctx = options.ctx;
+  if (!ctx) {
+    app.route('/v1/rule-sheets', ruleSheets);
+  } else {
+    const api = router();
+    api.use(
+      '*',
+      bodyLimit({
+        maxSize: MAX_BODY_BYTES,
+        onError: (c) => c.json(errorBody('TOO_LARGE', `the body is over ${MAX_BODY_BYTES} bytes`), 413),
+      }),
+    );
+    api.use('*', bearerAuth(ctx));
+    api.route('/', statelessRoutes());
+    api.route('/', documentRoutes());
+    api.route('/', gateRoutes());
+    api.route('/', approvalRoutes());
+    api.route('/', memberRoutes());
+    api.route('/', eventRoutes());
+    api.route('/', simulationRoutes());
+    const doc = api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Tollgate API', version: '1' } });
+    app.get('/v1/openapi.json', (c) => c.json(doc));
+    app.get('/v1/reference', (c) => c.html(referencePage(doc)));
+    app.route('/v1', api);
+  }
+  app.notFound((c) => c.json(errorBody('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), 404));
   const dist = options.webDist;
   if (dist && existsSync(join(dist, 'index.html'))) {
     app.get('*', (c) => {

@@ -1,26 +1,37 @@
-// tollgate serve: the console and the API on one port.
+// tollgate serve: the console and the API on one port, over a data folder (documents + tollgate.db).
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve as serveNode } from '@hono/node-server';
 import { createApp } from '../../server/app.ts';
+import { openContext } from '../../server/context.ts';
+import { seedDemo } from '../../server/demo.ts';
 import { CliError, type CliIo } from '../io.ts';
 import type { ParsedOptions } from '../main.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
-export function serve(options: ParsedOptions, io: CliIo): Promise<number> {
+export async function serve(options: ParsedOptions, io: CliIo): Promise<number> {
   const host = options.host ?? '127.0.0.1';
   const port = Number(options.port ?? '8787');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('USAGE', `--port must be 0-65535, got ${options.port}`);
-  const app = createApp({ webDist: WEB_DIST });
-  return new Promise((resolve) => {
+  const dataDir = resolve(options.data ?? '.tollgate-data');
+  const ctx = await openContext(dataDir);
+  const demo = options.demo ? await seedDemo(ctx) : undefined;
+  const app = createApp({ ctx, webDist: WEB_DIST });
+  return new Promise((done) => {
     const server = serveNode({ fetch: app.fetch, hostname: host, port }, (info) => {
-      io.stdout.write(`Tollgate is serving the console and API at http://${host}:${info.port}/\n`);
+      io.stdout.write(`Tollgate is serving the console and API at http://${host}:${info.port}/ (data in ${dataDir})\n`);
+      if (demo) {
+        io.stdout.write('Demo keys (shown once; also in demo-keys.json in the data folder):\n');
+        for (const m of demo.members) io.stdout.write(`  ${m.role.padEnd(9)} ${m.name.padEnd(7)} ${m.key}\n`);
+        for (const a of demo.agents) io.stdout.write(`  agent     ${a.name} ${a.key}\n`);
+      }
     });
     server.on('error', (err: NodeJS.ErrnoException) => {
       io.stderr.write(`tollgate serve: cannot listen on ${host}:${port}: ${err.code ?? err.message}\n`);
-      resolve(2);
+      void ctx.close().then(() => done(2));
     });
-    const stop = () => server.close(() => resolve(0));
+    const stop = () => server.close(() => void ctx.close().then(() => done(0)));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

@@ -1,0 +1,92 @@
+// The demo workspace a fresh data folder is seeded with (serve --demo): members of every role, the agent
+// support-bot with its catalogue, rule sheet, the seed's refunds policy and a rule set. Seeded once.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppContext } from './context.ts';
+import { createKey, createMember, type Role } from './state/members.ts';
+
+const SYSTEM = { kind: 'system', label: 'demo seed' } as const;
+const REFUNDS = readFileSync(new URL('../../../../examples/refunds.policy.json', import.meta.url), 'utf8');
+
+export const DEMO_DOCUMENTS: Record<string, string> = {
+  'catalogue.yaml': `# The tools support-bot may call.
+tools:
+  - { name: read_order, action: orders.read, kind: read }
+  - { name: search_orders, action: orders.search, kind: read }
+  - { name: issue_refund, action: refund.issue, kind: write, amount: { pointer: /amount, currency: USD } }
+  - { name: send_payout, action: payouts.send, kind: write, amount: { pointer: /amount, currency: USD } }
+  - { name: export_customers, action: customers.export, kind: write }
+  - { name: read_customer, action: customers.read, kind: read }
+`,
+  'sheets/support.rules.yaml': `# support-bot's rules, as a sheet a person can read aloud.
+rules:
+  - action: issue_refund
+    at_most: 5
+  - action: send_payout
+    requires_confirmation: true
+  - action: export_customers
+    never: true
+`,
+  'policies/refunds.policy.json': REFUNDS,
+  'rulesets/support.ruleset.json': `${JSON.stringify(
+    {
+      name: 'Support',
+      description: 'What the support agent is held to.',
+      tags: ['support', 'refunds'],
+      status: 'active',
+      pins: [{ document: 'policies/refunds.policy.json', sequence: 1 }],
+    },
+    null,
+    2,
+  )}\n`,
+  'agents/support-bot.agent.yaml': `# support-bot: reads orders, issues refunds within the policy.
+catalogue: catalogue.yaml
+rulebook: sheets/support.rules.yaml
+policy: policies/refunds.policy.json
+delegation:
+  actions: [orders.*, refund.issue, payouts.send, customers.*]
+  spending_limit: { amount: "5000", currency: USD }
+disclosure: rule
+`,
+  'settings.yaml': `approval_ttl_seconds: 86400
+approved_rulesets_only: false
+`,
+};
+
+const DEMO_MEMBERS: { name: string; role: Role; catalogue: boolean }[] = [
+  { name: 'olivia', role: 'owner', catalogue: true },
+  { name: 'adam', role: 'admin', catalogue: true },
+  { name: 'april', role: 'approver', catalogue: false },
+  { name: 'dev', role: 'developer', catalogue: true },
+  { name: 'vic', role: 'viewer', catalogue: false },
+];
+
+export interface DemoKeys {
+  members: { name: string; role: Role; id: string; key: string }[];
+  agents: { name: string; key: string }[];
+}
+
+/** Seeds the demo once; returns the keys when it seeded, undefined when the folder was seeded already. */
+export async function seedDemo(ctx: AppContext): Promise<DemoKeys | undefined> {
+  const keysFile = join(ctx.dataDir, 'demo-keys.json');
+  const seeded = (ctx.db.prepare('SELECT COUNT(*) AS n FROM members').get() as { n: number }).n > 0;
+  if (seeded || existsSync(keysFile)) return undefined;
+  for (const [id, text] of Object.entries(DEMO_DOCUMENTS)) {
+    if (!(await ctx.store.get(id))) await ctx.store.save({ id, text, author: SYSTEM, reason: 'the demo workspace' });
+  }
+  const keys: DemoKeys = { members: [], agents: [] };
+  ctx.db.transaction(() => {
+    for (const m of DEMO_MEMBERS) {
+      const member = createMember(ctx.db, m.name, m.role);
+      keys.members.push({
+        name: m.name,
+        role: m.role,
+        id: member.id,
+        key: createKey(ctx.db, { member: member.id }, m.catalogue ? ['catalogue'] : []),
+      });
+    }
+    keys.agents.push({ name: 'support-bot', key: createKey(ctx.db, { agent: 'support-bot' }) });
+  })();
+  writeFileSync(keysFile, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  return keys;
+}

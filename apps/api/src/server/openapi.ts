@@ -1,0 +1,25 @@
+// The OpenAPI plumbing every route module shares: an OpenAPIHono whose validation failures become
+// 400 INVALID_BODY with the zod issues as details (paths as JSON Pointers).
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from './auth.ts';
+import { errorBody } from './errors.ts';
+
+/** A router whose routes are described in /v1/openapi.json. */
+export function router(): OpenAPIHono<Env> {
+  return new OpenAPIHono<Env>({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const issues = result.error.issues.map((i) => ({
+        path: i.path.length === 0 ? '' : `/${i.path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`,
+        code: i.code,
+        message: i.message,
+      }));
+      return c.json(
+        errorBody('INVALID_BODY', issues[0] ? `${issues[0].path || 'the body'}: ${issues[0].message}` : 'the request is not valid', {
+          issues,
+        }),
+        400,
+      );
+    },
+  });
+}

@@ -1,0 +1,7 @@
+// Routes: approvals. Each route is declared with createRoute and zod schemas, so it is described in /v1/openapi.json.
+import { router } from '../openapi.ts';
+
+export function approvalRoutes() {
+  const app = router();
+  return app;
+}

@@ -1,0 +1,93 @@
+// The server's state in SQLite (better-sqlite3, WAL): members, keys, decisions, approvals. Migrations
+// are versioned in code and run once each, in order, inside a transaction.
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+/** Each migration runs once; never edit one that has shipped, add the next. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE members (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL UNIQUE,
+     role TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'approver', 'developer', 'viewer')),
+     public_key TEXT NOT NULL,
+     private_key TEXT NOT NULL,
+     signing INTEGER NOT NULL DEFAULT 1,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     hash TEXT NOT NULL UNIQUE,
+     member_id TEXT REFERENCES members(id),
+     agent TEXT,
+     grants TEXT NOT NULL DEFAULT '[]',
+     created_at TEXT NOT NULL,
+     CHECK ((member_id IS NULL) <> (agent IS NULL))
+   );
+   CREATE TABLE decisions (
+     call_id TEXT PRIMARY KEY,
+     agent TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     action TEXT,
+     amount TEXT,
+     currency TEXT,
+     decision TEXT NOT NULL,
+     rule TEXT,
+     code TEXT,
+     versions TEXT NOT NULL,
+     arguments TEXT,
+     arguments_digest TEXT NOT NULL,
+     session TEXT,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX decisions_by_agent ON decisions (agent, created_at);
+   CREATE TABLE approvals (
+     id TEXT PRIMARY KEY,
+     call_id TEXT NOT NULL REFERENCES decisions(call_id),
+     agent TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     arguments_digest TEXT NOT NULL,
+     policy_document TEXT NOT NULL,
+     policy_sequence INTEGER NOT NULL,
+     rule TEXT,
+     description TEXT,
+     approvers TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied')),
+     expires_at TEXT NOT NULL,
+     decided_by TEXT,
+     decided_at TEXT,
+     reason TEXT,
+     signature TEXT,
+     signed_content TEXT,
+     claimed_at TEXT,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX approvals_by_status ON approvals (status, created_at);`,
+];
+
+/**
+ * Opens (creating if needed) the database and brings it to the latest migration.
+ *
+ * @example
+ * const db = openDatabase('.tollgate-data/tollgate.db');
+ */
+export function openDatabase(path: string): Db {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+  MIGRATIONS.forEach((sql, i) => {
+    const version = i + 1;
+    if (applied.has(version)) return;
+    db.transaction(() => {
+      db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, new Date().toISOString());
+    })();
+  });
+  return db;
+}
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

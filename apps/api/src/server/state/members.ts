@@ -1,0 +1,77 @@
+// Members and API keys: keys are random, shown once, stored as sha-256 hashes; each member has an
+// Ed25519 signing identity, since approving means signing.
+import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import type { Db } from './db.ts';
+
+export const ROLES = ['owner', 'admin', 'approver', 'developer', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+export const GRANTS = ['catalogue'] as const;
+export type Grant = (typeof GRANTS)[number];
+
+export interface MemberRow {
+  id: string;
+  name: string;
+  role: Role;
+  public_key: string;
+  private_key: string;
+  signing: number;
+  created_at: string;
+}
+
+export type Principal = { kind: 'member'; member: MemberRow; grants: Grant[] } | { kind: 'agent'; agent: string; grants: Grant[] };
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Adds a member with a new signing identity. */
+export function createMember(db: Db, name: string, role: Role, now = new Date()): MemberRow {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const row: MemberRow = {
+    id: randomUUID(),
+    name,
+    role,
+    public_key: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    signing: 1,
+    created_at: now.toISOString(),
+  };
+  db.prepare(
+    'INSERT INTO members (id, name, role, public_key, private_key, signing, created_at) VALUES (@id, @name, @role, @public_key, @private_key, @signing, @created_at)',
+  ).run(row);
+  return row;
+}
+
+/** Creates a key for a member or an agent; returns the key, which is never stored. */
+export function createKey(db: Db, owner: { member: string } | { agent: string }, grants: Grant[] = [], now = new Date()): string {
+  const key = `tg_${randomBytes(24).toString('base64url')}`;
+  db.prepare('INSERT INTO api_keys (id, hash, member_id, agent, grants, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    randomUUID(),
+    hashKey(key),
+    'member' in owner ? owner.member : null,
+    'agent' in owner ? owner.agent : null,
+    JSON.stringify(grants),
+    now.toISOString(),
+  );
+  return key;
+}
+
+/** The principal a key belongs to, or undefined. */
+export function principalOf(db: Db, key: string): Principal | undefined {
+  const row = db.prepare('SELECT member_id, agent, grants FROM api_keys WHERE hash = ?').get(hashKey(key)) as
+    | { member_id: string | null; agent: string | null; grants: string }
+    | undefined;
+  if (!row) return undefined;
+  const grants = JSON.parse(row.grants) as Grant[];
+  if (row.agent !== null) return { kind: 'agent', agent: row.agent, grants };
+  const member = findMember(db, row.member_id ?? '');
+  return member ? { kind: 'member', member, grants } : undefined;
+}
+
+export function findMember(db: Db, idOrName: string): MemberRow | undefined {
+  return db.prepare('SELECT * FROM members WHERE id = ? OR name = ?').get(idOrName, idOrName) as MemberRow | undefined;
+}
+
+export function listMembers(db: Db): MemberRow[] {
+  return db.prepare('SELECT * FROM members ORDER BY created_at, name').all() as MemberRow[];
+}

@@ -1,0 +1,108 @@
+// A real server for API tests: a fresh data folder seeded with the demo, served on loopback over real
+// HTTP, with the demo keys and a fetch helper. `spawnServer` runs it as a child process (restart tests).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { createApp } from '../src/server/app.ts';
+import { type AppContext, openContext } from '../src/server/context.ts';
+import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  keys: DemoKeys;
+  ctx: AppContext;
+  /** The key of a demo member by role (owner, admin, approver, developer, viewer) or of support-bot. */
+  key(who: 'owner' | 'admin' | 'approver' | 'developer' | 'viewer' | 'agent'): string;
+  /** fetch with a key and a JSON body. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely and assert on them
+  call(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; json: any; text: string }>;
+  stop(): Promise<void>;
+}
+
+/** Starts a server in this process on a fresh demo data folder (or the folder given). */
+export async function startServer(options: { dataDir?: string; now?: () => Date } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tollgate-api-'));
+  const ctx = await openContext(dataDir, { watch: false, now: options.now });
+  await seedDemo(ctx);
+  const keys = JSON.parse(readFileSync(join(dataDir, 'demo-keys.json'), 'utf8')) as DemoKeys;
+  const app = createApp({ ctx });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    dataDir,
+    keys,
+    ctx,
+    key(who) {
+      if (who === 'agent') return (keys.agents[0] as { key: string }).key;
+      const m = keys.members.find((x) => x.role === who);
+      if (!m) throw new Error(`no demo ${who}`);
+      return m.key;
+    },
+    async call(method, path, o = {}) {
+      const headers: Record<string, string> = { ...(o.headers ?? {}) };
+      if (o.key) headers.authorization = `Bearer ${o.key}`;
+      let body: string | undefined = o.raw;
+      if (o.body !== undefined) {
+        body = JSON.stringify(o.body);
+        headers['content-type'] = 'application/json';
+      }
+      const res = await fetch(url + path, { method, headers, body });
+      const text = await res.text();
+      // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely and assert on them
+      let json: any;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, json, text };
+    },
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await ctx.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `tollgate serve --data DIR --demo --port 0` as a child process; resolves once it prints its URL. */
+export function spawnServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [join(REPO_ROOT, 'apps/api/bin/tollgate.mjs'), 'serve', '--data', dataDir, '--demo', '--port', '0'],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the server did not start: ${out}`)), 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /serving the console and API at (http:\/\/[^/\s]+)\//.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1] as string, child });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code}: ${out}`));
+    });
+  });
+}
