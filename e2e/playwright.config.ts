@@ -1,9 +1,14 @@
 // Playwright: the built console in Debian's Chromium against a real `tollgate serve` (DESIGN.md, "Engineering").
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const port = 4317;
+// A fresh demo data folder for each run, so no run sees another's state.
+const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-e2e-'));
 
 export default defineConfig({
   testDir: 'tests',
@@ -31,7 +36,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npm run build -w apps/web && node apps/api/bin/tollgate.mjs serve --port ${port}`,
+    command: `npm run build -w apps/web && node apps/api/bin/tollgate.mjs serve --data ${dataDir} --demo --port ${port}`,
     cwd: repoRoot,
     url: `http://127.0.0.1:${port}/v1/health`,
     reuseExistingServer: false,
