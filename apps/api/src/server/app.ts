@@ -61,7 +61,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', memberRoutes());
     api.route('/', eventRoutes());
     api.route('/', simulationRoutes());
-    const doc = api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Tollgate API', version: '1' } });
+    const doc = api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Tollgate API', version: '1' }, servers: [{ url: '/v1' }] });
     app.get('/v1/openapi.json', (c) => c.json(doc));
     app.get('/v1/reference', (c) => c.html(referencePage(doc)));
     app.route('/v1', api);

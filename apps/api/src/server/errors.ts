@@ -23,7 +23,11 @@ export function errorBody(code: string, message: string, details?: unknown) {
 /** The app's one onError. */
 export function handleError(err: Error, c: Context) {
   if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status);
-  if (err instanceof HTTPException) return c.json(errorBody('HTTP_ERROR', err.message), err.status);
+  if (err instanceof HTTPException) {
+    const code =
+      err.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : err.status === 400 && /json/i.test(err.message) ? 'INVALID_JSON' : 'HTTP_ERROR';
+    return c.json(errorBody(code, err.message || 'the request cannot be read'), err.status);
+  }
   if (err instanceof SyntaxError) return c.json(errorBody('INVALID_JSON', 'the body is not JSON'), 400);
   return c.json(errorBody('INTERNAL', 'the server could not answer this request'), 500);
 }

@@ -14,10 +14,12 @@ export function router(): OpenAPIHono<Env> {
         code: i.code,
         message: i.message,
       }));
+      // Say which part of the request is wrong: the body, a path parameter or the query.
+      const target = (result as { target?: string }).target;
+      const code = target === 'param' ? 'INVALID_PATH' : target === 'query' ? 'INVALID_QUERY' : 'INVALID_BODY';
+      const what = target === 'param' ? 'the path' : target === 'query' ? 'the query' : 'the body';
       return c.json(
-        errorBody('INVALID_BODY', issues[0] ? `${issues[0].path || 'the body'}: ${issues[0].message}` : 'the request is not valid', {
-          issues,
-        }),
+        errorBody(code, issues[0] ? `${issues[0].path || what}: ${issues[0].message}` : `${what} is not valid`, { issues }),
         400,
       );
     },

@@ -1,7 +1,468 @@
 // Routes: documents. Each route is declared with createRoute and zod schemas, so it is described in /v1/openapi.json.
+// Ids hold slashes and travel URL-encoded as one path segment (/v1/documents/policies%2Frefunds.policy.json).
+import { createRoute, z } from '@hono/zod-openapi';
+import { analyzeImpact, documentKindOf, validateDocument } from '@tollgate/engine';
+import { type DocumentVersion, type EditImpact, type StoredDocument, StoreError, type StoreErrorCode } from '@tollgate/store';
+import { createTwoFilesPatch } from 'diff';
+import { createMiddleware } from 'hono/factory';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { type Env, requireMember } from '../auth.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
+import type { Role } from '../state/members.ts';
 
+type Diagnostic = ReturnType<typeof validateDocument>['problems'][number];
+
+// --- schemas -------------------------------------------------------------------------------------------
+
+const ErrorSchema = z
+  .object({
+    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+  })
+  .openapi('Error');
+
+const IdParam = z
+  .string()
+  .min(1)
+  .max(1024)
+  .openapi({
+    param: { name: 'id', in: 'path' },
+    description: 'The document id, URL-encoded as one path segment',
+    example: 'policies/refunds.policy.json',
+  });
+
+const SEQUENCE = /^[1-9][0-9]{0,8}$/;
+const SequenceText = z.string().regex(SEQUENCE, 'expected a positive integer');
+
+const AuthorSchema = z.object({
+  kind: z.enum(['person', 'developer', 'model', 'external', 'system']),
+  label: z.string(),
+});
+
+const VersionSchema = z
+  .object({
+    sequence: z.number().int(),
+    author: AuthorSchema,
+    reason: z.string(),
+    based_on: z.number().int().nullable(),
+    created_at: z.string(),
+    running: z.boolean(),
+    rejected: z.boolean(),
+    problems: z.array(z.string()),
+    digest: z.string(),
+    bytes: z.number().int(),
+  })
+  .openapi('DocumentVersion');
+
+const ImpactSchema = z.object({ widens_security: z.boolean(), widened_subjects: z.array(z.string()) }).openapi('EditImpact');
+
+const ProblemSchema = z
+  .object({
+    source: z.enum(['store', 'version', 'document']),
+    code: z.string(),
+    severity: z.enum(['error', 'warning', 'info']),
+    message: z.string(),
+    line: z.number().int().optional(),
+    path: z.string().optional(),
+  })
+  .openapi('DocumentProblem');
+
+const STATUSES = ['running', 'newer_rejected', 'newer_not_running', 'rejected_only', 'not_loaded'] as const;
+type DocumentStatus = (typeof STATUSES)[number];
+
+const SummarySchema = z
+  .object({
+    id: z.string(),
+    kind: z.string().nullable(),
+    status: z.enum(STATUSES).openapi({
+      description:
+        'running: the newest version runs; newer_rejected: a newer working copy did not load and an older version runs; newer_not_running: a newer version is stored as a candidate; rejected_only: no version loads; not_loaded: the store could not read it',
+    }),
+    running_sequence: z.number().int().nullable(),
+    versions: z.number().int(),
+    problems: z.array(ProblemSchema),
+  })
+  .openapi('DocumentSummary');
+
+const DocumentSchema = z
+  .object({ id: z.string(), kind: z.string().nullable(), version: VersionSchema, text: z.string() })
+  .openapi('Document');
+
+const OutcomeSchema = z
+  .object({
+    status: z.enum(['applied', 'saved_not_running', 'refused', 'rejected', 'conflict']),
+    version: VersionSchema.optional(),
+    reasons: z.array(z.string()),
+    impact: ImpactSchema,
+  })
+  .openapi('EditOutcome');
+
+const EditBody = z
+  .object({
+    content: z.string(),
+    reason: z.string().min(1).max(2000),
+    based_on: z.number().int().min(1).nullable().optional().openapi({
+      description: 'The running version the content was written from (null: no version yet); left out, not checked',
+    }),
+  })
+  .strict()
+  .openapi('DocumentEdit');
+
+const ActivateBody = z
+  .object({ sequence: z.number().int().min(1) })
+  .strict()
+  .openapi('DocumentActivate');
+
+const VersionResult = z.object({ id: z.string(), version: VersionSchema }).openapi('DocumentVersionResult');
+
+const DiffSchema = z
+  .object({ id: z.string(), from: z.number().int(), to: z.number().int(), unified: z.string(), impact: ImpactSchema })
+  .openapi('DocumentDiff');
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
+
+const errors = {
+  400: json(ErrorSchema, 'The request is not valid'),
+  401: json(ErrorSchema, 'A missing or unknown key'),
+  403: json(ErrorSchema, 'A lacking role'),
+  404: json(ErrorSchema, 'No such document or version'),
+};
+
+// --- helpers -------------------------------------------------------------------------------------------
+
+/** Route middleware: the principal must be a member, of one of `roles` when given (before any body is read). */
+function members(...roles: Role[]) {
+  return createMiddleware<Env>(async function requireRole(c, next) {
+    requireMember(c.get('principal'), ...roles);
+    await next();
+  });
+}
+
+function versionJson(v: DocumentVersion) {
+  return {
+    sequence: v.sequence,
+    author: { kind: v.author.kind, label: v.author.label },
+    reason: v.reason,
+    based_on: v.basedOn,
+    created_at: v.createdAt,
+    running: v.running,
+    rejected: v.rejected,
+    problems: [...v.problems],
+    digest: v.digest,
+    bytes: v.bytes,
+  };
+}
+
+function impactJson(i: EditImpact) {
+  return { widens_security: i.widensSecurity, widened_subjects: [...i.widenedSubjects] };
+}
+
+function documentJson(d: StoredDocument) {
+  return { id: d.id, kind: documentKindOf(d.id) ?? null, version: versionJson(d), text: d.text };
+}
+
+function sequenceOf(text: string): number {
+  return Number(text);
+}
+
+const STORE_STATUS: Record<StoreErrorCode, ContentfulStatusCode> = {
+  not_found: 404,
+  invalid_id: 400,
+  rejected_version: 409,
+  nothing_to_revert: 409,
+  conflict: 409,
+  locked: 409,
+  too_large: 413,
+  invalid_save: 400,
+};
+
+/** A store refusal as an API error (nothing was written); anything else is a bug and stays one. */
+function storeError(err: unknown): never {
+  if (err instanceof StoreError) throw new ApiError(STORE_STATUS[err.code], err.code.toUpperCase(), err.message);
+  throw err;
+}
+
+async function version(ctx: AppContext, id: string, sequence: number): Promise<StoredDocument> {
+  const v = await ctx.store.getVersion(id, sequence).catch(storeError);
+  if (!v) throw new ApiError(404, 'NOT_FOUND', `${id} has no version ${sequence}`);
+  return v;
+}
+
+function diagnosticJson(d: Diagnostic, fallback: 'error' | 'warning') {
+  const severity = d.severity === 'error' || d.severity === 'warning' || d.severity === 'info' ? d.severity : fallback;
+  return {
+    source: 'document' as const,
+    code: d.code,
+    severity,
+    message: d.message,
+    ...(d.range ? { line: d.range.start.line } : {}),
+    ...(d.path !== undefined ? { path: d.path } : {}),
+  };
+}
+
+function statusOf(history: DocumentVersion[]): DocumentStatus {
+  const running = history.find((v) => v.running);
+  const newest = history[history.length - 1];
+  if (!running || !newest) return history.length === 0 ? 'not_loaded' : 'rejected_only';
+  if (newest.sequence === running.sequence) return 'running';
+  return history.some((v) => v.sequence > running.sequence && v.rejected) ? 'newer_rejected' : 'newer_not_running';
+}
+
+// --- routes --------------------------------------------------------------------------------------------
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/documents',
+  tags: ['documents'],
+  summary: 'Every document: kind, status, running sequence and problems',
+  middleware: [members()] as const,
+  responses: { 200: json(z.object({ documents: z.array(SummarySchema) }), 'The documents'), ...errors },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/documents/{id}',
+  tags: ['documents'],
+  summary: 'The running version of a document, with its text',
+  middleware: [members()] as const,
+  request: { params: z.object({ id: IdParam }) },
+  responses: { 200: json(DocumentSchema, 'The running version'), ...errors },
+});
+
+const historyRoute = createRoute({
+  method: 'get',
+  path: '/documents/{id}/history',
+  tags: ['documents'],
+  summary: 'Every stored version, oldest first, rejected ones included',
+  middleware: [members()] as const,
+  request: { params: z.object({ id: IdParam }) },
+  responses: {
+    200: json(z.object({ id: z.string(), versions: z.array(VersionSchema) }), 'The versions'),
+    ...errors,
+  },
+});
+
+const versionRoute = createRoute({
+  method: 'get',
+  path: '/documents/{id}/versions/{sequence}',
+  tags: ['documents'],
+  summary: 'One stored version, with its text',
+  middleware: [members()] as const,
+  request: {
+    params: z.object({ id: IdParam, sequence: SequenceText.openapi({ param: { name: 'sequence', in: 'path' }, example: '1' }) }),
+  },
+  responses: { 200: json(DocumentSchema, 'The version'), ...errors },
+});
+
+const editRoute = createRoute({
+  method: 'post',
+  path: '/documents/{id}/edits',
+  tags: ['documents'],
+  summary: 'Submits an edit through the edit seam (owner, admin or developer)',
+  middleware: [members('owner', 'admin', 'developer')] as const,
+  request: {
+    params: z.object({ id: IdParam }),
+    body: { required: true, content: { 'application/json': { schema: EditBody } } },
+  },
+  responses: {
+    201: json(OutcomeSchema, 'Stored: applied, or saved_not_running'),
+    400: errors[400],
+    401: errors[401],
+    403: json(z.union([OutcomeSchema, ErrorSchema]), 'rejected by a writer (an outcome), or a lacking role (an error)'),
+    409: json(OutcomeSchema, 'conflict: the document changed since based_on; nothing stored'),
+    422: json(OutcomeSchema, 'refused: the content does not load or is too large; nothing stored'),
+  },
+});
+
+const activateRoute = createRoute({
+  method: 'post',
+  path: '/documents/{id}/activate',
+  tags: ['documents'],
+  summary: 'Runs a stored, loadable version (owner or admin)',
+  middleware: [members('owner', 'admin')] as const,
+  request: {
+    params: z.object({ id: IdParam }),
+    body: { required: true, content: { 'application/json': { schema: ActivateBody } } },
+  },
+  responses: {
+    200: json(VersionResult, 'The version now running'),
+    ...errors,
+    409: json(ErrorSchema, 'A rejected version cannot run'),
+  },
+});
+
+const revertRoute = createRoute({
+  method: 'post',
+  path: '/documents/{id}/revert',
+  tags: ['documents'],
+  summary: 'Runs the version that ran before the current one (owner or admin)',
+  middleware: [members('owner', 'admin')] as const,
+  request: { params: z.object({ id: IdParam }) },
+  responses: {
+    200: json(VersionResult, 'The version now running'),
+    ...errors,
+    409: json(ErrorSchema, 'Nothing to revert to'),
+  },
+});
+
+const diffRoute = createRoute({
+  method: 'get',
+  path: '/documents/{id}/diff',
+  tags: ['documents'],
+  summary: 'A unified diff of two versions and what the second widens over the first',
+  middleware: [members()] as const,
+  request: {
+    params: z.object({ id: IdParam }),
+    query: z.object({
+      from: SequenceText.openapi({ param: { name: 'from', in: 'query' }, example: '1' }),
+      to: SequenceText.optional().openapi({
+        param: { name: 'to', in: 'query' },
+        description: 'The running version when left out',
+      }),
+    }),
+  },
+  responses: { 200: json(DiffSchema, 'The diff'), ...errors },
+});
+
+/** The document routes: list, read, history, versions, edits, activate, revert and diff. */
 export function documentRoutes() {
   const app = router();
+
+  app.openapi(listRoute, async (c) => {
+    const ctx = c.get('ctx');
+    const storeProblems = ctx.store.problems();
+    const ids = new Set(await ctx.store.list());
+    for (const p of storeProblems) if (documentKindOf(p.id) !== undefined || ids.has(p.id)) ids.add(p.id);
+    const histories = new Map<string, DocumentVersion[]>();
+    for (const id of [...ids].sort()) histories.set(id, await ctx.store.history(id).catch(() => []));
+    // Reference checks against what is stored, so a rule set or agent naming a missing document shows it.
+    const exists = (id: string, sequence?: number) =>
+      (histories.get(id) ?? []).some((v) => !v.rejected && (sequence === undefined || v.sequence === sequence));
+    const documents = [];
+    for (const [id, history] of histories) {
+      const problems: z.infer<typeof ProblemSchema>[] = storeProblems
+        .filter((p) => p.id === id)
+        .map((p) => ({ source: 'store' as const, code: p.code, severity: 'error' as const, message: p.message }));
+      const running = history.find((v) => v.running);
+      const status = statusOf(history);
+      if (status === 'newer_rejected' || status === 'rejected_only') {
+        const newest = history[history.length - 1];
+        for (const message of newest?.problems ?? []) {
+          problems.push({ source: 'version', code: 'REJECTED_VERSION', severity: 'error', message });
+        }
+      }
+      if (running) {
+        const stored = await ctx.store.getVersion(id, running.sequence).catch(() => undefined);
+        if (stored && documentKindOf(id) !== undefined) {
+          const checked = validateDocument(id, stored.text, { exists });
+          for (const d of checked.problems) problems.push(diagnosticJson(d, 'error'));
+          for (const d of checked.lints) problems.push(diagnosticJson(d, 'warning'));
+        }
+      }
+      documents.push({
+        id,
+        kind: documentKindOf(id) ?? null,
+        status,
+        running_sequence: running?.sequence ?? null,
+        versions: history.length,
+        problems,
+      });
+    }
+    return c.json({ documents }, 200);
+  });
+
+  app.openapi(getRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const doc = await c.get('ctx').store.get(id).catch(storeError);
+    if (!doc) throw new ApiError(404, 'NOT_FOUND', `no version of ${id} runs`);
+    return c.json(documentJson(doc), 200);
+  });
+
+  app.openapi(historyRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const history = await c.get('ctx').store.history(id).catch(storeError);
+    if (history.length === 0) throw new ApiError(404, 'NOT_FOUND', `${id} has no versions`);
+    return c.json({ id, versions: history.map(versionJson) }, 200);
+  });
+
+  app.openapi(versionRoute, async (c) => {
+    const { id, sequence } = c.req.valid('param');
+    return c.json(documentJson(await version(c.get('ctx'), id, sequenceOf(sequence))), 200);
+  });
+
+  app.openapi(editRoute, async (c) => {
+    const ctx = c.get('ctx');
+    const member = requireMember(c.get('principal'), 'owner', 'admin', 'developer');
+    const { id } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const outcome = await ctx.seam
+      .submit({
+        kind: 'document',
+        document: id,
+        content: body.content,
+        author: { kind: member.role === 'developer' ? 'developer' : 'person', label: member.name },
+        reason: body.reason,
+        ...(body.based_on !== undefined ? { basedOn: body.based_on } : {}),
+      })
+      .catch(storeError);
+    const result = {
+      status: outcome.status,
+      ...(outcome.version ? { version: versionJson(outcome.version) } : {}),
+      reasons: [...outcome.reasons],
+      impact: impactJson(outcome.impact),
+    };
+    if (outcome.version) ctx.events.publish({ type: 'document', id, sequence: outcome.version.sequence });
+    switch (outcome.status) {
+      case 'applied':
+      case 'saved_not_running':
+        return c.json(result, 201);
+      case 'conflict':
+        return c.json(result, 409);
+      case 'refused':
+        return c.json(result, 422);
+      case 'rejected':
+        return c.json(result, 403);
+    }
+  });
+
+  app.openapi(activateRoute, async (c) => {
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    const { sequence } = c.req.valid('json');
+    const v = await ctx.store.activate(id, sequence).catch(storeError);
+    ctx.events.publish({ type: 'document', id, sequence: v.sequence });
+    return c.json({ id, version: versionJson(v) }, 200);
+  });
+
+  app.openapi(revertRoute, async (c) => {
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    const v = await ctx.store.revert(id).catch(storeError);
+    ctx.events.publish({ type: 'document', id, sequence: v.sequence });
+    return c.json({ id, version: versionJson(v) }, 200);
+  });
+
+  app.openapi(diffRoute, async (c) => {
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const a = await version(ctx, id, sequenceOf(query.from));
+    let b: StoredDocument | undefined;
+    if (query.to === undefined) {
+      b = await ctx.store.get(id).catch(storeError);
+      if (!b) throw new ApiError(404, 'NOT_FOUND', `no version of ${id} runs; give to=`);
+    } else {
+      b = await version(ctx, id, sequenceOf(query.to));
+    }
+    const kind = documentKindOf(id);
+    const impact = kind === undefined ? { widensSecurity: false, widenedSubjects: [] } : analyzeImpact(kind, a.text, b.text);
+    const unified = createTwoFilesPatch(id, id, a.text, b.text, `version ${a.sequence}`, `version ${b.sequence}`);
+    return c.json({ id, from: a.sequence, to: b.sequence, unified, impact: impactJson(impact) }, 200);
+  });
+
   return app;
 }
