@@ -2,13 +2,14 @@
 // bench/results/latest.json. Figures only: benchmarks never gate a test.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { runApiSuite } from './api.bench.ts';
 import type { Figure } from './measure.ts';
 import { runPolicySuite } from './policy.bench.ts';
 import { runSheetSuite } from './sheet.bench.ts';
 import { runStoreSuite } from './store.bench.ts';
 
 type Suite = () => { figures: Figure[]; notes: string[] } | Promise<{ figures: Figure[]; notes: string[] }>;
-const SUITES: Record<string, Suite> = { policy: runPolicySuite, sheet: runSheetSuite, store: runStoreSuite };
+const SUITES: Record<string, Suite> = { policy: runPolicySuite, sheet: runSheetSuite, store: runStoreSuite, api: runApiSuite };
 
 const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = requested.filter((s) => !(s in SUITES));

@@ -1,4 +1,5 @@
-// POST /v1/rule-sheets/compile: in-process through app.request(), and over a real socket for the body limit.
+// POST /v1/rule-sheets/compile without a data folder (the body {sheet | colang, catalogue?, catalogue_format?} the
+// authenticated route takes too): in-process through app.request(), and over a real socket for the body limit.
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/app.ts';
@@ -15,14 +16,12 @@ interface Diagnostic {
 
 /** Either answer's members: a test asserts which are there before it reads them. */
 interface Body {
-  ok: boolean;
-  kind: string;
-  colang: string;
+  colang: string | null;
   rulebook: unknown;
-  sourceMap: { file: string; flows: Record<string, { line: number }> };
+  source_map: { file: string; flows: Record<string, { line: number }> };
   overlay: { tools: Record<string, unknown> };
   lints: Diagnostic[];
-  error: { code: string; message: string; details: { path?: string; problems: Diagnostic[] } };
+  error: { code: string; message: string; details: { issues?: { path: string }[]; problems: Diagnostic[] } };
 }
 
 interface Answer {
@@ -63,41 +62,33 @@ const problemLines = (json: Body) => json.error.details.problems.map((p) => p.ra
 
 describe('POST /v1/rule-sheets/compile', () => {
   it('answers 200 with the compiled sheet: Colang, rulebook, source map, overlay and lints', async () => {
-    const answer = await post({
-      kind: 'sheet',
-      source: 'shop.rules.yaml',
-      text: SHOP_SHEET,
-      catalogue: { text: SHOP_CATALOGUE, format: 'yaml' },
-    });
+    const answer = await post({ source: 'shop.rules.yaml', sheet: SHOP_SHEET, catalogue: SHOP_CATALOGUE, catalogue_format: 'yaml' });
     expect(answer.status).toBe(200);
     const { json } = answer;
-    expect(Object.keys(json).sort()).toEqual(['colang', 'kind', 'lints', 'ok', 'overlay', 'rulebook', 'sourceMap']);
-    expect(json.ok).toBe(true);
-    expect(json.kind).toBe('sheet');
+    expect(Object.keys(json).sort()).toEqual(['colang', 'lints', 'overlay', 'rulebook', 'source_map']);
     expect(json.rulebook).toEqual(SHOP_RULEBOOK);
     expect(json.overlay).toEqual({
       format: 'tollgate/catalogue-overlay@1',
       tools: { charge_card: { confirmation: 'Confirm the call to charge_card?' }, send_receipt: { after: ['charge_card'], at_most: 1 } },
     });
-    expect(json.sourceMap).toEqual({ file: 'shop.rules.yaml', flows: { refund_card: { line: 3 } }, contexts: {} });
+    expect(json.source_map).toEqual({ file: 'shop.rules.yaml', flows: { refund_card: { line: 3 } }, contexts: {} });
     expect(json.colang).toMatch(/^# Compiled from shop\.rules\.yaml by tollgate\./);
     expect(json.colang).toContain('define flow refund_card\n  allow when not $when_refund_card or $supervisor_approved\n');
     expect(json.lints.map((l) => [l.code, l.range.start.line])).toEqual([['write_ungoverned', 2]]);
   });
 
-  it('treats a body without kind as a sheet, and compiles Colang given kind colang', async () => {
-    const sheet = await post({ text: SHOP_SHEET });
+  it('compiles a sheet without a catalogue, and Colang (whose answer has colang null)', async () => {
+    const sheet = await post({ sheet: SHOP_SHEET });
     expect(sheet.status).toBe(200);
-    expect(sheet.json.kind).toBe('sheet');
     expect(sheet.json.lints).toEqual([]);
-    const colang = await post({ kind: 'colang', text: sheet.json.colang });
+    const colang = await post({ colang: sheet.json.colang });
     expect(colang.status).toBe(200);
-    expect(colang.json.kind).toBe('colang');
+    expect(colang.json.colang).toBeNull();
     expect(colang.json.rulebook).toEqual(sheet.json.rulebook);
   });
 
   it("answers 422 rule_sheet_unsupported for the seed's unsupported.yaml, the problem on line 4", async () => {
-    const answer = await post({ kind: 'sheet', text: UNSUPPORTED_SHEET });
+    const answer = await post({ sheet: UNSUPPORTED_SHEET });
     expect(answer.status).toBe(422);
     expectError(answer, 'rule_sheet_unsupported');
     expect(answer.json.error.message).toBe('the sheet was not compiled; nothing was changed');
@@ -107,25 +98,27 @@ describe('POST /v1/rule-sheets/compile', () => {
         severity: 'error',
         message: '`refund_card` has a rule already: one rule per action, so how two would combine is never guessed',
         range: { start: { line: 4, column: 1 }, end: { line: 4, column: 1 } },
+        line: 4,
       },
     ]);
   });
 
   it('lists every problem of a sheet with its line', async () => {
     const text = 'rules:\n  - action: refund_card\n    when: { amount_over: 200 }\n  - action: charge_card\n\tnever: true\n';
-    const answer = await post({ text });
+    const answer = await post({ sheet: text });
     expect(answer.status).toBe(422);
     expectError(answer, 'rule_sheet_unsupported');
     expect(problemLines(answer.json)).toContain(5);
     const many = await post({
-      text: 'rules:\n  - action: refund_card\n    when: { amount_over: 200 }\n  - action: charge_card\n    never: true\n    at_most: 2\n  - action: send_receipt\n    colour: blue\n',
+      sheet:
+        'rules:\n  - action: refund_card\n    when: { amount_over: 200 }\n  - action: charge_card\n    never: true\n    at_most: 2\n  - action: send_receipt\n    colour: blue\n',
     });
     expect(many.status).toBe(422);
     expect(problemLines(many.json)).toEqual([3, 5, 8]);
   });
 
   it('answers 422 with the Colang code for refused Colang', async () => {
-    const answer = await post({ kind: 'colang', text: 'define flow refund_card\n  refuse\n\ndefine flow refund_card\n  refuse\n' });
+    const answer = await post({ colang: 'define flow refund_card\n  refuse\n\ndefine flow refund_card\n  refuse\n' });
     expect(answer.status).toBe(422);
     expectError(answer, 'colang_duplicate');
     expect(answer.json.error.message).toBe('the policy was not compiled; nothing was changed');
@@ -134,8 +127,8 @@ describe('POST /v1/rule-sheets/compile', () => {
 
   it('answers 422 INVALID_CATALOGUE with its problems for a catalogue that does not load', async () => {
     const answer = await post({
-      text: SHOP_SHEET,
-      catalogue: { text: 'tools:\n  - name: refund_card\n    kind: maybe\n', format: 'yaml' },
+      sheet: SHOP_SHEET,
+      catalogue: 'tools:\n  - name: refund_card\n    kind: maybe\n',
     });
     expect(answer.status).toBe(422);
     expectError(answer, 'INVALID_CATALOGUE');
@@ -143,14 +136,14 @@ describe('POST /v1/rule-sheets/compile', () => {
       'MISSING_MEMBER /tools/0/action',
       'INVALID_VALUE /tools/0/kind',
     ]);
-    const json = await post({ text: SHOP_SHEET, catalogue: { text: '{"tools": [}', format: 'json' } });
+    const json = await post({ sheet: SHOP_SHEET, catalogue: '{"tools": [}', catalogue_format: 'json' });
     expect(json.status).toBe(422);
     expectError(json, 'INVALID_CATALOGUE');
   });
 
   describe('400 for a body it cannot read', () => {
     it.each([
-      ['a body that is not JSON', '{"kind": "sheet", text'],
+      ['a body that is not JSON', '{"sheet": "rules:'],
       ['an empty body', ''],
       ['a JSON list', '[]'],
       ['JSON null', 'null'],
@@ -162,22 +155,22 @@ describe('POST /v1/rule-sheets/compile', () => {
     });
 
     it.each([
-      ['a wrong kind', { kind: 'policy', text: SHOP_SHEET }, '/kind'],
-      ['a missing text', { kind: 'sheet' }, '/text'],
-      ['a text that is not a string', { kind: 'sheet', text: ['rules:'] }, '/text'],
-      ['a catalogue without a format', { text: SHOP_SHEET, catalogue: { text: SHOP_CATALOGUE } }, '/catalogue'],
-      ['a catalogue that is a string', { text: SHOP_SHEET, catalogue: SHOP_CATALOGUE }, '/catalogue'],
-      ['a null catalogue', { text: SHOP_SHEET, catalogue: null }, '/catalogue'],
+      ['an unknown member (the old kind)', { kind: 'sheet', sheet: SHOP_SHEET }, ''],
+      ['a sheet that is not a string', { sheet: ['rules:'] }, '/sheet'],
+      ['a colang that is not a string', { colang: 42 }, '/colang'],
+      ['a wrong catalogue format', { sheet: SHOP_SHEET, catalogue: SHOP_CATALOGUE, catalogue_format: 'toml' }, '/catalogue_format'],
+      ['a catalogue that is an object', { sheet: SHOP_SHEET, catalogue: { text: SHOP_CATALOGUE, format: 'yaml' } }, '/catalogue'],
+      ['a null catalogue', { sheet: SHOP_SHEET, catalogue: null }, '/catalogue'],
     ])('%s: INVALID_BODY at its path', async (_name, body, path) => {
       const answer = await post(body);
       expect(answer.status).toBe(400);
       expectError(answer, 'INVALID_BODY');
-      expect(answer.json.error.details).toEqual({ path });
+      expect(answer.json.error.details.issues?.[0]?.path).toBe(path);
     });
   });
 
   it('answers 413 TOO_LARGE for a body over the limit, in process', async () => {
-    const answer = await post({ text: `# ${'x'.repeat(LIMIT)}\nrules: []\n` });
+    const answer = await post({ sheet: `# ${'x'.repeat(LIMIT)}\nrules: []\n` });
     expect(answer.status).toBe(413);
     expectError(answer, 'TOO_LARGE');
     expect(answer.json.error.message).toBe(`the body is over ${LIMIT} bytes`);
@@ -185,21 +178,21 @@ describe('POST /v1/rule-sheets/compile', () => {
 
   it('keeps nothing between calls: each answer depends on its own body only', async () => {
     const app = createApp();
-    const first = await post({ text: SHOP_SHEET, catalogue: { text: SHOP_CATALOGUE, format: 'yaml' } }, app);
-    const refused = await post({ text: UNSUPPORTED_SHEET }, app);
-    const second = await post({ text: GOVERNED_SHEET }, app);
-    const again = await post({ text: SHOP_SHEET, catalogue: { text: SHOP_CATALOGUE, format: 'yaml' } }, app);
+    const first = await post({ sheet: SHOP_SHEET, catalogue: SHOP_CATALOGUE }, app);
+    const refused = await post({ sheet: UNSUPPORTED_SHEET }, app);
+    const second = await post({ sheet: GOVERNED_SHEET }, app);
+    const again = await post({ sheet: SHOP_SHEET, catalogue: SHOP_CATALOGUE }, app);
     expect(first.status).toBe(200);
     expect(refused.status).toBe(422);
     expect(second.status).toBe(200);
     // No catalogue this time: no lints, though the first call had one.
     expect(second.json.lints).toEqual([]);
-    expect(second.json.sourceMap.flows).toEqual({ refund_card: { line: 2 } });
+    expect(second.json.source_map.flows).toEqual({ refund_card: { line: 2 } });
     expect(Object.keys(second.json.overlay.tools).sort()).toEqual(['charge_card', 'close_account', 'send_receipt']);
     // The same body answers the same bytes, whatever came between.
     expect(again.text).toBe(first.text);
     // A fresh app answers the same as the used one.
-    expect((await post({ text: GOVERNED_SHEET })).text).toBe(second.text);
+    expect((await post({ sheet: GOVERNED_SHEET })).text).toBe(second.text);
   });
 
   it('answers 404 NOT_FOUND as JSON for another method on the route', async () => {
@@ -212,7 +205,7 @@ describe('POST /v1/rule-sheets/compile', () => {
     it('answers 413 to a body over the limit sent with a content-length', async () => {
       const server = await startServer();
       try {
-        const body = JSON.stringify({ text: `# ${'x'.repeat(LIMIT)}\n` });
+        const body = JSON.stringify({ sheet: `# ${'x'.repeat(LIMIT)}\n` });
         const res = await fetch(`${server.url}/v1/rule-sheets/compile`, { method: 'POST', headers: JSON_HEADERS, body });
         expect(res.status).toBe(413);
         expect(((await res.json()) as Body).error.code).toBe('TOO_LARGE');
@@ -231,7 +224,7 @@ describe('POST /v1/rule-sheets/compile', () => {
         const ok = await fetch(`${server.url}/v1/rule-sheets/compile`, {
           method: 'POST',
           headers: JSON_HEADERS,
-          body: JSON.stringify({ text: SHOP_SHEET }),
+          body: JSON.stringify({ sheet: SHOP_SHEET }),
         });
         expect(ok.status).toBe(200);
         expect(((await ok.json()) as Body).rulebook).toEqual(SHOP_RULEBOOK);
@@ -245,7 +238,7 @@ describe('POST /v1/rule-sheets/compile', () => {
       try {
         const padding = LIMIT - 1024;
         const text = `# ${'x'.repeat(padding)}\n${SHOP_SHEET}`;
-        const answer = await sendChunked(`${server.url}/v1/rule-sheets/compile`, 0, JSON.stringify({ text }));
+        const answer = await sendChunked(`${server.url}/v1/rule-sheets/compile`, 0, JSON.stringify({ sheet: text }));
         expect(answer.status).toBe(200);
         expect(JSON.parse(answer.body).rulebook).toEqual(SHOP_RULEBOOK);
       } finally {
@@ -273,7 +266,7 @@ function sendChunked(url: string, size: number, text?: string): Promise<{ status
     req.on('error', (err) => {
       if (!answered) reject(err);
     });
-    const payload = Buffer.from(text ?? `{"text": "${'x'.repeat(size)}"}`);
+    const payload = Buffer.from(text ?? `{"sheet": "${'x'.repeat(size)}"}`);
     const chunk = 64 * 1024;
     let offset = 0;
     const pump = () => {

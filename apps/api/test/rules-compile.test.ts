@@ -15,6 +15,7 @@ import {
   UNSUPPORTED_SHEET,
   unsupportedLine,
 } from './rules-fixtures.ts';
+import { startServer as startDataServer } from './server-harness.ts';
 
 afterEach(removeWorkspaces);
 
@@ -349,6 +350,27 @@ describe('tollgate rules compile', () => {
         expect(JSON.parse(readFileSync(join(out, 'rulebook.ir.json'), 'utf8'))).toEqual(l.rulebook);
       } finally {
         await server.close();
+      }
+    });
+
+    it('compiles on a data-folder server with TOLLGATE_KEY, and is refused without the catalogue grant', async () => {
+      const server = await startDataServer();
+      const saved = process.env.TOLLGATE_KEY;
+      try {
+        const w = tempFolder();
+        const file = w.file('rules.yaml', SHOP_SHEET);
+        process.env.TOLLGATE_KEY = server.key('developer');
+        const remote = await runCli('rules', 'compile', file, '--json', '--server', server.url);
+        expect(remote.code).toBe(0);
+        expect(JSON.parse(remote.stdout).rulebook).toEqual(SHOP_RULEBOOK);
+        process.env.TOLLGATE_KEY = server.key('viewer');
+        const refused = await runCli('rules', 'compile', file, '--server', server.url);
+        expect(refused.code).toBe(3);
+        expect(refused.stderr).toContain('403 GRANT_REQUIRED');
+      } finally {
+        if (saved === undefined) delete process.env.TOLLGATE_KEY;
+        else process.env.TOLLGATE_KEY = saved;
+        await server.stop();
       }
     });
 

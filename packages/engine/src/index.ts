@@ -3,6 +3,7 @@
 export * from './colang/index.ts';
 export * from './conditions/index.ts';
 export * from './documents/index.ts';
+export * from './gate/index.ts';
 export * from './policy/index.ts';
 export * from './rulebook/index.ts';
 export * from './sheet/index.ts';

@@ -49,13 +49,17 @@ async function compileOnServer(file: string, options: ParsedOptions, io: CliIo):
   } catch {
     throw new CliError('USAGE', `--server ${server} is not a URL`);
   }
+  const kind = /\.co$/i.test(file) ? 'colang' : 'sheet';
+  const text = readTextFile(file, MAX_DOCUMENT_BYTES);
   const body = {
     source: basename(file),
-    kind: /\.co$/i.test(file) ? 'colang' : 'sheet',
-    text: readTextFile(file, MAX_DOCUMENT_BYTES),
-    catalogue: options.catalogue
-      ? { text: readTextFile(options.catalogue, MAX_DOCUMENT_BYTES), format: /\.json$/i.test(options.catalogue) ? 'json' : 'yaml' }
-      : undefined,
+    [kind]: text,
+    ...(options.catalogue
+      ? {
+          catalogue: readTextFile(options.catalogue, MAX_DOCUMENT_BYTES),
+          catalogue_format: /\.json$/i.test(options.catalogue) ? 'json' : 'yaml',
+        }
+      : {}),
   };
   let response: Response;
   try {
@@ -69,7 +73,7 @@ async function compileOnServer(file: string, options: ParsedOptions, io: CliIo):
     throw new CliError('UNREACHABLE', `the sheet was not compiled; nothing was changed`, EXIT_UNREACHABLE);
   }
   const answer = (await response.json().catch(() => undefined)) as
-    | (RulesCompileResult & { error?: { code: string; message: string; details?: { problems?: Diagnostic[] } } })
+    | (CompileAnswer & { error?: { code: string; message: string; details?: { problems?: Diagnostic[] } } })
     | undefined;
   if (response.status === 422 && answer?.error?.code === 'INVALID_CATALOGUE' && options.catalogue) {
     const catalogueFile = options.catalogue;
@@ -77,14 +81,23 @@ async function compileOnServer(file: string, options: ParsedOptions, io: CliIo):
     throw new CliError('INVALID_CATALOGUE', lines.join('\n') || `${catalogueFile}: the catalogue does not load`);
   }
   if (response.status === 422 && answer?.error?.details?.problems) {
-    return { ok: false, kind: body.kind as 'sheet' | 'colang', problems: answer.error.details.problems };
+    // The service adds each problem's line beside its range; the refusal lines read the range.
+    const problems = answer.error.details.problems.map(({ line: _line, ...d }: Diagnostic & { line?: unknown }) => d);
+    return { ok: false, kind, problems };
   }
-  if (!response.ok || !answer?.ok) {
+  if (!response.ok || !answer?.rulebook) {
     throw new CliError(
       'SERVICE_ERROR',
       `${file}: the service at ${server} answered ${response.status}${answer?.error ? ` ${answer.error.code}: ${answer.error.message}` : ''}`,
       EXIT_UNREACHABLE,
     );
   }
-  return answer;
+  const { colang, rulebook, overlay, lints, source_map } = answer;
+  return { ok: true, kind, ...(colang === null ? {} : { colang }), rulebook, overlay, lints, sourceMap: source_map };
 }
+
+/** The service's answer to a compile (apps/api/src/server/rule-sheets.ts). */
+type CompileAnswer = Omit<Extract<RulesCompileResult, { ok: true }>, 'ok' | 'kind' | 'colang' | 'sourceMap'> & {
+  colang: string | null;
+  source_map: Extract<RulesCompileResult, { ok: true }>['sourceMap'];
+};

@@ -1,7 +1,190 @@
-// Routes: approvals. Each route is declared with createRoute and zod schemas, so it is described in /v1/openapi.json.
+// Routes: approvals. Members list and read requests; an eligible member approves or denies one once
+// (signed with their Ed25519 identity); the agent reads its own and claims an approved one once.
+import { createRoute, z } from '@hono/zod-openapi';
+import { APPROVER_ROLES } from '@tollgate/engine';
+import { requireMember } from '../auth.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
+import { type ApprovalRow, claimApproval, decideApproval, findApproval, listApprovals, statusOf } from '../state/approvals.ts';
+import { argumentsDigest, findDecision } from '../state/decisions.ts';
+import type { Principal } from '../state/members.ts';
+
+const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) });
+
+const Approval = z
+  .object({
+    id: z.string(),
+    call_id: z.string(),
+    agent: z.string(),
+    tool: z.string(),
+    arguments: z.unknown().openapi({ description: "The held call's arguments (null after the retention period)." }),
+    arguments_digest: z.string(),
+    amount: z.string().nullable(),
+    currency: z.string().nullable(),
+    policy_document: z.string(),
+    policy_sequence: z.number(),
+    rule: z.string().nullable(),
+    description: z.string().nullable(),
+    approvers: z.array(z.string()),
+    status: z.enum(['pending', 'approved', 'denied', 'expired']),
+    expires_at: z.string(),
+    decided_by: z.string().nullable(),
+    decided_at: z.string().nullable(),
+    reason: z.string().nullable(),
+    signature: z.string().nullable().openapi({ description: 'Ed25519 over signed_content, base64.' }),
+    signed_content: z.string().nullable(),
+    claimed_at: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('Approval');
+type Approval = z.infer<typeof Approval>;
+
+const IdParams = z.object({ id: z.string().min(1).max(64) });
+const DecideBody = z.strictObject({ reason: z.string().max(2000).optional() }).openapi('ApprovalDecisionBody');
+const ClaimBody = z
+  .strictObject({ arguments: z.record(z.string(), z.unknown()).openapi({ description: 'The arguments of the call being claimed for.' }) })
+  .openapi('ApprovalClaimBody');
+
+const errors = {
+  400: { description: 'A bad body', content: { 'application/json': { schema: ErrorSchema } } },
+  403: { description: 'Not allowed', content: { 'application/json': { schema: ErrorSchema } } },
+  404: { description: 'No such request', content: { 'application/json': { schema: ErrorSchema } } },
+  409: { description: 'Decided, expired, claimed or mismatched', content: { 'application/json': { schema: ErrorSchema } } },
+};
+const ok = (description: string) => ({ description, content: { 'application/json': { schema: Approval } } });
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/approvals',
+  summary: 'List approval requests',
+  request: { query: z.object({ status: z.enum(['pending', 'approved', 'denied', 'expired']).optional() }) },
+  responses: {
+    200: { description: 'Requests, newest first', content: { 'application/json': { schema: z.object({ approvals: z.array(Approval) }) } } },
+    403: errors[403],
+  },
+});
+const getRoute = createRoute({
+  method: 'get',
+  path: '/approvals/{id}',
+  summary: 'Read an approval request',
+  request: { params: IdParams },
+  responses: { 200: ok('The request'), 403: errors[403], 404: errors[404] },
+});
+const decideRoute = (verb: 'approve' | 'deny') =>
+  createRoute({
+    method: 'post',
+    path: `/approvals/{id}/${verb}`,
+    summary: verb === 'approve' ? 'Approve a held call (signed)' : 'Deny a held call (signed)',
+    request: { params: IdParams, body: { required: true, content: { 'application/json': { schema: DecideBody } } } },
+    responses: { 200: ok('The decided request with its signature'), ...errors },
+  });
+const claimRoute = createRoute({
+  method: 'post',
+  path: '/approvals/{id}/claim',
+  summary: 'Claim an approved request, once',
+  request: { params: IdParams, body: { required: true, content: { 'application/json': { schema: ClaimBody } } } },
+  responses: { 200: ok('The claimed request'), ...errors },
+});
+
+function present(ctx: AppContext, row: ApprovalRow): Approval {
+  const decision = findDecision(ctx.db, row.call_id);
+  return {
+    id: row.id,
+    call_id: row.call_id,
+    agent: row.agent,
+    tool: row.tool,
+    arguments: decision?.arguments ? (JSON.parse(decision.arguments) as unknown) : null,
+    arguments_digest: row.arguments_digest,
+    amount: decision?.amount ?? null,
+    currency: decision?.currency ?? null,
+    policy_document: row.policy_document,
+    policy_sequence: row.policy_sequence,
+    rule: row.rule,
+    description: row.description,
+    approvers: JSON.parse(row.approvers) as string[],
+    status: statusOf(row, ctx.now()),
+    expires_at: row.expires_at,
+    decided_by: row.decided_by,
+    decided_at: row.decided_at,
+    reason: row.reason,
+    signature: row.signature,
+    signed_content: row.signed_content,
+    claimed_at: row.claimed_at,
+    created_at: row.created_at,
+  };
+}
+
+/** The request, when the principal may see it: any member, or the agent it belongs to. */
+function visible(ctx: AppContext, principal: Principal, id: string): ApprovalRow {
+  const row = findApproval(ctx.db, id);
+  if (principal.kind === 'agent') {
+    if (!row) throw new ApiError(404, 'NOT_FOUND', `no approval request ${id}`);
+    if (row.agent !== principal.agent) throw new ApiError(403, 'AGENT_MISMATCH', `this request belongs to ${row.agent}`);
+    return row;
+  }
+  if (!row) throw new ApiError(404, 'NOT_FOUND', `no approval request ${id}`);
+  return row;
+}
 
 export function approvalRoutes() {
   const app = router();
+
+  app.openapi(listRoute, (c) => {
+    const ctx = c.get('ctx');
+    requireMember(c.get('principal'));
+    const { status } = c.req.valid('query');
+    return c.json({ approvals: listApprovals(ctx.db, status, ctx.now()).map((r) => present(ctx, r)) }, 200);
+  });
+
+  app.openapi(getRoute, (c) => {
+    const ctx = c.get('ctx');
+    return c.json(present(ctx, visible(ctx, c.get('principal'), c.req.valid('param').id)), 200);
+  });
+
+  for (const verb of ['approve', 'deny'] as const) {
+    app.openapi(decideRoute(verb), (c) => {
+      const ctx = c.get('ctx');
+      const member = requireMember(c.get('principal'));
+      const { id } = c.req.valid('param');
+      const { reason } = c.req.valid('json');
+      const row = findApproval(ctx.db, id);
+      if (!row) throw new ApiError(404, 'NOT_FOUND', `no approval request ${id}`);
+      const eligible = (JSON.parse(row.approvers) as string[]).includes(member.id);
+      if (!eligible || !(APPROVER_ROLES as readonly string[]).includes(member.role) || member.signing !== 1) {
+        throw new ApiError(403, 'NOT_ELIGIBLE', 'you are not an eligible approver of this request');
+      }
+      const outcome = decideApproval(ctx.db, id, member, verb === 'approve' ? 'approved' : 'denied', reason ?? null, ctx.now());
+      if (!outcome.ok) {
+        if (outcome.reason === 'expired')
+          throw new ApiError(409, 'APPROVAL_EXPIRED', 'the request has expired and can no longer be decided');
+        if (outcome.reason === 'already_decided') throw new ApiError(409, 'ALREADY_DECIDED', 'the request has been decided already');
+        throw new ApiError(404, 'NOT_FOUND', `no approval request ${id}`);
+      }
+      ctx.events.publish({ type: 'approval', id, status: outcome.row.status });
+      return c.json(present(ctx, outcome.row), 200);
+    });
+  }
+
+  app.openapi(claimRoute, (c) => {
+    const ctx = c.get('ctx');
+    const principal = c.get('principal');
+    if (principal.kind !== 'agent') throw new ApiError(403, 'AGENT_KEY_REQUIRED', 'only the agent claims its approved calls');
+    const { id } = c.req.valid('param');
+    visible(ctx, principal, id);
+    const outcome = claimApproval(ctx.db, id, argumentsDigest(c.req.valid('json').arguments), ctx.now());
+    if (!outcome.ok) {
+      const [code, message] = {
+        not_found: ['NOT_FOUND', `no approval request ${id}`],
+        not_approved: ['NOT_APPROVED', 'the request is not approved'],
+        already_claimed: ['ALREADY_CLAIMED', 'the request has been claimed already'],
+        arguments_mismatch: ['ARGUMENTS_MISMATCH', 'the arguments are not the ones approved'],
+        expired: ['APPROVAL_EXPIRED', 'the request has expired'],
+      }[outcome.reason];
+      throw new ApiError(outcome.reason === 'not_found' ? 404 : 409, code as string, message as string);
+    }
+    ctx.events.publish({ type: 'approval', id, status: 'claimed' });
+    return c.json(present(ctx, outcome.row), 200);
+  });
   return app;
 }

@@ -1,7 +1,66 @@
-// Routes: events. Each route is declared with createRoute and zod schemas, so it is described in /v1/openapi.json.
+// Routes: events. GET /v1/events streams approvals and document versions as server-sent events, so the
+// console updates live; a comment every 15 s keeps proxies from closing a quiet stream.
+import { createRoute, z } from '@hono/zod-openapi';
+import { streamSSE } from 'hono/streaming';
+import { requireMember } from '../auth.ts';
+import type { ServerEvent } from '../context.ts';
 import { router } from '../openapi.ts';
+import { ERRORS } from './stateless.ts';
 
+export const HEARTBEAT_MS = 15_000;
+
+const eventsRoute = createRoute({
+  method: 'get',
+  path: '/events',
+  summary: 'Server-sent events: `approval` {id, status} and `document` {id, sequence}, with a heartbeat comment every 15 s.',
+  responses: {
+    200: {
+      content: { 'text/event-stream': { schema: z.string() } },
+      description: 'An event stream; each event is named by its type and carries its JSON as data.',
+    },
+    401: ERRORS[401],
+    403: ERRORS[403],
+  },
+});
+
+/** GET /events, for members. */
 export function eventRoutes() {
   const app = router();
+  app.openAPIRegistry.registerPath(eventsRoute);
+  app.get('/events', (c) => {
+    requireMember(c.get('principal'));
+    const hub = c.get('ctx').events;
+    return streamSSE(c, async (stream) => {
+      const queue: ServerEvent[] = [];
+      let wake: (() => void) | undefined;
+      const unsubscribe = hub.subscribe((event) => {
+        queue.push(event);
+        wake?.();
+      });
+      const heartbeat = setInterval(() => {
+        void stream.write(': heartbeat\n\n');
+      }, HEARTBEAT_MS);
+      stream.onAbort(() => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        wake?.();
+      });
+      // The first bytes: the client knows it is subscribed once it reads them.
+      await stream.write(': connected\n\n');
+      while (!stream.aborted && !stream.closed) {
+        const event = queue.shift();
+        if (event) {
+          await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+      clearInterval(heartbeat);
+      unsubscribe();
+    });
+  });
   return app;
 }

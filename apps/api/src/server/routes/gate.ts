@@ -1,7 +1,255 @@
-// Routes: gate. Each route is declared with createRoute and zod schemas, so it is described in /v1/openapi.json.
+// Routes: the gate. An agent sends its call; the agent document and what it names (running versions from
+// the store) decide it; the decision is recorded, and a held call gets an approval request.
+import { randomUUID } from 'node:crypto';
+import { createRoute, z } from '@hono/zod-openapi';
+import {
+  type Agent,
+  type CatalogueOverlay,
+  catalogueFormatOf,
+  compilePolicy,
+  compileRules,
+  DEFAULT_APPROVAL_TTL_SECONDS,
+  decideCall,
+  documentKindOf,
+  type GatePolicy,
+  type Member,
+  type Rulebook,
+  readAgent,
+  readCatalogue,
+  readRuleset,
+  readSettings,
+} from '@tollgate/engine';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
+import { insertApproval } from '../state/approvals.ts';
+import { argumentsDigest, forgetOldArguments, insertDecision, sessionHistory } from '../state/decisions.ts';
+import { listMembers } from '../state/members.ts';
+
+const ErrorSchema = z
+  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) })
+  .openapi('Error');
+
+export const CallBody = z
+  .strictObject({
+    tool: z.string().min(1).max(128).openapi({ description: "The catalogue tool's name." }),
+    arguments: z.record(z.string(), z.unknown()).openapi({ description: "The call's arguments (a JSON object)." }),
+    session: z.string().min(1).max(256).optional().openapi({ description: 'A session id: earlier allowed calls with it are the history.' }),
+    contexts: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Contexts the host sets for this call.' }),
+    confirmed: z.boolean().optional().openapi({ description: 'Whether a person confirmed this call.' }),
+  })
+  .openapi('CallBody');
+
+const CallAnswer = z
+  .object({
+    call_id: z.string(),
+    decision: z.enum(['allow', 'deny', 'require_approval', 'confirm']),
+    rule: z.string().nullable(),
+    code: z.string().nullable(),
+    explanation: z.record(z.string(), z.unknown()).openapi({ description: 'What the agent is told, at its disclosure level.' }),
+    approval: z.object({ id: z.string(), expires_at: z.string(), approvers_count: z.number() }).optional(),
+  })
+  .openapi('CallAnswer');
+
+const callRoute = createRoute({
+  method: 'post',
+  path: '/agents/{agent}/calls',
+  summary: "Decide an agent's call",
+  request: {
+    params: z.object({ agent: z.string().min(1).max(128) }),
+    body: { required: true, content: { 'application/json': { schema: CallBody } } },
+  },
+  responses: {
+    200: { description: 'The decision, recorded', content: { 'application/json': { schema: CallAnswer } } },
+    400: { description: 'A bad body', content: { 'application/json': { schema: ErrorSchema } } },
+    403: { description: "Not this agent's key", content: { 'application/json': { schema: ErrorSchema } } },
+    404: { description: 'No such agent', content: { 'application/json': { schema: ErrorSchema } } },
+  },
+});
+
+interface LoadedAgent {
+  agent: Agent;
+  parts: Omit<Parameters<typeof decideCall>[0], 'call' | 'now' | 'members'>;
+  versions: Record<string, number>;
+}
+
+async function running(ctx: AppContext, id: string, versions: Record<string, number>): Promise<string> {
+  const doc = await ctx.store.get(id);
+  if (!doc) throw new ApiError(409, 'AGENT_NOT_LOADABLE', `${id} has no running version`);
+  versions[id] = doc.sequence;
+  return doc.text;
+}
+
+function unloadable(id: string, problems: unknown): never {
+  throw new ApiError(409, 'AGENT_NOT_LOADABLE', `${id} does not load`, { problems });
+}
+
+/** Loads the agent and every document it names, at their running versions (pinned ones at their pin). */
+export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAgent> {
+  const id = `agents/${name}.agent.yaml`;
+  if (documentKindOf(id) !== 'agent') throw new ApiError(404, 'AGENT_NOT_FOUND', `no agent named ${name}`);
+  const doc = await ctx.store.get(id);
+  if (!doc) throw new ApiError(404, 'AGENT_NOT_FOUND', `no agent named ${name}`);
+  const versions: Record<string, number> = { [id]: doc.sequence };
+  const read = readAgent(doc.text);
+  if (!read.ok) unloadable(id, read.problems);
+  const agent = read.agent;
+
+  const catalogueRead = readCatalogue(await running(ctx, agent.catalogue, versions), catalogueFormatOf(agent.catalogue) ?? 'yaml');
+  if (!catalogueRead.ok) unloadable(agent.catalogue, catalogueRead.problems);
+
+  let rulebook: Rulebook | undefined;
+  let overlay: CatalogueOverlay | undefined;
+  if (agent.rulebook !== undefined) {
+    const kind = documentKindOf(agent.rulebook) === 'colang' ? 'colang' : 'sheet';
+    const compiled = compileRules(await running(ctx, agent.rulebook, versions), kind, undefined, agent.rulebook);
+    if (!compiled.ok) unloadable(agent.rulebook, compiled.problems);
+    rulebook = compiled.rulebook;
+    overlay = compiled.overlay;
+  }
+
+  const policies: GatePolicy[] = [];
+  const addPolicy = (document: string, sequence: number, text: string) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      unloadable(document, [{ message: 'not JSON' }]);
+    }
+    const compiled = compilePolicy(value);
+    if (!compiled.ok) unloadable(document, compiled.errors);
+    policies.push({ document, sequence, policy: compiled.policy });
+  };
+  if (agent.policy !== undefined) {
+    const text = await running(ctx, agent.policy, versions);
+    addPolicy(agent.policy, versions[agent.policy] as number, text);
+  } else if (agent.ruleset !== undefined) {
+    const rs = readRuleset(await running(ctx, agent.ruleset, versions), undefined, agent.ruleset);
+    if (!rs.ok) unloadable(agent.ruleset, rs.problems);
+    for (const pin of rs.ruleset.pins) {
+      if (documentKindOf(pin.document) !== 'policy') continue;
+      const version =
+        pin.sequence === undefined ? await ctx.store.get(pin.document) : await ctx.store.getVersion(pin.document, pin.sequence);
+      if (!version) unloadable(pin.document, [{ message: `version ${pin.sequence ?? 'running'} is not stored` }]);
+      versions[pin.document] = version.sequence;
+      addPolicy(pin.document, version.sequence, version.text);
+    }
+  }
+
+  let ttl = DEFAULT_APPROVAL_TTL_SECONDS;
+  const settings = await ctx.store.get('settings.yaml');
+  if (settings) {
+    const s = readSettings(settings.text);
+    if (s.ok) {
+      ttl = s.settings.approval_ttl_seconds;
+      versions['settings.yaml'] = settings.sequence;
+    }
+  }
+  return {
+    agent,
+    versions,
+    parts: {
+      catalogue: catalogueRead.catalogue,
+      rulebook,
+      overlay,
+      policies,
+      delegation: agent.delegation,
+      defaultApprovalTtlSeconds: ttl,
+      disclosure: agent.disclosure,
+    },
+  };
+}
+
+/** How long a decision's arguments are kept (their digest is kept always). */
+export const ARGUMENTS_RETENTION_DAYS = 30;
+const SWEEP_EVERY_MS = 3600_000;
+const lastSweep = new WeakMap<AppContext, number>();
+
+/** Forgets arguments past the retention period, at most once an hour per data folder. */
+function sweepArguments(ctx: AppContext, now: Date): void {
+  if (now.getTime() - (lastSweep.get(ctx) ?? 0) < SWEEP_EVERY_MS) return;
+  lastSweep.set(ctx, now.getTime());
+  forgetOldArguments(ctx.db, new Date(now.getTime() - ARGUMENTS_RETENTION_DAYS * 86_400_000));
+}
 
 export function gateRoutes() {
   const app = router();
+  app.openapi(callRoute, async (c) => {
+    const ctx = c.get('ctx');
+    const principal = c.get('principal');
+    const { agent: name } = c.req.valid('param');
+    const body = c.req.valid('json');
+    if (principal.kind !== 'agent') throw new ApiError(403, 'AGENT_KEY_REQUIRED', "only the agent's own key sends its calls");
+    if (principal.agent !== name) throw new ApiError(403, 'AGENT_MISMATCH', `this key belongs to ${principal.agent}, not ${name}`);
+    const loaded = await loadAgent(ctx, name);
+    const now = ctx.now();
+    sweepArguments(ctx, now);
+    const members: Member[] = listMembers(ctx.db).map((m) => ({ id: m.id, role: m.role, signing: m.signing === 1 }));
+    const history = body.session === undefined ? [] : sessionHistory(ctx.db, name, body.session);
+    const d = decideCall({
+      ...loaded.parts,
+      members,
+      now,
+      call: { tool: body.tool, arguments: body.arguments, history, contexts: body.contexts, confirmed: body.confirmed },
+    });
+    const callId = randomUUID();
+    const digest = argumentsDigest(body.arguments);
+    const createdAt = now.toISOString();
+    const approvalId = d.decision === 'require_approval' && d.approval ? randomUUID() : undefined;
+    ctx.db.transaction(() => {
+      insertDecision(ctx.db, {
+        call_id: callId,
+        agent: name,
+        tool: body.tool,
+        action: d.action,
+        amount: d.amount,
+        currency: d.currency,
+        decision: d.decision,
+        rule: d.rule,
+        code: d.code,
+        versions: JSON.stringify(loaded.versions),
+        arguments: JSON.stringify(body.arguments),
+        arguments_digest: digest,
+        session: body.session ?? null,
+        created_at: createdAt,
+      });
+      if (approvalId && d.approval) {
+        insertApproval(ctx.db, {
+          id: approvalId,
+          call_id: callId,
+          agent: name,
+          tool: body.tool,
+          arguments_digest: digest,
+          policy_document: d.approval.policy.document,
+          policy_sequence: d.approval.policy.sequence,
+          rule: d.rule,
+          description: d.approval.description,
+          approvers: JSON.stringify(d.approval.approvers),
+          status: 'pending',
+          expires_at: d.approval.expires_at,
+          decided_by: null,
+          decided_at: null,
+          reason: null,
+          signature: null,
+          signed_content: null,
+          claimed_at: null,
+          created_at: createdAt,
+        });
+      }
+    })();
+    if (approvalId) ctx.events.publish({ type: 'approval', id: approvalId, status: 'pending' });
+    const answer: z.infer<typeof CallAnswer> = {
+      call_id: callId,
+      decision: d.decision,
+      // At disclosure none the agent learns the decision only.
+      rule: loaded.agent.disclosure === 'none' ? null : d.rule,
+      code: loaded.agent.disclosure === 'none' ? null : d.code,
+      explanation: { ...d.notice },
+    };
+    if (approvalId && d.approval) {
+      answer.approval = { id: approvalId, expires_at: d.approval.expires_at, approvers_count: d.approval.approvers.length };
+    }
+    return c.json(answer, 200);
+  });
   return app;
 }

@@ -1,7 +1,368 @@
-// Routes: simulations and trials. Each route is declared with createRoute and zod schemas, so it is described in /v1/openapi.json.
+// Routes: simulations and trials. A simulation decides example or recorded calls with a policy version
+// (and a candidate), never guessing a call whose arguments are gone; a trial runs a stored candidate
+// beside the running version on a sample of live calls (PolicyTrials).
+import { createRoute, z } from '@hono/zod-openapi';
+import {
+  type CompiledPolicy,
+  type CompiledTool,
+  catalogueFormatOf,
+  compilePolicy,
+  compileTool,
+  dependsOnArguments,
+  type ExampleSuite,
+  evaluatePolicy,
+  readAgent,
+  readCatalogue,
+  readJsonText,
+  type ToolBinding,
+  validateExampleSuite,
+} from '@tollgate/engine';
+import { StoreError, type TrialReport } from '@tollgate/store';
+import { requireMember } from '../auth.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
+import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
 
+/** At most this many recorded calls are simulated at once; narrow the window for more. */
+export const MAX_RECORDED_CALLS = 1000;
+
+const errorResponse = (description: string) => ({ ...ERRORS[400], description });
+
+const VersionRef = z.strictObject({ id: z.string().min(1), sequence: z.number().int().positive().optional() });
+// An object with an id is a reference, so a bad reference is refused rather than read as a policy.
+const PolicyObject = z.record(z.string(), z.unknown()).refine((v) => !('id' in v), 'a stored version is {"id", "sequence"?}');
+const Version = z
+  .union([VersionRef, PolicyObject])
+  .openapi({ description: 'A stored version {id, sequence?} (the running one without sequence), or a policy document.' });
+const Timestamp = z.iso.datetime({ offset: true });
+const Calls = z.union([
+  z.strictObject({ examples: z.unknown().openapi({ description: 'An example suite {tools, examples}.' }) }),
+  z.strictObject({
+    recorded: z.strictObject({ agent: z.string().min(1).optional(), since: Timestamp.optional(), until: Timestamp.optional() }),
+  }),
+]);
+const SimulationBody = z.strictObject({ document: Version, candidate: Version.optional(), calls: Calls }).openapi('SimulationBody');
+
+const Decision = z.object({ decision: z.string(), rule: z.string().nullable(), code: z.string().nullable() });
+const Outcome = z.union([Decision, z.object({ not_evaluable: z.literal(true), code: z.string() })]);
+const SimulationResult = z.object({
+  compared: z.enum(['candidate', 'expected', 'recorded']),
+  counts: z.object({ calls: z.number(), agreed: z.number(), differed: z.number(), not_evaluable: z.number() }),
+  calls: z.array(
+    z.object({
+      name: z.string(),
+      tool: z.string(),
+      status: z.enum(['agreed', 'differed', 'not_evaluable']),
+      code: z.string().optional(),
+      document: Outcome,
+      candidate: Outcome.optional(),
+      expected: z.unknown().optional(),
+      recorded: z.unknown().optional(),
+    }),
+  ),
+});
+
+const TrialSchema = z
+  .object({
+    document: z.string(),
+    candidate: z.number(),
+    sample_rate: z.number(),
+    started_at: z.string(),
+    calls: z.number(),
+    sampled: z.number(),
+    agreed: z.number(),
+    differed: z.number(),
+    differing: z.array(z.string()),
+    running: z.boolean(),
+  })
+  .openapi('Trial');
+const TrialBody = z
+  .strictObject({ document: z.string().min(1), sequence: z.number().int().positive(), sample_rate: z.number().gt(0).lte(1) })
+  .openapi('TrialBody');
+const DocumentParam = z.object({ document: z.string().min(1).openapi({ description: 'The policy id, URL-encoded.' }) });
+
+const simulateRoute = createRoute({
+  method: 'post',
+  path: '/simulations',
+  summary: 'Decide example or recorded calls with a version, and a candidate beside it; keeps nothing.',
+  request: jsonBody(SimulationBody),
+  responses: {
+    200: jsonResponse(SimulationResult, 'Each call’s decision by each version, and agreed/differed counts.'),
+    ...ERRORS,
+    404: errorResponse('NOT_FOUND: no such document or version.'),
+    422: errorResponse('INVALID_POLICY (the document is not a valid policy) or INVALID_EXAMPLES.'),
+  },
+});
+
+const startTrialRoute = createRoute({
+  method: 'post',
+  path: '/trials',
+  summary: 'Start a trial of a stored candidate version on a sample of live calls (owner or admin).',
+  request: jsonBody(TrialBody),
+  responses: {
+    201: jsonResponse(TrialSchema, 'The trial, running.'),
+    ...ERRORS,
+    404: errorResponse('NOT_FOUND.'),
+    422: errorResponse('The version cannot run as a candidate (running already, rejected, not a policy).'),
+  },
+});
+
+const trialRoute = createRoute({
+  method: 'get',
+  path: '/trials/{document}',
+  summary: 'The trial of a policy: counts of sampled, agreed and differing calls.',
+  request: { params: DocumentParam },
+  responses: { 200: jsonResponse(TrialSchema, 'The trial.'), 401: ERRORS[401], 403: ERRORS[403], 404: errorResponse('NO_TRIAL.') },
+});
+
+const stopTrialRoute = createRoute({
+  method: 'post',
+  path: '/trials/{document}/stop',
+  summary: 'Stop a trial (owner or admin); nothing is promoted.',
+  request: { params: DocumentParam },
+  responses: { 200: jsonResponse(TrialSchema, 'The trial, stopped.'), 401: ERRORS[401], 403: ERRORS[403], 404: errorResponse('NO_TRIAL.') },
+});
+
+type Decided = { decision: string; rule: string | null; code: string | null } | { not_evaluable: true; code: 'ARGUMENTS_REQUIRED' };
+
+/** One call to simulate, with what it is compared against when there is no candidate. */
+interface SimCall {
+  name: string;
+  tool: CompiledTool | undefined;
+  toolName: string;
+  arguments: Record<string, unknown> | null;
+  expected?: unknown;
+  recorded?: { decision: string; rule: string | null; code: string | null };
+}
+
+function snake(r: TrialReport) {
+  return {
+    document: r.document,
+    candidate: r.candidate,
+    sample_rate: r.sampleRate,
+    started_at: r.startedAt,
+    calls: r.calls,
+    sampled: r.sampled,
+    agreed: r.agreed,
+    differed: r.differed,
+    differing: r.differing,
+    running: r.running,
+  };
+}
+
+function storeError(err: unknown): never {
+  if (err instanceof StoreError) {
+    const status = err.code === 'not_found' ? 404 : err.code === 'locked' || err.code === 'conflict' ? 409 : 422;
+    throw new ApiError(status, err.code.toUpperCase(), err.message);
+  }
+  throw err;
+}
+
+/** A version to simulate: a stored one (running, or by sequence) or a policy document in the body. */
+async function policyOf(ctx: AppContext, version: z.infer<typeof Version>, at: string): Promise<CompiledPolicy> {
+  let document: unknown = version;
+  if (VersionRef.safeParse(version).success) {
+    const ref = version as z.infer<typeof VersionRef>;
+    const stored = await (ref.sequence === undefined ? ctx.store.get(ref.id) : ctx.store.getVersion(ref.id, ref.sequence)).catch(
+      storeError,
+    );
+    if (!stored) {
+      throw new ApiError(
+        404,
+        'NOT_FOUND',
+        `${ref.id} has no ${ref.sequence === undefined ? 'running version' : `version ${ref.sequence}`}`,
+      );
+    }
+    const read = readJsonText(stored.text);
+    if (!read.ok) throw new ApiError(422, 'INVALID_POLICY', `${at}: ${ref.id} version ${stored.sequence} is not a policy document`);
+    document = read.value;
+  }
+  const compiled = compilePolicy(document);
+  if (!compiled.ok) {
+    throw new ApiError(422, 'INVALID_POLICY', `${at}: not a valid policy document`, {
+      errors: compiled.errors.map((e) => ({ code: e.code, path: `${at}${e.path ?? ''}`, message: e.message })),
+    });
+  }
+  return compiled.policy;
+}
+
+function decide(policy: CompiledPolicy, call: SimCall, now: Date): Decided {
+  if (!call.tool) return { decision: 'deny', rule: null, code: 'TOOL_UNKNOWN' };
+  if (call.arguments === null && dependsOnArguments(policy, call.tool)) return { not_evaluable: true, code: 'ARGUMENTS_REQUIRED' };
+  const d = evaluatePolicy(policy, call.tool, call.arguments ?? {}, { now });
+  return { decision: d.decision, rule: d.rule, code: d.code };
+}
+
+function same(a: Decided, b: { decision: string; rule?: string | null; code?: string | null }): boolean {
+  if ('not_evaluable' in a) return false;
+  return a.decision === b.decision && (b.rule === undefined || a.rule === b.rule) && (b.code === undefined || a.code === b.code);
+}
+
+function exampleCalls(suite: unknown): SimCall[] {
+  const problems = validateExampleSuite(suite);
+  if (problems.length > 0) {
+    throw new ApiError(422, 'INVALID_EXAMPLES', `/calls/examples${problems[0]?.path ?? ''}: ${problems[0]?.message}`, {
+      problems: problems.map((p) => ({ code: p.code, path: `/calls/examples${p.path ?? ''}`, message: p.message })),
+    });
+  }
+  const s = suite as ExampleSuite;
+  const tools = new Map(s.tools.map((t) => [t.name, compileTool(t)]));
+  return s.examples.map((ex) => ({
+    name: ex.name,
+    tool: tools.get(ex.tool),
+    toolName: ex.tool,
+    arguments: ex.arguments,
+    expected: ex.expect,
+  }));
+}
+
+interface DecisionRow {
+  call_id: string;
+  agent: string;
+  tool: string;
+  action: string | null;
+  decision: string;
+  rule: string | null;
+  code: string | null;
+  arguments: string | null;
+  created_at: string;
+}
+
+/** The agent's catalogue as tool bindings, or none when the agent or its catalogue does not load. */
+async function bindingsOf(ctx: AppContext, agent: string): Promise<Map<string, ToolBinding>> {
+  const bindings = new Map<string, ToolBinding>();
+  const file = await ctx.store.get(`agents/${agent}.agent.yaml`).catch(() => undefined);
+  const read = file ? readAgent(file.text) : undefined;
+  if (!read?.ok) return bindings;
+  const catalogueFile = await ctx.store.get(read.agent.catalogue).catch(() => undefined);
+  const catalogue = catalogueFile ? readCatalogue(catalogueFile.text, catalogueFormatOf(read.agent.catalogue) ?? 'yaml') : undefined;
+  if (!catalogue?.ok) return bindings;
+  for (const t of catalogue.catalogue.tools) {
+    bindings.set(t.name, t.amount ? { name: t.name, action: t.action, amount: t.amount } : { name: t.name, action: t.action });
+  }
+  return bindings;
+}
+
+async function recordedCalls(ctx: AppContext, filter: { agent?: string; since?: string; until?: string }): Promise<SimCall[]> {
+  const where: string[] = [];
+  const params: string[] = [];
+  if (filter.agent !== undefined) {
+    where.push('agent = ?');
+    params.push(filter.agent);
+  }
+  if (filter.since !== undefined) {
+    where.push('created_at >= ?');
+    params.push(new Date(filter.since).toISOString());
+  }
+  if (filter.until !== undefined) {
+    where.push('created_at <= ?');
+    params.push(new Date(filter.until).toISOString());
+  }
+  const rows = ctx.db
+    .prepare(
+      `SELECT call_id, agent, tool, action, decision, rule, code, arguments, created_at FROM decisions ${
+        where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
+      } ORDER BY created_at, call_id LIMIT ${MAX_RECORDED_CALLS + 1}`,
+    )
+    .all(...params) as DecisionRow[];
+  if (rows.length > MAX_RECORDED_CALLS) {
+    throw new ApiError(422, 'TOO_MANY_CALLS', `more than ${MAX_RECORDED_CALLS} recorded calls match; narrow the agent, since or until`);
+  }
+  const catalogues = new Map<string, Map<string, ToolBinding>>();
+  const calls: SimCall[] = [];
+  for (const row of rows) {
+    let bindings = catalogues.get(row.agent);
+    if (!bindings) {
+      bindings = await bindingsOf(ctx, row.agent);
+      catalogues.set(row.agent, bindings);
+    }
+    // A tool no longer in the catalogue is bound by its recorded action, without an amount.
+    const binding = bindings.get(row.tool) ?? (row.action ? { name: row.tool, action: row.action } : undefined);
+    let args: Record<string, unknown> | null = null;
+    if (row.arguments !== null) {
+      try {
+        args = JSON.parse(row.arguments) as Record<string, unknown>;
+      } catch {
+        args = null;
+      }
+    }
+    calls.push({
+      name: row.call_id,
+      tool: binding ? compileTool(binding) : undefined,
+      toolName: row.tool,
+      arguments: args,
+      recorded: { decision: row.decision, rule: row.rule, code: row.code },
+    });
+  }
+  return calls;
+}
+
+/** The simulation and trial routes; simulating is for members, starting and stopping trials for owners and admins. */
 export function simulationRoutes() {
   const app = router();
+
+  app.openapi(simulateRoute, async (c) => {
+    requireMember(c.get('principal'));
+    const ctx = c.get('ctx');
+    const body = c.req.valid('json');
+    const document = await policyOf(ctx, body.document, '/document');
+    const candidate = body.candidate === undefined ? undefined : await policyOf(ctx, body.candidate, '/candidate');
+    const calls = 'examples' in body.calls ? exampleCalls(body.calls.examples) : await recordedCalls(ctx, body.calls.recorded);
+    const now = ctx.now();
+    const compared = candidate ? 'candidate' : 'examples' in body.calls ? 'expected' : 'recorded';
+    const counts = { calls: calls.length, agreed: 0, differed: 0, not_evaluable: 0 };
+    const results = calls.map((call) => {
+      const mine = decide(document, call, now);
+      const theirs = candidate ? decide(candidate, call, now) : undefined;
+      // Without a candidate: what the example expects, or the recorded decision (its rule may be the rulebook's, so only the decision counts).
+      const reference =
+        theirs ?? (call.expected as { decision: string } | undefined) ?? (call.recorded ? { decision: call.recorded.decision } : undefined);
+      let status: 'agreed' | 'differed' | 'not_evaluable';
+      if ('not_evaluable' in mine || (theirs && 'not_evaluable' in theirs)) status = 'not_evaluable';
+      else if (reference && !('not_evaluable' in reference) && same(mine, reference)) status = 'agreed';
+      else status = 'differed';
+      if (status === 'not_evaluable') counts.not_evaluable++;
+      else counts[status]++;
+      return {
+        name: call.name,
+        tool: call.toolName,
+        status,
+        ...(status === 'not_evaluable' ? { code: 'ARGUMENTS_REQUIRED' } : {}),
+        document: mine,
+        ...(theirs ? { candidate: theirs } : {}),
+        ...(call.expected !== undefined ? { expected: call.expected } : {}),
+        ...(call.recorded !== undefined ? { recorded: call.recorded } : {}),
+      };
+    });
+    return c.json({ compared, counts, calls: results } as const, 200);
+  });
+
+  app.openapi(startTrialRoute, async (c) => {
+    requireMember(c.get('principal'), 'owner', 'admin');
+    const body = c.req.valid('json');
+    const report = await c
+      .get('ctx')
+      .trials.start({ document: body.document, sequence: body.sequence, sampleRate: body.sample_rate })
+      .catch(storeError);
+    return c.json(snake(report), 201);
+  });
+
+  app.openapi(trialRoute, async (c) => {
+    requireMember(c.get('principal'));
+    const { document } = c.req.valid('param');
+    const report = await c.get('ctx').trials.report(document).catch(storeError);
+    if (!report) throw new ApiError(404, 'NO_TRIAL', `${document} has no trial`);
+    return c.json(snake(report), 200);
+  });
+
+  app.openapi(stopTrialRoute, async (c) => {
+    requireMember(c.get('principal'), 'owner', 'admin');
+    const { document } = c.req.valid('param');
+    const report = await c.get('ctx').trials.stop(document).catch(storeError);
+    if (!report) throw new ApiError(404, 'NO_TRIAL', `${document} has no trial`);
+    return c.json(snake(report), 200);
+  });
+
   return app;
 }

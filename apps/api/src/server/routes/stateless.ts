@@ -1,7 +1,347 @@
-// Routes: stateless. Each route is declared with createRoute and zod schemas, so it is described in /v1/openapi.json.
+// Routes: stateless, for the console and CI. Compile a sheet, validate and evaluate a policy, check a call
+// against rules, and draft a policy from a template; each answers from its body alone and keeps nothing.
+import { createRoute, z } from '@hono/zod-openapi';
+import {
+  type Catalogue,
+  CompiledPolicy,
+  checkTool,
+  compileRules,
+  compileTool,
+  createFromTemplate,
+  evaluatePolicy,
+  getTemplate,
+  layOverlay,
+  listTemplates,
+  type Member,
+  type PolicyDocument,
+  readCatalogue,
+  type SessionCall,
+  type ToolBinding,
+  validateMembers,
+  validatePolicy,
+  validateToolBinding,
+} from '@tollgate/engine';
+import type { Diagnostic } from '@tollgate/engine/source';
+import { requireGrant, requireMember } from '../auth.ts';
+import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
+import { CompileBody, compileBody, problemWithLine } from '../rule-sheets.ts';
 
+/** The error shape every route answers with, for the OpenAPI description. */
+export const ErrorSchema = z
+  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) })
+  .openapi('Error');
+
+const errorResponse = (description: string) => ({ content: { 'application/json': { schema: ErrorSchema } }, description });
+
+/** The 4xx answers routes share, for the OpenAPI description. */
+export const ERRORS = {
+  400: errorResponse('The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues).'),
+  401: errorResponse('No key, or a key that is not known.'),
+  403: errorResponse('The key lacks the role or grant.'),
+} as const;
+
+/** A JSON body, required (so a body that is not JSON is refused rather than read as {}). */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { body: { content: { 'application/json': { schema } }, required: true } };
+}
+
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { content: { 'application/json': { schema } }, description };
+}
+
+const JsonObject = z.record(z.string(), z.unknown());
+const Problem = z.object({ code: z.string(), path: z.string(), message: z.string() }).openapi('Problem');
+const Members = z.array(z.unknown()).openapi({ description: 'Members at decision time: [{id, role, signing}].' });
+const Tools = z.array(z.unknown()).openapi({ description: 'The agent’s tools: [{name, action, amount?}].' });
+
+const ValidateBody = z
+  .strictObject({ document: JsonObject, members: Members.optional(), tools: Tools.optional() })
+  .openapi('PolicyValidateBody');
+const EvaluateBody = z
+  .strictObject({ document: JsonObject, tool: JsonObject, arguments: JsonObject, members: Members.optional() })
+  .openapi('PolicyEvaluateBody');
+const RulesBody = z.strictObject({ sheet: z.string().optional(), colang: z.string().optional() });
+const CallBody = z.strictObject({
+  tool: z.string().min(1),
+  arguments: JsonObject.optional(),
+  contexts: z.record(z.string(), z.boolean()).optional(),
+  history: z
+    .array(z.strictObject({ tool: z.string().min(1), arguments: z.unknown().optional(), result: z.unknown().optional() }))
+    .optional(),
+  confirmed: z.boolean().optional(),
+});
+const CheckBody = z
+  .strictObject({
+    rules: RulesBody,
+    catalogue: z.string().optional(),
+    catalogue_format: z.enum(['yaml', 'json']).optional(),
+    call: CallBody,
+  })
+  .openapi('RulesCheckBody');
+const TemplateBody = z.strictObject({ params: z.record(z.string(), z.string()).optional() }).openapi('PolicyTemplateBody');
+
+/** A problem as `policy validate --json` prints it: `{code, path, message}` plus line and column where known. */
+function problemJson(d: Diagnostic) {
+  return {
+    code: d.code,
+    path: d.path ?? '',
+    message: d.message,
+    ...(d.range ? { line: d.range.start.line, column: d.range.start.column } : {}),
+  };
+}
+
+/** 422 with the problems of a part of the body that the engine refuses. */
+function refuseIf(problems: Diagnostic[], code: string, what: string): void {
+  if (problems.length > 0) throw new ApiError(422, code, `${what}: ${problems[0]?.message}`, { problems: problems.map(problemJson) });
+}
+
+function membersOf(members: unknown[] | undefined, at: string): Member[] | undefined {
+  if (members === undefined) return undefined;
+  refuseIf(
+    validateMembers(members).map((p) => ({ ...p, path: `${at}${p.path ?? ''}` })),
+    'INVALID_MEMBERS',
+    'the members are not valid',
+  );
+  return members as Member[];
+}
+
+function toolsOf(tools: unknown[] | undefined): ToolBinding[] | undefined {
+  if (tools === undefined) return undefined;
+  refuseIf(
+    tools.flatMap((t, i) => validateToolBinding(t, `/tools/${i}`)),
+    'INVALID_TOOLS',
+    'the tools are not valid',
+  );
+  return tools as ToolBinding[];
+}
+
+const compileRoute = createRoute({
+  method: 'post',
+  path: '/rule-sheets/compile',
+  summary: 'Compile a rule sheet or Colang; keeps nothing (needs the catalogue grant).',
+  request: jsonBody(CompileBody),
+  responses: {
+    200: jsonResponse(
+      z.object({
+        colang: z.string().nullable(),
+        rulebook: z.unknown(),
+        overlay: z.unknown(),
+        lints: z.array(z.unknown()),
+        source_map: z.unknown(),
+      }),
+      'The Colang (null for Colang input), rulebook, overlay and lints.',
+    ),
+    ...ERRORS,
+    422: errorResponse('rule_sheet_unsupported (or the Colang code) with details.problems [{line, message, code}], or INVALID_CATALOGUE.'),
+  },
+});
+
+const validateRoute = createRoute({
+  method: 'post',
+  path: '/policies/validate',
+  summary: 'Validate a policy document, optionally against members and tools.',
+  request: jsonBody(ValidateBody),
+  responses: {
+    200: jsonResponse(
+      z.object({ valid: z.boolean(), revision: z.number().int(), errors: z.array(Problem), warnings: z.array(Problem) }),
+      'Whether the document is valid, its language revision, errors and warnings.',
+    ),
+    ...ERRORS,
+    422: errorResponse('INVALID_MEMBERS or INVALID_TOOLS.'),
+  },
+});
+
+const evaluateRoute = createRoute({
+  method: 'post',
+  path: '/policies/evaluate',
+  summary: 'Decide one call against a policy document, as `tollgate policy evaluate --json` does.',
+  request: jsonBody(EvaluateBody),
+  responses: {
+    200: jsonResponse(
+      z.object({
+        decision: z.enum(['allow', 'require_approval', 'deny']),
+        rule: z.string().nullable(),
+        code: z.string().nullable(),
+        approvers: z.array(z.string()).nullable(),
+        approval: z.object({ ttl_seconds: z.number(), expires_at: z.string() }).nullable(),
+        explanation: z.unknown(),
+      }),
+      'The decision, the deciding rule, approvers and the explanation.',
+    ),
+    ...ERRORS,
+    422: errorResponse('INVALID_POLICY (details.errors), INVALID_TOOL or INVALID_MEMBERS.'),
+  },
+});
+
+const checkRoute = createRoute({
+  method: 'post',
+  path: '/rules/check',
+  summary: 'Check one call against a rule sheet or Colang and a catalogue.',
+  request: jsonBody(CheckBody),
+  responses: {
+    200: jsonResponse(
+      z.object({
+        verdict: z.enum(['allow', 'refuse', 'confirm']),
+        rule: z.string().nullable(),
+        reason: z.string().nullable(),
+        code: z.string().optional(),
+        confirmation: z.string().optional(),
+      }),
+      'The verdict, the rule and why.',
+    ),
+    ...ERRORS,
+    422: errorResponse('The rules do not compile (rule_sheet_unsupported or the Colang code) or INVALID_CATALOGUE.'),
+  },
+});
+
+const listTemplatesRoute = createRoute({
+  method: 'get',
+  path: '/policies/templates',
+  summary: 'The policy templates and their parameters.',
+  responses: {
+    200: jsonResponse(
+      z.array(z.object({ name: z.string(), title: z.string(), description: z.string(), parameters: z.array(z.unknown()) })),
+      'Every template.',
+    ),
+    401: ERRORS[401],
+    403: ERRORS[403],
+  },
+});
+
+const createTemplateRoute = createRoute({
+  method: 'post',
+  path: '/policies/templates/{name}',
+  summary: 'Draft a policy from a template; nothing is stored or activated.',
+  request: { params: z.object({ name: z.string() }), ...jsonBody(TemplateBody) },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        template: z.string(),
+        parameters: z.record(z.string(), z.string()),
+        document: z.unknown(),
+        examples: z.unknown(),
+        notes: z.record(z.string(), z.string()),
+        delegation: z.unknown(),
+      }),
+      'The draft: document, examples, notes and a delegation hint.',
+    ),
+    ...ERRORS,
+    404: errorResponse('UNKNOWN_TEMPLATE.'),
+    422: errorResponse('Parameter errors (UNKNOWN_PARAMETER, INVALID_PARAMETER, PARAMETER_ORDER) in details.problems.'),
+  },
+});
+
+/** The stateless routes, for members. */
 export function statelessRoutes() {
   const app = router();
+
+  app.openapi(compileRoute, (c) => {
+    const principal = c.get('principal');
+    requireMember(principal);
+    requireGrant(principal, 'catalogue');
+    const answer = compileBody(c.req.valid('json'));
+    if (answer.status !== 200) {
+      const { code, message, details } = answer.body.error as { code: string; message: string; details?: unknown };
+      throw new ApiError(answer.status, code, message, details);
+    }
+    return c.json(answer.body, 200);
+  });
+
+  app.openapi(validateRoute, (c) => {
+    requireMember(c.get('principal'));
+    const body = c.req.valid('json');
+    const members = membersOf(body.members, '/members');
+    const tools = toolsOf(body.tools);
+    const r = validatePolicy(body.document, { members, tools });
+    return c.json({ valid: r.valid, revision: r.revision, errors: r.errors.map(problemJson), warnings: r.warnings.map(problemJson) }, 200);
+  });
+
+  app.openapi(evaluateRoute, (c) => {
+    requireMember(c.get('principal'));
+    const body = c.req.valid('json');
+    const members = membersOf(body.members, '/members');
+    const toolProblems = validateToolBinding(body.tool, '/tool');
+    refuseIf(toolProblems, 'INVALID_TOOL', 'the tool is not valid');
+    const checked = validatePolicy(body.document, { members });
+    if (!checked.valid) {
+      throw new ApiError(422, 'INVALID_POLICY', 'the document is not valid, so it decides nothing', {
+        errors: checked.errors.map(problemJson),
+      });
+    }
+    const policy = new CompiledPolicy(body.document as unknown as PolicyDocument);
+    const d = evaluatePolicy(policy, compileTool(body.tool as unknown as ToolBinding), body.arguments, {
+      ...(members ? { members } : {}),
+      now: c.get('ctx').now(),
+    });
+    return c.json(
+      { decision: d.decision, rule: d.rule, code: d.code, approvers: d.approvers, approval: d.approval, explanation: d.explanation },
+      200,
+    );
+  });
+
+  app.openapi(checkRoute, (c) => {
+    requireMember(c.get('principal'));
+    const body = c.req.valid('json');
+    const { rules, call } = body;
+    if ((rules.sheet === undefined) === (rules.colang === undefined)) {
+      throw new ApiError(400, 'INVALID_BODY', '/rules: send exactly one of "sheet" and "colang"', { issues: [] });
+    }
+    let catalogue: Catalogue | undefined;
+    if (body.catalogue !== undefined) {
+      const read = readCatalogue(body.catalogue, body.catalogue_format ?? 'yaml');
+      if (!read.ok) throw new ApiError(422, 'INVALID_CATALOGUE', 'the catalogue does not load', { problems: read.problems });
+      catalogue = read.catalogue;
+    }
+    const kind = rules.sheet !== undefined ? 'sheet' : 'colang';
+    const compiled = compileRules((rules.sheet ?? rules.colang) as string, kind, catalogue);
+    if (!compiled.ok) {
+      const code = kind === 'sheet' ? 'rule_sheet_unsupported' : (compiled.problems[0]?.code ?? 'colang_syntax');
+      throw new ApiError(422, code, `the ${kind === 'sheet' ? 'sheet' : 'policy'} was not compiled; nothing was changed`, {
+        problems: compiled.problems.map(problemWithLine),
+      });
+    }
+    // Without a catalogue the called tool is an uncatalogued write, as `tollgate rules check` treats it.
+    const base: Catalogue = catalogue ?? { tools: [{ name: call.tool, action: 'uncatalogued', kind: 'write' }] };
+    const verdict = checkTool({
+      rulebook: compiled.rulebook,
+      catalogue: layOverlay(base, compiled.overlay),
+      call: { tool: call.tool, arguments: call.arguments ?? {} },
+      contexts: call.contexts ?? {},
+      history: (call.history ?? []) as SessionCall[],
+      confirmed: call.confirmed === true,
+    });
+    if (verdict.verdict === 'allow') return c.json({ verdict: 'allow' as const, rule: null, reason: null }, 200);
+    if (verdict.verdict === 'refuse') {
+      return c.json({ verdict: 'refuse' as const, rule: verdict.rule, reason: verdict.reason, code: verdict.code }, 200);
+    }
+    return c.json(
+      { verdict: 'confirm' as const, rule: verdict.rule, reason: 'a person confirms each call', confirmation: verdict.confirmation },
+      200,
+    );
+  });
+
+  app.openapi(listTemplatesRoute, (c) => {
+    requireMember(c.get('principal'));
+    return c.json(
+      listTemplates().map(({ name, title, description, parameters }) => ({ name, title, description, parameters: [...parameters] })),
+      200,
+    );
+  });
+
+  app.openapi(createTemplateRoute, (c) => {
+    requireMember(c.get('principal'));
+    const { name } = c.req.valid('param');
+    if (!getTemplate(name)) throw new ApiError(404, 'UNKNOWN_TEMPLATE', `there is no template "${name}"`);
+    const draft = createFromTemplate(name, c.req.valid('json').params ?? {});
+    if (!draft.ok) {
+      throw new ApiError(422, draft.errors[0]?.code ?? 'INVALID_PARAMETER', `the parameters are not valid: ${draft.errors[0]?.message}`, {
+        problems: draft.errors.map(problemJson),
+      });
+    }
+    const { ok: _ok, ...rest } = draft;
+    return c.json(rest, 200);
+  });
+
   return app;
 }

@@ -1,0 +1,58 @@
+// Recorded gate decisions: every call an agent sends, with the document versions that decided it and the
+// arguments' digest (kept always; the arguments themselves only for the retention period).
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '@tollgate/engine';
+import type { Db } from './db.ts';
+
+export interface DecisionRow {
+  call_id: string;
+  agent: string;
+  tool: string;
+  action: string | null;
+  amount: string | null;
+  currency: string | null;
+  decision: string;
+  rule: string | null;
+  code: string | null;
+  /** JSON: {document id: sequence}. */
+  versions: string;
+  /** JSON, or null once the retention period has passed. */
+  arguments: string | null;
+  arguments_digest: string;
+  session: string | null;
+  created_at: string;
+}
+
+/** The sha-256 (hex) of the arguments' canonical JSON (sorted keys, no spaces). */
+export function argumentsDigest(args: unknown): string {
+  return createHash('sha256').update(canonicalJson(args), 'utf8').digest('hex');
+}
+
+export function insertDecision(db: Db, row: DecisionRow): void {
+  db.prepare(
+    `INSERT INTO decisions (call_id, agent, tool, action, amount, currency, decision, rule, code, versions, arguments, arguments_digest, session, created_at)
+     VALUES (@call_id, @agent, @tool, @action, @amount, @currency, @decision, @rule, @code, @versions, @arguments, @arguments_digest, @session, @created_at)`,
+  ).run(row);
+}
+
+export function findDecision(db: Db, callId: string): DecisionRow | undefined {
+  return db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(callId) as DecisionRow | undefined;
+}
+
+/** The session's earlier allowed calls of this agent, oldest first (results are not known to the server). */
+export function sessionHistory(db: Db, agent: string, session: string): { tool: string; arguments?: unknown }[] {
+  const rows = db
+    .prepare("SELECT tool, arguments FROM decisions WHERE agent = ? AND session = ? AND decision = 'allow' ORDER BY created_at, rowid")
+    .all(agent, session) as { tool: string; arguments: string | null }[];
+  return rows.map((r) => (r.arguments === null ? { tool: r.tool } : { tool: r.tool, arguments: JSON.parse(r.arguments) as unknown }));
+}
+
+/** Forgets the arguments of decisions older than the retention period (their digest stays). */
+export function forgetOldArguments(db: Db, before: Date): number {
+  return db.prepare('UPDATE decisions SET arguments = NULL WHERE created_at < ? AND arguments IS NOT NULL').run(before.toISOString())
+    .changes;
+}
+
+export function countDecisions(db: Db): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM decisions').get() as { n: number }).n;
+}

@@ -1,0 +1,121 @@
+// GET /v1/events over a real socket: server-sent events reach a connected client; members only.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
+import { startServer, type TestServer } from './server-harness.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+/** Opens the stream and reads it until `until` holds of what has arrived (or 5 s pass). */
+async function openEvents(key: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${server.url}/v1/events`, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let received = '';
+  async function readUntil(until: (text: string) => boolean): Promise<string> {
+    const deadline = Date.now() + 5000;
+    while (!until(received)) {
+      if (Date.now() > deadline) throw new Error(`timed out; got ${JSON.stringify(received)}`);
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      received += decoder.decode(chunk.value, { stream: true });
+    }
+    return received;
+  }
+  return {
+    res,
+    readUntil,
+    close() {
+      controller.abort();
+    },
+  };
+}
+
+/** The events of a stream's text: [{event, data}]. */
+function eventsOf(text: string): { event: string; data: unknown }[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.includes('data:'))
+    .map((block) => {
+      const lines = block.split('\n');
+      const event =
+        lines
+          .find((l) => l.startsWith('event:'))
+          ?.slice(6)
+          .trim() ?? 'message';
+      const data = lines
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join('\n');
+      return { event, data: JSON.parse(data) };
+    });
+}
+
+describe('GET /v1/events', () => {
+  it('streams events published on the hub to a connected member', async () => {
+    const stream = await openEvents(server.key('viewer'));
+    try {
+      expect(stream.res.status).toBe(200);
+      expect(stream.res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      await stream.readUntil((t) => t.includes(': connected'));
+      server.ctx.events.publish({ type: 'approval', id: 'a-1', status: 'approved' });
+      server.ctx.events.publish({ type: 'document', id: 'policies/x.policy.json', sequence: 3 });
+      const text = await stream.readUntil((t) => eventsOf(t).length >= 2);
+      expect(eventsOf(text)).toEqual([
+        { event: 'approval', data: { type: 'approval', id: 'a-1', status: 'approved' } },
+        { event: 'document', data: { type: 'document', id: 'policies/x.policy.json', sequence: 3 } },
+      ]);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('tells every connected client of a document edit made through the API', async () => {
+    const [a, b] = [await openEvents(server.key('owner')), await openEvents(server.key('approver'))];
+    try {
+      await a.readUntil((t) => t.includes(': connected'));
+      await b.readUntil((t) => t.includes(': connected'));
+      const policy = JSON.parse(REFUNDS_POLICY_TEXT);
+      policy.rules[0].description = 'Reading orders is always fine.';
+      const edit = await server.call('POST', `/v1/documents/${encodeURIComponent('policies/refunds.policy.json')}/edits`, {
+        key: server.key('developer'),
+        body: { content: `${JSON.stringify(policy, null, 2)}\n`, reason: 'describe the read rule', based_on: 1 },
+      });
+      expect(edit.status).toBe(201);
+      for (const stream of [a, b]) {
+        const text = await stream.readUntil((t) => eventsOf(t).some((e) => e.event === 'document'));
+        expect(eventsOf(text)).toContainEqual({
+          event: 'document',
+          data: { type: 'document', id: 'policies/refunds.policy.json', sequence: 2 },
+        });
+      }
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('stops delivering to a client once it disconnects', async () => {
+    const stream = await openEvents(server.key('viewer'));
+    await stream.readUntil((t) => t.includes(': connected'));
+    stream.close();
+    // The server notices the abort and unsubscribes; publishing afterwards does not throw.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(() => server.ctx.events.publish({ type: 'approval', id: 'a-2', status: 'denied' })).not.toThrow();
+  });
+
+  it('answers 401 without a key and 403 MEMBER_REQUIRED to an agent', async () => {
+    const none = await server.call('GET', '/v1/events');
+    expect(none.status).toBe(401);
+    expect(none.json.error.code).toBe('MISSING_KEY');
+    const agent = await server.call('GET', '/v1/events', { key: server.key('agent') });
+    expect(agent.status).toBe(403);
+    expect(agent.json.error.code).toBe('MEMBER_REQUIRED');
+  });
+});

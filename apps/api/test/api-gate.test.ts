@@ -1,0 +1,187 @@
+// POST /v1/agents/{agent}/calls over real HTTP on a fresh demo data folder: the demo agent's decisions,
+// each recorded with its versions and digest; another agent's key, members' keys and bad bodies refused
+// with nothing recorded.
+import { createHash } from 'node:crypto';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey } from '../src/server/state/members.ts';
+import { startServer, type TestServer } from './server-harness.ts';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startServer();
+});
+afterAll(async () => {
+  await s.stop();
+});
+
+const CALLS = '/v1/agents/support-bot/calls';
+/**
+ * Sends a large body with node:http and resolves on the answer, even when the server answers (413) and
+ * closes before the whole body is written: fetch reports that as a failed request.
+ */
+function postLarge(
+  path: string,
+  key: string,
+  body: string,
+): // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely
+Promise<{ status: number; json: any; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      s.url + path,
+      { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        res.on('end', () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, json, text });
+        });
+      },
+    );
+    req.on('error', (e) => setTimeout(() => reject(e), 200));
+    req.end(body);
+  });
+}
+const count = (table: 'decisions' | 'approvals') => (s.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+const call = (body: unknown, key = s.key('agent')) => s.call('POST', CALLS, { key, body });
+
+describe('the gate', () => {
+  it('holds a 500 USD refund for the approver, admin and owner, and records it', async () => {
+    const before = count('approvals');
+    const r = await call({ tool: 'issue_refund', arguments: { amount: '500', order: 'A-1' } });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ decision: 'require_approval', rule: 'refund-approval', explanation: { decision: 'require_approval' } });
+    expect(r.json.call_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.json.approval).toMatchObject({ approvers_count: 3 });
+    expect(count('approvals')).toBe(before + 1);
+
+    const row = s.ctx.db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(r.json.call_id) as Record<string, string>;
+    expect(row).toMatchObject({ agent: 'support-bot', tool: 'issue_refund', action: 'refund.issue', amount: '500', currency: 'USD' });
+    expect(row.decision).toBe('require_approval');
+    expect(JSON.parse(row.arguments as string)).toEqual({ amount: '500', order: 'A-1' });
+    expect(row.arguments_digest).toBe(createHash('sha256').update('{"amount":"500","order":"A-1"}').digest('hex'));
+    expect(JSON.parse(row.versions as string)).toMatchObject({
+      'agents/support-bot.agent.yaml': 1,
+      'catalogue.yaml': 1,
+      'policies/refunds.policy.json': 1,
+      'sheets/support.rules.yaml': 1,
+    });
+
+    const approval = await s.call('GET', `/v1/approvals/${r.json.approval.id}`, { key: s.key('viewer') });
+    expect(approval.status).toBe(200);
+    const ids = ['owner', 'admin', 'approver'].map((role) => s.keys.members.find((m) => m.role === role)?.id);
+    expect([...approval.json.approvers].sort()).toEqual([...ids].sort());
+    expect(approval.json).toMatchObject({ status: 'pending', policy_document: 'policies/refunds.policy.json', policy_sequence: 1 });
+  });
+
+  it('allows 50 and denies 5000', async () => {
+    expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json).toMatchObject({
+      decision: 'allow',
+      rule: 'refund-auto',
+    });
+    const big = await call({ tool: 'issue_refund', arguments: { amount: '5000' } });
+    expect(big.json).toMatchObject({ decision: 'deny', rule: 'refund-over-limit' });
+    expect(big.json.approval).toBeUndefined();
+    expect((await call({ tool: 'issue_refund', arguments: { amount: '5000.5' } })).json).toMatchObject({
+      decision: 'deny',
+      code: 'DELEGATION_SPENDING_LIMIT',
+    });
+  });
+
+  it('denies an unknown tool and an invalid amount, recording both', async () => {
+    const before = count('decisions');
+    expect((await call({ tool: 'launch_rocket', arguments: {} })).json).toMatchObject({ decision: 'deny', code: 'TOOL_UNKNOWN' });
+    expect((await call({ tool: 'issue_refund', arguments: { amount: '1e3' } })).json).toMatchObject({
+      decision: 'deny',
+      code: 'INVALID_AMOUNT',
+    });
+    expect(count('decisions')).toBe(before + 2);
+  });
+
+  it('asks for confirmation of a payout, and refuses what the rulebook never allows', async () => {
+    const c = await call({ tool: 'send_payout', arguments: { amount: '10' } });
+    expect(c.json).toMatchObject({ decision: 'confirm', code: 'CONFIRMATION_REQUIRED' });
+    expect(typeof c.json.explanation.confirmation).toBe('string');
+    expect((await call({ tool: 'send_payout', arguments: { amount: '10' }, confirmed: true })).json).toMatchObject({ decision: 'deny' });
+  });
+
+  it("counts the session's allowed calls (at_most 5)", async () => {
+    for (let i = 0; i < 5; i++) {
+      expect((await call({ tool: 'issue_refund', arguments: { amount: '1' }, session: 'sess-1' })).json.decision).toBe('allow');
+    }
+    expect((await call({ tool: 'issue_refund', arguments: { amount: '1' }, session: 'sess-1' })).json).toMatchObject({
+      decision: 'deny',
+      code: 'at_most_exceeded',
+    });
+    expect((await call({ tool: 'issue_refund', arguments: { amount: '1' }, session: 'sess-2' })).json.decision).toBe('allow');
+  });
+
+  it("refuses another agent's key, members' keys, no key and a wrong key, recording nothing", async () => {
+    const before = count('decisions');
+    const other = createKey(s.ctx.db, { agent: 'other-bot' });
+    const body = { tool: 'issue_refund', arguments: { amount: '50' } };
+    const mismatch = await call(body, other);
+    expect(mismatch.status).toBe(403);
+    expect(mismatch.json.error.code).toBe('AGENT_MISMATCH');
+    const member = await call(body, s.key('owner'));
+    expect(member.status).toBe(403);
+    expect(member.json.error.code).toBe('AGENT_KEY_REQUIRED');
+    const none = await s.call('POST', CALLS, { body });
+    expect(none.status).toBe(401);
+    expect(none.json.error.code).toBe('MISSING_KEY');
+    const wrong = await call(body, 'tg_not-a-key');
+    expect(wrong.status).toBe(401);
+    expect(wrong.json.error.code).toBe('INVALID_KEY');
+    const unknownAgent = await s.call('POST', '/v1/agents/other-bot/calls', { key: other, body });
+    expect(unknownAgent.status).toBe(404);
+    expect(count('decisions')).toBe(before);
+  });
+
+  it('answers bad bodies 4xx and records nothing', async () => {
+    const before = { d: count('decisions'), a: count('approvals') };
+    const key = s.key('agent');
+    const json = { 'content-type': 'application/json' };
+    const bad = [
+      await s.call('POST', CALLS, { key, raw: '{"tool": "issue_refund", ', headers: json }),
+      await s.call('POST', CALLS, { key, raw: 'not json at all', headers: json }),
+      await s.call('POST', CALLS, { key, raw: '{"tool":"issue_refund","arguments":{"amount":"500"}}' }),
+      await call({ tool: 42, arguments: { amount: '500' } }),
+      await call({ tool: 'issue_refund', arguments: ['500'] }),
+      await call({ tool: 'issue_refund', arguments: { amount: '500' }, confirmed: 'yes' }),
+      await call({ tool: 'issue_refund', arguments: { amount: '500' }, extra: true }),
+      await call({ tool: 'issue_refund' }),
+      await call([1, 2]),
+    ];
+    expect(bad.map((r) => r.status)).toEqual([400, 400, 415, 400, 400, 400, 400, 400, 400]);
+    expect(bad.map((r) => r.json?.error?.code)).toEqual([
+      'INVALID_JSON',
+      'INVALID_JSON',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'INVALID_BODY',
+      'INVALID_BODY',
+      'INVALID_BODY',
+      'INVALID_BODY',
+      'INVALID_BODY',
+      'INVALID_BODY',
+    ]);
+    const unknown = await call({ tool: 'issue_refund', arguments: { amount: '500' }, extra: true });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.code).toBe('INVALID_BODY');
+    const huge = await postLarge(
+      CALLS,
+      key,
+      JSON.stringify({ tool: 'issue_refund', arguments: { amount: '500', note: 'x'.repeat(2 * 1024 * 1024) } }),
+    );
+    expect(huge.status).toBe(413);
+    expect(count('decisions')).toBe(before.d);
+    expect(count('approvals')).toBe(before.a);
+  });
+});

@@ -1,0 +1,3 @@
+// The gate: one agent call decided from its agent's compiled parts (DESIGN.md, "The gate").
+
+export * from './decide-call.ts';
