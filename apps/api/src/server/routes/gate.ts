@@ -69,6 +69,8 @@ const callRoute = createRoute({
 
 interface LoadedAgent {
   agent: Agent;
+  /** Documents read at a pinned sequence rather than their running one. */
+  pinned: string[];
   parts: Omit<Parameters<typeof decideCall>[0], 'call' | 'now' | 'members'>;
   versions: Record<string, number>;
 }
@@ -82,6 +84,43 @@ async function running(ctx: AppContext, id: string, versions: Record<string, num
 
 function unloadable(id: string, problems: unknown): never {
   throw new ApiError(409, 'AGENT_NOT_LOADABLE', `${id} does not load`, { problems });
+}
+
+/** The running sequence of a document, from its index alone (no text read). */
+async function runningSequence(ctx: AppContext, id: string): Promise<number | undefined> {
+  return (await ctx.store.history(id)).find((v) => v.running)?.sequence;
+}
+
+const loadedAgents = new WeakMap<AppContext, Map<string, { loaded: LoadedAgent; running: string[] }>>();
+
+/**
+ * The agent as loaded for its documents' current versions. Versions never change once stored, so a
+ * loaded agent is reused while every document it read at its running version still runs that version:
+ * a call then costs a few index reads, not a parse and compile of every document.
+ */
+export async function loadAgentCached(ctx: AppContext, name: string): Promise<LoadedAgent> {
+  let cache = loadedAgents.get(ctx);
+  if (!cache) {
+    cache = new Map();
+    loadedAgents.set(ctx, cache);
+  }
+  const hit = cache.get(name);
+  if (hit) {
+    let fresh = true;
+    for (const id of hit.running) {
+      if ((await runningSequence(ctx, id)) !== hit.loaded.versions[id]) {
+        fresh = false;
+        break;
+      }
+    }
+    if (fresh) return hit.loaded;
+  }
+  const loaded = await loadAgent(ctx, name);
+  const pinned = new Set(loaded.pinned);
+  // settings.yaml counts even when absent: creating it changes the approval lifetime.
+  const running = new Set([...Object.keys(loaded.versions).filter((id) => !pinned.has(id)), 'settings.yaml']);
+  cache.set(name, { loaded, running: [...running] });
+  return loaded;
 }
 
 /** Loads the agent and every document it names, at their running versions (pinned ones at their pin). */
@@ -109,6 +148,7 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
   }
 
   const policies: GatePolicy[] = [];
+  const pinned: string[] = [];
   const addPolicy = (document: string, sequence: number, text: string) => {
     let value: unknown;
     try {
@@ -132,6 +172,7 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
         pin.sequence === undefined ? await ctx.store.get(pin.document) : await ctx.store.getVersion(pin.document, pin.sequence);
       if (!version) unloadable(pin.document, [{ message: `version ${pin.sequence ?? 'running'} is not stored` }]);
       versions[pin.document] = version.sequence;
+      if (pin.sequence !== undefined) pinned.push(pin.document);
       addPolicy(pin.document, version.sequence, version.text);
     }
   }
@@ -147,6 +188,7 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
   }
   return {
     agent,
+    pinned,
     versions,
     parts: {
       catalogue: catalogueRead.catalogue,
@@ -181,7 +223,7 @@ export function gateRoutes() {
     const body = c.req.valid('json');
     if (principal.kind !== 'agent') throw new ApiError(403, 'AGENT_KEY_REQUIRED', "only the agent's own key sends its calls");
     if (principal.agent !== name) throw new ApiError(403, 'AGENT_MISMATCH', `this key belongs to ${principal.agent}, not ${name}`);
-    const loaded = await loadAgent(ctx, name);
+    const loaded = await loadAgentCached(ctx, name);
     const now = ctx.now();
     sweepArguments(ctx, now);
     const members: Member[] = listMembers(ctx.db).map((m) => ({ id: m.id, role: m.role, signing: m.signing === 1 }));
