@@ -115,6 +115,72 @@ describe('POST /v1/simulations', () => {
     expect(nobody.json.counts.calls).toBe(0);
   });
 
+  it('decides pasted calls like examples: compared with expect, only decided without it, null arguments not guessed', async () => {
+    const calls = [
+      { tool: REFUND_TOOL, arguments: { amount: '50' }, expect: { decision: 'allow' } },
+      { tool: REFUND_TOOL, arguments: { amount: '150' }, expect: { decision: 'require_approval', rule: 'refund-approval' } },
+      { tool: REFUND_TOOL, arguments: { amount: '5000' }, expect: { decision: 'allow' } },
+      { tool: REFUND_TOOL, arguments: null, expect: { decision: 'allow' } },
+      { tool: READ_TOOL, arguments: null },
+      { tool: READ_TOOL, arguments: { id: '7' } },
+    ];
+    const r = await post('/v1/simulations', { document: { id: REFUNDS_ID }, calls }, 'viewer');
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.compared).toBe('expected');
+    expect(r.json.counts).toEqual({ calls: 6, agreed: 2, differed: 1, not_evaluable: 1 });
+    expect(r.json.calls.map((c: { name: string; status: string }) => `${c.name} ${c.status}`)).toEqual([
+      '/calls/0 agreed',
+      '/calls/1 agreed',
+      '/calls/2 differed',
+      '/calls/3 not_evaluable',
+      '/calls/4 decided',
+      '/calls/5 decided',
+    ]);
+    expect(r.json.calls[2]).toMatchObject({ tool: 'issue_refund', document: { decision: 'deny', rule: 'refund-over-limit' } });
+    expect(r.json.calls[3]).toMatchObject({ code: 'ARGUMENTS_REQUIRED', document: { not_evaluable: true, code: 'ARGUMENTS_REQUIRED' } });
+    expect(r.json.calls[4]).toMatchObject({ tool: 'read_order', document: { decision: 'allow', rule: 'read-orders' } });
+
+    const beside = await post('/v1/simulations', { document: { id: REFUNDS_ID }, candidate: laxerRefunds(), calls });
+    expect(beside.json.compared).toBe('candidate');
+    expect(beside.json.counts).toEqual({ calls: 6, agreed: 4, differed: 1, not_evaluable: 1 });
+    expect(beside.json.calls[1]).toMatchObject({ status: 'differed', candidate: { decision: 'allow', rule: 'refund-auto' } });
+
+    const none = await post('/v1/simulations', { document: REFUNDS, calls: [] });
+    expect(none.json.counts).toEqual({ calls: 0, agreed: 0, differed: 0, not_evaluable: 0 });
+  });
+
+  it('answers 4xx for bad pasted calls', async () => {
+    const ok = { tool: REFUND_TOOL, arguments: { amount: '1' } };
+    const cases: [unknown, number, string][] = [
+      [[{ ...ok, extra: true }], 400, 'INVALID_BODY'],
+      [[{ tool: REFUND_TOOL }], 400, 'INVALID_BODY'],
+      [[{ tool: REFUND_TOOL, arguments: [1] }], 400, 'INVALID_BODY'],
+      [[{ tool: REFUND_TOOL, arguments: 'x' }], 400, 'INVALID_BODY'],
+      [[{ tool: 'issue_refund', arguments: {} }], 400, 'INVALID_BODY'],
+      [[{ tool: { ...REFUND_TOOL, colour: 'red' }, arguments: {} }], 400, 'INVALID_BODY'],
+      [[{ tool: { name: 'x' }, arguments: {} }], 400, 'INVALID_BODY'],
+      [[{ tool: { ...REFUND_TOOL, amount: { pointer: '/amount' } }, arguments: {} }], 400, 'INVALID_BODY'],
+      [[{ ...ok, expect: { decision: 'maybe' } }], 400, 'INVALID_BODY'],
+      [[{ ...ok, expect: { decision: 'allow', why: 1 } }], 400, 'INVALID_BODY'],
+      [[{ ...ok, expect: {} }], 400, 'INVALID_BODY'],
+      [['x'], 400, 'INVALID_BODY'],
+      [Array.from({ length: 1001 }, () => ok), 400, 'INVALID_BODY'],
+      [[{ tool: { name: 'bad name!', action: 'refund.issue' }, arguments: {} }], 422, 'INVALID_TOOL'],
+      [[ok, { tool: { name: 'pay', action: 'Not An Action' }, arguments: {} }], 422, 'INVALID_TOOL'],
+      [[{ tool: { ...REFUND_TOOL, amount: { pointer: 'amount', currency: 'USD' } }, arguments: {} }], 422, 'INVALID_TOOL'],
+    ];
+    for (const [calls, status, code] of cases) {
+      const r = await post('/v1/simulations', { document: REFUNDS, calls });
+      expect([r.status, r.json?.error?.code], JSON.stringify(calls).slice(0, 120)).toEqual([status, code]);
+      expect(typeof r.json.error.message).toBe('string');
+    }
+    const bad = await post('/v1/simulations', {
+      document: REFUNDS,
+      calls: [ok, { tool: { name: 'pay', action: 'Not An Action' }, arguments: {} }],
+    });
+    expect(bad.json.error.details.problems[0].path).toBe('/calls/1/tool/action');
+  });
+
   it('answers 4xx for bad bodies, unknown documents and invalid policies, changing nothing', async () => {
     const cases: [unknown, number, string][] = [
       [{ document: { id: 'policies/none.policy.json' }, calls: { examples: SUITE } }, 404, 'NOT_FOUND'],

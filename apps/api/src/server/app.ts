@@ -10,6 +10,7 @@ import { errorBody, handleError } from './errors.ts';
 import { router } from './openapi.ts';
 import { referencePage } from './reference-page.ts';
 import { approvalRoutes } from './routes/approvals.ts';
+import { decisionRoutes } from './routes/decisions.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { eventRoutes } from './routes/events.ts';
 import { gateRoutes } from './routes/gate.ts';
@@ -61,6 +62,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', memberRoutes());
     api.route('/', eventRoutes());
     api.route('/', simulationRoutes());
+    api.route('/', decisionRoutes());
     const doc = api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Tollgate API', version: '1' }, servers: [{ url: '/v1' }] });
     app.get('/v1/openapi.json', (c) => c.json(doc));
     app.get('/v1/reference', (c) => c.html(referencePage(doc)));

@@ -16,6 +16,7 @@ import {
   readJsonText,
   type ToolBinding,
   validateExampleSuite,
+  validateToolBinding,
 } from '@tollgate/engine';
 import { StoreError, type TrialReport } from '@tollgate/store';
 import { requireMember } from '../auth.ts';
@@ -36,7 +37,31 @@ const Version = z
   .union([VersionRef, PolicyObject])
   .openapi({ description: 'A stored version {id, sequence?} (the running one without sequence), or a policy document.' });
 const Timestamp = z.iso.datetime({ offset: true });
+const AmountMappingSchema = z.strictObject({
+  pointer: z.string(),
+  currency: z.string(),
+  currency_pointer: z.string().optional(),
+});
+const ToolBindingSchema = z
+  .strictObject({ name: z.string().min(1), action: z.string().min(1), amount: AmountMappingSchema.optional() })
+  .openapi('ToolBinding', { description: 'An exposed tool: {name, action, amount?: {pointer, currency, currency_pointer?}}.' });
+const Expectation = z.strictObject({
+  decision: z.enum(['allow', 'deny', 'require_approval', 'confirm']),
+  rule: z.string().nullable().optional(),
+  code: z.string().nullable().optional(),
+});
+const PastedCall = z
+  .strictObject({
+    tool: ToolBindingSchema,
+    arguments: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: 'The call’s arguments; null when they are not known (ARGUMENTS_REQUIRED if the decision needs them).' }),
+    expect: Expectation.optional(),
+  })
+  .openapi('PastedCall');
 const Calls = z.union([
+  z.array(PastedCall).max(MAX_RECORDED_CALLS).openapi({ description: 'Pasted calls [{tool, arguments, expect?}].' }),
   z.strictObject({ examples: z.unknown().openapi({ description: 'An example suite {tools, examples}.' }) }),
   z.strictObject({
     recorded: z.strictObject({ agent: z.string().min(1).optional(), since: Timestamp.optional(), until: Timestamp.optional() }),
@@ -53,7 +78,7 @@ const SimulationResult = z.object({
     z.object({
       name: z.string(),
       tool: z.string(),
-      status: z.enum(['agreed', 'differed', 'not_evaluable']),
+      status: z.enum(['agreed', 'differed', 'not_evaluable', 'decided']),
       code: z.string().optional(),
       document: Outcome,
       candidate: Outcome.optional(),
@@ -85,13 +110,13 @@ const DocumentParam = z.object({ document: z.string().min(1).openapi({ descripti
 const simulateRoute = createRoute({
   method: 'post',
   path: '/simulations',
-  summary: 'Decide example or recorded calls with a version, and a candidate beside it; keeps nothing.',
+  summary: 'Decide example, pasted or recorded calls with a version, and a candidate beside it; keeps nothing.',
   request: jsonBody(SimulationBody),
   responses: {
     200: jsonResponse(SimulationResult, 'Each call’s decision by each version, and agreed/differed counts.'),
     ...ERRORS,
     404: errorResponse('NOT_FOUND: no such document or version.'),
-    422: errorResponse('INVALID_POLICY (the document is not a valid policy) or INVALID_EXAMPLES.'),
+    422: errorResponse('INVALID_POLICY (the document is not a valid policy), INVALID_EXAMPLES, INVALID_TOOL or TOO_MANY_CALLS.'),
   },
 });
 
@@ -217,6 +242,23 @@ function exampleCalls(suite: unknown): SimCall[] {
   }));
 }
 
+/** Pasted calls: each tool binding checked as the engine reads it, then decided like an example. */
+function pastedCalls(calls: z.infer<typeof PastedCall>[]): SimCall[] {
+  const problems = calls.flatMap((call, i) => validateToolBinding(call.tool, `/calls/${i}/tool`));
+  if (problems.length > 0) {
+    throw new ApiError(422, 'INVALID_TOOL', `${problems[0]?.path ?? '/calls'}: ${problems[0]?.message}`, {
+      problems: problems.map((p) => ({ code: p.code, path: p.path ?? '', message: p.message })),
+    });
+  }
+  return calls.map((call, i) => ({
+    name: `/calls/${i}`,
+    tool: compileTool(call.tool as ToolBinding),
+    toolName: call.tool.name,
+    arguments: call.arguments,
+    ...(call.expect !== undefined ? { expected: call.expect } : {}),
+  }));
+}
+
 interface DecisionRow {
   call_id: string;
   agent: string;
@@ -308,9 +350,13 @@ export function simulationRoutes() {
     const body = c.req.valid('json');
     const document = await policyOf(ctx, body.document, '/document');
     const candidate = body.candidate === undefined ? undefined : await policyOf(ctx, body.candidate, '/candidate');
-    const calls = 'examples' in body.calls ? exampleCalls(body.calls.examples) : await recordedCalls(ctx, body.calls.recorded);
+    const calls = Array.isArray(body.calls)
+      ? pastedCalls(body.calls)
+      : 'examples' in body.calls
+        ? exampleCalls(body.calls.examples)
+        : await recordedCalls(ctx, body.calls.recorded);
     const now = ctx.now();
-    const compared = candidate ? 'candidate' : 'examples' in body.calls ? 'expected' : 'recorded';
+    const compared = candidate ? 'candidate' : Array.isArray(body.calls) || 'examples' in body.calls ? 'expected' : 'recorded';
     const counts = { calls: calls.length, agreed: 0, differed: 0, not_evaluable: 0 };
     const results = calls.map((call) => {
       const mine = decide(document, call, now);
@@ -318,12 +364,13 @@ export function simulationRoutes() {
       // Without a candidate: what the example expects, or the recorded decision (its rule may be the rulebook's, so only the decision counts).
       const reference =
         theirs ?? (call.expected as { decision: string } | undefined) ?? (call.recorded ? { decision: call.recorded.decision } : undefined);
-      let status: 'agreed' | 'differed' | 'not_evaluable';
+      // A pasted call without expect (and no candidate) is only decided: there is nothing to compare.
+      let status: 'agreed' | 'differed' | 'not_evaluable' | 'decided';
       if ('not_evaluable' in mine || (theirs && 'not_evaluable' in theirs)) status = 'not_evaluable';
-      else if (reference && !('not_evaluable' in reference) && same(mine, reference)) status = 'agreed';
+      else if (!reference) status = 'decided';
+      else if (!('not_evaluable' in reference) && same(mine, reference)) status = 'agreed';
       else status = 'differed';
-      if (status === 'not_evaluable') counts.not_evaluable++;
-      else counts[status]++;
+      if (status !== 'decided') counts[status]++;
       return {
         name: call.name,
         tool: call.toolName,

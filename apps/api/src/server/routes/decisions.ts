@@ -1,0 +1,164 @@
+// Routes: the recorded gate decisions, newest first, for members. The arguments themselves (kept only for
+// the retention period) are shown only on request, and only to owners and admins; their digest always.
+import { createRoute, z } from '@hono/zod-openapi';
+import { requireMember } from '../auth.ts';
+import { ApiError } from '../errors.ts';
+import { router } from '../openapi.ts';
+import type { DecisionRow } from '../state/decisions.ts';
+import { ERRORS, jsonResponse } from './stateless.ts';
+
+export const DEFAULT_DECISIONS_LIMIT = 100;
+export const MAX_DECISIONS_LIMIT = 500;
+
+const errorResponse = (description: string) => ({ ...ERRORS[400], description });
+
+const Timestamp = z.iso.datetime({ offset: true });
+const WithArguments = z
+  .enum(['true', 'false'])
+  .optional()
+  .openapi({ description: 'true to include the kept arguments (owner or admin only).' });
+
+const ListQuery = z.strictObject({
+  agent: z.string().min(1).optional().openapi({ description: 'Only this agent’s calls.' }),
+  since: Timestamp.optional().openapi({ description: 'Only calls at or after this ISO date-time.' }),
+  until: Timestamp.optional().openapi({ description: 'Only calls at or before this ISO date-time.' }),
+  limit: z
+    .string()
+    .regex(/^[0-9]+$/, 'limit is a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(MAX_DECISIONS_LIMIT))
+    .optional()
+    .openapi({ type: 'integer', description: `1-${MAX_DECISIONS_LIMIT}, default ${DEFAULT_DECISIONS_LIMIT}.` }),
+  with_arguments: WithArguments,
+});
+const OneQuery = z.strictObject({ with_arguments: WithArguments });
+const CallParam = z.object({ call_id: z.string().min(1).openapi({ description: 'The call id, URL-encoded.' }) });
+
+const DecisionSchema = z
+  .object({
+    call_id: z.string(),
+    agent: z.string(),
+    tool: z.string(),
+    action: z.string().nullable(),
+    amount: z.string().nullable(),
+    currency: z.string().nullable(),
+    decision: z.string(),
+    rule: z.string().nullable(),
+    code: z.string().nullable(),
+    versions: z.record(z.string(), z.number()).openapi({ description: 'The document versions that decided: {id: sequence}.' }),
+    arguments_digest: z.string(),
+    arguments_kept: z.boolean(),
+    arguments: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .optional()
+      .openapi({ description: 'Only with ?with_arguments=true: the arguments, or null once forgotten.' }),
+    session: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('RecordedDecision');
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/decisions',
+  summary: 'Recorded gate decisions, newest first (members; arguments only for owners and admins).',
+  request: { query: ListQuery },
+  responses: {
+    200: jsonResponse(z.object({ decisions: z.array(DecisionSchema) }), 'The decisions.'),
+    400: errorResponse('INVALID_QUERY: a bad agent, since, until, limit or with_arguments.'),
+    401: ERRORS[401],
+    403: ERRORS[403],
+  },
+});
+
+const oneRoute = createRoute({
+  method: 'get',
+  path: '/decisions/{call_id}',
+  summary: 'One recorded gate decision by call id (members; arguments only for owners and admins).',
+  request: { params: CallParam, query: OneQuery },
+  responses: {
+    200: jsonResponse(DecisionSchema, 'The decision.'),
+    400: errorResponse('INVALID_QUERY.'),
+    401: ERRORS[401],
+    403: ERRORS[403],
+    404: errorResponse('NOT_FOUND: no decision with this call id.'),
+  },
+});
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function present(row: DecisionRow, withArguments: boolean) {
+  return {
+    call_id: row.call_id,
+    agent: row.agent,
+    tool: row.tool,
+    action: row.action,
+    amount: row.amount,
+    currency: row.currency,
+    decision: row.decision,
+    rule: row.rule,
+    code: row.code,
+    versions: (parseJson(row.versions) ?? {}) as Record<string, number>,
+    arguments_digest: row.arguments_digest,
+    arguments_kept: row.arguments !== null,
+    ...(withArguments ? { arguments: parseJson(row.arguments) as Record<string, unknown> | null } : {}),
+    session: row.session,
+    created_at: row.created_at,
+  };
+}
+
+/** The decision routes: members read; with_arguments=true needs owner or admin. */
+export function decisionRoutes() {
+  const app = router();
+
+  app.openapi(listRoute, (c) => {
+    const q = c.req.valid('query');
+    const withArguments = q.with_arguments === 'true';
+    if (withArguments) requireMember(c.get('principal'), 'owner', 'admin');
+    else requireMember(c.get('principal'));
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (q.agent !== undefined) {
+      where.push('agent = ?');
+      params.push(q.agent);
+    }
+    if (q.since !== undefined) {
+      where.push('created_at >= ?');
+      params.push(new Date(q.since).toISOString());
+    }
+    if (q.until !== undefined) {
+      where.push('created_at <= ?');
+      params.push(new Date(q.until).toISOString());
+    }
+    if (q.since !== undefined && q.until !== undefined && new Date(q.since) > new Date(q.until)) {
+      throw new ApiError(400, 'INVALID_QUERY', 'since is after until');
+    }
+    params.push(q.limit ?? DEFAULT_DECISIONS_LIMIT);
+    const rows = c
+      .get('ctx')
+      .db.prepare(
+        `SELECT * FROM decisions ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+      )
+      .all(...params) as DecisionRow[];
+    return c.json({ decisions: rows.map((r) => present(r, withArguments)) }, 200);
+  });
+
+  app.openapi(oneRoute, (c) => {
+    const { call_id } = c.req.valid('param');
+    const withArguments = c.req.valid('query').with_arguments === 'true';
+    if (withArguments) requireMember(c.get('principal'), 'owner', 'admin');
+    else requireMember(c.get('principal'));
+    const row = c.get('ctx').db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(call_id) as DecisionRow | undefined;
+    if (!row) throw new ApiError(404, 'NOT_FOUND', `no decision with call id ${call_id}`);
+    return c.json(present(row, withArguments), 200);
+  });
+
+  return app;
+}
