@@ -214,4 +214,189 @@ describe('decideCall', () => {
     const c = decide({ tool: 'issue_refund', arguments: { amount: '500' } }, { disclosure: 'conditions' }).notice;
     expect(c.amount).toMatchObject({ currency: 'USD' });
   });
+
+  describe('observe windows', () => {
+    const approvals = [{ name: 'launch', starts: '2025-12-31T00:00:00Z', ends: '2026-01-02T00:00:00Z', relax: 'approvals' as const }];
+    const denials = [{ name: 'shadow', starts: '2025-12-31T00:00:00Z', ends: '2026-01-02T00:00:00Z', relax: 'denials' as const }];
+    const refund = (amount: string) => ({ tool: 'issue_refund', arguments: { amount } });
+
+    it('relaxes require_approval into allow, with no approval, and says what it would have been', () => {
+      const d = decide(refund('500'), { observeWindows: approvals });
+      expect(d).toMatchObject({ decision: 'allow', rule: 'refund-approval', approval: null });
+      expect(d.observed).toEqual({ window: 'launch', would_have_been: 'require_approval' });
+      expect(d.notice).toMatchObject({ decision: 'allow', observed: { window: 'launch', would_have_been: 'require_approval' } });
+      expect(d.summary).toContain('require_approval');
+    });
+
+    it('does nothing outside the window, and an approvals window leaves denials alone', () => {
+      const past = [{ ...approvals[0], starts: '2025-01-01T00:00:00Z', ends: '2025-06-01T00:00:00Z' }] as typeof approvals;
+      const outside = decide(refund('500'), { observeWindows: past });
+      expect(outside).toMatchObject({ decision: 'require_approval' });
+      expect(outside.observed).toBeUndefined();
+      // The window's end is exclusive.
+      const ended = [{ ...approvals[0], ends: '2026-01-01T00:00:00Z' }] as typeof approvals;
+      expect(decide(refund('500'), { observeWindows: ended }).decision).toBe('require_approval');
+      const denied = decide(refund('2000'), { observeWindows: approvals });
+      expect(denied).toMatchObject({ decision: 'deny', rule: 'refund-over-limit' });
+      expect(denied.observed).toBeUndefined();
+      expect(
+        decide({ tool: 'export_customers', arguments: {} }, { observeWindows: approvals, delegation: { actions: ['*'] } }),
+      ).toMatchObject({ decision: 'deny', code: 'never' });
+      expect(decide(refund('50'), { observeWindows: approvals }).observed).toBeUndefined();
+    });
+
+    it('relaxes policy and rulebook denials in a denials window', () => {
+      const policyDeny = decide(refund('2000'), { observeWindows: denials });
+      expect(policyDeny).toMatchObject({
+        decision: 'allow',
+        rule: 'refund-over-limit',
+        observed: { window: 'shadow', would_have_been: 'deny' },
+      });
+      expect(decide(refund('500'), { observeWindows: denials })).toMatchObject({
+        decision: 'allow',
+        observed: { would_have_been: 'require_approval' },
+      });
+      const never = decide(
+        { tool: 'export_customers', arguments: {} },
+        {
+          observeWindows: denials,
+          delegation: { actions: ['*'] },
+          policies: [policy({ schema: 'tollgate/policy@1', default: 'deny', rules: [{ id: 'all', actions: ['*'], effect: 'allow' }] })],
+        },
+      );
+      expect(never).toMatchObject({ decision: 'allow', code: 'never', observed: { window: 'shadow', would_have_been: 'deny' } });
+      const history = [refund('1'), refund('1')];
+      expect(decide({ ...refund('1'), history }, { observeWindows: denials })).toMatchObject({
+        decision: 'allow',
+        code: 'at_most_exceeded',
+        observed: { would_have_been: 'deny' },
+      });
+      // A confirmation is not a denial: it still asks.
+      expect(decide({ tool: 'send_payout', arguments: { amount: '10' } }, { observeWindows: denials }).decision).toBe('confirm');
+    });
+
+    it('never relaxes a guard rule', () => {
+      const guarded = {
+        ...REFUNDS,
+        rules: REFUNDS.rules.map((r) => (r.id === 'refund-approval' ? { ...r, guard: true } : r)),
+      };
+      for (const windows of [approvals, denials]) {
+        const d = decide(refund('500'), { observeWindows: windows, policies: [policy(guarded)] });
+        expect(d).toMatchObject({ decision: 'require_approval', rule: 'refund-approval' });
+        expect(d.approval).not.toBeNull();
+        expect(d.observed).toBeUndefined();
+      }
+      // A relaxed denial elsewhere still leaves the guarded approval standing (and says so).
+      const denyRefunds = policy(
+        { schema: 'tollgate/policy@1', default: 'deny', rules: [{ id: 'no-refunds', actions: ['refund.*'], effect: 'deny' }] },
+        'policies/closed.policy.json',
+      );
+      const both = decide(refund('500'), { observeWindows: denials, policies: [denyRefunds, policy(guarded)] });
+      expect(both).toMatchObject({ decision: 'require_approval', rule: 'refund-approval', observed: { would_have_been: 'deny' } });
+    });
+
+    it('never relaxes INVALID_AMOUNT, INVALID_TOOL_CONFIGURATION, approver-count denials or the delegation', () => {
+      for (const windows of [approvals, denials]) {
+        const o = { observeWindows: windows };
+        expect(decide(refund('-5'), o)).toMatchObject({ decision: 'deny', code: 'INVALID_AMOUNT' });
+        expect(decide({ tool: 'nope', arguments: {} }, o)).toMatchObject({ decision: 'deny', code: 'TOOL_UNKNOWN' });
+        expect(decide(refund('5000.01'), o)).toMatchObject({ decision: 'deny', code: 'DELEGATION_SPENDING_LIMIT' });
+        expect(decide({ tool: 'read_order', arguments: {} }, { ...o, delegation: { actions: ['refund.*'] } })).toMatchObject({
+          decision: 'deny',
+          code: 'DELEGATION_ACTION',
+        });
+        expect(
+          decide({ tool: 'read_order', arguments: {} }, { ...o, delegation: { actions: ['*'], valid_until: '2025-12-31T23:00:00Z' } }),
+        ).toMatchObject({ decision: 'deny', code: 'DELEGATION_EXPIRED' });
+        const viewers = members.filter((m) => m.role === 'viewer');
+        const nobody = decide(refund('500'), { ...o, members: viewers });
+        expect(nobody).toMatchObject({ decision: 'deny', code: 'NO_ELIGIBLE_APPROVER' });
+        expect(nobody.observed).toBeUndefined();
+        const many: Member[] = Array.from({ length: 40 }, (_, i) => ({
+          id: `00000000-0000-4000-8000-${String(100 + i).padStart(12, '0')}`,
+          role: 'approver',
+          signing: true,
+        }));
+        expect(decide(refund('500'), { ...o, members: many })).toMatchObject({ decision: 'deny', code: 'TOO_MANY_APPROVERS' });
+        // A catalogue read elsewhere, with an amount mapping that is itself invalid.
+        const broken = {
+          ...catalogue,
+          tools: [{ name: 'bad', action: 'refund.issue', kind: 'write', amount: { pointer: 'nope', currency: 'usd' } }],
+        } as unknown as typeof catalogue;
+        expect(
+          decide({ tool: 'bad', arguments: { amount: '1' } }, { ...o, catalogue: broken, rulebook: undefined, overlay: undefined }),
+        ).toMatchObject({
+          decision: 'deny',
+          code: 'INVALID_TOOL_CONFIGURATION',
+        });
+      }
+    });
+  });
+
+  describe('rule sets', () => {
+    const ruleset = (status: 'draft' | 'test' | 'active' | 'archived', replaced_by?: string) => ({
+      document: 'rulesets/support.ruleset.json',
+      status,
+      ...(replaced_by === undefined ? {} : { replaced_by }),
+    });
+    const refund = { tool: 'issue_refund', arguments: { amount: '50' } };
+
+    it('refuses archived sets with their replacement, and drafts; test and active sets run', () => {
+      const archived = decide(refund, { ruleset: ruleset('archived', 'rulesets/support-v2.ruleset.json') });
+      expect(archived).toMatchObject({ decision: 'deny', code: 'RULESET_ARCHIVED' });
+      expect(archived.notice.replaced_by).toBe('rulesets/support-v2.ruleset.json');
+      expect(archived.summary).toContain('rulesets/support-v2.ruleset.json');
+      expect(decide(refund, { ruleset: ruleset('archived') })).toMatchObject({ decision: 'deny', code: 'RULESET_ARCHIVED' });
+      expect(decide(refund, { ruleset: ruleset('draft') })).toMatchObject({ decision: 'deny', code: 'RULESET_NOT_ACTIVE' });
+      expect(decide(refund, { ruleset: ruleset('test') })).toMatchObject({ decision: 'allow' });
+      expect(decide(refund, { ruleset: ruleset('active') })).toMatchObject({ decision: 'allow' });
+    });
+
+    it('refuses a set not on the approved list when only approved sets run', () => {
+      expect(decide(refund, { ruleset: ruleset('active'), approvedRulesets: [] })).toMatchObject({
+        decision: 'deny',
+        code: 'RULESET_NOT_APPROVED',
+      });
+      expect(decide(refund, { ruleset: ruleset('active'), approvedRulesets: ['rulesets/support.ruleset.json'] }).decision).toBe('allow');
+    });
+
+    it('never lets an observe window relax a refused rule set', () => {
+      const denials = [{ name: 'w', starts: '2025-12-31T00:00:00Z', ends: '2026-01-02T00:00:00Z', relax: 'denials' as const }];
+      expect(decide(refund, { ruleset: ruleset('draft'), observeWindows: denials })).toMatchObject({
+        decision: 'deny',
+        code: 'RULESET_NOT_ACTIVE',
+      });
+    });
+
+    it('checks every pinned rulebook with its own overlay: a refusal anywhere wins, then a confirmation', () => {
+      const pinnedSheet = (text: string, document = 'sheets/extra.rules.yaml') => {
+        const r = compileRules(text, 'sheet');
+        if (!r.ok) throw new Error(JSON.stringify(r.problems));
+        return { document, sequence: 1, rulebook: r.rulebook, overlay: r.overlay };
+      };
+      const noRefunds = pinnedSheet('rules:\n  - action: issue_refund\n    never: true\n');
+      const confirmRefunds = pinnedSheet(
+        'rules:\n  - action: issue_refund\n    requires_confirmation: true\n',
+        'sheets/confirm.rules.yaml',
+      );
+      expect(decide(refund, { rulebooks: [confirmRefunds, noRefunds] })).toMatchObject({ decision: 'deny', code: 'never' });
+      expect(decide(refund, { rulebooks: [confirmRefunds] })).toMatchObject({ decision: 'confirm', code: 'CONFIRMATION_REQUIRED' });
+      expect(decide({ ...refund, confirmed: true }, { rulebooks: [confirmRefunds] })).toMatchObject({ decision: 'allow' });
+      // Without the agent's own rulebook, the pinned one still decides.
+      expect(decide(refund, { rulebook: undefined, overlay: undefined, rulebooks: [noRefunds] })).toMatchObject({ decision: 'deny' });
+      // A pinned Colang rulebook too.
+      const colang = compileRules('define flow issue_refund\n  refuse\n', 'colang');
+      expect(colang.ok).toBe(true);
+      if (colang.ok) {
+        expect(decide(refund, { rulebooks: [{ document: 'colang/x.co', sequence: 1, rulebook: colang.rulebook }] }).decision).toBe('deny');
+      }
+      // Then the policy: a pinned sheet that allows leaves the 500 USD refund held.
+      expect(
+        decide(
+          { tool: 'issue_refund', arguments: { amount: '500' } },
+          { rulebooks: [pinnedSheet('rules:\n  - action: read_order\n    at_most: 3\n')] },
+        ),
+      ).toMatchObject({ decision: 'require_approval' });
+    });
+  });
 });

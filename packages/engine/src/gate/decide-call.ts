@@ -1,9 +1,13 @@
 // The gate: one agent call decided from the agent's parts, already loaded and compiled (DESIGN.md,
-// "The gate"). In order: the catalogue, the delegation (actions, validity), the amount, the spending
-// limit, the rulebook and tool check, then the policy or every pinned policy of the rule set (deny
-// anywhere wins, then require_approval). Pure: the caller records and answers.
+// "The gate"). In order: the rule set's status (archived, draft, not approved), the catalogue, the
+// delegation (actions, validity), the amount, the spending limit, every rulebook's tool check (the agent's
+// and the rule set's pinned sheets and Colang: refuse anywhere wins, then confirm), then the policy or every
+// pinned policy (deny anywhere wins, then require_approval). Inside an observe window, rules' decisions are
+// relaxed (never a guard rule, the hard limits or approver-count denials). Pure: the caller records and answers.
 import { compareDecimal } from '../conditions/decimal.ts';
 import type { Delegation } from '../documents/agent.ts';
+import type { RulesetStatus } from '../documents/ruleset.ts';
+import type { ObserveWindow } from '../documents/settings.ts';
 import { parseDateTime } from '../documents/values.ts';
 import type { CompiledPolicy } from '../policy/compile.ts';
 import { compileTool } from '../policy/compile.ts';
@@ -30,7 +34,46 @@ export const GATE_CODES = {
     'The delegation has a spending limit and the call is over it, has no amount, is in another currency, or its tool has no amount mapping.',
   CONFIRMATION_REQUIRED: 'A person must confirm the call (send it again with confirmed: true).',
   POLICY_MISSING: 'No policy decides for the agent (its policy or rule set has none that loads).',
+  RULESET_ARCHIVED: "The agent's rule set is archived (the explanation names its replacement, if any).",
+  RULESET_NOT_ACTIVE: "The agent's rule set is a draft: only test and active sets run.",
+  RULESET_NOT_APPROVED: "Settings allow only approved rule sets, and the agent's is not on the approved list.",
 } as const;
+
+/**
+ * Codes an observe window never relaxes (with the gate's own hard limits, decided before any rule, and a
+ * policy rule with guard: true).
+ */
+export const NEVER_RELAXED = [
+  'INVALID_AMOUNT',
+  'INVALID_TOOL_CONFIGURATION',
+  'TOO_MANY_APPROVERS',
+  'NO_ELIGIBLE_APPROVER',
+  'DELEGATION_EXPIRED',
+  'DELEGATION_SPENDING_LIMIT',
+  'DELEGATION_ACTION',
+  'TOOL_UNKNOWN',
+] as const;
+
+/** A rulebook a rule set pins (beside the agent's own), with the overlay its sheet lays on the catalogue. */
+export interface GateRulebook {
+  document: string;
+  sequence: number;
+  rulebook: Rulebook;
+  overlay?: CatalogueOverlay;
+}
+
+/** The agent's rule set, as far as the gate judges it before any rule: its status and replacement. */
+export interface GateRuleset {
+  document: string;
+  status: RulesetStatus;
+  replaced_by?: string;
+}
+
+/** A decision an observe window relaxed: the window and what the decision would have been. */
+export interface GateObserved {
+  window: string;
+  would_have_been: GateDecisionKind;
+}
 
 /** One policy judging the call: its document id and the version that ran. */
 export interface GatePolicy {
@@ -53,8 +96,16 @@ export interface DecideCallInput {
   /** The agent's rulebook and the overlay its sheet lays on the catalogue, when it names one. */
   rulebook?: Rulebook;
   overlay?: CatalogueOverlay;
+  /** Every sheet and Colang document the agent's rule set pins (each checked with its own overlay). */
+  rulebooks?: readonly GateRulebook[];
   /** The agent's policy, or every policy its rule set pins (in pin order). */
   policies: readonly GatePolicy[];
+  /** The agent's rule set, when it names one instead of a policy. */
+  ruleset?: GateRuleset;
+  /** The approved rule sets, when settings allow only those (approved_rulesets_only: true). */
+  approvedRulesets?: readonly string[];
+  /** The settings' observe windows: inside one, decisions are recorded but relaxed. */
+  observeWindows?: readonly ObserveWindow[];
   delegation: Delegation;
   members: readonly Member[];
   defaultApprovalTtlSeconds?: number;
@@ -81,6 +132,10 @@ export interface GateNotice {
   confirmation?: string;
   amount?: AgentNotice['amount'];
   conditions?: AgentNotice['conditions'];
+  /** For a call an observe window relaxed: the window and the decision it would have had. */
+  observed?: GateObserved;
+  /** For an archived rule set: the rule set that replaces it. */
+  replaced_by?: string;
 }
 
 export interface GateDecision {
@@ -99,6 +154,8 @@ export interface GateDecision {
   approval: GateApproval | null;
   /** The words a person is asked, for a confirm decision. */
   confirmation: string | null;
+  /** Set when an observe window relaxed the decision (decision is then the relaxed one). */
+  observed?: GateObserved;
 }
 
 /**
@@ -116,6 +173,33 @@ export function decideCall(input: DecideCallInput): GateDecision {
   const base = { action: entry?.action ?? null, amount: null as string | null, currency: null as string | null };
   const gate = (decision: GateDecisionKind, code: string, rule: string | null, summary: string, confirmation: string | null = null) =>
     gateDecision(base, decision, code, rule, summary, confirmation, level);
+
+  const ruleset = input.ruleset;
+  if (ruleset !== undefined) {
+    if (ruleset.status === 'archived') {
+      const d = gate(
+        'deny',
+        'RULESET_ARCHIVED',
+        null,
+        ruleset.replaced_by === undefined
+          ? `the rule set ${ruleset.document} is archived, so the call is denied`
+          : `the rule set ${ruleset.document} is archived and replaced by ${ruleset.replaced_by}, so the call is denied`,
+      );
+      if (ruleset.replaced_by !== undefined) d.notice.replaced_by = ruleset.replaced_by;
+      return d;
+    }
+    if (ruleset.status === 'draft') {
+      return gate('deny', 'RULESET_NOT_ACTIVE', null, `the rule set ${ruleset.document} is a draft, so the call is denied`);
+    }
+    if (input.approvedRulesets !== undefined && !input.approvedRulesets.includes(ruleset.document)) {
+      return gate(
+        'deny',
+        'RULESET_NOT_APPROVED',
+        null,
+        `only approved rule sets run and ${ruleset.document} is not approved, so the call is denied`,
+      );
+    }
+  }
 
   if (entry === undefined)
     return gate('deny', 'TOOL_UNKNOWN', null, `the catalogue holds no tool named ${call.tool}, so the call is denied`);
@@ -160,26 +244,43 @@ export function decideCall(input: DecideCallInput): GateDecision {
     }
   }
 
-  if (input.rulebook !== undefined || input.overlay !== undefined) {
-    const catalogue = input.overlay ? layOverlay(input.catalogue, input.overlay) : input.catalogue;
-    const verdict = checkTool({
-      rulebook: input.rulebook ?? { format: 'tollgate/rulebook@1', flows: [] },
-      catalogue,
-      call: { tool: call.tool, arguments: call.arguments },
-      contexts: call.contexts,
-      history: call.history,
-      confirmed: call.confirmed,
-    });
-    if (verdict.verdict === 'refuse') return gate('deny', verdict.code, verdict.rule, verdict.reason);
-    if (verdict.verdict === 'confirm') {
-      return gate(
-        'confirm',
-        'CONFIRMATION_REQUIRED',
-        verdict.rule,
-        `${entry.name} needs a person's confirmation: ${verdict.confirmation}`,
-        verdict.confirmation,
-      );
+  // From here on, rules decide: an observe window may relax what they say.
+  const window = activeWindow(input.observeWindows ?? [], now);
+  const relaxDenials = window?.relax === 'denials';
+  /** The first rulebook refusal a denials window relaxed: the decision it would have been. */
+  let relaxedRefusal: GateDecision | undefined;
+
+  // The agent's own rulebook, then every rulebook its rule set pins: a refusal anywhere wins, then a confirmation.
+  const books: { rulebook?: Rulebook; overlay?: CatalogueOverlay }[] = [];
+  if (input.rulebook !== undefined || input.overlay !== undefined) books.push({ rulebook: input.rulebook, overlay: input.overlay });
+  for (const b of input.rulebooks ?? []) books.push({ rulebook: b.rulebook, overlay: b.overlay });
+  if (books.length > 0) {
+    let confirm: GateDecision | undefined;
+    for (const book of books) {
+      const catalogue = book.overlay ? layOverlay(input.catalogue, book.overlay) : input.catalogue;
+      const verdict = checkTool({
+        rulebook: book.rulebook ?? { format: 'tollgate/rulebook@1', flows: [] },
+        catalogue,
+        call: { tool: call.tool, arguments: call.arguments },
+        contexts: call.contexts,
+        history: call.history,
+        confirmed: call.confirmed,
+      });
+      if (verdict.verdict === 'refuse') {
+        const refused = gate('deny', verdict.code, verdict.rule, verdict.reason);
+        if (!relaxDenials) return refused;
+        relaxedRefusal ??= refused;
+      } else if (verdict.verdict === 'confirm' && confirm === undefined) {
+        confirm = gate(
+          'confirm',
+          'CONFIRMATION_REQUIRED',
+          verdict.rule,
+          `${entry.name} needs a person's confirmation: ${verdict.confirmation}`,
+          verdict.confirmation,
+        );
+      }
     }
+    if (confirm !== undefined) return confirm;
   } else if (entry.confirmation !== undefined && call.confirmed !== true) {
     return gate(
       'confirm',
@@ -197,29 +298,64 @@ export function decideCall(input: DecideCallInput): GateDecision {
     delegationValidUntil: validUntil === undefined ? undefined : new Date(validUntil),
     now,
   };
-  const policies = input.policies.map((p) => ({
+  const judged = input.policies.map((p) => ({
     document: p.document,
     sequence: p.sequence,
+    policy: p.policy,
     decision: evaluatePolicy(p.policy, tool, call.arguments, options),
   }));
-  const winner =
-    policies.find((p) => p.decision.decision === 'deny') ??
-    policies.find((p) => p.decision.decision === 'require_approval') ??
-    (policies[0] as (typeof policies)[number]);
-  const d = winner.decision;
+  const policies = judged.map(({ document, sequence, decision }) => ({ document, sequence, decision }));
+  const pick = (list: typeof judged) =>
+    list.find((p) => p.decision.decision === 'deny') ??
+    list.find((p) => p.decision.decision === 'require_approval') ??
+    (list[0] as (typeof list)[number]);
+  const original = pick(judged);
+  // What still holds in an observe window: denials it does not relax, and approvals it cannot.
+  const standing =
+    window === undefined
+      ? judged
+      : judged.filter((p) => {
+          const d = p.decision;
+          if (d.decision === 'deny') return !relaxDenials || (NEVER_RELAXED as readonly string[]).includes(d.code ?? '');
+          if (d.decision === 'require_approval') return isGuarded(p.policy, d.rule);
+          return true;
+        });
+  const held = standing.some((p) => p.decision.decision === 'deny')
+    ? pick(standing)
+    : standing.find((p) => p.decision.decision === 'require_approval');
+
+  if (window !== undefined && held === undefined && (original.decision.decision !== 'allow' || relaxedRefusal !== undefined)) {
+    // Every rule that would have stopped the call is relaxed: it runs, and the answer says what it would have been.
+    const was: GateDecisionKind = relaxedRefusal !== undefined ? 'deny' : original.decision.decision;
+    const observed: GateObserved = { window: window.name, would_have_been: was };
+    const rule = relaxedRefusal?.rule ?? original.decision.rule;
+    const code = relaxedRefusal?.code ?? original.decision.code;
+    const why = relaxedRefusal?.summary ?? original.decision.explanation.summary;
+    const summary = `observe window ${window.name} relaxed the call: it would have been ${was} (${why}), so it is allowed`;
+    const notice: GateNotice = { decision: 'allow', observed };
+    if (level !== 'none') {
+      notice.code = code;
+      notice.rule = rule;
+      notice.description = summary;
+    }
+    return { ...base, decision: 'allow', rule, code, summary, notice, policies, approval: null, confirmation: null, observed };
+  }
+
+  const chosen = held ?? original;
+  const d = chosen.decision;
   const notice: GateNotice = { ...discloseToAgent(d, level) };
-  const summary = policies.length > 1 ? `${winner.document}: ${d.explanation.summary}` : d.explanation.summary;
+  const summary = policies.length > 1 ? `${chosen.document}: ${d.explanation.summary}` : d.explanation.summary;
   let approval: GateApproval | null = null;
   if (d.decision === 'require_approval' && d.approval) {
     approval = {
       approvers: d.approvers ?? [],
       ttl_seconds: d.approval.ttl_seconds,
       expires_at: d.approval.expires_at,
-      policy: { document: winner.document, sequence: winner.sequence },
+      policy: { document: chosen.document, sequence: chosen.sequence },
       description: d.explanation.rule?.description ?? d.explanation.summary,
     };
   }
-  return {
+  const result: GateDecision = {
     ...base,
     decision: d.decision,
     rule: d.rule,
@@ -230,6 +366,30 @@ export function decideCall(input: DecideCallInput): GateDecision {
     approval,
     confirmation: null,
   };
+  const was: GateDecisionKind = relaxedRefusal !== undefined ? 'deny' : original.decision.decision;
+  if (window !== undefined && was !== d.decision) {
+    // Partly relaxed: a guarded approval (or an unrelaxable denial) still stands over what was relaxed.
+    result.observed = { window: window.name, would_have_been: was };
+    notice.observed = result.observed;
+  }
+  return result;
+}
+
+/** The observe window `now` falls in (starts inclusive, ends exclusive); a denials window before an approvals one. */
+export function activeWindow(windows: readonly ObserveWindow[], now: Date): ObserveWindow | undefined {
+  const t = now.getTime();
+  const open = windows.filter((w) => {
+    const starts = parseDateTime(w.starts);
+    const ends = parseDateTime(w.ends);
+    return starts !== undefined && ends !== undefined && starts <= t && t < ends;
+  });
+  return open.find((w) => w.relax === 'denials') ?? open[0];
+}
+
+/** Whether the policy rule that held the call is marked guard: true (never relaxed). */
+function isGuarded(policy: CompiledPolicy, rule: string | null): boolean {
+  if (rule === null) return false;
+  return policy.rules.find((r) => r.id === rule)?.source.guard === true;
 }
 
 function gateDecision(

@@ -12,12 +12,15 @@ import {
   decideCall,
   documentKindOf,
   type GatePolicy,
+  type GateRulebook,
+  type GateRuleset,
   type Member,
   type Rulebook,
   readAgent,
   readCatalogue,
   readRuleset,
   readSettings,
+  type Settings,
 } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -48,6 +51,10 @@ const CallAnswer = z
     code: z.string().nullable(),
     explanation: z.record(z.string(), z.unknown()).openapi({ description: 'What the agent is told, at its disclosure level.' }),
     approval: z.object({ id: z.string(), expires_at: z.string(), approvers_count: z.number() }).optional(),
+    observed: z
+      .object({ window: z.string(), would_have_been: z.enum(['allow', 'deny', 'require_approval', 'confirm']) })
+      .optional()
+      .openapi({ description: 'Set when an observe window relaxed the decision: the window and what the decision would have been.' }),
   })
   .openapi('CallAnswer');
 
@@ -147,8 +154,24 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
     overlay = compiled.overlay;
   }
 
+  // Settings first: whether only approved rule sets run decides whether the rule set's pins are read at all.
+  let ttl = DEFAULT_APPROVAL_TTL_SECONDS;
+  let settingsRead: Settings | undefined;
+  const settingsDoc = await ctx.store.get('settings.yaml');
+  if (settingsDoc) {
+    const s = readSettings(settingsDoc.text);
+    if (s.ok) {
+      settingsRead = s.settings;
+      ttl = s.settings.approval_ttl_seconds;
+      versions['settings.yaml'] = settingsDoc.sequence;
+    }
+  }
+  const approvedRulesets = settingsRead?.approved_rulesets_only ? settingsRead.approved_rulesets : undefined;
+
   const policies: GatePolicy[] = [];
+  const rulebooks: GateRulebook[] = [];
   const pinned: string[] = [];
+  let ruleset: GateRuleset | undefined;
   const addPolicy = (document: string, sequence: number, text: string) => {
     let value: unknown;
     try {
@@ -166,26 +189,32 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
   } else if (agent.ruleset !== undefined) {
     const rs = readRuleset(await running(ctx, agent.ruleset, versions), undefined, agent.ruleset);
     if (!rs.ok) unloadable(agent.ruleset, rs.problems);
-    for (const pin of rs.ruleset.pins) {
-      if (documentKindOf(pin.document) !== 'policy') continue;
+    ruleset = { document: agent.ruleset, status: rs.ruleset.status };
+    if (rs.ruleset.replaced_by !== undefined) ruleset.replaced_by = rs.ruleset.replaced_by;
+    // A set the gate refuses (archived, draft, not approved) runs nothing: its pins are not read.
+    const runs =
+      (rs.ruleset.status === 'active' || rs.ruleset.status === 'test') &&
+      (approvedRulesets === undefined || approvedRulesets.includes(agent.ruleset));
+    for (const pin of runs ? rs.ruleset.pins : []) {
+      const kind = documentKindOf(pin.document);
+      if (kind !== 'policy' && kind !== 'sheet' && kind !== 'colang') continue;
       const version =
         pin.sequence === undefined ? await ctx.store.get(pin.document) : await ctx.store.getVersion(pin.document, pin.sequence);
       if (!version) unloadable(pin.document, [{ message: `version ${pin.sequence ?? 'running'} is not stored` }]);
       versions[pin.document] = version.sequence;
       if (pin.sequence !== undefined) pinned.push(pin.document);
-      addPolicy(pin.document, version.sequence, version.text);
+      if (kind === 'policy') {
+        addPolicy(pin.document, version.sequence, version.text);
+      } else {
+        const compiled = compileRules(version.text, kind, undefined, pin.document);
+        if (!compiled.ok) unloadable(pin.document, compiled.problems);
+        const book: GateRulebook = { document: pin.document, sequence: version.sequence, rulebook: compiled.rulebook };
+        if (compiled.overlay !== undefined) book.overlay = compiled.overlay;
+        rulebooks.push(book);
+      }
     }
   }
 
-  let ttl = DEFAULT_APPROVAL_TTL_SECONDS;
-  const settings = await ctx.store.get('settings.yaml');
-  if (settings) {
-    const s = readSettings(settings.text);
-    if (s.ok) {
-      ttl = s.settings.approval_ttl_seconds;
-      versions['settings.yaml'] = settings.sequence;
-    }
-  }
   return {
     agent,
     pinned,
@@ -194,7 +223,11 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
       catalogue: catalogueRead.catalogue,
       rulebook,
       overlay,
+      rulebooks,
       policies,
+      ruleset,
+      approvedRulesets,
+      observeWindows: settingsRead?.observe_windows ?? [],
       delegation: agent.delegation,
       defaultApprovalTtlSeconds: ttl,
       disclosure: agent.disclosure,
@@ -288,6 +321,7 @@ export function gateRoutes() {
       code: loaded.agent.disclosure === 'none' ? null : d.code,
       explanation: { ...d.notice },
     };
+    if (d.observed) answer.observed = d.observed;
     if (approvalId && d.approval) {
       answer.approval = { id: approvalId, expires_at: d.approval.expires_at, approvers_count: d.approval.approvers.length };
     }
