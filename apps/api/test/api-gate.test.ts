@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_WITH_SPENDING_LIMIT } from '../src/server/demo.ts';
 import { createKey } from '../src/server/state/members.ts';
 import { startServer, type TestServer } from './server-harness.ts';
 
@@ -90,10 +91,28 @@ describe('the gate', () => {
     const big = await call({ tool: 'issue_refund', arguments: { amount: '5000' } });
     expect(big.json).toMatchObject({ decision: 'deny', rule: 'refund-over-limit' });
     expect(big.json.approval).toBeUndefined();
+  });
+
+  it('holds the delegation as the hard limit: over its spending limit, and tools without an amount, are denied', async () => {
+    const path = `/v1/documents/${encodeURIComponent('agents/support-bot.agent.yaml')}/edits`;
+    const edit = await s.call('POST', path, {
+      key: s.key('owner'),
+      body: { content: AGENT_WITH_SPENDING_LIMIT, reason: 'a spending limit' },
+    });
+    expect(edit.status).toBe(201);
     expect((await call({ tool: 'issue_refund', arguments: { amount: '5000.5' } })).json).toMatchObject({
       decision: 'deny',
       code: 'DELEGATION_SPENDING_LIMIT',
     });
+    expect((await call({ tool: 'read_order', arguments: { id: '1' } })).json).toMatchObject({
+      decision: 'deny',
+      code: 'DELEGATION_SPENDING_LIMIT',
+    });
+    const back = await s.call('POST', `/v1/documents/${encodeURIComponent('agents/support-bot.agent.yaml')}/revert`, {
+      key: s.key('owner'),
+    });
+    expect(back.status).toBe(200);
+    expect((await call({ tool: 'read_order', arguments: { id: '1' } })).json).toMatchObject({ decision: 'allow', rule: 'read-orders' });
   });
 
   it('denies an unknown tool and an invalid amount, recording both', async () => {

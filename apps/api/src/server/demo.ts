@@ -8,6 +8,16 @@ import { createKey, createMember, type Role } from './state/members.ts';
 const SYSTEM = { kind: 'system', label: 'demo seed' } as const;
 const REFUNDS = readFileSync(new URL('../../../../examples/refunds.policy.json', import.meta.url), 'utf8');
 
+/** support-bot's agent document with a spending limit, for tests of the delegation's hard limit. */
+export const AGENT_WITH_SPENDING_LIMIT = `catalogue: catalogue.yaml
+rulebook: sheets/support.rules.yaml
+policy: policies/refunds.policy.json
+delegation:
+  actions: [orders.*, refund.issue, payouts.send, customers.*]
+  spending_limit: { amount: "5000", currency: USD }
+disclosure: rule
+`;
+
 export const DEMO_DOCUMENTS: Record<string, string> = {
   'catalogue.yaml': `# The tools support-bot may call.
 tools:
@@ -44,8 +54,9 @@ catalogue: catalogue.yaml
 rulebook: sheets/support.rules.yaml
 policy: policies/refunds.policy.json
 delegation:
+  # No spending limit: a delegation with one refuses every tool without an amount mapping (the seed's
+  # rule), and support-bot reads orders.
   actions: [orders.*, refund.issue, payouts.send, customers.*]
-  spending_limit: { amount: "5000", currency: USD }
 disclosure: rule
 `,
   'settings.yaml': `approval_ttl_seconds: 86400
