@@ -1,0 +1,79 @@
+// tollgate keys create / members list, and the demo seeded once per data folder.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openContext } from '../src/server/context.ts';
+import { seedDemo } from '../src/server/demo.ts';
+import { openDatabase } from '../src/server/state/db.ts';
+import { hashKey, principalOf } from '../src/server/state/members.ts';
+import { runCli } from './cli-harness.ts';
+
+const dirs: string[] = [];
+function dataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-keys-'));
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('tollgate keys create and members list', () => {
+  it('creates a member with a key that authenticates, stored only as a hash', async () => {
+    const data = dataDir();
+    const run = await runCli('keys', 'create', '--data', data, '--member', 'nora', '--role', 'approver', '--json');
+    expect(run.code).toBe(0);
+    const made = JSON.parse(run.stdout);
+    expect(made).toMatchObject({ member: 'nora', role: 'approver', grants: [] });
+    const db = openDatabase(join(data, 'tollgate.db'));
+    try {
+      expect(principalOf(db, made.key)).toMatchObject({ kind: 'member', member: { name: 'nora', role: 'approver' } });
+      const stored = db.prepare('SELECT hash FROM api_keys').all() as { hash: string }[];
+      expect(stored).toEqual([{ hash: hashKey(made.key) }]);
+      expect(readFileSync(join(data, 'tollgate.db')).includes(Buffer.from(made.key))).toBe(false);
+    } finally {
+      db.close();
+    }
+    const list = await runCli('members', 'list', '--data', data, '--json');
+    expect(JSON.parse(list.stdout)).toEqual([{ id: made.id, name: 'nora', role: 'approver', signing: true }]);
+  });
+
+  it('creates an agent key with a grant, and a second key for an existing member', async () => {
+    const data = dataDir();
+    const agent = await runCli('keys', 'create', '--data', data, '--agent', 'support-bot', '--grant', 'catalogue', '--json');
+    expect(JSON.parse(agent.stdout)).toMatchObject({ agent: 'support-bot', grants: ['catalogue'] });
+    await runCli('keys', 'create', '--data', data, '--member', 'olga', '--role', 'owner');
+    const again = await runCli('keys', 'create', '--data', data, '--member', 'olga');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^tg_\S+\n$/);
+  });
+
+  it('refuses bad input with exit 2: an unknown role or grant, both member and agent, no data folder, a role change', async () => {
+    const data = dataDir();
+    expect((await runCli('keys', 'create', '--data', data, '--member', 'x', '--role', 'boss')).code).toBe(2);
+    expect((await runCli('keys', 'create', '--data', data, '--agent', 'a', '--grant', 'everything')).code).toBe(2);
+    expect((await runCli('keys', 'create', '--data', data, '--member', 'x', '--agent', 'a')).code).toBe(2);
+    expect((await runCli('keys', 'create', '--member', 'x', '--role', 'viewer')).code).toBe(2);
+    await runCli('keys', 'create', '--data', data, '--member', 'vic', '--role', 'viewer');
+    const change = await runCli('keys', 'create', '--data', data, '--member', 'vic', '--role', 'owner');
+    expect(change.code).toBe(2);
+    expect(change.stderr).toContain("a key does not change a member's role");
+  });
+});
+
+describe('the demo workspace', () => {
+  it('is seeded once: a second start on the same folder seeds nothing', async () => {
+    const data = dataDir();
+    const first = await openContext(data, { watch: false });
+    const keys = await seedDemo(first);
+    expect(keys?.members.map((m) => m.role).sort()).toEqual(['admin', 'approver', 'developer', 'owner', 'viewer']);
+    expect(keys?.agents.map((a) => a.name)).toEqual(['support-bot']);
+    await first.close();
+    const second = await openContext(data, { watch: false });
+    expect(await seedDemo(second)).toBeUndefined();
+    expect((second.db.prepare('SELECT COUNT(*) AS n FROM members').get() as { n: number }).n).toBe(5);
+    for (const id of await second.store.list()) expect((await second.store.history(id)).length).toBe(1);
+    await second.close();
+  });
+});
