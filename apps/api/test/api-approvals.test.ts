@@ -2,10 +2,9 @@
 // verifies it, every race (two approvers at once, approve after expiry, claim twice, claim with other
 // arguments), the agent's own requests only, and bad bodies that change nothing.
 import { verify } from 'node:crypto';
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../src/server/state/members.ts';
-import { startServer, type TestServer } from './server-harness.ts';
+import { postLarge, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 let clock = new Date('2026-03-01T09:00:00.000Z');
@@ -24,40 +23,6 @@ async function held(args: Record<string, unknown> = REFUND): Promise<string> {
 }
 const approve = (id: string, who: Parameters<TestServer['key']>[0], body: unknown = {}) =>
   s.call('POST', `/v1/approvals/${id}/approve`, { key: s.key(who), body });
-/**
- * Sends a large body with node:http and resolves on the answer, even when the server answers (413) and
- * closes before the whole body is written: fetch reports that as a failed request.
- */
-function postLarge(
-  path: string,
-  key: string,
-  body: string,
-): // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely
-Promise<{ status: number; json: any; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      s.url + path,
-      { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => {
-          text += chunk.toString();
-        });
-        res.on('end', () => {
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, json, text });
-        });
-      },
-    );
-    req.on('error', (e) => setTimeout(() => reject(e), 200));
-    req.end(body);
-  });
-}
 const row = (id: string) => s.ctx.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as Record<string, unknown>;
 
 describe('approvals', () => {
@@ -224,7 +189,7 @@ describe('approvals', () => {
       await s.call('POST', `/v1/approvals/${id}/approve`, { key, raw: '{"reason": ', headers: json }),
       await s.call('POST', `/v1/approvals/${id}/approve`, { key, body: { reason: 42 } }),
       await s.call('POST', `/v1/approvals/${id}/approve`, { key, body: { reason: 'ok', approve: true } }),
-      await postLarge(`/v1/approvals/${id}/approve`, key, JSON.stringify({ reason: 'x'.repeat(2 * 1024 * 1024) })),
+      await postLarge(s.url, `/v1/approvals/${id}/approve`, key, JSON.stringify({ reason: 'x'.repeat(2 * 1024 * 1024) })),
       await s.call('POST', `/v1/approvals/${id}/claim`, { key: s.key('agent'), body: { arguments: 'all' } }),
       await s.call('POST', `/v1/approvals/${id}/claim`, { key: s.key('agent'), body: { args: {} } }),
     ];

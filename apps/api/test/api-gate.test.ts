@@ -2,11 +2,10 @@
 // each recorded with its versions and digest; another agent's key, members' keys and bad bodies refused
 // with nothing recorded.
 import { createHash } from 'node:crypto';
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_WITH_SPENDING_LIMIT } from '../src/server/demo.ts';
 import { createKey } from '../src/server/state/members.ts';
-import { startServer, type TestServer } from './server-harness.ts';
+import { postLarge, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -17,40 +16,6 @@ afterAll(async () => {
 });
 
 const CALLS = '/v1/agents/support-bot/calls';
-/**
- * Sends a large body with node:http and resolves on the answer, even when the server answers (413) and
- * closes before the whole body is written: fetch reports that as a failed request.
- */
-function postLarge(
-  path: string,
-  key: string,
-  body: string,
-): // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely
-Promise<{ status: number; json: any; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      s.url + path,
-      { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => {
-          text += chunk.toString();
-        });
-        res.on('end', () => {
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, json, text });
-        });
-      },
-    );
-    req.on('error', (e) => setTimeout(() => reject(e), 200));
-    req.end(body);
-  });
-}
 const count = (table: 'decisions' | 'approvals') => (s.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 const call = (body: unknown, key = s.key('agent')) => s.call('POST', CALLS, { key, body });
 
@@ -195,6 +160,7 @@ describe('the gate', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.json.error.code).toBe('INVALID_BODY');
     const huge = await postLarge(
+      s.url,
       CALLS,
       key,
       JSON.stringify({ tool: 'issue_refund', arguments: { amount: '500', note: 'x'.repeat(2 * 1024 * 1024) } }),

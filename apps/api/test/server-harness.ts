@@ -2,6 +2,7 @@
 // HTTP, with the demo keys and a fetch helper. `spawnServer` runs it as a child process (restart tests).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,5 +105,41 @@ export function spawnServer(dataDir: string): Promise<{ url: string; child: Chil
       clearTimeout(timer);
       reject(new Error(`the server exited with ${code}: ${out}`));
     });
+  });
+}
+
+/**
+ * Sends a large body with node:http and resolves on the answer, even when the server answers (413) and
+ * closes before the whole body is written: fetch reports that as a failed request.
+ */
+export function postLarge(
+  url: string,
+  path: string,
+  key: string,
+  body: string,
+): // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely
+Promise<{ status: number; json: any; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url + path,
+      { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        res.on('end', () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, json, text });
+        });
+      },
+    );
+    req.on('error', (e) => setTimeout(() => reject(e), 200));
+    req.end(body);
   });
 }

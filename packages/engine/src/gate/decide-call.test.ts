@@ -2,32 +2,16 @@
 // the rulebook's refusals and confirmations, the policy or every pinned policy (deny anywhere wins).
 
 import { describe, expect, it } from 'vitest';
+import refundsExample from '../../../../examples/refunds.policy.json' with { type: 'json' };
 import type { Delegation } from '../documents/agent.ts';
 import { compilePolicy } from '../policy/compile.ts';
-import type { Member } from '../policy/types.ts';
+import type { Member, PolicyDocument } from '../policy/types.ts';
 import { readCatalogue } from '../rulebook/catalogue.ts';
 import { compileRules } from '../sheet/compile.ts';
 import { type DecideCallInput, decideCall, type GatePolicy } from './decide-call.ts';
 
-/** examples/refunds.policy.json, the seed's refunds policy. */
-const REFUNDS = {
-  schema: 'tollgate/policy@1',
-  default: 'deny',
-  rules: [
-    { id: 'read-orders', actions: ['orders.read', 'orders.search'], effect: 'allow' },
-    { id: 'refund-over-limit', actions: ['refund.issue'], amount: { currency: 'USD', gt: '1000' }, effect: 'deny' },
-    {
-      id: 'refund-approval',
-      actions: ['refund.issue'],
-      amount: { currency: 'USD', gt: '100', lte: '1000' },
-      effect: 'require_approval',
-      approvers: { roles: ['owner', 'admin', 'approver'] },
-      approval_ttl_seconds: 14400,
-    },
-    { id: 'refund-auto', actions: ['refund.issue'], amount: { currency: 'USD', lte: '100' }, effect: 'allow' },
-    { id: 'never', actions: ['payouts.*', 'customers.export'], effect: 'deny' },
-  ],
-};
+/** The seed's refunds policy, as examples/ keeps it. */
+const REFUNDS = refundsExample as PolicyDocument;
 const CATALOGUE = `tools:
   - { name: read_order, action: orders.read, kind: read }
   - { name: issue_refund, action: refund.issue, kind: write, amount: { pointer: /amount, currency: USD } }
