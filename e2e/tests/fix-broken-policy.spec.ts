@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { policyWithRule } from './policies.ts';
 
 test('a broken policy lists its problems by code and path until it is fixed', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#/playground');
   const editor = page.getByLabel('Policy document');
 
   await editor.fill(policyWithRule('{ "id": "read-orders", "actions": ["orders.read"], "efect": "allow" }', 'allow'));

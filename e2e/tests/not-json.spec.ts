@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 
 test('text that is not JSON shows NOT_JSON with its line and column', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#/playground');
 
   await page.getByLabel('Policy document').fill('{\n  "schema": "tollgate/policy@1",\n  "default" "deny"\n}');
 

@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { policyWithRule, REFUNDS_POLICY } from './policies.ts';
 
 test('a description makes revision 2 and a when list revision 3', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#/playground');
   const editor = page.getByLabel('Policy document');
   const status = page.getByRole('status');
 

@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 
 test('the console opens with a valid sample policy at revision 1', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#/playground');
 
   await expect(page).toHaveTitle('Tollgate');
   await expect(page.getByRole('heading', { name: 'Tollgate', level: 1 })).toBeVisible();

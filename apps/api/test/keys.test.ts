@@ -77,3 +77,37 @@ describe('the demo workspace', () => {
     await second.close();
   });
 });
+
+describe('GET /v1/me', () => {
+  it("names the member behind a key, and refuses an agent's key", async () => {
+    const { startServer } = await import('./server-harness.ts');
+    const s = await startServer();
+    try {
+      const me = await s.call('GET', '/v1/me', { key: s.key('approver') });
+      expect(me.status).toBe(200);
+      expect(me.json).toEqual({ id: s.keys.members.find((m) => m.role === 'approver')?.id, name: 'april', role: 'approver', grants: [] });
+      expect((await s.call('GET', '/v1/me', { key: s.key('developer') })).json).toMatchObject({ role: 'developer', grants: ['catalogue'] });
+      expect((await s.call('GET', '/v1/me', { key: s.key('agent') })).json.error.code).toBe('MEMBER_REQUIRED');
+      expect((await s.call('GET', '/v1/me')).status).toBe(401);
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
+describe('the console and the API on one origin', () => {
+  it('answers an unknown API path with a JSON 404, and other paths with the console', async () => {
+    const { createApp } = await import('../src/server/app.ts');
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const dist = dataDir();
+    mkdirSync(dist, { recursive: true });
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>console</title>');
+    const app = createApp({ webDist: dist });
+    const api = await app.request('/v1/nope');
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    const page = await app.request('/documents');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>console</title>');
+  });
+});

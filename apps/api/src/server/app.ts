@@ -72,6 +72,10 @@ export function createApp(options: AppOptions = {}): Hono {
   const dist = options.webDist;
   if (dist && existsSync(join(dist, 'index.html'))) {
     app.get('*', (c) => {
+      // An API path no route answers is a 404, never the console's page.
+      if (c.req.path === '/v1' || c.req.path.startsWith('/v1/')) {
+        return c.json(errorBody('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), 404);
+      }
       const path = c.req.path === '/' ? '/index.html' : c.req.path;
       const file = normalize(join(dist, path));
       // Never serve outside the dist folder; unknown paths get the app shell (client-side routes).

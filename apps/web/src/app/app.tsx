@@ -1,7 +1,36 @@
-// The console's shell: the header and the one page there is so far, the policy check.
+// The console's shell: header (product, member, sign out), navigation and the routed page, behind sign-in.
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { MemberBadge } from '../features/auth/components/member-badge.tsx';
+import { SignInForm } from '../features/auth/components/sign-in-form.tsx';
 import { PolicyCheck } from '../features/policy-check/components/policy-check.tsx';
+import { clearSessionKey, readSessionKey, writeSessionKey } from '../lib/session-key.ts';
+import { NavBar } from './nav-bar.tsx';
+import { Page } from './pages.tsx';
+import { Providers } from './providers.tsx';
+import { useRoute } from './router.ts';
 
 export function App() {
+  return (
+    <Providers>
+      <Shell />
+    </Providers>
+  );
+}
+
+function Shell() {
+  const route = useRoute();
+  const client = useQueryClient();
+  const [key, setKey] = useState(readSessionKey);
+  const signIn = (accepted: string) => {
+    writeSessionKey(accepted);
+    setKey(accepted);
+  };
+  const signOut = () => {
+    clearSessionKey();
+    client.clear();
+    setKey(null);
+  };
   return (
     <div className="shell">
       <header className="masthead">
@@ -9,10 +38,18 @@ export function App() {
           <span className="brand-mark" aria-hidden="true" />
           Tollgate
         </h1>
-        <p className="tagline">Check a policy document as you write it. Nothing leaves your browser.</p>
+        {key !== null && <MemberBadge memberKey={key} onSignOut={signOut} />}
       </header>
+      <NavBar current={route.page} />
       <main>
-        <PolicyCheck />
+        {/* The playground runs the engine in the browser and needs no key. */}
+        {key !== null ? (
+          <Page route={route} memberKey={key} />
+        ) : route.page === 'playground' ? (
+          <PolicyCheck />
+        ) : (
+          <SignInForm onSignedIn={signIn} />
+        )}
       </main>
     </div>
   );

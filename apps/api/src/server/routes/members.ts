@@ -1,5 +1,7 @@
-// Routes: members. A member's public signing key (PEM), so anyone can verify the approvals they signed.
+// Routes: members. Who a key belongs to (for the console), and a member's public signing key (PEM), so
+// anyone can verify the approvals they signed.
 import { createRoute, z } from '@hono/zod-openapi';
+import { requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { findMember } from '../state/members.ts';
@@ -26,8 +28,32 @@ const publicKeyRoute = createRoute({
   },
 });
 
+const Me = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    role: z.enum(['owner', 'admin', 'approver', 'developer', 'viewer']),
+    grants: z.array(z.string()),
+  })
+  .openapi('Me');
+
+const meRoute = createRoute({
+  method: 'get',
+  path: '/me',
+  summary: 'The member the key belongs to: id, name, role and grants',
+  responses: {
+    200: { description: 'The member', content: { 'application/json': { schema: Me } } },
+    403: { description: "An agent's key", content: { 'application/json': { schema: ErrorSchema } } },
+  },
+});
+
 export function memberRoutes() {
   const app = router();
+  app.openapi(meRoute, (c) => {
+    const principal = c.get('principal');
+    const member = requireMember(principal);
+    return c.json({ id: member.id, name: member.name, role: member.role, grants: [...principal.grants] }, 200);
+  });
   app.openapi(publicKeyRoute, (c) => {
     const { id } = c.req.valid('param');
     const member = findMember(c.get('ctx').db, id);

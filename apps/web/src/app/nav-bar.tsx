@@ -1,0 +1,25 @@
+// The main navigation between the console's pages.
+import { hrefOf, type Route } from './router.ts';
+
+const LINKS: { label: string; route: Route }[] = [
+  { label: 'Documents', route: { page: 'documents', document: null } },
+  { label: 'Approvals', route: { page: 'approvals', tab: 'pending' } },
+  { label: 'Policy playground', route: { page: 'playground' } },
+];
+
+export function NavBar({ current }: { current: Route['page'] }) {
+  return (
+    <nav aria-label="Main" className="nav">
+      {LINKS.map((link) => (
+        <a
+          key={link.label}
+          href={hrefOf(link.route)}
+          className={current === link.route.page ? 'nav-link nav-link-current' : 'nav-link'}
+          aria-current={current === link.route.page ? 'page' : undefined}
+        >
+          {link.label}
+        </a>
+      ))}
+    </nav>
+  );
+}

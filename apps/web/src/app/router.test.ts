@@ -1,0 +1,19 @@
+// Unit tests of the hash router's parsing.
+import { describe, expect, it } from 'vitest';
+import { hrefOf, parseRoute } from './router.ts';
+
+describe('parseRoute', () => {
+  it('reads a document id as one encoded segment', () => {
+    expect(parseRoute('#/documents/policies%2Frefunds.policy.json')).toEqual({
+      page: 'documents',
+      document: 'policies/refunds.policy.json',
+    });
+  });
+  it('defaults to the documents page', () => {
+    expect(parseRoute('')).toEqual({ page: 'documents', document: null });
+  });
+  it('round-trips every page', () => {
+    for (const hash of ['#/approvals', '#/approvals/decided', '#/playground', '#/documents/a%2Fb'])
+      expect(hrefOf(parseRoute(hash))).toBe(hash);
+  });
+});

@@ -1,0 +1,37 @@
+// A tiny hash router: #/documents[/<id>], #/approvals[/decided], #/playground.
+import { useEffect, useState } from 'react';
+
+export type Route =
+  | { page: 'documents'; document: string | null }
+  | { page: 'approvals'; tab: 'pending' | 'decided' }
+  | { page: 'playground' };
+
+/** Reads a route from a hash. Example: `parseRoute('#/documents/policies%2Fa.json')`. */
+export function parseRoute(hash: string): Route {
+  const [page, rest] = hash.replace(/^#\/?/, '').split(/\/(.*)/s, 2);
+  if (page === 'approvals') return { page: 'approvals', tab: rest === 'decided' ? 'decided' : 'pending' };
+  if (page === 'playground') return { page: 'playground' };
+  return { page: 'documents', document: rest ? decodeURIComponent(rest) : null };
+}
+
+/** The hash for a route; document ids travel as one encoded segment. */
+export function hrefOf(route: Route): string {
+  if (route.page === 'approvals') return route.tab === 'decided' ? '#/approvals/decided' : '#/approvals';
+  if (route.page === 'playground') return '#/playground';
+  return route.document === null ? '#/documents' : `#/documents/${encodeURIComponent(route.document)}`;
+}
+
+export function navigate(route: Route): void {
+  window.location.hash = hrefOf(route);
+}
+
+/** The current route, following hash changes. */
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(window.location.hash));
+  useEffect(() => {
+    const follow = () => setRoute(parseRoute(window.location.hash));
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
+  return route;
+}

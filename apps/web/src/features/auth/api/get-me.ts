@@ -1,0 +1,33 @@
+// GET /v1/me: who the signed-in key belongs to (name, role, id), for the header and for what is offered.
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ApiError, apiFetch } from '../../../lib/api-client.ts';
+
+export type Role = 'owner' | 'admin' | 'approver' | 'developer' | 'viewer';
+
+/** The signed-in member; fields are null when the API cannot say (a server without GET /v1/me). */
+export interface Me {
+  id: string | null;
+  name: string | null;
+  role: Role | null;
+}
+
+const UNKNOWN: Me = { id: null, name: null, role: null };
+
+/** Fetches the member behind `key`; a server without the route answers an unknown member rather than failing. */
+export async function getMe(key: string): Promise<Me> {
+  try {
+    const me = await apiFetch<{ id: string; name: string; role: Role } | null>('/v1/me', { key });
+    // A server without the route may answer the console's HTML instead, which parses to null.
+    return me !== null && typeof me.id === 'string' ? { id: me.id, name: me.name, role: me.role } : UNKNOWN;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return UNKNOWN;
+    throw error;
+  }
+}
+
+export const meQueryOptions = (key: string) =>
+  queryOptions({ queryKey: ['me', key], queryFn: () => getMe(key), staleTime: Number.POSITIVE_INFINITY });
+
+export function useMe(key: string) {
+  return useQuery(meQueryOptions(key));
+}

@@ -1,0 +1,32 @@
+// The sign-in form: a member key, checked against the API, kept for the session when accepted.
+import { type FormEvent, useState } from 'react';
+import { refusalOf, useCheckKey } from '../api/check-key.ts';
+
+export function SignInForm({ onSignedIn }: { onSignedIn: (key: string) => void }) {
+  const [key, setKey] = useState('');
+  const check = useCheckKey(onSignedIn);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (key.trim() !== '') check.mutate(key.trim());
+  };
+  return (
+    <section className="panel sign-in" aria-labelledby="sign-in-heading">
+      <h2 id="sign-in-heading">Sign in</h2>
+      <p className="muted">Paste the key you were given (tollgate keys create, or the demo keys printed by npm start).</p>
+      <form onSubmit={submit} className="stack">
+        <label className="field">
+          <span>Member key</span>
+          <input type="password" autoComplete="off" value={key} onChange={(event) => setKey(event.target.value)} required />
+        </label>
+        {check.isError && (
+          <p className="state state-error" role="alert">
+            {refusalOf(check.error)}
+          </p>
+        )}
+        <button type="submit" className="button button-primary" disabled={check.isPending}>
+          {check.isPending ? 'Checking…' : 'Sign in'}
+        </button>
+      </form>
+    </section>
+  );
+}

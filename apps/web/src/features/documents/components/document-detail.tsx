@@ -1,0 +1,33 @@
+// The selected document: its running text (read-only for now) and its history.
+import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { useDocument } from '../api/get-document.ts';
+import { HistoryList } from './history-list.tsx';
+
+export function DocumentDetail({ id }: { id: string }) {
+  const document = useDocument(id);
+  return (
+    <div className="stack">
+      <section className="panel" aria-labelledby="document-heading">
+        <h2 id="document-heading" className="document-title">
+          {id}
+        </h2>
+        {document.isPending && <Loading label="Loading the running version" />}
+        {document.isError && <ErrorNotice error={document.error} />}
+        {document.isSuccess && (
+          <>
+            <p className="muted">Running version {document.data.version.sequence}</p>
+            <figure className="code-figure" aria-label="Running text">
+              <pre className="document-text">{document.data.text}</pre>
+            </figure>
+          </>
+        )}
+      </section>
+      <section className="panel" aria-labelledby="history-heading">
+        <h2 id="history-heading" className="panel-title">
+          History
+        </h2>
+        <HistoryList id={id} />
+      </section>
+    </div>
+  );
+}

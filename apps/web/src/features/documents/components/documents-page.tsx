@@ -1,0 +1,23 @@
+// The documents page: the store as a tree by kind beside the selected document's text and history.
+import { DocumentDetail } from './document-detail.tsx';
+import { DocumentTree } from './document-tree.tsx';
+
+export function DocumentsPage({ selected, onSelect }: { selected: string | null; onSelect: (id: string) => void }) {
+  return (
+    <div className="split">
+      <section className="panel" aria-labelledby="documents-heading">
+        <h2 id="documents-heading" className="panel-title">
+          Documents
+        </h2>
+        <DocumentTree selected={selected} onSelect={onSelect} />
+      </section>
+      {selected === null ? (
+        <section className="panel">
+          <p className="muted">Pick a document to read its running text and history.</p>
+        </section>
+      ) : (
+        <DocumentDetail id={selected} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+// One stored version in the history list.
+import type { DocumentVersion } from '../api/types.ts';
+
+export function VersionItem({ version }: { version: DocumentVersion }) {
+  return (
+    <li className="version">
+      <div className="version-head">
+        <strong>Version {version.sequence}</strong>
+        {version.running && <span className="badge badge-running">running</span>}
+        {version.rejected && <span className="badge badge-rejected_only">rejected</span>}
+        <span className="muted version-author">
+          {version.author.kind}: {version.author.label}
+        </span>
+        <time className="muted version-time" dateTime={version.created_at}>
+          {new Date(version.created_at).toLocaleString()}
+        </time>
+      </div>
+      <p className="version-reason">{version.reason}</p>
+      <p className="muted version-based">{version.based_on === null ? 'based on nothing' : `based on version ${version.based_on}`}</p>
+      {version.problems.length > 0 && <p className="version-problems">{version.problems.join(', ')}</p>}
+    </li>
+  );
+}

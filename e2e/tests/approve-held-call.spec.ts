@@ -1,0 +1,44 @@
+// Journey: an agent's refund is held; the approver sees it arrive live, approves it, and the agent's claim succeeds.
+import { expect, test } from '@playwright/test';
+import { agentKey, memberKey, signIn } from './demo.ts';
+
+test('a held call appears live, is approved with a signature, and the claim then succeeds', async ({ page, request }) => {
+  await signIn(page, memberKey('approver'), '#/approvals');
+  await expect(page.getByText('Live')).toBeVisible();
+
+  const args = { amount: '500' };
+  const call = await request.post('/v1/agents/support-bot/calls', {
+    headers: { authorization: `Bearer ${agentKey()}` },
+    data: { tool: 'issue_refund', arguments: args },
+  });
+  expect(call.ok()).toBe(true);
+  const held = (await call.json()) as { decision: string; approval?: { id: string } };
+  expect(held.decision).toBe('require_approval');
+  const id = held.approval?.id ?? '';
+
+  // No reload: the event stream brings the request in.
+  const card = page.getByRole('list', { name: 'Pending requests' }).getByRole('listitem');
+  await expect(card).toHaveCount(1);
+  await expect(card).toContainText('support-bot');
+  await expect(card).toContainText('issue_refund');
+  await expect(card).toContainText('500 USD');
+  await expect(card).toContainText('refund-approval');
+  await expect(card).toContainText(/expires in/);
+  await expect(card.getByLabel('Arguments as signed')).toContainText('"amount": "500"');
+  await page.screenshot({ path: 'test-results/screens/approvals.png', fullPage: true });
+
+  await card.getByLabel('Reason (optional)').fill('customer called');
+  await card.getByRole('button', { name: 'Approve' }).click();
+  await expect(page.getByRole('region', { name: 'Signed decision' }).getByLabel('Signature')).toHaveText(/^[A-Za-z0-9+/=]{40,}$/);
+  await expect(page.getByText('Nothing is waiting for a decision.')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/approved.png', fullPage: true });
+
+  await page.getByRole('tab', { name: 'Decided' }).click();
+  await expect(page.getByRole('list', { name: 'Decided requests' }).getByRole('listitem')).toContainText('approved');
+
+  const claim = await request.post(`/v1/approvals/${encodeURIComponent(id)}/claim`, {
+    headers: { authorization: `Bearer ${agentKey()}` },
+    data: { arguments: args },
+  });
+  expect(claim.status()).toBe(200);
+});

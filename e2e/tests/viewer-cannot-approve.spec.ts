@@ -1,0 +1,19 @@
+// Journey: a viewer reads the inbox but is not offered Approve or Deny.
+import { expect, test } from '@playwright/test';
+import { agentKey, memberKey, signIn } from './demo.ts';
+
+test('a viewer sees a pending request without Approve or Deny', async ({ page, request }) => {
+  const call = await request.post('/v1/agents/support-bot/calls', {
+    headers: { authorization: `Bearer ${agentKey()}` },
+    data: { tool: 'issue_refund', arguments: { amount: '400' } },
+  });
+  expect(call.ok()).toBe(true);
+
+  await signIn(page, memberKey('viewer'), '#/approvals');
+  await expect(page.getByRole('banner')).toContainText('viewer');
+  const card = page.getByRole('list', { name: 'Pending requests' }).getByRole('listitem').filter({ hasText: '400 USD' });
+  await expect(card).toHaveCount(1);
+  await expect(card.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await expect(card.getByRole('button', { name: 'Deny' })).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/screens/approvals-viewer.png', fullPage: true });
+});
