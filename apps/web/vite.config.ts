@@ -4,5 +4,7 @@ import { defineConfig } from 'vite';
 
 export default defineConfig({
   plugins: [react()],
+  // The engine declares "sideEffects": false, so its parts the editor needs (the sheet compiler, YAML)
+  // follow the lazily loaded editor instead of landing in the initial chunk.
   build: { outDir: 'dist', emptyOutDir: true },
 });

@@ -7,7 +7,9 @@ const LINKS: { label: string; route: Route }[] = [
   { label: 'Policy playground', route: { page: 'playground' } },
 ];
 
-export function NavBar({ current }: { current: Route['page'] }) {
+export function NavBar({ current: page }: { current: Route['page'] }) {
+  // The editor is part of the documents section.
+  const current = page === 'edit' ? 'documents' : page;
   return (
     <nav aria-label="Main" className="nav">
       {LINKS.map((link) => (

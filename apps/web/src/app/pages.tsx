@@ -1,10 +1,18 @@
 // Picks the page for a route; the only place features meet (they never import each other).
 
+import { lazy, Suspense } from 'react';
+import { Loading } from '../components/query-state.tsx';
 import { ApprovalsPage } from '../features/approvals/components/approvals-page.tsx';
 import { useMe } from '../features/auth/api/get-me.ts';
 import { DocumentsPage } from '../features/documents/components/documents-page.tsx';
 import { PolicyCheck } from '../features/policy-check/components/policy-check.tsx';
-import { navigate, type Route } from './router.ts';
+import { hrefOf, navigate, type Route } from './router.ts';
+
+// The editor brings the sheet compiler and Monaco; both load only when a document is opened for editing.
+const EditorPage = lazy(() => import('../features/editor/components/editor-page.tsx').then((m) => ({ default: m.EditorPage })));
+
+/** The roles the edit seam takes edits from (docs/api.md, POST /v1/documents/{id}/edits). */
+const EDITING_ROLES: readonly string[] = ['owner', 'admin', 'developer'];
 
 export function Page({ route, memberKey }: { route: Route; memberKey: string }) {
   const me = useMe(memberKey);
@@ -13,5 +21,19 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
     const viewer = { id: me.data?.id ?? null, role: me.data?.role ?? null };
     return <ApprovalsPage memberKey={memberKey} viewer={viewer} tab={route.tab} onTab={(tab) => navigate({ page: 'approvals', tab })} />;
   }
-  return <DocumentsPage selected={route.document} onSelect={(document) => navigate({ page: 'documents', document })} />;
+  if (route.page === 'edit') {
+    const canSave = EDITING_ROLES.includes(me.data?.role ?? '');
+    return (
+      <Suspense fallback={<Loading label="Loading the editor" />}>
+        <EditorPage id={route.document} canSave={canSave} backHref={hrefOf({ page: 'documents', document: route.document })} />
+      </Suspense>
+    );
+  }
+  return (
+    <DocumentsPage
+      selected={route.document}
+      onSelect={(document) => navigate({ page: 'documents', document })}
+      editHref={(document) => hrefOf({ page: 'edit', document })}
+    />
+  );
 }

@@ -9,11 +9,15 @@ describe('parseRoute', () => {
       document: 'policies/refunds.policy.json',
     });
   });
+  it('opens a document in the editor', () => {
+    expect(parseRoute('#/edit/policies%2Frefunds.policy.json')).toEqual({ page: 'edit', document: 'policies/refunds.policy.json' });
+    expect(parseRoute('#/edit')).toEqual({ page: 'documents', document: null });
+  });
   it('defaults to the documents page', () => {
     expect(parseRoute('')).toEqual({ page: 'documents', document: null });
   });
   it('round-trips every page', () => {
-    for (const hash of ['#/approvals', '#/approvals/decided', '#/playground', '#/documents/a%2Fb'])
+    for (const hash of ['#/approvals', '#/approvals/decided', '#/playground', '#/documents/a%2Fb', '#/edit/sheets%2Fsupport.rules.yaml'])
       expect(hrefOf(parseRoute(hash))).toBe(hash);
   });
 });

@@ -1,8 +1,9 @@
-// A tiny hash router: #/documents[/<id>], #/approvals[/decided], #/playground.
+// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/approvals[/decided], #/playground.
 import { useEffect, useState } from 'react';
 
 export type Route =
   | { page: 'documents'; document: string | null }
+  | { page: 'edit'; document: string }
   | { page: 'approvals'; tab: 'pending' | 'decided' }
   | { page: 'playground' };
 
@@ -11,6 +12,7 @@ export function parseRoute(hash: string): Route {
   const [page, rest] = hash.replace(/^#\/?/, '').split(/\/(.*)/s, 2);
   if (page === 'approvals') return { page: 'approvals', tab: rest === 'decided' ? 'decided' : 'pending' };
   if (page === 'playground') return { page: 'playground' };
+  if (page === 'edit' && rest) return { page: 'edit', document: decodeURIComponent(rest) };
   return { page: 'documents', document: rest ? decodeURIComponent(rest) : null };
 }
 
@@ -18,6 +20,7 @@ export function parseRoute(hash: string): Route {
 export function hrefOf(route: Route): string {
   if (route.page === 'approvals') return route.tab === 'decided' ? '#/approvals/decided' : '#/approvals';
   if (route.page === 'playground') return '#/playground';
+  if (route.page === 'edit') return `#/edit/${encodeURIComponent(route.document)}`;
   return route.document === null ? '#/documents' : `#/documents/${encodeURIComponent(route.document)}`;
 }
 

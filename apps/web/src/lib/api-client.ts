@@ -19,6 +19,8 @@ export interface RequestOptions {
   /** Defaults to the session's key. */
   key?: string | null;
   signal?: AbortSignal;
+  /** Error statuses whose JSON body is an answer, not an error (the edit seam's 409, 422 and 403 outcomes). */
+  accept?: readonly number[];
 }
 
 /** The headers for a request with `key`. */
@@ -61,7 +63,7 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
   } catch {
     json = null;
   }
-  if (!response.ok) {
+  if (!response.ok && !(options.accept?.includes(response.status) && json !== null && !isErrorBody(json))) {
     if (isErrorBody(json)) throw new ApiError(response.status, json.error.code, json.error.message);
     throw new ApiError(response.status, 'HTTP_ERROR', `the server answered ${response.status}`);
   }

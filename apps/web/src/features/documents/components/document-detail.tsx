@@ -1,16 +1,21 @@
-// The selected document: its running text (read-only for now) and its history.
+// The selected document: its running text, a link to edit it, and its history.
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { useDocument } from '../api/get-document.ts';
 import { HistoryList } from './history-list.tsx';
 
-export function DocumentDetail({ id }: { id: string }) {
+export function DocumentDetail({ id, editHref }: { id: string; editHref: string }) {
   const document = useDocument(id);
   return (
     <div className="stack">
       <section className="panel" aria-labelledby="document-heading">
-        <h2 id="document-heading" className="document-title">
-          {id}
-        </h2>
+        <div className="panel-head">
+          <h2 id="document-heading" className="document-title">
+            {id}
+          </h2>
+          <a className="button" href={editHref}>
+            Edit
+          </a>
+        </div>
         {document.isPending && <Loading label="Loading the running version" />}
         {document.isError && <ErrorNotice error={document.error} />}
         {document.isSuccess && (

@@ -2,7 +2,14 @@
 import { DocumentDetail } from './document-detail.tsx';
 import { DocumentTree } from './document-tree.tsx';
 
-export function DocumentsPage({ selected, onSelect }: { selected: string | null; onSelect: (id: string) => void }) {
+interface DocumentsPageProps {
+  selected: string | null;
+  onSelect: (id: string) => void;
+  /** Where a document opens in the editor. */
+  editHref: (id: string) => string;
+}
+
+export function DocumentsPage({ selected, onSelect, editHref }: DocumentsPageProps) {
   return (
     <div className="split">
       <section className="panel" aria-labelledby="documents-heading">
@@ -16,7 +23,7 @@ export function DocumentsPage({ selected, onSelect }: { selected: string | null;
           <p className="muted">Pick a document to read its running text and history.</p>
         </section>
       ) : (
-        <DocumentDetail id={selected} />
+        <DocumentDetail id={selected} editHref={editHref(selected)} />
       )}
     </div>
   );

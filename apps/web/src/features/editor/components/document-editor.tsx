@@ -1,0 +1,115 @@
+// One document open in Monaco: the engine checks each change; problems, compiled panes and saving beside it.
+import { createSheetCache, type LintCatalogue } from '@tollgate/engine';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { ErrorNotice } from '../../../components/query-state.tsx';
+import { CodeEditor, type CodeEditorHandle } from '../../../lib/monaco/code-editor.tsx';
+import type { RunningText } from '../api/get-running-document.ts';
+import { getRunningDocument } from '../api/get-running-document.ts';
+import { usePostEdit } from '../api/post-edit.ts';
+import { checkDocument, languageOf } from '../check-document.ts';
+import { CheckSummary } from './check-summary.tsx';
+import { CompiledPanes } from './compiled-panes.tsx';
+import { ProblemList } from './problem-list.tsx';
+import { SaveForm } from './save-form.tsx';
+import { SaveOutcome } from './save-outcome.tsx';
+
+interface DocumentEditorProps {
+  opened: RunningText;
+  catalogue: LintCatalogue | undefined;
+  canSave: boolean;
+}
+
+export function DocumentEditor({ opened, catalogue, canSave }: DocumentEditorProps) {
+  const { id } = opened;
+  const [text, setText] = useState(opened.text);
+  const [basedOn, setBasedOn] = useState<number | null>(opened.version.sequence);
+  const [reason, setReason] = useState('');
+  const [reloadError, setReloadError] = useState<Error | null>(null);
+  const editor = useRef<CodeEditorHandle>(null);
+  const reasonInput = useRef<HTMLInputElement>(null);
+  const cache = useMemo(() => createSheetCache(), []);
+  const checked = useDeferredValue(text);
+  const check = useMemo(() => checkDocument(id, checked, catalogue, cache), [id, checked, catalogue, cache]);
+  const edit = usePostEdit();
+
+  const save = useCallback(() => {
+    if (!canSave || edit.isPending) return;
+    if (reason.trim() === '') {
+      reasonInput.current?.focus();
+      reasonInput.current?.reportValidity();
+      return;
+    }
+    edit.mutate(
+      { id, content: text, reason: reason.trim(), basedOn },
+      {
+        onSuccess: (outcome) => {
+          if (outcome.status === 'applied' && outcome.version) setBasedOn(outcome.version.sequence);
+          if (outcome.status === 'applied' || outcome.status === 'saved_not_running') setReason('');
+        },
+      },
+    );
+  }, [canSave, edit, id, text, reason, basedOn]);
+
+  const reload = useCallback(() => {
+    getRunningDocument(id).then(
+      (running) => {
+        editor.current?.setText(running.text);
+        setText(running.text);
+        setBasedOn(running.version.sequence);
+        edit.reset();
+      },
+      (error: unknown) => setReloadError(error instanceof Error ? error : new Error('the reload failed')),
+    );
+  }, [id, edit]);
+
+  // Ctrl/Cmd+S outside the editor (the reason field, a pane) saves too; inside, Monaco's own command does.
+  useEffect(() => {
+    if (!canSave) return;
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
+        event.preventDefault();
+        save();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [canSave, save]);
+
+  return (
+    <div className="document-editor">
+      <section className="panel editor-main" aria-labelledby="editor-doc-heading">
+        <div className="panel-head">
+          <h2 id="editor-doc-heading" className="document-title">
+            {id}
+          </h2>
+          <span className="muted">{basedOn === null ? 'no running version' : `editing from version ${basedOn}`}</span>
+        </div>
+        <CheckSummary check={check} />
+        <CodeEditor
+          ref={editor}
+          initialText={opened.text}
+          language={languageOf(id)}
+          diagnostics={check.problems}
+          label="Document text"
+          onChange={setText}
+          onSave={canSave ? save : undefined}
+        />
+        {canSave ? (
+          <SaveForm reason={reason} onReason={setReason} onSave={save} saving={edit.isPending} basedOn={basedOn} reasonRef={reasonInput} />
+        ) : (
+          <p className="muted">Your role can read this document but not save edits.</p>
+        )}
+        {edit.isError && <ErrorNotice error={edit.error} />}
+        {reloadError !== null && <ErrorNotice error={reloadError} />}
+        {edit.data !== undefined && <SaveOutcome outcome={edit.data} onReload={reload} />}
+      </section>
+      <section className="panel editor-side" aria-labelledby="problems-heading">
+        <h2 id="problems-heading" className="panel-title">
+          Problems
+        </h2>
+        <ProblemList problems={check.problems} onJump={(line, column) => editor.current?.goTo(line, column)} />
+        {check.outputs !== undefined && <CompiledPanes outputs={check.outputs} />}
+      </section>
+    </div>
+  );
+}

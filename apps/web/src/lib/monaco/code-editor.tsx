@@ -1,0 +1,96 @@
+// Monaco in a component: loads lazily, reports each change, shows diagnostics as markers, Ctrl/Cmd+S saves.
+import type { Diagnostic } from '@tollgate/engine';
+import { type Ref, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { loadMonaco, type Monaco } from './load-monaco.ts';
+import { toMarkers } from './to-markers.ts';
+
+type Editor = ReturnType<Monaco['editor']['create']>;
+
+/** What a parent may ask of the editor: move the cursor, or replace the text (a reload). */
+export interface CodeEditorHandle {
+  goTo(line: number, column: number): void;
+  setText(text: string): void;
+}
+
+interface CodeEditorProps {
+  initialText: string;
+  language: 'yaml' | 'json' | 'plaintext';
+  diagnostics: readonly Diagnostic[];
+  label: string;
+  onChange: (text: string) => void;
+  onSave?: () => void;
+  readOnly?: boolean;
+  ref?: Ref<CodeEditorHandle>;
+}
+
+export function CodeEditor({ initialText, language, diagnostics, label, onChange, onSave, readOnly = false, ref }: CodeEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const [loaded, setLoaded] = useState<{ monaco: Monaco; editor: Editor } | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const latest = useRef({ onChange, onSave, initialText });
+  latest.current = { onChange, onSave, initialText };
+
+  useEffect(() => {
+    let disposed = false;
+    let editor: Editor | undefined;
+    loadMonaco().then(
+      (monaco) => {
+        if (disposed || host.current === null) return;
+        editor = monaco.editor.create(host.current, {
+          value: latest.current.initialText,
+          language,
+          ariaLabel: label,
+          readOnly,
+          automaticLayout: true,
+          minimap: { enabled: false },
+          scrollBeyondLastLine: false,
+          fontSize: 13,
+          tabSize: 2,
+        });
+        editor.onDidChangeModelContent(() => latest.current.onChange(editor?.getValue() ?? ''));
+        editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave?.());
+        setLoaded({ monaco, editor });
+      },
+      (error: unknown) => setFailure(error instanceof Error ? error.message : 'the editor did not load'),
+    );
+    return () => {
+      disposed = true;
+      editor?.getModel()?.dispose();
+      editor?.dispose();
+    };
+  }, [language, label, readOnly]);
+
+  useEffect(() => {
+    const model = loaded?.editor.getModel();
+    if (!loaded || !model) return;
+    loaded.monaco.editor.setModelMarkers(model, 'tollgate', toMarkers(diagnostics, model, { json: language === 'json' }));
+  }, [loaded, diagnostics, language]);
+
+  useImperativeHandle(
+    ref,
+    () => ({
+      goTo(line, column) {
+        if (!loaded) return;
+        loaded.editor.setPosition({ lineNumber: line, column });
+        loaded.editor.revealLineInCenter(line);
+        loaded.editor.focus();
+      },
+      setText(text) {
+        loaded?.editor.setValue(text);
+      },
+    }),
+    [loaded],
+  );
+
+  return (
+    <div className="code-editor">
+      {loaded === null && failure === null && <p className="state state-loading">Loading the editor…</p>}
+      {failure !== null && (
+        <p className="state state-error" role="alert">
+          {failure}
+        </p>
+      )}
+      <div ref={host} className="code-editor-host" />
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+// The lazily loaded Monaco: the editor API, YAML and JSON, and Vite-bundled workers (monaco's ESM guidance).
+import * as monaco from 'monaco-editor/editor/editor.api.js';
+import 'monaco-editor/languages/definitions/yaml/register.js';
+import 'monaco-editor/languages/features/json/register.js';
+
+self.MonacoEnvironment = {
+  getWorker(_workerId: string, label: string) {
+    if (label === 'json') {
+      return new Worker(new URL('monaco-editor/languages/features/json/json.worker.js', import.meta.url), { type: 'module' });
+    }
+    return new Worker(new URL('monaco-editor/editor/editor.worker.js', import.meta.url), { type: 'module' });
+  },
+};
+
+export { monaco };
