@@ -5,11 +5,12 @@ const LINKS: { label: string; route: Route }[] = [
   { label: 'Documents', route: { page: 'documents', document: null } },
   { label: 'Approvals', route: { page: 'approvals', tab: 'pending' } },
   { label: 'Policy playground', route: { page: 'playground' } },
+  { label: 'Simulation', route: { page: 'simulation' } },
 ];
 
 export function NavBar({ current: page }: { current: Route['page'] }) {
-  // The editor is part of the documents section.
-  const current = page === 'edit' ? 'documents' : page;
+  // The editor and the history are part of the documents section.
+  const current = page === 'edit' || page === 'history' ? 'documents' : page;
   return (
     <nav aria-label="Main" className="nav">
       {LINKS.map((link) => (

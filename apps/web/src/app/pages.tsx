@@ -10,13 +10,32 @@ import { hrefOf, navigate, type Route } from './router.ts';
 
 // The editor brings the sheet compiler and Monaco; both load only when a document is opened for editing.
 const EditorPage = lazy(() => import('../features/editor/components/editor-page.tsx').then((m) => ({ default: m.EditorPage })));
+// The simulation page loads when it is opened, keeping the first load small.
+const SimulationPage = lazy(() =>
+  import('../features/simulation/components/simulation-page.tsx').then((m) => ({ default: m.SimulationPage })),
+);
+// The history page brings Monaco's diff editor; it loads only when a history is opened.
+const HistoryPage = lazy(() => import('../features/documents/components/history-page.tsx').then((m) => ({ default: m.HistoryPage })));
 
 /** The roles the edit seam takes edits from (docs/api.md, POST /v1/documents/{id}/edits). */
 const EDITING_ROLES: readonly string[] = ['owner', 'admin', 'developer'];
 
+/** The roles that may read recorded arguments (GET /v1/decisions?with_arguments=true). */
+const ARGUMENT_ROLES: readonly string[] = ['owner', 'admin'];
+
+/** The roles that may activate and revert (docs/api.md, POST /v1/documents/{id}/activate and /revert). */
+const MANAGING_ROLES: readonly string[] = ['owner', 'admin'];
+
 export function Page({ route, memberKey }: { route: Route; memberKey: string }) {
   const me = useMe(memberKey);
   if (route.page === 'playground') return <PolicyCheck />;
+  if (route.page === 'simulation') {
+    return (
+      <Suspense fallback={<Loading label="Loading the simulation" />}>
+        <SimulationPage withArguments={ARGUMENT_ROLES.includes(me.data?.role ?? '')} />
+      </Suspense>
+    );
+  }
   if (route.page === 'approvals') {
     const viewer = { id: me.data?.id ?? null, role: me.data?.role ?? null };
     return <ApprovalsPage memberKey={memberKey} viewer={viewer} tab={route.tab} onTab={(tab) => navigate({ page: 'approvals', tab })} />;
@@ -29,11 +48,20 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
       </Suspense>
     );
   }
+  if (route.page === 'history') {
+    const canManage = MANAGING_ROLES.includes(me.data?.role ?? '');
+    return (
+      <Suspense fallback={<Loading label="Loading the history" />}>
+        <HistoryPage id={route.document} canManage={canManage} backHref={hrefOf({ page: 'documents', document: route.document })} />
+      </Suspense>
+    );
+  }
   return (
     <DocumentsPage
       selected={route.document}
       onSelect={(document) => navigate({ page: 'documents', document })}
       editHref={(document) => hrefOf({ page: 'edit', document })}
+      historyHref={(document) => hrefOf({ page: 'history', document })}
     />
   );
 }

@@ -1,18 +1,22 @@
-// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/approvals[/decided], #/playground.
+// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation.
 import { useEffect, useState } from 'react';
 
 export type Route =
   | { page: 'documents'; document: string | null }
   | { page: 'edit'; document: string }
+  | { page: 'history'; document: string }
   | { page: 'approvals'; tab: 'pending' | 'decided' }
-  | { page: 'playground' };
+  | { page: 'playground' }
+  | { page: 'simulation' };
 
 /** Reads a route from a hash. Example: `parseRoute('#/documents/policies%2Fa.json')`. */
 export function parseRoute(hash: string): Route {
   const [page, rest] = hash.replace(/^#\/?/, '').split(/\/(.*)/s, 2);
   if (page === 'approvals') return { page: 'approvals', tab: rest === 'decided' ? 'decided' : 'pending' };
   if (page === 'playground') return { page: 'playground' };
+  if (page === 'simulation') return { page: 'simulation' };
   if (page === 'edit' && rest) return { page: 'edit', document: decodeURIComponent(rest) };
+  if (page === 'history' && rest) return { page: 'history', document: decodeURIComponent(rest) };
   return { page: 'documents', document: rest ? decodeURIComponent(rest) : null };
 }
 
@@ -20,7 +24,9 @@ export function parseRoute(hash: string): Route {
 export function hrefOf(route: Route): string {
   if (route.page === 'approvals') return route.tab === 'decided' ? '#/approvals/decided' : '#/approvals';
   if (route.page === 'playground') return '#/playground';
+  if (route.page === 'simulation') return '#/simulation';
   if (route.page === 'edit') return `#/edit/${encodeURIComponent(route.document)}`;
+  if (route.page === 'history') return `#/history/${encodeURIComponent(route.document)}`;
   return route.document === null ? '#/documents' : `#/documents/${encodeURIComponent(route.document)}`;
 }
 

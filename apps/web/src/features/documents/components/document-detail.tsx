@@ -1,9 +1,9 @@
-// The selected document: its running text, a link to edit it, and its history.
+// The selected document: its running text, links to edit it and to compare its versions, and its history.
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { useDocument } from '../api/get-document.ts';
 import { HistoryList } from './history-list.tsx';
 
-export function DocumentDetail({ id, editHref }: { id: string; editHref: string }) {
+export function DocumentDetail({ id, editHref, historyHref }: { id: string; editHref: string; historyHref: string }) {
   const document = useDocument(id);
   return (
     <div className="stack">
@@ -12,9 +12,14 @@ export function DocumentDetail({ id, editHref }: { id: string; editHref: string 
           <h2 id="document-heading" className="document-title">
             {id}
           </h2>
-          <a className="button" href={editHref}>
-            Edit
-          </a>
+          <div className="actions">
+            <a className="button" href={historyHref}>
+              History and diffs
+            </a>
+            <a className="button" href={editHref}>
+              Edit
+            </a>
+          </div>
         </div>
         {document.isPending && <Loading label="Loading the running version" />}
         {document.isError && <ErrorNotice error={document.error} />}

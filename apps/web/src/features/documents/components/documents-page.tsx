@@ -7,9 +7,11 @@ interface DocumentsPageProps {
   onSelect: (id: string) => void;
   /** Where a document opens in the editor. */
   editHref: (id: string) => string;
+  /** Where a document's versions are compared. */
+  historyHref: (id: string) => string;
 }
 
-export function DocumentsPage({ selected, onSelect, editHref }: DocumentsPageProps) {
+export function DocumentsPage({ selected, onSelect, editHref, historyHref }: DocumentsPageProps) {
   return (
     <div className="split">
       <section className="panel" aria-labelledby="documents-heading">
@@ -23,7 +25,7 @@ export function DocumentsPage({ selected, onSelect, editHref }: DocumentsPagePro
           <p className="muted">Pick a document to read its running text and history.</p>
         </section>
       ) : (
-        <DocumentDetail id={selected} editHref={editHref(selected)} />
+        <DocumentDetail id={selected} editHref={editHref(selected)} historyHref={historyHref(selected)} />
       )}
     </div>
   );

@@ -1,7 +1,9 @@
 // One stored version in the history list.
+import type { ReactNode } from 'react';
 import type { DocumentVersion } from '../api/types.ts';
 
-export function VersionItem({ version }: { version: DocumentVersion }) {
+/** `children` are the version's actions (the history page's Activate). */
+export function VersionItem({ version, children }: { version: DocumentVersion; children?: ReactNode }) {
   return (
     <li className="version">
       <div className="version-head">
@@ -18,6 +20,7 @@ export function VersionItem({ version }: { version: DocumentVersion }) {
       <p className="version-reason">{version.reason}</p>
       <p className="muted version-based">{version.based_on === null ? 'based on nothing' : `based on version ${version.based_on}`}</p>
       {version.problems.length > 0 && <p className="version-problems">{version.problems.join(', ')}</p>}
+      {children}
     </li>
   );
 }

@@ -1,0 +1,26 @@
+// Pick two versions; read their diff beside what the second widens over the first.
+import { useState } from 'react';
+import { defaultPair, type VersionPair } from '../api/default-pair.ts';
+import type { DocumentVersion } from '../api/types.ts';
+import { ImpactSummary } from './impact-summary.tsx';
+import { VersionDiff } from './version-diff.tsx';
+import { VersionPickers } from './version-pickers.tsx';
+
+export function CompareVersions({ id, history }: { id: string; history: readonly DocumentVersion[] }) {
+  // Until the person picks, the pair follows the history (the previous and the running version).
+  const [picked, setPicked] = useState<VersionPair | null>(null);
+  const pair = picked ?? defaultPair(history);
+  if (pair === null) return null;
+  return (
+    <section className="panel" aria-labelledby="compare-heading">
+      <h2 id="compare-heading" className="panel-title">
+        Compare versions
+      </h2>
+      <VersionPickers history={history} pair={pair} onPick={setPicked} />
+      <div className="compare">
+        <VersionDiff id={id} pair={pair} />
+        <ImpactSummary id={id} pair={pair} />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,35 @@
+// A document's history: every version, two of them compared, and activate and revert for owners and admins.
+import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { useHistory } from '../api/get-history.ts';
+import { ActivateAction } from './activate-action.tsx';
+import { CompareVersions } from './compare-versions.tsx';
+import { HistoryList } from './history-list.tsx';
+import { RevertAction } from './revert-action.tsx';
+
+interface HistoryPageProps {
+  id: string;
+  /** Owners and admins may activate and revert. */
+  canManage: boolean;
+  backHref: string;
+}
+
+export function HistoryPage({ id, canManage, backHref }: HistoryPageProps) {
+  const history = useHistory(id);
+  return (
+    <div className="history-page">
+      <section className="panel" aria-labelledby="versions-heading">
+        <a className="back-link" href={backHref}>
+          Back to the document
+        </a>
+        <h2 id="versions-heading" className="document-title">
+          History of {id}
+        </h2>
+        {canManage && <RevertAction id={id} />}
+        <HistoryList id={id} actions={canManage ? (version) => <ActivateAction id={id} version={version} /> : undefined} />
+      </section>
+      {history.isPending && <Loading label="Loading the versions to compare" />}
+      {history.isError && <ErrorNotice error={history.error} />}
+      {history.isSuccess && <CompareVersions id={id} history={history.data} />}
+    </div>
+  );
+}

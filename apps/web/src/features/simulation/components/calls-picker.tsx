@@ -1,0 +1,95 @@
+// Picks the calls to simulate: an agent's recorded calls over a time range, or pasted JSON.
+export interface CallsPick {
+  mode: 'recorded' | 'pasted';
+  agent: string;
+  since: string;
+  until: string;
+  pasted: string;
+}
+
+export const SAMPLE_CALLS = JSON.stringify(
+  [
+    {
+      tool: { name: 'issue_refund', action: 'refund.issue', amount: { pointer: '/amount', currency: 'USD' } },
+      arguments: { amount: '80' },
+    },
+    { tool: { name: 'issue_refund', action: 'refund.issue', amount: { pointer: '/amount', currency: 'USD' } }, arguments: null },
+  ],
+  null,
+  2,
+);
+
+interface CallsPickerProps {
+  pick: CallsPick;
+  onPick: (p: CallsPick) => void;
+  /** Why the pasted calls cannot be sent, if they cannot. */
+  invalid: string | null;
+}
+
+export function CallsPicker({ pick, onPick, invalid }: CallsPickerProps) {
+  return (
+    <fieldset className="sim-calls">
+      <legend>Calls</legend>
+      <label className="sim-radio">
+        <input type="radio" name="calls" checked={pick.mode === 'recorded'} onChange={() => onPick({ ...pick, mode: 'recorded' })} />
+        Recorded calls of an agent
+      </label>
+      <label className="sim-radio">
+        <input type="radio" name="calls" checked={pick.mode === 'pasted'} onChange={() => onPick({ ...pick, mode: 'pasted' })} />
+        Pasted JSON
+      </label>
+      {pick.mode === 'recorded' ? (
+        <RecordedFields pick={pick} onPick={onPick} />
+      ) : (
+        <PastedField pick={pick} onPick={onPick} invalid={invalid} />
+      )}
+    </fieldset>
+  );
+}
+
+function RecordedFields({ pick, onPick }: { pick: CallsPick; onPick: (p: CallsPick) => void }) {
+  return (
+    <div className="sim-pickers">
+      <label className="field">
+        Agent
+        <input value={pick.agent} placeholder="every agent" onChange={(e) => onPick({ ...pick, agent: e.target.value })} />
+      </label>
+      <label className="field">
+        Since
+        <input type="datetime-local" step="1" value={pick.since} onChange={(e) => onPick({ ...pick, since: e.target.value })} />
+      </label>
+      <label className="field">
+        Until
+        <input type="datetime-local" step="1" value={pick.until} onChange={(e) => onPick({ ...pick, until: e.target.value })} />
+      </label>
+    </div>
+  );
+}
+
+function PastedField({ pick, onPick, invalid }: CallsPickerProps) {
+  return (
+    <>
+      <label className="field" htmlFor="sim-pasted">
+        Calls (JSON)
+      </label>
+      <textarea
+        id="sim-pasted"
+        className="sim-pasted"
+        rows={8}
+        spellCheck={false}
+        value={pick.pasted}
+        aria-invalid={invalid !== null}
+        aria-describedby="sim-pasted-hint"
+        onChange={(e) => onPick({ ...pick, pasted: e.target.value })}
+      />
+      <p id="sim-pasted-hint" className="muted">
+        An array of {'{tool: {name, action, amount?}, arguments, expect?}'}; arguments null when unknown.
+      </p>
+      {invalid !== null && (
+        <p className="state state-error" role="alert">
+          {invalid}
+        </p>
+      )}
+    </>
+  );
+}

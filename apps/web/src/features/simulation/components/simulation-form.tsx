@@ -1,0 +1,58 @@
+// The simulation's inputs: the versions and the calls, checked before the Run button sends them.
+import { type FormEvent, useState } from 'react';
+import { parseCalls } from '../api/parse-calls.ts';
+import type { PolicySummary, SimulationRequest } from '../api/types.ts';
+import { type CallsPick, CallsPicker, SAMPLE_CALLS } from './calls-picker.tsx';
+import { type PolicyPick, PolicyPicker } from './policy-picker.tsx';
+
+interface SimulationFormProps {
+  policies: PolicySummary[];
+  running: boolean;
+  withArguments: boolean;
+  onDocument: (id: string) => void;
+  onRun: (request: SimulationRequest) => void;
+}
+
+/** A datetime-local value as an ISO date-time with its offset; empty is no bound. */
+const isoOf = (local: string): string | undefined => (local === '' ? undefined : new Date(local).toISOString());
+
+export function SimulationForm({ policies, running, withArguments, onDocument, onRun }: SimulationFormProps) {
+  const [policy, setPolicy] = useState<PolicyPick>({ document: policies[0]?.id ?? null, sequence: null, candidate: null });
+  const [calls, setCalls] = useState<CallsPick>({ mode: 'recorded', agent: '', since: '', until: '', pasted: SAMPLE_CALLS });
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const running_sequence = policies.find((p) => p.id === policy.document)?.running_sequence ?? null;
+  const pick = { ...policy, sequence: policy.sequence ?? running_sequence };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (pick.document === null) return;
+    const document = pick.sequence === null ? { id: pick.document } : { id: pick.document, sequence: pick.sequence };
+    const candidate = pick.candidate === null ? undefined : { id: pick.document, sequence: pick.candidate };
+    if (calls.mode === 'pasted') {
+      const parsed = parseCalls(calls.pasted);
+      setInvalid(parsed.ok ? null : parsed.message);
+      if (!parsed.ok) return;
+      onRun({ document, candidate, calls: { pasted: parsed.calls }, withArguments });
+      return;
+    }
+    const recorded = { agent: calls.agent.trim() || undefined, since: isoOf(calls.since), until: isoOf(calls.until) };
+    onRun({ document, candidate, calls: { recorded }, withArguments });
+  };
+
+  const choose = (next: PolicyPick) => {
+    setPolicy(next);
+    if (next.document !== null && next.document !== policy.document) onDocument(next.document);
+  };
+
+  return (
+    <form className="stack" onSubmit={submit} aria-label="Simulation">
+      <PolicyPicker policies={policies} pick={pick} onPick={choose} />
+      <CallsPicker pick={calls} onPick={setCalls} invalid={invalid} />
+      <div>
+        <button type="submit" className="button button-primary" disabled={running || pick.document === null}>
+          {running ? 'Running…' : 'Run'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,119 @@
+// Journey: the owner simulates the running refunds policy against a wider candidate, over recorded and pasted calls.
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { agentKey, memberKey, signIn } from './demo.ts';
+
+const POLICY = 'policies/refunds.policy.json';
+const PATH = `/v1/documents/${encodeURIComponent(POLICY)}`;
+
+// datetime-local inputs read in the browser's zone; UTC makes them match the ISO times below.
+test.use({ timezoneId: 'UTC', viewport: { width: 1280, height: 1100 } });
+
+type Policy = { rules: { id: string; amount?: { gt?: string; lte?: string } }[] };
+
+/** refund-auto's limit in a policy text. */
+function autoLimit(text: string): string | undefined {
+  const rules = (JSON.parse(text) as Policy).rules;
+  const approvalFrom = rules.find((r) => r.id === 'refund-approval')?.amount?.gt;
+  const auto = rules.find((r) => r.id === 'refund-auto')?.amount?.lte;
+  return auto === approvalFrom ? auto : undefined;
+}
+
+/** The policy text with refund-auto's limit set to `limit` USD, and refund-approval starting above it. */
+function withAutoLimit(text: string, limit: string): string {
+  const policy = JSON.parse(text) as Policy;
+  for (const rule of policy.rules) {
+    if (rule.id === 'refund-auto' && rule.amount) rule.amount.lte = limit;
+    if (rule.id === 'refund-approval' && rule.amount) rule.amount.gt = limit;
+  }
+  return `${JSON.stringify(policy, null, 2)}\n`;
+}
+
+/** Stores `content` as a new version through the edit seam; answers its sequence. */
+async function edit(request: APIRequestContext, content: string, reason: string): Promise<number> {
+  const response = await request.post(`${PATH}/edits`, { headers: owner(), data: { content, reason } });
+  expect(response.ok()).toBe(true);
+  const outcome = (await response.json()) as { status: string; version?: { sequence: number } };
+  expect(['applied', 'saved_not_running']).toContain(outcome.status);
+  return outcome.version?.sequence ?? 0;
+}
+
+const owner = () => ({ authorization: `Bearer ${memberKey('owner')}` });
+
+/** A running version with the 100 USD limit and a stored, not running, candidate with 250: their sequences. */
+async function prepareVersions(request: APIRequestContext): Promise<{ running: number; candidate: number }> {
+  const current = (await (await request.get(PATH, { headers: owner() })).json()) as { version: { sequence: number }; text: string };
+  // Other journeys may have widened the limit already; then the 100 USD text is stored again first.
+  const base =
+    autoLimit(current.text) === '100'
+      ? current.version.sequence
+      : await edit(request, withAutoLimit(current.text, '100'), 'the 100 USD automatic refund limit');
+  const candidate = await edit(request, withAutoLimit(current.text, '250'), 'refunds up to 250 USD without approval');
+  const activate = await request.post(`${PATH}/activate`, { headers: owner(), data: { sequence: base } });
+  expect(activate.ok()).toBe(true);
+  return { running: base, candidate };
+}
+
+test('a wider candidate differs on the 200 USD refund, for recorded and pasted calls', async ({ page, request }) => {
+  const since = new Date(Math.floor(Date.now() / 1000) * 1000 - 1000).toISOString().slice(0, 19);
+  const { running, candidate } = await prepareVersions(request);
+  for (const amount of ['50', '200', '500']) {
+    const call = await request.post('/v1/agents/support-bot/calls', {
+      headers: { authorization: `Bearer ${agentKey()}` },
+      data: { tool: 'issue_refund', arguments: { amount } },
+    });
+    expect(call.ok()).toBe(true);
+  }
+
+  await signIn(page, memberKey('owner'), '#/simulation');
+  await expect(page.getByRole('link', { name: 'Simulation' })).toHaveAttribute('aria-current', 'page');
+  await page.getByLabel('Policy document').selectOption(POLICY);
+  await page.getByLabel('Policy version').selectOption(String(running));
+  await expect(page.getByLabel('Candidate version')).toHaveValue('');
+  await page.getByLabel('Candidate version').selectOption(String(candidate));
+  await page.getByRole('radio', { name: 'Recorded calls of an agent' }).check();
+  await page.getByLabel('Agent', { exact: true }).fill('support-bot');
+  await page.getByLabel('Since', { exact: true }).fill(since);
+  await page.getByRole('button', { name: 'Run' }).click();
+
+  const status = page.getByRole('status').filter({ hasText: /calls:/ });
+  await expect(status).toHaveText('3 calls: 2 agreed, 1 differed, 0 not evaluable');
+  const table = page.getByRole('table', { name: new RegExp(`${POLICY}: Version ${running} against candidate: version ${candidate}`) });
+  const differing = table.getByRole('row').filter({ hasText: '200 USD' });
+  await expect(differing).toContainText('differed');
+  await expect(differing).toContainText('rule refund-approval');
+  await expect(differing).toContainText('rule refund-auto');
+  await expect(table.getByRole('row').filter({ hasText: '50 USD' }).first()).toContainText('agreed');
+  await page.screenshot({ path: 'test-results/screens/simulation.png', fullPage: true });
+
+  await page.getByRole('radio', { name: 'Pasted JSON' }).check();
+  const pasted = page.getByLabel('Calls (JSON)', { exact: true });
+  await pasted.fill('[{"tool": ');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByRole('alert')).toContainText('The calls are not JSON');
+
+  const tool = { name: 'issue_refund', action: 'refund.issue', amount: { pointer: '/amount', currency: 'USD' } };
+  await pasted.fill(
+    JSON.stringify([
+      { tool, arguments: { amount: '180' } },
+      { tool, arguments: null },
+    ]),
+  );
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(status).toHaveText('2 calls: 0 agreed, 1 differed, 1 not evaluable');
+  await expect(page.getByRole('row').filter({ hasText: '{"amount":"180"}' })).toContainText('differed');
+  await expect(page.getByRole('row').filter({ hasText: 'arguments unknown' })).toContainText('ARGUMENTS_REQUIRED');
+  await page.screenshot({ path: 'test-results/screens/simulation-pasted.png', fullPage: true });
+
+  // A trial of the candidate shows its report beside the simulation; it is stopped again after.
+  const trial = await request.post('/v1/trials', { headers: owner(), data: { document: POLICY, sequence: candidate, sample_rate: 1 } });
+  expect(trial.status()).toBe(201);
+  try {
+    await page.reload();
+    const report = page.getByRole('region', { name: 'Trial report' });
+    await expect(report).toContainText(`Trial of version ${candidate} (running)`);
+    await expect(report).toContainText('Sampled');
+    await expect(report).toContainText('Differed');
+  } finally {
+    await request.post(`/v1/trials/${encodeURIComponent(POLICY)}/stop`, { headers: owner() });
+  }
+});
