@@ -14,6 +14,10 @@ import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
+/** A response body as tests read it: loosely, every assertion says what it expects. */
+// biome-ignore lint/suspicious/noExplicitAny: one alias, so tests can reach into bodies they assert on
+export type LooseJson = any;
+
 export interface TestServer {
   url: string;
   dataDir: string;
@@ -22,12 +26,11 @@ export interface TestServer {
   /** The key of a demo member by role (owner, admin, approver, developer, viewer) or of support-bot. */
   key(who: 'owner' | 'admin' | 'approver' | 'developer' | 'viewer' | 'agent'): string;
   /** fetch with a key and a JSON body. */
-  // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely and assert on them
   call(
     method: string,
     path: string,
     options?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
-  ): Promise<{ status: number; json: any; text: string }>;
+  ): Promise<{ status: number; json: LooseJson; text: string }>;
   stop(): Promise<void>;
 }
 
@@ -63,8 +66,7 @@ export async function startServer(options: { dataDir?: string; now?: () => Date 
       }
       const res = await fetch(url + path, { method, headers, body });
       const text = await res.text();
-      // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely and assert on them
-      let json: any;
+      let json: LooseJson;
       try {
         json = JSON.parse(text);
       } catch {
@@ -117,8 +119,7 @@ export function postLarge(
   path: string,
   key: string,
   body: string,
-): // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely
-Promise<{ status: number; json: any; text: string }> {
+): Promise<{ status: number; json: LooseJson; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       url + path,
