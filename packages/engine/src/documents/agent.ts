@@ -6,8 +6,8 @@ import type { DisclosureLevel } from '../policy/evaluate.ts';
 import { isActionPattern, isReserved } from '../policy/pattern.ts';
 import { CURRENCY } from '../policy/tool.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
+import { placeProblems } from '../source/place-problems.ts';
 import { readYamlText } from '../source/yaml-text.ts';
-import { placeProblems } from './place.ts';
 import { checkMembers, isRecord, type ReferenceContext, readChoice, readDateTime, readList, readReference } from './values.ts';
 
 export const DISCLOSURE_LEVELS: readonly DisclosureLevel[] = ['none', 'rule', 'conditions'];

@@ -4,8 +4,8 @@ import { problem } from '../conditions/family.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { childPointer } from '../source/json-pointer.ts';
 import { readJsonText } from '../source/json-text.ts';
+import { placeProblems } from '../source/place-problems.ts';
 import { documentKindOf } from './kinds.ts';
-import { placeProblems } from './place.ts';
 import { checkMembers, isRecord, kindWords, type ReferenceContext, readChoice, readList, readReference, readText } from './values.ts';
 
 export const RULESET_STATUSES = ['draft', 'test', 'active', 'archived'] as const;

@@ -4,8 +4,8 @@ import { problem } from '../conditions/family.ts';
 import { DEFAULT_APPROVAL_TTL_SECONDS } from '../policy/evaluate.ts';
 import { MAX_TTL_SECONDS, MIN_TTL_SECONDS } from '../policy/validate.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
+import { placeProblems } from '../source/place-problems.ts';
 import { readYamlText } from '../source/yaml-text.ts';
-import { placeProblems } from './place.ts';
 import { checkMembers, isRecord, type ReferenceContext, readChoice, readDateTime, readList, readReference } from './values.ts';
 
 export const RELAXES = ['approvals', 'denials'] as const;

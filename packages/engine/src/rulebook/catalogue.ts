@@ -3,9 +3,10 @@
 import { problem } from '../conditions/family.ts';
 import { TOOL_NAME, validateToolBinding } from '../policy/tool.ts';
 import type { AmountMapping } from '../policy/types.ts';
-import type { Diagnostic, Range } from '../source/diagnostic.ts';
-import { childPointer, formatPointer, parsePointer } from '../source/json-pointer.ts';
+import type { Diagnostic } from '../source/diagnostic.ts';
+import { childPointer } from '../source/json-pointer.ts';
 import { readJsonText } from '../source/json-text.ts';
+import { placeProblems } from '../source/place-problems.ts';
 import { DecimalNumber, readYamlText } from '../source/yaml-text.ts';
 import { CHECK_CODES, parseFrom, validateChecks } from './check.ts';
 import type { ToolDeclarations } from './types.ts';
@@ -110,27 +111,7 @@ export function readCatalogue(text: string, format: CatalogueFormat): CatalogueR
   const problems = [...read.diagnostics];
   const catalogue = validateCatalogue(read.value, problems);
   if (catalogue !== undefined && problems.length === 0) return { ok: true, catalogue, problems: [] };
-  const placed = problems.map((p) => (p.range !== undefined ? p : { ...p, range: rangeNear(read.rangeOf, p.path ?? '') }));
-  placed.sort((a, b) => lineOf(a) - lineOf(b) || columnOf(a) - columnOf(b));
-  return { ok: false, problems: placed };
-}
-
-function rangeNear(rangeOf: (pointer: string) => Range | undefined, path: string): Range {
-  const tokens = parsePointer(path) ?? [];
-  for (let n = tokens.length; n >= 0; n--) {
-    const range = rangeOf(formatPointer(tokens.slice(0, n)));
-    if (range !== undefined) return range;
-  }
-  // Nothing placed (an empty document): the problem is the whole text's, from its first line.
-  return { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
-}
-
-function lineOf(d: Diagnostic): number {
-  return d.range?.start.line ?? Number.MAX_SAFE_INTEGER;
-}
-
-function columnOf(d: Diagnostic): number {
-  return d.range?.start.column ?? 0;
+  return { ok: false, problems: placeProblems(problems, read.rangeOf) };
 }
 
 /**

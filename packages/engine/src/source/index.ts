@@ -2,4 +2,5 @@
 export * from './diagnostic.ts';
 export * from './json-pointer.ts';
 export * from './json-text.ts';
+export * from './place-problems.ts';
 export * from './yaml-text.ts';

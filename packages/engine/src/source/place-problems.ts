@@ -1,7 +1,7 @@
 // Gives each problem found on plain values the source range of its path (or of the nearest enclosing
 // value the text places), and orders problems by line, so every problem of a YAML or JSON text has a line.
-import type { Diagnostic, Range } from '../source/diagnostic.ts';
-import { formatPointer, parsePointer } from '../source/json-pointer.ts';
+import type { Diagnostic, Range } from './diagnostic.ts';
+import { formatPointer, parsePointer } from './json-pointer.ts';
 
 /**
  * Places problems by their paths and sorts them by position; a problem with a range keeps it.

@@ -1,8 +1,8 @@
 // placeProblems: each problem gets the range of its path or of the nearest enclosing value, in line order.
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../source/diagnostic.ts';
-import { readYamlText } from '../source/yaml-text.ts';
-import { placeProblems } from './place.ts';
+import type { Diagnostic } from './diagnostic.ts';
+import { placeProblems } from './place-problems.ts';
+import { readYamlText } from './yaml-text.ts';
 
 const problem = (path: string): Diagnostic => ({ code: 'X', severity: 'error', path, message: path });
 
