@@ -1,12 +1,13 @@
 // The Colang front end: parses Tollgate's small Colang dialect (docs/colang.md) with line numbers and
 // lowers it into the canonical rulebook IR. A compiled sheet and a hand-written .co both come through here.
 import { normalizeDecimal } from '../conditions/decimal.ts';
+// A flow's action is a catalogue tool's exposed name.
+import { TOOL_NAME } from '../policy/tool.ts';
 import { canonicalRulebook } from '../rulebook/canonical.ts';
 import type { ComparisonOp, Expr, Flow, Literal, Rulebook, RulebookSourceMap } from '../rulebook/types.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
 
 export const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
-export const ACTION_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const ARGUMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const OPS: Record<string, ComparisonOp> = { '>': 'gt', '<': 'lt', '>=': 'gte', '<=': 'lte', '==': 'eq' };
 
@@ -63,7 +64,7 @@ export function parseColang(text: string, file?: string): ColangResult {
         const [, name = '', action = ''] = context;
         if (!IDENTIFIER.test(name))
           return fail(line, `"${name}" is not a context name: lowercase letters, digits and _, not starting with a digit`);
-        if (!ACTION_NAME.test(action)) return fail(line, `"${action}" is not an action name`);
+        if (!TOOL_NAME.test(action)) return fail(line, `"${action}" is not an action name`);
         if (contexts.has(name))
           return fail(line, `context ${name} is defined already (line ${contexts.get(name)?.line})`, 'colang_duplicate');
         const def = { name, action, line, comparisons: [] };
@@ -71,7 +72,7 @@ export function parseColang(text: string, file?: string): ColangResult {
         open = { kind: 'context', def };
       } else if (flow) {
         const [, action = ''] = flow;
-        if (!ACTION_NAME.test(action)) return fail(line, `"${action}" is not an action name`);
+        if (!TOOL_NAME.test(action)) return fail(line, `"${action}" is not an action name`);
         if (flows.has(action))
           return fail(line, `${action} has a flow already (line ${flows.get(action)?.line}): one flow per action`, 'colang_duplicate');
         const def: FlowDef = { action, line };

@@ -3,6 +3,7 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseAllDocuments, type Scalar } from 'yaml';
 import { IDENTIFIER } from '../colang/parse.ts';
 import { normalizeDecimal } from '../conditions/decimal.ts';
+import { TOOL_NAME } from '../policy/tool.ts';
 import { readCheck } from '../rulebook/check.ts';
 import type { Check, ComparisonOp, Literal } from '../rulebook/types.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
@@ -19,7 +20,6 @@ export const SHEET_KEYS = [
   'at_most',
   'check',
 ] as const;
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const ARGUMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Longest first, so `x_at_least` is not read as a `_least` of `x_at`. */
 const SUFFIXES: [string, ComparisonOp, string][] = [
