@@ -54,3 +54,28 @@ export function positionAt(text: string, offset: number): Position {
   }
   return { line, column: end - lineStart + 1 };
 }
+
+/** A problem as the CLI's `--json` and the API report it. */
+export interface ProblemJson {
+  code: string;
+  path: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+/**
+ * The wire shape of a diagnostic: `{code, path, message}`, plus line and column where the text places it.
+ *
+ * @example
+ * diagnosticJson({ code: 'UNKNOWN_MEMBER', severity: 'error', path: '/rules/0/efect', message: 'unknown member "efect"' })
+ * // { code: 'UNKNOWN_MEMBER', path: '/rules/0/efect', message: 'unknown member "efect"' }
+ */
+export function diagnosticJson(d: Diagnostic): ProblemJson {
+  const out: ProblemJson = { code: d.code, path: d.path ?? '', message: d.message };
+  if (d.range) {
+    out.line = d.range.start.line;
+    out.column = d.range.start.column;
+  }
+  return out;
+}

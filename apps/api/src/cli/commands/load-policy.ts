@@ -47,17 +47,3 @@ function failOn(file: string, problems: Diagnostic[]): void {
   if (problems.length === 0) return;
   throw new CliError(problems[0]?.code ?? 'INVALID_INPUT', problems.map((p) => formatDiagnostic(file, p)).join('\n'));
 }
-
-/** The JSON shape of a problem: `{code, path, message}` (plus line and column where known). */
-export function problemJson(d: Diagnostic): { code: string; path: string; message: string; line?: number; column?: number } {
-  const out: { code: string; path: string; message: string; line?: number; column?: number } = {
-    code: d.code,
-    path: d.path ?? '',
-    message: d.message,
-  };
-  if (d.range) {
-    out.line = d.range.start.line;
-    out.column = d.range.start.column;
-  }
-  return out;
-}

@@ -1,8 +1,8 @@
 // tollgate policy validate: exit 0 valid, 1 invalid, 2 unreadable or not JSON.
-import { formatDiagnostic } from '@tollgate/engine/source';
+import { diagnosticJson, formatDiagnostic } from '@tollgate/engine/source';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import type { ParsedOptions } from '../main.ts';
-import { loadMembers, loadPolicy, loadTools, problemJson } from './load-policy.ts';
+import { loadMembers, loadPolicy, loadTools } from './load-policy.ts';
 
 export function policyValidate(file: string, options: ParsedOptions, io: CliIo): number {
   let loaded: ReturnType<typeof loadPolicy>;
@@ -24,8 +24,8 @@ export function policyValidate(file: string, options: ParsedOptions, io: CliIo):
     const out = {
       valid: loaded.valid,
       revision: loaded.revision,
-      errors: loaded.errors.map(problemJson),
-      warnings: loaded.warnings.map(problemJson),
+      errors: loaded.errors.map(diagnosticJson),
+      warnings: loaded.warnings.map(diagnosticJson),
     };
     io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {

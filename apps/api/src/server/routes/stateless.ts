@@ -21,7 +21,7 @@ import {
   validatePolicy,
   validateToolBinding,
 } from '@tollgate/engine';
-import type { Diagnostic } from '@tollgate/engine/source';
+import { type Diagnostic, diagnosticJson } from '@tollgate/engine/source';
 import { requireGrant, requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
@@ -81,19 +81,9 @@ const CheckBody = z
   .openapi('RulesCheckBody');
 const TemplateBody = z.strictObject({ params: z.record(z.string(), z.string()).optional() }).openapi('PolicyTemplateBody');
 
-/** A problem as `policy validate --json` prints it: `{code, path, message}` plus line and column where known. */
-function problemJson(d: Diagnostic) {
-  return {
-    code: d.code,
-    path: d.path ?? '',
-    message: d.message,
-    ...(d.range ? { line: d.range.start.line, column: d.range.start.column } : {}),
-  };
-}
-
 /** 422 with the problems of a part of the body that the engine refuses. */
 function refuseIf(problems: Diagnostic[], code: string, what: string): void {
-  if (problems.length > 0) throw new ApiError(422, code, `${what}: ${problems[0]?.message}`, { problems: problems.map(problemJson) });
+  if (problems.length > 0) throw new ApiError(422, code, `${what}: ${problems[0]?.message}`, { problems: problems.map(diagnosticJson) });
 }
 
 function membersOf(members: unknown[] | undefined, at: string): Member[] | undefined {
@@ -254,7 +244,10 @@ export function statelessRoutes() {
     const members = membersOf(body.members, '/members');
     const tools = toolsOf(body.tools);
     const r = validatePolicy(body.document, { members, tools });
-    return c.json({ valid: r.valid, revision: r.revision, errors: r.errors.map(problemJson), warnings: r.warnings.map(problemJson) }, 200);
+    return c.json(
+      { valid: r.valid, revision: r.revision, errors: r.errors.map(diagnosticJson), warnings: r.warnings.map(diagnosticJson) },
+      200,
+    );
   });
 
   app.openapi(evaluateRoute, (c) => {
@@ -266,7 +259,7 @@ export function statelessRoutes() {
     const checked = validatePolicy(body.document, { members });
     if (!checked.valid) {
       throw new ApiError(422, 'INVALID_POLICY', 'the document is not valid, so it decides nothing', {
-        errors: checked.errors.map(problemJson),
+        errors: checked.errors.map(diagnosticJson),
       });
     }
     const policy = new CompiledPolicy(body.document as unknown as PolicyDocument);
@@ -336,7 +329,7 @@ export function statelessRoutes() {
     const draft = createFromTemplate(name, c.req.valid('json').params ?? {});
     if (!draft.ok) {
       throw new ApiError(422, draft.errors[0]?.code ?? 'INVALID_PARAMETER', `the parameters are not valid: ${draft.errors[0]?.message}`, {
-        problems: draft.errors.map(problemJson),
+        problems: draft.errors.map(diagnosticJson),
       });
     }
     const { ok: _ok, ...rest } = draft;
