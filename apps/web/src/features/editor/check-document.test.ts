@@ -1,7 +1,7 @@
 // checkDocument over each kind the editor knows: sheets, Colang, policies and the rest.
 import { createSheetCache } from '@tollgate/engine';
 import { describe, expect, it } from 'vitest';
-import { checkDocument, languageOf } from './check-document.ts';
+import { checkDocument } from './check-document.ts';
 
 const SHEET = 'rules:\n  - action: export_customers\n    never: true\n';
 const CATALOGUE = {
@@ -36,12 +36,6 @@ describe('checkDocument', () => {
   it('parses Colang and validates other kinds', () => {
     expect(checkDocument('colang/a.co', 'define flow\n').problems.length).toBeGreaterThan(0);
     expect(checkDocument('settings.yaml', 'nonsense: [').problems.length).toBeGreaterThan(0);
-  });
-
-  it('picks the editor language from the id', () => {
-    expect(languageOf('sheets/a.rules.yaml')).toBe('yaml');
-    expect(languageOf('policies/a.policy.json')).toBe('json');
-    expect(languageOf('colang/a.co')).toBe('plaintext');
   });
 });
 

@@ -14,8 +14,6 @@ import {
   validatePolicy,
 } from '@tollgate/engine';
 
-export type EditorLanguage = 'yaml' | 'json' | 'plaintext';
-
 /** What a sheet compiles to, pretty-printed for the read-only panes; null when the sheet was refused. */
 export interface CompiledOutputs {
   colang: string;
@@ -38,13 +36,6 @@ export interface DocumentCheck {
   revision?: 1 | 2 | 3;
   /** One line: valid, or how many problems. */
   summary: string;
-}
-
-/** The Monaco language for a document id. Example: `languageOf('policies/a.policy.json') // 'json'`. */
-export function languageOf(id: string): EditorLanguage {
-  if (/\.ya?ml$/i.test(id)) return 'yaml';
-  if (/\.json$/i.test(id)) return 'json';
-  return 'plaintext';
 }
 
 /**

@@ -1,17 +1,20 @@
 // One document open in Monaco: the engine checks each change; problems, compiled panes and saving beside it.
-import { createSheetCache, type LintCatalogue } from '@tollgate/engine';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import type { LintCatalogue } from '@tollgate/engine';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ErrorNotice } from '../../../components/query-state.tsx';
 import { CodeEditor, type CodeEditorHandle } from '../../../lib/monaco/code-editor.tsx';
 import type { RunningText } from '../api/get-running-document.ts';
 import { getRunningDocument } from '../api/get-running-document.ts';
 import { usePostEdit } from '../api/post-edit.ts';
-import { checkDocument, languageOf } from '../check-document.ts';
+import { languageOf } from '../editor-language.ts';
+import { useLiveCheck } from '../use-live-check.ts';
 import { CheckSummary } from './check-summary.tsx';
 import { CompiledPanes } from './compiled-panes.tsx';
 import { ProblemList } from './problem-list.tsx';
 import { SaveForm } from './save-form.tsx';
 import { SaveOutcome } from './save-outcome.tsx';
+
+const NO_PROBLEMS: [] = [];
 
 interface DocumentEditorProps {
   opened: RunningText;
@@ -27,9 +30,8 @@ export function DocumentEditor({ opened, catalogue, canSave }: DocumentEditorPro
   const [reloadError, setReloadError] = useState<Error | null>(null);
   const editor = useRef<CodeEditorHandle>(null);
   const reasonInput = useRef<HTMLInputElement>(null);
-  const cache = useMemo(() => createSheetCache(), []);
-  const checked = useDeferredValue(text);
-  const check = useMemo(() => checkDocument(id, checked, catalogue, cache), [id, checked, catalogue, cache]);
+  // Checked in a worker; the versions let tests and the bench wait for the check of the newest text.
+  const { check, failure, textVersion, checkedVersion } = useLiveCheck(id, text, catalogue);
   const edit = usePostEdit();
 
   const save = useCallback(() => {
@@ -76,7 +78,7 @@ export function DocumentEditor({ opened, catalogue, canSave }: DocumentEditorPro
   }, [canSave, save]);
 
   return (
-    <div className="document-editor">
+    <div className="document-editor" data-text-version={textVersion} data-checked-version={checkedVersion}>
       <section className="panel editor-main" aria-labelledby="editor-doc-heading">
         <div className="panel-head">
           <h2 id="editor-doc-heading" className="document-title">
@@ -84,12 +86,13 @@ export function DocumentEditor({ opened, catalogue, canSave }: DocumentEditorPro
           </h2>
           <span className="muted">{basedOn === null ? 'no running version' : `editing from version ${basedOn}`}</span>
         </div>
-        <CheckSummary check={check} />
+        {check === undefined ? <p className="status state-loading">Checking…</p> : <CheckSummary check={check} />}
+        {failure !== null && <ErrorNotice error={new Error(`The check failed: ${failure}`)} />}
         <CodeEditor
           ref={editor}
           initialText={opened.text}
           language={languageOf(id)}
-          diagnostics={check.problems}
+          diagnostics={check?.problems ?? NO_PROBLEMS}
           label="Document text"
           onChange={setText}
           onSave={canSave ? save : undefined}
@@ -107,8 +110,12 @@ export function DocumentEditor({ opened, catalogue, canSave }: DocumentEditorPro
         <h2 id="problems-heading" className="panel-title">
           Problems
         </h2>
-        <ProblemList problems={check.problems} onJump={(line, column) => editor.current?.goTo(line, column)} />
-        {check.outputs !== undefined && <CompiledPanes outputs={check.outputs} />}
+        {check === undefined ? (
+          <p className="state state-loading">Checking…</p>
+        ) : (
+          <ProblemList problems={check.problems} onJump={(line, column) => editor.current?.goTo(line, column)} />
+        )}
+        {check?.outputs !== undefined && <CompiledPanes outputs={check.outputs} />}
       </section>
     </div>
   );
