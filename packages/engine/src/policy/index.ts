@@ -6,6 +6,7 @@ export * from './codes.ts';
 export * from './compile.ts';
 export * from './evaluate.ts';
 export * from './explanation.ts';
+export * from './json-schema.ts';
 export * from './pattern.ts';
 export * from './policy-tests.ts';
 export * from './revision.ts';
