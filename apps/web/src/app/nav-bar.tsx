@@ -6,6 +6,7 @@ const LINKS: { label: string; route: Route }[] = [
   { label: 'Approvals', route: { page: 'approvals', tab: 'pending' } },
   { label: 'Policy playground', route: { page: 'playground' } },
   { label: 'Simulation', route: { page: 'simulation' } },
+  { label: 'Templates', route: { page: 'templates' } },
 ];
 
 export function NavBar({ current: page }: { current: Route['page'] }) {

@@ -9,7 +9,9 @@ import { PolicyCheck } from '../features/policy-check/components/policy-check.ts
 import { hrefOf, navigate, type Route } from './router.ts';
 
 // The editor brings the sheet compiler and Monaco; both load only when a document is opened for editing.
-const EditorPage = lazy(() => import('../features/editor/components/editor-page.tsx').then((m) => ({ default: m.EditorPage })));
+const EditPage = lazy(() => import('./edit-page.tsx').then((m) => ({ default: m.EditPage })));
+// The templates gallery brings the engine's templates; it loads when it is opened.
+const TemplatesPage = lazy(() => import('../features/templates/components/templates-page.tsx').then((m) => ({ default: m.TemplatesPage })));
 // The simulation page loads when it is opened, keeping the first load small.
 const SimulationPage = lazy(() =>
   import('../features/simulation/components/simulation-page.tsx').then((m) => ({ default: m.SimulationPage })),
@@ -44,7 +46,17 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
     const canSave = EDITING_ROLES.includes(me.data?.role ?? '');
     return (
       <Suspense fallback={<Loading label="Loading the editor" />}>
-        <EditorPage id={route.document} canSave={canSave} backHref={hrefOf({ page: 'documents', document: route.document })} />
+        <EditPage id={route.document} canSave={canSave} backHref={hrefOf({ page: 'documents', document: route.document })} />
+      </Suspense>
+    );
+  }
+  if (route.page === 'templates') {
+    return (
+      <Suspense fallback={<Loading label="Loading the templates" />}>
+        <TemplatesPage
+          canCreate={EDITING_ROLES.includes(me.data?.role ?? '')}
+          editHref={(document) => hrefOf({ page: 'edit', document })}
+        />
       </Suspense>
     );
   }

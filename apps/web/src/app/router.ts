@@ -1,4 +1,4 @@
-// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation.
+// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/templates.
 import { useEffect, useState } from 'react';
 
 export type Route =
@@ -7,7 +7,8 @@ export type Route =
   | { page: 'history'; document: string }
   | { page: 'approvals'; tab: 'pending' | 'decided' }
   | { page: 'playground' }
-  | { page: 'simulation' };
+  | { page: 'simulation' }
+  | { page: 'templates' };
 
 /** Reads a route from a hash. Example: `parseRoute('#/documents/policies%2Fa.json')`. */
 export function parseRoute(hash: string): Route {
@@ -15,6 +16,7 @@ export function parseRoute(hash: string): Route {
   if (page === 'approvals') return { page: 'approvals', tab: rest === 'decided' ? 'decided' : 'pending' };
   if (page === 'playground') return { page: 'playground' };
   if (page === 'simulation') return { page: 'simulation' };
+  if (page === 'templates') return { page: 'templates' };
   if (page === 'edit' && rest) return { page: 'edit', document: decodeURIComponent(rest) };
   if (page === 'history' && rest) return { page: 'history', document: decodeURIComponent(rest) };
   return { page: 'documents', document: rest ? decodeURIComponent(rest) : null };
@@ -25,6 +27,7 @@ export function hrefOf(route: Route): string {
   if (route.page === 'approvals') return route.tab === 'decided' ? '#/approvals/decided' : '#/approvals';
   if (route.page === 'playground') return '#/playground';
   if (route.page === 'simulation') return '#/simulation';
+  if (route.page === 'templates') return '#/templates';
   if (route.page === 'edit') return `#/edit/${encodeURIComponent(route.document)}`;
   if (route.page === 'history') return `#/history/${encodeURIComponent(route.document)}`;
   return route.document === null ? '#/documents' : `#/documents/${encodeURIComponent(route.document)}`;

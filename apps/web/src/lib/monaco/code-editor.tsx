@@ -20,10 +20,22 @@ interface CodeEditorProps {
   onChange: (text: string) => void;
   onSave?: () => void;
   readOnly?: boolean;
+  /** Names the model (`policies/a.policy.json`), so language settings matched by file name, such as a JSON Schema, apply. */
+  modelPath?: string;
   ref?: Ref<CodeEditorHandle>;
 }
 
-export function CodeEditor({ initialText, language, diagnostics, label, onChange, onSave, readOnly = false, ref }: CodeEditorProps) {
+export function CodeEditor({
+  initialText,
+  language,
+  diagnostics,
+  label,
+  onChange,
+  onSave,
+  readOnly = false,
+  modelPath,
+  ref,
+}: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const [loaded, setLoaded] = useState<{ monaco: Monaco; editor: Editor } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -36,9 +48,11 @@ export function CodeEditor({ initialText, language, diagnostics, label, onChange
     loadMonaco().then(
       (monaco) => {
         if (disposed || host.current === null) return;
+        const uri = modelPath === undefined ? undefined : monaco.Uri.parse(`inmemory://tollgate/${modelPath}`);
+        // A named model left by an earlier mount would make createModel throw.
+        if (uri !== undefined) monaco.editor.getModel(uri)?.dispose();
         editor = monaco.editor.create(host.current, {
-          value: latest.current.initialText,
-          language,
+          model: monaco.editor.createModel(latest.current.initialText, language, uri),
           ariaLabel: label,
           readOnly,
           automaticLayout: true,
@@ -58,7 +72,7 @@ export function CodeEditor({ initialText, language, diagnostics, label, onChange
       editor?.getModel()?.dispose();
       editor?.dispose();
     };
-  }, [language, label, readOnly]);
+  }, [language, label, readOnly, modelPath]);
 
   useEffect(() => {
     const model = loaded?.editor.getModel();

@@ -1,6 +1,6 @@
 // One document open in Monaco: the engine checks each change; problems, compiled panes and saving beside it.
 import type { LintCatalogue } from '@tollgate/engine';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { ErrorNotice } from '../../../components/query-state.tsx';
 import { CodeEditor, type CodeEditorHandle } from '../../../lib/monaco/code-editor.tsx';
 import type { RunningText } from '../api/get-running-document.ts';
@@ -16,13 +16,31 @@ import { SaveOutcome } from './save-outcome.tsx';
 
 const NO_PROBLEMS: [] = [];
 
+/** What panels beside the text are given; the app layer supplies them (features never import each other). */
+export interface EditorAsideContext {
+  id: string;
+  text: string;
+  reveal(line: number, column: number): void;
+}
+
+/** A save that met a newer running version: the version the edit was based on, the text, and how to save a merge. */
+export interface ConflictContext {
+  id: string;
+  base: number | null;
+  mine: string;
+  saving: boolean;
+  resubmit(text: string, basedOn: number): void;
+}
+
 interface DocumentEditorProps {
   opened: RunningText;
   catalogue: LintCatalogue | undefined;
   canSave: boolean;
+  renderAside?: (context: EditorAsideContext) => ReactNode;
+  renderConflict?: (context: ConflictContext) => ReactNode;
 }
 
-export function DocumentEditor({ opened, catalogue, canSave }: DocumentEditorProps) {
+export function DocumentEditor({ opened, catalogue, canSave, renderAside, renderConflict }: DocumentEditorProps) {
   const { id } = opened;
   const [text, setText] = useState(opened.text);
   const [basedOn, setBasedOn] = useState<number | null>(opened.version.sequence);
@@ -34,23 +52,39 @@ export function DocumentEditor({ opened, catalogue, canSave }: DocumentEditorPro
   const { check, failure, textVersion, checkedVersion } = useLiveCheck(id, text, catalogue);
   const edit = usePostEdit();
 
-  const save = useCallback(() => {
-    if (!canSave || edit.isPending) return;
-    if (reason.trim() === '') {
-      reasonInput.current?.focus();
-      reasonInput.current?.reportValidity();
-      return;
-    }
-    edit.mutate(
-      { id, content: text, reason: reason.trim(), basedOn },
-      {
-        onSuccess: (outcome) => {
-          if (outcome.status === 'applied' && outcome.version) setBasedOn(outcome.version.sequence);
-          if (outcome.status === 'applied' || outcome.status === 'saved_not_running') setReason('');
+  const submit = useCallback(
+    (content: string, base: number | null) => {
+      if (!canSave || edit.isPending) return;
+      if (reason.trim() === '') {
+        reasonInput.current?.focus();
+        reasonInput.current?.reportValidity();
+        return;
+      }
+      edit.mutate(
+        { id, content, reason: reason.trim(), basedOn: base },
+        {
+          onSuccess: (outcome) => {
+            if (outcome.status === 'applied' && outcome.version) setBasedOn(outcome.version.sequence);
+            if (outcome.status === 'applied' || outcome.status === 'saved_not_running') setReason('');
+          },
         },
-      },
-    );
-  }, [canSave, edit, id, text, reason, basedOn]);
+      );
+    },
+    [canSave, edit, id, reason],
+  );
+  const save = useCallback(() => submit(text, basedOn), [submit, text, basedOn]);
+
+  // A merge replaces the text and moves the base to the version it was merged with, then saves.
+  const resubmit = useCallback(
+    (merged: string, theirs: number) => {
+      editor.current?.setText(merged);
+      setText(merged);
+      setBasedOn(theirs);
+      submit(merged, theirs);
+    },
+    [submit],
+  );
+  const reveal = useCallback((line: number, column: number) => editor.current?.goTo(line, column), []);
 
   const reload = useCallback(() => {
     getRunningDocument(id).then(
@@ -94,6 +128,7 @@ export function DocumentEditor({ opened, catalogue, canSave }: DocumentEditorPro
           language={languageOf(id)}
           diagnostics={check?.problems ?? NO_PROBLEMS}
           label="Document text"
+          modelPath={id}
           onChange={setText}
           onSave={canSave ? save : undefined}
         />
@@ -105,6 +140,7 @@ export function DocumentEditor({ opened, catalogue, canSave }: DocumentEditorPro
         {edit.isError && <ErrorNotice error={edit.error} />}
         {reloadError !== null && <ErrorNotice error={reloadError} />}
         {edit.data !== undefined && <SaveOutcome outcome={edit.data} onReload={reload} />}
+        {edit.data?.status === 'conflict' && renderConflict?.({ id, base: basedOn, mine: text, saving: edit.isPending, resubmit })}
       </section>
       <section className="panel editor-side" aria-labelledby="problems-heading">
         <h2 id="problems-heading" className="panel-title">
@@ -116,6 +152,7 @@ export function DocumentEditor({ opened, catalogue, canSave }: DocumentEditorPro
           <ProblemList problems={check.problems} onJump={(line, column) => editor.current?.goTo(line, column)} />
         )}
         {check?.outputs !== undefined && <CompiledPanes outputs={check.outputs} />}
+        {renderAside?.({ id, text, reveal })}
       </section>
     </div>
   );

@@ -1,11 +1,22 @@
 // The editor page: loads the running version (and the catalogue sheets lint against), then opens it.
 import { documentKindOf } from '@tollgate/engine';
+import type { ReactNode } from 'react';
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { useLintCatalogue } from '../api/get-lint-catalogue.ts';
 import { useRunningDocument } from '../api/get-running-document.ts';
-import { DocumentEditor } from './document-editor.tsx';
+import { type ConflictContext, DocumentEditor, type EditorAsideContext } from './document-editor.tsx';
 
-export function EditorPage({ id, canSave, backHref }: { id: string; canSave: boolean; backHref: string }) {
+interface EditorPageProps {
+  id: string;
+  canSave: boolean;
+  backHref: string;
+  /** Panels beside the text for this kind of document (the policy panels), supplied by the app layer. */
+  renderAside?: (context: EditorAsideContext) => ReactNode;
+  /** The view a conflicting save opens (the three-way merge), supplied by the app layer. */
+  renderConflict?: (context: ConflictContext) => ReactNode;
+}
+
+export function EditorPage({ id, canSave, backHref, renderAside, renderConflict }: EditorPageProps) {
   const running = useRunningDocument(id);
   const kind = documentKindOf(id);
   const linted = kind === 'sheet' || kind === 'colang';
@@ -18,7 +29,14 @@ export function EditorPage({ id, canSave, backHref }: { id: string; canSave: boo
       {running.isPending && <Loading label="Loading the running version" />}
       {running.isError && <ErrorNotice error={running.error} />}
       {running.isSuccess && (!linted || !catalogue.isPending) && (
-        <DocumentEditor key={id} opened={running.data} catalogue={linted ? (catalogue.data ?? undefined) : undefined} canSave={canSave} />
+        <DocumentEditor
+          key={id}
+          opened={running.data}
+          catalogue={linted ? (catalogue.data ?? undefined) : undefined}
+          canSave={canSave}
+          renderAside={renderAside}
+          renderConflict={renderConflict}
+        />
       )}
     </div>
   );

@@ -1,0 +1,99 @@
+// A chosen template's parameters, checked by the engine as they are typed, a preview of the draft, and
+// creating it as a new policy document through the edit seam.
+import type { TemplateInfo } from '@tollgate/engine';
+import { type FormEvent, useId, useMemo, useState } from 'react';
+import { ErrorNotice } from '../../../components/query-state.tsx';
+import { writeExampleSuite } from '../../../lib/example-suites.ts';
+import { usePostDraft } from '../api/post-draft.ts';
+import { buildDraft, checkDraftName, draftId } from '../draft.ts';
+import { DraftOutcome } from './draft-outcome.tsx';
+import { ParameterField } from './parameter-field.tsx';
+
+interface TemplateFormProps {
+  template: TemplateInfo;
+  canCreate: boolean;
+  editHref: (id: string) => string;
+}
+
+export function TemplateForm({ template, canCreate, editHref }: TemplateFormProps) {
+  const nameId = useId();
+  const reasonId = useId();
+  const [params, setParams] = useState(() => Object.fromEntries(template.parameters.map((p) => [p.name, p.default])));
+  const [name, setName] = useState(template.name);
+  const [reason, setReason] = useState(`A new policy from the ${template.title} template`);
+  const draft = useMemo(() => buildDraft(template.name, params), [template.name, params]);
+  const nameProblem = checkDraftName(name);
+  const create = usePostDraft();
+  const id = draftId(name);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft.ok || nameProblem !== null || reason.trim() === '') return;
+    create.mutate(
+      { id, content: draft.text, reason: reason.trim() },
+      {
+        onSuccess: (outcome) => {
+          // The store keeps no example suites yet; the new document's editor finds the template's here.
+          if (outcome.status === 'applied' || outcome.status === 'saved_not_running') writeExampleSuite(id, draft.examples);
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="template-form-layout">
+      <form className="template-form stack" onSubmit={submit} aria-label={`Parameters of ${template.title}`}>
+        <h3 className="panel-title">Parameters</h3>
+        {template.parameters.map((parameter) => (
+          <ParameterField
+            key={parameter.name}
+            parameter={parameter}
+            value={params[parameter.name] ?? ''}
+            problems={draft.ok ? undefined : draft.byParameter[parameter.name]}
+            onChange={(value) => setParams((current) => ({ ...current, [parameter.name]: value }))}
+          />
+        ))}
+        {!draft.ok && draft.general.map((problem) => <ErrorNotice key={problem} error={new Error(problem)} />)}
+        <h3 className="panel-title">New document</h3>
+        <div className="field">
+          <label htmlFor={nameId}>Policy name</label>
+          <input
+            id={nameId}
+            className="input"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            aria-invalid={nameProblem !== null}
+            spellCheck={false}
+          />
+          <span className="muted">
+            Creates <code>{id}</code>
+          </span>
+          {nameProblem !== null && <span className="field-error">{nameProblem}</span>}
+        </div>
+        <div className="field">
+          <label htmlFor={reasonId}>Reason for the new policy</label>
+          <input id={reasonId} className="input" value={reason} onChange={(event) => setReason(event.target.value)} required />
+        </div>
+        {canCreate ? (
+          <button
+            type="submit"
+            className="button button-primary"
+            disabled={!draft.ok || nameProblem !== null || reason.trim() === '' || create.isPending}
+          >
+            {create.isPending ? 'Creating…' : 'Create the draft'}
+          </button>
+        ) : (
+          <p className="muted">Your role can preview drafts but not create documents.</p>
+        )}
+        {create.isError && <ErrorNotice error={create.error} />}
+        {create.data !== undefined && create.variables !== undefined && (
+          <DraftOutcome outcome={create.data} id={create.variables.id} editHref={editHref(create.variables.id)} />
+        )}
+      </form>
+      <figure className="code-figure template-preview" aria-label="Draft preview">
+        <figcaption className="compiled-caption">Preview</figcaption>
+        <pre className="document-text">{draft.ok ? draft.text : 'Fix the parameters to see the draft.'}</pre>
+      </figure>
+    </div>
+  );
+}
