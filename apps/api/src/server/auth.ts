@@ -3,7 +3,8 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppContext } from './context.ts';
 import { ApiError } from './errors.ts';
-import { type Grant, type Principal, principalOf, type Role } from './state/members.ts';
+import { cachedPrincipalOf } from './state/auth-cache.ts';
+import type { Grant, Principal, Role } from './state/members.ts';
 
 export type Env = { Variables: { principal: Principal; ctx: AppContext } };
 
@@ -14,7 +15,7 @@ export function bearerAuth(ctx: AppContext) {
     const header = c.req.header('authorization');
     if (!header) throw new ApiError(401, 'MISSING_KEY', 'send Authorization: Bearer <key>');
     const m = /^Bearer\s+(\S+)$/i.exec(header);
-    const principal = m ? principalOf(ctx.db, m[1] as string) : undefined;
+    const principal = m ? cachedPrincipalOf(ctx.db, m[1] as string) : undefined;
     if (!principal) throw new ApiError(401, 'INVALID_KEY', 'the key is not known');
     c.set('principal', principal);
     await next();

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { documentKindOf } from '@tollgate/engine';
 import { EditSeam, engineValidators, FolderDocumentStore, loadProblems, PolicyTrials } from '@tollgate/store';
 import { type Db, openDatabase } from './state/db.ts';
+import { closeDecisionLog } from './state/decision-log.ts';
 
 export interface AppContext {
   dataDir: string;
@@ -10,6 +11,11 @@ export interface AppContext {
   store: FolderDocumentStore;
   seam: EditSeam;
   trials: PolicyTrials;
+  /**
+   * Moves after every write to the documents (save, activate, revert, a working copy taken in): what is
+   * derived from documents (the gate's loaded agents) is trusted while it stands still.
+   */
+  documentChanges: { readonly generation: number };
   now(): Date;
   /** Live updates for the console (server-sent events). */
   events: EventHub;
@@ -33,16 +39,21 @@ export class EventHub {
 /** Opens a data folder: `documents/` (the folder store) and `tollgate.db`. */
 export async function openContext(dataDir: string, options: { watch?: boolean; now?: () => Date } = {}): Promise<AppContext> {
   const events = new EventHub();
+  const documentChanges = { generation: 0 };
   const store = await FolderDocumentStore.open(join(dataDir, 'documents'), {
     validate: loadProblems,
     watch: options.watch ?? true,
     onChange: (ids) => {
+      documentChanges.generation++;
       for (const id of ids) {
         void store.get(id).then((v) => {
           if (v) events.publish({ type: 'document', id, sequence: v.sequence });
         });
       }
     },
+  });
+  countWrites(store, () => {
+    documentChanges.generation++;
   });
   const db = openDatabase(join(dataDir, 'tollgate.db'));
   const seam = new EditSeam({ store, kindOf: documentKindOf, validators: engineValidators() });
@@ -52,11 +63,47 @@ export async function openContext(dataDir: string, options: { watch?: boolean; n
     store,
     seam,
     trials: new PolicyTrials(store),
+    documentChanges,
     now: options.now ?? (() => new Date()),
     events,
     async close() {
       await store.close();
+      // Queued decisions are written before the database closes: a clean shutdown loses none.
+      closeDecisionLog(db);
       db.close();
     },
+  };
+}
+
+/** Calls `changed` after each write to the store, once it is done (or has failed). */
+function countWrites(store: FolderDocumentStore, changed: () => void): void {
+  const { save, activate, revert, rescan } = store;
+  store.save = async (s) => {
+    try {
+      return await save.call(store, s);
+    } finally {
+      changed();
+    }
+  };
+  store.activate = async (id, sequence) => {
+    try {
+      return await activate.call(store, id, sequence);
+    } finally {
+      changed();
+    }
+  };
+  store.revert = async (id) => {
+    try {
+      return await revert.call(store, id);
+    } finally {
+      changed();
+    }
+  };
+  store.rescan = () => {
+    try {
+      return rescan.call(store);
+    } finally {
+      changed();
+    }
   };
 }

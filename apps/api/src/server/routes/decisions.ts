@@ -4,7 +4,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
-import type { DecisionRow } from '../state/decisions.ts';
+import { flushDecisions } from '../state/decision-log.ts';
+import { type DecisionRow, findDecision } from '../state/decisions.ts';
 import { ERRORS, jsonResponse } from './stateless.ts';
 
 export const DEFAULT_DECISIONS_LIMIT = 100;
@@ -141,6 +142,7 @@ export function decisionRoutes() {
       throw new ApiError(400, 'INVALID_QUERY', 'since is after until');
     }
     params.push(q.limit ?? DEFAULT_DECISIONS_LIMIT);
+    flushDecisions(c.get('ctx').db);
     const rows = c
       .get('ctx')
       .db.prepare(
@@ -155,7 +157,7 @@ export function decisionRoutes() {
     const withArguments = c.req.valid('query').with_arguments === 'true';
     if (withArguments) requireMember(c.get('principal'), 'owner', 'admin');
     else requireMember(c.get('principal'));
-    const row = c.get('ctx').db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(call_id) as DecisionRow | undefined;
+    const row = findDecision(c.get('ctx').db, call_id);
     if (!row) throw new ApiError(404, 'NOT_FOUND', `no decision with call id ${call_id}`);
     return c.json(present(row, withArguments), 200);
   });

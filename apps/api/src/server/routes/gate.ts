@@ -25,9 +25,10 @@ import {
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
-import { insertApproval } from '../state/approvals.ts';
-import { argumentsDigest, forgetOldArguments, insertDecision, sessionHistory } from '../state/decisions.ts';
-import { listMembers } from '../state/members.ts';
+import { cachedMembers } from '../state/auth-cache.ts';
+import { decisionLogOf } from '../state/decision-log.ts';
+import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
+import type { MemberRow } from '../state/members.ts';
 
 const ErrorSchema = z
   .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) })
@@ -93,41 +94,26 @@ function unloadable(id: string, problems: unknown): never {
   throw new ApiError(409, 'AGENT_NOT_LOADABLE', `${id} does not load`, { problems });
 }
 
-/** The running sequence of a document, from its index alone (no text read). */
-async function runningSequence(ctx: AppContext, id: string): Promise<number | undefined> {
-  return (await ctx.store.history(id)).find((v) => v.running)?.sequence;
-}
-
-const loadedAgents = new WeakMap<AppContext, Map<string, { loaded: LoadedAgent; running: string[] }>>();
+const loadedAgents = new WeakMap<AppContext, Map<string, { loaded: LoadedAgent; generation: number; versionsJson: string }>>();
 
 /**
- * The agent as loaded for its documents' current versions. Versions never change once stored, so a
- * loaded agent is reused while every document it read at its running version still runs that version:
- * a call then costs a few index reads, not a parse and compile of every document.
+ * The agent as loaded for its documents' current versions, with its versions as recorded JSON. A loaded
+ * agent is trusted until the store is written (`ctx.documentChanges`): a call then reads no document at
+ * all. The generation is taken before loading, so a write during a load leaves a stale entry unused.
  */
-export async function loadAgentCached(ctx: AppContext, name: string): Promise<LoadedAgent> {
+export async function loadAgentCached(ctx: AppContext, name: string): Promise<{ loaded: LoadedAgent; versionsJson: string }> {
   let cache = loadedAgents.get(ctx);
   if (!cache) {
     cache = new Map();
     loadedAgents.set(ctx, cache);
   }
+  const generation = ctx.documentChanges.generation;
   const hit = cache.get(name);
-  if (hit) {
-    let fresh = true;
-    for (const id of hit.running) {
-      if ((await runningSequence(ctx, id)) !== hit.loaded.versions[id]) {
-        fresh = false;
-        break;
-      }
-    }
-    if (fresh) return hit.loaded;
-  }
+  if (hit && hit.generation === generation) return hit;
   const loaded = await loadAgent(ctx, name);
-  const pinned = new Set(loaded.pinned);
-  // settings.yaml counts even when absent: creating it changes the approval lifetime.
-  const running = new Set([...Object.keys(loaded.versions).filter((id) => !pinned.has(id)), 'settings.yaml']);
-  cache.set(name, { loaded, running: [...running] });
-  return loaded;
+  const entry = { loaded, generation, versionsJson: JSON.stringify(loaded.versions) };
+  cache.set(name, entry);
+  return entry;
 }
 
 /** Loads the agent and every document it names, at their running versions (pinned ones at their pin). */
@@ -247,6 +233,19 @@ function sweepArguments(ctx: AppContext, now: Date): void {
   forgetOldArguments(ctx.db, new Date(now.getTime() - ARGUMENTS_RETENTION_DAYS * 86_400_000));
 }
 
+const gateMembersOf = new WeakMap<readonly MemberRow[], Member[]>();
+
+/** The members as the gate judges approvers, from the members cache (the same array while they are unchanged). */
+function gateMembers(ctx: AppContext): Member[] {
+  const rows = cachedMembers(ctx.db);
+  let members = gateMembersOf.get(rows);
+  if (!members) {
+    members = rows.map((m) => ({ id: m.id, role: m.role, signing: m.signing === 1 }));
+    gateMembersOf.set(rows, members);
+  }
+  return members;
+}
+
 export function gateRoutes() {
   const app = router();
   app.openapi(callRoute, async (c) => {
@@ -256,10 +255,10 @@ export function gateRoutes() {
     const body = c.req.valid('json');
     if (principal.kind !== 'agent') throw new ApiError(403, 'AGENT_KEY_REQUIRED', "only the agent's own key sends its calls");
     if (principal.agent !== name) throw new ApiError(403, 'AGENT_MISMATCH', `this key belongs to ${principal.agent}, not ${name}`);
-    const loaded = await loadAgentCached(ctx, name);
+    const { loaded, versionsJson } = await loadAgentCached(ctx, name);
     const now = ctx.now();
     sweepArguments(ctx, now);
-    const members: Member[] = listMembers(ctx.db).map((m) => ({ id: m.id, role: m.role, signing: m.signing === 1 }));
+    const members = gateMembers(ctx);
     const history = body.session === undefined ? [] : sessionHistory(ctx.db, name, body.session);
     const d = decideCall({
       ...loaded.parts,
@@ -271,47 +270,50 @@ export function gateRoutes() {
     const digest = argumentsDigest(body.arguments);
     const createdAt = now.toISOString();
     const approvalId = d.decision === 'require_approval' && d.approval ? randomUUID() : undefined;
-    ctx.db.transaction(() => {
-      insertDecision(ctx.db, {
+    const row: DecisionRow = {
+      call_id: callId,
+      agent: name,
+      tool: body.tool,
+      action: d.action,
+      amount: d.amount,
+      currency: d.currency,
+      decision: d.decision,
+      rule: d.rule,
+      code: d.code,
+      versions: versionsJson,
+      arguments: JSON.stringify(body.arguments),
+      arguments_digest: digest,
+      session: body.session ?? null,
+      created_at: createdAt,
+    };
+    // A held call and its approval request are written before the agent hears of it; any other decision
+    // joins this tick's batch (see state/decision-log.ts).
+    const log = decisionLogOf(ctx.db);
+    if (approvalId && d.approval) {
+      log.recordHeld(row, {
+        id: approvalId,
         call_id: callId,
         agent: name,
         tool: body.tool,
-        action: d.action,
-        amount: d.amount,
-        currency: d.currency,
-        decision: d.decision,
-        rule: d.rule,
-        code: d.code,
-        versions: JSON.stringify(loaded.versions),
-        arguments: JSON.stringify(body.arguments),
         arguments_digest: digest,
-        session: body.session ?? null,
+        policy_document: d.approval.policy.document,
+        policy_sequence: d.approval.policy.sequence,
+        rule: d.rule,
+        description: d.approval.description,
+        approvers: JSON.stringify(d.approval.approvers),
+        status: 'pending',
+        expires_at: d.approval.expires_at,
+        decided_by: null,
+        decided_at: null,
+        reason: null,
+        signature: null,
+        signed_content: null,
+        claimed_at: null,
         created_at: createdAt,
       });
-      if (approvalId && d.approval) {
-        insertApproval(ctx.db, {
-          id: approvalId,
-          call_id: callId,
-          agent: name,
-          tool: body.tool,
-          arguments_digest: digest,
-          policy_document: d.approval.policy.document,
-          policy_sequence: d.approval.policy.sequence,
-          rule: d.rule,
-          description: d.approval.description,
-          approvers: JSON.stringify(d.approval.approvers),
-          status: 'pending',
-          expires_at: d.approval.expires_at,
-          decided_by: null,
-          decided_at: null,
-          reason: null,
-          signature: null,
-          signed_content: null,
-          claimed_at: null,
-          created_at: createdAt,
-        });
-      }
-    })();
+    } else {
+      log.record(row);
+    }
     if (approvalId) ctx.events.publish({ type: 'approval', id: approvalId, status: 'pending' });
     const answer: z.infer<typeof CallAnswer> = {
       call_id: callId,

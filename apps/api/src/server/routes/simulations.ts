@@ -23,6 +23,7 @@ import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
+import { flushDecisions } from '../state/decision-log.ts';
 import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
 
 /** At most this many recorded calls are simulated at once; narrow the window for more. */
@@ -301,6 +302,7 @@ async function recordedCalls(ctx: AppContext, filter: { agent?: string; since?: 
     where.push('created_at <= ?');
     params.push(new Date(filter.until).toISOString());
   }
+  flushDecisions(ctx.db);
   const rows = ctx.db
     .prepare(
       `SELECT call_id, agent, tool, action, decision, rule, code, arguments, created_at FROM decisions ${

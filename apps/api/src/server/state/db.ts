@@ -63,6 +63,16 @@ const MIGRATIONS: readonly string[] = [
      created_at TEXT NOT NULL
    );
    CREATE INDEX approvals_by_status ON approvals (status, created_at);`,
+  // A counter every change to members or keys moves, whichever connection makes it (the CLI's, a
+  // person's sqlite3): the server caches keys and members and trusts them while it stands still.
+  `CREATE TABLE auth_generation (id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL);
+   INSERT INTO auth_generation (id, generation) VALUES (1, 0);
+   CREATE TRIGGER members_inserted AFTER INSERT ON members BEGIN UPDATE auth_generation SET generation = generation + 1; END;
+   CREATE TRIGGER members_updated AFTER UPDATE ON members BEGIN UPDATE auth_generation SET generation = generation + 1; END;
+   CREATE TRIGGER members_deleted AFTER DELETE ON members BEGIN UPDATE auth_generation SET generation = generation + 1; END;
+   CREATE TRIGGER api_keys_inserted AFTER INSERT ON api_keys BEGIN UPDATE auth_generation SET generation = generation + 1; END;
+   CREATE TRIGGER api_keys_updated AFTER UPDATE ON api_keys BEGIN UPDATE auth_generation SET generation = generation + 1; END;
+   CREATE TRIGGER api_keys_deleted AFTER DELETE ON api_keys BEGIN UPDATE auth_generation SET generation = generation + 1; END;`,
 ];
 
 /**

@@ -1,8 +1,10 @@
 // Recorded gate decisions: every call an agent sends, with the document versions that decided it and the
-// arguments' digest (kept always; the arguments themselves only for the retention period).
+// arguments' digest (kept always; the arguments themselves only for the retention period). Writes are
+// batched by the decision log (decision-log.ts); every read here flushes it first.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@tollgate/engine';
 import type { Db } from './db.ts';
+import { flushDecisions } from './decision-log.ts';
 
 export interface DecisionRow {
   call_id: string;
@@ -28,7 +30,9 @@ export function argumentsDigest(args: unknown): string {
   return createHash('sha256').update(canonicalJson(args), 'utf8').digest('hex');
 }
 
+/** Writes one decision at once (after any queued ones); the gate queues through `decisionLogOf(db)` instead. */
 export function insertDecision(db: Db, row: DecisionRow): void {
+  flushDecisions(db);
   db.prepare(
     `INSERT INTO decisions (call_id, agent, tool, action, amount, currency, decision, rule, code, versions, arguments, arguments_digest, session, created_at)
      VALUES (@call_id, @agent, @tool, @action, @amount, @currency, @decision, @rule, @code, @versions, @arguments, @arguments_digest, @session, @created_at)`,
@@ -36,11 +40,13 @@ export function insertDecision(db: Db, row: DecisionRow): void {
 }
 
 export function findDecision(db: Db, callId: string): DecisionRow | undefined {
+  flushDecisions(db);
   return db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(callId) as DecisionRow | undefined;
 }
 
 /** The session's earlier allowed calls of this agent, oldest first (results are not known to the server). */
 export function sessionHistory(db: Db, agent: string, session: string): { tool: string; arguments?: unknown }[] {
+  flushDecisions(db);
   const rows = db
     .prepare("SELECT tool, arguments FROM decisions WHERE agent = ? AND session = ? AND decision = 'allow' ORDER BY created_at, rowid")
     .all(agent, session) as { tool: string; arguments: string | null }[];
@@ -49,10 +55,12 @@ export function sessionHistory(db: Db, agent: string, session: string): { tool: 
 
 /** Forgets the arguments of decisions older than the retention period (their digest stays). */
 export function forgetOldArguments(db: Db, before: Date): number {
+  flushDecisions(db);
   return db.prepare('UPDATE decisions SET arguments = NULL WHERE created_at < ? AND arguments IS NOT NULL').run(before.toISOString())
     .changes;
 }
 
 export function countDecisions(db: Db): number {
+  flushDecisions(db);
   return (db.prepare('SELECT COUNT(*) AS n FROM decisions').get() as { n: number }).n;
 }

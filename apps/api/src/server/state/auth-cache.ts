@@ -1,0 +1,59 @@
+// Keys and members kept in memory for the hot path (every gate call authenticates and lists the
+// approvers), trusted only while the auth generation stands still: a trigger moves it on any change to
+// members or api_keys, from any connection, so a revoked key or a changed role counts on the next call.
+import type { Db } from './db.ts';
+import { hashKey, listMembers, type MemberRow, type Principal, principalOf } from './members.ts';
+
+/** At most this many keys are remembered; past it the cache starts again (keys are few in practice). */
+const MAX_KEYS = 10_000;
+
+interface AuthCache {
+  generation: () => number;
+  seen: number;
+  /** Key hash -> principal, or null for a hash no key has (so a wrong key costs no read either). */
+  principals: Map<string, Principal | null>;
+  members: MemberRow[] | undefined;
+}
+
+const caches = new WeakMap<Db, AuthCache>();
+
+function cacheOf(db: Db): AuthCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    const read = db.prepare('SELECT generation FROM auth_generation WHERE id = 1').pluck();
+    cache = { generation: () => read.get() as number, seen: -1, principals: new Map(), members: undefined };
+    caches.set(db, cache);
+  }
+  // One indexed read of one row: cheaper than the key lookup it saves, and it sees other connections' writes.
+  const now = cache.generation();
+  if (now !== cache.seen) {
+    cache.seen = now;
+    cache.principals.clear();
+    cache.members = undefined;
+  }
+  return cache;
+}
+
+/**
+ * The principal a key belongs to, as `principalOf` reads it, remembered by the key's hash.
+ *
+ * @example
+ * const principal = cachedPrincipalOf(ctx.db, 'tg_...'); // undefined for an unknown key
+ */
+export function cachedPrincipalOf(db: Db, key: string): Principal | undefined {
+  const cache = cacheOf(db);
+  const hash = hashKey(key);
+  const hit = cache.principals.get(hash);
+  if (hit !== undefined) return hit ?? undefined;
+  const principal = principalOf(db, key);
+  if (cache.principals.size >= MAX_KEYS) cache.principals.clear();
+  cache.principals.set(hash, principal ?? null);
+  return principal;
+}
+
+/** Every member, as `listMembers` reads them; the same array while nothing changed (do not mutate it). */
+export function cachedMembers(db: Db): readonly MemberRow[] {
+  const cache = cacheOf(db);
+  cache.members ??= listMembers(db);
+  return cache.members;
+}

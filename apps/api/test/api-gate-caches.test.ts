@@ -1,0 +1,289 @@
+// The gate's hot path keeps keys, members and loaded agents in memory and batches decision-log writes
+// (issue 8). These tests hold it to what it was without: every decision in the log after a clean
+// shutdown, each visible as soon as it is answered, a held call's approval committed before the agent
+// hears of it, key, role and document changes counting on the next call, and a failing log failing closed.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openContext } from '../src/server/context.ts';
+import { openDatabase } from '../src/server/state/db.ts';
+import { decisionLogOf } from '../src/server/state/decision-log.ts';
+import { countDecisions, type DecisionRow, findDecision, sessionHistory } from '../src/server/state/decisions.ts';
+import { createKey, hashKey } from '../src/server/state/members.ts';
+import { type LooseJson, spawnServer, startServer, type TestServer } from './server-harness.ts';
+
+const CALLS = '/v1/agents/support-bot/calls';
+/** Amounts that are allowed (50), held (500) and denied (5000) by the refunds policy. */
+const AMOUNTS = ['50', '500', '5000'] as const;
+
+/** Sends `total` gate calls, `concurrency` at a time, and returns every answer. */
+async function load(
+  send: (i: number) => Promise<{ status: number; json: LooseJson }>,
+  total: number,
+  concurrency: number,
+): Promise<{ status: number; json: LooseJson }[]> {
+  const answers: { status: number; json: LooseJson }[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        answers[i] = await send(i);
+      }
+    }),
+  );
+  return answers;
+}
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'tollgate-caches-'));
+}
+
+describe('the decision log under load', () => {
+  it('has every decision after a clean shutdown, and each held call with its approval', async () => {
+    const dataDir = tempDir();
+    try {
+      const s = await startServer({ dataDir });
+      const answers = await load(
+        (i) => s.call('POST', CALLS, { key: s.key('agent'), body: { tool: 'issue_refund', arguments: { amount: AMOUNTS[i % 3] } } }),
+        300,
+        16,
+      );
+      await s.stop();
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      const db = openDatabase(join(dataDir, 'tollgate.db'));
+      try {
+        expect(countDecisions(db)).toBe(300);
+        const ids = db.prepare('SELECT call_id FROM decisions').pluck().all() as string[];
+        expect(new Set(ids)).toEqual(new Set(answers.map((a) => a.json.call_id)));
+        const held = answers.filter((a) => a.json.decision === 'require_approval');
+        expect(held.length).toBe(100);
+        expect(db.prepare('SELECT COUNT(*) FROM approvals').pluck().get()).toBe(100);
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('has every decision after SIGTERM to tollgate serve under load', async () => {
+    const dataDir = tempDir();
+    try {
+      const { url, child } = await spawnServer(dataDir);
+      const agent = JSON.parse(readFileSync(join(dataDir, 'demo-keys.json'), 'utf8')).agents[0].key as string;
+      const answers = await load(
+        async (i) => {
+          const res = await fetch(url + CALLS, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${agent}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ tool: 'issue_refund', arguments: { amount: AMOUNTS[i % 3] } }),
+          });
+          return { status: res.status, json: await res.json() };
+        },
+        200,
+        16,
+      );
+      child.removeAllListeners('exit');
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      const db = openDatabase(join(dataDir, 'tollgate.db'));
+      try {
+        expect(countDecisions(db)).toBe(200);
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the gate with its caches', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+  const call = (amount: string, key = s.key('agent'), extra: Record<string, unknown> = {}) =>
+    s.call('POST', CALLS, { key, body: { tool: 'issue_refund', arguments: { amount }, ...extra } });
+
+  it('shows a decision to GET decisions as soon as it is answered', async () => {
+    for (const amount of AMOUNTS) {
+      const r = await call(amount);
+      const one = await s.call('GET', `/v1/decisions/${r.json.call_id}`, { key: s.key('viewer') });
+      expect(one.status).toBe(200);
+      expect(one.json).toMatchObject({ call_id: r.json.call_id, decision: r.json.decision });
+      const list = await s.call('GET', '/v1/decisions?limit=1', { key: s.key('viewer') });
+      expect(list.json.decisions[0].call_id).toBe(r.json.call_id);
+    }
+  });
+
+  it('commits a held call and its approval before the agent is told it is held', async () => {
+    // Another connection sees only what is committed.
+    const other = openDatabase(join(s.dataDir, 'tollgate.db'));
+    try {
+      const answers = await load(
+        async (i) => {
+          const r = await call(AMOUNTS[i % 2] as string);
+          if (r.json.decision === 'require_approval') {
+            const approval = other.prepare('SELECT call_id, status FROM approvals WHERE id = ?').get(r.json.approval.id);
+            expect(approval).toEqual({ call_id: r.json.call_id, status: 'pending' });
+            expect(other.prepare('SELECT decision FROM decisions WHERE call_id = ?').pluck().get(r.json.call_id)).toBe('require_approval');
+          }
+          return r;
+        },
+        40,
+        8,
+      );
+      expect(answers.filter((a) => a.json.decision === 'require_approval').length).toBe(20);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('refuses a revoked key on the next call, whichever connection revoked it', async () => {
+    const key = createKey(s.ctx.db, { agent: 'support-bot' });
+    expect((await call('50', key)).status).toBe(200);
+    const other = openDatabase(join(s.dataDir, 'tollgate.db'));
+    try {
+      other.prepare('DELETE FROM api_keys WHERE hash = ?').run(hashKey(key));
+    } finally {
+      other.close();
+    }
+    expect((await call('50', key)).json.error.code).toBe('INVALID_KEY');
+
+    const second = createKey(s.ctx.db, { agent: 'support-bot' });
+    expect((await call('50', second)).status).toBe(200);
+    s.ctx.db.prepare("UPDATE api_keys SET agent = 'another-bot' WHERE hash = ?").run(hashKey(second));
+    expect((await call('50', second)).json.error.code).toBe('AGENT_MISMATCH');
+    s.ctx.db.prepare('DELETE FROM api_keys WHERE hash = ?').run(hashKey(second));
+    expect((await call('50', second)).json.error.code).toBe('INVALID_KEY');
+    // The demo agent's own key is untouched.
+    expect((await call('50')).status).toBe(200);
+  });
+
+  it('counts a role change on the next call: who the member is and who may approve', async () => {
+    const me = () => s.call('GET', '/v1/me', { key: s.key('approver') });
+    expect((await me()).json.role).toBe('approver');
+    expect((await call('500')).json.approval.approvers_count).toBe(3);
+    const other = openDatabase(join(s.dataDir, 'tollgate.db'));
+    try {
+      other.prepare("UPDATE members SET role = 'viewer' WHERE name = 'april'").run();
+      expect((await me()).json.role).toBe('viewer');
+      expect((await call('500')).json.approval.approvers_count).toBe(2);
+    } finally {
+      other.prepare("UPDATE members SET role = 'approver' WHERE name = 'april'").run();
+      other.close();
+    }
+    expect((await me()).json.role).toBe('approver');
+    expect((await call('500')).json.approval.approvers_count).toBe(3);
+  });
+
+  it('decides with a document changed in the store, on the next call', async () => {
+    const id = 'policies/refunds.policy.json';
+    const first = await call('50');
+    expect(first.json.decision).toBe('allow');
+    const running = await s.ctx.store.get(id);
+    const policy = JSON.parse(running?.text ?? '{}');
+    // Every refund is held from now on: the auto-approve ceiling goes to zero.
+    const stricter = JSON.stringify(policy).replaceAll('"refund-auto"', '"refund-auto-off"');
+    expect(stricter).not.toBe(JSON.stringify(policy));
+    const saved = await s.ctx.store.save({ id, text: stricter, author: { kind: 'system', label: 'test' }, reason: 'test' });
+    const after = await call('50');
+    expect(after.json.rule).toBe('refund-auto-off');
+    const row = await s.call('GET', `/v1/decisions/${after.json.call_id}`, { key: s.key('viewer') });
+    expect(row.json.versions[id]).toBe(saved.sequence);
+    await s.ctx.store.activate(id, running?.sequence as number);
+    expect((await call('50')).json.rule).toBe('refund-auto');
+  });
+
+  it('fails closed while decisions cannot be written, and writes them once it can', async () => {
+    const before = countDecisions(s.ctx.db);
+    const log = decisionLogOf(s.ctx.db);
+    s.ctx.db.exec('ALTER TABLE decisions RENAME TO decisions_away');
+    const originalEmit = process.emitWarning;
+    process.emitWarning = () => {};
+    try {
+      // The first call is queued and answered; its write fails, and the gate then refuses to decide.
+      const first = await call('50');
+      expect(first.status).toBe(200);
+      await new Promise((resolve) => setImmediate(resolve));
+      const refused = await call('50');
+      expect(refused.status).toBe(500);
+      expect(refused.json.error.code).toBe('INTERNAL');
+      expect(log.pending).toBe(1);
+    } finally {
+      s.ctx.db.exec('ALTER TABLE decisions_away RENAME TO decisions');
+      process.emitWarning = originalEmit;
+    }
+    const ok = await call('50');
+    expect(ok.status).toBe(200);
+    expect(countDecisions(s.ctx.db)).toBe(before + 2);
+  });
+});
+
+const ROW: DecisionRow = {
+  call_id: 'c-1',
+  agent: 'support-bot',
+  tool: 'issue_refund',
+  action: 'refund.issue',
+  amount: '50',
+  currency: 'USD',
+  decision: 'allow',
+  rule: 'refund-auto',
+  code: null,
+  versions: '{}',
+  arguments: '{"amount":"50"}',
+  arguments_digest: 'd',
+  session: 's-1',
+  created_at: new Date().toISOString(),
+};
+
+describe('the decision log', () => {
+  it('writes what is queued when the context closes, before its tick comes', async () => {
+    const dataDir = tempDir();
+    try {
+      const ctx = await openContext(dataDir, { watch: false });
+      decisionLogOf(ctx.db).record(ROW);
+      decisionLogOf(ctx.db).record({ ...ROW, call_id: 'c-2' });
+      await ctx.close();
+      const db = openDatabase(join(dataDir, 'tollgate.db'));
+      try {
+        expect(countDecisions(db)).toBe(2);
+      } finally {
+        db.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('shows queued decisions to every read before they are written', async () => {
+    const dataDir = tempDir();
+    const db = openDatabase(join(dataDir, 'tollgate.db'));
+    try {
+      const row = ROW;
+      const log = decisionLogOf(db);
+      log.record(row);
+      expect(log.pending).toBe(1);
+      expect(findDecision(db, 'c-1')).toMatchObject({ call_id: 'c-1', decision: 'allow' });
+      log.record({ ...row, call_id: 'c-2' });
+      expect(sessionHistory(db, 'support-bot', 's-1')).toEqual([
+        { tool: 'issue_refund', arguments: { amount: '50' } },
+        { tool: 'issue_refund', arguments: { amount: '50' } },
+      ]);
+      log.record({ ...row, call_id: 'c-3' });
+      expect(countDecisions(db)).toBe(3);
+      expect(log.pending).toBe(0);
+    } finally {
+      db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
