@@ -10,6 +10,13 @@ import type { Diagnostic } from '../source/diagnostic.ts';
 export const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const ARGUMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const OPS: Record<string, ComparisonOp> = { '>': 'gt', '<': 'lt', '>=': 'gte', '<=': 'lte', '==': 'eq' };
+// Compiled once: a compiled sheet sends every one of its lines through these.
+const BODY_LINE = /^ {2}\S/;
+const LEADING_SPACE = /^\s/;
+const CONTEXT_DEF = /^define context (\S+) on (\S+)$/;
+const FLOW_DEF = /^define flow (\S+)$/;
+const COMPARISON = /^([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|==|>|<)\s*(.+)$/;
+const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
 export type ColangResult = { ok: true; rulebook: Rulebook; sourceMap: RulebookSourceMap } | { ok: false; problems: Diagnostic[] };
 
@@ -49,17 +56,17 @@ export function parseColang(text: string, file?: string): ColangResult {
       return;
     }
     const content = stripComment(raw);
-    if (content.trim() === '') return;
-    const indented = /^ {2}\S/.test(content);
-    if (!indented && /^\s/.test(content)) {
+    const words = content.trim();
+    if (words === '') return;
+    const indented = BODY_LINE.test(content);
+    if (!indented && LEADING_SPACE.test(content)) {
       fail(line, 'a body line is indented by exactly two spaces');
       return;
     }
-    const words = content.trim();
     if (!indented) {
       open = { kind: 'skip' };
-      const context = /^define context (\S+) on (\S+)$/.exec(words);
-      const flow = /^define flow (\S+)$/.exec(words);
+      const context = CONTEXT_DEF.exec(words);
+      const flow = context ? null : FLOW_DEF.exec(words);
       if (context) {
         const [, name = '', action = ''] = context;
         if (!IDENTIFIER.test(name))
@@ -140,6 +147,8 @@ export function parseColang(text: string, file?: string): ColangResult {
 }
 
 function stripComment(line: string): string {
+  // Most lines have no # at all; those are returned without a scan.
+  if (!line.includes('#')) return line;
   // A # outside a string starts a comment.
   let inString = false;
   for (let i = 0; i < line.length; i++) {
@@ -152,7 +161,7 @@ function stripComment(line: string): string {
 }
 
 function parseComparison(words: string): Expr | string {
-  const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|==|>|<)\s*(.+)$/.exec(words);
+  const m = COMPARISON.exec(words);
   if (!m) return 'expected a comparison such as "amount > 200" or "country == "DE""';
   const [, arg = '', op = '', raw = ''] = m;
   if (!ARGUMENT.test(arg)) return `"${arg}" is not an argument name`;
@@ -164,9 +173,9 @@ function parseComparison(words: string): Expr | string {
 }
 
 function parseLiteral(raw: string): Literal | string {
-  if (/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/.test(raw)) {
-    const fraction = raw.split('.')[1];
-    if (fraction !== undefined && fraction.length > 18) return `${raw} has more than 18 fraction digits`;
+  if (DECIMAL.test(raw)) {
+    const dot = raw.indexOf('.');
+    if (dot !== -1 && raw.length - dot - 1 > 18) return `${raw} has more than 18 fraction digits`;
     return { decimal: normalizeDecimal(raw) };
   }
   if (raw === 'true' || raw === 'false') return { boolean: raw === 'true' };
@@ -184,9 +193,13 @@ function parseLiteral(raw: string): Literal | string {
 
 type Token = { kind: 'word'; text: string } | { kind: 'var'; name: string } | { kind: 'paren'; text: '(' | ')' };
 
+const TOKEN = /\s*(?:(\()|(\))|\$([A-Za-z0-9_]+)|([A-Za-z]+)|(\S))/y;
+const REST_BLANK = /\s*$/y;
+
 function tokenize(text: string): Token[] | string {
   const tokens: Token[] = [];
-  const re = /\s*(?:(\()|(\))|\$([A-Za-z0-9_]+)|([A-Za-z]+)|(\S))/y;
+  // Sticky regexes shared across calls: lastIndex is set before each use, and nothing here re-enters.
+  const re = TOKEN;
   re.lastIndex = 0;
   while (re.lastIndex < text.length) {
     const m = re.exec(text);
@@ -198,7 +211,9 @@ function tokenize(text: string): Token[] | string {
       tokens.push({ kind: 'var', name: m[3] });
     } else if (m[4]) tokens.push({ kind: 'word', text: m[4] });
     else if (m[5]) return `unexpected "${m[5]}" in the guard`;
-    if (/^\s*$/.test(text.slice(re.lastIndex))) break;
+    // Only blanks left (tested in place, not on a copy of the rest).
+    REST_BLANK.lastIndex = re.lastIndex;
+    if (REST_BLANK.test(text)) break;
   }
   return tokens;
 }

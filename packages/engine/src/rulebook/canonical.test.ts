@@ -79,6 +79,50 @@ describe('canonicalExpr', () => {
       { numRuns: 1000 },
     );
   });
+
+  it('agrees with the plain algorithm that serialises every part again at every level (property)', () => {
+    // canonicalExpr builds each node's canonical JSON from its children's instead; this is the obvious
+    // version it replaced, kept as the oracle.
+    const plain = (e: Expr): Expr => {
+      if ('not' in e) {
+        const inner = plain(e.not);
+        return 'not' in inner ? inner.not : { not: inner };
+      }
+      if ('all' in e || 'any' in e) {
+        const key = 'all' in e ? 'all' : 'any';
+        const flat = ('all' in e ? e.all : e.any).map(plain).flatMap((c) => (key in c ? ((c as Record<string, Expr[]>)[key] ?? []) : [c]));
+        const unique = new Map(flat.map((c) => [canonicalJson(c), c]));
+        const sorted = [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
+        if (sorted.length === 1) return sorted[0] as Expr;
+        return key === 'all' ? { all: sorted } : { any: sorted };
+      }
+      return e;
+    };
+    const literal = fc.oneof(
+      fc.constantFrom('1', '2.5', '-3').map((decimal) => ({ decimal })),
+      fc.constantFrom('', 'a"b', 'é').map((string) => ({ string })),
+      fc.boolean().map((boolean) => ({ boolean })),
+    );
+    const leaf = fc.oneof(
+      fc.constantFrom('a', 'b', 'a_b').map(ctx),
+      fc.record({ arg: fc.constantFrom('x', 'y'), op: fc.constantFrom('gt' as const, 'eq' as const), value: literal }),
+    );
+    const { expr } = fc.letrec<{ expr: Expr }>((tie) => ({
+      expr: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        tie('expr').map((e) => ({ not: e })),
+        fc.array(tie('expr'), { minLength: 1, maxLength: 4 }).map((all) => ({ all })),
+        fc.array(tie('expr'), { minLength: 1, maxLength: 4 }).map((any) => ({ any })),
+      ),
+    }));
+    fc.assert(
+      fc.property(expr, (e) => {
+        expect(canonicalJson(canonicalExpr(e))).toBe(canonicalJson(plain(e)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
 
 describe('canonicalRulebook', () => {

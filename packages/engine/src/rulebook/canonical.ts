@@ -5,25 +5,48 @@ import { RULEBOOK_FORMAT } from './types.ts';
 
 /** Normalises an expression; `and`/`or` are commutative and idempotent, so their order never matters. */
 export function canonicalExpr(expr: Expr): Expr {
+  return normalise(expr, new Map());
+}
+
+/**
+ * `keys` holds the canonical JSON of each node this pass builds, made from its children's: sorting and
+ * de-duplicating needs every child's JSON at every level, and serialising each subtree again at each
+ * level above it was most of the cost of compiling a large sheet. Leaves are serialised by canonicalJson.
+ */
+function normalise(expr: Expr, keys: Map<Expr, string>): Expr {
   if ('not' in expr) {
-    const inner = canonicalExpr(expr.not);
-    return 'not' in inner ? inner.not : { not: inner };
+    const inner = normalise(expr.not, keys);
+    if ('not' in inner) return inner.not;
+    const node: Expr = { not: inner };
+    keys.set(node, `{"not":${keyOf(inner, keys)}}`);
+    return node;
   }
   if ('all' in expr || 'any' in expr) {
     const key = 'all' in expr ? 'all' : 'any';
     const children = 'all' in expr ? expr.all : expr.any;
-    const flat: Expr[] = [];
-    for (const child of children.map(canonicalExpr)) {
-      if (key in child) flat.push(...((child as Record<string, Expr[]>)[key] as Expr[]));
-      else flat.push(child);
-    }
     const unique = new Map<string, Expr>();
-    for (const child of flat) unique.set(canonicalJson(child), child);
-    const sorted = [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
-    if (sorted.length === 1) return sorted[0] as Expr;
-    return key === 'all' ? { all: sorted } : { any: sorted };
+    for (const item of children) {
+      const child = normalise(item, keys);
+      if (key in child) for (const part of (child as Record<string, Expr[]>)[key] as Expr[]) unique.set(keyOf(part, keys), part);
+      else unique.set(keyOf(child, keys), child);
+    }
+    const sorted = [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (sorted.length === 1) return (sorted[0] as [string, Expr])[1];
+    const parts = sorted.map(([, e]) => e);
+    const node: Expr = key === 'all' ? { all: parts } : { any: parts };
+    keys.set(node, `{"${key}":[${sorted.map(([k]) => k).join(',')}]}`);
+    return node;
   }
   return expr;
+}
+
+function keyOf(expr: Expr, keys: Map<Expr, string>): string {
+  let key = keys.get(expr);
+  if (key === undefined) {
+    key = canonicalJson(expr);
+    keys.set(expr, key);
+  }
+  return key;
 }
 
 /** Builds a canonical rulebook from flows in any order. */

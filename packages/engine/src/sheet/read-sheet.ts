@@ -20,6 +20,7 @@ export const SHEET_KEYS = [
   'at_most',
   'check',
 ] as const;
+const SHEET_KEY_SET: ReadonlySet<string> = new Set(SHEET_KEYS);
 const ARGUMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Longest first, so `x_at_least` is not read as a `_least` of `x_at`. */
 const SUFFIXES: [string, ComparisonOp, string][] = [
@@ -89,6 +90,9 @@ export function createSheetCache(): SheetCache {
 }
 
 const BLANK_OR_COMMENT = /^\s*(?:#.*)?$/;
+const RULES_LINE = /^rules:(?:\s+#.*|\s*)$/;
+const FIRST_ITEM = /^( *)- /;
+const DOCUMENT_MARKER = /^\s*(?:---|\.\.\.)/;
 
 /**
  * The fast path: splits a sheet of the plain shape (comments, `rules:`, then `- action:` items at one
@@ -102,28 +106,39 @@ function readByRules(text: string, cache: SheetCache): SheetReadResult | undefin
   let i = 0;
   while (i < lines.length && BLANK_OR_COMMENT.test(lines[i] as string)) i++;
   // A # starts a comment only after a space: `rules:#` is not `rules:`.
-  if (!/^rules:(?:\s+#.*|\s*)$/.test(lines[i] ?? '')) return undefined;
+  if (!RULES_LINE.test(lines[i] ?? '')) return undefined;
   const rulesLine = i + 1;
   i++;
   while (i < lines.length && BLANK_OR_COMMENT.test(lines[i] as string)) i++;
-  const first = /^( *)- /.exec(lines[i] ?? '');
+  const first = FIRST_ITEM.exec(lines[i] ?? '');
   if (!first) return undefined;
   const indent = (first[1] as string).length;
-  const itemStart = new RegExp(`^ {${indent}}- `);
+  const item = `${' '.repeat(indent)}- `;
+  const deeper = ' '.repeat(indent + 1);
+  // offsets[k] is where line k starts in the text, so a rule's text is one slice of it.
+  const offsets: number[] = [];
+  let offset = 0;
+  for (const line of lines) {
+    offsets.push(offset);
+    offset += line.length + 1;
+  }
   const starts: number[] = [];
   for (let k = i; k < lines.length; k++) {
     const line = lines[k] as string;
-    if (itemStart.test(line)) starts.push(k);
-    else if (BLANK_OR_COMMENT.test(line)) continue;
-    // Anything else must sit deeper than the items, or the shape is not the plain one.
-    else if (!line.startsWith(' '.repeat(indent + 1)) || /^\s*(?:---|\.\.\.)/.test(line)) return undefined;
+    if (line.startsWith(item)) starts.push(k);
+    // Anything else sits deeper than the items or is blank or a comment, or the shape is not the plain
+    // one. (Deeper lines, the most common, are tested first; no blank or comment line is a marker.)
+    else if (line.startsWith(deeper)) {
+      if (DOCUMENT_MARKER.test(line)) return undefined;
+    } else if (!BLANK_OR_COMMENT.test(line)) return undefined;
   }
   const rules: SheetRule[] = [];
   const seen = new Set<string>();
   for (let n = 0; n < starts.length; n++) {
     const from = starts[n] as number;
     const to = starts[n + 1] ?? lines.length;
-    const chunk = lines.slice(from, to).join('\n');
+    // The lines from..to-1 joined by \n (the text holds no \r here).
+    const chunk = text.slice(offsets[from], (offsets[to] ?? text.length + 1) - 1);
     let rule = cache.rules.get(chunk);
     if (rule === undefined) {
       rule = readOneRule(chunk);
@@ -167,9 +182,11 @@ function readWhole(text: string): SheetReadResult {
     });
   };
 
-  text.split(/\r?\n/).forEach((l, i) => {
-    if (l.includes('\t')) refuse(i + 1, 'a tab: a sheet is indented with spaces only');
-  });
+  if (text.includes('\t')) {
+    text.split(/\r?\n/).forEach((l, i) => {
+      if (l.includes('\t')) refuse(i + 1, 'a tab: a sheet is indented with spaces only');
+    });
+  }
   const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
   const list = Array.isArray(docs) ? docs : [];
   if (list.length > 1) refuse(lineOf(list[1]?.range[0]), 'a second YAML document: a sheet is one document');
@@ -254,7 +271,7 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
       counted(line, 'a key is a plain word');
       continue;
     }
-    if (key !== 'action' && !(SHEET_KEYS as readonly string[]).includes(key)) {
+    if (key !== 'action' && !SHEET_KEY_SET.has(key)) {
       counted(line, `"${key}" is not a key of a rule: use action, ${SHEET_KEYS.join(', ')}`);
       continue;
     }
