@@ -10,8 +10,8 @@ const LINKS: { label: string; route: Route }[] = [
 ];
 
 export function NavBar({ current: page }: { current: Route['page'] }) {
-  // The editor and the history are part of the documents section.
-  const current = page === 'edit' || page === 'history' ? 'documents' : page;
+  // The editor, the Rules page and the history are part of the documents section.
+  const current = page === 'edit' || page === 'rules' || page === 'history' ? 'documents' : page;
   return (
     <nav aria-label="Main" className="nav">
       {LINKS.map((link) => (

@@ -16,6 +16,8 @@ const TemplatesPage = lazy(() => import('../features/templates/components/templa
 const SimulationPage = lazy(() =>
   import('../features/simulation/components/simulation-page.tsx').then((m) => ({ default: m.SimulationPage })),
 );
+// The Rules page brings the sheet compiler, the yaml package and Monaco; it loads when a sheet's rules are opened.
+const RulesPage = lazy(() => import('./rules-page.tsx').then((m) => ({ default: m.RulesPage })));
 // The history page brings Monaco's diff editor; it loads only when a history is opened.
 const HistoryPage = lazy(() => import('../features/documents/components/history-page.tsx').then((m) => ({ default: m.HistoryPage })));
 
@@ -60,6 +62,18 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
       </Suspense>
     );
   }
+  if (route.page === 'rules') {
+    return (
+      <Suspense fallback={<Loading label="Loading the rules form" />}>
+        <RulesPage
+          id={route.document}
+          canSave={EDITING_ROLES.includes(me.data?.role ?? '')}
+          backHref={hrefOf({ page: 'documents', document: route.document })}
+          editHref={hrefOf({ page: 'edit', document: route.document })}
+        />
+      </Suspense>
+    );
+  }
   if (route.page === 'history') {
     const canManage = MANAGING_ROLES.includes(me.data?.role ?? '');
     return (
@@ -74,6 +88,7 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
       onSelect={(document) => navigate({ page: 'documents', document })}
       editHref={(document) => hrefOf({ page: 'edit', document })}
       historyHref={(document) => hrefOf({ page: 'history', document })}
+      rulesHref={(document) => hrefOf({ page: 'rules', document })}
     />
   );
 }

@@ -16,6 +16,11 @@ describe('parseRoute', () => {
   it('defaults to the documents page', () => {
     expect(parseRoute('')).toEqual({ page: 'documents', document: null });
   });
+  it('opens a sheet on the Rules page', () => {
+    expect(parseRoute('#/rules/sheets%2Fsupport.rules.yaml')).toEqual({ page: 'rules', document: 'sheets/support.rules.yaml' });
+    expect(hrefOf({ page: 'rules', document: 'sheets/support.rules.yaml' })).toBe('#/rules/sheets%2Fsupport.rules.yaml');
+    expect(parseRoute('#/rules')).toEqual({ page: 'documents', document: null });
+  });
   it('round-trips every page', () => {
     for (const hash of ['#/approvals', '#/approvals/decided', '#/playground', '#/documents/a%2Fb', '#/edit/sheets%2Fsupport.rules.yaml'])
       expect(hrefOf(parseRoute(hash))).toBe(hash);

@@ -5,6 +5,7 @@ export type Route =
   | { page: 'documents'; document: string | null }
   | { page: 'edit'; document: string }
   | { page: 'history'; document: string }
+  | { page: 'rules'; document: string }
   | { page: 'approvals'; tab: 'pending' | 'decided' }
   | { page: 'playground' }
   | { page: 'simulation' }
@@ -19,6 +20,7 @@ export function parseRoute(hash: string): Route {
   if (page === 'templates') return { page: 'templates' };
   if (page === 'edit' && rest) return { page: 'edit', document: decodeURIComponent(rest) };
   if (page === 'history' && rest) return { page: 'history', document: decodeURIComponent(rest) };
+  if (page === 'rules' && rest) return { page: 'rules', document: decodeURIComponent(rest) };
   return { page: 'documents', document: rest ? decodeURIComponent(rest) : null };
 }
 
@@ -30,6 +32,7 @@ export function hrefOf(route: Route): string {
   if (route.page === 'templates') return '#/templates';
   if (route.page === 'edit') return `#/edit/${encodeURIComponent(route.document)}`;
   if (route.page === 'history') return `#/history/${encodeURIComponent(route.document)}`;
+  if (route.page === 'rules') return `#/rules/${encodeURIComponent(route.document)}`;
   return route.document === null ? '#/documents' : `#/documents/${encodeURIComponent(route.document)}`;
 }
 

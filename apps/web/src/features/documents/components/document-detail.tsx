@@ -1,9 +1,17 @@
-// The selected document: its running text, links to edit it and to compare its versions, and its history.
+// The selected document: its running text, links to edit it (a sheet also as a form) and to compare its versions, and its history.
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { useDocument } from '../api/get-document.ts';
 import { HistoryList } from './history-list.tsx';
 
-export function DocumentDetail({ id, editHref, historyHref }: { id: string; editHref: string; historyHref: string }) {
+interface DocumentDetailProps {
+  id: string;
+  editHref: string;
+  historyHref: string;
+  /** The Rules page, offered for rule sheets only. */
+  rulesHref: string;
+}
+
+export function DocumentDetail({ id, editHref, historyHref, rulesHref }: DocumentDetailProps) {
   const document = useDocument(id);
   return (
     <div className="stack">
@@ -16,6 +24,11 @@ export function DocumentDetail({ id, editHref, historyHref }: { id: string; edit
             <a className="button" href={historyHref}>
               History and diffs
             </a>
+            {document.data?.kind === 'sheet' && (
+              <a className="button" href={rulesHref}>
+                Rules form
+              </a>
+            )}
             <a className="button" href={editHref}>
               Edit
             </a>

@@ -9,9 +9,11 @@ interface DocumentsPageProps {
   editHref: (id: string) => string;
   /** Where a document's versions are compared. */
   historyHref: (id: string) => string;
+  /** Where a rule sheet opens as a form (the Rules page). */
+  rulesHref: (id: string) => string;
 }
 
-export function DocumentsPage({ selected, onSelect, editHref, historyHref }: DocumentsPageProps) {
+export function DocumentsPage({ selected, onSelect, editHref, historyHref, rulesHref }: DocumentsPageProps) {
   return (
     <div className="split">
       <section className="panel" aria-labelledby="documents-heading">
@@ -25,7 +27,7 @@ export function DocumentsPage({ selected, onSelect, editHref, historyHref }: Doc
           <p className="muted">Pick a document to read its running text and history.</p>
         </section>
       ) : (
-        <DocumentDetail id={selected} editHref={editHref(selected)} historyHref={historyHref(selected)} />
+        <DocumentDetail id={selected} editHref={editHref(selected)} historyHref={historyHref(selected)} rulesHref={rulesHref(selected)} />
       )}
     </div>
   );

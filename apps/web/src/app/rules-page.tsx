@@ -1,0 +1,103 @@
+// The Rules page (#/rules/<id>): the rules-form feature's workbench, given the running sheet, the catalogue
+// and the editor's save form here, in the app layer, because features never import each other.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ErrorNotice, Loading } from '../components/query-state.tsx';
+import { useLintCatalogue } from '../features/editor/api/get-lint-catalogue.ts';
+import { getRunningDocument, useRunningDocument } from '../features/editor/api/get-running-document.ts';
+import { usePostEdit } from '../features/editor/api/post-edit.ts';
+import { SaveForm } from '../features/editor/components/save-form.tsx';
+import { SaveOutcome } from '../features/editor/components/save-outcome.tsx';
+import { RulesWorkbench, type SaveContext } from '../features/rules-form/components/rules-workbench.tsx';
+
+interface RulesPageProps {
+  id: string;
+  canSave: boolean;
+  backHref: string;
+  editHref: string;
+}
+
+export function RulesPage({ id, canSave, backHref, editHref }: RulesPageProps) {
+  const running = useRunningDocument(id);
+  const catalogue = useLintCatalogue();
+  return (
+    <div className="stack">
+      <p className="editor-back">
+        <a href={backHref}>← Back to the document</a> · <a href={editHref}>Open in the editor</a>
+      </p>
+      {(running.isPending || catalogue.isPending) && <Loading label="Loading the sheet and the catalogue" />}
+      {running.isError && <ErrorNotice error={running.error} />}
+      {catalogue.isError && <ErrorNotice error={catalogue.error} />}
+      {running.isSuccess && !catalogue.isPending && (
+        <RulesWorkbench
+          key={id}
+          id={id}
+          initialText={running.data.text}
+          catalogue={catalogue.data ?? undefined}
+          renderSave={(context) => <SheetSave id={id} canSave={canSave} initialBase={running.data.version.sequence} context={context} />}
+        />
+      )}
+    </div>
+  );
+}
+
+/** Saving the sheet through the edit seam, as the editor does: a reason, the outcome, a reload on a conflict. */
+function SheetSave({ id, canSave, initialBase, context }: { id: string; canSave: boolean; initialBase: number; context: SaveContext }) {
+  const [reason, setReason] = useState('');
+  const [basedOn, setBasedOn] = useState<number | null>(initialBase);
+  const [reloadError, setReloadError] = useState<Error | null>(null);
+  const reasonInput = useRef<HTMLInputElement>(null);
+  const edit = usePostEdit();
+  const { text, replaceText } = context;
+
+  const save = useCallback(() => {
+    if (!canSave || edit.isPending) return;
+    if (reason.trim() === '') {
+      reasonInput.current?.focus();
+      reasonInput.current?.reportValidity();
+      return;
+    }
+    edit.mutate(
+      { id, content: text, reason: reason.trim(), basedOn },
+      {
+        onSuccess: (outcome) => {
+          if (outcome.status === 'applied' && outcome.version) setBasedOn(outcome.version.sequence);
+          if (outcome.status === 'applied' || outcome.status === 'saved_not_running') setReason('');
+        },
+      },
+    );
+  }, [canSave, edit, id, text, reason, basedOn]);
+
+  const reload = useCallback(() => {
+    getRunningDocument(id).then(
+      (latest) => {
+        replaceText(latest.text);
+        setBasedOn(latest.version.sequence);
+        edit.reset();
+      },
+      (error: unknown) => setReloadError(error instanceof Error ? error : new Error('the reload failed')),
+    );
+  }, [id, edit, replaceText]);
+
+  // Ctrl/Cmd+S saves from anywhere on the page, as in the editor.
+  useEffect(() => {
+    if (!canSave) return;
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
+        event.preventDefault();
+        save();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [canSave, save]);
+
+  if (!canSave) return <p className="muted">Your role can read this sheet but not save edits.</p>;
+  return (
+    <>
+      <SaveForm reason={reason} onReason={setReason} onSave={save} saving={edit.isPending} basedOn={basedOn} reasonRef={reasonInput} />
+      {edit.isError && <ErrorNotice error={edit.error} />}
+      {reloadError !== null && <ErrorNotice error={reloadError} />}
+      {edit.data !== undefined && <SaveOutcome outcome={edit.data} onReload={reload} />}
+    </>
+  );
+}
