@@ -6,7 +6,12 @@ import { memberKey, signIn } from './demo.ts';
 test('a rule built through the form changes the YAML and the Colang, refusals sit beside their row, and it saves', async ({ page }) => {
   await signIn(page, memberKey('owner'), '#/documents/sheets%2Fsupport.rules.yaml');
   await page.getByRole('link', { name: 'Rules form' }).click();
-  await expect(page.getByRole('heading', { name: 'Rules of sheets/support.rules.yaml' })).toBeVisible();
+  const heading = page.getByRole('heading', { name: 'Rules of sheets/support.rules.yaml' });
+  await expect(heading).toBeVisible();
+  // The sheet editor and the Rules page link to each other.
+  await page.getByRole('link', { name: 'Open in the editor' }).click();
+  await page.getByRole('link', { name: 'Edit as a form' }).click();
+  await expect(heading).toBeVisible();
 
   const yaml = page.locator('.rules-yaml .view-lines');
   const colang = page.getByRole('figure', { name: 'Colang' });
@@ -67,4 +72,11 @@ test('a rule built through the form changes the YAML and the Colang, refusals si
   const outcome = page.getByRole('status', { name: 'Save outcome' });
   await expect(outcome).toContainText(/applied|held for review/);
   await page.screenshot({ path: 'test-results/screens/rules-form.png', fullPage: true });
+});
+
+test('a viewer reads the Rules page but is not offered a save', async ({ page }) => {
+  await signIn(page, memberKey('viewer'), '#/rules/sheets%2Fsupport.rules.yaml');
+  await expect(page.getByRole('group', { name: /^Rule 1/ }).getByLabel('Action')).toHaveValue('issue_refund');
+  await expect(page.getByText('Your role can read this sheet but not save edits.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save' })).toHaveCount(0);
 });

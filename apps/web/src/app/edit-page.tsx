@@ -6,13 +6,23 @@ import { languageOf } from '../features/editor/editor-language.ts';
 import { MergeView } from '../features/merge/components/merge-view.tsx';
 import { PolicyPanels } from '../features/policy-check/components/policy-panels.tsx';
 
-export function EditPage({ id, canSave, backHref }: { id: string; canSave: boolean; backHref: string }) {
-  const policy = documentKindOf(id) === 'policy';
+interface EditPageProps {
+  id: string;
+  canSave: boolean;
+  backHref: string;
+  /** The Rules page for this document, linked when it is a rule sheet. */
+  rulesHref: string;
+}
+
+export function EditPage({ id, canSave, backHref, rulesHref }: EditPageProps) {
+  const kind = documentKindOf(id);
+  const policy = kind === 'policy';
   return (
     <EditorPage
       id={id}
       canSave={canSave}
       backHref={backHref}
+      formHref={kind === 'sheet' ? rulesHref : undefined}
       renderAside={policy ? (aside) => <PolicyPanels id={aside.id} text={aside.text} onReveal={aside.reveal} /> : undefined}
       renderConflict={(conflict) => <MergeView {...conflict} language={languageOf(conflict.id)} />}
     />

@@ -48,7 +48,12 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
     const canSave = EDITING_ROLES.includes(me.data?.role ?? '');
     return (
       <Suspense fallback={<Loading label="Loading the editor" />}>
-        <EditPage id={route.document} canSave={canSave} backHref={hrefOf({ page: 'documents', document: route.document })} />
+        <EditPage
+          id={route.document}
+          canSave={canSave}
+          backHref={hrefOf({ page: 'documents', document: route.document })}
+          rulesHref={hrefOf({ page: 'rules', document: route.document })}
+        />
       </Suspense>
     );
   }

@@ -10,13 +10,15 @@ interface EditorPageProps {
   id: string;
   canSave: boolean;
   backHref: string;
+  /** Where a rule sheet opens as a form (the Rules page); given for sheets only. */
+  formHref?: string;
   /** Panels beside the text for this kind of document (the policy panels), supplied by the app layer. */
   renderAside?: (context: EditorAsideContext) => ReactNode;
   /** The view a conflicting save opens (the three-way merge), supplied by the app layer. */
   renderConflict?: (context: ConflictContext) => ReactNode;
 }
 
-export function EditorPage({ id, canSave, backHref, renderAside, renderConflict }: EditorPageProps) {
+export function EditorPage({ id, canSave, backHref, formHref, renderAside, renderConflict }: EditorPageProps) {
   const running = useRunningDocument(id);
   const kind = documentKindOf(id);
   const linted = kind === 'sheet' || kind === 'colang';
@@ -25,6 +27,12 @@ export function EditorPage({ id, canSave, backHref, renderAside, renderConflict 
     <div className="stack">
       <p className="editor-back">
         <a href={backHref}>← Back to the document</a>
+        {formHref !== undefined && (
+          <>
+            {' · '}
+            <a href={formHref}>Edit as a form</a>
+          </>
+        )}
       </p>
       {running.isPending && <Loading label="Loading the running version" />}
       {running.isError && <ErrorNotice error={running.error} />}
