@@ -10,6 +10,7 @@ import { runStoreSuite } from './store.bench.ts';
 
 type Suite = () => { figures: Figure[]; notes: string[] } | Promise<{ figures: Figure[]; notes: string[] }>;
 const SUITES: Record<string, Suite> = { policy: runPolicySuite, sheet: runSheetSuite, store: runStoreSuite, api: runApiSuite };
+SUITES.web = async () => (await import('./web.bench.ts')).runWebSuite(); // loads Playwright only when asked for
 
 const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = requested.filter((s) => !(s in SUITES));

@@ -4,7 +4,7 @@ import type { LintCatalogue } from '@tollgate/engine';
 import type { CheckReply, CheckRequest } from './check-protocol.ts';
 
 /** Pause before sending a text to an idle checker: long enough to merge changes made in one go, far under a frame. */
-export const CHECK_DELAY_MS = 8;
+export const CHECK_DELAY_MS = 4;
 
 export interface CheckQueue {
   /** Records a new text and returns its number; it is sent after the delay, or when the current check returns. */

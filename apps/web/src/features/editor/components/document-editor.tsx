@@ -7,6 +7,7 @@ import type { RunningText } from '../api/get-running-document.ts';
 import { getRunningDocument } from '../api/get-running-document.ts';
 import { usePostEdit } from '../api/post-edit.ts';
 import { languageOf } from '../editor-language.ts';
+import { useAfterPaint } from '../use-after-paint.ts';
 import { useLiveCheck } from '../use-live-check.ts';
 import { CheckSummary } from './check-summary.tsx';
 import { CompiledPanes } from './compiled-panes.tsx';
@@ -50,6 +51,8 @@ export function DocumentEditor({ opened, catalogue, canSave, renderAside, render
   const reasonInput = useRef<HTMLInputElement>(null);
   // Checked in a worker; the versions let tests and the bench wait for the check of the newest text.
   const { check, failure, textVersion, checkedVersion } = useLiveCheck(id, text, catalogue);
+  // The panes of a large sheet take a long layout: they follow once the markers are on screen.
+  const outputs = useAfterPaint(check?.outputs);
   const edit = usePostEdit();
 
   const submit = useCallback(
@@ -151,7 +154,7 @@ export function DocumentEditor({ opened, catalogue, canSave, renderAside, render
         ) : (
           <ProblemList problems={check.problems} onJump={(line, column) => editor.current?.goTo(line, column)} />
         )}
-        {check?.outputs !== undefined && <CompiledPanes outputs={check.outputs} />}
+        {outputs !== undefined && <CompiledPanes outputs={outputs} />}
         {renderAside?.({ id, text, reveal })}
       </section>
     </div>
