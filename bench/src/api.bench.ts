@@ -1,16 +1,19 @@
 // The api suite: decide throughput and latency over real HTTP on loopback with autocannon, against the
-// real server (in process, on a fresh demo data folder) and, for the ratio, a bare Hono route on another
-// port. Every run is bounded in time and in requests; the load runs in a worker thread, not the server's.
+// real server (in process, on a fresh demo data folder), beside a bare Hono route on another port and
+// Cerbos's HTTP check endpoint (its own process) deciding the same call, at concurrency 1, 16 and 64.
+// Every run is bounded in time and in requests; the load runs in a worker thread, not the server's.
 
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { startServer } from '../../apps/api/test/server-harness.ts';
-import type { Figure } from './measure.ts';
+import { cerbosBinary, cerbosCheckBody, cerbosResources, startCerbos } from './cerbos-peer.ts';
+import { type Figure, figureOf, MIN_RUNS, ratios } from './measure.ts';
+import { type Call, REFUND_TOOLS } from './streams.ts';
 
 const CONCURRENCY = [1, 16, 64] as const;
-const SECONDS = 3;
+const SECONDS = 2;
 const MAX_REQUESTS = 200_000;
 
 interface Stat {
@@ -98,6 +101,8 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
   const server = await startServer();
   const bare = await startBare();
   const notes: string[] = [];
+  const binary = cerbosBinary();
+  const cerbos = 'missing' in binary ? undefined : await startCerbos();
   try {
     const gateBody = JSON.stringify({ tool: 'issue_refund', arguments: { amount: '50' } });
     const gate: Target = {
@@ -123,40 +128,80 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
       };
       notes.push(`api: the gate route answered ${probe.status}, so POST /v1/policies/evaluate was measured instead`);
     }
-    const bareTarget: Target = { name: 'bare Hono POST /', url: bare.url, headers: {}, body: gateBody };
+    const targets: Target[] = [decide, { name: 'bare Hono POST /', url: bare.url, headers: {}, body: gateBody }];
+    if (cerbos) {
+      // The same call (a 50 USD refund) as Cerbos is asked it: both resource policies in one check request.
+      const resources = cerbosResources({ tool: REFUND_TOOLS[2] as Call['tool'], args: { amount: '50' } }, 1) ?? [];
+      const body = cerbosCheckBody(resources);
+      const answer = await fetch(cerbos.checkUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      notes.push(`api: Cerbos ${cerbos.version} answers the 50 USD refund with ${await answer.text()}`);
+      targets.push({ name: `Cerbos ${cerbos.version} POST /api/check/resources`, url: cerbos.checkUrl, headers: {}, body });
+    } else if ('missing' in binary) notes.push(`api: Cerbos not measurable here: ${binary.missing}`);
 
-    // A short warm-up of each, uncounted.
-    await load(decide, 16, 1);
-    await load(bareTarget, 16, 1);
+    // A short warm-up of each, uncounted; then every run loads each target in turn, so ratios pair runs.
+    for (const t of targets) await load(t, 16, 1);
     const runs: Run[] = [];
     for (const connections of CONCURRENCY) {
-      runs.push(await load(decide, connections, SECONDS));
-      runs.push(await load(bareTarget, connections, SECONDS));
+      for (let run = 0; run < MIN_RUNS; run++) for (const t of targets) runs.push(await load(t, connections, SECONDS));
     }
 
     const figures: Figure[] = [];
-    for (const r of runs) {
-      const at = `api ${r.target} c=${r.connections}`;
-      figures.push({ suite: 'api', figure: `${at} requests/s`, unit: 'req/s', median: r.perSecond, p95: r.perSecond, runs: 1 });
-      figures.push({ suite: 'api', figure: `${at} latency p50`, unit: 'ms', median: r.p50, p95: r.p50, runs: 1 });
-      figures.push({ suite: 'api', figure: `${at} latency p99`, unit: 'ms', median: r.p99, p95: r.p99, runs: 1 });
-      if (r.failed > 0)
-        notes.push(`api: ${r.failed} of ~${r.requests} requests to ${r.target} at c=${r.connections} failed or were not 2xx`);
-    }
+    const of = (t: Target, c: number) => runs.filter((r) => r.target === t.name && r.connections === c);
     for (const connections of CONCURRENCY) {
-      const mine = runs.find((r) => r.target === decide.name && r.connections === connections);
-      const theirs = runs.find((r) => r.target === bareTarget.name && r.connections === connections);
-      if (!mine || !theirs) continue;
-      const ratio = mine.perSecond / theirs.perSecond;
-      figures.push({ suite: 'api', figure: `api decide/bare ratio c=${connections}`, unit: 'x', median: ratio, p95: ratio, runs: 1 });
-      notes.push(
-        `api c=${connections}: ${decide.name} ${Math.round(mine.perSecond)} req/s (p50 ${mine.p50} ms, p99 ${mine.p99} ms); ` +
-          `bare Hono ${Math.round(theirs.perSecond)} req/s (p50 ${theirs.p50} ms, p99 ${theirs.p99} ms); ratio ${ratio.toFixed(3)}`,
-      );
+      for (const t of targets) {
+        const mine = of(t, connections);
+        const at = `api ${t.name} c=${connections}`;
+        figures.push(
+          figureOf(
+            'api',
+            `${at} requests/s`,
+            'req/s',
+            mine.map((r) => r.perSecond),
+          ),
+        );
+        figures.push(
+          figureOf(
+            'api',
+            `${at} latency p50`,
+            'ms',
+            mine.map((r) => r.p50),
+          ),
+        );
+        figures.push(
+          figureOf(
+            'api',
+            `${at} latency p99`,
+            'ms',
+            mine.map((r) => r.p99),
+          ),
+        );
+        const failed = mine.reduce((n, r) => n + r.failed, 0);
+        if (failed > 0) notes.push(`api: ${failed} requests to ${t.name} at c=${connections} failed or were not 2xx`);
+      }
+      const decided = of(decide, connections).map((r) => r.perSecond);
+      for (const t of targets.slice(1)) {
+        const label = t.name.startsWith('bare') ? 'bare Hono' : 'Cerbos';
+        figures.push(
+          figureOf(
+            'api',
+            `api decide / ${label} c=${connections}`,
+            '×',
+            ratios(
+              decided,
+              of(t, connections).map((r) => r.perSecond),
+            ),
+            'req/s, per run',
+          ),
+        );
+      }
     }
-    notes.push(`api: ${SECONDS} s per run (at most ${MAX_REQUESTS} requests), loopback, server in process, autocannon in a worker thread`);
+    notes.push(
+      `api: ${MIN_RUNS} runs of ${SECONDS} s per target and concurrency (at most ${MAX_REQUESTS} requests a run), interleaved, after a 1 s warm-up; ` +
+        'loopback, the Tollgate server and bare Hono in process, Cerbos as its own process, autocannon in a worker thread',
+    );
     return { figures, notes };
   } finally {
+    await cerbos?.stop();
     await bare.stop();
     await server.stop();
   }

@@ -32,7 +32,28 @@ export const REFUND_TOOLS: ToolBinding[] = [
   { name: 'adjust_inventory', action: 'inventory.adjust' },
 ];
 
-const UNUSUAL = ['12345678901234567890.5', '1e3', '-5', '012', 'abc', '', '1.', '.5', '12.3456789012345678901', 12.5, null, true, { v: 1 }];
+// Malformed amounts (policy@1 refuses them: INVALID_AMOUNT), and readable ones at the edges: beyond
+// Cedar's decimal range, more fractional digits than Cedar's four, on a threshold written two ways.
+const UNUSUAL = [
+  '12345678901234567890.5',
+  '99999999999.5',
+  '100.00001',
+  '1000.000000000000000001',
+  '99.99995',
+  '100.0000',
+  '1e3',
+  '-5',
+  '012',
+  'abc',
+  '',
+  '1.',
+  '.5',
+  '12.3456789012345678901',
+  12.5,
+  null,
+  true,
+  { v: 1 },
+];
 
 /** A mixed stream: every action, amounts 0-5000 as strings and integers, some missing, some malformed, some unknown actions. */
 export function refundsStream(count: number, seed = 42): Call[] {

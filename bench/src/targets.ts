@@ -1,0 +1,90 @@
+// Issue 8's targets, checked against the figures of one run: met, missed, or not measured. Figures
+// only; a missed target is reported, never a failure.
+import type { Figure } from './measure.ts';
+
+interface Target {
+  target: string;
+  /** The figure's exact name, or a test on it. */
+  figure: string | ((name: string) => boolean);
+  stat: 'median' | 'p95';
+  at: 'most' | 'least';
+  limit: number;
+}
+
+const TARGETS: Target[] = [
+  { target: 'refunds p50 ≤ 0.5 µs per decision', figure: 'refunds: engine per decision', stat: 'median', at: 'most', limit: 0.5 },
+  {
+    target: 'refunds ≥ 3× the reference evaluator',
+    figure: 'refunds: engine / reference evaluator',
+    stat: 'median',
+    at: 'least',
+    limit: 3,
+  },
+  {
+    target: 'refunds ≥ 100× Cedar-wasm (policies loaded once)',
+    figure: 'refunds: engine / Cedar, policies loaded once',
+    stat: 'median',
+    at: 'least',
+    limit: 100,
+  },
+  { target: '300-rule policy p50 ≤ 2 µs per decision', figure: '300 rules: engine per decision', stat: 'median', at: 'most', limit: 2 },
+  {
+    target: 'sheet compile + lint (200 rules, 300 tools) p95 ≤ 5 ms',
+    figure: (n) => n.startsWith('compile + lint a 200-rule sheet'),
+    stat: 'p95',
+    at: 'most',
+    limit: 5,
+  },
+  { target: 'validate a 300-rule policy ≤ 5 ms', figure: 'validate a 300-rule policy', stat: 'median', at: 'most', limit: 5 },
+  ...[1, 16, 64].map(
+    (c): Target => ({
+      target: `API decide ≥ 60 % of bare Hono, c=${c}`,
+      figure: `api decide / bare Hono c=${c}`,
+      stat: 'median',
+      at: 'least',
+      limit: 0.6,
+    }),
+  ),
+  ...[1, 16, 64].map(
+    (c): Target => ({
+      target: `API decide ≥ 5× Cerbos's HTTP check, c=${c}`,
+      figure: `api decide / Cerbos c=${c}`,
+      stat: 'median',
+      at: 'least',
+      limit: 5,
+    }),
+  ),
+  {
+    target: 'API decide p99 ≤ 5 ms at c=16',
+    figure: (n) => n.startsWith('api gate POST') && n.endsWith('c=16 latency p99'),
+    stat: 'median',
+    at: 'most',
+    limit: 5,
+  },
+  { target: 'console initial JS ≤ 200 KB gzip', figure: (n) => n.startsWith('console initial JS'), stat: 'median', at: 'most', limit: 200 },
+  {
+    target: 'keystroke to marker (200-rule sheet) ≤ 50 ms',
+    figure: (n) => n.startsWith('keystroke -> marker drawn, 200-rule sheet (lint'),
+    stat: 'median',
+    at: 'most',
+    limit: 50,
+  },
+];
+
+export interface TargetResult {
+  target: string;
+  status: 'met' | 'missed' | 'not measured';
+  value?: number;
+  unit?: string;
+  figure?: string;
+}
+
+export function checkTargets(figures: Figure[]): TargetResult[] {
+  return TARGETS.map((t) => {
+    const f = figures.find((x) => (typeof t.figure === 'string' ? x.figure === t.figure : t.figure(x.figure)));
+    if (!f) return { target: t.target, status: 'not measured' };
+    const value = f[t.stat];
+    const met = t.at === 'most' ? value <= t.limit : value >= t.limit;
+    return { target: t.target, status: met ? 'met' : 'missed', value, unit: f.unit, figure: `${f.figure} (${t.stat})` };
+  });
+}
