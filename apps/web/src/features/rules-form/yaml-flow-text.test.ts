@@ -14,6 +14,11 @@ describe('flowText', () => {
     expect(flowText('true')).toBe('"true"');
     expect(flowText('a: b # c')).toBe('"a: b # c"');
   });
+
+  it('escapes tabs and line breaks in double quotes, since a sheet refuses tabs and values past their line', () => {
+    expect(flowText('a\tb')).toBe('"a\\tb"');
+    expect(flowText('two\nlines')).toBe('"two\\nlines"');
+  });
 });
 
 describe('scalarOf', () => {

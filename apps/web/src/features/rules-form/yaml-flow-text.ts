@@ -1,6 +1,6 @@
 // Form values as the YAML text of one node on its key's line: scalars, or flow collections such as
 // [a, b] and {amount_over: 200}, printed by the yaml package with numbers kept as their written digits.
-import { Document, parseDocument, type ScalarTag, type Tags } from 'yaml';
+import { Document, parseDocument, Scalar, type ScalarTag, type Tags, visit } from 'yaml';
 
 /** A number as the author wrote it (`200.50`), so no float ever rounds what a sheet compares with. */
 export class WrittenNumber {
@@ -22,6 +22,10 @@ const writtenNumberTag: ScalarTag = {
   stringify: (item) => (item.value as WrittenNumber).text,
 };
 
+// Control characters (tab and newline among them) and the Unicode line and paragraph separators.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to find
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 // First in the list, so a plain scalar that looks like a number resolves to a WrittenNumber.
 const withWrittenNumbers = (tags: Tags): Tags => [writtenNumberTag, ...tags];
 
@@ -34,7 +38,13 @@ const withWrittenNumbers = (tags: Tags): Tags => [writtenNumberTag, ...tags];
  */
 export function flowText(value: FlowValue): string {
   const doc = new Document(value, { customTags: withWrittenNumbers, flow: true });
-  return doc.toString({ lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false }).replace(/\n$/, '');
+  // A sheet refuses tabs and values past their key's line: such characters go as escapes in double quotes.
+  visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value === 'string' && UNPRINTABLE.test(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+  return doc.toString({ lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false, blockQuote: false }).replace(/\n$/, '');
 }
 
 /**
