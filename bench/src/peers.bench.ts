@@ -169,12 +169,14 @@ export async function runPeersSuite(): Promise<{ figures: Figure[]; notes: strin
     const mark = agrees
       ? `checksum ${c.checksum}/${c.covers}`
       : `MISMATCH: ${differing} differ (checksum ${c.checksum}, engine ${engineSum})`;
-    figures.push(figureOf('peers', `refunds: ${c.name} decisions/s`, 'decisions/s', c.perSecond, `${mark}; ${c.what}`));
-    figures.push(figureOf('peers', `refunds: ${c.name} per decision`, 'µs', c.batchMicros));
+    figures.push(figureOf('peers', `peers refunds: ${c.name} decisions/s`, 'decisions/s', c.perSecond, `${mark}; ${c.what}`));
+    figures.push(figureOf('peers', `peers refunds: ${c.name} per decision`, 'µs', c.batchMicros));
   }
   for (const c of contenders) {
     if (c === engine) continue;
-    figures.push(figureOf('peers', `refunds: engine / ${c.name}`, '×', ratios(engine.perSecond, c.perSecond), 'decisions/s, per run'));
+    figures.push(
+      figureOf('peers', `peers refunds: engine / ${c.name}`, '×', ratios(engine.perSecond, c.perSecond), 'decisions/s, per run'),
+    );
   }
   if (mismatches > 0) notes.push(`peers: !!! ${mismatches} deciders disagree with the engine: the ratios above compare unlike work !!!`);
   return { figures, notes };

@@ -89,15 +89,18 @@ function format(n: number): string {
 }
 const width = Math.max(6, ...figures.map((f) => f.figure.length));
 console.log(`\nmachine: ${machine}`);
-console.log(`${'figure'.padEnd(width)}  ${'median'.padStart(12)}  ${'p95'.padStart(12)}  ${'unit'.padEnd(11)}  runs  note`);
+console.log(
+  `${'suite'.padEnd(6)}  ${'figure'.padEnd(width)}  ${'median'.padStart(12)}  ${'p95'.padStart(12)}  ${'unit'.padEnd(11)}  runs  note`,
+);
 for (const f of figures) {
   console.log(
-    `${f.figure.padEnd(width)}  ${format(f.median).padStart(12)}  ${format(f.p95).padStart(12)}  ${f.unit.padEnd(11)}  ${String(f.runs).padStart(4)}  ${f.note ?? ''}`,
+    `${f.suite.padEnd(6)}  ${f.figure.padEnd(width)}  ${format(f.median).padStart(12)}  ${format(f.p95).padStart(12)}  ${f.unit.padEnd(11)}  ${String(f.runs).padStart(4)}  ${f.note ?? ''}`,
   );
 }
 const targets = checkTargets(figures);
 console.log('\ntargets (issue 8):');
 for (const t of targets) {
+  if (t.status === 'not measured' && requested.length > 0) continue; // a partial run: only its own targets
   const mark = t.status === 'met' ? 'met   ' : t.status === 'missed' ? 'MISSED' : 'n/a   ';
   console.log(`  ${mark} ${t.target}${t.value === undefined ? '' : `: ${format(t.value)} ${t.unit}`}`);
 }

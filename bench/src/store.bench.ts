@@ -33,6 +33,7 @@ export async function runStoreSuite(): Promise<{ figures: Figure[]; notes: strin
     }
     const history: number[] = [];
     const readAll: number[] = [];
+    for (let i = 0; i < 3; i++) for (const v of await store.history(ID)) await store.getVersion(ID, v.sequence); // warm-up
     for (let i = 0; i < 60; i++) {
       history.push(await time(() => store.history(ID)));
       readAll.push(

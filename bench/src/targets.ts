@@ -22,7 +22,7 @@ const TARGETS: Target[] = [
   },
   {
     target: 'refunds ≥ 100× Cedar-wasm (policies loaded once)',
-    figure: 'refunds: engine / Cedar, policies loaded once',
+    figure: 'peers refunds: engine / Cedar, policies loaded once',
     stat: 'median',
     at: 'least',
     limit: 100,

@@ -15,6 +15,7 @@ import { documentRoutes } from './routes/documents.ts';
 import { eventRoutes } from './routes/events.ts';
 import { gateRoutes } from './routes/gate.ts';
 import { memberRoutes } from './routes/members.ts';
+import { rulesetRoutes } from './routes/rulesets.ts';
 import { simulationRoutes } from './routes/simulations.ts';
 import { statelessRoutes } from './routes/stateless.ts';
 import { ruleSheets } from './rule-sheets.ts';
@@ -35,6 +36,8 @@ export interface AppOptions {
   ctx?: AppContext;
   /** The built console (apps/web/dist); without it only the API answers. */
   webDist?: string;
+  /** How long one rule of a rule set may take in a validate run (default 10 s). */
+  ruleTimeoutMs?: number;
 }
 
 /** Builds the app. */
@@ -63,6 +66,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', eventRoutes());
     api.route('/', simulationRoutes());
     api.route('/', decisionRoutes());
+    api.route('/', rulesetRoutes(options.ruleTimeoutMs === undefined ? {} : { ruleTimeoutMs: options.ruleTimeoutMs }));
     const doc = api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Tollgate API', version: '1' }, servers: [{ url: '/v1' }] });
     app.get('/v1/openapi.json', (c) => c.json(doc));
     app.get('/v1/reference', (c) => c.html(referencePage(doc)));
