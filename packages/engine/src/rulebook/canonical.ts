@@ -11,7 +11,8 @@ export function canonicalExpr(expr: Expr): Expr {
 /**
  * `keys` holds the canonical JSON of each node this pass builds, made from its children's: sorting and
  * de-duplicating needs every child's JSON at every level, and serialising each subtree again at each
- * level above it was most of the cost of compiling a large sheet. Leaves are serialised by canonicalJson.
+ * level above it was a sixth of a keystroke's compile of a 200-rule sheet. Leaves go through
+ * canonicalJson, so the bytes are the same.
  */
 function normalise(expr: Expr, keys: Map<Expr, string>): Expr {
   if ('not' in expr) {
