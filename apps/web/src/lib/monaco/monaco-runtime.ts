@@ -2,6 +2,9 @@
 import * as monaco from 'monaco-editor/editor/editor.api.js';
 import 'monaco-editor/languages/definitions/yaml/register.js';
 import 'monaco-editor/languages/features/json/register.js';
+// editor.api.js is the bare editor: hover and completion (the JSON Schema's help) are contributions of their own.
+import 'monaco-editor/editor/contrib/hover/browser/hoverContribution.js';
+import 'monaco-editor/editor/contrib/suggest/browser/suggestController.js';
 
 self.MonacoEnvironment = {
   getWorker(_workerId: string, label: string) {
