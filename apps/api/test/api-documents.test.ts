@@ -64,14 +64,14 @@ describe('reading documents', () => {
   });
 
   it('lists a newer candidate and reports a reference to a missing document as a problem', async () => {
-    const ruleset = `${JSON.stringify({ name: 'Broken', status: 'draft', pins: [{ document: 'policies/missing.policy.json' }] })}\n`;
+    const ruleset = `${JSON.stringify({ name: 'Broken', pins: [{ rule_id: 'policies/missing.policy.json' }] })}\n`;
     // The store refuses it through the seam only when the validator knows the store; the list checks it against the store.
     await server.ctx.store.save({ id: 'rulesets/broken.ruleset.json', text: ruleset, author: { kind: 'system', label: 't' }, reason: 't' });
     const res = await server.call('GET', '/v1/documents', { key: server.key('developer') });
     const broken = res.json.documents.find((d: { id: string }) => d.id === 'rulesets/broken.ruleset.json');
     expect(broken.status).toBe('running');
     expect(broken.problems).toEqual([
-      expect.objectContaining({ source: 'document', code: 'REFERENCE_NOT_FOUND', severity: 'error', line: expect.any(Number) }),
+      expect.objectContaining({ source: 'document', code: 'RULE_NOT_VISIBLE', severity: 'error', line: expect.any(Number) }),
     ]);
   });
 

@@ -97,6 +97,21 @@ describe('observe windows', () => {
   });
 });
 
+/** Changes the set's lifecycle (status, replacement, active version) with the owner key: no new version. */
+async function patchSet(body: Record<string, unknown>, id = RULESET): Promise<void> {
+  const res = await s.call('PATCH', `/v1/rulesets/${encodeURIComponent(id)}`, { key: s.key('owner'), body });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+}
+
+/** Saves new pins (the next version, a draft) and activates that version. */
+async function repin(pins: unknown[]): Promise<number> {
+  const res = await s.call('PATCH', `/v1/rulesets/${encodeURIComponent(RULESET)}`, { key: s.key('owner'), body: { pins } });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  expect(res.json.draft).toBe(true);
+  await patchSet({ active_version: res.json.version_id });
+  return res.json.version_id;
+}
+
 describe('rule sets', () => {
   it("runs the agent's active rule set: its pinned policy decides", async () => {
     await edit(AGENT, (DEMO_DOCUMENTS[AGENT] as string).replace('policy: policies/refunds.policy.json', `ruleset: ${RULESET}`));
@@ -106,19 +121,24 @@ describe('rule sets', () => {
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json.decision).toBe('allow');
   });
 
-  it('refuses a draft set with RULESET_NOT_ACTIVE and runs a test set', async () => {
-    await edit(RULESET, ruleset({ status: 'draft' }));
+  it('refuses a draft set with RULESET_NOT_ACTIVE, a disabled one with RULESET_DISABLED, and runs a test set', async () => {
+    await patchSet({ status: 'draft' });
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json).toMatchObject({
       decision: 'deny',
       code: 'RULESET_NOT_ACTIVE',
     });
-    await edit(RULESET, ruleset({ status: 'test' }));
+    await patchSet({ status: 'disabled' });
+    expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json).toMatchObject({
+      decision: 'deny',
+      code: 'RULESET_DISABLED',
+    });
+    await patchSet({ status: 'test' });
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json.decision).toBe('allow');
   });
 
   it('refuses an archived set with RULESET_ARCHIVED, naming its replacement', async () => {
     await edit('rulesets/support-v2.ruleset.json', ruleset({ name: 'Support v2' }));
-    await edit(RULESET, ruleset({ status: 'archived', replaced_by: 'rulesets/support-v2.ruleset.json' }));
+    await patchSet({ status: 'archived', replaced_by: 'rulesets/support-v2.ruleset.json' });
     const r = await call({ tool: 'issue_refund', arguments: { amount: '50' } });
     expect(r.json).toMatchObject({
       decision: 'deny',
@@ -133,11 +153,11 @@ describe('rule sets', () => {
       code: 'RULESET_ARCHIVED',
     });
     await edit('settings.yaml', settings());
-    await edit(RULESET, ruleset({ status: 'active' }));
+    await patchSet({ status: 'active' });
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json.decision).toBe('allow');
   });
 
-  it('refuses a set not on the approved list when settings allow only approved sets', async () => {
+  it('refuses a set not on the approved list when settings allow only approved sets, by version', async () => {
     await edit(
       'settings.yaml',
       'approval_ttl_seconds: 86400\napproved_rulesets_only: true\napproved_rulesets: [rulesets/support-v2.ruleset.json]\n',
@@ -146,17 +166,25 @@ describe('rule sets', () => {
       decision: 'deny',
       code: 'RULESET_NOT_APPROVED',
     });
-    await edit('settings.yaml', `approval_ttl_seconds: 86400\napproved_rulesets_only: true\napproved_rulesets: [${RULESET}]\n`);
+    await edit('settings.yaml', `approval_ttl_seconds: 86400\napproved_rulesets_only: true\napproved_rulesets: [${RULESET}@1]\n`);
+    expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json.decision).toBe('allow');
+    // Version 2 runs now: approved is version 1 only, so the agent is refused until version 2 is approved.
+    await repin([{ rule_id: 'policies/refunds.policy.json', version_id: 1 }]);
+    expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json).toMatchObject({
+      decision: 'deny',
+      code: 'RULESET_NOT_APPROVED',
+    });
+    await edit(
+      'settings.yaml',
+      `approval_ttl_seconds: 86400\napproved_rulesets_only: true\napproved_rulesets: [${RULESET}@1, ${RULESET}@2]\n`,
+    );
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json.decision).toBe('allow');
     await edit('settings.yaml', settings());
   });
 
   it('applies pinned sheets (running or at their pin): a refusal anywhere wins, then a confirmation', async () => {
     await edit('sheets/refunds.rules.yaml', 'rules:\n  - action: issue_refund\n    requires_confirmation: true\n');
-    await edit(
-      RULESET,
-      ruleset({ pins: [{ document: 'policies/refunds.policy.json', sequence: 1 }, { document: 'sheets/refunds.rules.yaml' }] }),
-    );
+    await repin([{ rule_id: 'policies/refunds.policy.json', version_id: 1 }, { rule_id: 'sheets/refunds.rules.yaml' }]);
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json).toMatchObject({
       decision: 'confirm',
       code: 'CONFIRMATION_REQUIRED',
@@ -171,21 +199,16 @@ describe('rule sets', () => {
       code: 'never',
     });
     // Pinned at version 1, the sheet asks for confirmation again.
-    await edit(
-      RULESET,
-      ruleset({
-        pins: [
-          { document: 'policies/refunds.policy.json', sequence: 1 },
-          { document: 'sheets/refunds.rules.yaml', sequence: 1 },
-        ],
-      }),
-    );
+    await repin([
+      { rule_id: 'policies/refunds.policy.json', version_id: 1 },
+      { rule_id: 'sheets/refunds.rules.yaml', version_id: 1 },
+    ]);
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json.decision).toBe('confirm');
   });
 
   it('applies a pinned Colang document', async () => {
     await edit('colang/refunds.co', 'define flow issue_refund\n  refuse\n');
-    await edit(RULESET, ruleset({ pins: [{ document: 'policies/refunds.policy.json', sequence: 1 }, { document: 'colang/refunds.co' }] }));
+    await repin([{ rule_id: 'policies/refunds.policy.json', version_id: 1 }, { rule_id: 'colang/refunds.co' }]);
     const refused = await call({ tool: 'issue_refund', arguments: { amount: '50' } });
     expect(refused.json).toMatchObject({ decision: 'deny', rule: 'issue_refund' });
     // A denials window relaxes the rulebook's refusal, and the answer says so.
@@ -194,5 +217,20 @@ describe('rule sets', () => {
     expect(relaxed.json).toMatchObject({ decision: 'allow', observed: { window: 'shadow', would_have_been: 'deny' } });
     expect(row(relaxed.json.call_id).decision).toBe('allow');
     await edit('settings.yaml', settings());
+  });
+
+  it('refuses the set while a pinned rule is disabled, and runs it again once the rule is active', async () => {
+    const status = (value: string) =>
+      s.call('POST', `/v1/documents/${encodeURIComponent('colang/refunds.co')}/status`, { key: s.key('owner'), body: { status: value } });
+    expect((await status('disabled')).status).toBe(200);
+    expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json).toMatchObject({
+      decision: 'deny',
+      code: 'RULESET_RULE_UNUSABLE',
+    });
+    expect((await status('active')).status).toBe(200);
+    expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json).toMatchObject({
+      decision: 'deny',
+      rule: 'issue_refund',
+    });
   });
 });

@@ -68,7 +68,7 @@ describe('the demo workspace', () => {
     const first = await openContext(data, { watch: false });
     const keys = await seedDemo(first);
     expect(keys?.members.map((m) => m.role).sort()).toEqual(['admin', 'approver', 'developer', 'owner', 'viewer']);
-    expect(keys?.agents.map((a) => a.name)).toEqual(['support-bot']);
+    expect(keys?.agents.map((a) => a.name)).toEqual(['support-bot', 'refunds-bot']);
     await first.close();
     const second = await openContext(data, { watch: false });
     expect(await seedDemo(second)).toBeUndefined();

@@ -35,12 +35,12 @@ export interface TestServer {
 }
 
 /** Starts a server in this process on a fresh demo data folder (or the folder given). */
-export async function startServer(options: { dataDir?: string; now?: () => Date } = {}): Promise<TestServer> {
+export async function startServer(options: { dataDir?: string; now?: () => Date; ruleTimeoutMs?: number } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tollgate-api-'));
   const ctx = await openContext(dataDir, { watch: false, now: options.now });
   await seedDemo(ctx);
   const keys = JSON.parse(readFileSync(join(dataDir, 'demo-keys.json'), 'utf8')) as DemoKeys;
-  const app = createApp({ ctx });
+  const app = createApp(options.ruleTimeoutMs === undefined ? { ctx } : { ctx, ruleTimeoutMs: options.ruleTimeoutMs });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });

@@ -6,5 +6,6 @@ export * from './documents/index.ts';
 export * from './gate/index.ts';
 export * from './policy/index.ts';
 export * from './rulebook/index.ts';
+export * from './ruleset/index.ts';
 export * from './sheet/index.ts';
 export * from './source/index.ts';

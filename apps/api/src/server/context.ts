@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { documentKindOf } from '@tollgate/engine';
 import { EditSeam, engineValidators, FolderDocumentStore, loadProblems, PolicyTrials } from '@tollgate/store';
 import { type Db, openDatabase } from './state/db.ts';
+import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
 import { closeDecisionLog } from './state/decision-log.ts';
 
 export interface AppContext {
@@ -77,7 +78,15 @@ export async function openContext(dataDir: string, options: { watch?: boolean; n
 
 /** Calls `changed` after each write to the store, once it is done (or has failed). */
 function countWrites(store: FolderDocumentStore, changed: () => void): void {
-  const { save, activate, revert, rescan } = store;
+  const { save, activate, revert, rescan, writeState } = store;
+  // Statuses change what agents run, so a lifecycle write counts as a document change (trial counts do not).
+  store.writeState = async (key, value) => {
+    try {
+      return await writeState.call(store, key, value);
+    } finally {
+      if (key === LIFECYCLE_KEY) changed();
+    }
+  };
   store.save = async (s) => {
     try {
       return await save.call(store, s);

@@ -1,11 +1,14 @@
 // The demo workspace a fresh data folder is seeded with (serve --demo): members of every role, the agent
-// support-bot with its catalogue, rule sheet, the seed's refunds policy and a rule set. Seeded once.
+// support-bot with its catalogue, rule sheet and the seed's refunds policy, and refunds-bot running the
+// Support rule set. Seeded once.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from './context.ts';
+import { lifecycleOf } from './rulesets/lifecycle.ts';
 import { createKey, createMember, type Role } from './state/members.ts';
 
 const SYSTEM = { kind: 'system', label: 'demo seed' } as const;
+const DEMO_RULESET = 'rulesets/support.ruleset.json';
 const REFUNDS = readFileSync(new URL('../../../../examples/refunds.policy.json', import.meta.url), 'utf8');
 
 /** support-bot's agent document with a spending limit, for tests of the delegation's hard limit. */
@@ -41,10 +44,9 @@ rules:
   'rulesets/support.ruleset.json': `${JSON.stringify(
     {
       name: 'Support',
-      description: 'What the support agent is held to.',
+      description: 'What refunds-bot is held to: the refunds policy at a reviewed version, and the support sheet.',
       tags: ['support', 'refunds'],
-      status: 'active',
-      pins: [{ document: 'policies/refunds.policy.json', sequence: 1 }],
+      pins: [{ rule_id: 'policies/refunds.policy.json', version_id: 1 }, { rule_id: 'sheets/support.rules.yaml' }],
     },
     null,
     2,
@@ -57,6 +59,14 @@ delegation:
   # No spending limit: a delegation with one refuses every tool without an amount mapping (the seed's
   # rule), and support-bot reads orders.
   actions: [orders.*, refund.issue, payouts.send, customers.*]
+disclosure: rule
+`,
+  'agents/refunds-bot.agent.yaml': `# refunds-bot: runs the Support rule set, so an edit to the refunds policy changes nothing for it
+# until someone re-pins the set and activates the new version.
+catalogue: catalogue.yaml
+ruleset: rulesets/support.ruleset.json
+delegation:
+  actions: [orders.*, refund.issue]
 disclosure: rule
 `,
   'settings.yaml': `approval_ttl_seconds: 86400
@@ -85,6 +95,7 @@ export async function seedDemo(ctx: AppContext): Promise<DemoKeys | undefined> {
   for (const [id, text] of Object.entries(DEMO_DOCUMENTS)) {
     if (!(await ctx.store.get(id))) await ctx.store.save({ id, text, author: SYSTEM, reason: 'the demo workspace' });
   }
+  await lifecycleOf(ctx.store).update(DEMO_RULESET, { status: 'active' }, SYSTEM.label, ctx.now());
   const keys: DemoKeys = { members: [], agents: [] };
   ctx.db.transaction(() => {
     for (const m of DEMO_MEMBERS) {
@@ -97,6 +108,7 @@ export async function seedDemo(ctx: AppContext): Promise<DemoKeys | undefined> {
       });
     }
     keys.agents.push({ name: 'support-bot', key: createKey(ctx.db, { agent: 'support-bot' }) });
+    keys.agents.push({ name: 'refunds-bot', key: createKey(ctx.db, { agent: 'refunds-bot' }) });
   })();
   writeFileSync(keysFile, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
   return keys;

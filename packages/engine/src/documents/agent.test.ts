@@ -117,4 +117,17 @@ disclosure: everything
     expect(brief('- catalogue.yaml\n')).toEqual([{ code: 'INVALID_TYPE', path: '', line: 1 }]);
     expect(brief('')).toEqual([{ code: 'INVALID_TYPE', path: '', line: 1 }]);
   });
+
+  it('takes a rule-set version to run, only beside a rule set, as a positive integer that exists', () => {
+    const base = 'catalogue: catalogue.yaml\nruleset: rulesets/s.ruleset.json\ndelegation:\n  actions: [a.b]\n';
+    const r = readAgent(`${base}ruleset_version: 2\n`);
+    expect(r.ok && r.agent.ruleset_version).toBe(2);
+    expect(brief(`${base}ruleset_version: 0\n`)).toEqual([{ code: 'INVALID_VALUE', path: '/ruleset_version', line: 5 }]);
+    const policy = 'catalogue: catalogue.yaml\npolicy: policies/p.policy.json\ndelegation:\n  actions: [a.b]\nruleset_version: 2\n';
+    expect(brief(policy)).toEqual([{ code: 'INVALID_VALUE', path: '/ruleset_version', line: 5 }]);
+    const missing = readAgent(`${base}ruleset_version: 3\n`, { exists: (_id, sequence) => sequence === undefined || sequence < 3 });
+    expect(missing.ok ? [] : missing.problems.map((p) => [p.code, p.message])).toEqual([
+      ['REFERENCE_NOT_FOUND', 'version 3 of rulesets/s.ruleset.json does not exist'],
+    ]);
+  });
 });

@@ -31,6 +31,8 @@ export interface Agent {
   rulebook?: string;
   policy?: string;
   ruleset?: string;
+  /** The rule-set version the agent runs; without it, the set's active version. */
+  ruleset_version?: number;
   delegation: Delegation;
   /** `rule` unless the file says otherwise. */
   disclosure: DisclosureLevel;
@@ -39,7 +41,7 @@ export interface Agent {
 export type AgentResult = { ok: true; agent: Agent; problems: [] } | { ok: false; problems: Diagnostic[] };
 
 export const MAX_DELEGATED_ACTIONS = 64;
-const MEMBERS = ['catalogue', 'rulebook', 'policy', 'ruleset', 'delegation', 'disclosure'];
+const MEMBERS = ['catalogue', 'rulebook', 'policy', 'ruleset', 'ruleset_version', 'delegation', 'disclosure'];
 const DELEGATION_MEMBERS = ['actions', 'spending_limit', 'valid_until'];
 const LIMIT_MEMBERS = ['amount', 'currency'];
 
@@ -92,6 +94,16 @@ export function validateAgent(value: unknown, problems: Diagnostic[], context?: 
   }
   const policy = value.policy === undefined ? undefined : readReference(value.policy, '/policy', ['policy'], problems, context);
   const ruleset = value.ruleset === undefined ? undefined : readReference(value.ruleset, '/ruleset', ['ruleset'], problems, context);
+  const rulesetVersion = value.ruleset_version;
+  if (rulesetVersion !== undefined) {
+    if (value.ruleset === undefined) {
+      problems.push(problem('INVALID_VALUE', '/ruleset_version', 'ruleset_version names a version of the agent’s ruleset: add ruleset:'));
+    } else if (!(typeof rulesetVersion === 'number' && Number.isSafeInteger(rulesetVersion) && rulesetVersion > 0)) {
+      problems.push(problem('INVALID_VALUE', '/ruleset_version', 'ruleset_version is a positive integer: the rule-set version to run'));
+    } else if (ruleset !== undefined && context?.exists && !context.exists(ruleset, rulesetVersion)) {
+      problems.push(problem('REFERENCE_NOT_FOUND', '/ruleset_version', `version ${rulesetVersion} of ${ruleset} does not exist`));
+    }
+  }
   const delegation = readDelegation(value.delegation, problems);
   const disclosure = value.disclosure === undefined ? 'rule' : readChoice(value.disclosure, '/disclosure', DISCLOSURE_LEVELS, problems);
   if (problems.length !== before || catalogue === undefined || delegation === undefined || disclosure === undefined) return undefined;
@@ -99,6 +111,7 @@ export function validateAgent(value: unknown, problems: Diagnostic[], context?: 
   if (rulebook !== undefined) agent.rulebook = rulebook;
   if (policy !== undefined) agent.policy = policy;
   if (ruleset !== undefined) agent.ruleset = ruleset;
+  if (ruleset !== undefined && typeof rulesetVersion === 'number') agent.ruleset_version = rulesetVersion;
   return agent;
 }
 

@@ -39,13 +39,18 @@ export const DOCUMENT_CODES = {
   DUPLICATE_VALUE: { when: 'A list names the same value twice (a tag, an action pattern, an approved rule set, an observe window name).' },
   // References to other documents.
   WRONG_DOCUMENT_KIND: {
-    when: 'A member names a document id of another kind: a pin that is not a policy, sheet or Colang id; an agent’s catalogue, rulebook, policy or ruleset; replaced_by or an approved rule set that is not a rule set id.',
+    when: 'A member names a document id of another kind: a pin that is not a policy, sheet or Colang id; an agent’s catalogue, rulebook, policy or ruleset; an approved rule set that is not a rule set id.',
   },
   REFERENCE_NOT_FOUND: { when: 'Given a store to ask, a named document, or a pinned version of it, does not exist.' },
   // Rule sets.
   RULESET_EMPTY: { when: 'A rule set pins nothing: pins is an empty list.' },
-  DUPLICATE_PIN: { when: 'A rule set pins one document twice; the second pin is reported.' },
-  REPLACED_BY_NOT_ARCHIVED: { when: 'replaced_by is set on a rule set whose status is not archived.' },
+  DUPLICATE_PIN: { when: 'A rule set pins one rule twice; the second pin is reported.' },
+  RULESET_TOO_LARGE: { when: 'A rule set pins more than 64 rules; the rules past the 64th are named.' },
+  RULE_NOT_VISIBLE: {
+    when: 'Given a store to ask, a pinned rule is not one the member can see: the store holds no loadable version of it.',
+  },
+  VERSION_NOT_FOUND: { when: 'Given a store to ask, a pin names a version_id the store does not hold for that rule.' },
+  RULE_NOT_PINNABLE: { when: 'Given a store to ask, a pinned rule is disabled or archived.' },
   // Agents.
   POLICY_OR_RULESET: { when: 'An agent names both a policy and a rule set, or neither: it names exactly one.' },
   INVALID_DECIMAL: { when: 'A spending limit amount is not a non-negative decimal string such as "500" or "99.50".' },

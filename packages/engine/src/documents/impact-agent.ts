@@ -40,6 +40,9 @@ export function agentSubjects(before: Agent, after: Agent): string[] {
   if (governing(before) !== governing(after)) {
     const key = after.policy !== undefined ? 'policy' : 'ruleset';
     out.push(`${key} ${governing(before)} -> ${governing(after)}`);
+  } else if (after.ruleset !== undefined && before.ruleset_version !== after.ruleset_version) {
+    // Another version of the same set is another list of pins: flagged for review like another set.
+    out.push(`ruleset_version ${before.ruleset_version ?? 'active'} -> ${after.ruleset_version ?? 'active'}`);
   }
   const d = before.delegation;
   const e = after.delegation;

@@ -23,22 +23,22 @@ export function analyzeRulesetImpact(runningText: string | undefined, newText: s
  * Every widening from one rule set to another, in the running set's pin order.
  *
  * @example
- * rulesetSubjects({ ...set, pins: [{ document: 'colang/a.co', sequence: 1 }] }, { ...set, pins: [{ document: 'colang/a.co', sequence: 2 }] })
+ * rulesetSubjects({ ...set, pins: [{ rule_id: 'colang/a.co', version_id: 1 }] }, { ...set, pins: [{ rule_id: 'colang/a.co', version_id: 2 }] })
  * // ['pins/colang/a.co 1 -> 2']
  */
 export function rulesetSubjects(before: Ruleset, after: Ruleset, context: ImpactContext = {}): string[] {
-  const next = new Map(after.pins.map((p) => [p.document, p]));
+  const next = new Map(after.pins.map((p) => [p.rule_id, p]));
   const out: string[] = [];
   for (const pin of before.pins) {
-    const prefix = `pins/${pin.document}`;
-    const now = next.get(pin.document);
+    const prefix = `pins/${pin.rule_id}`;
+    const now = next.get(pin.rule_id);
     if (!now) {
       out.push(`${prefix} dropped`);
       continue;
     }
-    if (now.sequence === pin.sequence) continue;
-    const move = `${prefix} ${pin.sequence ?? 'running'} -> ${now.sequence ?? 'running'}`;
-    const impact = context.impactOfPin?.(pin.document, pin.sequence, now.sequence);
+    if (now.version_id === pin.version_id) continue;
+    const move = `${prefix} ${pin.version_id ?? 'running'} -> ${now.version_id ?? 'running'}`;
+    const impact = context.impactOfPin?.(pin.rule_id, pin.version_id, now.version_id);
     if (impact === undefined) out.push(move);
     else if (impact.widensSecurity) out.push(move, ...impact.widenedSubjects.map((s) => `${prefix} ${s}`));
   }

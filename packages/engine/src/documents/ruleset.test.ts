@@ -1,24 +1,23 @@
-// The rule set format: a valid set, and each refusal with its code, path and line.
+// The rule set format: a valid set, and each refusal with its code, path, line and the rules at fault.
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../source/diagnostic.ts';
-import { readRuleset, validateRuleset } from './ruleset.ts';
+import { MAX_PINS, type PinContext, type RuleStatus, readRuleset, validateRuleset } from './ruleset.ts';
 
 const SUPPORT = `{
   "name": "Support",
   "description": "What the support agent is held to.",
   "tags": ["support", "refunds"],
-  "status": "draft",
   "pins": [
-    {"document": "policies/refunds.policy.json", "sequence": 2},
-    {"document": "sheets/shop.rules.yaml"},
-    {"document": "colang/shop.co", "sequence": 1}
+    {"rule_id": "policies/refunds.policy.json", "version_id": 2},
+    {"rule_id": "sheets/shop.rules.yaml"},
+    {"rule_id": "colang/shop.co", "version_id": 1}
   ]
 }`;
 
-function problemsOf(text: string, ...rest: Parameters<typeof readRuleset> extends [string, ...infer R] ? R : never): Diagnostic[] {
-  const r = readRuleset(text, ...rest);
-  if (r.ok) throw new Error('expected problems');
-  return r.problems;
+function refusal(text: string, context?: PinContext): { problems: Diagnostic[]; rules: string[] } {
+  const r = readRuleset(text, context);
+  if (r.ok) throw new Error('expected a refusal');
+  return r;
 }
 
 function brief(problems: Diagnostic[]) {
@@ -26,38 +25,55 @@ function brief(problems: Diagnostic[]) {
 }
 
 function withPins(pins: unknown[], extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ name: 'Support', status: 'draft', ...extra, pins }, null, 2);
+  return JSON.stringify({ name: 'Support', ...extra, pins }, null, 2);
+}
+
+/** A store of rules: id -> status and stored versions. */
+function storeOf(rules: Record<string, [RuleStatus, number[]]>): PinContext {
+  return {
+    rule: (id) => {
+      const r = rules[id];
+      return r === undefined ? undefined : { status: r[0], hasVersion: (v: number) => r[1].includes(v) };
+    },
+  };
 }
 
 describe('readRuleset', () => {
   it('reads a set with its pins, tags and description', () => {
-    const r = readRuleset(SUPPORT);
-    expect(r).toEqual({
+    expect(readRuleset(SUPPORT)).toEqual({
       ok: true,
       problems: [],
       ruleset: {
         name: 'Support',
         description: 'What the support agent is held to.',
         tags: ['support', 'refunds'],
-        status: 'draft',
         pins: [
-          { document: 'policies/refunds.policy.json', sequence: 2 },
-          { document: 'sheets/shop.rules.yaml' },
-          { document: 'colang/shop.co', sequence: 1 },
+          { rule_id: 'policies/refunds.policy.json', version_id: 2 },
+          { rule_id: 'sheets/shop.rules.yaml' },
+          { rule_id: 'colang/shop.co', version_id: 1 },
         ],
       },
     });
   });
 
   it('refuses a set with no pins (RULESET_EMPTY at /pins)', () => {
-    expect(brief(problemsOf(withPins([])))).toEqual([{ code: 'RULESET_EMPTY', path: '/pins', line: 4 }]);
+    expect(brief(refusal(withPins([])).problems)).toEqual([{ code: 'RULESET_EMPTY', path: '/pins', line: 3 }]);
   });
 
-  it('refuses a document pinned twice, at the second pin', () => {
-    const text = withPins([{ document: 'sheets/shop.rules.yaml' }, { document: 'sheets/shop.rules.yaml', sequence: 3 }]);
-    const problems = problemsOf(text);
-    expect(brief(problems)).toEqual([{ code: 'DUPLICATE_PIN', path: '/pins/1/document', line: 9 }]);
-    expect(problems[0]?.message).toContain('sheets/shop.rules.yaml is pinned already (pin 0)');
+  it('refuses a rule pinned twice, at the second pin, naming the rule', () => {
+    const text = withPins([{ rule_id: 'sheets/shop.rules.yaml' }, { rule_id: 'sheets/shop.rules.yaml', version_id: 3 }]);
+    const r = refusal(text);
+    expect(brief(r.problems)).toEqual([{ code: 'DUPLICATE_PIN', path: '/pins/1/rule_id', line: 8 }]);
+    expect(r.problems[0]?.message).toContain('sheets/shop.rules.yaml is pinned already (pin 0)');
+    expect(r.rules).toEqual(['sheets/shop.rules.yaml']);
+  });
+
+  it(`refuses more than ${MAX_PINS} pins, naming the rules past the limit`, () => {
+    const pins = Array.from({ length: MAX_PINS + 2 }, (_, i) => ({ rule_id: `colang/r${i}.co` }));
+    const r = refusal(withPins(pins));
+    expect(r.problems.map((p) => [p.code, p.path])).toEqual([['RULESET_TOO_LARGE', '/pins']]);
+    expect(r.rules).toEqual([`colang/r${MAX_PINS}.co`, `colang/r${MAX_PINS + 1}.co`]);
+    expect(readRuleset(withPins(pins.slice(0, MAX_PINS))).ok).toBe(true);
   });
 
   it.each([
@@ -65,70 +81,77 @@ describe('readRuleset', () => {
     ['rulesets/other.ruleset.json', 'is a rule set'],
     ['agents/support.agent.yaml', 'is an agent'],
     ['policies/x.json', 'is no document id'],
-  ])('refuses a pin of %s (WRONG_DOCUMENT_KIND)', (document, words) => {
-    const problems = problemsOf(withPins([{ document }]));
-    expect(brief(problems)).toEqual([{ code: 'WRONG_DOCUMENT_KIND', path: '/pins/0/document', line: 6 }]);
-    expect(problems[0]?.message).toContain(words);
+  ])('refuses a pin of %s (WRONG_DOCUMENT_KIND)', (rule_id, words) => {
+    const r = refusal(withPins([{ rule_id }]));
+    expect(brief(r.problems)).toEqual([{ code: 'WRONG_DOCUMENT_KIND', path: '/pins/0/rule_id', line: 5 }]);
+    expect(r.problems[0]?.message).toContain(words);
+    expect(r.rules).toEqual([rule_id]);
   });
 
-  it('refuses a sequence that is not a positive integer', () => {
-    for (const sequence of [0, -1, '2', 1.5]) {
-      const text = JSON.stringify({ name: 'S', status: 'draft', pins: [{ document: 'colang/a.co', sequence }] });
-      const codes = problemsOf(text).map((p) => [p.code, p.path]);
-      expect(codes).toContainEqual(['INVALID_VALUE', '/pins/0/sequence']);
+  it('refuses a version_id that is not a positive integer', () => {
+    for (const version_id of [0, -1, '2', 1.5]) {
+      const text = JSON.stringify({ name: 'S', pins: [{ rule_id: 'colang/a.co', version_id }] });
+      expect(refusal(text).problems.map((p) => [p.code, p.path])).toContainEqual(['INVALID_VALUE', '/pins/0/version_id']);
     }
   });
 
-  it('asks the store, when given one, whether each pinned document and version exists', () => {
-    const stored = new Set(['policies/refunds.policy.json@2', 'sheets/shop.rules.yaml', 'colang/shop.co']);
-    const exists = (id: string, sequence?: number) => stored.has(sequence === undefined ? id : `${id}@${sequence}`);
-    const problems = problemsOf(SUPPORT, { exists });
-    expect(brief(problems)).toEqual([{ code: 'REFERENCE_NOT_FOUND', path: '/pins/2/sequence', line: 9 }]);
-    expect(problems[0]?.message).toBe('version 1 of colang/shop.co does not exist');
-    expect(readRuleset(SUPPORT, { exists: () => true }).ok).toBe(true);
+  it('with a store, refuses a rule the member cannot see and a version that does not exist, naming every rule at fault', () => {
+    const store = storeOf({ 'policies/refunds.policy.json': ['active', [1, 2]], 'sheets/shop.rules.yaml': ['active', [1]] });
+    const r = refusal(SUPPORT, store);
+    expect(brief(r.problems)).toEqual([{ code: 'RULE_NOT_VISIBLE', path: '/pins/2/rule_id', line: 8 }]);
+    expect(r.problems[0]?.message).toBe('colang/shop.co is not a rule you can see');
+    const missing = refusal(withPins([{ rule_id: 'policies/refunds.policy.json', version_id: 3 }, { rule_id: 'colang/x.co' }]), store);
+    expect(missing.problems.map((p) => p.code)).toEqual(['VERSION_NOT_FOUND', 'RULE_NOT_VISIBLE']);
+    expect(missing.problems[0]?.message).toBe('version 3 of policies/refunds.policy.json does not exist');
+    expect(missing.rules).toEqual(['policies/refunds.policy.json', 'colang/x.co']);
   });
 
-  it('takes replaced_by only on an archived set, naming another rule set', () => {
-    const archived = withPins([{ document: 'colang/a.co' }], { status: 'archived', replaced_by: 'rulesets/next.ruleset.json' });
-    expect(readRuleset(archived).ok).toBe(true);
-    const active = withPins([{ document: 'colang/a.co' }], { status: 'active', replaced_by: 'rulesets/next.ruleset.json' });
-    expect(brief(problemsOf(active))).toEqual([{ code: 'REPLACED_BY_NOT_ARCHIVED', path: '/replaced_by', line: 4 }]);
-    const wrong = withPins([{ document: 'colang/a.co' }], { status: 'archived', replaced_by: 'colang/a.co' });
-    expect(brief(problemsOf(wrong))).toEqual([{ code: 'WRONG_DOCUMENT_KIND', path: '/replaced_by', line: 4 }]);
-    const self = withPins([{ document: 'colang/a.co' }], { status: 'archived', replaced_by: 'rulesets/s.ruleset.json' });
-    expect(brief(problemsOf(self, undefined, 'rulesets/s.ruleset.json'))).toEqual([
-      { code: 'INVALID_VALUE', path: '/replaced_by', line: 4 },
+  it('with a store, refuses a disabled or archived rule, and takes draft and test ones', () => {
+    const store = storeOf({
+      'policies/a.policy.json': ['disabled', [1]],
+      'policies/b.policy.json': ['archived', [1]],
+      'policies/c.policy.json': ['draft', [1]],
+      'policies/d.policy.json': ['test', [1]],
+    });
+    const r = refusal(
+      withPins([
+        { rule_id: 'policies/a.policy.json' },
+        { rule_id: 'policies/b.policy.json', version_id: 1 },
+        { rule_id: 'policies/c.policy.json' },
+      ]),
+      store,
+    );
+    expect(r.problems.map((p) => [p.code, p.path])).toEqual([
+      ['RULE_NOT_PINNABLE', '/pins/0/rule_id'],
+      ['RULE_NOT_PINNABLE', '/pins/1/rule_id'],
+    ]);
+    expect(r.problems[1]?.message).toBe('policies/b.policy.json is archived; a set cannot pin an archived rule');
+    expect(r.rules).toEqual(['policies/a.policy.json', 'policies/b.policy.json']);
+    expect(
+      readRuleset(withPins([{ rule_id: 'policies/c.policy.json' }, { rule_id: 'policies/d.policy.json', version_id: 1 }]), store).ok,
+    ).toBe(true);
+  });
+
+  it('keeps status out of the text: status, replaced_by and unknown members are refused at every level', () => {
+    const text = `{
+  "name": "",
+  "status": "draft",
+  "tags": ["a", "a", 3],
+  "pins": [{"rule_id": "colang/a.co", "version": 2}]
+}`;
+    expect(brief(refusal(text).problems)).toEqual([
+      { code: 'INVALID_VALUE', path: '/name', line: 2 },
+      { code: 'UNKNOWN_MEMBER', path: '/status', line: 3 },
+      { code: 'DUPLICATE_VALUE', path: '/tags/1', line: 4 },
+      { code: 'INVALID_TYPE', path: '/tags/2', line: 4 },
+      { code: 'UNKNOWN_MEMBER', path: '/pins/0/version', line: 5 },
     ]);
   });
 
-  it('refuses unknown members at every level, and lists every problem in line order', () => {
-    const text = `{
-  "name": "",
-  "stauts": "draft",
-  "tags": ["a", "a", 3],
-  "pins": [{"document": "colang/a.co", "version": 2}]
-}`;
-    expect(brief(problemsOf(text))).toEqual(
-      [
-        { code: 'INVALID_VALUE', path: '/name', line: 2 },
-        { code: 'UNKNOWN_MEMBER', path: '/stauts', line: 3 },
-        { code: 'DUPLICATE_VALUE', path: '/tags/1', line: 4 },
-        { code: 'INVALID_TYPE', path: '/tags/2', line: 4 },
-        { code: 'UNKNOWN_MEMBER', path: '/pins/0/version', line: 5 },
-        { code: 'MISSING_MEMBER', path: '', line: 1 },
-      ].sort((a, b) => a.line - b.line),
-    );
-  });
-
-  it('refuses a status outside draft, test, active and archived', () => {
-    const text = withPins([{ document: 'colang/a.co' }], { status: 'live' });
-    expect(brief(problemsOf(text))).toEqual([{ code: 'INVALID_VALUE', path: '/status', line: 3 }]);
-  });
-
   it('reports text that is not JSON, and duplicate members, with their lines', () => {
-    expect(brief(problemsOf('{\n  "name": "S",\n  "pins": [\n}'))).toEqual([{ code: 'NOT_JSON', path: '', line: 4 }]);
-    const twice = '{\n  "name": "S",\n  "name": "T",\n  "status": "draft",\n  "pins": [{"document": "colang/a.co"}]\n}';
-    expect(brief(problemsOf(twice))).toEqual([{ code: 'DUPLICATE_MEMBER', path: '/name', line: 3 }]);
+    expect(brief(refusal('{\n  "name": "S",\n  "pins": [\n}').problems)).toEqual([{ code: 'NOT_JSON', path: '', line: 4 }]);
+    const twice = '{\n  "name": "S",\n  "name": "T",\n  "pins": [{"rule_id": "colang/a.co"}]\n}';
+    expect(brief(refusal(twice).problems)).toEqual([{ code: 'DUPLICATE_MEMBER', path: '/name', line: 3 }]);
   });
 
   it('validateRuleset refuses what is not an object', () => {

@@ -1,70 +1,84 @@
-// The rule set document (rulesets/*.ruleset.json): a name, a status and pins of rule-document versions,
-// read strictly with every problem's path and line (rule-sets.txt; docs/documents.md, "Rule sets").
+// The rule set document (rulesets/*.ruleset.json): a name, a description, tags and pins of rule-document
+// versions, read strictly with every problem's path and line (rule-sets.txt; docs/rulesets.md). A set's
+// status, replacement and active version are lifecycle state beside the document, not its text: changing
+// them saves no new version (rule-sets.txt, "update_ruleset without pins").
 import { problem } from '../conditions/family.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { childPointer } from '../source/json-pointer.ts';
 import { readJsonText } from '../source/json-text.ts';
 import { placeProblems } from '../source/place-problems.ts';
 import { documentKindOf } from './kinds.ts';
-import { checkMembers, isRecord, kindWords, type ReferenceContext, readChoice, readList, readReference, readText } from './values.ts';
+import { checkMembers, isRecord, kindWords, readList, readText } from './values.ts';
 
-export const RULESET_STATUSES = ['draft', 'test', 'active', 'archived'] as const;
-export type RulesetStatus = (typeof RULESET_STATUSES)[number];
+/** The statuses of rule documents and rule sets alike. */
+export const RULE_STATUSES = ['draft', 'test', 'active', 'disabled', 'archived'] as const;
+export type RuleStatus = (typeof RULE_STATUSES)[number];
+/** Kept for readers of the gate's types: a rule set has the same statuses as a rule. */
+export type RulesetStatus = RuleStatus;
 
-/** One pinned document: a policy, sheet or Colang id, at a stored version or (no sequence) its running one. */
+/** One pinned rule: a policy, sheet or Colang document, at a stored version or (none) its running one. */
 export interface RulesetPin {
-  document: string;
-  sequence?: number;
+  rule_id: string;
+  version_id?: number;
 }
 
 export interface Ruleset {
   name: string;
   description?: string;
   tags?: string[];
-  status: RulesetStatus;
-  replaced_by?: string;
   pins: RulesetPin[];
 }
 
-export type RulesetResult = { ok: true; ruleset: Ruleset; problems: [] } | { ok: false; problems: Diagnostic[] };
+/** What a rule set's reader may ask about a pinned rule, when a store is at hand. */
+export interface PinContext {
+  /**
+   * The rule as the member reading sees it: undefined when the member cannot see it (every member sees the
+   * whole workspace, so that is a rule the store does not hold); `hasVersion` tells a stored, loadable version.
+   */
+  rule(id: string): { status: RuleStatus; hasVersion(version: number): boolean } | undefined;
+}
 
-export const MAX_PINS = 100;
+/** A refusal lists every problem and, once each in pin order, the rules at fault. */
+export type RulesetResult = { ok: true; ruleset: Ruleset; problems: [] } | { ok: false; problems: Diagnostic[]; rules: string[] };
+
+export const MAX_PINS = 64;
 export const MAX_TAGS = 32;
 const MAX_NAME = 100;
 const MAX_DESCRIPTION = 500;
 const MAX_TAG = 64;
-const MEMBERS = ['name', 'description', 'tags', 'status', 'replaced_by', 'pins'];
-const PIN_MEMBERS = ['document', 'sequence'];
+const MEMBERS = ['name', 'description', 'tags', 'pins'];
+const PIN_MEMBERS = ['rule_id', 'version_id'];
 const PINNABLE = ['policy', 'sheet', 'colang'] as const;
 
 /**
- * Reads a rule set from its JSON text. With a store to ask, every pinned document (and version) must
- * exist; with its own id, it cannot name itself as its replacement.
+ * Reads a rule set from its JSON text. With a store to ask, every pinned rule must be one the member can
+ * see, at a version that exists, and neither disabled nor archived.
  *
  * @example
- * readRuleset('{"name": "Support", "status": "draft", "pins": [{"document": "policies/refunds.policy.json", "sequence": 2}]}')
- * // { ok: true, ruleset: { name: 'Support', status: 'draft', pins: [{ document: 'policies/refunds.policy.json', sequence: 2 }] }, problems: [] }
+ * readRuleset('{"name": "Support", "pins": [{"rule_id": "policies/refunds.policy.json", "version_id": 2}]}')
+ * // { ok: true, ruleset: { name: 'Support', pins: [{ rule_id: 'policies/refunds.policy.json', version_id: 2 }] }, problems: [] }
  */
-export function readRuleset(text: string, context?: ReferenceContext, id?: string): RulesetResult {
+export function readRuleset(text: string, context?: PinContext): RulesetResult {
   const read = readJsonText(text);
-  if (!read.ok) return { ok: false, problems: [{ ...read.diagnostic, path: '' }] };
+  if (!read.ok) return { ok: false, problems: [{ ...read.diagnostic, path: '' }], rules: [] };
   const problems = [...read.diagnostics];
-  const ruleset = validateRuleset(read.value, problems, context, id);
+  const rules: string[] = [];
+  const ruleset = validateRuleset(read.value, problems, context, rules);
   if (ruleset !== undefined && problems.length === 0) return { ok: true, ruleset, problems: [] };
-  return { ok: false, problems: placeProblems(problems, read.rangeOf) };
+  return { ok: false, problems: placeProblems(problems, read.rangeOf), rules };
 }
 
 /**
  * Validates a rule set already read into plain values; pushes every problem with its path and returns
- * the rule set when there were none.
+ * the rule set when there were none. Every problem about a pin names its rule.
  *
  * @example
- * validateRuleset({ name: 'Support', status: 'draft', pins: [] }, problems) // undefined; problems: RULESET_EMPTY at /pins
+ * validateRuleset({ name: 'Support', pins: [] }, problems) // undefined; problems: RULESET_EMPTY at /pins
  */
-export function validateRuleset(value: unknown, problems: Diagnostic[], context?: ReferenceContext, id?: string): Ruleset | undefined {
+export function validateRuleset(value: unknown, problems: Diagnostic[], context?: PinContext, rules: string[] = []): Ruleset | undefined {
   const before = problems.length;
   if (!isRecord(value)) {
-    problems.push(problem('INVALID_TYPE', '', 'a rule set is an object {"name", "status", "pins", ...}'));
+    problems.push(problem('INVALID_TYPE', '', 'a rule set is an object {"name", "description", "tags", "pins"}'));
     return undefined;
   }
   checkMembers(value, '', MEMBERS, problems);
@@ -78,102 +92,113 @@ export function validateRuleset(value: unknown, problems: Diagnostic[], context?
           const text = readText(tag, at, MAX_TAG, problems);
           return text === undefined ? undefined : { key: text, value: text };
         });
-  let status: RulesetStatus | undefined;
-  if (value.status === undefined)
-    problems.push(problem('MISSING_MEMBER', '', 'a rule set needs "status": draft, test, active or archived'));
-  else status = readChoice(value.status, '/status', RULESET_STATUSES, problems);
-  const replacedBy = readReplacement(value.replaced_by, status, problems, context, id);
-  const pins = readPins(value.pins, problems, context);
-  if (problems.length !== before || name === undefined || status === undefined || pins === undefined) return undefined;
-  const ruleset: Ruleset = { name, status, pins };
+  const pins = readPins(value.pins, { problems, rules }, context);
+  if (problems.length !== before || name === undefined || pins === undefined) return undefined;
+  const ruleset: Ruleset = { name, pins };
   if (description !== undefined) ruleset.description = description;
   if (tags !== undefined) ruleset.tags = tags;
-  if (replacedBy !== undefined) ruleset.replaced_by = replacedBy;
   return ruleset;
 }
 
-function readReplacement(
-  value: unknown,
-  status: RulesetStatus | undefined,
-  problems: Diagnostic[],
-  context?: ReferenceContext,
-  id?: string,
-): string | undefined {
-  if (value === undefined) return undefined;
-  if (status !== undefined && status !== 'archived') {
-    problems.push(
-      problem('REPLACED_BY_NOT_ARCHIVED', '/replaced_by', `replaced_by names a replacement for an archived set; this one is ${status}`),
-    );
-    return undefined;
-  }
-  if (value === id) {
-    problems.push(problem('INVALID_VALUE', '/replaced_by', 'a rule set cannot be its own replacement'));
-    return undefined;
-  }
-  return readReference(value, '/replaced_by', ['ruleset'], problems, context);
+/** Where problems go: every pin problem also names its rule, once, among the rules at fault. */
+interface Faults {
+  problems: Diagnostic[];
+  rules: string[];
 }
 
-function readPins(value: unknown, problems: Diagnostic[], context?: ReferenceContext): RulesetPin[] | undefined {
+function pinProblem(faults: Faults, code: string, path: string, rule: string, message: string): void {
+  faults.problems.push(problem(code, path, message));
+  if (!faults.rules.includes(rule)) faults.rules.push(rule);
+}
+
+function readPins(value: unknown, faults: Faults, context?: PinContext): RulesetPin[] | undefined {
+  const { problems } = faults;
   if (value === undefined) {
     problems.push(problem('MISSING_MEMBER', '', 'a rule set needs "pins": the policy, sheet and Colang versions it groups'));
     return undefined;
   }
   if (!Array.isArray(value)) {
-    problems.push(problem('INVALID_TYPE', '/pins', 'pins is a list of {"document", "sequence"}'));
+    problems.push(problem('INVALID_TYPE', '/pins', 'pins is a list of {"rule_id", "version_id"}'));
     return undefined;
   }
   if (value.length === 0) problems.push(problem('RULESET_EMPTY', '/pins', 'a rule set pins at least one policy, sheet or Colang document'));
-  if (value.length > MAX_PINS) problems.push(problem('LIST_TOO_LONG', '/pins', `at most ${MAX_PINS} pins`));
+  if (value.length > MAX_PINS) {
+    problems.push(problem('RULESET_TOO_LARGE', '/pins', `a rule set pins at most ${MAX_PINS} rules; this one pins ${value.length}`));
+    // The rules past the limit are the ones at fault.
+    for (const raw of value.slice(MAX_PINS)) {
+      if (isRecord(raw) && typeof raw.rule_id === 'string' && !faults.rules.includes(raw.rule_id)) faults.rules.push(raw.rule_id);
+    }
+  }
   const pins: RulesetPin[] = [];
   const first = new Map<string, number>();
   value.forEach((raw, i) => {
     const at = childPointer('/pins', i);
-    const pin = readPin(raw, at, problems, context);
+    const pin = readPin(raw, at, faults, context);
     if (pin === undefined) return;
-    const earlier = first.get(pin.document);
+    const earlier = first.get(pin.rule_id);
     if (earlier !== undefined) {
-      problems.push(problem('DUPLICATE_PIN', `${at}/document`, `${pin.document} is pinned already (pin ${earlier}); pin a document once`));
+      pinProblem(
+        faults,
+        'DUPLICATE_PIN',
+        `${at}/rule_id`,
+        pin.rule_id,
+        `${pin.rule_id} is pinned already (pin ${earlier}); pin a rule once`,
+      );
       return;
     }
-    first.set(pin.document, i);
+    first.set(pin.rule_id, i);
     pins.push(pin);
   });
   return pins;
 }
 
-function readPin(raw: unknown, at: string, problems: Diagnostic[], context?: ReferenceContext): RulesetPin | undefined {
+function readPin(raw: unknown, at: string, faults: Faults, context?: PinContext): RulesetPin | undefined {
   if (!isRecord(raw)) {
-    problems.push(problem('INVALID_TYPE', at, 'a pin is {"document": "policies/refunds.policy.json", "sequence": 2}'));
+    faults.problems.push(problem('INVALID_TYPE', at, 'a pin is {"rule_id": "policies/refunds.policy.json", "version_id": 2}'));
     return undefined;
   }
+  const { problems } = faults;
   const before = problems.length;
   checkMembers(raw, at, PIN_MEMBERS, problems);
-  const document = raw.document;
-  if (document === undefined) problems.push(problem('MISSING_MEMBER', at, 'a pin needs "document": a policy, sheet or Colang id'));
-  else if (typeof document !== 'string') problems.push(problem('INVALID_TYPE', `${at}/document`, 'expected a document id'));
+  const id = raw.rule_id;
+  if (id === undefined) problems.push(problem('MISSING_MEMBER', at, 'a pin needs "rule_id": a policy, sheet or Colang id'));
+  else if (typeof id !== 'string') problems.push(problem('INVALID_TYPE', `${at}/rule_id`, 'expected a document id'));
   else {
-    const kind = documentKindOf(document);
+    const kind = documentKindOf(id);
     if (kind === undefined || !(PINNABLE as readonly string[]).includes(kind)) {
-      problems.push(
-        problem(
-          'WRONG_DOCUMENT_KIND',
-          `${at}/document`,
-          `${document} is ${kind ? kindWords(kind) : 'no document id'}; a rule set pins policies/*.policy.json, sheets/*.rules.yaml or colang/*.co`,
-        ),
+      pinProblem(
+        faults,
+        'WRONG_DOCUMENT_KIND',
+        `${at}/rule_id`,
+        id,
+        `${id} is ${kind ? kindWords(kind) : 'no document id'}; a rule set pins policies/*.policy.json, sheets/*.rules.yaml or colang/*.co`,
       );
     }
   }
-  const sequence = raw.sequence;
-  if (sequence !== undefined && !(typeof sequence === 'number' && Number.isSafeInteger(sequence) && sequence > 0)) {
-    problems.push(problem('INVALID_VALUE', `${at}/sequence`, 'a sequence is a positive integer: the stored version to pin'));
+  const version = raw.version_id;
+  if (version !== undefined && !(typeof version === 'number' && Number.isSafeInteger(version) && version > 0)) {
+    pinProblem(faults, 'INVALID_VALUE', `${at}/version_id`, String(id), 'a version_id is a positive integer: the stored version to pin');
   }
-  if (problems.length !== before || typeof document !== 'string') return undefined;
-  const pin: RulesetPin = { document };
-  if (typeof sequence === 'number') pin.sequence = sequence;
-  if (context?.exists && !context.exists(document, pin.sequence)) {
-    const what = pin.sequence === undefined ? document : `version ${pin.sequence} of ${document}`;
-    problems.push(
-      problem('REFERENCE_NOT_FOUND', pin.sequence === undefined ? `${at}/document` : `${at}/sequence`, `${what} does not exist`),
+  if (problems.length !== before || typeof id !== 'string') return undefined;
+  const pin: RulesetPin = { rule_id: id };
+  if (typeof version === 'number') pin.version_id = version;
+  if (context === undefined) return pin;
+  const rule = context.rule(id);
+  if (rule === undefined) {
+    pinProblem(faults, 'RULE_NOT_VISIBLE', `${at}/rule_id`, id, `${id} is not a rule you can see`);
+    return undefined;
+  }
+  if (pin.version_id !== undefined && !rule.hasVersion(pin.version_id)) {
+    pinProblem(faults, 'VERSION_NOT_FOUND', `${at}/version_id`, id, `version ${pin.version_id} of ${id} does not exist`);
+    return undefined;
+  }
+  if (rule.status === 'disabled' || rule.status === 'archived') {
+    pinProblem(
+      faults,
+      'RULE_NOT_PINNABLE',
+      `${at}/rule_id`,
+      id,
+      `${id} is ${rule.status}; a set cannot pin ${rule.status === 'archived' ? 'an archived' : 'a disabled'} rule`,
     );
     return undefined;
   }

@@ -1,6 +1,6 @@
 // The settings format: defaults, observe windows, the approved list, and each refusal at its line.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, readSettings } from './settings.ts';
+import { DEFAULT_SETTINGS, isApprovedVersion, readSettings } from './settings.ts';
 
 const SETTINGS = `approval_ttl_seconds: 3600
 observe_windows:
@@ -90,5 +90,21 @@ approved_rulesets_only: false
   it('refuses an unknown member and text that is not YAML', () => {
     expect(brief('approved_rulesets_only: false\nobserve: []\n')).toEqual([{ code: 'UNKNOWN_MEMBER', path: '/observe', line: 2 }]);
     expect(brief('approved_rulesets_only: false\n---\na: 1\n')).toEqual([{ code: 'NOT_YAML', path: '', line: 2 }]);
+  });
+
+  it('approves a whole rule set or one version of it (id@N), asking the store whether the version exists', () => {
+    const text = 'approved_rulesets_only: true\napproved_rulesets: [rulesets/a.ruleset.json@2, rulesets/b.ruleset.json]\n';
+    const r = readSettings(text);
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    expect(r.settings.approved_rulesets).toEqual(['rulesets/a.ruleset.json@2', 'rulesets/b.ruleset.json']);
+    expect(isApprovedVersion(r.settings.approved_rulesets, 'rulesets/a.ruleset.json', 2)).toBe(true);
+    expect(isApprovedVersion(r.settings.approved_rulesets, 'rulesets/a.ruleset.json', 3)).toBe(false);
+    expect(isApprovedVersion(r.settings.approved_rulesets, 'rulesets/b.ruleset.json', 7)).toBe(true);
+    const stored = readSettings(text, { exists: (_id, sequence) => sequence === undefined || sequence === 1 });
+    expect(stored.ok ? [] : stored.problems.map((p) => [p.code, p.path, p.message])).toEqual([
+      ['REFERENCE_NOT_FOUND', '/approved_rulesets/0', 'version 2 of rulesets/a.ruleset.json does not exist'],
+    ]);
+    const wrong = readSettings('approved_rulesets_only: true\napproved_rulesets: [agents/a.agent.yaml@2]\n');
+    expect(wrong.ok ? [] : wrong.problems.map((p) => p.code)).toEqual(['WRONG_DOCUMENT_KIND']);
   });
 });

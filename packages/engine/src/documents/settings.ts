@@ -96,12 +96,47 @@ export function validateSettings(value: unknown, problems: Diagnostic[], context
   const approved =
     value.approved_rulesets === undefined
       ? []
-      : readList(value.approved_rulesets, '/approved_rulesets', MAX_APPROVED_RULESETS, problems, (id, at) => {
-          const ruleset = readReference(id, at, ['ruleset'], problems, context);
-          return ruleset === undefined ? undefined : { key: ruleset, value: ruleset };
-        });
+      : readList(value.approved_rulesets, '/approved_rulesets', MAX_APPROVED_RULESETS, problems, (entry, at) =>
+          readApproved(entry, at, problems, context),
+        );
   if (problems.length !== before || windows === undefined || approved === undefined || typeof only !== 'boolean') return undefined;
   return { approval_ttl_seconds: ttl as number, observe_windows: windows, approved_rulesets_only: only, approved_rulesets: approved };
+}
+
+/**
+ * One approved entry: a rule-set id (every version of it) or `id@N` (version N only); with a store to ask,
+ * the set and the version must exist.
+ */
+function readApproved(
+  entry: unknown,
+  at: string,
+  problems: Diagnostic[],
+  context?: ReferenceContext,
+): { key: string; value: string } | undefined {
+  const match = typeof entry === 'string' ? /^(.*)@([1-9][0-9]{0,8})$/.exec(entry) : null;
+  if (match === null) {
+    const ruleset = readReference(entry, at, ['ruleset'], problems, context);
+    return ruleset === undefined ? undefined : { key: ruleset, value: ruleset };
+  }
+  const before = problems.length;
+  const ruleset = readReference(match[1], at, ['ruleset'], problems, context);
+  const version = Number(match[2]);
+  if (ruleset === undefined || problems.length !== before) return undefined;
+  if (context?.exists && !context.exists(ruleset, version)) {
+    problems.push(problem('REFERENCE_NOT_FOUND', at, `version ${version} of ${ruleset} does not exist`));
+    return undefined;
+  }
+  return { key: entry as string, value: entry as string };
+}
+
+/**
+ * Whether settings' approved list lets a rule-set version run: the set itself or that version is listed.
+ *
+ * @example
+ * isApprovedVersion(['rulesets/a.ruleset.json@2'], 'rulesets/a.ruleset.json', 2) // true
+ */
+export function isApprovedVersion(approved: readonly string[], ruleset: string, version: number): boolean {
+  return approved.includes(ruleset) || approved.includes(`${ruleset}@${version}`);
 }
 
 function readWindow(raw: unknown, at: string, problems: Diagnostic[]): { key: string; value: ObserveWindow } | undefined {

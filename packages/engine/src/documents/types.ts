@@ -1,13 +1,14 @@
 // What the document validators and impact analysers may be told, and what an impact analysis says.
 import type { Member, ToolBinding } from '../policy/types.ts';
 import type { LintCatalogue } from '../sheet/lint.ts';
+import type { PinContext } from './ruleset.ts';
 import type { ReferenceContext } from './values.ts';
 
 /**
  * What a validator may be given beside the text: a store to ask whether named documents exist, the
  * agent's catalogue for sheet and Colang lints, tools and members for a policy's warnings and approvers.
  */
-export interface DocumentContext extends ReferenceContext {
+export interface DocumentContext extends ReferenceContext, Partial<PinContext> {
   catalogue?: LintCatalogue;
   tools?: readonly ToolBinding[];
   members?: readonly Member[];

@@ -10,7 +10,7 @@ import { readJsonText } from '../source/json-text.ts';
 import { placeProblems } from '../source/place-problems.ts';
 import { readAgent } from './agent.ts';
 import { type DocumentKind, documentKindOf } from './kinds.ts';
-import { readRuleset } from './ruleset.ts';
+import { type PinContext, readRuleset } from './ruleset.ts';
 import { readSettings } from './settings.ts';
 import type { DocumentContext } from './types.ts';
 
@@ -63,12 +63,20 @@ export function validateDocument(id: string, text: string, context: DocumentCont
     case 'policy':
       return validatePolicyText(text, context);
     case 'ruleset':
-      return { kind, problems: readRuleset(text, context, id).problems, lints: [] };
+      return { kind, problems: readRuleset(text, pinContextOf(context)).problems, lints: [] };
     case 'agent':
       return { kind, problems: readAgent(text, context).problems, lints: [] };
     case 'settings':
       return { kind, problems: readSettings(text, context).problems, lints: [] };
   }
+}
+
+/** The pin checks' view of the store: the context's own, or one told by `exists` alone (statuses unknown, so active). */
+function pinContextOf(context: DocumentContext): PinContext | undefined {
+  if (context.rule) return { rule: context.rule };
+  const exists = context.exists;
+  if (!exists) return undefined;
+  return { rule: (id) => (exists(id) ? { status: 'active', hasVersion: (version) => exists(id, version) } : undefined) };
 }
 
 function validatePolicyText(text: string, context: DocumentContext): DocumentValidation {

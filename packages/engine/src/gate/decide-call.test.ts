@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import refundsExample from '../../../../examples/refunds.policy.json' with { type: 'json' };
 import type { Delegation } from '../documents/agent.ts';
+import type { RuleStatus } from '../documents/ruleset.ts';
 import { compilePolicy } from '../policy/compile.ts';
 import type { Member, PolicyDocument } from '../policy/types.ts';
 import { readCatalogue } from '../rulebook/catalogue.ts';
@@ -318,8 +319,9 @@ describe('decideCall', () => {
   });
 
   describe('rule sets', () => {
-    const ruleset = (status: 'draft' | 'test' | 'active' | 'archived', replaced_by?: string) => ({
+    const ruleset = (status: RuleStatus, replaced_by?: string) => ({
       document: 'rulesets/support.ruleset.json',
+      version: 2,
       status,
       ...(replaced_by === undefined ? {} : { replaced_by }),
     });
@@ -336,12 +338,28 @@ describe('decideCall', () => {
       expect(decide(refund, { ruleset: ruleset('active') })).toMatchObject({ decision: 'allow' });
     });
 
+    it('refuses a disabled set, a draft version of an active set, and a set pinning a rule disabled since', () => {
+      expect(decide(refund, { ruleset: ruleset('disabled') })).toMatchObject({ decision: 'deny', code: 'RULESET_DISABLED' });
+      const draft = decide(refund, { ruleset: { ...ruleset('active'), draftVersion: true } });
+      expect(draft).toMatchObject({ decision: 'deny', code: 'RULESET_NOT_ACTIVE' });
+      expect(draft.summary).toContain('version 2 is a draft');
+      const unusable = decide(refund, { ruleset: { ...ruleset('active'), unusableRules: ['policies/refunds.policy.json'] } });
+      expect(unusable).toMatchObject({ decision: 'deny', code: 'RULESET_RULE_UNUSABLE' });
+      expect(unusable.summary).toContain('policies/refunds.policy.json');
+    });
+
     it('refuses a set not on the approved list when only approved sets run', () => {
       expect(decide(refund, { ruleset: ruleset('active'), approvedRulesets: [] })).toMatchObject({
         decision: 'deny',
         code: 'RULESET_NOT_APPROVED',
       });
       expect(decide(refund, { ruleset: ruleset('active'), approvedRulesets: ['rulesets/support.ruleset.json'] }).decision).toBe('allow');
+      // An approved version: only that one runs.
+      expect(decide(refund, { ruleset: ruleset('active'), approvedRulesets: ['rulesets/support.ruleset.json@2'] }).decision).toBe('allow');
+      expect(decide(refund, { ruleset: ruleset('active'), approvedRulesets: ['rulesets/support.ruleset.json@1'] })).toMatchObject({
+        decision: 'deny',
+        code: 'RULESET_NOT_APPROVED',
+      });
     });
 
     it('never lets an observe window relax a refused rule set', () => {

@@ -6,8 +6,8 @@
 // relaxed (never a guard rule, the hard limits or approver-count denials). Pure: the caller records and answers.
 import { compareDecimal } from '../conditions/decimal.ts';
 import type { Delegation } from '../documents/agent.ts';
-import type { RulesetStatus } from '../documents/ruleset.ts';
-import type { ObserveWindow } from '../documents/settings.ts';
+import type { RuleStatus } from '../documents/ruleset.ts';
+import { isApprovedVersion, type ObserveWindow } from '../documents/settings.ts';
 import { parseDateTime } from '../documents/values.ts';
 import type { CompiledPolicy } from '../policy/compile.ts';
 import { compileTool } from '../policy/compile.ts';
@@ -35,8 +35,10 @@ export const GATE_CODES = {
   CONFIRMATION_REQUIRED: 'A person must confirm the call (send it again with confirmed: true).',
   POLICY_MISSING: 'No policy decides for the agent (its policy or rule set has none that loads).',
   RULESET_ARCHIVED: "The agent's rule set is archived (the explanation names its replacement, if any).",
-  RULESET_NOT_ACTIVE: "The agent's rule set is a draft: only test and active sets run.",
-  RULESET_NOT_APPROVED: "Settings allow only approved rule sets, and the agent's is not on the approved list.",
+  RULESET_NOT_ACTIVE: "The agent's rule set (or the version it names) is a draft: only test and active sets run.",
+  RULESET_DISABLED: "The agent's rule set is disabled.",
+  RULESET_RULE_UNUSABLE: 'A rule the set pins has since been disabled or archived, so the set runs nothing.',
+  RULESET_NOT_APPROVED: "Settings allow only approved rule sets, and the agent's set (at the version it runs) is not on the approved list.",
 } as const;
 
 /**
@@ -62,11 +64,17 @@ export interface GateRulebook {
   overlay?: CatalogueOverlay;
 }
 
-/** The agent's rule set, as far as the gate judges it before any rule: its status and replacement. */
+/** The agent's rule set, as far as the gate judges it before any rule: status, version, replacement. */
 export interface GateRuleset {
   document: string;
-  status: RulesetStatus;
+  /** The rule-set version that runs (the one the agent names, or the active one). */
+  version: number;
+  status: RuleStatus;
+  /** The version was saved after the active one and never activated: a draft whatever the set's status. */
+  draftVersion?: boolean;
   replaced_by?: string;
+  /** Pinned rules disabled or archived since they were pinned: while one is, the set runs nothing. */
+  unusableRules?: readonly string[];
 }
 
 /** A decision an observe window relaxed: the window and what the decision would have been. */
@@ -188,15 +196,27 @@ export function decideCall(input: DecideCallInput): GateDecision {
       if (ruleset.replaced_by !== undefined) d.notice.replaced_by = ruleset.replaced_by;
       return d;
     }
-    if (ruleset.status === 'draft') {
-      return gate('deny', 'RULESET_NOT_ACTIVE', null, `the rule set ${ruleset.document} is a draft, so the call is denied`);
+    if (ruleset.status === 'disabled') {
+      return gate('deny', 'RULESET_DISABLED', null, `the rule set ${ruleset.document} is disabled, so the call is denied`);
     }
-    if (input.approvedRulesets !== undefined && !input.approvedRulesets.includes(ruleset.document)) {
+    if (ruleset.status === 'draft' || ruleset.draftVersion === true) {
+      const what = ruleset.status === 'draft' ? 'is a draft' : `version ${ruleset.version} is a draft`;
+      return gate('deny', 'RULESET_NOT_ACTIVE', null, `the rule set ${ruleset.document} ${what}, so the call is denied`);
+    }
+    if (input.approvedRulesets !== undefined && !isApprovedVersion(input.approvedRulesets, ruleset.document, ruleset.version)) {
       return gate(
         'deny',
         'RULESET_NOT_APPROVED',
         null,
-        `only approved rule sets run and ${ruleset.document} is not approved, so the call is denied`,
+        `only approved rule sets run and version ${ruleset.version} of ${ruleset.document} is not approved, so the call is denied`,
+      );
+    }
+    if (ruleset.unusableRules !== undefined && ruleset.unusableRules.length > 0) {
+      return gate(
+        'deny',
+        'RULESET_RULE_UNUSABLE',
+        null,
+        `the rule set ${ruleset.document} pins ${ruleset.unusableRules.join(', ')}, since disabled or archived, so the call is denied`,
       );
     }
   }

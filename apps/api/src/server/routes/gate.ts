@@ -14,17 +14,18 @@ import {
   type GatePolicy,
   type GateRulebook,
   type GateRuleset,
+  isApprovedVersion,
   type Member,
   type Rulebook,
   readAgent,
   readCatalogue,
-  readRuleset,
   readSettings,
   type Settings,
 } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
+import { loadPinnedRules, readRulesetVersion } from '../rulesets/ruleset-versions.ts';
 import { cachedMembers } from '../state/auth-cache.ts';
 import { decisionLogOf } from '../state/decision-log.ts';
 import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
@@ -92,6 +93,12 @@ async function running(ctx: AppContext, id: string, versions: Record<string, num
 
 function unloadable(id: string, problems: unknown): never {
   throw new ApiError(409, 'AGENT_NOT_LOADABLE', `${id} does not load`, { problems });
+}
+
+/** A pinned rule that does not load makes the agent unloadable, naming the rule. */
+function rulesUnloadable(err: unknown): never {
+  if (err instanceof ApiError) throw new ApiError(409, 'AGENT_NOT_LOADABLE', err.message, err.details);
+  throw err;
 }
 
 const loadedAgents = new WeakMap<AppContext, Map<string, { loaded: LoadedAgent; generation: number; versionsJson: string }>>();
@@ -173,29 +180,30 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
     const text = await running(ctx, agent.policy, versions);
     addPolicy(agent.policy, versions[agent.policy] as number, text);
   } else if (agent.ruleset !== undefined) {
-    const rs = readRuleset(await running(ctx, agent.ruleset, versions), undefined, agent.ruleset);
-    if (!rs.ok) unloadable(agent.ruleset, rs.problems);
-    ruleset = { document: agent.ruleset, status: rs.ruleset.status };
-    if (rs.ruleset.replaced_by !== undefined) ruleset.replaced_by = rs.ruleset.replaced_by;
-    // A set the gate refuses (archived, draft, not approved) runs nothing: its pins are not read.
+    // The version the agent names, else the set's active one; a draft version or a set the gate refuses
+    // (archived, disabled, draft, not approved, pinning a rule disabled since) runs nothing.
+    const { view } = await readRulesetVersion(ctx, agent.ruleset, agent.ruleset_version).catch((err: unknown) => {
+      if (err instanceof ApiError) unloadable(agent.ruleset as string, [{ message: err.message }]);
+      throw err;
+    });
+    versions[agent.ruleset] = view.version_id;
+    ruleset = { document: agent.ruleset, version: view.version_id, status: view.status };
+    if (view.draft) ruleset.draftVersion = true;
+    if (view.replaced_by !== undefined) ruleset.replaced_by = view.replaced_by;
+    const unusable = view.pins.filter((p) => p.status === 'disabled' || p.status === 'archived').map((p) => p.rule_id);
+    if (unusable.length > 0) ruleset.unusableRules = unusable;
     const runs =
-      (rs.ruleset.status === 'active' || rs.ruleset.status === 'test') &&
-      (approvedRulesets === undefined || approvedRulesets.includes(agent.ruleset));
-    for (const pin of runs ? rs.ruleset.pins : []) {
-      const kind = documentKindOf(pin.document);
-      if (kind !== 'policy' && kind !== 'sheet' && kind !== 'colang') continue;
-      const version =
-        pin.sequence === undefined ? await ctx.store.get(pin.document) : await ctx.store.getVersion(pin.document, pin.sequence);
-      if (!version) unloadable(pin.document, [{ message: `version ${pin.sequence ?? 'running'} is not stored` }]);
-      versions[pin.document] = version.sequence;
-      if (pin.sequence !== undefined) pinned.push(pin.document);
-      if (kind === 'policy') {
-        addPolicy(pin.document, version.sequence, version.text);
-      } else {
-        const compiled = compileRules(version.text, kind, undefined, pin.document);
-        if (!compiled.ok) unloadable(pin.document, compiled.problems);
-        const book: GateRulebook = { document: pin.document, sequence: version.sequence, rulebook: compiled.rulebook };
-        if (compiled.overlay !== undefined) book.overlay = compiled.overlay;
+      (view.status === 'active' || view.status === 'test') &&
+      !view.draft &&
+      unusable.length === 0 &&
+      (approvedRulesets === undefined || isApprovedVersion(approvedRulesets, agent.ruleset, view.version_id));
+    for (const rule of runs ? await loadPinnedRules(ctx, view).catch(rulesUnloadable) : []) {
+      versions[rule.rule_id] = rule.version_id;
+      if (rule.pinned) pinned.push(rule.rule_id);
+      if (rule.kind === 'policy') policies.push({ document: rule.rule_id, sequence: rule.version_id, policy: rule.policy });
+      else {
+        const book: GateRulebook = { document: rule.rule_id, sequence: rule.version_id, rulebook: rule.rulebook };
+        if (rule.overlay !== undefined) book.overlay = rule.overlay;
         rulebooks.push(book);
       }
     }

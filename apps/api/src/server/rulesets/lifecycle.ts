@@ -1,0 +1,107 @@
+// Statuses of rule documents and rule sets, with an archived set's replacement and a set's metadata as
+// renamed without a new version: lifecycle state kept beside the documents (the store's state), not in
+// their text, so changing it saves no version (rule-sets.txt, "update_ruleset without pins").
+import { type DocumentKind, documentKindOf, type RuleStatus } from '@tollgate/engine';
+import type { DocumentStore } from '@tollgate/store';
+
+export const LIFECYCLE_KEY = 'lifecycle';
+
+export interface LifecycleRecord {
+  status: RuleStatus;
+  /** The status before archiving, which a restore goes back to. */
+  restores_to?: RuleStatus;
+  replaced_by?: string;
+  /** A rule set's metadata as changed without a new version; each overrides its version's text. */
+  name?: string;
+  description?: string;
+  tags?: string[];
+  changed_at: string;
+  changed_by: string;
+}
+
+const RULE_KINDS: readonly (DocumentKind | undefined)[] = ['policy', 'sheet', 'colang'];
+
+/**
+ * The status a document has before anyone sets one: a rule set starts as a draft; a rule document ran
+ * before statuses existed, so it is active.
+ *
+ * @example
+ * defaultStatus('rulesets/support.ruleset.json') // 'draft'
+ */
+export function defaultStatus(id: string): RuleStatus {
+  return documentKindOf(id) === 'ruleset' ? 'draft' : 'active';
+}
+
+/** Whether a document has a status at all: rule documents and rule sets do. */
+export function hasStatus(id: string): boolean {
+  const kind = documentKindOf(id);
+  return kind === 'ruleset' || RULE_KINDS.includes(kind);
+}
+
+/** The lifecycle records of one store, read once and written through; writes are serialised. */
+export class Lifecycle {
+  private records: Record<string, LifecycleRecord> | undefined;
+  private writing: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly store: DocumentStore) {}
+
+  private async load(): Promise<Record<string, LifecycleRecord>> {
+    if (this.records === undefined) {
+      const stored = await this.store.readState(LIFECYCLE_KEY);
+      this.records = stored !== null && typeof stored === 'object' ? { ...(stored as Record<string, LifecycleRecord>) } : {};
+    }
+    return this.records;
+  }
+
+  /** The record of a document, or its default when none was set. */
+  async of(id: string): Promise<LifecycleRecord | { status: RuleStatus }> {
+    return (await this.load())[id] ?? { status: defaultStatus(id) };
+  }
+
+  async statusOf(id: string): Promise<RuleStatus> {
+    return (await this.of(id)).status;
+  }
+
+  /** Every record set so far, by id. */
+  async all(): Promise<Readonly<Record<string, LifecycleRecord>>> {
+    return this.load();
+  }
+
+  /**
+   * Changes a record; `undefined` members of the change remove them. Nothing is kept in memory unless the
+   * state file was written.
+   */
+  async update(
+    id: string,
+    change: Partial<Omit<LifecycleRecord, 'changed_at' | 'changed_by'>>,
+    by: string,
+    at: Date,
+  ): Promise<LifecycleRecord> {
+    const run = this.writing.then(async () => {
+      const records = await this.load();
+      const next: LifecycleRecord = { ...(records[id] ?? { status: defaultStatus(id) }), changed_at: at.toISOString(), changed_by: by };
+      for (const [key, value] of Object.entries(change)) {
+        if (value === undefined) delete (next as unknown as Record<string, unknown>)[key];
+        else (next as unknown as Record<string, unknown>)[key] = value;
+      }
+      const written = { ...records, [id]: next };
+      await this.store.writeState(LIFECYCLE_KEY, written);
+      this.records = written;
+      return next;
+    });
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+}
+
+const lifecycles = new WeakMap<DocumentStore, Lifecycle>();
+
+/** The one Lifecycle of a store. */
+export function lifecycleOf(store: DocumentStore): Lifecycle {
+  let lifecycle = lifecycles.get(store);
+  if (lifecycle === undefined) {
+    lifecycle = new Lifecycle(store);
+    lifecycles.set(store, lifecycle);
+  }
+  return lifecycle;
+}

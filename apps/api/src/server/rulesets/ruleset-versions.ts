@@ -1,0 +1,216 @@
+// A rule set at one version as people and the gate read it: its pins resolved against the store (the
+// version each runs, whether the rule has a newer running version), its status and whether the version is
+// a draft (saved after the active version and never activated).
+import {
+  catalogueFormatOf,
+  compilePolicy,
+  compileRules,
+  documentKindOf,
+  type LoadedRule,
+  type PinContext,
+  type RuleStatus,
+  type Ruleset,
+  readCatalogue,
+  readRuleset,
+} from '@tollgate/engine';
+import type { DocumentVersion } from '@tollgate/store';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { lifecycleOf } from './lifecycle.ts';
+
+export type RuleKind = 'policy' | 'sheet' | 'colang';
+
+export interface PinView {
+  rule_id: string;
+  /** The version the pin names; null when it follows the rule's running version. */
+  version_id: number | null;
+  /** The version that runs for this pin now (null when none does). */
+  used_version: number | null;
+  running_version: number | null;
+  /** A newer running version of the rule exists than the one pinned. */
+  newer: boolean;
+  kind: RuleKind;
+  status: RuleStatus;
+}
+
+export interface RulesetVersionView {
+  id: string;
+  version_id: number;
+  active_version: number | null;
+  /** Saved after the active version and never activated: agents cannot run it until it is. */
+  draft: boolean;
+  status: RuleStatus;
+  replaced_by?: string;
+  name: string;
+  description?: string;
+  tags?: string[];
+  pins: PinView[];
+}
+
+export interface RulesetVersionSummary {
+  version_id: number;
+  author: string;
+  reason: string;
+  created_at: string;
+  active: boolean;
+  draft: boolean;
+}
+
+/** What the pin checks ask of the store: each rule's status and loadable versions, fetched first. */
+export async function pinContextFor(ctx: AppContext, ids: readonly string[]): Promise<PinContext> {
+  const lifecycle = lifecycleOf(ctx.store);
+  const known = new Map<string, { status: RuleStatus; hasVersion(version: number): boolean }>();
+  for (const id of new Set(ids)) {
+    if (typeof id !== 'string' || documentKindOf(id) === undefined) continue;
+    const history = await ctx.store.history(id).catch(() => [] as DocumentVersion[]);
+    const versions = history.filter((v) => !v.rejected).map((v) => v.sequence);
+    if (versions.length > 0) known.set(id, { status: await lifecycle.statusOf(id), hasVersion: (v) => versions.includes(v) });
+  }
+  return { rule: (id) => known.get(id) };
+}
+
+/** The rule ids a text names, best effort, so their state can be fetched before the text is checked. */
+export function pinnedIdsOf(text: string): string[] {
+  try {
+    const value = JSON.parse(text) as { pins?: unknown };
+    if (!Array.isArray(value.pins)) return [];
+    return value.pins.flatMap((p) => (p !== null && typeof p === 'object' && typeof p.rule_id === 'string' ? [p.rule_id] : []));
+  } catch {
+    return [];
+  }
+}
+
+/** Checks a rule set's text against the store; a refusal is a 422 naming every rule at fault. */
+export async function checkRulesetText(ctx: AppContext, text: string): Promise<Ruleset> {
+  const read = readRuleset(text, await pinContextFor(ctx, pinnedIdsOf(text)));
+  if (read.ok) return read.ruleset;
+  const rules = read.rules;
+  const message = rules.length > 0 ? `the rule set is refused; rules at fault: ${rules.join(', ')}` : 'the rule set is refused';
+  throw new ApiError(422, 'RULESET_REFUSED', message, {
+    rules,
+    problems: read.problems.map((p) => ({
+      code: p.code,
+      message: p.message,
+      path: p.path ?? '',
+      ...(p.range ? { line: p.range.start.line } : {}),
+    })),
+  });
+}
+
+export function assertRulesetId(id: string): void {
+  if (documentKindOf(id) !== 'ruleset')
+    throw new ApiError(404, 'RULESET_NOT_FOUND', `${id} is not a rule set id (rulesets/<name>.ruleset.json)`);
+}
+
+/** Every stored version of a set, oldest first, with its active and draft marks. */
+export async function rulesetVersions(ctx: AppContext, id: string): Promise<RulesetVersionSummary[]> {
+  const history = (await ctx.store.history(id)).filter((v) => !v.rejected);
+  const active = history.find((v) => v.running)?.sequence ?? null;
+  return history.map((v) => ({
+    version_id: v.sequence,
+    author: v.author.label,
+    reason: v.reason,
+    created_at: v.createdAt,
+    active: v.sequence === active,
+    draft: active === null || v.sequence > active,
+  }));
+}
+
+/**
+ * A rule set at a version (the active one when none is named), its pins resolved. A 404 names what is
+ * missing: the set, or the version.
+ */
+export async function readRulesetVersion(
+  ctx: AppContext,
+  id: string,
+  versionId?: number,
+): Promise<{ view: RulesetVersionView; ruleset: Ruleset }> {
+  assertRulesetId(id);
+  const history = (await ctx.store.history(id)).filter((v) => !v.rejected);
+  if (history.length === 0) throw new ApiError(404, 'RULESET_NOT_FOUND', `no rule set ${id}`);
+  const active = history.find((v) => v.running)?.sequence ?? null;
+  const wanted = versionId ?? active;
+  if (wanted === null) throw new ApiError(404, 'RULESET_NOT_FOUND', `${id} has no active version`);
+  const stored = await ctx.store.getVersion(id, wanted);
+  if (!stored || stored.rejected) throw new ApiError(404, 'VERSION_NOT_FOUND', `${id} has no version ${wanted}`);
+  // The stored text was checked when saved; read it without the store so a rule disabled since still shows.
+  const read = readRuleset(stored.text);
+  if (!read.ok) throw new ApiError(409, 'RULESET_NOT_LOADABLE', `version ${wanted} of ${id} does not load`, { problems: read.problems });
+  const lifecycle = lifecycleOf(ctx.store);
+  const record = await lifecycle.of(id);
+  const pins: PinView[] = [];
+  for (const pin of read.ruleset.pins) {
+    const running = (await ctx.store.get(pin.rule_id).catch(() => undefined))?.sequence ?? null;
+    const used = pin.version_id ?? running;
+    pins.push({
+      rule_id: pin.rule_id,
+      version_id: pin.version_id ?? null,
+      used_version: used,
+      running_version: running,
+      newer: pin.version_id !== undefined && running !== null && running > pin.version_id,
+      kind: documentKindOf(pin.rule_id) as RuleKind,
+      status: await lifecycle.statusOf(pin.rule_id),
+    });
+  }
+  const meta = 'changed_by' in record ? record : undefined;
+  const view: RulesetVersionView = {
+    id,
+    version_id: wanted,
+    active_version: active,
+    draft: active === null || wanted > active,
+    status: record.status,
+    name: meta?.name ?? read.ruleset.name,
+    pins,
+  };
+  const description = meta?.description ?? read.ruleset.description;
+  const tags = meta?.tags ?? read.ruleset.tags;
+  if (description !== undefined) view.description = description;
+  if (tags !== undefined) view.tags = tags;
+  if (meta?.replaced_by !== undefined) view.replaced_by = meta.replaced_by;
+  return { view, ruleset: read.ruleset };
+}
+
+/** Loads and compiles every pinned rule at the version it runs; one that does not load stops the run (409). */
+export async function loadPinnedRules(ctx: AppContext, view: RulesetVersionView): Promise<LoadedRule[]> {
+  const rules: LoadedRule[] = [];
+  for (const pin of view.pins) {
+    const stored = pin.used_version === null ? undefined : await ctx.store.getVersion(pin.rule_id, pin.used_version);
+    if (!stored) throw new ApiError(409, 'RULE_NOT_LOADABLE', `${pin.rule_id} has no version to run`, { rules: [pin.rule_id] });
+    const base = { rule_id: pin.rule_id, version_id: stored.sequence, pinned: pin.version_id !== null };
+    if (pin.kind === 'policy') {
+      let value: unknown;
+      try {
+        value = JSON.parse(stored.text);
+      } catch {
+        throw new ApiError(409, 'RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} is not JSON`, { rules: [pin.rule_id] });
+      }
+      const compiled = compilePolicy(value);
+      if (!compiled.ok) {
+        throw new ApiError(409, 'RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} does not load`, {
+          rules: [pin.rule_id],
+        });
+      }
+      rules.push({ ...base, kind: 'policy', policy: compiled.policy });
+    } else {
+      const compiled = compileRules(stored.text, pin.kind, undefined, pin.rule_id);
+      if (!compiled.ok) {
+        throw new ApiError(409, 'RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} does not load`, {
+          rules: [pin.rule_id],
+        });
+      }
+      const rule: LoadedRule = { ...base, kind: pin.kind, rulebook: compiled.rulebook };
+      if (compiled.overlay !== undefined) rule.overlay = compiled.overlay;
+      rules.push(rule);
+    }
+  }
+  return rules;
+}
+
+/** The workspace catalogue (catalogue.yaml) a rule set's calls are read against. */
+export async function workspaceCatalogue(ctx: AppContext, id = 'catalogue.yaml') {
+  const doc = await ctx.store.get(id);
+  if (!doc) throw new ApiError(409, 'CATALOGUE_MISSING', `${id} has no running version: calls cannot be read without it`);
+  const read = readCatalogue(doc.text, catalogueFormatOf(id) ?? 'yaml');
+  if (!read.ok) throw new ApiError(409, 'CATALOGUE_NOT_LOADABLE', `${id} does not load`, { problems: read.problems });
+  return read.catalogue;
+}

@@ -1,0 +1,46 @@
+// How often a rule set ran: validate runs are recorded here once complete (a failed run records nothing),
+// and the gate's decisions name the set among their versions. Read before archiving a set.
+import type { Db } from '../state/db.ts';
+import { flushDecisions } from '../state/decision-log.ts';
+
+const prepared = new WeakSet<Db>();
+
+function ensureTable(db: Db): void {
+  if (prepared.has(db)) return;
+  db.exec(`CREATE TABLE IF NOT EXISTS ruleset_runs (
+    ruleset TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    verdict TEXT NOT NULL CHECK (verdict IN ('pass', 'hold', 'fail')),
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS ruleset_runs_by_set ON ruleset_runs (ruleset, created_at);`);
+  prepared.add(db);
+}
+
+/** Records one complete run of a set's version. */
+export function recordRun(db: Db, ruleset: string, version: number, verdict: 'pass' | 'hold' | 'fail', at: Date): void {
+  ensureTable(db);
+  db.prepare('INSERT INTO ruleset_runs (ruleset, version, verdict, created_at) VALUES (?, ?, ?, ?)').run(
+    ruleset,
+    version,
+    verdict,
+    at.toISOString(),
+  );
+}
+
+/** Runs of a set since a time: its recorded validate runs and the gate decisions it judged. */
+export function runsSince(db: Db, ruleset: string, since: Date): number {
+  ensureTable(db);
+  // Decisions still queued for the log count too.
+  flushDecisions(db);
+  const at = since.toISOString();
+  const validated = db.prepare('SELECT count(*) AS n FROM ruleset_runs WHERE ruleset = ? AND created_at >= ?').get(ruleset, at) as {
+    n: number;
+  };
+  const decided = db
+    .prepare(`SELECT count(*) AS n FROM decisions WHERE created_at >= ? AND json_extract(versions, '$."' || ? || '"') IS NOT NULL`)
+    .get(at, ruleset) as { n: number };
+  return validated.n + decided.n;
+}
+
+export const RUNS_WINDOW_DAYS = 30;
