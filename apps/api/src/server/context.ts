@@ -2,8 +2,8 @@
 import { join } from 'node:path';
 import { documentKindOf } from '@tollgate/engine';
 import { EditSeam, engineValidators, FolderDocumentStore, loadProblems, PolicyTrials } from '@tollgate/store';
-import { type Db, openDatabase } from './state/db.ts';
 import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
+import { type Db, openDatabase } from './state/db.ts';
 import { closeDecisionLog } from './state/decision-log.ts';
 
 export interface AppContext {
