@@ -22,7 +22,7 @@ export type SheetDocumentRead = { ok: true; sheet: SheetDocument } | { ok: false
  */
 export function readSheetDocument(text: string): SheetDocumentRead {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false, keepSourceTokens: false });
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
   const error = doc.errors[0];
   if (error)
     return { ok: false, reason: `the YAML does not read (line ${lines.linePos(error.pos[0]).line}): ${error.message.split('\n')[0]}` };

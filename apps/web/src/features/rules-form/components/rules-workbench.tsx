@@ -41,18 +41,18 @@ export function RulesWorkbench({ id, initialText, catalogue, renderSave }: Rules
     setText(next);
     editor.current?.setText(next);
   }, []);
-  const apply = useCallback(
+  /** Writes an edit's text; answers why it could not, for the field that asked to show beside itself. */
+  const write = useCallback(
     (result: EditResult): string | undefined => {
-      if (!result.ok) {
-        setFailure(result.reason);
-        return result.reason;
-      }
+      if (!result.ok) return result.reason;
       setFailure(null);
       replaceText(result.text);
       return undefined;
     },
     [replaceText],
   );
+  /** Writes an edit whose failure shows at the top of the form (adding or removing rules and keys). */
+  const apply = useCallback((result: EditResult) => setFailure(write(result) ?? null), [write]);
   const jump = useCallback((line: number) => editor.current?.goTo(line, 1), []);
 
   return (
@@ -87,7 +87,7 @@ export function RulesWorkbench({ id, initialText, catalogue, renderSave }: Rules
                 row={row}
                 catalogue={catalogue}
                 problems={placed.byRow.get(row.index) ?? NO_PROBLEMS}
-                onEdit={(edit: FieldEdit) => apply(setRuleField(text, row.index, edit))}
+                onEdit={(edit: FieldEdit) => write(setRuleField(text, row.index, edit))}
                 onRemoveKey={(key) => apply(removeRuleKey(text, row.index, key))}
                 onRemove={() => apply(removeRule(text, row.index))}
                 onJump={jump}
