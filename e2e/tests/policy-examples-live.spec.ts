@@ -22,6 +22,8 @@ test('an example flips to failing as a threshold changes, showing the actual dec
   const rules = page.getByRole('list', { name: 'Rules' });
   await expect(rules.getByRole('button', { name: /refund-approval\s*require approval/ })).toBeVisible();
   await expect(rules.getByRole('button', { name: /never\s*deny/ })).toBeVisible();
+  await rules.getByRole('button', { name: /never\s*deny/ }).click();
+  await expect(page.locator('.line-numbers.active-line-number')).toHaveText('42');
 
   await expect(page.getByText('No example calls yet.')).toBeVisible();
   await page.getByLabel('Example suite', { exact: true }).fill(REFUNDS_EXAMPLES);
