@@ -1,9 +1,6 @@
-// One table row per example: pass or fail, what it expects, and what the policy being edited decides.
+// One table row per example: pass or fail, what it expects, and what the policy being edited decides and by which rule.
 import type { ExampleResult, TestReport } from '@tollgate/engine';
-
-function expectation(expected: ExampleResult['expected']): string {
-  return expected.rule === undefined ? expected.decision : `${expected.decision} by ${expected.rule ?? 'the default'}`;
-}
+import { describeOutcome } from '../describe-outcome.ts';
 
 function StatusCell({ status }: { status: ExampleResult['status'] }) {
   const label = status === 'not_evaluable' ? 'not evaluable' : status;
@@ -25,8 +22,7 @@ export function ExampleResults({ report }: { report: TestReport }) {
               <th scope="col">Example</th>
               <th scope="col">Result</th>
               <th scope="col">Expected</th>
-              <th scope="col">Decision</th>
-              <th scope="col">Deciding rule</th>
+              <th scope="col">Actual</th>
             </tr>
           </thead>
           <tbody>
@@ -37,9 +33,8 @@ export function ExampleResults({ report }: { report: TestReport }) {
                 <td>
                   <StatusCell status={result.status} />
                 </td>
-                <td>{expectation(result.expected)}</td>
-                <td>{result.actual?.decision ?? result.code}</td>
-                <td>{result.actual === null ? '—' : (result.actual.rule ?? `default (${result.actual.code})`)}</td>
+                <td>{describeOutcome(result.expected)}</td>
+                <td>{result.actual === null ? `not decided (${result.code})` : describeOutcome(result.actual)}</td>
               </tr>
             ))}
           </tbody>
