@@ -3,8 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { bearerAuth } from './auth.ts';
+import { bodyLimit } from './body-limit.ts';
 import type { AppContext } from './context.ts';
 import { errorBody, handleError } from './errors.ts';
 import { router } from './openapi.ts';
