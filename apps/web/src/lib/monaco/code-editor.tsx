@@ -48,7 +48,8 @@ export function CodeEditor({
     loadMonaco().then(
       (monaco) => {
         if (disposed || host.current === null) return;
-        const uri = modelPath === undefined ? undefined : monaco.Uri.parse(`inmemory://tollgate/${modelPath}`);
+        const uri =
+          modelPath === undefined ? undefined : monaco.Uri.from({ scheme: 'inmemory', authority: 'tollgate', path: `/${modelPath}` });
         // A named model left by an earlier mount would make createModel throw.
         if (uri !== undefined) monaco.editor.getModel(uri)?.dispose();
         editor = monaco.editor.create(host.current, {

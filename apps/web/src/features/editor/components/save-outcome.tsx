@@ -40,7 +40,7 @@ export function SaveOutcome({ outcome, onReload }: { outcome: EditOutcome; onRel
       )}
       {outcome.status === 'conflict' && (
         <button type="button" className="button" onClick={onReload}>
-          Reload the running version
+          Discard your text and reload the running version
         </button>
       )}
     </section>
