@@ -7,6 +7,7 @@ const LINKS: { label: string; route: Route }[] = [
   { label: 'Policy playground', route: { page: 'playground' } },
   { label: 'Simulation', route: { page: 'simulation' } },
   { label: 'Templates', route: { page: 'templates' } },
+  { label: 'Rule sets', route: { page: 'rulesets', ruleset: null } },
 ];
 
 export function NavBar({ current: page }: { current: Route['page'] }) {

@@ -18,6 +18,8 @@ const SimulationPage = lazy(() =>
 );
 // The Rules page brings the sheet compiler, the yaml package and Monaco; it loads when a sheet's rules are opened.
 const RulesPage = lazy(() => import('./rules-page.tsx').then((m) => ({ default: m.RulesPage })));
+// The rule-sets page brings the engine's catalogue reader for its run panel; it loads when it is opened.
+const RulesetsPage = lazy(() => import('../features/rulesets/components/rulesets-page.tsx').then((m) => ({ default: m.RulesetsPage })));
 // The history page brings Monaco's diff editor; it loads only when a history is opened.
 const HistoryPage = lazy(() => import('../features/documents/components/history-page.tsx').then((m) => ({ default: m.HistoryPage })));
 
@@ -75,6 +77,19 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
           canSave={EDITING_ROLES.includes(me.data?.role ?? '')}
           backHref={hrefOf({ page: 'documents', document: route.document })}
           editHref={hrefOf({ page: 'edit', document: route.document })}
+        />
+      </Suspense>
+    );
+  }
+  if (route.page === 'rulesets') {
+    return (
+      <Suspense fallback={<Loading label="Loading the rule sets" />}>
+        <RulesetsPage
+          selected={route.ruleset}
+          role={me.data?.role ?? null}
+          rulesetHref={(ruleset) => hrefOf({ page: 'rulesets', ruleset })}
+          historyHref={(document) => hrefOf({ page: 'history', document })}
+          editHref={(document) => hrefOf({ page: 'edit', document })}
         />
       </Suspense>
     );

@@ -21,6 +21,14 @@ describe('parseRoute', () => {
     expect(hrefOf({ page: 'rules', document: 'sheets/support.rules.yaml' })).toBe('#/rules/sheets%2Fsupport.rules.yaml');
     expect(parseRoute('#/rules')).toEqual({ page: 'documents', document: null });
   });
+  it('opens the rule-sets list and one set, its id as one encoded segment', () => {
+    expect(parseRoute('#/rulesets')).toEqual({ page: 'rulesets', ruleset: null });
+    expect(parseRoute('#/rulesets/rulesets%2Fsupport.ruleset.json')).toEqual({
+      page: 'rulesets',
+      ruleset: 'rulesets/support.ruleset.json',
+    });
+    expect(hrefOf({ page: 'rulesets', ruleset: 'rulesets/support.ruleset.json' })).toBe('#/rulesets/rulesets%2Fsupport.ruleset.json');
+  });
   it('round-trips every page', () => {
     for (const hash of ['#/approvals', '#/approvals/decided', '#/playground', '#/documents/a%2Fb', '#/edit/sheets%2Fsupport.rules.yaml'])
       expect(hrefOf(parseRoute(hash))).toBe(hash);

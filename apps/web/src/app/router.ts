@@ -1,4 +1,4 @@
-// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/templates.
+// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/templates, #/rulesets[/<id>].
 import { useEffect, useState } from 'react';
 
 export type Route =
@@ -9,7 +9,8 @@ export type Route =
   | { page: 'approvals'; tab: 'pending' | 'decided' }
   | { page: 'playground' }
   | { page: 'simulation' }
-  | { page: 'templates' };
+  | { page: 'templates' }
+  | { page: 'rulesets'; ruleset: string | null };
 
 /** Reads a route from a hash. Example: `parseRoute('#/documents/policies%2Fa.json')`. */
 export function parseRoute(hash: string): Route {
@@ -18,6 +19,7 @@ export function parseRoute(hash: string): Route {
   if (page === 'playground') return { page: 'playground' };
   if (page === 'simulation') return { page: 'simulation' };
   if (page === 'templates') return { page: 'templates' };
+  if (page === 'rulesets') return { page: 'rulesets', ruleset: rest ? decodeURIComponent(rest) : null };
   if (page === 'edit' && rest) return { page: 'edit', document: decodeURIComponent(rest) };
   if (page === 'history' && rest) return { page: 'history', document: decodeURIComponent(rest) };
   if (page === 'rules' && rest) return { page: 'rules', document: decodeURIComponent(rest) };
@@ -30,6 +32,7 @@ export function hrefOf(route: Route): string {
   if (route.page === 'playground') return '#/playground';
   if (route.page === 'simulation') return '#/simulation';
   if (route.page === 'templates') return '#/templates';
+  if (route.page === 'rulesets') return route.ruleset === null ? '#/rulesets' : `#/rulesets/${encodeURIComponent(route.ruleset)}`;
   if (route.page === 'edit') return `#/edit/${encodeURIComponent(route.document)}`;
   if (route.page === 'history') return `#/history/${encodeURIComponent(route.document)}`;
   if (route.page === 'rules') return `#/rules/${encodeURIComponent(route.document)}`;

@@ -1,0 +1,65 @@
+// The pins of one set version: each rule, its kind, the version pinned or "follows running", the version in
+// use, the rule's status and a "newer version N" badge, with Update to latest where the member may re-pin.
+import type { Ruleset, RulesetPin } from '../api/types.ts';
+import { inUseLabel, newerBadge, pinnedLabel } from '../pin-labels.ts';
+import { StatusBadge } from './status-badge.tsx';
+import { UpdateToLatestButton } from './update-to-latest-button.tsx';
+
+interface PinsTableProps {
+  set: Ruleset;
+  canRepin: boolean;
+  editHref: (document: string) => string;
+  onSaved: (draft: Ruleset) => void;
+}
+
+function PinRow({ set, pin, canRepin, editHref, onSaved }: Omit<PinsTableProps, 'set'> & { set: Ruleset; pin: RulesetPin }) {
+  const badge = newerBadge(pin);
+  return (
+    <tr>
+      <th scope="row" className="pin-rule">
+        <a href={editHref(pin.rule_id)}>{pin.rule_id}</a>
+        {badge !== null && <span className="badge badge-newer">{badge}</span>}
+      </th>
+      <td data-label="Kind">{pin.kind}</td>
+      <td data-label="Pinned">{pinnedLabel(pin)}</td>
+      <td data-label="In use">{inUseLabel(pin)}</td>
+      <td data-label="Status">
+        <StatusBadge status={pin.status} />
+      </td>
+      {canRepin && <td data-label="Update">{pin.newer && <UpdateToLatestButton id={set.id} ruleId={pin.rule_id} onSaved={onSaved} />}</td>}
+    </tr>
+  );
+}
+
+export function PinsTable(props: PinsTableProps) {
+  const { set, canRepin, onSaved } = props;
+  return (
+    <section className="panel" aria-labelledby="pins-heading">
+      <div className="panel-head">
+        <h3 id="pins-heading" className="panel-title">
+          Pins of version {set.version_id}
+        </h3>
+        {canRepin && set.newer_pins > 0 && <UpdateToLatestButton id={set.id} onSaved={onSaved} />}
+      </div>
+      <div className="table-scroll">
+        <table className="pins-table" aria-labelledby="pins-heading">
+          <thead>
+            <tr>
+              <th scope="col">Rule</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Pinned</th>
+              <th scope="col">In use</th>
+              <th scope="col">Status</th>
+              {canRepin && <th scope="col">Update</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {set.pins.map((pin) => (
+              <PinRow key={pin.rule_id} {...props} pin={pin} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+// What a pin shows: the version pinned, the version in use and the "newer version" badge (rule-sets.txt,
+// "Move a set to a new rule version").
+import type { RulesetPin } from './api/types.ts';
+
+/** Example: `pinnedLabel({version_id: null, ...})` is `'follows running'`. */
+export function pinnedLabel(pin: RulesetPin): string {
+  return pin.version_id === null ? 'follows running' : `version ${pin.version_id}`;
+}
+
+/** The version that runs for the pin now; a pin following a rule with no running version has none. */
+export function inUseLabel(pin: RulesetPin): string {
+  return pin.used_version === null ? 'none running' : `version ${pin.used_version}`;
+}
+
+/** The badge for a pin behind its rule's running version, or null. Example: `'newer version 2'`. */
+export function newerBadge(pin: RulesetPin): string | null {
+  if (!pin.newer || pin.running_version === null) return null;
+  return `newer version ${pin.running_version}`;
+}
+
+/** The list's count of pins behind, or null when none is. Example: `newerCountLabel(1)` is `'1 newer version'`. */
+export function newerCountLabel(count: number): string | null {
+  if (count <= 0) return null;
+  return count === 1 ? '1 newer version' : `${count} newer versions`;
+}
