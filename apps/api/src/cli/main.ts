@@ -27,6 +27,7 @@ const OPTIONS = {
   grant: { type: 'string', multiple: true },
   host: { type: 'string' },
   port: { type: 'string' },
+  version: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -74,6 +75,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           return (await import('./commands/rules-check.ts')).rulesCheck(one(rest, 'FILE'), values, io);
         case 'equivalent':
           return (await import('./commands/rules-equivalent.ts')).rulesEquivalent(rest, io);
+      }
+    }
+    if (group === 'ruleset') {
+      switch (command) {
+        case 'validate':
+          return await (await import('./commands/ruleset.ts')).rulesetValidate(one(rest, 'FILE'), values, io);
+        case 'run':
+          return await (await import('./commands/ruleset.ts')).rulesetRun(one(rest, 'ID'), values, io);
       }
     }
     if (group === 'keys' && command === 'create' && rest.length === 0) return (await import('./commands/keys.ts')).keysCreate(values, io);

@@ -26,6 +26,12 @@ Usage:
       The tool check on one call: allow, refuse (rule, reason) or confirm (the words to ask).
   tollgate rules equivalent A B
       Exit 0 when A and B compile to one rulebook, 1 naming the first difference.
+  tollgate ruleset validate FILE --data DIR [--json]
+      Checks a rule set's text against the data folder's rules; every refusal names the rules at fault.
+      Exit 0 valid, 1 refused, 2 unreadable.
+  tollgate ruleset run ID --call CALL.json --data DIR [--version N] [--json]
+      Runs a stored rule set (its active version, or N) against one call: pass, hold or fail, with each
+      rule's own result. Exit 0 whatever the verdict, 1 when the set is refused (archived, disabled, ...).
   tollgate verify DIR
       Checks every document of a documents folder. Exit 1 on any problem, 0 with lints only.
   tollgate help

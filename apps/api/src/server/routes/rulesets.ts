@@ -3,7 +3,7 @@
 // version change without a new version (lifecycle state). Running a set judges every pinned rule in
 // parallel; a run that fails midway records nothing.
 import { createRoute, z } from '@hono/zod-openapi';
-import { RULE_STATUSES, type RuleStatus, RulesetRunError, runRuleset } from '@tollgate/engine';
+import { RULE_STATUSES, type RuleStatus } from '@tollgate/engine';
 import { StoreError } from '@tollgate/store';
 import { createMiddleware } from 'hono/factory';
 import { type Env, requireMember } from '../auth.ts';
@@ -14,15 +14,13 @@ import { hasStatus, lifecycleOf } from '../rulesets/lifecycle.ts';
 import {
   assertRulesetId,
   checkRulesetText,
-  loadPinnedRules,
   type RulesetVersionView,
   readRulesetVersion,
   rulesetVersions,
-  workspaceCatalogue,
 } from '../rulesets/ruleset-versions.ts';
-import { RUNS_WINDOW_DAYS, recordRun, runsSince } from '../rulesets/runs.ts';
+import { RULE_TIMEOUT_MS, runRulesetVersion } from '../rulesets/run-version.ts';
+import { RUNS_WINDOW_DAYS, runsSince } from '../rulesets/runs.ts';
 import type { Role } from '../state/members.ts';
-import { listMembers } from '../state/members.ts';
 
 // --- schemas -------------------------------------------------------------------------------------------
 
@@ -358,9 +356,6 @@ const statusRoute = createRoute({
   responses: { 200: json(z.object({ id: z.string(), status: Status }), 'The status now'), ...errors },
 });
 
-/** How long one rule may take in a validate run; the host may shorten it (tests of a run that times out). */
-export const RULE_TIMEOUT_MS = 10_000;
-
 export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
   const app = router();
 
@@ -535,43 +530,13 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
   });
 
   app.openapi(validateRoute, async (c) => {
-    const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
     const b = c.req.valid('json');
-    const { view } = await readRulesetVersion(ctx, id, b.version_id);
-    if (view.status === 'archived') {
-      const details = view.replaced_by === undefined ? {} : { replaced_by: view.replaced_by };
-      const also = view.replaced_by === undefined ? '' : `; use ${view.replaced_by}`;
-      throw new ApiError(409, 'RULESET_ARCHIVED', `${id} is archived${also}`, details);
-    }
-    if (view.status === 'disabled') throw new ApiError(409, 'RULESET_DISABLED', `${id} is disabled`);
-    const unusable = view.pins.filter((p) => p.status === 'disabled' || p.status === 'archived').map((p) => p.rule_id);
-    if (unusable.length > 0) {
-      throw new ApiError(409, 'RULESET_RULE_UNUSABLE', `the set pins rules since disabled or archived: ${unusable.join(', ')}`, {
-        rules: unusable,
-      });
-    }
-    const rules = await loadPinnedRules(ctx, view);
-    const catalogue = await workspaceCatalogue(ctx);
-    let run: Awaited<ReturnType<typeof runRuleset>>;
-    try {
-      run = await runRuleset(rules, b.call, {
-        catalogue,
-        members: listMembers(ctx.db).map((m) => ({ id: m.id, role: m.role, signing: m.signing === 1 })),
-        now: ctx.now(),
-        timeoutMs: options.ruleTimeoutMs ?? RULE_TIMEOUT_MS,
-      });
-    } catch (err) {
-      if (err instanceof RulesetRunError) {
-        throw new ApiError(503, 'RULESET_RUN_FAILED', `the run failed and nothing was recorded: ${err.message}`, {
-          rule: err.rule,
-          reason: err.reason,
-        });
-      }
-      throw err;
-    }
-    recordRun(ctx.db, id, view.version_id, run.verdict, ctx.now());
-    return c.json({ ruleset: id, version_id: view.version_id, ...run }, 200);
+    const run = await runRulesetVersion(c.get('ctx'), id, b.call, {
+      ...(b.version_id === undefined ? {} : { versionId: b.version_id }),
+      timeoutMs: options.ruleTimeoutMs ?? RULE_TIMEOUT_MS,
+    });
+    return c.json(run, 200);
   });
 
   app.openapi(statusRoute, async (c) => {

@@ -1,0 +1,92 @@
+// tollgate ruleset validate FILE --data DIR / tollgate ruleset run ID --call CALL.json --data DIR: a rule
+// set's text checked against a data folder's store (every refusal naming the rules at fault), and one run
+// of a stored set's version against a call, exactly as the API's validate route runs it.
+import { resolve } from 'node:path';
+import { formatProblem, type RulesetCall, readRuleset } from '@tollgate/engine';
+import { type AppContext, openContext } from '../../server/context.ts';
+import { ApiError } from '../../server/errors.ts';
+import { pinContextFor, pinnedIdsOf } from '../../server/rulesets/ruleset-versions.ts';
+import { runRulesetVersion } from '../../server/rulesets/run-version.ts';
+import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
+import { required } from '../main.ts';
+import { MAX_DOCUMENT_BYTES, readJsonFile, readTextFile } from '../read-input.ts';
+
+async function withData<T>(data: string | undefined, run: (ctx: AppContext) => Promise<T>): Promise<T> {
+  const ctx = await openContext(resolve(required(data, 'data DIR')), { watch: false });
+  try {
+    return await run(ctx);
+  } catch (err) {
+    // The API's refusals carry a code and a message: the CLI says the same, without a stack trace.
+    if (err instanceof ApiError) {
+      const rules = (err.details as { rules?: string[] } | undefined)?.rules;
+      const more = rules && rules.length > 0 ? ` (rules: ${rules.join(', ')})` : '';
+      throw new CliError(err.code, `${err.code}: ${err.message}${more}`, err.status === 404 || err.status === 409 ? EXIT_INVALID : 2);
+    }
+    throw err;
+  } finally {
+    await ctx.close();
+  }
+}
+
+export async function rulesetValidate(file: string, options: { data?: string; json?: boolean }, io: CliIo): Promise<number> {
+  const text = readTextFile(file, MAX_DOCUMENT_BYTES);
+  return withData(options.data, async (ctx) => {
+    const read = readRuleset(text, await pinContextFor(ctx, pinnedIdsOf(text)));
+    if (options.json) {
+      const body = read.ok
+        ? { valid: true, rules: [], problems: [] }
+        : {
+            valid: false,
+            rules: read.rules,
+            problems: read.problems.map((p) => ({
+              code: p.code,
+              path: p.path ?? '',
+              message: p.message,
+              ...(p.range ? { line: p.range.start.line } : {}),
+            })),
+          };
+      io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+      return read.ok ? EXIT_OK : EXIT_INVALID;
+    }
+    if (read.ok) {
+      io.stdout.write(`${file}: valid, ${read.ruleset.pins.length} pin${read.ruleset.pins.length === 1 ? '' : 's'}\n`);
+      return EXIT_OK;
+    }
+    for (const p of read.problems) io.stdout.write(`${formatProblem(file, p)}\n`);
+    const at = read.rules.length > 0 ? `; rules at fault: ${read.rules.join(', ')}` : '';
+    io.stdout.write(`${file}: refused, ${read.problems.length} problem${read.problems.length === 1 ? '' : 's'}${at}\n`);
+    return EXIT_INVALID;
+  });
+}
+
+export async function rulesetRun(
+  id: string,
+  options: { data?: string; call?: string; version?: string; json?: boolean },
+  io: CliIo,
+): Promise<number> {
+  const callFile = required(options.call, 'call CALL.json');
+  const call = readJsonFile(callFile).value;
+  if (call === null || typeof call !== 'object' || Array.isArray(call) || typeof (call as { tool?: unknown }).tool !== 'string') {
+    throw new CliError('INVALID_CALL', `${callFile}: INVALID_CALL: a call is {"tool", "arguments", ...}`);
+  }
+  let versionId: number | undefined;
+  if (options.version !== undefined) {
+    if (!/^[1-9][0-9]{0,8}$/.test(options.version)) throw new CliError('USAGE', '--version is a positive integer');
+    versionId = Number(options.version);
+  }
+  return withData(options.data, async (ctx) => {
+    const run = await runRulesetVersion(ctx, id, call as RulesetCall, versionId === undefined ? {} : { versionId });
+    if (options.json) {
+      io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
+      return EXIT_OK;
+    }
+    io.stdout.write(`${run.verdict} (${run.ruleset} version ${run.version_id})\n`);
+    for (const r of run.results) {
+      const how = r.pinned ? 'pinned' : 'running';
+      io.stdout.write(
+        `  ${r.result.padEnd(4)} ${r.rule_id}@${r.version_id} (${how}): ${r.decision}${r.rule ? ` by ${r.rule}` : ''}: ${r.summary}\n`,
+      );
+    }
+    return EXIT_OK;
+  });
+}
