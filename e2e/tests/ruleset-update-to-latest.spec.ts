@@ -1,7 +1,7 @@
 // Journey (issue 7, "Must show"): an owner re-pins the Support set's refunds policy to its latest version in
 // the console, runs the new draft, activates it, and refunds-bot's decisions follow; a viewer and a developer
 // are offered only what their roles allow.
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { demoKeys, memberKey, signIn } from './demo.ts';
 
 const SUPPORT = 'rulesets/support.ruleset.json';
@@ -189,4 +189,42 @@ test('a viewer is offered no status or update buttons; a developer may update bu
   await signIn(page, memberKey('developer'), `#/rulesets/${encodeURIComponent(SUPPORT)}`);
   await expect(pinRow(page, POLICY).getByRole('button', { name: `Update ${POLICY} to latest` })).toBeVisible();
   for (const name of lifecycleButtons) await expect(page.getByRole('button', { name })).toHaveCount(0);
+});
+
+test.describe('on a narrow window', () => {
+  test.use({ viewport: { width: 400, height: 800 } });
+
+  /** The page does not scroll sideways, and each control, scrolled to, lies within the window. */
+  async function expectFits(page: Page, controls: Locator[]): Promise<void> {
+    for (const control of controls) {
+      await control.scrollIntoViewIfNeeded();
+      const box = await control.boundingBox();
+      expect(box, 'the control has a box').not.toBeNull();
+      expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 400.5, 'the control lies within the window').toBe(true);
+    }
+    // Expressions, not functions: the e2e tsconfig has no DOM types.
+    const scroll = await page.evaluate<number>('document.documentElement.scrollWidth');
+    const inner = await page.evaluate<number>('window.innerWidth');
+    expect(scroll, 'the page does not scroll sideways').toBeLessThanOrEqual(inner);
+  }
+
+  test('the rule-set list and a set, with a run, fit a 400 px window', async ({ page }) => {
+    await signIn(page, memberKey('owner'), '#/rulesets');
+    const support = page.getByRole('list', { name: 'Rule sets' }).getByRole('link', { name: 'Support' });
+    await expectFits(page, [support]);
+    await page.screenshot({ path: 'test-results/screens/rulesets-list-400x800.png', fullPage: true });
+
+    await support.click();
+    await page.getByLabel('Tool from the catalogue').selectOption('issue_refund');
+    await page.getByRole('button', { name: /^Run version \d+$/ }).click();
+    await expect(page.getByRole('region', { name: 'Run result' })).toBeVisible();
+    await expectFits(page, [
+      page.getByRole('table', { name: /^Pins of version/ }),
+      page.getByRole('button', { name: 'Change status' }),
+      page.getByRole('button', { name: 'Archive' }),
+      page.getByRole('button', { name: /^Run version \d+$/ }),
+      page.getByRole('table', { name: "Each rule's result" }),
+    ]);
+    await page.screenshot({ path: 'test-results/screens/ruleset-400x800.png', fullPage: true });
+  });
 });

@@ -25,7 +25,7 @@ export interface RulesetDetailProps {
 function SetHeader({ set, historyHref, rulesetHref }: { set: Ruleset; historyHref: string; rulesetHref: (id: string) => string }) {
   return (
     <header className="ruleset-header">
-      <h2 className="document-title">
+      <h2 className="ruleset-title">
         {set.name} <StatusBadge status={set.status} />
       </h2>
       <p className="muted">
