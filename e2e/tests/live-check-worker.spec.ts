@@ -30,3 +30,18 @@ test('the sheet editor checks each change in a worker and marks the checked vers
   // The main-thread fallback (the check-protocol chunk) was never fetched: the worker did the work.
   expect(scripts.filter((url) => /check-protocol/.test(url))).toEqual([]);
 });
+
+test('when the worker cannot load, the editor checks on the main thread instead', async ({ page }) => {
+  await page.route(/check-worker/, (route) => route.abort());
+  const fallback = page.waitForRequest(/check-protocol/);
+  await signIn(page, memberKey('owner'), `#/edit/${encodeURIComponent('sheets/support.rules.yaml')}`);
+  await fallback;
+
+  await expect(page.locator('.document-editor')).toHaveAttribute('data-checked-version', '1');
+  await expect(page.getByRole('figure', { name: 'Colang' })).toContainText('define flow export_customers');
+  await page.locator('.view-line').filter({ hasText: /never/ }).getByText('never').dblclick();
+  await page.keyboard.type('forbid');
+  const problem = page.getByRole('list', { name: 'Problems' }).getByRole('listitem').filter({ hasText: 'rule_sheet_unsupported' });
+  await expect(problem).toContainText('line 8');
+  await expect(page.locator('.squiggly-error')).toHaveCount(1);
+});
