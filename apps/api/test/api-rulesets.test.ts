@@ -245,4 +245,23 @@ describe('pins, versions and runs', () => {
       ).error.code,
     ).toBe('NO_STATUS');
   });
+
+  it('a new text of the set through the documents editor is a draft version too, its pins checked against the store', async () => {
+    const id = 'rulesets/trial.ruleset.json';
+    const url = `/v1/documents/${encodeURIComponent(id)}/edits`;
+    const refused = await ok(
+      s.call('POST', url, {
+        key: owner(),
+        body: { content: JSON.stringify({ name: 'Trial', pins: [{ rule_id: 'colang/nope.co' }] }), reason: 'x' },
+      }),
+      422,
+    );
+    expect(refused).toMatchObject({ status: 'refused', reasons: [expect.stringContaining('RULE_NOT_VISIBLE')] });
+    const content = `${JSON.stringify({ name: 'Trial', pins: [{ rule_id: POLICY, version_id: 2 }] }, null, 2)}\n`;
+    const held = await ok(s.call('POST', url, { key: owner(), body: { content, reason: 'repin by hand' } }), 201);
+    expect(held.status).toBe('saved_not_running');
+    const set = await ok(s.call('GET', path(id), { key: s.key('viewer') }));
+    expect(set.versions.at(-1)).toMatchObject({ version_id: held.version.sequence, draft: true, active: false });
+    expect(set.version_id).not.toBe(held.version.sequence);
+  });
 });

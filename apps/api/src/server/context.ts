@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { documentKindOf } from '@tollgate/engine';
 import { EditSeam, engineValidators, FolderDocumentStore, loadProblems, PolicyTrials } from '@tollgate/store';
+import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
 import { type Db, openDatabase } from './state/db.ts';
 import { closeDecisionLog } from './state/decision-log.ts';
@@ -57,7 +58,12 @@ export async function openContext(dataDir: string, options: { watch?: boolean; n
     documentChanges.generation++;
   });
   const db = openDatabase(join(dataDir, 'tollgate.db'));
-  const seam = new EditSeam({ store, kindOf: documentKindOf, validators: engineValidators() });
+  const seam = new EditSeam({
+    store,
+    kindOf: documentKindOf,
+    validators: engineValidators(),
+    wrapWriter: (inner) => new HoldRulesetEdits(inner, store),
+  });
   return {
     dataDir,
     db,

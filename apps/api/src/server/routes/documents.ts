@@ -1,7 +1,7 @@
 // Routes: documents. Each route is declared with createRoute and zod schemas, so it is described in /v1/openapi.json.
 // Ids hold slashes and travel URL-encoded as one path segment (/v1/documents/policies%2Frefunds.policy.json).
 import { createRoute, z } from '@hono/zod-openapi';
-import { analyzeImpact, documentKindOf, validateDocument } from '@tollgate/engine';
+import { analyzeImpact, documentKindOf, formatProblem, readRuleset, validateDocument } from '@tollgate/engine';
 import { type DocumentVersion, type EditImpact, type StoredDocument, StoreError, type StoreErrorCode } from '@tollgate/store';
 import { createTwoFilesPatch } from 'diff';
 import { createMiddleware } from 'hono/factory';
@@ -10,6 +10,7 @@ import { type Env, requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
+import { pinContextFor, pinnedIdsOf } from '../rulesets/ruleset-versions.ts';
 import type { Role } from '../state/members.ts';
 
 type Diagnostic = ReturnType<typeof validateDocument>['problems'][number];
@@ -399,6 +400,14 @@ export function documentRoutes() {
     const member = requireMember(c.get('principal'), 'owner', 'admin', 'developer');
     const { id } = c.req.valid('param');
     const body = c.req.valid('json');
+    if (documentKindOf(id) === 'ruleset') {
+      // Pins are checked against the store here (the seam's validators read the text alone).
+      const read = readRuleset(body.content, await pinContextFor(ctx, pinnedIdsOf(body.content)));
+      if (!read.ok) {
+        const reasons = read.problems.map((p) => formatProblem(id, p));
+        return c.json({ status: 'refused' as const, reasons, impact: { widens_security: false, widened_subjects: [] } }, 422);
+      }
+    }
     const outcome = await ctx.seam
       .submit({
         kind: 'document',
