@@ -112,7 +112,7 @@ test("an owner updates the refunds policy's pin to latest, activates the draft, 
   const item = page.getByRole('list', { name: 'Rule sets' }).getByRole('listitem').filter({ hasText: SUPPORT });
   await expect(item.getByText('1 newer version')).toBeVisible();
   await expect(item.getByText('active', { exact: true })).toBeVisible();
-  await item.getByRole('link', { name: 'Support' }).click();
+  await item.getByRole('link', { name: 'Support', exact: true }).click();
 
   const row = pinRow(page, POLICY);
   await expect(row.getByText(`newer version ${narrowed}`)).toBeVisible();
@@ -210,7 +210,7 @@ test.describe('on a narrow window', () => {
 
   test('the rule-set list and a set, with a run, fit a 400 px window', async ({ page }) => {
     await signIn(page, memberKey('owner'), '#/rulesets');
-    const support = page.getByRole('list', { name: 'Rule sets' }).getByRole('link', { name: 'Support' });
+    const support = page.getByRole('list', { name: 'Rule sets' }).getByRole('link', { name: 'Support', exact: true });
     await expectFits(page, [support]);
     await page.screenshot({ path: 'test-results/screens/rulesets-list-400x800.png', fullPage: true });
 

@@ -32,14 +32,16 @@ function PinRow({ set, pin, canRepin, editHref, onSaved }: Omit<PinsTableProps, 
 }
 
 export function PinsTable(props: PinsTableProps) {
-  const { set, canRepin, onSaved } = props;
+  const { set, onSaved } = props;
+  // The Update column shows only when there is something the member may update.
+  const canRepin = props.canRepin && set.newer_pins > 0;
   return (
     <section className="panel" aria-labelledby="pins-heading">
       <div className="panel-head">
         <h3 id="pins-heading" className="panel-title">
           Pins of version {set.version_id}
         </h3>
-        {canRepin && set.newer_pins > 0 && <UpdateToLatestButton id={set.id} onSaved={onSaved} />}
+        {canRepin && <UpdateToLatestButton id={set.id} onSaved={onSaved} />}
       </div>
       <div className="table-scroll">
         <table className="pins-table" aria-labelledby="pins-heading">
@@ -55,7 +57,7 @@ export function PinsTable(props: PinsTableProps) {
           </thead>
           <tbody>
             {set.pins.map((pin) => (
-              <PinRow key={pin.rule_id} {...props} pin={pin} />
+              <PinRow key={pin.rule_id} {...props} canRepin={canRepin} pin={pin} />
             ))}
           </tbody>
         </table>
