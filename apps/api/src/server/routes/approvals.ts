@@ -9,8 +9,7 @@ import { router } from '../openapi.ts';
 import { type ApprovalRow, claimApproval, decideApproval, findApproval, listApprovals, statusOf } from '../state/approvals.ts';
 import { argumentsDigest, findDecision } from '../state/decisions.ts';
 import type { Principal } from '../state/members.ts';
-
-const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) });
+import { ErrorSchema } from './route-kit.ts';
 
 const Approval = z
   .object({

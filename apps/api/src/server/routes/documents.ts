@@ -2,26 +2,18 @@
 // Ids hold slashes and travel URL-encoded as one path segment (/v1/documents/policies%2Frefunds.policy.json).
 import { createRoute, z } from '@hono/zod-openapi';
 import { analyzeImpact, documentKindOf, formatProblem, readRuleset, validateDocument } from '@tollgate/engine';
-import { type DocumentVersion, type EditImpact, type StoredDocument, StoreError, type StoreErrorCode } from '@tollgate/store';
+import type { DocumentVersion, EditImpact, StoredDocument } from '@tollgate/store';
 import { createTwoFilesPatch } from 'diff';
-import { createMiddleware } from 'hono/factory';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { type Env, requireMember } from '../auth.ts';
+import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { pinContextFor, pinnedIdsOf } from '../rulesets/ruleset-versions.ts';
-import type { Role } from '../state/members.ts';
+import { ErrorSchema, json, members, storeError } from './route-kit.ts';
 
 type Diagnostic = ReturnType<typeof validateDocument>['problems'][number];
 
 // --- schemas -------------------------------------------------------------------------------------------
-
-const ErrorSchema = z
-  .object({
-    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
-  })
-  .openapi('Error');
 
 const IdParam = z
   .string()
@@ -121,11 +113,6 @@ const DiffSchema = z
   .object({ id: z.string(), from: z.number().int(), to: z.number().int(), unified: z.string(), impact: ImpactSchema })
   .openapi('DocumentDiff');
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  description,
-});
-
 const errors = {
   400: json(ErrorSchema, 'The request is not valid'),
   401: json(ErrorSchema, 'A missing or unknown key'),
@@ -134,14 +121,6 @@ const errors = {
 };
 
 // --- helpers -------------------------------------------------------------------------------------------
-
-/** Route middleware: the principal must be a member, of one of `roles` when given (before any body is read). */
-function members(...roles: Role[]) {
-  return createMiddleware<Env>(async function requireRole(c, next) {
-    requireMember(c.get('principal'), ...roles);
-    await next();
-  });
-}
 
 function versionJson(v: DocumentVersion) {
   return {
@@ -168,23 +147,6 @@ function documentJson(d: StoredDocument) {
 
 function sequenceOf(text: string): number {
   return Number(text);
-}
-
-const STORE_STATUS: Record<StoreErrorCode, ContentfulStatusCode> = {
-  not_found: 404,
-  invalid_id: 400,
-  rejected_version: 409,
-  nothing_to_revert: 409,
-  conflict: 409,
-  locked: 409,
-  too_large: 413,
-  invalid_save: 400,
-};
-
-/** A store refusal as an API error (nothing was written); anything else is a bug and stays one. */
-function storeError(err: unknown): never {
-  if (err instanceof StoreError) throw new ApiError(STORE_STATUS[err.code], err.code.toUpperCase(), err.message);
-  throw err;
 }
 
 async function version(ctx: AppContext, id: string, sequence: number): Promise<StoredDocument> {

@@ -5,8 +5,7 @@ import { requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { findMember } from '../state/members.ts';
-
-const ErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) });
+import { ErrorSchema } from './route-kit.ts';
 
 const PublicKey = z
   .object({

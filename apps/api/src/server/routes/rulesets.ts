@@ -4,9 +4,7 @@
 // parallel; a run that fails midway records nothing.
 import { createRoute, z } from '@hono/zod-openapi';
 import { RULE_STATUSES, type RuleStatus } from '@tollgate/engine';
-import { StoreError } from '@tollgate/store';
-import { createMiddleware } from 'hono/factory';
-import { type Env, requireMember } from '../auth.ts';
+import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
@@ -21,12 +19,9 @@ import {
 import { RULE_TIMEOUT_MS, runRulesetVersion } from '../rulesets/run-version.ts';
 import { RUNS_WINDOW_DAYS, runsSince } from '../rulesets/runs.ts';
 import type { Role } from '../state/members.ts';
+import { ErrorSchema, json, jsonBody, members, storeError } from './route-kit.ts';
 
 // --- schemas -------------------------------------------------------------------------------------------
-
-const ErrorSchema = z
-  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) })
-  .openapi('Error');
 
 const IdParam = z
   .string()
@@ -171,8 +166,6 @@ const RunSchema = z
 
 const StatusBody = z.object({ status: Status }).strict().openapi('RuleStatusChange');
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });
-const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 const errors = {
   400: json(ErrorSchema, 'The request is not valid'),
   401: json(ErrorSchema, 'A missing or unknown key'),
@@ -181,13 +174,6 @@ const errors = {
   409: json(ErrorSchema, 'The change conflicts with the set’s state (archived, pins a draft rule, nothing to update)'),
   422: json(ErrorSchema, 'RULESET_REFUSED: the pins are refused; details name every rule at fault'),
 };
-
-function members(...roles: Role[]) {
-  return createMiddleware<Env>(async function requireRole(c, next) {
-    requireMember(c.get('principal'), ...roles);
-    await next();
-  });
-}
 
 // --- helpers -------------------------------------------------------------------------------------------
 
@@ -234,14 +220,6 @@ async function assertReplacement(ctx: AppContext, id: string, replacement: strin
   if (!history.some((v) => !v.rejected)) throw new ApiError(404, 'RULESET_NOT_FOUND', `no rule set ${replacement} to point agents at`);
 }
 
-function storeRefusal(err: unknown): never {
-  if (err instanceof StoreError) {
-    const status = err.code === 'not_found' ? 404 : err.code === 'too_large' ? 413 : err.code === 'invalid_id' ? 400 : 409;
-    throw new ApiError(status, err.code.toUpperCase(), err.message);
-  }
-  throw err;
-}
-
 /** Saves the next version of a set's pins, as a draft: it runs once someone activates it. */
 async function saveDraftVersion(
   ctx: AppContext,
@@ -252,7 +230,7 @@ async function saveDraftVersion(
 ): Promise<number> {
   const text = textOf(set);
   await checkRulesetText(ctx, text);
-  const saved = await ctx.store.save({ id, text, author, reason, activate: false }).catch(storeRefusal);
+  const saved = await ctx.store.save({ id, text, author, reason, activate: false }).catch(storeError);
   ctx.events.publish({ type: 'document', id, sequence: saved.sequence });
   return saved.sequence;
 }
@@ -288,7 +266,7 @@ const createRulesetRoute = createRoute({
   tags: ['rulesets'],
   summary: 'Creates a rule set, as a draft (owner, admin or developer)',
   middleware: [members(...AUTHORS)] as const,
-  request: { body: body(CreateBody) },
+  request: { body: jsonBody(CreateBody) },
   responses: { 201: json(RulesetSchema, 'The new rule set, version 1, draft'), ...errors },
 });
 
@@ -298,7 +276,7 @@ const updateRoute = createRoute({
   tags: ['rulesets'],
   summary: 'New pins save the next version as a draft; status, metadata or the active version change without one',
   middleware: [members(...AUTHORS)] as const,
-  request: { params: z.object({ id: IdParam }), body: body(UpdateBody) },
+  request: { params: z.object({ id: IdParam }), body: jsonBody(UpdateBody) },
   responses: { 200: json(RulesetSchema, 'The rule set after the change'), ...errors },
 });
 
@@ -308,7 +286,7 @@ const latestRoute = createRoute({
   tags: ['rulesets'],
   summary: 'Re-pins one, several or all rules to their running versions, as the next version in draft',
   middleware: [members(...AUTHORS)] as const,
-  request: { params: z.object({ id: IdParam }), body: body(LatestBody) },
+  request: { params: z.object({ id: IdParam }), body: jsonBody(LatestBody) },
   responses: { 200: json(RulesetSchema, 'The new draft version'), ...errors },
 });
 
@@ -318,7 +296,7 @@ const archiveRoute = createRoute({
   tags: ['rulesets'],
   summary: 'Archives a rule set, naming a replacement agents are pointed at (owner or admin)',
   middleware: [members(...STEWARDS)] as const,
-  request: { params: z.object({ id: IdParam }), body: body(ArchiveBody) },
+  request: { params: z.object({ id: IdParam }), body: jsonBody(ArchiveBody) },
   responses: { 200: json(RulesetSchema, 'The archived set'), ...errors },
 });
 
@@ -338,7 +316,7 @@ const validateRoute = createRoute({
   tags: ['rulesets'],
   summary: 'Runs a rule set (the active version, or version_id) against one call; every rule judged in parallel',
   middleware: [members()] as const,
-  request: { params: z.object({ id: IdParam }), body: body(ValidateBody) },
+  request: { params: z.object({ id: IdParam }), body: jsonBody(ValidateBody) },
   responses: {
     200: json(RunSchema, "The set's verdict, the rules that failed, and each rule's own result"),
     ...errors,
@@ -352,7 +330,7 @@ const statusRoute = createRoute({
   tags: ['rulesets'],
   summary: "Sets a rule document's status: draft, test, active, disabled or archived (owner or admin)",
   middleware: [members(...STEWARDS)] as const,
-  request: { params: z.object({ id: DocumentIdParam }), body: body(StatusBody) },
+  request: { params: z.object({ id: DocumentIdParam }), body: jsonBody(StatusBody) },
   responses: { 200: json(z.object({ id: z.string(), status: Status }), 'The status now'), ...errors },
 });
 
@@ -384,7 +362,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
     const member = requireMember(c.get('principal'), ...AUTHORS);
     const b = c.req.valid('json');
     assertRulesetId(b.id);
-    if ((await ctx.store.history(b.id).catch(storeRefusal)).length > 0) {
+    if ((await ctx.store.history(b.id).catch(storeError)).length > 0) {
       throw new ApiError(409, 'RULESET_EXISTS', `${b.id} exists already; change its pins with PATCH`);
     }
     const text = textOf(b);
@@ -392,7 +370,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
     // The first version is the set's active version; the set itself starts as a draft, so no agent runs it.
     const saved = await ctx.store
       .save({ id: b.id, text, author: authorOf(member), reason: b.reason ?? 'created', basedOn: null })
-      .catch(storeRefusal);
+      .catch(storeError);
     await lifecycleOf(ctx.store).update(b.id, { status: 'draft' }, member.name, ctx.now());
     ctx.events.publish({ type: 'document', id: b.id, sequence: saved.sequence });
     return c.json(await fullView(ctx, b.id, saved.sequence), 201);
@@ -437,7 +415,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
       const target = await readRulesetVersion(ctx, id, b.active_version);
       const willBeActive = (b.status ?? record.status) === 'active';
       if (willBeActive) assertNoDraftRules(target.view);
-      await ctx.store.activate(id, b.active_version).catch(storeRefusal);
+      await ctx.store.activate(id, b.active_version).catch(storeError);
       activeVersion = b.active_version;
       ctx.events.publish({ type: 'document', id, sequence: b.active_version });
     }
@@ -480,7 +458,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
     const { id } = c.req.valid('param');
     const b = c.req.valid('json');
     // The newest version is the base, so a second update builds on a draft not yet activated.
-    const versions = await rulesetVersions(ctx, id).catch(storeRefusal);
+    const versions = await rulesetVersions(ctx, id).catch(storeError);
     const newest = versions[versions.length - 1];
     if (!newest) throw new ApiError(404, 'RULESET_NOT_FOUND', `no rule set ${id}`);
     const base = await readRulesetVersion(ctx, id, newest.version_id);
@@ -551,7 +529,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
         `${id} is not a rule document (a policy, sheet or Colang file); rule sets change status through /v1/rulesets`,
       );
     }
-    const history = await ctx.store.history(id).catch(storeRefusal);
+    const history = await ctx.store.history(id).catch(storeError);
     if (!history.some((v) => !v.rejected)) throw new ApiError(404, 'NOT_FOUND', `no rule ${id}`);
     await lifecycleOf(ctx.store).update(id, { status }, member.name, ctx.now());
     return c.json({ id, status }, 200);

@@ -26,12 +26,9 @@ import { requireGrant, requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { CompileBody, compileBody, problemWithLine } from '../rule-sheets.ts';
+import { ErrorSchema } from './route-kit.ts';
 
 /** The error shape every route answers with, for the OpenAPI description. */
-export const ErrorSchema = z
-  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) })
-  .openapi('Error');
-
 const errorResponse = (description: string) => ({ content: { 'application/json': { schema: ErrorSchema } }, description });
 
 /** The 4xx answers routes share, for the OpenAPI description. */

@@ -1,0 +1,47 @@
+// What the route modules share: the error body's schema, JSON response and request helpers, the member-role
+// middleware, and a store refusal as an API error.
+import { z } from '@hono/zod-openapi';
+import { StoreError, type StoreErrorCode } from '@tollgate/store';
+import { createMiddleware } from 'hono/factory';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { type Env, requireMember } from '../auth.ts';
+import { ApiError } from '../errors.ts';
+import type { Role } from '../state/members.ts';
+
+export const ErrorSchema = z
+  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) })
+  .openapi('Error');
+
+/** A JSON response of `schema`, for createRoute's responses. */
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
+
+/** A required JSON request body of `schema`, for createRoute's request. */
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
+
+/** Route middleware: the principal must be a member, of one of `roles` when given (before any body is read). */
+export function members(...roles: Role[]) {
+  return createMiddleware<Env>(async function requireRole(c, next) {
+    requireMember(c.get('principal'), ...roles);
+    await next();
+  });
+}
+
+const STORE_STATUS: Record<StoreErrorCode, ContentfulStatusCode> = {
+  not_found: 404,
+  invalid_id: 400,
+  rejected_version: 409,
+  nothing_to_revert: 409,
+  conflict: 409,
+  locked: 409,
+  too_large: 413,
+  invalid_save: 400,
+};
+
+/** A store refusal as an API error (nothing was written); anything else is a bug and stays one. */
+export function storeError(err: unknown): never {
+  if (err instanceof StoreError) throw new ApiError(STORE_STATUS[err.code], err.code.toUpperCase(), err.message);
+  throw err;
+}
