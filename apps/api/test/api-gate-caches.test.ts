@@ -287,3 +287,15 @@ describe('the decision log', () => {
     }
   });
 });
+
+describe('call ids', () => {
+  it('are version 7 UUIDs, ordered by time and unique', async () => {
+    const { newCallId } = await import('../src/server/state/call-id.ts');
+    const t = Date.parse('2026-11-30T12:00:00Z');
+    const ids = [newCallId(t), newCallId(t), newCallId(t + 1), newCallId(t + 60_000)];
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(4);
+    expect(ids.slice(1).every((id, i) => id.slice(0, 13) >= (ids[i] as string).slice(0, 13))).toBe(true);
+    expect(ids[0]?.slice(0, 13).replace('-', '')).toBe(t.toString(16).padStart(12, '0'));
+  });
+});

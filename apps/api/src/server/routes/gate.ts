@@ -27,6 +27,7 @@ import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { loadPinnedRules, readRulesetVersion } from '../rulesets/ruleset-versions.ts';
 import { cachedMembers } from '../state/auth-cache.ts';
+import { newCallId } from '../state/call-id.ts';
 import { decisionLogOf } from '../state/decision-log.ts';
 import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
 import type { MemberRow } from '../state/members.ts';
@@ -274,7 +275,7 @@ export function gateRoutes() {
       now,
       call: { tool: body.tool, arguments: body.arguments, history, contexts: body.contexts, confirmed: body.confirmed },
     });
-    const callId = randomUUID();
+    const callId = newCallId(now.getTime());
     const digest = argumentsDigest(body.arguments);
     const createdAt = now.toISOString();
     const approvalId = d.decision === 'require_approval' && d.approval ? randomUUID() : undefined;
