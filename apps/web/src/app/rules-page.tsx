@@ -1,12 +1,11 @@
 // The Rules page (#/rules/<id>): the rules-form feature's workbench, given the running sheet, the catalogue
 // and the editor's save form here, in the app layer, because features never import each other.
-import { useCallback, useEffect, useRef, useState } from 'react';
 import { ErrorNotice, Loading } from '../components/query-state.tsx';
 import { useLintCatalogue } from '../features/editor/api/get-lint-catalogue.ts';
-import { getRunningDocument, useRunningDocument } from '../features/editor/api/get-running-document.ts';
-import { usePostEdit } from '../features/editor/api/post-edit.ts';
+import { useRunningDocument } from '../features/editor/api/get-running-document.ts';
 import { SaveForm } from '../features/editor/components/save-form.tsx';
 import { SaveOutcome } from '../features/editor/components/save-outcome.tsx';
+import { useDocumentSave } from '../features/editor/use-document-save.ts';
 import { RulesWorkbench, type SaveContext } from '../features/rules-form/components/rules-workbench.tsx';
 
 interface RulesPageProps {
@@ -42,55 +41,13 @@ export function RulesPage({ id, canSave, backHref, editHref }: RulesPageProps) {
 
 /** Saving the sheet through the edit seam, as the editor does: a reason, the outcome, a reload on a conflict. */
 function SheetSave({ id, canSave, initialBase, context }: { id: string; canSave: boolean; initialBase: number; context: SaveContext }) {
-  const [reason, setReason] = useState('');
-  const [basedOn, setBasedOn] = useState<number | null>(initialBase);
-  const [reloadError, setReloadError] = useState<Error | null>(null);
-  const reasonInput = useRef<HTMLInputElement>(null);
-  const edit = usePostEdit();
-  const { text, replaceText } = context;
-
-  const save = useCallback(() => {
-    if (!canSave || edit.isPending) return;
-    if (reason.trim() === '') {
-      reasonInput.current?.focus();
-      reasonInput.current?.reportValidity();
-      return;
-    }
-    edit.mutate(
-      { id, content: text, reason: reason.trim(), basedOn },
-      {
-        onSuccess: (outcome) => {
-          if (outcome.status === 'applied' && outcome.version) setBasedOn(outcome.version.sequence);
-          if (outcome.status === 'applied' || outcome.status === 'saved_not_running') setReason('');
-        },
-      },
-    );
-  }, [canSave, edit, id, text, reason, basedOn]);
-
-  const reload = useCallback(() => {
-    getRunningDocument(id).then(
-      (latest) => {
-        replaceText(latest.text);
-        setBasedOn(latest.version.sequence);
-        edit.reset();
-      },
-      (error: unknown) => setReloadError(error instanceof Error ? error : new Error('the reload failed')),
-    );
-  }, [id, edit, replaceText]);
-
-  // Ctrl/Cmd+S saves from anywhere on the page, as in the editor.
-  useEffect(() => {
-    if (!canSave) return;
-    const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
-        event.preventDefault();
-        save();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [canSave, save]);
-
+  const { reason, setReason, basedOn, reasonInput, edit, reloadError, save, reload } = useDocumentSave({
+    id,
+    canSave,
+    initialBase,
+    text: context.text,
+    replaceText: context.replaceText,
+  });
   if (!canSave) return <p className="muted">Your role can read this sheet but not save edits.</p>;
   return (
     <>

@@ -1,13 +1,12 @@
 // One document open in Monaco: the engine checks each change; problems, compiled panes and saving beside it.
 import type { LintCatalogue } from '@tollgate/engine';
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { ErrorNotice } from '../../../components/query-state.tsx';
 import { CodeEditor, type CodeEditorHandle } from '../../../lib/monaco/code-editor.tsx';
 import type { RunningText } from '../api/get-running-document.ts';
-import { getRunningDocument } from '../api/get-running-document.ts';
-import { usePostEdit } from '../api/post-edit.ts';
 import { languageOf } from '../editor-language.ts';
 import { useAfterPaint } from '../use-after-paint.ts';
+import { useDocumentSave } from '../use-document-save.ts';
 import { useLiveCheck } from '../use-live-check.ts';
 import { CheckSummary } from './check-summary.tsx';
 import { CompiledPanes } from './compiled-panes.tsx';
@@ -44,75 +43,33 @@ interface DocumentEditorProps {
 export function DocumentEditor({ opened, catalogue, canSave, renderAside, renderConflict }: DocumentEditorProps) {
   const { id } = opened;
   const [text, setText] = useState(opened.text);
-  const [basedOn, setBasedOn] = useState<number | null>(opened.version.sequence);
-  const [reason, setReason] = useState('');
-  const [reloadError, setReloadError] = useState<Error | null>(null);
   const editor = useRef<CodeEditorHandle>(null);
-  const reasonInput = useRef<HTMLInputElement>(null);
   // Checked in a worker; the versions let tests and the bench wait for the check of the newest text.
   const { check, failure, textVersion, checkedVersion } = useLiveCheck(id, text, catalogue);
   // The panes of a large sheet take a long layout: they follow once the markers are on screen.
   const outputs = useAfterPaint(check?.outputs);
-  const edit = usePostEdit();
-
-  const submit = useCallback(
-    (content: string, base: number | null) => {
-      if (!canSave || edit.isPending) return;
-      if (reason.trim() === '') {
-        reasonInput.current?.focus();
-        reasonInput.current?.reportValidity();
-        return;
-      }
-      edit.mutate(
-        { id, content, reason: reason.trim(), basedOn: base },
-        {
-          onSuccess: (outcome) => {
-            if (outcome.status === 'applied' && outcome.version) setBasedOn(outcome.version.sequence);
-            if (outcome.status === 'applied' || outcome.status === 'saved_not_running') setReason('');
-          },
-        },
-      );
-    },
-    [canSave, edit, id, reason],
-  );
-  const save = useCallback(() => submit(text, basedOn), [submit, text, basedOn]);
+  const replaceText = useCallback((next: string) => {
+    editor.current?.setText(next);
+    setText(next);
+  }, []);
+  const { reason, setReason, basedOn, setBasedOn, reasonInput, edit, reloadError, submit, save, reload } = useDocumentSave({
+    id,
+    canSave,
+    initialBase: opened.version.sequence,
+    text,
+    replaceText,
+  });
 
   // A merge replaces the text and moves the base to the version it was merged with, then saves.
   const resubmit = useCallback(
     (merged: string, theirs: number) => {
-      editor.current?.setText(merged);
-      setText(merged);
+      replaceText(merged);
       setBasedOn(theirs);
       submit(merged, theirs);
     },
-    [submit],
+    [replaceText, setBasedOn, submit],
   );
   const reveal = useCallback((line: number, column: number) => editor.current?.goTo(line, column), []);
-
-  const reload = useCallback(() => {
-    getRunningDocument(id).then(
-      (running) => {
-        editor.current?.setText(running.text);
-        setText(running.text);
-        setBasedOn(running.version.sequence);
-        edit.reset();
-      },
-      (error: unknown) => setReloadError(error instanceof Error ? error : new Error('the reload failed')),
-    );
-  }, [id, edit]);
-
-  // Ctrl/Cmd+S outside the editor (the reason field, a pane) saves too; inside, Monaco's own command does.
-  useEffect(() => {
-    if (!canSave) return;
-    const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
-        event.preventDefault();
-        save();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [canSave, save]);
 
   return (
     <div className="document-editor" data-text-version={textVersion} data-checked-version={checkedVersion}>
