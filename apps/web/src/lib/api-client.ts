@@ -5,16 +5,19 @@ import { readSessionKey } from './session-key.ts';
 export class ApiError extends Error {
   readonly code: string;
   readonly status: number;
-  constructor(status: number, code: string, message: string) {
+  /** The error's details, as answered (a refusal's rules at fault, a validation's issues). */
+  readonly details: unknown;
+  constructor(status: number, code: string, message: string, details?: unknown) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PATCH';
   body?: unknown;
   /** Defaults to the session's key. */
   key?: string | null;
@@ -33,7 +36,7 @@ export function segment(value: string): string {
   return encodeURIComponent(value);
 }
 
-function isErrorBody(value: unknown): value is { error: { code: string; message: string } } {
+function isErrorBody(value: unknown): value is { error: { code: string; message: string; details?: unknown } } {
   if (typeof value !== 'object' || value === null || !('error' in value)) return false;
   const error = value.error;
   return typeof error === 'object' && error !== null && 'code' in error && 'message' in error;
@@ -64,7 +67,7 @@ export async function apiFetch<T>(path: string, options: RequestOptions = {}): P
     json = null;
   }
   if (!response.ok && !(options.accept?.includes(response.status) && json !== null && !isErrorBody(json))) {
-    if (isErrorBody(json)) throw new ApiError(response.status, json.error.code, json.error.message);
+    if (isErrorBody(json)) throw new ApiError(response.status, json.error.code, json.error.message, json.error.details);
     throw new ApiError(response.status, 'HTTP_ERROR', `the server answered ${response.status}`);
   }
   return json as T;

@@ -1,6 +1,7 @@
 // Unit tests of reading the rules at fault from an error's details.
 import { describe, expect, it } from 'vitest';
-import { RulesetApiError, rulesOf } from './request-ruleset.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { rulesOf } from './request-ruleset.ts';
 
 describe('rulesOf', () => {
   it('reads details.rules, keeping only strings', () => {
@@ -11,8 +12,8 @@ describe('rulesOf', () => {
     expect(rulesOf({ replaced_by: 'rulesets/b.ruleset.json' })).toEqual([]);
     expect(rulesOf({ rules: 'x' })).toEqual([]);
   });
-  it('travels on the error with its code', () => {
-    const error = new RulesetApiError(409, 'RULESET_PINS_DRAFT', 'pins a draft rule', { rules: ['colang/trial.co'] });
-    expect([error.code, error.status, error.rules]).toEqual(['RULESET_PINS_DRAFT', 409, ['colang/trial.co']]);
+  it('reads the rules from an API error with its code', () => {
+    const error = new ApiError(409, 'RULESET_PINS_DRAFT', 'pins a draft rule', { rules: ['colang/trial.co'] });
+    expect([error.code, error.status, rulesOf(error.details)]).toEqual(['RULESET_PINS_DRAFT', 409, ['colang/trial.co']]);
   });
 });

@@ -1,9 +1,9 @@
 // An API error said plainly: its message, its code and, for a refusal, the rules at fault (error.details.rules).
 import { ApiError } from '../../../lib/api-client.ts';
-import { RulesetApiError } from '../api/request-ruleset.ts';
+import { rulesOf } from '../api/request-ruleset.ts';
 
 export function RulesetError({ error }: { error: Error }) {
-  const rules = error instanceof RulesetApiError ? error.rules : [];
+  const rules = error instanceof ApiError ? rulesOf(error.details) : [];
   return (
     <div className="state state-error" role="alert">
       <p className="ruleset-error-message">
