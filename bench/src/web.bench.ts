@@ -3,7 +3,7 @@
 /// <reference lib="dom" />
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,8 +26,8 @@ export async function runWebSuite(): Promise<{ figures: Figure[]; notes: string[
   // Under the lock from the build on: the e2e run rebuilds dist/ too, and serves it.
   const release = await acquireLock(BROWSER_LOCK);
   try {
-    if (process.argv.includes('--rebuild') || !existsSync(join(DIST, 'index.html'))) {
-      notes.push('web: built apps/web for this run');
+    if (buildIsStale()) {
+      notes.push('web: built apps/web for this run (the build was missing or older than its sources)');
       const built = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: ROOT, stdio: 'ignore' });
       if (built.status !== 0) throw new Error('the console build failed: run `npm run build` to see why');
     }
@@ -38,6 +38,21 @@ export async function runWebSuite(): Promise<{ figures: Figure[]; notes: string[
   } finally {
     release();
   }
+}
+
+/** True when dist/ has no build, or a source of the console or the engine changed after it was built. */
+function buildIsStale(): boolean {
+  const index = join(DIST, 'index.html');
+  if (!existsSync(index)) return true;
+  const builtAt = statSync(index).mtimeMs;
+  const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/engine/src'];
+  return sources.some((source) => newestChange(join(ROOT, source)) > builtAt);
+}
+
+function newestChange(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestChange(join(path, name))));
 }
 
 interface Chunk {
