@@ -264,4 +264,19 @@ describe('pins, versions and runs', () => {
     expect(set.versions.at(-1)).toMatchObject({ version_id: held.version.sequence, draft: true, active: false });
     expect(set.version_id).not.toBe(held.version.sequence);
   });
+
+  it('the documents routes cannot make an active set run a version that pins a draft rule, nor revert it blindly', async () => {
+    const id = 'rulesets/trial.ruleset.json';
+    await setRuleStatus('colang/trial.co', 'draft');
+    const pins = [{ rule_id: POLICY, version_id: 1 }, { rule_id: 'colang/trial.co' }];
+    const draft = await ok(patch(id, { pins }));
+    const docs = `/v1/documents/${encodeURIComponent(id)}`;
+    const activate = await ok(s.call('POST', `${docs}/activate`, { key: owner(), body: { sequence: draft.version_id } }), 409);
+    expect(activate.error).toMatchObject({ code: 'RULESET_PINS_DRAFT', details: { rules: ['colang/trial.co'] } });
+    expect((await ok(s.call('POST', `${docs}/revert`, { key: owner(), body: {} }), 409)).error.code).toBe('RULESET_REVERT_ACTIVE');
+    await setRuleStatus('colang/trial.co', 'active');
+    expect((await ok(s.call('POST', `${docs}/activate`, { key: owner(), body: { sequence: draft.version_id } }))).version.sequence).toBe(
+      draft.version_id,
+    );
+  });
 });

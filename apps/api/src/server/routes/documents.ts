@@ -8,7 +8,8 @@ import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
-import { pinContextFor, pinnedIdsOf } from '../rulesets/ruleset-versions.ts';
+import { lifecycleOf } from '../rulesets/lifecycle.ts';
+import { assertActivatable, pinContextFor, pinnedIdsOf } from '../rulesets/ruleset-versions.ts';
 import { ErrorSchema, json, members, storeError } from './route-kit.ts';
 
 type Diagnostic = ReturnType<typeof validateDocument>['problems'][number];
@@ -404,6 +405,7 @@ export function documentRoutes() {
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
     const { sequence } = c.req.valid('json');
+    if (documentKindOf(id) === 'ruleset') await assertActivatable(ctx, id, sequence);
     const v = await ctx.store.activate(id, sequence).catch(storeError);
     ctx.events.publish({ type: 'document', id, sequence: v.sequence });
     return c.json({ id, version: versionJson(v) }, 200);
@@ -412,6 +414,11 @@ export function documentRoutes() {
   app.openapi(revertRoute, async (c) => {
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
+    if (documentKindOf(id) === 'ruleset' && (await lifecycleOf(ctx.store).statusOf(id)) === 'active') {
+      // The version a revert lands on is known only once it is made: an active set moves by activating a
+      // version, which checks its pins first.
+      throw new ApiError(409, 'RULESET_REVERT_ACTIVE', `${id} is active: activate the version to run instead, so its pins are checked`);
+    }
     const v = await ctx.store.revert(id).catch(storeError);
     ctx.events.publish({ type: 'document', id, sequence: v.sequence });
     return c.json({ id, version: versionJson(v) }, 200);

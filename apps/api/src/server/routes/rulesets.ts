@@ -10,6 +10,7 @@ import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { hasStatus, lifecycleOf } from '../rulesets/lifecycle.ts';
 import {
+  assertNoDraftRules,
   assertRulesetId,
   checkRulesetText,
   type RulesetVersionView,
@@ -201,16 +202,6 @@ function textOf(set: { name: string; description?: string; tags?: string[]; pins
   if (set.tags !== undefined) doc.tags = set.tags;
   doc.pins = set.pins.map((p) => (p.version_id === undefined ? { rule_id: p.rule_id } : { rule_id: p.rule_id, version_id: p.version_id }));
   return `${JSON.stringify(doc, null, 2)}\n`;
-}
-
-/** A set may become (or stay) active only while the version that runs pins no draft rule. */
-function assertNoDraftRules(view: RulesetVersionView): void {
-  const drafts = view.pins.filter((p) => p.status === 'draft').map((p) => p.rule_id);
-  if (drafts.length > 0) {
-    throw new ApiError(409, 'RULESET_PINS_DRAFT', `a set cannot be active while it pins a draft rule: ${drafts.join(', ')}`, {
-      rules: drafts,
-    });
-  }
 }
 
 async function assertReplacement(ctx: AppContext, id: string, replacement: string): Promise<void> {

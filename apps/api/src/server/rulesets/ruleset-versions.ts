@@ -214,3 +214,22 @@ export async function workspaceCatalogue(ctx: AppContext, id = 'catalogue.yaml')
   if (!read.ok) throw new ApiError(409, 'CATALOGUE_NOT_LOADABLE', `${id} does not load`, { problems: read.problems });
   return read.catalogue;
 }
+
+/** A set may become (or stay) active only while the version that runs pins no draft rule. */
+export function assertNoDraftRules(view: RulesetVersionView): void {
+  const drafts = view.pins.filter((p) => p.status === 'draft').map((p) => p.rule_id);
+  if (drafts.length > 0) {
+    throw new ApiError(409, 'RULESET_PINS_DRAFT', `a set cannot be active while it pins a draft rule: ${drafts.join(', ')}`, {
+      rules: drafts,
+    });
+  }
+}
+
+/**
+ * Whether a stored version of a rule set may become its active version by the documents routes: for an
+ * active set, only one that pins no draft rule (the rule-set route checks the same).
+ */
+export async function assertActivatable(ctx: AppContext, id: string, version: number): Promise<void> {
+  if ((await lifecycleOf(ctx.store).statusOf(id)) !== 'active') return;
+  assertNoDraftRules((await readRulesetVersion(ctx, id, version)).view);
+}
