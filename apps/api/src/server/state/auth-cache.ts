@@ -10,6 +10,8 @@ const MAX_KEYS = 10_000;
 interface AuthCache {
   generation: () => number;
   seen: number;
+  /** Whether the generation was read in this turn of the event loop. */
+  readThisTurn: boolean;
   /** Key hash -> principal, or null for a hash no key has (so a wrong key costs no read either). */
   principals: Map<string, Principal | null>;
   members: MemberRow[] | undefined;
@@ -21,15 +23,23 @@ function cacheOf(db: Db): AuthCache {
   let cache = caches.get(db);
   if (!cache) {
     const read = db.prepare('SELECT generation FROM auth_generation WHERE id = 1').pluck();
-    cache = { generation: () => read.get() as number, seen: -1, principals: new Map(), members: undefined };
+    cache = { generation: () => read.get() as number, seen: -1, readThisTurn: false, principals: new Map(), members: undefined };
     caches.set(db, cache);
   }
-  // One indexed read of one row: cheaper than the key lookup it saves, and it sees other connections' writes.
-  const now = cache.generation();
-  if (now !== cache.seen) {
-    cache.seen = now;
-    cache.principals.clear();
-    cache.members = undefined;
+  // One read of one row, which sees other connections' writes, at most once per turn of the event loop:
+  // every request handled in a turn arrived before it began, so none was sent after a change it misses.
+  if (!cache.readThisTurn) {
+    const now = cache.generation();
+    if (now !== cache.seen) {
+      cache.seen = now;
+      cache.principals.clear();
+      cache.members = undefined;
+    }
+    cache.readThisTurn = true;
+    const current = cache;
+    setImmediate(() => {
+      current.readThisTurn = false;
+    });
   }
   return cache;
 }
