@@ -48,6 +48,13 @@ describe('analyzeImpact', () => {
     expect(analyzeImpact(kind, before, after).widenedSubjects).toEqual(expected);
   });
 
+  it('an example suite widens nothing, even when it adds calls it expects allowed', () => {
+    const suite = (examples: unknown[]) => JSON.stringify({ tools: [{ name: 't', action: 'a.b' }], examples });
+    const allowed = { name: 'x', tool: 't', arguments: {}, expect: { decision: 'allow' } };
+    expect(analyzeImpact('examples', undefined, suite([allowed]))).toEqual({ widensSecurity: false, widenedSubjects: [] });
+    expect(analyzeImpact('examples', suite([]), suite([allowed, allowed])).widensSecurity).toBe(false);
+  });
+
   it('an identical text never widens, whatever the kind and text', () => {
     fc.assert(
       fc.property(fc.constantFrom(...DOCUMENT_KINDS), fc.oneof(fc.string(), fc.constant(POLICY)), (kind, text) => {

@@ -24,6 +24,9 @@ export function analyzeImpact(kind: DocumentKind, runningText: string | undefine
   switch (kind) {
     case 'policy':
       return analyzePolicyImpact(runningText, newText, context);
+    case 'examples':
+      // Example calls say what a policy should decide; they never decide a call, so they widen nothing.
+      return impactOf([]);
     case 'sheet':
       return analyzeSheetImpact(runningText, newText);
     case 'colang':

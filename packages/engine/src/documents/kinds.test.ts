@@ -1,7 +1,7 @@
 // documentKindOf: every kind's path patterns, and the paths that name no kind.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DOCUMENT_KINDS, documentKindOf, isDocumentKind } from './kinds.ts';
+import { DOCUMENT_KINDS, documentKindOf, exampleSuiteIdOf, isDocumentKind } from './kinds.ts';
 
 describe('documentKindOf', () => {
   it.each([
@@ -15,6 +15,8 @@ describe('documentKindOf', () => {
     ['sheets/shop.rules.yml', 'sheet'],
     ['colang/shop.co', 'colang'],
     ['policies/refunds.policy.json', 'policy'],
+    ['policies/refunds.examples.json', 'examples'],
+    ['policies/a.policy.examples.json', 'examples'],
     ['rulesets/support.ruleset.json', 'ruleset'],
     ['agents/support.agent.yaml', 'agent'],
     ['settings.yaml', 'settings'],
@@ -35,6 +37,10 @@ describe('documentKindOf', () => {
     'colang/shop.colang',
     'policies/refunds.json',
     'policies/refunds.policy.yaml',
+    'policies/.examples.json',
+    'policies/refunds.examples.yaml',
+    'examples/refunds.examples.json',
+    'policies/a/b.examples.json',
     'rulesets/support.json',
     'agents/support.yaml',
     'agents/support.agent.yml',
@@ -56,7 +62,14 @@ describe('documentKindOf', () => {
     );
   });
 
-  it('isDocumentKind accepts the seven kinds only', () => {
+  it('names the suite beside a policy, and of a policy only', () => {
+    expect(exampleSuiteIdOf('policies/refunds.policy.json')).toBe('policies/refunds.examples.json');
+    expect(documentKindOf(exampleSuiteIdOf('policies/a.policy.policy.json') ?? '')).toBe('examples');
+    expect(exampleSuiteIdOf('policies/refunds.examples.json')).toBeUndefined();
+    expect(exampleSuiteIdOf('sheets/shop.rules.yaml')).toBeUndefined();
+  });
+
+  it('isDocumentKind accepts the eight kinds only', () => {
     for (const kind of DOCUMENT_KINDS) expect(isDocumentKind(kind)).toBe(true);
     expect(isDocumentKind('intent')).toBe(false);
   });

@@ -1,8 +1,8 @@
 // Which kind of document an id names, read off its path (DESIGN.md, "Documents").
 
-export const DOCUMENT_KINDS = ['catalogue', 'sheet', 'colang', 'policy', 'ruleset', 'agent', 'settings'] as const;
+export const DOCUMENT_KINDS = ['catalogue', 'sheet', 'colang', 'policy', 'examples', 'ruleset', 'agent', 'settings'] as const;
 
-/** The seven kinds of document a person authors; each has a validator and an impact analyser. */
+/** The eight kinds of document a person authors; each has a validator and an impact analyser. */
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 /** One file name inside a folder: no slash, and something before the suffix. */
@@ -14,6 +14,7 @@ const PATTERNS: readonly [RegExp, DocumentKind][] = [
   [new RegExp(`^sheets/${NAME}\\.rules\\.(?:yaml|yml)$`), 'sheet'],
   [new RegExp(`^colang/${NAME}\\.co$`), 'colang'],
   [new RegExp(`^policies/${NAME}\\.policy\\.json$`), 'policy'],
+  [new RegExp(`^policies/${NAME}\\.examples\\.json$`), 'examples'],
   [new RegExp(`^rulesets/${NAME}\\.ruleset\\.json$`), 'ruleset'],
   [new RegExp(`^agents/${NAME}\\.agent\\.yaml$`), 'agent'],
   [/^settings\.yaml$/, 'settings'],
@@ -26,6 +27,7 @@ const PATTERNS: readonly [RegExp, DocumentKind][] = [
  * @example
  * documentKindOf('sheets/shop.rules.yaml') // 'sheet'
  * documentKindOf('policies/refunds.policy.json') // 'policy'
+ * documentKindOf('policies/refunds.examples.json') // 'examples'
  * documentKindOf('notes.txt') // undefined
  */
 export function documentKindOf(id: string): DocumentKind | undefined {
@@ -34,11 +36,25 @@ export function documentKindOf(id: string): DocumentKind | undefined {
 }
 
 /**
- * Whether a string is one of the seven kinds.
+ * Whether a string is one of the eight kinds.
  *
  * @example
  * isDocumentKind('ruleset') // true
  */
 export function isDocumentKind(value: string): value is DocumentKind {
   return (DOCUMENT_KINDS as readonly string[]).includes(value);
+}
+
+const POLICY_ID = new RegExp(`^policies/(${NAME})\\.policy\\.json$`);
+
+/**
+ * The id of a policy's example suite (`policies/<name>.examples.json` beside `policies/<name>.policy.json`),
+ * or undefined when `policyId` names no policy.
+ *
+ * @example
+ * exampleSuiteIdOf('policies/refunds.policy.json') // 'policies/refunds.examples.json'
+ */
+export function exampleSuiteIdOf(policyId: string): string | undefined {
+  const name = POLICY_ID.exec(policyId)?.[1];
+  return name === undefined ? undefined : `policies/${name}.examples.json`;
 }

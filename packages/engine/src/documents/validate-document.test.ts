@@ -2,6 +2,7 @@
 // and the seed's "does not load" report formatted with its line.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { POLICY_CODES } from '../policy/codes.ts';
 import { DOCUMENT_CODES } from './codes.ts';
 import { formatProblem } from './format-problem.ts';
 import { validateDocument } from './validate-document.ts';
@@ -18,6 +19,13 @@ const SHEET = 'rules:\n  - action: refund_card\n    requires: [supervisor_approv
 const CATALOGUE =
   'tools:\n  - {name: refund_card, action: refund.issue, kind: write}\n  - {name: close_account, action: accounts.close, kind: write}\n';
 
+const SUITE = `{
+  "tools": [{"name": "issue_refund", "action": "refund.issue", "amount": {"pointer": "/amount", "currency": "USD"}}],
+  "examples": [
+    {"name": "small", "tool": "issue_refund", "arguments": {"amount": "50"}, "expect": {"decision": "allow", "rule": "refund-auto"}}
+  ]
+}`;
+
 function brief(id: string, text: string) {
   return validateDocument(id, text).problems.map((p) => ({ code: p.code, path: p.path, line: p.range?.start.line }));
 }
@@ -29,6 +37,7 @@ describe('validateDocument', () => {
     ['sheets/shop.rules.yaml', SHEET, 'sheet'],
     ['colang/shop.co', 'define flow delete_customer\n  refuse\n', 'colang'],
     ['policies/refunds.policy.json', POLICY, 'policy'],
+    ['policies/refunds.examples.json', SUITE, 'examples'],
     ['rulesets/support.ruleset.json', '{"name": "S", "pins": [{"rule_id": "colang/shop.co"}]}', 'ruleset'],
     [
       'agents/support.agent.yaml',
@@ -80,6 +89,55 @@ describe('validateDocument', () => {
     const r = validateDocument('policies/refunds.policy.json', POLICY, { tools: [{ name: 'refund_card', action: 'refund.issue' }] });
     expect(r.problems).toEqual([]);
     expect(r.lints.map((l) => [l.code, l.path, l.range?.start.line])).toEqual([['FAIL_CLOSED_ROUTING', '/rules/0/amount', 5]]);
+  });
+
+  it('reads an example suite as tollgate policy test does: codes, paths and lines, every problem', () => {
+    const bad = SUITE.replace('"tool": "issue_refund"', '"tool": "refund"').replace('"decision": "allow"', '"decision": "maybe", "why": 1');
+    expect(brief('policies/refunds.examples.json', bad)).toEqual([
+      { code: 'INVALID_VALUE', path: '/examples/0/tool', line: 4 },
+      { code: 'INVALID_VALUE', path: '/examples/0/expect/decision', line: 4 },
+      { code: 'UNKNOWN_MEMBER', path: '/examples/0/expect/why', line: 4 },
+    ]);
+    const tools = SUITE.replace('"action": "refund.issue"', '"action": "Refund Issue"');
+    expect(brief('policies/refunds.examples.json', tools)).toEqual([{ code: 'INVALID_ACTION', path: '/tools/0/action', line: 2 }]);
+    const twice = SUITE.replace('"examples": [', '"examples": [],\n  "examples": [');
+    expect(brief('policies/refunds.examples.json', twice)).toEqual([{ code: 'DUPLICATE_MEMBER', path: '/examples', line: 4 }]);
+    expect(brief('policies/refunds.examples.json', '{"tools": [')).toEqual([{ code: 'NOT_JSON', path: '', line: 1 }]);
+    expect(brief('policies/refunds.examples.json', '[]')).toEqual([{ code: 'INVALID_TYPE', path: '', line: 1 }]);
+    const r = validateDocument('policies/refunds.examples.json', bad);
+    expect(formatProblem('policies/refunds.examples.json', r.problems[0] as never)).toMatch(/^policies\/refunds\.examples\.json:4: /);
+  });
+
+  it('every problem of an example suite has a policy code, a line and a path', () => {
+    const example = fc.record(
+      {
+        name: fc.oneof(fc.string(), fc.integer()),
+        tool: fc.constantFrom('issue_refund', 'x', 3),
+        arguments: fc.jsonValue(),
+        expect: fc.jsonValue(),
+      },
+      { requiredKeys: [] },
+    );
+    const suite = fc.record(
+      { tools: fc.oneof(fc.jsonValue(), fc.constant([{ name: 'issue_refund', action: 'refund.issue' }])), examples: fc.array(example) },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          suite.map((v) => JSON.stringify(v, null, 2)),
+          fc.string(),
+        ),
+        (text) => {
+          for (const p of validateDocument('policies/a.examples.json', text).problems) {
+            expect(Object.keys(POLICY_CODES)).toContain(p.code);
+            expect(p.range?.start.line).toBeGreaterThanOrEqual(1);
+            expect(p.path).toBeDefined();
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
   it('gives a catalogue problem its path and line, YAML or JSON by the id', () => {

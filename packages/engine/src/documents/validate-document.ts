@@ -2,6 +2,7 @@
 // Problems refuse the text; lints and warnings are advice, returned apart (STYLE.md, "Diagnostics").
 import { lintRulebook } from '../colang/lint.ts';
 import { parseColang } from '../colang/parse.ts';
+import { readExampleSuite } from '../policy/policy-tests.ts';
 import { validatePolicy } from '../policy/validate.ts';
 import { readCatalogue } from '../rulebook/catalogue.ts';
 import { compileSheet } from '../sheet/compile.ts';
@@ -40,7 +41,7 @@ export function validateDocument(id: string, text: string, context: DocumentCont
           code: 'document_kind_unknown',
           severity: 'error',
           path: '',
-          message: `${id} names no kind of document; use catalogue.yaml, catalogues/*.yaml, sheets/*.rules.yaml, colang/*.co, policies/*.policy.json, rulesets/*.ruleset.json, agents/*.agent.yaml or settings.yaml`,
+          message: `${id} names no kind of document; use catalogue.yaml, catalogues/*.yaml, sheets/*.rules.yaml, colang/*.co, policies/*.policy.json, policies/*.examples.json, rulesets/*.ruleset.json, agents/*.agent.yaml or settings.yaml`,
         },
       ],
       lints: [],
@@ -62,6 +63,8 @@ export function validateDocument(id: string, text: string, context: DocumentCont
     }
     case 'policy':
       return validatePolicyText(text, context);
+    case 'examples':
+      return { kind, problems: exampleSuiteProblems(text), lints: [] };
     case 'ruleset':
       return { kind, problems: readRuleset(text, pinContextOf(context)).problems, lints: [] };
     case 'agent':
@@ -77,6 +80,13 @@ function pinContextOf(context: DocumentContext): PinContext | undefined {
   const exists = context.exists;
   if (!exists) return undefined;
   return { rule: (id) => (exists(id) ? { status: 'active', hasVersion: (version) => exists(id, version) } : undefined) };
+}
+
+/** A suite's problems as `tollgate policy test --examples` reports them; unreadable text is the whole document's (path ''). */
+function exampleSuiteProblems(text: string): Diagnostic[] {
+  const read = readExampleSuite(text);
+  if (read.ok) return [];
+  return read.problems.map((p) => (p.path === undefined ? { ...p, path: '' } : p));
 }
 
 function validatePolicyText(text: string, context: DocumentContext): DocumentValidation {

@@ -2,6 +2,8 @@
 // Examples come with templates, live beside documents, and replay recorded calls.
 import { problem } from '../conditions/family.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
+import { readJsonText } from '../source/json-text.ts';
+import { placeProblems } from '../source/place-problems.ts';
 import { type CompiledPolicy, compileTool } from './compile.ts';
 import { type DecisionCode, type EvaluateOptions, evaluatePolicy } from './evaluate.ts';
 import { validateToolBinding } from './tool.ts';
@@ -93,6 +95,26 @@ export function validateExampleSuite(suite: unknown): Diagnostic[] {
     }
   });
   return problems;
+}
+
+/** A suite read from its text: the suite, or every problem with its path and line. */
+export type ExampleSuiteRead = { ok: true; suite: ExampleSuite } | { ok: false; problems: Diagnostic[] };
+
+/**
+ * Reads a suite's JSON text exactly (a member named twice is refused, as in a policy) and validates it;
+ * each problem gets the line its path points at. The one reader of `--examples` files and
+ * `policies/*.examples.json` documents. Inexact numbers stay allowed: arguments are an agent's JSON.
+ *
+ * @example
+ * readExampleSuite('{"tools": [], "examples": [{"name": "x"}]}')
+ * // { ok: false, problems: [{ code: 'INVALID_VALUE', path: '/examples/0/tool', range: { start: { line: 1, ... } } }, ...] }
+ */
+export function readExampleSuite(text: string): ExampleSuiteRead {
+  const read = readJsonText(text);
+  if (!read.ok) return { ok: false, problems: [read.diagnostic] };
+  const duplicates = read.diagnostics.filter((d) => d.code === 'DUPLICATE_MEMBER');
+  const problems = placeProblems([...duplicates, ...validateExampleSuite(read.value)], read.rangeOf);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, suite: read.value as ExampleSuite };
 }
 
 /**

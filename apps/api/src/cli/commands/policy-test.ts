@@ -1,17 +1,18 @@
 // tollgate policy test: runs example calls; exit 0 when every expected outcome holds, 1 otherwise.
-import { CompiledPolicy, type ExampleSuite, type PolicyDocument, runPolicyTests, validateExampleSuite } from '@tollgate/engine/policy';
+import { CompiledPolicy, type PolicyDocument, readExampleSuite, runPolicyTests } from '@tollgate/engine/policy';
 import { formatDiagnostic } from '@tollgate/engine/source';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { type ParsedOptions, required } from '../main.ts';
-import { readJsonFile } from '../read-input.ts';
+import { MAX_DOCUMENT_BYTES, readTextFile } from '../read-input.ts';
 import { loadPolicy } from './load-policy.ts';
 
 export function policyTest(file: string, options: ParsedOptions, io: CliIo): number {
   const examplesFile = required(options.examples, 'examples');
   const loaded = loadPolicy(file);
-  const examples = readJsonFile(examplesFile);
-  const problems = [...examples.diagnostics.filter((d) => d.code === 'DUPLICATE_MEMBER'), ...validateExampleSuite(examples.value)];
-  if (problems.length > 0) {
+  // The reader of stored policies/*.examples.json documents too, so a file and a document read alike.
+  const examples = readExampleSuite(readTextFile(examplesFile, MAX_DOCUMENT_BYTES));
+  if (!examples.ok) {
+    const problems = examples.problems;
     throw new CliError(problems[0]?.code ?? 'INVALID_EXAMPLES', problems.map((p) => formatDiagnostic(examplesFile, p)).join('\n'));
   }
   if (!loaded.valid) {
@@ -19,7 +20,7 @@ export function policyTest(file: string, options: ParsedOptions, io: CliIo): num
     io.stderr.write(`${file}: invalid, so no example can run\n`);
     return EXIT_INVALID;
   }
-  const report = runPolicyTests(new CompiledPolicy(loaded.document as PolicyDocument), examples.value as ExampleSuite);
+  const report = runPolicyTests(new CompiledPolicy(loaded.document as PolicyDocument), examples.suite);
   if (options.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     for (const r of report.results) {
