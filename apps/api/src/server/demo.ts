@@ -1,6 +1,6 @@
 // The demo workspace a fresh data folder is seeded with (serve --demo): members of every role, the agent
-// support-bot with its catalogue, rule sheet and the seed's refunds policy, and refunds-bot running the
-// Support rule set. Seeded once.
+// support-bot with its catalogue, rule sheet and the seed's refunds policy with its example suite, and
+// refunds-bot running the Support rule set. Seeded once.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from './context.ts';
@@ -10,6 +10,7 @@ import { createKey, createMember, type Role } from './state/members.ts';
 const SYSTEM = { kind: 'system', label: 'demo seed' } as const;
 const DEMO_RULESET = 'rulesets/support.ruleset.json';
 const REFUNDS = readFileSync(new URL('../../../../examples/refunds.policy.json', import.meta.url), 'utf8');
+const REFUNDS_EXAMPLES = readFileSync(new URL('../../../../examples/refunds.examples.json', import.meta.url), 'utf8');
 
 /** support-bot's agent document with a spending limit, for tests of the delegation's hard limit. */
 export const AGENT_WITH_SPENDING_LIMIT = `catalogue: catalogue.yaml
@@ -41,6 +42,7 @@ rules:
     never: true
 `,
   'policies/refunds.policy.json': REFUNDS,
+  'policies/refunds.examples.json': REFUNDS_EXAMPLES,
   'rulesets/support.ruleset.json': `${JSON.stringify(
     {
       name: 'Support',
