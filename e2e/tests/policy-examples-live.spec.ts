@@ -1,5 +1,6 @@
-// Journey: a policy's example calls run as the author types; lowering the automatic refund limit flips an
-// example to failing, and its row shows what the policy now decides.
+// Journey: an author writes a policy's example suite in its editor and stores it beside the policy
+// (policies/<name>.examples.json); it is there after a reload, and runs as the author types: lowering the
+// automatic refund limit flips an example to failing, and its row shows what the policy now decides.
 import { expect, type Page, test } from '@playwright/test';
 import { memberKey, signIn } from './demo.ts';
 import { ownPolicyId, REFUNDS_EXAMPLES, REFUNDS_TEXT, saveVersion } from './own-policy.ts';
@@ -25,10 +26,23 @@ test('an example flips to failing as a threshold changes, showing the actual dec
   await rules.getByRole('button', { name: /never\s*deny/ }).click();
   await expect(page.locator('.line-numbers.active-line-number')).toHaveText('42');
 
-  await expect(page.getByText('No example calls yet.')).toBeVisible();
+  // A new policy has no suite: the panel offers to create one, stored through the edit seam.
+  const suiteId = id.replace(/\.policy\.json$/, '.examples.json');
+  await expect(page.getByText('This policy has no example suite yet')).toBeVisible();
+  await page.getByRole('button', { name: 'Create an example suite' }).click();
   await page.getByLabel('Example suite', { exact: true }).fill(REFUNDS_EXAMPLES);
   const counts = page.getByRole('status').filter({ hasText: /passing, \d+ failing/ });
   await expect(counts).toHaveText('12 passing, 0 failing');
+  await page.getByLabel('Reason for the examples edit').fill('the refunds examples');
+  await page.getByRole('button', { name: 'Store the example suite' }).click();
+  await expect(page.getByRole('status', { name: 'Example suite outcome' })).toContainText('stored · version 1');
+
+  // Stored, not kept in this browser: with local storage emptied, a reload reads it back.
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: 'Document text' })).toBeAttached();
+  await expect(counts).toHaveText('12 passing, 0 failing');
+  await expect(page.getByText(`${suiteId}, version 1.`)).toBeAttached();
 
   await replaceWord(page, /"lte":\s"100"$/, '100', '50');
   await expect(counts).toHaveText('10 passing, 2 failing');

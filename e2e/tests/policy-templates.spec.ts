@@ -1,5 +1,6 @@
 // Journey: a developer picks a template, sets its parameters (a refused value first), previews the draft,
-// creates it as a new policy through the edit seam, and opens it with the template's examples passing.
+// creates it as a new policy through the edit seam with its example suite stored beside it, and opens it
+// with the template's examples passing.
 import { expect, test } from '@playwright/test';
 import { memberKey, signIn } from './demo.ts';
 
@@ -25,6 +26,7 @@ test('a template with its own limit becomes a new policy, opened in the editor',
   const outcome = page.getByRole('status', { name: 'Create outcome' });
   await expect(outcome).toContainText('applied');
   await expect(outcome).toContainText(`policies/${name}.policy.json, version 1`);
+  await expect(outcome).toContainText(`Example calls policies/${name}.examples.json: stored beside it.`);
   await page.screenshot({ path: 'test-results/screens/templates-draft-created.png', fullPage: true });
 
   await outcome.getByRole('link', { name: `Open policies/${name}.policy.json in the editor` }).click();
@@ -32,5 +34,7 @@ test('a template with its own limit becomes a new policy, opened in the editor',
   await expect(page.getByRole('textbox', { name: 'Document text' })).toBeAttached();
   await expect(page.getByRole('list', { name: 'Rules' })).toContainText('never');
   await expect(page.getByRole('status').filter({ hasText: /^\d+ passing, 0 failing/ })).toBeVisible();
+  // The suite the editor runs is the stored document, not a copy kept in this browser.
+  await expect(page.getByText(`policies/${name}.examples.json, version 1.`)).toBeAttached();
   await page.screenshot({ path: 'test-results/screens/templates-draft-opened.png', fullPage: true });
 });

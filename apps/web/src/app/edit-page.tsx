@@ -23,7 +23,9 @@ export function EditPage({ id, canSave, backHref, rulesHref }: EditPageProps) {
       canSave={canSave}
       backHref={backHref}
       formHref={kind === 'sheet' ? rulesHref : undefined}
-      renderAside={policy ? (aside) => <PolicyPanels id={aside.id} text={aside.text} onReveal={aside.reveal} /> : undefined}
+      renderAside={
+        policy ? (aside) => <PolicyPanels id={aside.id} text={aside.text} canSave={canSave} onReveal={aside.reveal} /> : undefined
+      }
       renderConflict={(conflict) => <MergeView {...conflict} language={languageOf(conflict.id)} />}
     />
   );

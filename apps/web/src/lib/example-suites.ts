@@ -1,23 +1,46 @@
-// A policy's example calls, kept in this browser per document id. The store has no document kind for
-// example suites yet (docs/console.md, "Policy editor"), so a draft's examples travel here from the gallery.
-const PREFIX = 'tollgate.examples:';
+// GET /v1/documents/policies%2F<name>.examples.json: a policy's stored example suite (docs/documents.md,
+// kind `examples`), read by the policy editor, the templates gallery and the simulation page alike.
 
-/** The suite text kept for a document, or '' when there is none. Example: `readExampleSuite('policies/a.policy.json')`. */
-export function readExampleSuite(id: string): string {
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { exampleSuiteIdOf } from '@tollgate/engine';
+import { ApiError, apiFetch, segment } from './api-client.ts';
+
+/** The running version of a policy's suite. */
+export interface StoredSuite {
+  /** The suite's own document id, `policies/<name>.examples.json`. */
+  id: string;
+  sequence: number;
+  text: string;
+}
+
+/**
+ * The suite stored beside `policyId`, or null when the policy has none yet.
+ *
+ * @example
+ * await getExampleSuite('policies/refunds.policy.json') // { id: 'policies/refunds.examples.json', sequence: 1, text: '{...' }
+ */
+export async function getExampleSuite(policyId: string, signal?: AbortSignal): Promise<StoredSuite | null> {
+  const id = exampleSuiteIdOf(policyId);
+  if (id === undefined) return null;
   try {
-    return localStorage.getItem(PREFIX + id) ?? '';
-  } catch {
-    // Storage can be switched off; the panel then starts empty every time.
-    return '';
+    const body = await apiFetch<{ version: { sequence: number }; text: string }>(`/v1/documents/${segment(id)}`, { signal });
+    return { id, sequence: body.version.sequence, text: body.text };
+  } catch (error) {
+    // No suite yet is an answer, not an error: the panel offers to create one.
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
   }
 }
 
-/** Keeps a document's suite text; an empty text forgets it. */
-export function writeExampleSuite(id: string, text: string): void {
-  try {
-    if (text.trim() === '') localStorage.removeItem(PREFIX + id);
-    else localStorage.setItem(PREFIX + id, text);
-  } catch {
-    // Full or switched-off storage: the suite lives for this page only.
-  }
+export const exampleSuiteQueryOptions = (policyId: string) =>
+  queryOptions({
+    // Under 'documents', so a saved edit of any document refreshes it by prefix.
+    queryKey: ['documents', 'example-suite', policyId],
+    queryFn: ({ signal }) => getExampleSuite(policyId, signal),
+    // The editor holds its own suite text; a background refetch must not look like a new base.
+    refetchOnWindowFocus: false,
+  });
+
+export function useExampleSuite(policyId: string | null) {
+  return useQuery({ ...exampleSuiteQueryOptions(policyId ?? ''), enabled: policyId !== null });
 }

@@ -26,10 +26,18 @@ describe('runExamples', () => {
 
   it('says when there is no suite, when it does not read, and when the policy has errors', () => {
     expect(runExamples(SAMPLE_POLICY, '  ')).toEqual({ state: 'empty' });
-    expect(runExamples(SAMPLE_POLICY, '{"tools": [')).toMatchObject({ state: 'suite_invalid' });
-    expect(runExamples(SAMPLE_POLICY, '{"tools": [], "examples": [{"name": "x"}]}')).toMatchObject({
+    expect(runExamples(SAMPLE_POLICY, '{"tools": [')).toEqual({
       state: 'suite_invalid',
-      problems: expect.arrayContaining([expect.stringMatching(/^\/examples\/0\/tool: /)]),
+      problems: [expect.stringMatching(/^Line 1: NOT_JSON: /)],
+    });
+    expect(runExamples(SAMPLE_POLICY, '{"tools": [],\n "examples": [{"name": "x"}]}')).toMatchObject({
+      state: 'suite_invalid',
+      problems: expect.arrayContaining([expect.stringMatching(/^Line 2, \/examples\/0\/tool: INVALID_VALUE: /)]),
+    });
+    // A member named twice is refused here as the edit seam refuses it, with its line.
+    expect(runExamples(SAMPLE_POLICY, '{"tools": [],\n "examples": [],\n "examples": []}')).toEqual({
+      state: 'suite_invalid',
+      problems: [expect.stringMatching(/^Line 3, \/examples: DUPLICATE_MEMBER: /)],
     });
     expect(runExamples(SAMPLE_POLICY.replace('"default": "deny"', '"default": "allow"'), SUITE)).toEqual({ state: 'policy_invalid' });
   });

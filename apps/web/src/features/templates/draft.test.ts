@@ -1,4 +1,5 @@
 // buildDraft and the draft's name: engine-validated parameters, problems by parameter, the new id.
+import { exampleSuiteIdOf, validateDocument } from '@tollgate/engine';
 import { describe, expect, it } from 'vitest';
 import { buildDraft, checkDraftName, draftId } from './draft.ts';
 
@@ -11,6 +12,14 @@ describe('buildDraft', () => {
     expect(JSON.stringify(document)).toContain('"lte":"50"');
     expect(draft.text.endsWith('}\n')).toBe(true);
     expect(JSON.parse(draft.examples).examples.length).toBeGreaterThan(0);
+  });
+
+  it("gives examples the edit seam stores as the new policy's suite document", () => {
+    const draft = buildDraft('support-refunds', { auto_limit: '50.00' });
+    if (!draft.ok) throw new Error('expected a draft');
+    const suiteId = exampleSuiteIdOf(draftId('refunds'));
+    expect(suiteId).toBe('policies/refunds.examples.json');
+    expect(validateDocument(suiteId ?? '', draft.examples)).toEqual({ kind: 'examples', problems: [], lints: [] });
   });
 
   it('lists problems by parameter, and order problems against the parameter at fault', () => {

@@ -17,9 +17,12 @@ describe('groupByKind', () => {
     const groups = groupByKind([
       doc('settings.yaml', 'settings'),
       doc('x', null),
+      doc('rulesets/s.ruleset.json', 'ruleset'),
+      doc('policies/b.examples.json', 'examples'),
       doc('policies/b', 'policy'),
       doc('catalogue.yaml', 'catalogue'),
     ]);
-    expect(groups.map((g) => g.kind)).toEqual(['catalogue', 'policy', 'settings', 'other']);
+    // A policy's example suite sits right after the policies.
+    expect(groups.map((g) => g.kind)).toEqual(['catalogue', 'policy', 'examples', 'ruleset', 'settings', 'other']);
   });
 });

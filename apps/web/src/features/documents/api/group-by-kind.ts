@@ -1,7 +1,7 @@
 // Groups documents by kind in the order the design lists them (DESIGN.md, "Documents").
 import type { DocumentSummary } from './types.ts';
 
-export const KIND_ORDER = ['catalogue', 'sheet', 'colang', 'policy', 'ruleset', 'agent', 'settings'] as const;
+export const KIND_ORDER = ['catalogue', 'sheet', 'colang', 'policy', 'examples', 'ruleset', 'agent', 'settings'] as const;
 
 export interface KindGroup {
   kind: string;

@@ -1,59 +1,46 @@
-// The policy's example calls with expected outcomes, decided live against the text as it is typed.
-import { useDeferredValue, useId, useMemo, useState } from 'react';
-import { readExampleSuite, writeExampleSuite } from '../../../lib/example-suites.ts';
-import { runExamples } from '../run-examples.ts';
-import { ExampleResults } from './example-results.tsx';
+// The policy's example calls with expected outcomes, read from the suite stored beside the policy
+// (policies/<name>.examples.json) and decided live against the policy text as it is typed.
+import { exampleSuiteIdOf } from '@tollgate/engine';
+import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { useExampleSuite } from '../../../lib/example-suites.ts';
+import { usePostExampleSuite } from '../api/post-example-suite.ts';
+import { SuiteEditor } from './suite-editor.tsx';
+import { SuiteOutcome } from './suite-outcome.tsx';
 
-export function ExamplesPanel({ id, text }: { id: string; text: string }) {
-  const suiteId = useId();
-  const [suite, setSuite] = useState(() => readExampleSuite(id));
-  // Deferred, so deciding every example never delays a keystroke.
-  const policy = useDeferredValue(text);
-  const examples = useDeferredValue(suite);
-  const run = useMemo(() => runExamples(policy, examples), [policy, examples]);
-  const edit = (next: string) => {
-    setSuite(next);
-    writeExampleSuite(id, next);
-  };
+interface ExamplesPanelProps {
+  /** The policy's id. */
+  id: string;
+  text: string;
+  canSave: boolean;
+}
+
+export function ExamplesPanel({ id, text, canSave }: ExamplesPanelProps) {
+  const suiteId = exampleSuiteIdOf(id);
+  const stored = useExampleSuite(id);
+  // Kept here, so the outcome stays shown when a stored version remounts the suite editor.
+  const save = usePostExampleSuite();
   return (
     <section className="examples-panel" aria-labelledby="examples-heading">
       <h2 id="examples-heading" className="panel-title">
         Examples
       </h2>
-      {run.state === 'empty' && (
-        <p className="state state-empty">
-          No example calls yet. Paste a suite (the <code>--examples</code> file of <code>tollgate policy test</code>); drafts from a
-          template bring theirs.
-        </p>
-      )}
-      {run.state === 'suite_invalid' && (
-        // biome-ignore lint/a11y/noRedundantRoles: list-style none drops the implicit role in some browsers
-        <ul role="list" aria-label="Suite problems" className="problems">
-          {run.problems.map((problem) => (
-            <li key={problem} className="problem problem-error">
-              {problem}
-            </li>
-          ))}
-        </ul>
-      )}
-      {run.state === 'policy_invalid' && <p className="state">The policy has errors; the examples run again once they are fixed.</p>}
-      {run.state === 'ran' && <ExampleResults report={run.report} />}
-      <details className="examples-suite" open={suite.trim() === ''}>
-        <summary>Example suite (JSON)</summary>
-        <label htmlFor={suiteId} className="editor-label">
-          Example suite
-        </label>
-        <textarea
-          id={suiteId}
-          className="input examples-text"
-          value={suite}
-          onChange={(event) => edit(event.target.value)}
-          spellCheck={false}
-          rows={10}
-          placeholder='{"tools": [{"name": "issue_refund", "action": "refund.issue", "amount": {"pointer": "/amount", "currency": "USD"}}], "examples": []}'
+      {suiteId === undefined && <p className="state">Only a policy document has an example suite.</p>}
+      {suiteId !== undefined && stored.isPending && <Loading label="Loading the example suite" />}
+      {stored.isError && <ErrorNotice error={stored.error} />}
+      {suiteId !== undefined && stored.isSuccess && (
+        <SuiteEditor
+          // A new stored version starts the text afresh from what is stored.
+          key={stored.data?.sequence ?? 'none'}
+          suiteId={suiteId}
+          policyText={text}
+          stored={stored.data}
+          canSave={canSave}
+          saving={save.isPending}
+          onSave={(content, reason) => save.mutate({ policyId: id, id: suiteId, content, reason, basedOn: stored.data?.sequence ?? null })}
         />
-        <p className="muted">Kept in this browser for {id}.</p>
-      </details>
+      )}
+      {save.isError && <ErrorNotice error={save.error} />}
+      {save.data !== undefined && <SuiteOutcome outcome={save.data} onReload={() => stored.refetch()} />}
     </section>
   );
 }

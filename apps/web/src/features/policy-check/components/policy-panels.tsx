@@ -7,10 +7,12 @@ import { RulePanel } from './rule-panel.tsx';
 interface PolicyPanelsProps {
   id: string;
   text: string;
+  /** Whether the member may store the policy's example suite. */
+  canSave: boolean;
   onReveal: (line: number, column: number) => void;
 }
 
-export function PolicyPanels({ id, text, onReveal }: PolicyPanelsProps) {
+export function PolicyPanels({ id, text, canSave, onReveal }: PolicyPanelsProps) {
   useEffect(() => {
     // Completion and hover are a help, not a need: without the schema the editor still works.
     registerPolicySchema().catch(() => undefined);
@@ -18,7 +20,7 @@ export function PolicyPanels({ id, text, onReveal }: PolicyPanelsProps) {
   return (
     <>
       <RulePanel text={text} onReveal={onReveal} />
-      <ExamplesPanel id={id} text={text} />
+      <ExamplesPanel id={id} text={text} canSave={canSave} />
     </>
   );
 }

@@ -1,5 +1,5 @@
-// What the edit seam made of the new draft, said plainly, with the way on to its editor.
-import type { DraftOutcome as Outcome } from '../api/post-draft.ts';
+// What the edit seam made of the new draft and its example suite, said plainly, with the way on to its editor.
+import type { DraftOutcomes, DraftOutcome as Outcome } from '../api/post-draft.ts';
 
 const HEADLINES: Record<Outcome['status'], string> = {
   applied: 'applied: the new policy is stored and running',
@@ -9,7 +9,16 @@ const HEADLINES: Record<Outcome['status'], string> = {
   conflict: 'conflict: a document with this name exists already; choose another name',
 };
 
-export function DraftOutcome({ outcome, id, editHref }: { outcome: Outcome; id: string; editHref: string }) {
+const SUITE_HEADLINES: Record<Outcome['status'], string> = {
+  applied: 'stored beside it',
+  saved_not_running: 'held for review',
+  refused: 'refused, so the editor starts without examples',
+  rejected: 'rejected',
+  conflict: 'not stored: a suite with this name exists already and is kept',
+};
+
+export function DraftOutcome({ outcomes, id, editHref }: { outcomes: DraftOutcomes; id: string; editHref: string }) {
+  const { policy: outcome, examples } = outcomes;
   const stored = outcome.status === 'applied' || outcome.status === 'saved_not_running';
   return (
     <section className={`outcome outcome-${outcome.status}`} role="status" aria-label="Create outcome">
@@ -29,6 +38,12 @@ export function DraftOutcome({ outcome, id, editHref }: { outcome: Outcome; id: 
             <li key={reason}>{reason}</li>
           ))}
         </ul>
+      )}
+      {examples !== null && (
+        <p>
+          Example calls <code>{examples.id}</code>: {SUITE_HEADLINES[examples.outcome.status]}
+          {examples.outcome.reasons.length > 0 && ` (${examples.outcome.reasons.join('; ')})`}.
+        </p>
       )}
       {stored && (
         <a className="button button-primary" href={editHref}>

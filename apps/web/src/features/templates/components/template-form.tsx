@@ -3,8 +3,7 @@
 import type { TemplateInfo } from '@tollgate/engine';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { ErrorNotice } from '../../../components/query-state.tsx';
-import { writeExampleSuite } from '../../../lib/example-suites.ts';
-import { usePostDraft } from '../api/post-draft.ts';
+import { useCreateDraft } from '../api/post-draft.ts';
 import { buildDraft, checkDraftName, draftId } from '../draft.ts';
 import { DraftOutcome } from './draft-outcome.tsx';
 import { ParameterField } from './parameter-field.tsx';
@@ -23,21 +22,13 @@ export function TemplateForm({ template, canCreate, editHref }: TemplateFormProp
   const [reason, setReason] = useState(`A new policy from the ${template.title} template`);
   const draft = useMemo(() => buildDraft(template.name, params), [template.name, params]);
   const nameProblem = checkDraftName(name);
-  const create = usePostDraft();
+  const create = useCreateDraft();
   const id = draftId(name);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!draft.ok || nameProblem !== null || reason.trim() === '') return;
-    create.mutate(
-      { id, content: draft.text, reason: reason.trim() },
-      {
-        onSuccess: (outcome) => {
-          // The store keeps no example suites yet; the new document's editor finds the template's here.
-          if (outcome.status === 'applied' || outcome.status === 'saved_not_running') writeExampleSuite(id, draft.examples);
-        },
-      },
-    );
+    create.mutate({ id, content: draft.text, examples: draft.examples, reason: reason.trim() });
   };
 
   return (
@@ -87,7 +78,7 @@ export function TemplateForm({ template, canCreate, editHref }: TemplateFormProp
         )}
         {create.isError && <ErrorNotice error={create.error} />}
         {create.data !== undefined && create.variables !== undefined && (
-          <DraftOutcome outcome={create.data} id={create.variables.id} editHref={editHref(create.variables.id)} />
+          <DraftOutcome outcomes={create.data} id={create.variables.id} editHref={editHref(create.variables.id)} />
         )}
       </form>
       <figure className="code-figure template-preview" aria-label="Draft preview">
