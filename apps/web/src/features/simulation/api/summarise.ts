@@ -18,3 +18,8 @@ export function summariseRecorded(decision: RecordedDecision): string {
   const parts = [amount, args].filter((p): p is string => p !== null);
   return parts.length === 0 ? 'arguments not shown' : parts.join(' · ');
 }
+
+/** An example: its name, then its arguments. Example: `summariseExample({name: 'small', arguments: {amount: '5'}})` is `small · {"amount":"5"}`. */
+export function summariseExample(example: { name: string; arguments: Record<string, unknown> | null }): string {
+  return `${example.name} · ${summariseArguments(example.arguments)}`;
+}

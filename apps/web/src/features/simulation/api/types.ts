@@ -1,4 +1,6 @@
 // The simulation shapes the API answers (docs/api.md, "Simulations"; POST /v1/simulations, GET /v1/trials/{document}).
+import type { ExampleSuite } from '@tollgate/engine';
+
 export interface Decided {
   decision: string;
   rule: string | null;
@@ -43,7 +45,8 @@ export interface RecordedFilter {
   until?: string;
 }
 
-export type CallsSource = { pasted: PastedCall[] } | { recorded: RecordedFilter };
+/** Pasted calls, an agent's recorded calls, or the policy's stored example suite (sent inline). */
+export type CallsSource = { pasted: PastedCall[] } | { recorded: RecordedFilter } | { examples: ExampleSuite };
 
 export interface SimulationRequest {
   document: VersionRef;

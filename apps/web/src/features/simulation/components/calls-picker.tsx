@@ -1,6 +1,9 @@
-// Picks the calls to simulate: an agent's recorded calls over a time range, or pasted JSON.
+// Picks the calls to simulate: an agent's recorded calls over a time range, the policy's stored example
+// suite, or pasted JSON.
+import type { ReactNode } from 'react';
+
 export interface CallsPick {
-  mode: 'recorded' | 'pasted';
+  mode: 'recorded' | 'examples' | 'pasted';
   agent: string;
   since: string;
   until: string;
@@ -24,9 +27,11 @@ interface CallsPickerProps {
   onPick: (p: CallsPick) => void;
   /** Why the pasted calls cannot be sent, if they cannot. */
   invalid: string | null;
+  /** What the picked policy's example suite holds, or why it cannot be run (ExamplesStatus). */
+  examples: ReactNode;
 }
 
-export function CallsPicker({ pick, onPick, invalid }: CallsPickerProps) {
+export function CallsPicker({ pick, onPick, invalid, examples }: CallsPickerProps) {
   return (
     <fieldset className="sim-calls">
       <legend>Calls</legend>
@@ -35,14 +40,16 @@ export function CallsPicker({ pick, onPick, invalid }: CallsPickerProps) {
         Recorded calls of an agent
       </label>
       <label className="sim-radio">
+        <input type="radio" name="calls" checked={pick.mode === 'examples'} onChange={() => onPick({ ...pick, mode: 'examples' })} />
+        The policy's examples
+      </label>
+      <label className="sim-radio">
         <input type="radio" name="calls" checked={pick.mode === 'pasted'} onChange={() => onPick({ ...pick, mode: 'pasted' })} />
         Pasted JSON
       </label>
-      {pick.mode === 'recorded' ? (
-        <RecordedFields pick={pick} onPick={onPick} />
-      ) : (
-        <PastedField pick={pick} onPick={onPick} invalid={invalid} />
-      )}
+      {pick.mode === 'recorded' && <RecordedFields pick={pick} onPick={onPick} />}
+      {pick.mode === 'examples' && examples}
+      {pick.mode === 'pasted' && <PastedField pick={pick} onPick={onPick} invalid={invalid} examples={null} />}
     </fieldset>
   );
 }

@@ -1,8 +1,11 @@
 // The simulation's inputs: the versions and the calls, checked before the Run button sends them.
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
+import { useExampleSuite } from '../../../lib/example-suites.ts';
+import { readExampleCalls } from '../api/example-calls.ts';
 import { parseCalls } from '../api/parse-calls.ts';
 import type { PolicySummary, SimulationRequest } from '../api/types.ts';
 import { type CallsPick, CallsPicker, SAMPLE_CALLS } from './calls-picker.tsx';
+import { ExamplesStatus } from './examples-status.tsx';
 import { type PolicyPick, PolicyPicker } from './policy-picker.tsx';
 
 interface SimulationFormProps {
@@ -22,6 +25,11 @@ export function SimulationForm({ policies, running, withArguments, onDocument, o
   const [invalid, setInvalid] = useState<string | null>(null);
   const running_sequence = policies.find((p) => p.id === policy.document)?.running_sequence ?? null;
   const pick = { ...policy, sequence: policy.sequence ?? running_sequence };
+  // Fetched only once the examples are picked; the suite is the one stored beside the picked policy.
+  const suite = useExampleSuite(calls.mode === 'examples' ? pick.document : null);
+  const stored = suite.data;
+  const exampleCalls = useMemo(() => (stored ? readExampleCalls(stored.id, stored.text) : null), [stored]);
+  const examplesReady = calls.mode !== 'examples' || exampleCalls?.ok === true;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -33,6 +41,10 @@ export function SimulationForm({ policies, running, withArguments, onDocument, o
       setInvalid(parsed.ok ? null : parsed.message);
       if (!parsed.ok) return;
       onRun({ document, candidate, calls: { pasted: parsed.calls }, withArguments });
+      return;
+    }
+    if (calls.mode === 'examples') {
+      if (exampleCalls?.ok) onRun({ document, candidate, calls: { examples: exampleCalls.suite }, withArguments });
       return;
     }
     const recorded = { agent: calls.agent.trim() || undefined, since: isoOf(calls.since), until: isoOf(calls.until) };
@@ -47,9 +59,14 @@ export function SimulationForm({ policies, running, withArguments, onDocument, o
   return (
     <form className="stack" onSubmit={submit} aria-label="Simulation">
       <PolicyPicker policies={policies} pick={pick} onPick={choose} />
-      <CallsPicker pick={calls} onPick={setCalls} invalid={invalid} />
+      <CallsPicker
+        pick={calls}
+        onPick={setCalls}
+        invalid={invalid}
+        examples={<ExamplesStatus pending={suite.isLoading} error={suite.error} stored={stored} calls={exampleCalls} />}
+      />
       <div>
-        <button type="submit" className="button button-primary" disabled={running || pick.document === null}>
+        <button type="submit" className="button button-primary" disabled={running || pick.document === null || !examplesReady}>
           {running ? 'Running…' : 'Run'}
         </button>
       </div>

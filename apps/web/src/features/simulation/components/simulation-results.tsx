@@ -37,8 +37,9 @@ export function SimulationResults({ simulation, request }: { simulation: Simulat
               </tr>
             </thead>
             <tbody>
-              {rows.map((row) => (
-                <ResultRow key={row.call.name} row={row} />
+              {rows.map((row, i) => (
+                // Example names need not be unique; the order is the one sent.
+                <ResultRow key={`${i}:${row.call.name}`} row={row} />
               ))}
             </tbody>
           </table>
