@@ -1,7 +1,7 @@
 // Recorded gate decisions: every call an agent sends, with the document versions that decided it and the
 // arguments' digest (kept always; the arguments themselves only for the retention period). Writes are
 // batched by the decision log (decision-log.ts); every read here flushes it first.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '@tollgate/engine';
 import type { Db } from './db.ts';
 import { flushDecisions } from './decision-log.ts';
@@ -27,7 +27,7 @@ export interface DecisionRow {
 
 /** The sha-256 (hex) of the arguments' canonical JSON (sorted keys, no spaces). */
 export function argumentsDigest(args: unknown): string {
-  return createHash('sha256').update(canonicalJson(args), 'utf8').digest('hex');
+  return hash('sha256', canonicalJson(args), 'hex');
 }
 
 /** Writes one decision at once (after any queued ones); the gate queues through `decisionLogOf(db)` instead. */
