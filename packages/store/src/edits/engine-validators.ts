@@ -13,7 +13,7 @@ import {
 import type { DocumentValidator } from './edit-seam.ts';
 
 /**
- * One DocumentValidator per kind (catalogue, sheet, colang, policy, ruleset, agent, settings).
+ * One DocumentValidator per kind (catalogue, sheet, colang, policy, examples, ruleset, agent, settings).
  *
  * @example
  * new EditSeam({ store, kindOf: documentKindOf, validators: engineValidators() })
