@@ -186,6 +186,22 @@ describe('tollgate verify', () => {
     });
   });
 
+  it('checks rule sets, agents, settings and example suites too, their references against the folder', async () => {
+    const w = soundFolder();
+    w.put('rulesets/shop.ruleset.json', JSON.stringify({ name: 'Shop', pins: [{ rule_id: 'sheets/shop.rules.yaml' }] }));
+    w.put('agents/bot.agent.yaml', 'catalogue: catalogue.yaml\nruleset: rulesets/shop.ruleset.json\ndelegation:\n  actions: [refund.*]\n');
+    w.put('settings.yaml', 'approved_rulesets_only: false\n');
+    const sound = await runCli('verify', w.dir);
+    expect(sound.code).toBe(0);
+    expect(sound.stdout.trim().split('\n').at(-1)).toBe(`verified 8 documents in ${w.dir}: 0 problems, ${SOUND_LINTS.length} lints`);
+    w.put('rulesets/broken.ruleset.json', JSON.stringify({ name: 'Broken', pins: [{ rule_id: 'colang/missing.co' }] }));
+    w.put('agents/lost.agent.yaml', 'catalogue: catalogues/none.yaml\npolicy: policies/refunds.policy.json\ndelegation:\n  actions: [refund.*]\n');
+    const run = await runCli('verify', w.dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('agents/lost.agent.yaml:1: REFERENCE_NOT_FOUND: catalogues/none.yaml is not in the store');
+    expect(run.stdout).toMatch(/rulesets\/broken\.ruleset\.json:1: RULE_NOT_VISIBLE: colang\/missing\.co is not a rule you can see/);
+  });
+
   it('exits 2 for a DIR that is not there, or that is a file', async () => {
     const w = tempFolder();
     const missing = join(w.dir, 'missing');

@@ -1,8 +1,20 @@
 // tollgate verify DIR: every document of a documents folder checked: catalogues, sheets and Colang
-// against the catalogue, policies against its tools. Exit 1 on any problem, 0 with lints only.
+// against the catalogue, policies against its tools, rule sets, agents, settings and example suites by
+// their validators. Exit 1 on any problem, 0 with lints only.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { type Catalogue, type CatalogueTool, compileRules, formatLint, formatRefusal, readCatalogue, rulesKindOf } from '@tollgate/engine';
+import {
+  type Catalogue,
+  type CatalogueTool,
+  compileRules,
+  documentKindOf,
+  formatLint,
+  formatProblem,
+  formatRefusal,
+  readCatalogue,
+  rulesKindOf,
+  validateDocument,
+} from '@tollgate/engine';
 import { validatePolicy } from '@tollgate/engine/policy';
 import { formatDiagnostic, readJsonText } from '@tollgate/engine/source';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
@@ -53,6 +65,7 @@ export function verify(dir: string, io: CliIo): number {
   const catalogue: Catalogue | undefined = catalogues.length > 0 ? { tools } : undefined;
 
   let checked = catalogues.length;
+  const names = new Set(files.map((f) => f.name));
   const skipped: string[] = [];
   for (const f of files) {
     if (catalogues.includes(f)) continue;
@@ -64,7 +77,19 @@ export function verify(dir: string, io: CliIo): number {
           ? 'policy'
           : undefined;
     if (!kind) {
-      skipped.push(f.name);
+      const other = documentKindOf(f.name);
+      if (other === undefined) {
+        skipped.push(f.name);
+        continue;
+      }
+      // Rule sets, agents, settings and example suites: their own validators, references checked against
+      // the folder's files (a folder holds no versions, so a pinned version is taken on trust here).
+      const text = read(f);
+      checked++;
+      if (text === undefined) continue;
+      const checkedDoc = validateDocument(f.name, text, { exists: (id) => names.has(id) });
+      for (const p of checkedDoc.problems) problem(formatProblem(f.name, p));
+      for (const l of checkedDoc.lints) lint(`${formatProblem(f.name, l)} (lint)`);
       continue;
     }
     const text = read(f);
