@@ -33,8 +33,10 @@ function PinRow({ set, pin, canRepin, editHref, onSaved }: Omit<PinsTableProps, 
 
 export function PinsTable(props: PinsTableProps) {
   const { set, onSaved } = props;
-  // The Update column shows only when there is something the member may update.
-  const canRepin = props.canRepin && set.newer_pins > 0;
+  // The Update column shows only when there is something the member may update, on the newest version:
+  // the next version is built on the newest one (a draft may re-pin already), never on an older one shown.
+  const newest = set.versions.at(-1)?.version_id ?? set.version_id;
+  const canRepin = props.canRepin && set.newer_pins > 0 && set.version_id === newest;
   return (
     <section className="panel" aria-labelledby="pins-heading">
       <div className="panel-head">
@@ -43,6 +45,9 @@ export function PinsTable(props: PinsTableProps) {
         </h3>
         {canRepin && <UpdateToLatestButton id={set.id} onSaved={onSaved} />}
       </div>
+      {props.canRepin && set.newer_pins > 0 && set.version_id !== newest && (
+        <p className="muted">Update to latest builds on the newest version, {newest}: open it to re-pin.</p>
+      )}
       <div className="table-scroll">
         <table className="pins-table" aria-labelledby="pins-heading">
           <thead>
