@@ -1,0 +1,162 @@
+// The gate's request read by hand: the agent's name in the path and the call's JSON body, checked
+// synchronously with the very issues (path, code, message) zod gives for the route's schemas in
+// routes/gate.ts (`CallBody`, the `agent` parameter), so the 400s stay the same without zod-openapi's
+// validators and their per-request work (issue 8). call-request.test.ts holds the two to agreement.
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+
+/** A call's body once `callBodyIssues` found nothing wrong with it. */
+export interface CallRequestBody {
+  tool: string;
+  arguments: Record<string, unknown>;
+  session?: string;
+  contexts?: Record<string, unknown>;
+  confirmed?: boolean;
+}
+
+/** One problem, as zod reports it (openapi.ts's `validationError` makes the error body). */
+export interface RequestIssue {
+  path: (string | number)[];
+  code: string;
+  message: string;
+}
+
+export const MAX_AGENT_NAME = 128;
+export const MAX_TOOL_NAME = 128;
+export const MAX_SESSION = 256;
+
+/** What zod names a JSON value's type in "received ...". */
+function receivedOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  return typeof value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Length in code points, as zod measures strings: a surrogate pair is one character. */
+function codePoints(s: string): number {
+  let count = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    if ((s.charCodeAt(i) & 0xfc00) === 0xd800 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      count--;
+      i++;
+    }
+  }
+  return count;
+}
+
+function typeIssue(issues: RequestIssue[], key: string, expected: string, value: unknown): void {
+  issues.push({ path: [key], code: 'invalid_type', message: `Invalid input: expected ${expected}, received ${receivedOf(value)}` });
+}
+
+/** A string member of at least one and at most `max` characters. */
+function checkString(issues: RequestIssue[], key: string, value: unknown, max: number): void {
+  if (typeof value !== 'string') {
+    typeIssue(issues, key, 'string', value);
+    // zod runs a string's length checks on any value with a length (an array, {"length": ...}) as well,
+    // with JavaScript's comparisons; so do these, for the same issues.
+    if (value === null || value === undefined) return;
+    const units = (value as { length?: unknown }).length as number;
+    if (units === undefined) return;
+    const origin = Array.isArray(value) ? 'array' : 'unknown';
+    const [min, most] = origin === 'array' ? [`to have >=1 items`, `to have <=${max} items`] : ['to be >=1', `to be <=${max}`];
+    if (!(units >= 1)) issues.push({ path: [key], code: 'too_small', message: `Too small: expected ${origin} ${min}` });
+    if (!(units <= max)) issues.push({ path: [key], code: 'too_big', message: `Too big: expected ${origin} ${most}` });
+    return;
+  }
+  if (value.length === 0) {
+    issues.push({ path: [key], code: 'too_small', message: 'Too small: expected string to have >=1 characters' });
+  } else if (value.length > max && codePoints(value) > max) {
+    issues.push({ path: [key], code: 'too_big', message: `Too big: expected string to have <=${max} characters` });
+  }
+}
+
+/**
+ * The problems with the agent's name from the path, or undefined when it is fine (the router never
+ * matches an empty one).
+ *
+ * @example
+ * agentNameIssues('support-bot'); // undefined
+ */
+export function agentNameIssues(name: string): RequestIssue[] | undefined {
+  if (name.length > MAX_AGENT_NAME && codePoints(name) > MAX_AGENT_NAME) {
+    return [{ path: ['agent'], code: 'too_big', message: `Too big: expected string to have <=${MAX_AGENT_NAME} characters` }];
+  }
+  if (name.length === 0) return [{ path: ['agent'], code: 'too_small', message: 'Too small: expected string to have >=1 characters' }];
+  return undefined;
+}
+
+/**
+ * The problems with a call's body (a parsed JSON value), in zod's order: the members in the schema's
+ * order, then the unknown members; undefined when there are none, and then `value` is a
+ * `CallRequestBody` as it stands: nothing is copied.
+ *
+ * @example
+ * callBodyIssues({ tool: 'issue_refund' }); // [{ path: ['arguments'], code: 'invalid_type', message: 'Invalid input: expected record, received undefined' }]
+ */
+export function callBodyIssues(value: unknown): RequestIssue[] | undefined {
+  if (!isRecord(value))
+    return [{ path: [], code: 'invalid_type', message: `Invalid input: expected object, received ${receivedOf(value)}` }];
+  const { tool, arguments: args, session, contexts, confirmed } = value;
+  // The common case costs a handful of type checks and a walk over the keys.
+  if (
+    typeof tool === 'string' &&
+    tool.length > 0 &&
+    tool.length <= MAX_TOOL_NAME &&
+    isRecord(args) &&
+    (session === undefined || (typeof session === 'string' && session.length > 0 && session.length <= MAX_SESSION)) &&
+    (contexts === undefined || isRecord(contexts)) &&
+    (confirmed === undefined || typeof confirmed === 'boolean') &&
+    onlyKnownKeys(value)
+  ) {
+    return undefined;
+  }
+  const issues: RequestIssue[] = [];
+  checkString(issues, 'tool', tool, MAX_TOOL_NAME);
+  if (!isRecord(args)) typeIssue(issues, 'arguments', 'record', args);
+  if (session !== undefined) checkString(issues, 'session', session, MAX_SESSION);
+  if (contexts !== undefined && !isRecord(contexts)) typeIssue(issues, 'contexts', 'record', contexts);
+  if (confirmed !== undefined && typeof confirmed !== 'boolean') typeIssue(issues, 'confirmed', 'boolean', confirmed);
+  const unknown = Object.keys(value).filter((k) => !KNOWN.has(k));
+  if (unknown.length > 0) {
+    issues.push({
+      path: [],
+      code: 'unrecognized_keys',
+      message: `Unrecognized key${unknown.length > 1 ? 's' : ''}: ${unknown.map((k) => `"${k}"`).join(', ')}`,
+    });
+  }
+  return issues.length > 0 ? issues : undefined;
+}
+
+const KNOWN = new Set(['tool', 'arguments', 'session', 'contexts', 'confirmed']);
+
+function onlyKnownKeys(value: Record<string, unknown>): boolean {
+  for (const key in value) if (!KNOWN.has(key)) return false;
+  return true;
+}
+
+// zod-openapi's media-type gate (415 unless the type is JSON, or absent with no body) and Hono's JSON
+// validator (400 "Malformed JSON in request body"), as they were in front of this route.
+const JSON_REQUEST = /^application\/([a-z.-]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
+
+/**
+ * The request's body as a JSON value: a body of another media type is 415, one that is not JSON 400
+ * (both through the app's onError), and a request with neither a type nor a body reads as `{}`.
+ */
+export async function readJsonBody(c: Context): Promise<unknown> {
+  const type = c.req.header('content-type');
+  if (type === undefined) {
+    if ((await c.req.arrayBuffer()).byteLength > 0) throw new HTTPException(415, { message: 'Unsupported Media Type' });
+    return {};
+  }
+  if (!JSON_REQUEST.test(type)) throw new HTTPException(415, { message: 'Unsupported Media Type' });
+  try {
+    return await c.req.json();
+  } catch {
+    throw new HTTPException(400, { message: 'Malformed JSON in request body' });
+  }
+}

@@ -1,0 +1,90 @@
+// Differential: the gate's hand-written request checks (call-request.ts) against zod running the route's
+// own schemas (gate.ts's callRoute, as /v1/openapi.json describes it): the same verdict and the same issues
+// (path, code, message, in order) on generated JSON bodies and agent names, and so the same error bodies.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { agentNameIssues, callBodyIssues } from '../src/server/call-request.ts';
+import { validationError } from '../src/server/openapi.ts';
+import { callRoute } from '../src/server/routes/gate.ts';
+
+const bodySchema = callRoute.request.body.content['application/json'].schema;
+const paramSchema = callRoute.request.params;
+
+const zodIssues = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; code: string; message: string }[] } }) =>
+  result.success ? undefined : result.error?.issues.map((i) => ({ path: i.path, code: i.code, message: i.message }));
+
+// Strings near the limits, in ASCII and in astral characters (two UTF-16 units each).
+const text = fc.oneof(
+  fc.string({ maxLength: 4 }),
+  fc.constantFrom('', 'issue_refund', 'x'.repeat(128), 'x'.repeat(129), 's'.repeat(256), 's'.repeat(257)),
+  fc.integer({ min: 60, max: 260 }).map((n) => '😀'.repeat(n)),
+  fc.integer({ min: 120, max: 260 }).map((n) => `${'😀'.repeat(n >> 1)}${'x'.repeat(n & 1)}`),
+);
+const json = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown);
+// Values with a length that is not a string's: zod's length checks run on them too.
+const lengthy = fc.oneof(
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.integer({ min: 120, max: 300 }).map((n) => Array.from({ length: n }, () => 0)),
+  fc.record({ length: fc.oneof(json, fc.integer({ min: -2, max: 300 })) }),
+);
+const member = fc.oneof(text, json, lengthy, fc.boolean(), fc.dictionary(fc.string({ maxLength: 3 }), json, { maxKeys: 3 }));
+const body = fc.oneof(
+  json,
+  fc.record(
+    {
+      tool: fc.oneof(text, member),
+      arguments: fc.oneof(fc.dictionary(fc.string({ maxLength: 5 }), json, { maxKeys: 3 }), member),
+      session: fc.oneof(text, member),
+      contexts: fc.oneof(fc.dictionary(fc.string({ maxLength: 5 }), json, { maxKeys: 2 }), member),
+      confirmed: fc.oneof(fc.boolean(), member),
+      extra: member,
+      'a/b~"c': member,
+      __proto__: member,
+      constructor: member,
+    },
+    { requiredKeys: [] },
+  ),
+);
+
+describe('the gate request checks agree with zod', () => {
+  it('on generated bodies', () => {
+    fc.assert(
+      fc.property(body, (value) => {
+        // JSON.parse gives a "__proto__" key as an own member, as a request body would.
+        const parsed = JSON.parse(JSON.stringify(value) ?? 'null') as unknown;
+        const mine = callBodyIssues(parsed);
+        expect(mine).toEqual(zodIssues(bodySchema.safeParse(parsed)));
+        if (mine) expect(validationError(mine)).toEqual(validationError(zodIssues(bodySchema.safeParse(parsed)) ?? []));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('on generated agent names', () => {
+    fc.assert(
+      fc.property(text, (name) => {
+        expect(agentNameIssues(name)).toEqual(zodIssues(paramSchema.safeParse({ agent: name })));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('on bodies that matter', () => {
+    const cases: unknown[] = [
+      {},
+      [],
+      null,
+      0,
+      'call',
+      { tool: 'issue_refund', arguments: {} },
+      { tool: 'issue_refund', arguments: {}, session: 's', contexts: {}, confirmed: false },
+      JSON.parse('{"tool":"t","arguments":{},"__proto__":{}}'),
+      JSON.parse('{"tool":"t","arguments":{"__proto__":{"a":1}}}'),
+      JSON.parse('{"tool":1e999,"arguments":{},"session":-1e999}'),
+      { tool: 'x'.repeat(129), arguments: [], session: '', contexts: [], confirmed: null, b: 1, a: 2 },
+      { tool: '😀'.repeat(128), arguments: {} },
+      { tool: '😀'.repeat(129), arguments: {} },
+    ];
+    for (const value of cases) expect(callBodyIssues(value), JSON.stringify(value)).toEqual(zodIssues(bodySchema.safeParse(value)));
+  });
+});
