@@ -1,47 +1,22 @@
 // The api suite: decide throughput and latency over real HTTP on loopback with autocannon, against the
 // real server (in process, on a fresh demo data folder), beside a bare Hono route on another port and
 // Cerbos's HTTP check endpoint (its own process) deciding the same call, at concurrency 1, 16 and 64.
-// Every run is bounded in time and in requests; the load runs in a worker thread, not the server's.
+// Every run is bounded in time and in requests; the load runs in a child process of its own
+// (load-generator.ts), never in the servers' process, so a ratio measures the servers and not the load
+// generator's contention with one of them.
 
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { startServer } from '../../apps/api/test/server-harness.ts';
 import { cerbosBinary, cerbosCheckBody, cerbosResources, startCerbos } from './cerbos-peer.ts';
+import { type LoadGenerator, startLoadGenerator } from './load-generator.ts';
 import { type Figure, figureOf, MIN_RUNS, ratios } from './measure.ts';
 import { type Call, REFUND_TOOLS } from './streams.ts';
 
 const CONCURRENCY = [1, 16, 64] as const;
 const SECONDS = 2;
 const MAX_REQUESTS = 200_000;
-
-interface Stat {
-  average: number;
-  p50: number;
-  p99: number;
-}
-interface AutocannonResult {
-  requests: Stat;
-  latency: Stat;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
-}
-type Autocannon = (options: {
-  url: string;
-  method: 'POST';
-  headers: Record<string, string>;
-  body: string;
-  connections: number;
-  duration: number;
-  maxOverallRequests: number;
-  workers?: number;
-}) => Promise<AutocannonResult>;
-
-// autocannon ships no types; it is CommonJS.
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 interface Target {
   name: string;
@@ -61,8 +36,8 @@ interface Run {
   failed: number;
 }
 
-async function load(target: Target, connections: number, seconds: number): Promise<Run> {
-  const result = await autocannon({
+async function load(generator: LoadGenerator, target: Target, connections: number, seconds: number): Promise<Run> {
+  const result = await generator.load({
     url: target.url,
     method: 'POST',
     headers: { 'content-type': 'application/json', ...target.headers },
@@ -70,7 +45,6 @@ async function load(target: Target, connections: number, seconds: number): Promi
     connections,
     duration: seconds,
     maxOverallRequests: Math.max(MAX_REQUESTS, connections),
-    workers: 1,
   });
   return {
     target: target.name,
@@ -105,6 +79,7 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
   const notes: string[] = [];
   const binary = cerbosBinary();
   const cerbos = 'missing' in binary ? undefined : await startCerbos();
+  const generator = await startLoadGenerator();
   try {
     const gateBody = JSON.stringify({ tool: 'issue_refund', arguments: { amount: '50' } });
     const gate: Target = {
@@ -141,10 +116,10 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
     } else if ('missing' in binary) notes.push(`api: Cerbos not measurable here: ${binary.missing}`);
 
     // A short warm-up of each, uncounted; then every run loads each target in turn, so ratios pair runs.
-    for (const t of targets) await load(t, 16, 1);
+    for (const t of targets) await load(generator, t, 16, 1);
     const runs: Run[] = [];
     for (const connections of CONCURRENCY) {
-      for (let run = 0; run < MIN_RUNS; run++) for (const t of targets) runs.push(await load(t, connections, SECONDS));
+      for (let run = 0; run < MIN_RUNS; run++) for (const t of targets) runs.push(await load(generator, t, connections, SECONDS));
     }
 
     const figures: Figure[] = [];
@@ -208,10 +183,11 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
     }
     notes.push(
       `api: ${MIN_RUNS} runs of ${SECONDS} s per target and concurrency (at most ${MAX_REQUESTS} requests a run), interleaved, after a 1 s warm-up; ` +
-        'loopback, the Tollgate server and bare Hono in process, Cerbos as its own process, autocannon in a worker thread',
+        'loopback, the Tollgate server and bare Hono in process, Cerbos as its own process, autocannon in a child process of its own, the same one for every target',
     );
     return { figures, notes };
   } finally {
+    await generator.stop();
     await cerbos?.stop();
     await bare.stop();
     await server.stop();
