@@ -4,22 +4,21 @@
 // and the rule set's pinned sheets and Colang: refuse anywhere wins, then confirm), then the policy or every
 // pinned policy (deny anywhere wins, then require_approval). Inside an observe window, rules' decisions are
 // relaxed (never a guard rule, the hard limits or approver-count denials). Pure: the caller records and answers.
+// decidePrepared decides from an agent's parts prepared once (prepare-gate.ts); decideCall prepares, then decides.
 import { compareDecimal } from '../conditions/decimal.ts';
 import type { Delegation } from '../documents/agent.ts';
 import type { RuleStatus } from '../documents/ruleset.ts';
-import { isApprovedVersion, type ObserveWindow } from '../documents/settings.ts';
+import type { ObserveWindow } from '../documents/settings.ts';
 import { parseDateTime } from '../documents/values.ts';
 import type { CompiledPolicy } from '../policy/compile.ts';
-import { compileTool } from '../policy/compile.ts';
 import { type AgentNotice, type DisclosureLevel, discloseToAgent, evaluatePolicy, type PolicyDecision } from '../policy/evaluate.ts';
-import { matchesAction } from '../policy/pattern.ts';
 import { INVALID_AMOUNT } from '../policy/tool.ts';
 import type { Member } from '../policy/types.ts';
 import type { Catalogue } from '../rulebook/catalogue.ts';
 import type { SessionCall } from '../rulebook/check.ts';
-import { layOverlay } from '../rulebook/overlay.ts';
 import { checkTool } from '../rulebook/tool-check.ts';
 import type { CatalogueOverlay, Rulebook } from '../rulebook/types.ts';
+import { openWindow, type PreparedGate, prepareGate } from './prepare-gate.ts';
 
 export type GateDecisionKind = 'allow' | 'deny' | 'require_approval' | 'confirm';
 
@@ -167,7 +166,8 @@ export interface GateDecision {
 }
 
 /**
- * Decides one call.
+ * Decides one call. For many calls of one agent, prepare its parts once (prepareGate) and use decidePrepared:
+ * the results are the same.
  *
  * @example
  * decideCall({ catalogue, policies: [{ document: 'policies/refunds.policy.json', sequence: 1, policy }],
@@ -175,73 +175,79 @@ export interface GateDecision {
  * // { decision: 'require_approval', rule: 'refund-approval', approval: { approvers: [...], ... }, ... }
  */
 export function decideCall(input: DecideCallInput): GateDecision {
-  const { call, delegation, now } = input;
-  const level = input.disclosure ?? 'rule';
-  const entry = input.catalogue.tools.find((t) => t.name === call.tool);
+  return decidePrepared(prepareGate(input), input);
+}
+
+/** What varies per call: the call, the decision time and the members approvers are judged from. */
+export interface PreparedCallInput {
+  call: GateCall;
+  members: readonly Member[];
+  now: Date;
+}
+
+/**
+ * Decides one call from an agent's prepared parts (prepareGate): no catalogue search, no tool compiled, no
+ * overlay laid and no date parsed per call.
+ *
+ * @example
+ * const prepared = prepareGate(parts); // once per loaded agent
+ * decidePrepared(prepared, { members, now, call: { tool: 'issue_refund', arguments: { amount: '50' } } })
+ * // { decision: 'allow', rule: 'refund-auto', ... }
+ */
+export function decidePrepared(prepared: PreparedGate, input: PreparedCallInput): GateDecision {
+  const { call, now } = input;
+  const parts = prepared.parts;
+  const delegation = parts.delegation;
+  const level = parts.disclosure ?? 'rule';
+  const prep = prepared.tools.get(call.tool);
+  const entry = prep?.entry;
   const base = { action: entry?.action ?? null, amount: null as string | null, currency: null as string | null };
-  const gate = (decision: GateDecisionKind, code: string, rule: string | null, summary: string, confirmation: string | null = null) =>
-    gateDecision(base, decision, code, rule, summary, confirmation, level);
 
-  const ruleset = input.ruleset;
-  if (ruleset !== undefined) {
-    if (ruleset.status === 'archived') {
-      const d = gate(
-        'deny',
-        'RULESET_ARCHIVED',
-        null,
-        ruleset.replaced_by === undefined
-          ? `the rule set ${ruleset.document} is archived, so the call is denied`
-          : `the rule set ${ruleset.document} is archived and replaced by ${ruleset.replaced_by}, so the call is denied`,
-      );
-      if (ruleset.replaced_by !== undefined) d.notice.replaced_by = ruleset.replaced_by;
-      return d;
-    }
-    if (ruleset.status === 'disabled') {
-      return gate('deny', 'RULESET_DISABLED', null, `the rule set ${ruleset.document} is disabled, so the call is denied`);
-    }
-    if (ruleset.status === 'draft' || ruleset.draftVersion === true) {
-      const what = ruleset.status === 'draft' ? 'is a draft' : `version ${ruleset.version} is a draft`;
-      return gate('deny', 'RULESET_NOT_ACTIVE', null, `the rule set ${ruleset.document} ${what}, so the call is denied`);
-    }
-    if (input.approvedRulesets !== undefined && !isApprovedVersion(input.approvedRulesets, ruleset.document, ruleset.version)) {
-      return gate(
-        'deny',
-        'RULESET_NOT_APPROVED',
-        null,
-        `only approved rule sets run and version ${ruleset.version} of ${ruleset.document} is not approved, so the call is denied`,
-      );
-    }
-    if (ruleset.unusableRules !== undefined && ruleset.unusableRules.length > 0) {
-      return gate(
-        'deny',
-        'RULESET_RULE_UNUSABLE',
-        null,
-        `the rule set ${ruleset.document} pins ${ruleset.unusableRules.join(', ')}, since disabled or archived, so the call is denied`,
-      );
-    }
+  const refusal = prepared.rulesetRefusal;
+  if (refusal !== undefined) {
+    const d = gateDecision(level, base, refusal.decision, refusal.code, null, refusal.summary);
+    if (refusal.replaced_by !== undefined) d.notice.replaced_by = refusal.replaced_by;
+    return d;
   }
 
-  if (entry === undefined)
-    return gate('deny', 'TOOL_UNKNOWN', null, `the catalogue holds no tool named ${call.tool}, so the call is denied`);
-  if (!delegation.actions.some((p) => matchesAction(p, entry.action))) {
-    return gate('deny', 'DELEGATION_ACTION', null, `the delegation does not cover the action ${entry.action}, so the call is denied`);
+  if (prep === undefined || entry === undefined)
+    return gateDecision(level, base, 'deny', 'TOOL_UNKNOWN', null, `the catalogue holds no tool named ${call.tool}, so the call is denied`);
+  if (!prep.delegated) {
+    return gateDecision(
+      level,
+      base,
+      'deny',
+      'DELEGATION_ACTION',
+      null,
+      `the delegation does not cover the action ${entry.action}, so the call is denied`,
+    );
   }
-  const validUntil = delegation.valid_until === undefined ? undefined : parseDateTime(delegation.valid_until);
-  if (delegation.valid_until !== undefined && (validUntil === undefined || validUntil <= now.getTime())) {
-    return gate('deny', 'DELEGATION_EXPIRED', null, 'the delegation is no longer valid, so the call is denied');
+  const t = now.getTime();
+  if (prepared.hasValidUntil && (prepared.validUntil === undefined || prepared.validUntil <= t)) {
+    return gateDecision(level, base, 'deny', 'DELEGATION_EXPIRED', null, 'the delegation is no longer valid, so the call is denied');
   }
 
-  const tool = compileTool(
-    entry.amount === undefined
-      ? { name: entry.name, action: entry.action }
-      : { name: entry.name, action: entry.action, amount: entry.amount },
-  );
+  const tool = prep.compiled;
   if (!tool.valid) {
-    return gate('deny', 'INVALID_TOOL_CONFIGURATION', null, `${entry.name}'s amount mapping is invalid, so every call is denied`);
+    return gateDecision(
+      level,
+      base,
+      'deny',
+      'INVALID_TOOL_CONFIGURATION',
+      null,
+      `${entry.name}'s amount mapping is invalid, so every call is denied`,
+    );
   }
   const amount = tool.readAmount(call.arguments);
   if (amount === INVALID_AMOUNT) {
-    return gate('deny', 'INVALID_AMOUNT', null, 'the amount (or its currency) is present but not an accepted value, so the call is denied');
+    return gateDecision(
+      level,
+      base,
+      'deny',
+      'INVALID_AMOUNT',
+      null,
+      'the amount (or its currency) is present but not an accepted value, so the call is denied',
+    );
   }
   if (amount !== undefined) {
     base.amount = amount;
@@ -260,38 +266,45 @@ export function decideCall(input: DecideCallInput): GateDecision {
               ? `the amount is over the limit of ${limit.amount} ${limit.currency}`
               : undefined;
     if (why !== undefined) {
-      return gate('deny', 'DELEGATION_SPENDING_LIMIT', null, `the delegation has a spending limit and ${why}, so the call is denied`);
+      return gateDecision(
+        level,
+        base,
+        'deny',
+        'DELEGATION_SPENDING_LIMIT',
+        null,
+        `the delegation has a spending limit and ${why}, so the call is denied`,
+      );
     }
   }
 
   // From here on, rules decide: an observe window may relax what they say.
-  const window = activeWindow(input.observeWindows ?? [], now);
+  const window = prepared.windows.length === 0 ? undefined : openWindow(prepared.windows, t);
   const relaxDenials = window?.relax === 'denials';
   /** The first rulebook refusal a denials window relaxed: the decision it would have been. */
   let relaxedRefusal: GateDecision | undefined;
 
   // The agent's own rulebook, then every rulebook its rule set pins: a refusal anywhere wins, then a confirmation.
-  const books: { rulebook?: Rulebook; overlay?: CatalogueOverlay }[] = [];
-  if (input.rulebook !== undefined || input.overlay !== undefined) books.push({ rulebook: input.rulebook, overlay: input.overlay });
-  for (const b of input.rulebooks ?? []) books.push({ rulebook: b.rulebook, overlay: b.overlay });
-  if (books.length > 0) {
+  const rulebooks = prepared.rulebooks;
+  if (rulebooks.length > 0) {
     let confirm: GateDecision | undefined;
-    for (const book of books) {
-      const catalogue = book.overlay ? layOverlay(input.catalogue, book.overlay) : input.catalogue;
+    const toolCall = { tool: call.tool, arguments: call.arguments };
+    for (let i = 0; i < rulebooks.length; i++) {
       const verdict = checkTool({
-        rulebook: book.rulebook ?? { format: 'tollgate/rulebook@1', flows: [] },
-        catalogue,
-        call: { tool: call.tool, arguments: call.arguments },
+        rulebook: rulebooks[i] as Rulebook,
+        catalogue: prep.catalogues[i] as Catalogue,
+        call: toolCall,
         contexts: call.contexts,
         history: call.history,
         confirmed: call.confirmed,
       });
       if (verdict.verdict === 'refuse') {
-        const refused = gate('deny', verdict.code, verdict.rule, verdict.reason);
+        const refused = gateDecision(level, base, 'deny', verdict.code, verdict.rule, verdict.reason);
         if (!relaxDenials) return refused;
         relaxedRefusal ??= refused;
       } else if (verdict.verdict === 'confirm' && confirm === undefined) {
-        confirm = gate(
+        confirm = gateDecision(
+          level,
+          base,
           'confirm',
           'CONFIRMATION_REQUIRED',
           verdict.rule,
@@ -302,7 +315,9 @@ export function decideCall(input: DecideCallInput): GateDecision {
     }
     if (confirm !== undefined) return confirm;
   } else if (entry.confirmation !== undefined && call.confirmed !== true) {
-    return gate(
+    return gateDecision(
+      level,
+      base,
       'confirm',
       'CONFIRMATION_REQUIRED',
       entry.name,
@@ -311,38 +326,24 @@ export function decideCall(input: DecideCallInput): GateDecision {
     );
   }
 
-  if (input.policies.length === 0) return gate('deny', 'POLICY_MISSING', null, 'no policy decides for this agent, so the call is denied');
+  if (parts.policies.length === 0)
+    return gateDecision(level, base, 'deny', 'POLICY_MISSING', null, 'no policy decides for this agent, so the call is denied');
   const options = {
     members: input.members,
-    defaultApprovalTtlSeconds: input.defaultApprovalTtlSeconds,
-    delegationValidUntil: validUntil === undefined ? undefined : new Date(validUntil),
+    defaultApprovalTtlSeconds: parts.defaultApprovalTtlSeconds,
+    delegationValidUntil: prepared.validUntilDate,
     now,
   };
-  const judged = input.policies.map((p) => ({
-    document: p.document,
-    sequence: p.sequence,
-    policy: p.policy,
-    decision: evaluatePolicy(p.policy, tool, call.arguments, options),
-  }));
-  const policies = judged.map(({ document, sequence, decision }) => ({ document, sequence, decision }));
-  const pick = (list: typeof judged) =>
-    list.find((p) => p.decision.decision === 'deny') ??
-    list.find((p) => p.decision.decision === 'require_approval') ??
-    (list[0] as (typeof list)[number]);
-  const original = pick(judged);
+  const policies: GateDecision['policies'] = [];
+  for (let i = 0; i < parts.policies.length; i++) {
+    const p = parts.policies[i] as GatePolicy;
+    policies.push({ document: p.document, sequence: p.sequence, decision: evaluatePolicy(p.policy, tool, call.arguments, options) });
+  }
+  const original = policies[pickPolicy(policies, undefined, false, false)] as GateDecision['policies'][number];
   // What still holds in an observe window: denials it does not relax, and approvals it cannot.
-  const standing =
-    window === undefined
-      ? judged
-      : judged.filter((p) => {
-          const d = p.decision;
-          if (d.decision === 'deny') return !relaxDenials || (NEVER_RELAXED as readonly string[]).includes(d.code ?? '');
-          if (d.decision === 'require_approval') return isGuarded(p.policy, d.rule);
-          return true;
-        });
-  const held = standing.some((p) => p.decision.decision === 'deny')
-    ? pick(standing)
-    : standing.find((p) => p.decision.decision === 'require_approval');
+  const heldAt =
+    window === undefined ? pickPolicy(policies, undefined, false, true) : pickPolicy(policies, parts.policies, relaxDenials, true);
+  const held = heldAt < 0 ? undefined : policies[heldAt];
 
   if (window !== undefined && held === undefined && (original.decision.decision !== 'allow' || relaxedRefusal !== undefined)) {
     // Every rule that would have stopped the call is relaxed: it runs, and the answer says what it would have been.
@@ -363,7 +364,7 @@ export function decideCall(input: DecideCallInput): GateDecision {
 
   const chosen = held ?? original;
   const d = chosen.decision;
-  const notice: GateNotice = { ...discloseToAgent(d, level) };
+  const notice: GateNotice = discloseToAgent(d, level);
   const summary = policies.length > 1 ? `${chosen.document}: ${d.explanation.summary}` : d.explanation.summary;
   let approval: GateApproval | null = null;
   if (d.decision === 'require_approval' && d.approval) {
@@ -376,7 +377,9 @@ export function decideCall(input: DecideCallInput): GateDecision {
     };
   }
   const result: GateDecision = {
-    ...base,
+    action: base.action,
+    amount: base.amount,
+    currency: base.currency,
     decision: d.decision,
     rule: d.rule,
     code: d.code,
@@ -406,20 +409,44 @@ export function activeWindow(windows: readonly ObserveWindow[], now: Date): Obse
   return open.find((w) => w.relax === 'denials') ?? open[0];
 }
 
+/**
+ * The policy decision that stands: the first deny, else the first require_approval, else (unless `held`
+ * is asked for, which gives -1) the first. With `judging` (an observe window is open), only decisions the
+ * window leaves standing count: denials it does not relax, approvals of guard rules.
+ */
+function pickPolicy(
+  policies: GateDecision['policies'],
+  judging: readonly GatePolicy[] | undefined,
+  relaxDenials: boolean,
+  held: boolean,
+): number {
+  let approval = -1;
+  for (let i = 0; i < policies.length; i++) {
+    const d = (policies[i] as GateDecision['policies'][number]).decision;
+    if (d.decision === 'deny') {
+      if (judging === undefined || !relaxDenials || (NEVER_RELAXED as readonly string[]).includes(d.code ?? '')) return i;
+    } else if (d.decision === 'require_approval' && approval < 0) {
+      if (judging === undefined || isGuarded((judging[i] as GatePolicy).policy, d.rule)) approval = i;
+    }
+  }
+  return approval >= 0 || held ? approval : 0;
+}
+
 /** Whether the policy rule that held the call is marked guard: true (never relaxed). */
 function isGuarded(policy: CompiledPolicy, rule: string | null): boolean {
   if (rule === null) return false;
   return policy.rules.find((r) => r.id === rule)?.source.guard === true;
 }
 
+/** A decision the gate makes itself (no policy judged). A plain function, not a closure made per call. */
 function gateDecision(
+  level: DisclosureLevel,
   base: { action: string | null; amount: string | null; currency: string | null },
   decision: GateDecisionKind,
   code: string,
   rule: string | null,
   summary: string,
-  confirmation: string | null,
-  level: DisclosureLevel,
+  confirmation: string | null = null,
 ): GateDecision {
   const notice: GateNotice = { decision };
   if (confirmation !== null) notice.confirmation = confirmation;
