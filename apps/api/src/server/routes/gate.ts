@@ -9,13 +9,16 @@ import {
   compilePolicy,
   compileRules,
   DEFAULT_APPROVAL_TTL_SECONDS,
-  decideCall,
+  decidePrepared,
   documentKindOf,
+  type GateParts,
   type GatePolicy,
   type GateRulebook,
   type GateRuleset,
   isApprovedVersion,
   type Member,
+  type PreparedGate,
+  prepareGate,
   type Rulebook,
   readAgent,
   readCatalogue,
@@ -83,7 +86,9 @@ interface LoadedAgent {
   agent: Agent;
   /** Documents read at a pinned sequence rather than their running one. */
   pinned: string[];
-  parts: Omit<Parameters<typeof decideCall>[0], 'call' | 'now' | 'members'>;
+  parts: GateParts;
+  /** The parts prepared once for every call (prepareGate): tools by name, overlays laid, dates parsed. */
+  prepared: PreparedGate;
   versions: Record<string, number>;
 }
 
@@ -212,24 +217,20 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
     }
   }
 
-  return {
-    agent,
-    pinned,
-    versions,
-    parts: {
-      catalogue: catalogueRead.catalogue,
-      rulebook,
-      overlay,
-      rulebooks,
-      policies,
-      ruleset,
-      approvedRulesets,
-      observeWindows: settingsRead?.observe_windows ?? [],
-      delegation: agent.delegation,
-      defaultApprovalTtlSeconds: ttl,
-      disclosure: agent.disclosure,
-    },
+  const parts: GateParts = {
+    catalogue: catalogueRead.catalogue,
+    rulebook,
+    overlay,
+    rulebooks,
+    policies,
+    ruleset,
+    approvedRulesets,
+    observeWindows: settingsRead?.observe_windows ?? [],
+    delegation: agent.delegation,
+    defaultApprovalTtlSeconds: ttl,
+    disclosure: agent.disclosure,
   };
+  return { agent, pinned, versions, parts, prepared: prepareGate(parts) };
 }
 
 /** How long a decision's arguments are kept (their digest is kept always). */
@@ -279,8 +280,7 @@ export function gateRoutes() {
     sweepArguments(ctx, now);
     const members = gateMembers(ctx);
     const history = body.session === undefined ? [] : sessionHistory(ctx.db, name, body.session);
-    const d = decideCall({
-      ...loaded.parts,
+    const d = decidePrepared(loaded.prepared, {
       members,
       now,
       call: { tool: body.tool, arguments: body.arguments, history, contexts: body.contexts, confirmed: body.confirmed },
