@@ -1,9 +1,12 @@
 // The policy suite: the compiled evaluator on the seed's refunds stream and on a generated 300-rule
 // policy, beside the plain reference evaluator on the same streams (ratios from one process run).
-import { type CompiledTool, compilePolicy, validatePolicy } from '@tollgate/engine/policy';
+import { decideCall, decidePrepared, type GateParts, prepareGate } from '@tollgate/engine/gate';
+import { type CompiledTool, compilePolicy, type Member, validatePolicy } from '@tollgate/engine/policy';
+import type { Catalogue } from '@tollgate/engine/rulebook';
+import { compileRules } from '@tollgate/engine/sheet';
 import { type Figure, figureOf, median, quantile, ratios, timePass } from './measure.ts';
 import { type ReferenceDocument, referenceDecide } from './reference-evaluator.ts';
-import { type Call, compileCallTools, generatedPolicy, generatedStream, REFUNDS_POLICY, refundsStream } from './streams.ts';
+import { type Call, compileCallTools, generatedPolicy, generatedStream, REFUND_TOOLS, REFUNDS_POLICY, refundsStream } from './streams.ts';
 
 const COUNT = 100_000;
 /** Timed runs of each evaluator over the whole stream, after two warm-up runs. */
@@ -49,10 +52,70 @@ function decideAll(doc: unknown, calls: Call[], name: string, figures: Figure[])
   return [...counts.entries()].map(([k, v]) => `${k} ${v}`).join(', ');
 }
 
+/** Calls through the whole gate (decidePrepared): fewer, since each is a full decision with its explanation. */
+const GATE_COUNT = 20_000;
+
+/**
+ * The whole gate on the refunds stream for an agent like the demo's support-bot (catalogue, rule sheet,
+ * refunds policy): parts prepared once (decidePrepared, as the API decides) beside decideCall, which
+ * prepares them on every call (as every call did before issue 8's gate work).
+ */
+function decideGate(calls: Call[], figures: Figure[]) {
+  const compiled = compilePolicy(REFUNDS_POLICY);
+  const rules = compileRules(
+    'rules:\n  - action: issue_refund\n    at_most: 5\n  - action: send_payout\n    requires_confirmation: true\n',
+    'sheet',
+  );
+  if (!compiled.ok || !rules.ok) throw new Error('gate: the refunds agent does not compile');
+  const catalogue: Catalogue = { tools: REFUND_TOOLS.map((t) => ({ ...t, kind: t.amount ? 'write' : 'read' })) };
+  const parts: GateParts = {
+    catalogue,
+    rulebook: rules.rulebook,
+    overlay: rules.overlay,
+    policies: [{ document: 'policies/refunds.policy.json', sequence: 1, policy: compiled.policy }],
+    observeWindows: [],
+    delegation: { actions: ['*'] },
+    defaultApprovalTtlSeconds: 86_400,
+    disclosure: 'rule',
+  };
+  const members: Member[] = [
+    { id: '00000000-0000-4000-8000-000000000001', role: 'owner', signing: true },
+    { id: '00000000-0000-4000-8000-000000000002', role: 'admin', signing: true },
+    { id: '00000000-0000-4000-8000-000000000003', role: 'approver', signing: true },
+  ];
+  const now = new Date('2026-01-01T00:00:00Z');
+  const prepared = prepareGate(parts);
+  const gateCalls = calls.slice(0, GATE_COUNT).map((c) => ({ tool: c.tool.name, arguments: c.args, history: [] }));
+  const preparedOne = (i: number) => decidePrepared(prepared, { members, now, call: gateCalls[i] as (typeof gateCalls)[number] });
+  const perCallOne = (i: number) => decideCall({ ...parts, members, now, call: gateCalls[i] as (typeof gateCalls)[number] });
+  for (let w = 0; w < 2; w++) {
+    timePass(gateCalls.length, preparedOne);
+    timePass(gateCalls.length, perCallOne);
+  }
+  const fast = { perSecond: [] as number[], batchMicros: [] as number[] };
+  const slow = { perSecond: [] as number[], batchMicros: [] as number[] };
+  for (let run = 0; run < RUNS; run++) {
+    for (const [into, one] of [
+      [fast, preparedOne],
+      [slow, perCallOne],
+    ] as const) {
+      const r = timePass(gateCalls.length, one);
+      into.perSecond.push(r.perSecond);
+      into.batchMicros.push(...r.batchMicros);
+    }
+  }
+  figures.push(
+    figureOf('policy', 'gate decide (prepared)', 'µs', fast.batchMicros, `decidePrepared, ${gateCalls.length} refunds calls a run`),
+    figureOf('policy', 'gate decide (decideCall, prepared per call)', 'µs', slow.batchMicros),
+    figureOf('policy', 'gate prepared / decideCall', '×', ratios(fast.perSecond, slow.perSecond), 'decisions/s, per run'),
+  );
+}
+
 export function runPolicySuite(): { figures: Figure[]; notes: string[] } {
   const figures: Figure[] = [];
   const notes: string[] = [];
   notes.push(`refunds stream (${COUNT} calls): ${decideAll(REFUNDS_POLICY, refundsStream(COUNT), 'refunds', figures)}`);
+  decideGate(refundsStream(COUNT), figures);
   const generated = generatedPolicy(300);
   notes.push(
     `300-rule stream (${COUNT} calls): ${decideAll(generated.policy, generatedStream(generated.tools, COUNT), '300 rules', figures)}`,
