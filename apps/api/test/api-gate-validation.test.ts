@@ -1,7 +1,7 @@
 // POST /v1/agents/{agent}/calls refusing bad requests over real HTTP on loopback: the exact error bodies
 // (code, message, issues with JSON Pointer paths) for bad bodies, bodies that are not JSON, other media
-// types, oversize bodies and bad agent names; keys are judged first and the agent's key after the body;
-// nothing is recorded. The bodies are those zod's validators gave (call-request.ts reads by hand).
+// types, oversize bodies, arguments nested too deep and bad agent names; keys are judged first and the
+// agent's key after the body; nothing is recorded. The bodies are those zod's validators gave (call-request.ts reads by hand).
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LooseJson, postLarge, startServer, type TestServer } from './server-harness.ts';
@@ -40,11 +40,12 @@ const invalidBody = (message: string, issues: { path: string; code: string; mess
 
 describe('the gate refusing bad requests', () => {
   let before: number;
+  let decided = 0;
   beforeAll(() => {
     before = count();
   });
   afterAll(() => {
-    expect(count()).toBe(before);
+    expect(count()).toBe(before + decided);
   });
 
   it('names a missing tool and missing arguments', async () => {
@@ -105,6 +106,23 @@ describe('the gate refusing bad requests', () => {
       const message = `Invalid input: expected object, received ${type}`;
       expect(r.json).toEqual(invalidBody(`the body: ${message}`, [{ path: '', code: 'invalid_type', message }]));
     }
+  });
+
+  it('refuses arguments nested too deep with 400, never 500', async () => {
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    const raw = (n: number) => `{"tool":"issue_refund","arguments":{"amount":"50","x":${deep(n)}}}`;
+    const json = { authorization: `Bearer ${s.key('agent')}`, 'content-type': 'application/json' };
+    const r = await post(CALLS, json, [raw(100_000)]);
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe('INVALID_BODY');
+    expect(r.json.error.details.issues).toEqual([
+      { path: `/arguments/x${'/0'.repeat(63)}`, code: 'too_deep', message: 'Too deep: arguments nest at most 64 levels' },
+    ]);
+    // 64 levels (the arguments object, then 63 arrays) are decided.
+    const fits = await post(CALLS, json, [raw(63)]);
+    expect(fits.status).toBe(200);
+    expect(fits.json.decision).toBe('allow');
+    decided++;
   });
 
   it('answers 400 INVALID_JSON for a body that is not JSON, 415 for another media type or an untyped body', async () => {

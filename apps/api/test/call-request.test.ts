@@ -3,7 +3,7 @@
 // (path, code, message, in order) on generated JSON bodies and agent names, and so the same error bodies.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { agentNameIssues, callBodyIssues } from '../src/server/call-request.ts';
+import { agentNameIssues, callBodyIssues, MAX_ARGUMENTS_DEPTH } from '../src/server/call-request.ts';
 import { validationError } from '../src/server/openapi.ts';
 import { callRoute } from '../src/server/routes/gate.ts';
 
@@ -86,5 +86,17 @@ describe('the gate request checks agree with zod', () => {
       { tool: '😀'.repeat(129), arguments: {} },
     ];
     for (const value of cases) expect(callBodyIssues(value), JSON.stringify(value)).toEqual(zodIssues(bodySchema.safeParse(value)));
+  });
+});
+
+describe('the one check zod does not share', () => {
+  const nested = (levels: number): unknown => (levels === 0 ? 'leaf' : { a: [nested(levels - 1)] });
+  it(`refuses arguments nested more than ${MAX_ARGUMENTS_DEPTH} levels, naming where`, () => {
+    // {a: [...]} is two levels a step: the arguments object and 31 steps are 63 levels, 32 steps 65.
+    expect(callBodyIssues({ tool: 't', arguments: { x: nested(31) } })).toBeUndefined();
+    const issues = callBodyIssues({ tool: 't', arguments: { x: nested(32) } });
+    const path = ['arguments', 'x', ...Array.from({ length: 31 }, () => ['a', 0]).flat(), 'a'];
+    expect(issues).toEqual([{ path, code: 'too_deep', message: 'Too deep: arguments nest at most 64 levels' }]);
+    expect(validationError(issues ?? []).error.message).toBe(`/${path.join('/')}: Too deep: arguments nest at most 64 levels`);
   });
 });

@@ -1,7 +1,8 @@
 // The gate's request read by hand: the agent's name in the path and the call's JSON body, checked
 // synchronously with the very issues (path, code, message) zod gives for the route's schemas in
 // routes/gate.ts (`CallBody`, the `agent` parameter), so the 400s stay the same without zod-openapi's
-// validators and their per-request work (issue 8). call-request.test.ts holds the two to agreement.
+// validators and their per-request work (issue 8); call-request.test.ts holds the two to agreement. One
+// check is added: arguments nested too deep (MAX_ARGUMENTS_DEPTH).
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 
@@ -24,6 +25,12 @@ export interface RequestIssue {
 export const MAX_AGENT_NAME = 128;
 export const MAX_TOOL_NAME = 128;
 export const MAX_SESSION = 256;
+/**
+ * How deep the arguments may nest, counting the arguments object: deeper ones are refused rather than
+ * overflowing the stack where the gate walks them (their canonical JSON for the digest), which answered 500.
+ * zod's schema sets no such bound; this is the one check it does not share.
+ */
+export const MAX_ARGUMENTS_DEPTH = 64;
 
 /** What zod names a JSON value's type in "received ...". */
 function receivedOf(value: unknown): string {
@@ -51,6 +58,24 @@ function codePoints(s: string): number {
 
 function typeIssue(issues: RequestIssue[], key: string, expected: string, value: unknown): void {
   issues.push({ path: [key], code: 'invalid_type', message: `Invalid input: expected ${expected}, received ${receivedOf(value)}` });
+}
+
+/** The path to the first object or array nested more than `room` levels into `value`, or undefined. */
+function tooDeep(value: unknown, room: number): (string | number)[] | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (room === 0) return [];
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const path = tooDeep(value[i], room - 1);
+      if (path) return [i, ...path];
+    }
+    return undefined;
+  }
+  for (const key in value) {
+    const path = tooDeep((value as Record<string, unknown>)[key], room - 1);
+    if (path) return [key, ...path];
+  }
+  return undefined;
 }
 
 /** A string member of at least one and at most `max` characters. */
@@ -108,6 +133,7 @@ export function callBodyIssues(value: unknown): RequestIssue[] | undefined {
     tool.length > 0 &&
     tool.length <= MAX_TOOL_NAME &&
     isRecord(args) &&
+    tooDeep(args, MAX_ARGUMENTS_DEPTH) === undefined &&
     (session === undefined || (typeof session === 'string' && session.length > 0 && session.length <= MAX_SESSION)) &&
     (contexts === undefined || isRecord(contexts)) &&
     (confirmed === undefined || typeof confirmed === 'boolean') &&
@@ -118,6 +144,15 @@ export function callBodyIssues(value: unknown): RequestIssue[] | undefined {
   const issues: RequestIssue[] = [];
   checkString(issues, 'tool', tool, MAX_TOOL_NAME);
   if (!isRecord(args)) typeIssue(issues, 'arguments', 'record', args);
+  else {
+    const deep = tooDeep(args, MAX_ARGUMENTS_DEPTH);
+    if (deep)
+      issues.push({
+        path: ['arguments', ...deep],
+        code: 'too_deep',
+        message: `Too deep: arguments nest at most ${MAX_ARGUMENTS_DEPTH} levels`,
+      });
+  }
   if (session !== undefined) checkString(issues, 'session', session, MAX_SESSION);
   if (contexts !== undefined && !isRecord(contexts)) typeIssue(issues, 'contexts', 'record', contexts);
   if (confirmed !== undefined && typeof confirmed !== 'boolean') typeIssue(issues, 'confirmed', 'boolean', confirmed);
