@@ -3,6 +3,7 @@
 // arguments), the agent's own requests only, and bad bodies that change nothing.
 import { verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { flushDecisions } from '../src/server/state/decision-log.ts';
 import { createKey } from '../src/server/state/members.ts';
 import { postLarge, startServer, type TestServer } from './server-harness.ts';
 
@@ -209,6 +210,7 @@ describe('approvals', () => {
       key: s.key('agent'),
       body: { tool: 'issue_refund', arguments: { amount: '20' } },
     });
+    flushDecisions(s.ctx.db);
     const decision = s.ctx.db.prepare('SELECT arguments, arguments_digest FROM decisions WHERE call_id = ?').get(first.json.call_id) as {
       arguments: string | null;
       arguments_digest: string;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openContext } from '../src/server/context.ts';
 import { openDatabase } from '../src/server/state/db.ts';
-import { decisionLogOf } from '../src/server/state/decision-log.ts';
+import { decisionLogOf, FLUSH_AFTER_MS } from '../src/server/state/decision-log.ts';
 import { countDecisions, type DecisionRow, findDecision, sessionHistory } from '../src/server/state/decisions.ts';
 import { createKey, hashKey } from '../src/server/state/members.ts';
 import { type LooseJson, spawnServer, startServer, type TestServer } from './server-harness.ts';
@@ -213,7 +213,8 @@ describe('the gate with its caches', () => {
       // The first call is queued and answered; its write fails, and the gate then refuses to decide.
       const first = await call('50');
       expect(first.status).toBe(200);
-      await new Promise((resolve) => setImmediate(resolve));
+      // Past the log's flush delay: its timer, due first, has fired and failed.
+      await new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS * 5));
       const refused = await call('50');
       expect(refused.status).toBe(500);
       expect(refused.json.error.code).toBe('INTERNAL');

@@ -3,6 +3,7 @@
 // seen by the very next call (the loaded agent is cached while its documents' versions stand).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_WITH_SPENDING_LIMIT, DEMO_DOCUMENTS } from '../src/server/demo.ts';
+import { flushDecisions } from '../src/server/state/decision-log.ts';
 import { startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
@@ -17,8 +18,15 @@ const CALLS = '/v1/agents/support-bot/calls';
 const AGENT = 'agents/support-bot.agent.yaml';
 const RULESET = 'rulesets/support.ruleset.json';
 const call = (body: unknown) => s.call('POST', CALLS, { key: s.key('agent'), body });
-const count = (table: 'decisions' | 'approvals') => (s.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-const row = (callId: string) => s.ctx.db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(callId) as Record<string, string>;
+/** A count straight from the database, after the decision log's queue is written (as every read does). */
+const count = (table: 'decisions' | 'approvals') => {
+  flushDecisions(s.ctx.db);
+  return (s.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+};
+const row = (callId: string) => {
+  flushDecisions(s.ctx.db);
+  return s.ctx.db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(callId) as Record<string, string>;
+};
 
 /** Stores a new version of a document with the owner key and makes it the running one. */
 async function edit(id: string, content: string): Promise<void> {

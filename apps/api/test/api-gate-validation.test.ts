@@ -4,6 +4,7 @@
 // agent's key after the body; nothing is recorded. The bodies are those zod's validators gave (call-request.ts reads by hand).
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { flushDecisions } from '../src/server/state/decision-log.ts';
 import { type LooseJson, postLarge, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
@@ -15,7 +16,11 @@ afterAll(async () => {
 });
 
 const CALLS = '/v1/agents/support-bot/calls';
-const count = () => (s.ctx.db.prepare('SELECT COUNT(*) AS n FROM decisions').get() as { n: number }).n;
+/** A count straight from the database, after the decision log's queue is written (as every read does). */
+const count = () => {
+  flushDecisions(s.ctx.db);
+  return (s.ctx.db.prepare('SELECT COUNT(*) AS n FROM decisions').get() as { n: number }).n;
+};
 const call = (body: unknown, key = s.key('agent'), path = CALLS) => s.call('POST', path, { key, body });
 
 /** A POST with exactly these headers and body chunks (none: no body at all), over node:http. */

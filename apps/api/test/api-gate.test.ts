@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_WITH_SPENDING_LIMIT } from '../src/server/demo.ts';
+import { flushDecisions } from '../src/server/state/decision-log.ts';
 import { createKey } from '../src/server/state/members.ts';
 import { postLarge, startServer, type TestServer } from './server-harness.ts';
 
@@ -16,7 +17,11 @@ afterAll(async () => {
 });
 
 const CALLS = '/v1/agents/support-bot/calls';
-const count = (table: 'decisions' | 'approvals') => (s.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+/** A count straight from the database, after the decision log's queue is written (as every read does). */
+const count = (table: 'decisions' | 'approvals') => {
+  flushDecisions(s.ctx.db);
+  return (s.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+};
 const call = (body: unknown, key = s.key('agent')) => s.call('POST', CALLS, { key, body });
 
 describe('the gate', () => {
@@ -29,6 +34,7 @@ describe('the gate', () => {
     expect(r.json.approval).toMatchObject({ approvers_count: 3 });
     expect(count('approvals')).toBe(before + 1);
 
+    flushDecisions(s.ctx.db);
     const row = s.ctx.db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(r.json.call_id) as Record<string, string>;
     expect(row).toMatchObject({ agent: 'support-bot', tool: 'issue_refund', action: 'refund.issue', amount: '500', currency: 'USD' });
     expect(row.decision).toBe('require_approval');

@@ -3,6 +3,7 @@
 // as a draft, archive and restore, and an agent deciding by its pinned policy version after an edit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
+import { flushDecisions } from '../src/server/state/decision-log.ts';
 import { type LooseJson, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
@@ -38,7 +39,11 @@ async function editDocument(id: string, content: string): Promise<number> {
 async function setRuleStatus(id: string, status: string): Promise<void> {
   await ok(s.call('POST', `/v1/documents/${encodeURIComponent(id)}/status`, { key: owner(), body: { status } }));
 }
-const count = (sql: string) => (s.ctx.db.prepare(sql).get() as { n: number }).n;
+/** A count straight from the database, after the decision log's queue is written (as every read does). */
+const count = (sql: string) => {
+  flushDecisions(s.ctx.db);
+  return (s.ctx.db.prepare(sql).get() as { n: number }).n;
+};
 
 /** The refunds policy with the auto-refund limit moved from 100 to 20: a policy edit the set does not follow until re-pinned. */
 const REFUNDS_V2 = (DEMO_DOCUMENTS[POLICY] as string).replaceAll('"100"', '"20"');
@@ -190,6 +195,7 @@ describe('pins, versions and runs', () => {
     // refunds-bot runs the set, which still pins version 1: 50 is allowed.
     const pinned = await ok(refundsBot('50'));
     expect(pinned).toMatchObject({ decision: 'allow', rule: 'refund-auto' });
+    flushDecisions(s.ctx.db);
     expect(
       JSON.parse((s.ctx.db.prepare('SELECT versions FROM decisions WHERE call_id = ?').get(pinned.call_id) as LooseJson).versions),
     ).toMatchObject({

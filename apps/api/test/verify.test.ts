@@ -195,7 +195,10 @@ describe('tollgate verify', () => {
     expect(sound.code).toBe(0);
     expect(sound.stdout.trim().split('\n').at(-1)).toBe(`verified 8 documents in ${w.dir}: 0 problems, ${SOUND_LINTS.length} lints`);
     w.put('rulesets/broken.ruleset.json', JSON.stringify({ name: 'Broken', pins: [{ rule_id: 'colang/missing.co' }] }));
-    w.put('agents/lost.agent.yaml', 'catalogue: catalogues/none.yaml\npolicy: policies/refunds.policy.json\ndelegation:\n  actions: [refund.*]\n');
+    w.put(
+      'agents/lost.agent.yaml',
+      'catalogue: catalogues/none.yaml\npolicy: policies/refunds.policy.json\ndelegation:\n  actions: [refund.*]\n',
+    );
     const run = await runCli('verify', w.dir);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('agents/lost.agent.yaml:1: REFERENCE_NOT_FOUND: catalogues/none.yaml is not in the store');

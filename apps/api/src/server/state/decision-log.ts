@@ -1,11 +1,12 @@
 // The decision log's writer: decisions are queued in memory and written together, one SQLite transaction
-// per tick (issue 8), instead of one transaction per call. What stays exact:
+// every FLUSH_AFTER_MS (or every MAX_BATCH decisions, whichever comes first; issue 8), instead of one
+// transaction per call: at concurrency 1 a commit per call cost more than the decision. What stays exact:
 // - a held call is written at once, with every decision queued before it and its approval request, in one
 //   transaction, before the agent is told it is held (the request must exist to be approved or claimed);
 // - every read of decisions flushes first (`flushDecisions`), so a decision is visible as soon as its
 //   answer has been sent;
 // - a clean shutdown flushes (`AppContext.close`, and the process's exit as a last resort); a crash can
-//   lose the decisions of the current tick, allowed or denied, never a held one;
+//   lose the decisions of the last FLUSH_AFTER_MS, allowed or denied, never a held one;
 // - when a write fails the decisions stay queued and are retried, and the gate answers 500 (fails closed)
 //   until they are written.
 import type { ApprovalRow } from './approvals.ts';
@@ -14,6 +15,10 @@ import type { Db } from './db.ts';
 import type { DecisionRow } from './decisions.ts';
 
 const RETRY_MS = 100;
+/** How long a decision may wait in the queue; a crash loses at most this much of the log. */
+export const FLUSH_AFTER_MS = 2;
+/** A batch this large is written at the next turn rather than waiting out the timer. */
+const MAX_BATCH = 256;
 const INSERT = `INSERT INTO decisions (call_id, agent, tool, action, amount, currency, decision, rule, code, versions, arguments, arguments_digest, session, created_at)
   VALUES (@call_id, @agent, @tool, @action, @amount, @currency, @decision, @rule, @code, @versions, @arguments, @arguments_digest, @session, @created_at)`;
 
@@ -45,12 +50,14 @@ export class DecisionLog {
   record(row: DecisionRow): void {
     if (this.failure !== undefined) this.flush();
     this.queue.push(row);
-    if (!this.scheduled) {
+    if (this.queue.length >= MAX_BATCH) {
+      setImmediate(() => this.flushQuietly());
+    } else if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => {
+      setTimeout(() => {
         this.scheduled = false;
         this.flushQuietly();
-      });
+      }, FLUSH_AFTER_MS).unref();
     }
   }
 
