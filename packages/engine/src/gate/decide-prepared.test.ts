@@ -11,7 +11,15 @@ import type { Member, PolicyDocument } from '../policy/types.ts';
 import { readCatalogue } from '../rulebook/catalogue.ts';
 import { compileRules } from '../sheet/compile.ts';
 import { referenceDecideCall } from './decide-call.reference.ts';
-import { type DecideCallInput, decideCall, decidePrepared, type GateCall, type GatePolicy, type GateRuleset } from './decide-call.ts';
+import {
+  type DecideCallInput,
+  decideCall,
+  decidePrepared,
+  GATE_CODES,
+  type GateCall,
+  type GatePolicy,
+  type GateRuleset,
+} from './decide-call.ts';
 import { type GateParts, prepareGate } from './prepare-gate.ts';
 
 const REFUNDS = refundsExample as PolicyDocument;
@@ -266,22 +274,14 @@ describe('decidePrepared', () => {
     );
     // The generators reach every stage of the gate.
     for (const code of [
-      'TOOL_UNKNOWN',
-      'DELEGATION_ACTION',
-      'DELEGATION_EXPIRED',
-      'INVALID_TOOL_CONFIGURATION',
-      'INVALID_AMOUNT',
-      'DELEGATION_SPENDING_LIMIT',
-      'CONFIRMATION_REQUIRED',
-      'POLICY_MISSING',
-      'RULESET_ARCHIVED',
-      'RULESET_NOT_APPROVED',
+      ...Object.keys(GATE_CODES),
       'never',
       'at_most_exceeded',
       'DEFAULT',
       'allow',
       'require_approval',
       'NO_ELIGIBLE_APPROVER',
+      'TOO_MANY_APPROVERS',
       'observed',
     ]) {
       expect(seen.get(code) ?? 0, code).toBeGreaterThan(0);
