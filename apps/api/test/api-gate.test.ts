@@ -96,10 +96,11 @@ describe('the gate', () => {
     expect(count('decisions')).toBe(before + 2);
   });
 
-  it('asks for confirmation of a payout, and refuses what the rulebook never allows', async () => {
+  it('refuses a payout the policy denies at once, without asking anyone to confirm it first', async () => {
+    // The sheet asks for confirmation of payouts, and the policy denies every payout: the denial wins.
     const c = await call({ tool: 'send_payout', arguments: { amount: '10' } });
-    expect(c.json).toMatchObject({ decision: 'confirm', code: 'CONFIRMATION_REQUIRED' });
-    expect(typeof c.json.explanation.confirmation).toBe('string');
+    expect(c.json).toMatchObject({ decision: 'deny', rule: 'never' });
+    expect(c.json.explanation.confirmation).toBeUndefined();
     expect((await call({ tool: 'send_payout', arguments: { amount: '10' }, confirmed: true })).json).toMatchObject({ decision: 'deny' });
   });
 

@@ -123,8 +123,8 @@ export function referenceDecideCall(input: DecideCallInput): GateDecision {
   const books: { rulebook?: Rulebook; overlay?: CatalogueOverlay }[] = [];
   if (input.rulebook !== undefined || input.overlay !== undefined) books.push({ rulebook: input.rulebook, overlay: input.overlay });
   for (const b of input.rulebooks ?? []) books.push({ rulebook: b.rulebook, overlay: b.overlay });
+  let confirm: GateDecision | undefined;
   if (books.length > 0) {
-    let confirm: GateDecision | undefined;
     for (const book of books) {
       const catalogue = book.overlay ? layOverlay(input.catalogue, book.overlay) : input.catalogue;
       const verdict = checkTool({
@@ -149,9 +149,8 @@ export function referenceDecideCall(input: DecideCallInput): GateDecision {
         );
       }
     }
-    if (confirm !== undefined) return confirm;
   } else if (entry.confirmation !== undefined && call.confirmed !== true) {
-    return gate(
+    confirm = gate(
       'confirm',
       'CONFIRMATION_REQUIRED',
       entry.name,
@@ -192,6 +191,8 @@ export function referenceDecideCall(input: DecideCallInput): GateDecision {
   const held = standing.some((p) => p.decision.decision === 'deny')
     ? pick(standing)
     : standing.find((p) => p.decision.decision === 'require_approval');
+  // A confirmation is asked only of a call no standing denial refuses.
+  if (confirm !== undefined && held?.decision.decision !== 'deny') return confirm;
 
   if (window !== undefined && held === undefined && (original.decision.decision !== 'allow' || relaxedRefusal !== undefined)) {
     // Every rule that would have stopped the call is relaxed: it runs, and the answer says what it would have been.

@@ -130,15 +130,35 @@ describe('decideCall', () => {
     });
   });
 
-  it('asks for confirmation, then lets the policy decide', () => {
-    const c = decide({ tool: 'send_payout', arguments: { amount: '10' } });
-    expect(c).toMatchObject({ decision: 'confirm', code: 'CONFIRMATION_REQUIRED', rule: 'send_payout' });
-    expect(c.confirmation).toBeTruthy();
-    expect(c.notice.confirmation).toBe(c.confirmation);
+  it('asks for confirmation only of a call the policy would let through; a standing denial wins at once', () => {
+    // The policy denies every payout: no one is asked to confirm a call that is then refused.
+    expect(decide({ tool: 'send_payout', arguments: { amount: '10' } })).toMatchObject({ decision: 'deny', rule: 'never' });
     expect(decide({ tool: 'send_payout', arguments: { amount: '10' }, confirmed: true })).toMatchObject({
       decision: 'deny',
       rule: 'never',
     });
+    // A payout the policy allows asks first, then lets the policy decide.
+    const payouts = {
+      ...REFUNDS,
+      rules: [...REFUNDS.rules.filter((r) => r.id !== 'never'), { id: 'payouts', actions: ['payouts.send'], effect: 'allow' }],
+    };
+    const c = decide({ tool: 'send_payout', arguments: { amount: '10' } }, { policies: [policy(payouts)] });
+    expect(c).toMatchObject({ decision: 'confirm', code: 'CONFIRMATION_REQUIRED', rule: 'send_payout' });
+    expect(c.confirmation).toBeTruthy();
+    expect(c.notice.confirmation).toBe(c.confirmation);
+    expect(decide({ tool: 'send_payout', arguments: { amount: '10' }, confirmed: true }, { policies: [policy(payouts)] })).toMatchObject({
+      decision: 'allow',
+      rule: 'payouts',
+    });
+    // A call the policy holds for approval is confirmed first, then held.
+    const held = {
+      ...REFUNDS,
+      rules: [
+        ...REFUNDS.rules.filter((r) => r.id !== 'never'),
+        { id: 'payouts', actions: ['payouts.send'], effect: 'require_approval', approvers: { roles: ['owner'] } },
+      ],
+    };
+    expect(decide({ tool: 'send_payout', arguments: { amount: '10' } }, { policies: [policy(held)] }).decision).toBe('confirm');
   });
 
   it('counts the session history for at_most', () => {

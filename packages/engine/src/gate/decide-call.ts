@@ -1,8 +1,8 @@
 // The gate: one agent call decided from the agent's parts, already loaded and compiled (DESIGN.md,
 // "The gate"). In order: the rule set's status (archived, draft, not approved), the catalogue, the
 // delegation (actions, validity), the amount, the spending limit, every rulebook's tool check (the agent's
-// and the rule set's pinned sheets and Colang: refuse anywhere wins, then confirm), then the policy or every
-// pinned policy (deny anywhere wins, then require_approval). Inside an observe window, rules' decisions are
+// and the rule set's pinned sheets and Colang: refuse anywhere wins), then the policy or every pinned policy
+// (deny anywhere wins), then a confirmation the rulebooks asked for, then require_approval. Inside an observe window, rules' decisions are
 // relaxed (never a guard rule, the hard limits or approver-count denials). Pure: the caller records and answers.
 // decidePrepared decides from an agent's parts prepared once (prepare-gate.ts); decideCall prepares, then decides.
 import { compareDecimal } from '../conditions/decimal.ts';
@@ -283,10 +283,11 @@ export function decidePrepared(prepared: PreparedGate, input: PreparedCallInput)
   /** The first rulebook refusal a denials window relaxed: the decision it would have been. */
   let relaxedRefusal: GateDecision | undefined;
 
-  // The agent's own rulebook, then every rulebook its rule set pins: a refusal anywhere wins, then a confirmation.
+  // The agent's own rulebook, then every rulebook its rule set pins: a refusal anywhere wins. A confirmation
+  // waits for the policies: it is asked only of a call no standing denial refuses (deny anywhere wins).
+  let confirm: GateDecision | undefined;
   const rulebooks = prepared.rulebooks;
   if (rulebooks.length > 0) {
-    let confirm: GateDecision | undefined;
     const toolCall = { tool: call.tool, arguments: call.arguments };
     for (let i = 0; i < rulebooks.length; i++) {
       const verdict = checkTool({
@@ -313,9 +314,8 @@ export function decidePrepared(prepared: PreparedGate, input: PreparedCallInput)
         );
       }
     }
-    if (confirm !== undefined) return confirm;
   } else if (entry.confirmation !== undefined && call.confirmed !== true) {
-    return gateDecision(
+    confirm = gateDecision(
       level,
       base,
       'confirm',
@@ -344,6 +344,8 @@ export function decidePrepared(prepared: PreparedGate, input: PreparedCallInput)
   const heldAt =
     window === undefined ? pickPolicy(policies, undefined, false, true) : pickPolicy(policies, parts.policies, relaxDenials, true);
   const held = heldAt < 0 ? undefined : policies[heldAt];
+  // No one is asked to confirm a call that a standing denial refuses anyway.
+  if (confirm !== undefined && held?.decision.decision !== 'deny') return confirm;
 
   if (window !== undefined && held === undefined && (original.decision.decision !== 'allow' || relaxedRefusal !== undefined)) {
     // Every rule that would have stopped the call is relaxed: it runs, and the answer says what it would have been.
