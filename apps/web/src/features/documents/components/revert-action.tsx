@@ -1,11 +1,13 @@
 // Revert to the version that ran before the running one, after a confirmation (owners and admins).
+
+import { ConfirmButton } from '../../../components/confirm-button.tsx';
 import { usePostRevert } from '../api/post-revert.ts';
-import { ConfirmAction } from './confirm-action.tsx';
 
 export function RevertAction({ id }: { id: string }) {
   const revert = usePostRevert();
   return (
-    <ConfirmAction
+    <ConfirmButton
+      className="confirm-action"
       label="Revert"
       question="Run the version that ran before the running one?"
       confirmLabel="Confirm revert"

@@ -1,4 +1,6 @@
 // The edit seam's answer, said plainly: applied, held for review, refused or rejected with reasons, or a conflict.
+
+import { ReasonList } from '../../../components/reason-list.tsx';
 import type { EditOutcome } from '../api/types.ts';
 
 const HEADLINES: Record<EditOutcome['status'], string> = {
@@ -17,25 +19,11 @@ export function SaveOutcome({ outcome, onReload }: { outcome: EditOutcome; onRel
         <strong>{HEADLINES[outcome.status]}</strong>
         {outcome.version !== undefined && <span className="muted"> · version {outcome.version.sequence}</span>}
       </p>
-      {outcome.reasons.length > 0 && (
-        // biome-ignore lint/a11y/noRedundantRoles: list-style none drops the implicit role in some browsers
-        <ul role="list" aria-label="Reasons" className="outcome-reasons">
-          {outcome.reasons.map((reason) => (
-            <li key={reason}>{reason}</li>
-          ))}
-        </ul>
-      )}
+      <ReasonList items={outcome.reasons} />
       {impact.widens_security && (
         <div className="outcome-impact">
           <p>This edit widens what is allowed:</p>
-          {/* biome-ignore lint/a11y/noRedundantRoles: list-style none drops the implicit role in some browsers */}
-          <ul role="list" aria-label="Widened subjects" className="outcome-reasons">
-            {impact.widened_subjects.map((subject) => (
-              <li key={subject}>
-                <code>{subject}</code>
-              </li>
-            ))}
-          </ul>
+          <ReasonList items={impact.widened_subjects} label="Widened subjects" render={(subject) => <code>{subject}</code>} />
         </div>
       )}
       {outcome.status === 'conflict' && (

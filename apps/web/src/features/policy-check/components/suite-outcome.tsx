@@ -1,4 +1,6 @@
 // What the edit seam made of a stored example suite, said plainly; a conflict offers the stored version.
+
+import { ReasonList } from '../../../components/reason-list.tsx';
 import type { SuiteOutcome as Outcome } from '../api/post-example-suite.ts';
 
 const HEADLINES: Record<Outcome['status'], string> = {
@@ -16,14 +18,7 @@ export function SuiteOutcome({ outcome, onReload }: { outcome: Outcome; onReload
         <strong>{HEADLINES[outcome.status]}</strong>
         {outcome.version !== undefined && <span className="muted"> · version {outcome.version.sequence}</span>}
       </p>
-      {outcome.reasons.length > 0 && (
-        // biome-ignore lint/a11y/noRedundantRoles: list-style none drops the implicit role in some browsers
-        <ul role="list" aria-label="Reasons" className="outcome-reasons">
-          {outcome.reasons.map((reason) => (
-            <li key={reason}>{reason}</li>
-          ))}
-        </ul>
-      )}
+      <ReasonList items={outcome.reasons} />
       {outcome.status === 'conflict' && (
         <button type="button" className="button" onClick={onReload}>
           Load the stored suite (drops your changes)

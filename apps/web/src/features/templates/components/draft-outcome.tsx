@@ -1,4 +1,6 @@
 // What the edit seam made of the new draft and its example suite, said plainly, with the way on to its editor.
+
+import { ReasonList } from '../../../components/reason-list.tsx';
 import type { DraftOutcomes, DraftOutcome as Outcome } from '../api/post-draft.ts';
 
 const HEADLINES: Record<Outcome['status'], string> = {
@@ -31,14 +33,7 @@ export function DraftOutcome({ outcomes, id, editHref }: { outcomes: DraftOutcom
           </span>
         )}
       </p>
-      {outcome.reasons.length > 0 && (
-        // biome-ignore lint/a11y/noRedundantRoles: list-style none drops the implicit role in some browsers
-        <ul role="list" aria-label="Reasons" className="outcome-reasons">
-          {outcome.reasons.map((reason) => (
-            <li key={reason}>{reason}</li>
-          ))}
-        </ul>
-      )}
+      <ReasonList items={outcome.reasons} />
       {examples !== null && (
         <p>
           Example calls <code>{examples.id}</code>: {SUITE_HEADLINES[examples.outcome.status]}
