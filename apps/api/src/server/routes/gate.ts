@@ -16,7 +16,6 @@ import {
   type GateRulebook,
   type GateRuleset,
   isApprovedVersion,
-  type Member,
   type PreparedGate,
   prepareGate,
   type Rulebook,
@@ -30,15 +29,11 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router, validationError } from '../openapi.ts';
 import { loadPinnedRules, readRulesetVersion } from '../rulesets/ruleset-versions.ts';
-import { cachedMembers } from '../state/auth-cache.ts';
+import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { newCallId } from '../state/call-id.ts';
 import { decisionLogOf } from '../state/decision-log.ts';
 import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
-import type { MemberRow } from '../state/members.ts';
-
-const ErrorSchema = z
-  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) })
-  .openapi('Error');
+import { ErrorSchema } from './route-kit.ts';
 
 export const CallBody = z
   .strictObject({
@@ -245,19 +240,6 @@ function sweepArguments(ctx: AppContext, now: Date): void {
   forgetOldArguments(ctx.db, new Date(now.getTime() - ARGUMENTS_RETENTION_DAYS * 86_400_000));
 }
 
-const gateMembersOf = new WeakMap<readonly MemberRow[], Member[]>();
-
-/** The members as the gate judges approvers, from the members cache (the same array while they are unchanged). */
-function gateMembers(ctx: AppContext): Member[] {
-  const rows = cachedMembers(ctx.db);
-  let members = gateMembersOf.get(rows);
-  if (!members) {
-    members = rows.map((m) => ({ id: m.id, role: m.role, signing: m.signing === 1 }));
-    gateMembersOf.set(rows, members);
-  }
-  return members;
-}
-
 export function gateRoutes() {
   const app = router();
   // Described by callRoute, served by a plain handler: the request is checked by hand, synchronously and
@@ -278,7 +260,7 @@ export function gateRoutes() {
     const { loaded, versionsJson } = await loadAgentCached(ctx, name);
     const now = ctx.now();
     sweepArguments(ctx, now);
-    const members = gateMembers(ctx);
+    const members = cachedJudgedMembers(ctx.db);
     const history = body.session === undefined ? [] : sessionHistory(ctx.db, name, body.session);
     const d = decidePrepared(loaded.prepared, {
       members,

@@ -4,7 +4,7 @@
 import { type RulesetCall, type RulesetRun, RulesetRunError, runRuleset } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { listMembers } from '../state/members.ts';
+import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { loadPinnedRules, readRulesetVersion, workspaceCatalogue } from './ruleset-versions.ts';
 import { recordRun } from './runs.ts';
 
@@ -40,7 +40,7 @@ export async function runRulesetVersion(
   try {
     run = await runRuleset(rules, call, {
       catalogue,
-      members: listMembers(ctx.db).map((m) => ({ id: m.id, role: m.role, signing: m.signing === 1 })),
+      members: cachedJudgedMembers(ctx.db),
       now: ctx.now(),
       timeoutMs: options.timeoutMs ?? RULE_TIMEOUT_MS,
     });

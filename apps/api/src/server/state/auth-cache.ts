@@ -2,6 +2,7 @@
 // approvers), trusted only while the auth generation stands still: a trigger moves it on any change to
 // members or api_keys, from any connection, so a revoked key or a changed role counts on the next call.
 import { hash } from 'node:crypto';
+import type { Member } from '@tollgate/engine';
 import type { Db } from './db.ts';
 import { listMembers, type MemberRow, type Principal, principalOf } from './members.ts';
 
@@ -68,4 +69,20 @@ export function cachedMembers(db: Db): readonly MemberRow[] {
   const cache = cacheOf(db);
   cache.members ??= listMembers(db);
   return cache.members;
+}
+
+const judgedMembersOf = new WeakMap<readonly MemberRow[], Member[]>();
+
+/**
+ * The members as rules judge approvers (id, role, signing), from the members cache: the same array while
+ * they are unchanged, so a gate call allocates none.
+ */
+export function cachedJudgedMembers(db: Db): readonly Member[] {
+  const rows = cachedMembers(db);
+  let members = judgedMembersOf.get(rows);
+  if (!members) {
+    members = rows.map((m) => ({ id: m.id, role: m.role, signing: m.signing === 1 }));
+    judgedMembersOf.set(rows, members);
+  }
+  return members;
 }
