@@ -17,6 +17,7 @@ import {
   type StoredDocument,
   StoreError,
   type StoreProblem,
+  type StoreWrite,
 } from './types.ts';
 
 export interface FolderStoreOptions {
@@ -33,6 +34,8 @@ export interface FolderStoreOptions {
   validate?: (id: string, text: string) => string[];
   /** Called after the folder was read again and some document gained a version. */
   onChange?: (ids: string[]) => void;
+  /** Called after each write through this store's methods (save, activate, revert, state). */
+  onWrite?: (write: StoreWrite) => void;
   now?: () => Date;
 }
 
@@ -123,25 +126,31 @@ export class FolderDocumentStore implements DocumentStore {
   async save(save: DocumentSave): Promise<DocumentVersion> {
     checkSave(save, this.maxDocumentBytes);
     this.checkNoLinkOut(save.id);
-    return this.lock.hold(() => this.saveLocked(save));
+    const version = this.lock.hold(() => this.saveLocked(save));
+    this.options.onWrite?.({ kind: 'document', id: save.id });
+    return version;
   }
 
   async activate(id: string, sequence: number): Promise<DocumentVersion> {
-    return this.lock.hold(() => {
+    const version = this.lock.hold(() => {
       const index = this.requireIndex(id);
       const planned = planActivate(index, id, sequence);
       this.commit(id, index, planned.index);
       return planned.version;
     });
+    this.options.onWrite?.({ kind: 'document', id });
+    return version;
   }
 
   async revert(id: string): Promise<DocumentVersion> {
-    return this.lock.hold(() => {
+    const version = this.lock.hold(() => {
       const index = this.requireIndex(id);
       const planned = planRevert(index, id);
       this.commit(id, index, planned.index);
       return planned.version;
     });
+    this.options.onWrite?.({ kind: 'document', id });
+    return version;
   }
 
   problems(): StoreProblem[] {
@@ -158,6 +167,7 @@ export class FolderDocumentStore implements DocumentStore {
 
   async writeState(key: string, value: unknown): Promise<void> {
     this.lock.hold(() => writeFileAtomic(this.statePath(key), JSON.stringify(value)));
+    this.options.onWrite?.({ kind: 'state', key });
   }
 
   async close(): Promise<void> {

@@ -10,6 +10,7 @@ import {
   type StoredDocument,
   StoreError,
   type StoreProblem,
+  type StoreWrite,
 } from './types.ts';
 
 export interface MemoryStoreOptions {
@@ -17,6 +18,8 @@ export interface MemoryStoreOptions {
   maxVersionsPerDocument?: number;
   /** The clock (tests pass a fixed one). */
   now?: () => Date;
+  /** Called after each write the store made (what is derived from documents can be dropped then). */
+  onWrite?: (write: StoreWrite) => void;
 }
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
@@ -36,11 +39,13 @@ export class MemoryDocumentStore implements DocumentStore {
   private readonly indexes = new Map<string, DocumentIndex>();
   private readonly texts = new Map<string, string>();
   private readonly state = new Map<string, string>();
+  private readonly onWrite: ((write: StoreWrite) => void) | undefined;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.maxDocumentBytes = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
     this.maxVersions = options.maxVersionsPerDocument ?? DEFAULT_MAX_VERSIONS;
     this.now = options.now ?? (() => new Date());
+    this.onWrite = options.onWrite;
   }
 
   async list(): Promise<string[]> {
@@ -70,18 +75,21 @@ export class MemoryDocumentStore implements DocumentStore {
     const pruned = planPrune(index, this.maxVersions);
     for (const s of pruned.dropped) this.texts.delete(`${save.id}\n${s}`);
     this.indexes.set(save.id, pruned.index);
+    this.onWrite?.({ kind: 'document', id: save.id });
     return structuredClone(version);
   }
 
   async activate(id: string, sequence: number): Promise<DocumentVersion> {
     const { index, version } = planActivate(this.required(id), id, sequence);
     this.indexes.set(id, index);
+    this.onWrite?.({ kind: 'document', id });
     return structuredClone(version);
   }
 
   async revert(id: string): Promise<DocumentVersion> {
     const { index, version } = planRevert(this.required(id), id);
     this.indexes.set(id, index);
+    this.onWrite?.({ kind: 'document', id });
     return structuredClone(version);
   }
 
@@ -96,6 +104,7 @@ export class MemoryDocumentStore implements DocumentStore {
 
   async writeState(key: string, value: unknown): Promise<void> {
     this.state.set(key, JSON.stringify(value));
+    this.onWrite?.({ kind: 'state', key });
   }
 
   async close(): Promise<void> {}

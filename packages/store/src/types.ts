@@ -48,6 +48,9 @@ export interface DocumentSave {
   rejected?: string[];
 }
 
+/** A write the store made: to a document (save, activate, revert) or to its small JSON state. */
+export type StoreWrite = { kind: 'document'; id: string } | { kind: 'state'; key: string };
+
 /** A problem the store found outside any call (a working copy too large, a link out of the folder). */
 export interface StoreProblem {
   id: string;

@@ -6,13 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { idProblem, MAX_ID_LENGTH } from '../src/document-id.ts';
 import { FolderDocumentStore } from '../src/folder-store.ts';
 import { MemoryDocumentStore } from '../src/memory-store.ts';
-import { type DocumentStore, type DocumentVersion, StoreError } from '../src/types.ts';
+import { type DocumentStore, type DocumentVersion, StoreError, type StoreWrite } from '../src/types.ts';
 import { ANA, ASSISTANT, DEV, sha256, useTempDirs } from './helpers.ts';
 
 interface FactoryOptions {
   maxDocumentBytes?: number;
   maxVersionsPerDocument?: number;
   now?: () => Date;
+  onWrite?: (write: StoreWrite) => void;
 }
 type StoreFactory = (options?: FactoryOptions) => Promise<DocumentStore>;
 
@@ -89,6 +90,26 @@ const GOOD_IDS = [
 
 function runContract(name: string, factory: StoreFactory): void {
   describe(`DocumentStore contract: ${name}`, () => {
+    it('tells onWrite of each write it made, after it is made, and of no refused one', async () => {
+      const writes: StoreWrite[] = [];
+      const store = await factory({ onWrite: (w) => writes.push(w) });
+      await store.save({ id: DOC, text: 'one\n', author: ANA, reason: 'first' });
+      await store.save({ id: DOC, text: 'two\n', author: ANA, reason: 'second' });
+      await store.activate(DOC, 1);
+      await store.revert(DOC);
+      await store.writeState('trial', { n: 1 });
+      expect(writes).toEqual([
+        { kind: 'document', id: DOC },
+        { kind: 'document', id: DOC },
+        { kind: 'document', id: DOC },
+        { kind: 'document', id: DOC },
+        { kind: 'state', key: 'trial' },
+      ]);
+      await expect(store.save({ id: DOC, text: 'three\n', author: ANA, reason: 'stale', basedOn: 1 })).rejects.toThrow();
+      await expect(store.activate(DOC, 9)).rejects.toThrow();
+      expect(writes).toHaveLength(5);
+    });
+
     it('stores a version with its sequence, author, reason, basedOn, time, digest and bytes', async () => {
       const clock = steppingClock();
       const store = await factory({ now: clock.now });

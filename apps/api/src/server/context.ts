@@ -53,9 +53,10 @@ export async function openContext(dataDir: string, options: { watch?: boolean; n
         });
       }
     },
-  });
-  countWrites(store, () => {
-    documentChanges.generation++;
+    // Statuses change what agents run, so a lifecycle write counts as a document change (trial counts do not).
+    onWrite: (write) => {
+      if (write.kind === 'document' || write.key === LIFECYCLE_KEY) documentChanges.generation++;
+    },
   });
   const db = openDatabase(join(dataDir, 'tollgate.db'));
   const seam = new EditSeam({
@@ -79,46 +80,5 @@ export async function openContext(dataDir: string, options: { watch?: boolean; n
       closeDecisionLog(db);
       db.close();
     },
-  };
-}
-
-/** Calls `changed` after each write to the store, once it is done (or has failed). */
-function countWrites(store: FolderDocumentStore, changed: () => void): void {
-  const { save, activate, revert, rescan, writeState } = store;
-  // Statuses change what agents run, so a lifecycle write counts as a document change (trial counts do not).
-  store.writeState = async (key, value) => {
-    try {
-      return await writeState.call(store, key, value);
-    } finally {
-      if (key === LIFECYCLE_KEY) changed();
-    }
-  };
-  store.save = async (s) => {
-    try {
-      return await save.call(store, s);
-    } finally {
-      changed();
-    }
-  };
-  store.activate = async (id, sequence) => {
-    try {
-      return await activate.call(store, id, sequence);
-    } finally {
-      changed();
-    }
-  };
-  store.revert = async (id) => {
-    try {
-      return await revert.call(store, id);
-    } finally {
-      changed();
-    }
-  };
-  store.rescan = () => {
-    try {
-      return rescan.call(store);
-    } finally {
-      changed();
-    }
   };
 }
