@@ -2,16 +2,18 @@
 // (issue 8). These tests hold it to what it was without: every decision in the log after a clean
 // shutdown, each visible as soon as it is answered, a held call's approval committed before the agent
 // hears of it, key, role and document changes counting on the next call, and a failing log failing closed.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openContext } from '../src/server/context.ts';
 import { openDatabase } from '../src/server/state/db.ts';
-import { decisionLogOf, FLUSH_AFTER_MS } from '../src/server/state/decision-log.ts';
+import { DecisionLog, decisionLogOf, FLUSH_AFTER_MS } from '../src/server/state/decision-log.ts';
 import { countDecisions, type DecisionRow, findDecision, sessionHistory } from '../src/server/state/decisions.ts';
 import { createKey, hashKey } from '../src/server/state/members.ts';
-import { type LooseJson, spawnServer, startServer, type TestServer } from './server-harness.ts';
+import { type LooseJson, REPO_ROOT, spawnServer, startServer, type TestServer } from './server-harness.ts';
 
 const CALLS = '/v1/agents/support-bot/calls';
 /** Amounts that are allowed (50), held (500) and denied (5000) by the refunds policy. */
@@ -284,6 +286,82 @@ describe('the decision log', () => {
       expect(log.pending).toBe(0);
     } finally {
       db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the decision log off the event loop', () => {
+  it('gives a session its queued calls without waiting for them to be written', () => {
+    const dataDir = tempDir();
+    const db = openDatabase(join(dataDir, 'tollgate.db'));
+    try {
+      const log = decisionLogOf(db);
+      log.record(ROW);
+      log.record({ ...ROW, call_id: 'c-2', tool: 'lookup_order', arguments: '{"id":"7"}' });
+      log.record({ ...ROW, call_id: 'c-3', decision: 'deny' });
+      log.record({ ...ROW, call_id: 'c-4', session: 's-other' });
+      expect(sessionHistory(db, 'support-bot', 's-1')).toEqual([
+        { tool: 'issue_refund', arguments: { amount: '50' } },
+        { tool: 'lookup_order', arguments: { id: '7' } },
+      ]);
+      // Read without a flush: nothing was waited for.
+      expect(log.pending).toBe(4);
+      log.flush();
+      expect(log.pending).toBe(0);
+      // Once written, the same history comes from the table, each call once.
+      log.record({ ...ROW, call_id: 'c-5' });
+      expect(sessionHistory(db, 'support-bot', 's-1').map((h) => h.tool)).toEqual(['issue_refund', 'lookup_order', 'issue_refund']);
+    } finally {
+      db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('writes on the main thread when the database is in memory', () => {
+    const db = new Database(':memory:');
+    try {
+      db.exec(
+        'CREATE TABLE decisions (call_id TEXT PRIMARY KEY, agent TEXT, tool TEXT, action TEXT, amount TEXT, currency TEXT, decision TEXT, rule TEXT, code TEXT, versions TEXT, arguments TEXT, arguments_digest TEXT, session TEXT, created_at TEXT)',
+      );
+      const log = new DecisionLog(db);
+      log.record(ROW);
+      log.flush();
+      expect(db.prepare('SELECT call_id FROM decisions').all()).toEqual([{ call_id: 'c-1' }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('writes what is queued when the process exits without closing, however far the writer thread got', () => {
+    const dataDir = tempDir();
+    try {
+      const log = new URL('../src/server/state/decision-log.ts', import.meta.url).href;
+      const dbModule = new URL('../src/server/state/db.ts', import.meta.url).href;
+      const script = `
+        const { decisionLogOf } = await import(${JSON.stringify(log)});
+        const { openDatabase } = await import(${JSON.stringify(dbModule)});
+        const db = openDatabase(${JSON.stringify(join(dataDir, 'tollgate.db'))});
+        const row = ${JSON.stringify(ROW)};
+        const log = decisionLogOf(db);
+        for (let i = 0; i < 300; i++) log.record({ ...row, call_id: 'exit-' + i });
+        // Half are sent to the writer thread (a batch is full at 256); the rest are still queued.
+        setImmediate(() => process.exit(0));
+      `;
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(child.stderr).toBe('');
+      expect(child.status).toBe(0);
+      const db = openDatabase(join(dataDir, 'tollgate.db'));
+      try {
+        expect(countDecisions(db)).toBe(300);
+      } finally {
+        db.close();
+      }
+    } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -4,7 +4,7 @@
 import { hash } from 'node:crypto';
 import { canonicalJson } from '@tollgate/engine';
 import type { Db } from './db.ts';
-import { flushDecisions } from './decision-log.ts';
+import { flushDecisions, unwrittenDecisions } from './decision-log.ts';
 
 export interface DecisionRow {
   call_id: string;
@@ -44,12 +44,23 @@ export function findDecision(db: Db, callId: string): DecisionRow | undefined {
   return db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(callId) as DecisionRow | undefined;
 }
 
-/** The session's earlier allowed calls of this agent, oldest first (results are not known to the server). */
+/**
+ * The session's earlier allowed calls of this agent, oldest first (results are not known to the server).
+ * It reads the calls still queued in the decision log too, rather than waiting for them to be written:
+ * the gate asks this on every call with a session.
+ */
 export function sessionHistory(db: Db, agent: string, session: string): { tool: string; arguments?: unknown }[] {
-  flushDecisions(db);
+  const queued = unwrittenDecisions(db).filter((r) => r.agent === agent && r.session === session && r.decision === 'allow');
   const rows = db
-    .prepare("SELECT tool, arguments FROM decisions WHERE agent = ? AND session = ? AND decision = 'allow' ORDER BY created_at, rowid")
-    .all(agent, session) as { tool: string; arguments: string | null }[];
+    .prepare(
+      "SELECT call_id, tool, arguments FROM decisions WHERE agent = ? AND session = ? AND decision = 'allow' ORDER BY created_at, rowid",
+    )
+    .all(agent, session) as { call_id: string; tool: string; arguments: string | null }[];
+  if (queued.length > 0) {
+    // A queued row the writer has already written is read from the table; the rest follow, in order.
+    const written = new Set(rows.map((r) => r.call_id));
+    for (const r of queued) if (!written.has(r.call_id)) rows.push(r);
+  }
   return rows.map((r) => (r.arguments === null ? { tool: r.tool } : { tool: r.tool, arguments: JSON.parse(r.arguments) as unknown }));
 }
 
