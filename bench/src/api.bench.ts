@@ -8,6 +8,11 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { MAX_BODY_BYTES } from '../../apps/api/src/server/app.ts';
+import { bearerAuth } from '../../apps/api/src/server/auth.ts';
+import { bodyLimit } from '../../apps/api/src/server/body-limit.ts';
+import type { AppContext } from '../../apps/api/src/server/context.ts';
+import { router } from '../../apps/api/src/server/openapi.ts';
 import { startServer } from '../../apps/api/test/server-harness.ts';
 import { cerbosBinary, cerbosCheckBody, cerbosResources, startCerbos } from './cerbos-peer.ts';
 import { type LoadGenerator, startLoadGenerator } from './load-generator.ts';
@@ -75,9 +80,33 @@ async function startBare(): Promise<{ url: string; stop(): Promise<void> }> {
   };
 }
 
+/**
+ * The gate's route as the framework serves it, without the gate: Hono under /v1 with the API's body limit
+ * and bearer-key middleware, a route at the gate's path that reads the JSON body and answers. Between bare
+ * Hono and the gate, it shows what the framework layers cost and what the decision and its record cost.
+ */
+async function startLayersOnly(ctx: AppContext): Promise<{ url: string; stop(): Promise<void> }> {
+  const api = router();
+  api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: 'too large' }, 413) }));
+  api.use('*', bearerAuth(ctx));
+  api.post('/agents/:agent/calls', async (c) => {
+    await c.req.json();
+    return c.json({ status: 'ok' });
+  });
+  const app = new Hono().route('/v1', api);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[] }> {
   const server = await startServer();
   const bare = await startBare();
+  const layers = await startLayersOnly(server.ctx);
   const notes: string[] = [];
   const binary = cerbosBinary();
   const cerbos = 'missing' in binary ? undefined : await startCerbos();
@@ -107,7 +136,16 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
       };
       notes.push(`api: the gate route answered ${probe.status}, so POST /v1/policies/evaluate was measured instead`);
     }
-    const targets: Target[] = [decide, { name: 'bare Hono POST /', url: bare.url, headers: {}, body: gateBody }];
+    const targets: Target[] = [
+      decide,
+      { name: 'bare Hono POST /', url: bare.url, headers: {}, body: gateBody },
+      {
+        name: "Hono + the gate's middleware, no decision",
+        url: `${layers.url}/v1/agents/support-bot/calls`,
+        headers: gate.headers,
+        body: gateBody,
+      },
+    ];
     if (cerbos) {
       // The same call (a 50 USD refund) as Cerbos is asked it: both resource policies in one check request.
       const resources = cerbosResources({ tool: REFUND_TOOLS[2] as Call['tool'], args: { amount: '50' } }, 1) ?? [];
@@ -168,7 +206,7 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
       }
       const decided = of(decide, connections).map((r) => r.perSecond);
       for (const t of targets.slice(1)) {
-        const label = t.name.startsWith('bare') ? 'bare Hono' : 'Cerbos';
+        const label = t.name.startsWith('bare') ? 'bare Hono' : t.name.startsWith('Hono +') ? "Hono + the gate's middleware" : 'Cerbos';
         figures.push(
           figureOf(
             'api',
@@ -182,6 +220,23 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
           ),
         );
       }
+      // The framework's ceiling: what the gate's route would serve if deciding and recording cost nothing.
+      const layered = targets.find((t) => t.name.startsWith('Hono +'));
+      const bareTarget = targets.find((t) => t.name.startsWith('bare'));
+      if (layered && bareTarget) {
+        figures.push(
+          figureOf(
+            'api',
+            `api Hono + the gate's middleware / bare Hono c=${connections}`,
+            '×',
+            ratios(
+              of(layered, connections).map((r) => r.perSecond),
+              of(bareTarget, connections).map((r) => r.perSecond),
+            ),
+            'req/s, per run: the ceiling of decide / bare Hono',
+          ),
+        );
+      }
     }
     notes.push(
       `api: ${MIN_RUNS} runs of ${SECONDS} s per target and concurrency (at most ${MAX_REQUESTS} requests a run), interleaved, after a 1 s warm-up; ` +
@@ -192,6 +247,7 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
     await generator.stop();
     await cerbos?.stop();
     await bare.stop();
+    await layers.stop();
     await server.stop();
   }
 }
