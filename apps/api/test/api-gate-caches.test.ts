@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openContext } from '../src/server/context.ts';
 import { openDatabase } from '../src/server/state/db.ts';
 import { DecisionLog, decisionLogOf, FLUSH_AFTER_MS } from '../src/server/state/decision-log.ts';
@@ -313,6 +313,31 @@ describe('the decision log off the event loop', () => {
       log.record({ ...ROW, call_id: 'c-5' });
       expect(sessionHistory(db, 'support-bot', 's-1').map((h) => h.tool)).toEqual(['issue_refund', 'lookup_order', 'issue_refund']);
     } finally {
+      db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('writes on the main thread when the writer thread cannot open the database, and says so', async () => {
+    const dataDir = tempDir();
+    const db = openDatabase(join(dataDir, 'tollgate.db'));
+    const originalEmit = process.emitWarning;
+    const warnings: string[] = [];
+    process.emitWarning = ((w: string | Error) => warnings.push(String(w))) as typeof process.emitWarning;
+    try {
+      const log = new DecisionLog(db, { writerPath: join(dataDir, 'no-such-folder', 'tollgate.db') });
+      log.record(ROW);
+      log.record({ ...ROW, call_id: 'c-2' });
+      log.flush();
+      expect(log.pending).toBe(0);
+      expect(db.prepare('SELECT call_id FROM decisions ORDER BY call_id').all()).toEqual([{ call_id: 'c-1' }, { call_id: 'c-2' }]);
+      // Later decisions are written here too.
+      log.record({ ...ROW, call_id: 'c-3' });
+      log.flush();
+      expect(db.prepare('SELECT count(*) AS n FROM decisions').get()).toEqual({ n: 3 });
+      await vi.waitFor(() => expect(warnings.join('\n')).toContain('directory does not exist'), { timeout: 5000 });
+    } finally {
+      process.emitWarning = originalEmit;
       db.close();
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -105,6 +105,11 @@ class WriterThread {
     return Atomics.load(this.state, FAILING) === 1;
   }
 
+  /** Whether the thread is gone (or going): it could not open the database, was closed, or exited. */
+  get closed(): boolean {
+    return this.dead || Atomics.load(this.state, CLOSED) === 1;
+  }
+
   send(rows: DecisionRow[]): void {
     this.seq = (this.seq + 1) | 0;
     this.sent.push({ seq: this.seq, rows });
@@ -139,7 +144,7 @@ class WriterThread {
       }
       if (Atomics.load(this.state, FAILURES) !== failures) throw new Error('the decision log cannot be written');
       const left = deadline - performance.now();
-      if (left <= 0 || this.dead) throw new Error('the decision log writer did not answer');
+      if (left <= 0 || this.closed) throw new Error('the decision log writer did not answer');
       Atomics.wait(this.state, CHANGES, changes, left);
     }
   }
@@ -172,7 +177,11 @@ export class DecisionLog {
   private readonly insert: (row: DecisionRow) => void;
   private readonly insertMany: (rows: readonly DecisionRow[], missingOnly: boolean) => void;
 
-  constructor(db: Db, options: { thread?: boolean } = {}) {
+  /**
+   * @param options.thread whether batches are written by a writer thread (default: yes, unless the database
+   *   is in memory); `writerPath` is the file that thread opens (the database's own by default).
+   */
+  constructor(db: Db, options: { thread?: boolean; writerPath?: string } = {}) {
     this.db = db;
     const insert = db.prepare(INSERT);
     const insertMissing = db.prepare(INSERT_MISSING);
@@ -182,7 +191,7 @@ export class DecisionLog {
     });
     if ((options.thread ?? true) && !db.memory) {
       try {
-        this.writer = new WriterThread(db.name, warn, () => this.writerExited());
+        this.writer = new WriterThread(options.writerPath ?? db.name, warn, () => this.writerExited());
       } catch (err) {
         warn(`the decision log's writer thread did not start (${String(err)}); writing on the main thread`);
       }
@@ -232,12 +241,20 @@ export class DecisionLog {
     if (!this.db.open) return;
     const writer = this.writer;
     if (writer) {
-      if (this.queue.length > 0) {
-        writer.send(this.queue);
-        this.queue = [];
+      if (!writer.closed) {
+        if (this.queue.length > 0) {
+          writer.send(this.queue);
+          this.queue = [];
+        }
+        try {
+          writer.waitWritten();
+          return;
+        } catch (err) {
+          if (!writer.closed) throw err;
+        }
       }
-      writer.waitWritten();
-      return;
+      // The thread is gone: what it did not write is written here.
+      this.takeBackFromWriter();
     }
     if (this.queue.length === 0) return;
     try {
@@ -281,17 +298,22 @@ export class DecisionLog {
 
   /** The writer thread stopped unasked: what it had not written is queued again, to be written here. */
   private writerExited(): void {
+    if (!this.writer) return;
+    this.takeBackFromWriter();
+    this.flushQuietly();
+  }
+
+  private takeBackFromWriter(): void {
     const writer = this.writer;
     if (!writer) return;
     this.queue = [...writer.unwritten(), ...this.queue];
     this.writer = undefined;
     // It may have written some of them without saying so: those are skipped, not written twice.
     this.recovering = true;
-    this.flushQuietly();
   }
 
   private flushQuietly(): void {
-    if (this.writer) {
+    if (this.writer && !this.writer.closed) {
       // A batch that fails is retried by the writer thread; these wait behind it.
       if (this.queue.length > 0) {
         this.writer.send(this.queue);

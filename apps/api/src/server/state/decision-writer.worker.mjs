@@ -4,7 +4,7 @@
 //
 // Shared state (Int32Array over workerData.shared): [WRITTEN] the last batch sequence written, [FAILURES]
 // how many write attempts failed, [FAILING] 1 while the oldest batch cannot be written, [CHANGES] bumped
-// (and notified) on every change, [CLOSED] 1 once the connection is closed. Batches are written in order;
+// (and notified) on every change, [CLOSED] 1 once the connection is closed or could not be opened. Batches are written in order;
 // one that fails stays first and is retried, so nothing behind it is written out of order.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -17,13 +17,24 @@ const CLOSED = 4;
 const RETRY_MS = 100;
 
 const state = new Int32Array(workerData.shared);
-const db = new Database(workerData.path);
-db.pragma('busy_timeout = 5000');
-db.pragma('synchronous = NORMAL');
-const insert = db.prepare(workerData.insert);
-const insertMany = db.transaction((rows) => {
-  for (const row of rows) insert.run(row);
-});
+let db;
+let insertMany;
+try {
+  db = new Database(workerData.path);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = NORMAL');
+  const insert = db.prepare(workerData.insert);
+  insertMany = db.transaction((rows) => {
+    for (const row of rows) insert.run(row);
+  });
+} catch (err) {
+  // Nothing can be written here: say so at once (a reader waiting must not wait out its timeout), and
+  // exit; the main thread then writes the decisions itself.
+  Atomics.store(state, CLOSED, 1);
+  Atomics.add(state, CHANGES, 1);
+  Atomics.notify(state, CHANGES);
+  throw err;
+}
 
 /** @type {{ seq: number, rows: unknown[][] }[]} */
 const batches = [];
