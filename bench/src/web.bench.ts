@@ -20,6 +20,7 @@ const SHEET_ID = 'sheets/bench.rules.yaml';
 const BROWSER_LOCK = '/tmp/tollgate-e2e.lock';
 const WARMUPS = 6;
 const RUNS = 30;
+const OPENINGS = 5;
 
 export async function runWebSuite(): Promise<{ figures: Figure[]; notes: string[] }> {
   const notes: string[] = [];
@@ -133,6 +134,7 @@ async function keystrokeFigures(notes: string[]): Promise<Figure[]> {
     const neverLine = lines.indexOf('    never: true') + 1;
     const lint = await measureToggles(page, actionLine, 'End', '.squiggly-warning');
     const refusal = await measureToggles(page, neverLine, 'Home', '.squiggly-error');
+    const form = await measureRulesForm(page, base, sheet);
     notes.push(
       `web: ${RUNS} keystrokes after ${WARMUPS} warm-ups each, typing and deleting one character in a 200-rule sheet (300-tool catalogue), 1280x800`,
     );
@@ -149,6 +151,8 @@ async function keystrokeFigures(notes: string[]): Promise<Figure[]> {
       figure('keystroke -> marker drawn, 200-rule sheet (lint, budget 50 ms)', lint.marked),
       figure('keystroke -> check current, 200-rule sheet (refusal)', refusal.checked),
       figure('keystroke -> marker drawn, 200-rule sheet (refusal)', refusal.marked),
+      figure('Rules page: open, 200-rule sheet -> every row in the page', form.opened),
+      figure('Rules page: keystroke in a field -> character shown, 200-rule sheet', form.shown),
     ];
   } finally {
     await browser.close();
@@ -230,6 +234,55 @@ async function measureToggles(
     await page.waitForTimeout(120); // a typist's pace, so each keystroke starts from an idle page
   }
   return { checked, marked };
+}
+
+/**
+ * The Rules page over the same sheet: types and deletes a digit in a rule's At most field, alternately,
+ * measuring each keystroke to the first frame that shows the field's new value (the form writes the YAML,
+ * reads its rows back and re-renders before the character appears).
+ */
+async function measureRulesForm(page: Page, base: string, sheet: string): Promise<{ opened: number[]; shown: number[] }> {
+  // Opening the page: from the route's change to the last rule's row in the document, five times.
+  const opened: number[] = [];
+  for (let i = 0; i < 1 + OPENINGS; i++) {
+    await page.goto(`${base}/#/documents`);
+    await page.getByRole('heading', { name: 'Documents' }).first().waitFor();
+    const start = Date.now();
+    await page.goto(`${base}/#/rules/${encodeURIComponent(SHEET_ID)}`);
+    await page.getByRole('group', { name: /^Rule 200 / }).waitFor({ state: 'attached' });
+    if (i > 0) opened.push(Date.now() - start); // the first opening loads the page's chunks and warms up
+  }
+  await page.getByRole('heading', { name: `Rules of ${SHEET_ID}` }).waitFor();
+  // The first rule with an at_most, counted as the form numbers rules (from 1).
+  const rules = sheet.split('\n  - action: ').slice(1);
+  const number = rules.findIndex((rule) => rule.includes('\n    at_most: ')) + 1;
+  const input = page.getByRole('group', { name: new RegExp(`^Rule ${number} `) }).getByLabel('At most', { exact: true });
+  await input.click();
+  await page.keyboard.press('End');
+  const shown: number[] = [];
+  for (let i = 0; i < WARMUPS + RUNS; i++) {
+    await input.evaluate((element) => {
+      const field = element as HTMLInputElement;
+      const w = window as unknown as { keydownAt: number; shown: Promise<number> };
+      const before = field.value;
+      w.keydownAt = Number.NaN;
+      w.shown = new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('the field did not change within 10 s')), 10_000);
+        const tick = () => {
+          if (field.value !== before && !Number.isNaN(w.keydownAt)) {
+            clearTimeout(timer);
+            resolve(performance.now() - w.keydownAt);
+          } else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+    });
+    await page.keyboard.press(i % 2 === 0 ? '5' : 'Backspace');
+    const t = await page.evaluate(() => (window as unknown as { shown: Promise<number> }).shown);
+    if (i >= WARMUPS) shown.push(t);
+    await page.waitForTimeout(120);
+  }
+  return { opened, shown };
 }
 
 /** Runs in the page: resolves `window.watched` with the times from the next keydown to the check and the marker. */

@@ -54,6 +54,13 @@ test('a rule built through the form changes the YAML and the Colang, refusals si
   await expect(colang).toContainText('allow when not $when_read_customer or $gdpr_approved');
   await expect(colang).toContainText('region == "EU"');
 
+  // A row's action is picked from the catalogue's tools (listed once the select is in view), and back.
+  await rule.getByLabel('Action').selectOption('search_orders');
+  await expect(yaml).toContainText(/-\W*action:\W*search_orders/);
+  await expect(colang).toContainText('define flow search_orders');
+  await rule.getByLabel('Action').selectOption('read_customer');
+  await expect(colang).toContainText('define flow read_customer');
+
   // Editing the YAML refreshes the form: issue_refund's at_most goes from 5 to 7.
   await expect(page.getByRole('group', { name: /^Rule 1/ }).getByLabel('At most', { exact: true })).toHaveValue('5');
   await page

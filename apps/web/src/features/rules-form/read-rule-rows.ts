@@ -39,6 +39,8 @@ export interface RuleRow {
   index: number;
   /** The lines the rule spans, 1-based and inclusive. */
   lines: { from: number; to: number };
+  /** The rule's text as written: a row whose text, place and lines are unchanged shows the same. */
+  source: string;
   /** False when the item is not a block mapping: the form shows it but edits it only in the YAML. */
   editable: boolean;
   fields: RuleFields;
@@ -68,7 +70,8 @@ function rowOf(sheet: SheetDocument, item: Node | null, index: number): RuleRow 
   const start = item?.range?.[0] ?? 0;
   const end = Math.max((item?.range?.[1] ?? start) - 1, start);
   const lines = { from: sheet.lineOf(start), to: sheet.lineOf(end) };
-  if (!isMap(item) || item.flow) return { index, lines, editable: false, fields: { action: '' }, otherKeys: [] };
+  const source = sheet.text.slice(start, end + 1);
+  if (!isMap(item) || item.flow) return { index, lines, source, editable: false, fields: { action: '' }, otherKeys: [] };
   const fields: RuleFields = { action: '' };
   const otherKeys: string[] = [];
   for (const pair of (item as YAMLMap<Node, Node | null>).items) {
@@ -84,7 +87,7 @@ function rowOf(sheet: SheetDocument, item: Node | null, index: number): RuleRow 
     else if (key === 'check') fields.check = isSeq(value) ? value.items.map((i) => sourceOf(sheet.text, i as Node | null)) : [written];
     else otherKeys.push(key);
   }
-  return { index, lines, editable: true, fields, otherKeys };
+  return { index, lines, source, editable: true, fields, otherKeys };
 }
 
 function sourceOf(text: string, node: Node | null | undefined): string {

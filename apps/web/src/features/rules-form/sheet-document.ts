@@ -21,6 +21,17 @@ export type SheetDocumentRead = { ok: true; sheet: SheetDocument } | { ok: false
  * readSheetDocument('rules:\n  - action: a\n    never: true\n').ok // true
  */
 export function readSheetDocument(text: string): SheetDocumentRead {
+  // The form reads the text it has just written (the edit parses the text before it, the rows the text
+  // after it): the last read is kept, so a keystroke parses the sheet once. Nothing mutates a read.
+  if (last?.text === text) return last.read;
+  const read = parseSheetDocument(text);
+  last = { text, read };
+  return read;
+}
+
+let last: { text: string; read: SheetDocumentRead } | undefined;
+
+function parseSheetDocument(text: string): SheetDocumentRead {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
   const error = doc.errors[0];

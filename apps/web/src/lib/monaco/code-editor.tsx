@@ -1,6 +1,7 @@
 // Monaco in a component: loads lazily, reports each change, shows diagnostics as markers, Ctrl/Cmd+S saves.
 import type { Diagnostic } from '@tollgate/engine';
 import { type Ref, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { changedSpan } from './changed-span.ts';
 import { loadMonaco, type Monaco } from './load-monaco.ts';
 import { toMarkers } from './to-markers.ts';
 
@@ -91,7 +92,17 @@ export function CodeEditor({
         loaded.editor.focus();
       },
       setText(text) {
-        loaded?.editor.setValue(text);
+        const model = loaded?.editor.getModel();
+        if (!loaded || !model) return;
+        const current = model.getValue();
+        if (current === text) return;
+        // Only the span that differs is replaced (a form field's edit is a few characters of a long sheet):
+        // Monaco re-reads just those lines, and the undo stack, the scroll and the cursor elsewhere stay.
+        const { start, end } = changedSpan(current, text);
+        const from = model.getPositionAt(start);
+        const to = model.getPositionAt(current.length - end);
+        const range = new loaded.monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column);
+        model.pushEditOperations([], [{ range, text: text.slice(start, text.length - end) }], () => null);
       },
     }),
     [loaded],

@@ -1,7 +1,7 @@
 // One rule of the sheet as a row of the form: its action and every key a rule may have (docs/rule-sheets.md),
 // the engine's problems with it beside it, and a button to remove it.
 import type { Diagnostic, LintCatalogue } from '@tollgate/engine';
-import { type ReactNode, useId } from 'react';
+import { memo, type ReactNode, useId } from 'react';
 import type { FieldEdit } from '../edit-sheet-yaml.ts';
 import type { RuleRow as Row } from '../read-rule-rows.ts';
 import { ActionField } from './action-field.tsx';
@@ -14,15 +14,50 @@ interface RuleRowProps {
   row: Row;
   catalogue: LintCatalogue | undefined;
   problems: readonly Diagnostic[];
-  /** Applies an edit to the YAML; answers why it could not. */
-  onEdit: (edit: FieldEdit) => string | undefined;
-  onRemoveKey: (key: string) => void;
-  onRemove: () => void;
+  /** Applies an edit to the YAML of the rule at `index`; answers why it could not. */
+  onEdit: (index: number, edit: FieldEdit) => string | undefined;
+  onRemoveKey: (index: number, key: string) => void;
+  onRemove: (index: number) => void;
   onJump: (line: number) => void;
 }
 
-export function RuleRow({ row, catalogue, problems, onEdit, onRemoveKey, onRemove, onJump }: RuleRowProps) {
+/**
+ * A row renders again only when its rule's text, place or problems change: a keystroke in one row of a
+ * 200-rule sheet re-renders that row, not every row (each holds a select of the catalogue's tools).
+ */
+export const RuleRow = memo(RuleRowView, (a, b) => {
+  return (
+    a.catalogue === b.catalogue &&
+    a.onEdit === b.onEdit &&
+    a.onRemoveKey === b.onRemoveKey &&
+    a.onRemove === b.onRemove &&
+    a.onJump === b.onJump &&
+    a.row.index === b.row.index &&
+    a.row.source === b.row.source &&
+    a.row.lines.from === b.row.lines.from &&
+    a.row.lines.to === b.row.lines.to &&
+    sameProblems(a.problems, b.problems)
+  );
+});
+
+function sameProblems(a: readonly Diagnostic[], b: readonly Diagnostic[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  return a.every((p, i) => {
+    const q = b[i] as Diagnostic;
+    return (
+      p.code === q.code &&
+      p.severity === q.severity &&
+      p.message === q.message &&
+      p.range?.start.line === q.range?.start.line &&
+      p.range?.start.column === q.range?.start.column
+    );
+  });
+}
+
+function RuleRowView({ row, catalogue, problems, onEdit: editRule, onRemoveKey, onRemove, onJump }: RuleRowProps) {
   const id = useId();
+  const onEdit = (edit: FieldEdit) => editRule(row.index, edit);
   const number = row.index + 1;
   const f = row.fields;
   const failing = problems.some((p) => p.severity === 'error');
@@ -90,7 +125,7 @@ export function RuleRow({ row, catalogue, problems, onEdit, onRemoveKey, onRemov
               <span>
                 <code>{key}</code> is not a key of a rule.
               </span>
-              <button type="button" className="button" onClick={() => onRemoveKey(key)}>
+              <button type="button" className="button" onClick={() => onRemoveKey(row.index, key)}>
                 Remove {key}
               </button>
             </p>
@@ -100,7 +135,7 @@ export function RuleRow({ row, catalogue, problems, onEdit, onRemoveKey, onRemov
         <p className="muted">This rule is not written as a block mapping, so the form cannot edit it; change it in the YAML.</p>
       )}
       <div className="actions">
-        <button type="button" className="button button-danger" onClick={onRemove}>
+        <button type="button" className="button button-danger" onClick={() => onRemove(row.index)}>
           Remove rule {number}
         </button>
       </div>

@@ -1,7 +1,7 @@
 // The Rules page's body: the form over a sheet beside its YAML in Monaco, both editing one text. The engine
 // compiles every change; its problems show beside the rule at fault and the Colang and overlay follow.
 import { compileSheet, createSheetCache, type LintCatalogue } from '@tollgate/engine';
-import { type ReactNode, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { CodeEditor, type CodeEditorHandle } from '../../../lib/monaco/code-editor.tsx';
 import { addRule, type EditResult, type FieldEdit, removeRule, removeRuleKey, setRuleField } from '../edit-sheet-yaml.ts';
 import { placeProblemsByRow } from '../problems-by-row.ts';
@@ -54,6 +54,15 @@ export function RulesWorkbench({ id, initialText, catalogue, renderSave }: Rules
   /** Writes an edit whose failure shows at the top of the form (adding or removing rules and keys). */
   const apply = useCallback((result: EditResult) => setFailure(write(result) ?? null), [write]);
   const jump = useCallback((line: number) => editor.current?.goTo(line, 1), []);
+  // The rows' edits read the text through a ref, so their callbacks stay the same from keystroke to
+  // keystroke and a row whose rule did not change is not rendered again.
+  const current = useRef(text);
+  useLayoutEffect(() => {
+    current.current = text;
+  }, [text]);
+  const editRow = useCallback((index: number, edit: FieldEdit) => write(setRuleField(current.current, index, edit)), [write]);
+  const removeRowKey = useCallback((index: number, key: string) => apply(removeRuleKey(current.current, index, key)), [apply]);
+  const removeRow = useCallback((index: number) => apply(removeRule(current.current, index)), [apply]);
 
   return (
     <div className="rules-workbench">
@@ -87,9 +96,9 @@ export function RulesWorkbench({ id, initialText, catalogue, renderSave }: Rules
                 row={row}
                 catalogue={catalogue}
                 problems={placed.byRow.get(row.index) ?? NO_PROBLEMS}
-                onEdit={(edit: FieldEdit) => write(setRuleField(text, row.index, edit))}
-                onRemoveKey={(key) => apply(removeRuleKey(text, row.index, key))}
-                onRemove={() => apply(removeRule(text, row.index))}
+                onEdit={editRow}
+                onRemoveKey={removeRowKey}
+                onRemove={removeRow}
                 onJump={jump}
               />
             ))}
