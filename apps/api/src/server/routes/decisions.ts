@@ -4,8 +4,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
-import { flushDecisions } from '../state/decision-log.ts';
-import { type DecisionRow, findDecision } from '../state/decisions.ts';
+import { type DecisionRow, findDecision, listDecisions } from '../state/decisions.ts';
 import { ERRORS, jsonResponse } from './stateless.ts';
 
 export const DEFAULT_DECISIONS_LIMIT = 100;
@@ -124,31 +123,15 @@ export function decisionRoutes() {
     const withArguments = q.with_arguments === 'true';
     if (withArguments) requireMember(c.get('principal'), 'owner', 'admin');
     else requireMember(c.get('principal'));
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (q.agent !== undefined) {
-      where.push('agent = ?');
-      params.push(q.agent);
-    }
-    if (q.since !== undefined) {
-      where.push('created_at >= ?');
-      params.push(new Date(q.since).toISOString());
-    }
-    if (q.until !== undefined) {
-      where.push('created_at <= ?');
-      params.push(new Date(q.until).toISOString());
-    }
     if (q.since !== undefined && q.until !== undefined && new Date(q.since) > new Date(q.until)) {
       throw new ApiError(400, 'INVALID_QUERY', 'since is after until');
     }
-    params.push(q.limit ?? DEFAULT_DECISIONS_LIMIT);
-    flushDecisions(c.get('ctx').db);
-    const rows = c
-      .get('ctx')
-      .db.prepare(
-        `SELECT * FROM decisions ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
-      )
-      .all(...params) as DecisionRow[];
+    const rows = listDecisions(c.get('ctx').db, {
+      ...(q.agent !== undefined ? { agent: q.agent } : {}),
+      ...(q.since !== undefined ? { since: new Date(q.since).toISOString() } : {}),
+      ...(q.until !== undefined ? { until: new Date(q.until).toISOString() } : {}),
+      limit: q.limit ?? DEFAULT_DECISIONS_LIMIT,
+    });
     return c.json({ decisions: rows.map((r) => present(r, withArguments)) }, 200);
   });
 

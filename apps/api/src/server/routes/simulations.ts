@@ -23,7 +23,7 @@ import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
-import { flushDecisions } from '../state/decision-log.ts';
+import { recordedDecisions } from '../state/decisions.ts';
 import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
 
 /** At most this many recorded calls are simulated at once; narrow the window for more. */
@@ -260,18 +260,6 @@ function pastedCalls(calls: z.infer<typeof PastedCall>[]): SimCall[] {
   }));
 }
 
-interface DecisionRow {
-  call_id: string;
-  agent: string;
-  tool: string;
-  action: string | null;
-  decision: string;
-  rule: string | null;
-  code: string | null;
-  arguments: string | null;
-  created_at: string;
-}
-
 /** The agent's catalogue as tool bindings, or none when the agent or its catalogue does not load. */
 async function bindingsOf(ctx: AppContext, agent: string): Promise<Map<string, ToolBinding>> {
   const bindings = new Map<string, ToolBinding>();
@@ -288,28 +276,12 @@ async function bindingsOf(ctx: AppContext, agent: string): Promise<Map<string, T
 }
 
 async function recordedCalls(ctx: AppContext, filter: { agent?: string; since?: string; until?: string }): Promise<SimCall[]> {
-  const where: string[] = [];
-  const params: string[] = [];
-  if (filter.agent !== undefined) {
-    where.push('agent = ?');
-    params.push(filter.agent);
-  }
-  if (filter.since !== undefined) {
-    where.push('created_at >= ?');
-    params.push(new Date(filter.since).toISOString());
-  }
-  if (filter.until !== undefined) {
-    where.push('created_at <= ?');
-    params.push(new Date(filter.until).toISOString());
-  }
-  flushDecisions(ctx.db);
-  const rows = ctx.db
-    .prepare(
-      `SELECT call_id, agent, tool, action, decision, rule, code, arguments, created_at FROM decisions ${
-        where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
-      } ORDER BY created_at, call_id LIMIT ${MAX_RECORDED_CALLS + 1}`,
-    )
-    .all(...params) as DecisionRow[];
+  const rows = recordedDecisions(ctx.db, {
+    ...(filter.agent !== undefined ? { agent: filter.agent } : {}),
+    ...(filter.since !== undefined ? { since: new Date(filter.since).toISOString() } : {}),
+    ...(filter.until !== undefined ? { until: new Date(filter.until).toISOString() } : {}),
+    limit: MAX_RECORDED_CALLS + 1,
+  });
   if (rows.length > MAX_RECORDED_CALLS) {
     throw new ApiError(422, 'TOO_MANY_CALLS', `more than ${MAX_RECORDED_CALLS} recorded calls match; narrow the agent, since or until`);
   }

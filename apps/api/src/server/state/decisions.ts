@@ -44,6 +44,13 @@ export function findDecision(db: Db, callId: string): DecisionRow | undefined {
   return db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(callId) as DecisionRow | undefined;
 }
 
+/** A session's allowed calls, by the index on (agent, session, created_at). */
+export const SESSION_HISTORY_SQL =
+  "SELECT call_id, tool, arguments FROM decisions WHERE agent = ? AND session = ? AND decision = 'allow' ORDER BY created_at, rowid";
+
+/** Decisions past retention that still hold their arguments, by the partial index on those. */
+export const FORGET_ARGUMENTS_SQL = 'UPDATE decisions SET arguments = NULL WHERE created_at < ? AND arguments IS NOT NULL';
+
 /**
  * The session's earlier allowed calls of this agent, oldest first (results are not known to the server).
  * It reads the calls still queued in the decision log too, rather than waiting for them to be written:
@@ -51,11 +58,7 @@ export function findDecision(db: Db, callId: string): DecisionRow | undefined {
  */
 export function sessionHistory(db: Db, agent: string, session: string): { tool: string; arguments?: unknown }[] {
   const queued = unwrittenDecisions(db).filter((r) => r.agent === agent && r.session === session && r.decision === 'allow');
-  const rows = db
-    .prepare(
-      "SELECT call_id, tool, arguments FROM decisions WHERE agent = ? AND session = ? AND decision = 'allow' ORDER BY created_at, rowid",
-    )
-    .all(agent, session) as { call_id: string; tool: string; arguments: string | null }[];
+  const rows = db.prepare(SESSION_HISTORY_SQL).all(agent, session) as { call_id: string; tool: string; arguments: string | null }[];
   if (queued.length > 0) {
     // A queued row the writer has already written is read from the table; the rest follow, in order.
     const written = new Set(rows.map((r) => r.call_id));
@@ -67,11 +70,64 @@ export function sessionHistory(db: Db, agent: string, session: string): { tool: 
 /** Forgets the arguments of decisions older than the retention period (their digest stays). */
 export function forgetOldArguments(db: Db, before: Date): number {
   flushDecisions(db);
-  return db.prepare('UPDATE decisions SET arguments = NULL WHERE created_at < ? AND arguments IS NOT NULL').run(before.toISOString())
-    .changes;
+  return db.prepare(FORGET_ARGUMENTS_SQL).run(before.toISOString()).changes;
 }
 
 export function countDecisions(db: Db): number {
   flushDecisions(db);
   return (db.prepare('SELECT COUNT(*) AS n FROM decisions').get() as { n: number }).n;
+}
+
+export interface DecisionFilter {
+  agent?: string;
+  /** ISO timestamps, inclusive. */
+  since?: string;
+  until?: string;
+  limit: number;
+}
+
+/** The statement listing decisions newest first (by the time index, or the agent's), and its parameters. */
+export function listDecisionsQuery(filter: DecisionFilter): { sql: string; params: (string | number)[] } {
+  return decisionsQuery('SELECT *', filter, 'created_at DESC, rowid DESC');
+}
+
+/**
+ * The statement reading recorded calls oldest first for a simulation, and its parameters: in the order the
+ * indexes hold them (time, then insertion), so it stops at the limit instead of sorting an agent's whole log.
+ */
+export function recordedDecisionsQuery(filter: DecisionFilter): { sql: string; params: (string | number)[] } {
+  return decisionsQuery('SELECT call_id, agent, tool, action, decision, rule, code, arguments, created_at', filter, 'created_at, rowid');
+}
+
+/** Recorded calls oldest first, as the filter narrows them (a simulation's source). */
+export function recordedDecisions(db: Db, filter: DecisionFilter): DecisionRow[] {
+  flushDecisions(db);
+  const { sql, params } = recordedDecisionsQuery(filter);
+  return db.prepare(sql).all(...params) as DecisionRow[];
+}
+
+function decisionsQuery(select: string, filter: DecisionFilter, order: string): { sql: string; params: (string | number)[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (filter.agent !== undefined) {
+    where.push('agent = ?');
+    params.push(filter.agent);
+  }
+  if (filter.since !== undefined) {
+    where.push('created_at >= ?');
+    params.push(filter.since);
+  }
+  if (filter.until !== undefined) {
+    where.push('created_at <= ?');
+    params.push(filter.until);
+  }
+  params.push(filter.limit);
+  return { sql: `${select} FROM decisions ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`, params };
+}
+
+/** Decisions newest first, as the filter narrows them. */
+export function listDecisions(db: Db, filter: DecisionFilter): DecisionRow[] {
+  flushDecisions(db);
+  const { sql, params } = listDecisionsQuery(filter);
+  return db.prepare(sql).all(...params) as DecisionRow[];
 }
