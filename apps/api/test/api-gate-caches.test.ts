@@ -2,7 +2,7 @@
 // (issue 8). These tests hold it to what it was without: every decision in the log after a clean
 // shutdown, each visible as soon as it is answered, a held call's approval committed before the agent
 // hears of it, key, role and document changes counting on the next call, and a failing log failing closed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -338,6 +338,41 @@ describe('the decision log off the event loop', () => {
       await vi.waitFor(() => expect(warnings.join('\n')).toContain('directory does not exist'), { timeout: 5000 });
     } finally {
       process.emitWarning = originalEmit;
+      db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('waits for the writer thread when it falls behind, so unwritten decisions never pile up', async () => {
+    const dataDir = tempDir();
+    const path = join(dataDir, 'tollgate.db');
+    const db = openDatabase(path);
+    // Another process holds the database's write lock for a second: the writer thread waits on it (a slow disk).
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const db = new (require('better-sqlite3'))(${JSON.stringify(path)}); db.exec('BEGIN IMMEDIATE'); console.log('locked'); setTimeout(() => { db.exec('COMMIT'); db.close(); }, 1000);`,
+      ],
+      { cwd: join(REPO_ROOT, 'apps/api'), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());
+        holder.once('exit', (code) => reject(new Error(`the lock holder exited (${code})`)));
+      });
+      const log = decisionLogOf(db);
+      let most = 0;
+      for (let batch = 0; batch < 6; batch++) {
+        for (let i = 0; i < 256; i++) log.record({ ...ROW, call_id: `slow-${batch}-${i}` });
+        await new Promise((resolve) => setImmediate(resolve));
+        most = Math.max(most, log.pending);
+      }
+      // Two batches may wait on the writer, and the one just queued; never the six.
+      expect(most).toBeLessThanOrEqual(3 * 256);
+      expect(countDecisions(db)).toBe(6 * 256);
+    } finally {
+      holder.kill();
       db.close();
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -24,6 +24,11 @@ const RETRY_MS = 100;
 export const FLUSH_AFTER_MS = 2;
 /** A batch this large is sent at the next turn rather than waiting out the timer. */
 const MAX_BATCH = 256;
+/**
+ * At most this many batches wait on the writer thread; past it the gate waits for the writer (a slow disk),
+ * so what a crash can lose stays a few milliseconds of decisions however far the disk falls behind.
+ */
+const MAX_UNWRITTEN_BATCHES = 2;
 /** How long a read waits for the writer thread before it gives up (SQLite's own busy timeout is 5 s). */
 const WAIT_MS = 10_000;
 
@@ -103,6 +108,11 @@ class WriterThread {
 
   get failing(): boolean {
     return Atomics.load(this.state, FAILING) === 1;
+  }
+
+  /** Batches sent and not yet written. */
+  get behind(): number {
+    return (this.seq - Atomics.load(this.state, WRITTEN)) | 0;
   }
 
   /** Whether the thread is gone (or going): it could not open the database, was closed, or exited. */
@@ -318,6 +328,14 @@ export class DecisionLog {
       if (this.queue.length > 0) {
         this.writer.send(this.queue);
         this.queue = [];
+      }
+      if (this.writer.behind > MAX_UNWRITTEN_BATCHES) {
+        // The writer has fallen behind: wait for it here rather than let unwritten decisions pile up.
+        try {
+          this.writer.waitWritten();
+        } catch {
+          // A failing write is retried by the thread and refused to the gate by record(); nothing to add.
+        }
       }
       return;
     }
