@@ -8,8 +8,8 @@
 // - every read of decisions flushes first (`flushDecisions`: it waits for the writer), so a decision is
 //   visible as soon as its answer has been sent; a session's history reads what is still queued instead;
 // - a clean shutdown flushes (`AppContext.close`, and the process's exit as a last resort, writing here
-//   whatever the writer has not); a crash can lose the decisions of the last FLUSH_AFTER_MS, allowed or
-//   denied, never a held one;
+//   whatever the writer has not); a crash can lose the decisions queued (FLUSH_AFTER_MS
+//   of them) and at most MAX_UNWRITTEN_BATCHES batches the writer has not finished, never a held one;
 // - when a write fails the decisions stay queued and are retried, and the gate answers 500 (fails closed)
 //   until they are written.
 // An in-memory database, or a writer thread that cannot start, is written on this thread instead.
