@@ -1,5 +1,5 @@
 // tollgate verify DIR: a documents folder checked document by document; lints and problems listed.
-import { symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './cli-harness.ts';
@@ -203,6 +203,34 @@ describe('tollgate verify', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('agents/lost.agent.yaml:1: REFERENCE_NOT_FOUND: catalogues/none.yaml is not in the store');
     expect(run.stdout).toMatch(/rulesets\/broken\.ruleset\.json:1: RULE_NOT_VISIBLE: colang\/missing\.co is not a rule you can see/);
+  });
+
+  it("runs each policy's example suite against it: an example that does not hold is a problem", async () => {
+    const w = soundFolder();
+    const suite = JSON.parse(readFileSync(new URL('../../../examples/refunds.examples.json', import.meta.url), 'utf8'));
+    w.put('policies/refunds.examples.json', `${JSON.stringify(suite, null, 2)}\n`);
+    const sound = await runCli('verify', w.dir);
+    expect(sound.code).toBe(0);
+    expect(sound.stdout.trim().split('\n').at(-1)).toBe(
+      `verified 6 documents in ${w.dir}: 0 problems, ${SOUND_LINTS.length} lints; ${suite.examples.length} examples run against 1 policy`,
+    );
+    // The suite expects the 99.99 USD refund to be denied: the policy allows it.
+    const wrong = structuredClone(suite);
+    const example = wrong.examples.find((e: { name: string }) => e.name === 'a refund of 99.99 USD, below the automatic limit');
+    example.expect = { decision: 'deny' };
+    w.put('policies/refunds.examples.json', `${JSON.stringify(wrong, null, 2)}\n`);
+    const run = await runCli('verify', w.dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'policies/refunds.examples.json: EXAMPLE_FAILED: a refund of 99.99 USD, below the automatic limit: expected deny, got allow, rule refund-auto',
+    );
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(/: 1 problem, \d+ lints; \d+ examples run against 1 policy$/);
+    // A suite beside a refused policy does not run: the policy's problems are what is listed.
+    w.put('policies/refunds.policy.json', '{"version": "policy@1"');
+    const refused = await runCli('verify', w.dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).not.toContain('EXAMPLE_FAILED');
+    expect(refused.stdout).not.toContain('examples run');
   });
 
   it('exits 2 for a DIR that is not there, or that is a file', async () => {

@@ -24,18 +24,19 @@ export function policyTest(file: string, options: ParsedOptions, io: CliIo): num
   if (options.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     for (const r of report.results) {
-      const expected = describe(r.expected);
+      const expected = describeOutcome(r.expected);
       if (r.status === 'pass') io.stdout.write(`PASS ${r.name}: ${expected}\n`);
       else if (r.status === 'not_evaluable')
         io.stdout.write(`NOT EVALUABLE ${r.name}: ${r.code}: its arguments are gone and the decision depends on them\n`);
-      else io.stdout.write(`FAIL ${r.name}: expected ${expected}, got ${r.actual ? describe(r.actual) : 'nothing'}\n`);
+      else io.stdout.write(`FAIL ${r.name}: expected ${expected}, got ${r.actual ? describeOutcome(r.actual) : 'nothing'}\n`);
     }
     io.stdout.write(`${report.passed} examples passed, ${report.failed} failed, ${report.not_evaluable} not evaluable\n`);
   }
   return report.failed === 0 && report.not_evaluable === 0 ? EXIT_OK : EXIT_INVALID;
 }
 
-function describe(o: { decision: string; rule?: string | null; code?: string | null }): string {
+/** An outcome as the CLI prints it: `deny, rule never-payouts`. */
+export function describeOutcome(o: { decision: string; rule?: string | null; code?: string | null }): string {
   const parts = [o.decision];
   if (o.rule) parts.push(`rule ${o.rule}`);
   if (o.code) parts.push(o.code);

@@ -1,6 +1,6 @@
 // tollgate verify DIR: every document of a documents folder checked: catalogues, sheets and Colang
 // against the catalogue, policies against its tools, rule sets, agents, settings and example suites by
-// their validators. Exit 1 on any problem, 0 with lints only.
+// their validators, and each policy's example suite run against it. Exit 1 on any problem, 0 with lints only.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import {
@@ -8,6 +8,7 @@ import {
   type CatalogueTool,
   compileRules,
   documentKindOf,
+  exampleSuiteIdOf,
   formatLint,
   formatProblem,
   formatRefusal,
@@ -15,10 +16,11 @@ import {
   rulesKindOf,
   validateDocument,
 } from '@tollgate/engine';
-import { validatePolicy } from '@tollgate/engine/policy';
+import { CompiledPolicy, type PolicyDocument, readExampleSuite, runPolicyTests, validatePolicy } from '@tollgate/engine/policy';
 import { formatDiagnostic, readJsonText } from '@tollgate/engine/source';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { MAX_DOCUMENT_BYTES, readTextFile } from '../read-input.ts';
+import { describeOutcome } from './policy-test.ts';
 
 interface Found {
   path: string;
@@ -66,6 +68,9 @@ export function verify(dir: string, io: CliIo): number {
 
   let checked = catalogues.length;
   const names = new Set(files.map((f) => f.name));
+  /** Policies without problems, by id, and example suites' texts: the suites run once all are read. */
+  const soundPolicies = new Map<string, unknown>();
+  const suiteTexts = new Map<string, string>();
   const skipped: string[] = [];
   for (const f of files) {
     if (catalogues.includes(f)) continue;
@@ -87,6 +92,7 @@ export function verify(dir: string, io: CliIo): number {
       const text = read(f);
       checked++;
       if (text === undefined) continue;
+      if (other === 'examples') suiteTexts.set(f.name, text);
       const checkedDoc = validateDocument(f.name, text, { exists: (id) => names.has(id) });
       for (const p of checkedDoc.problems) problem(formatProblem(f.name, p));
       for (const l of checkedDoc.lints) lint(`${formatProblem(f.name, l)} (lint)`);
@@ -105,17 +111,46 @@ export function verify(dir: string, io: CliIo): number {
       const result = validatePolicy(parsed.value, catalogue ? { tools: bindings } : {});
       for (const e of [...parsed.diagnostics, ...result.errors]) problem(formatDiagnostic(f.name, e));
       for (const w of result.warnings) lint(`${formatDiagnostic(f.name, w)} (lint)`);
+      if (parsed.diagnostics.length === 0 && result.errors.length === 0) soundPolicies.set(f.name, parsed.value);
       continue;
     }
     const result = compileRules(text, rulesKindOf(f.name) ?? kind, catalogue, f.name);
     if (!result.ok) for (const p of result.problems) problem(formatRefusal(f.name, p, kind === 'sheet' ? 'sheet' : 'policy'));
     else for (const l of result.lints) lint(formatLint(f.name, l));
   }
+  // Each sound policy's example suite runs against it, as `tollgate policy test` runs one: an example that
+  // does not hold is a problem, so a folder that verifies is one whose policies decide as their examples say.
+  let examples = 0;
+  for (const [policyId, value] of soundPolicies) {
+    const suiteId = exampleSuiteIdOf(policyId);
+    const text = suiteId === undefined ? undefined : suiteTexts.get(suiteId);
+    if (suiteId === undefined || text === undefined) continue;
+    const suite = readExampleSuite(text);
+    if (!suite.ok) continue; // its problems are listed above
+    const report = runPolicyTests(new CompiledPolicy(value as PolicyDocument), suite.suite);
+    examples += report.results.length;
+    for (const r of report.results) {
+      const expected = describeOutcome(r.expected);
+      if (r.status === 'fail') {
+        problem(`${suiteId}: EXAMPLE_FAILED: ${r.name}: expected ${expected}, got ${r.actual ? describeOutcome(r.actual) : 'nothing'}`);
+      } else if (r.status === 'not_evaluable') {
+        problem(`${suiteId}: EXAMPLE_NOT_EVALUABLE: ${r.name}: ${r.code}: the decision depends on arguments the example lacks`);
+      }
+    }
+  }
   for (const name of skipped) io.stdout.write(`${name}: not a document verify checks yet; skipped\n`);
+  const ran =
+    examples > 0 ? `; ${examples} example${examples === 1 ? '' : 's'} run against ${policiesWord(soundPolicies, suiteTexts)}` : '';
   io.stdout.write(
-    `verified ${checked} document${checked === 1 ? '' : 's'} in ${dir}: ${problems} problem${problems === 1 ? '' : 's'}, ${lints} lint${lints === 1 ? '' : 's'}\n`,
+    `verified ${checked} document${checked === 1 ? '' : 's'} in ${dir}: ${problems} problem${problems === 1 ? '' : 's'}, ${lints} lint${lints === 1 ? '' : 's'}${ran}\n`,
   );
   return problems > 0 ? EXIT_INVALID : EXIT_OK;
+}
+
+/** "1 policy" or "N policies": those with an example suite beside them. */
+function policiesWord(policies: Map<string, unknown>, suites: Map<string, string>): string {
+  const n = [...policies.keys()].filter((id) => suites.has(exampleSuiteIdOf(id) ?? '')).length;
+  return `${n} ${n === 1 ? 'policy' : 'policies'}`;
 }
 
 /** Every regular file under `dir`, never following links and never entering the .tollgate state folder. */
