@@ -143,6 +143,28 @@ describe('approvals', () => {
     expect(third.json.error.code).toBe('ALREADY_CLAIMED');
   });
 
+  it('lists at most limit requests, newest first, saying whether more match; decided is every request decided or expired', async () => {
+    const ids = [await held(), await held(), await held()];
+    const newest = await s.call('GET', '/v1/approvals?status=pending&limit=2', { key: s.key('viewer') });
+    expect(newest.status).toBe(200);
+    expect(newest.json.approvals.map((a: { id: string }) => a.id)).toEqual([ids[2], ids[1]]);
+    expect(newest.json.has_more).toBe(true);
+    const all = await s.call('GET', '/v1/approvals?status=pending&limit=500', { key: s.key('viewer') });
+    expect(all.json.has_more).toBe(false);
+    expect(all.json.approvals.map((a: { id: string }) => a.id)).toEqual(expect.arrayContaining(ids));
+
+    expect((await approve(ids[0] as string, 'approver')).status).toBe(200);
+    const decided = await s.call('GET', '/v1/approvals?status=decided&limit=500', { key: s.key('viewer') });
+    expect(decided.json.approvals.map((a: { id: string }) => a.id)).toContain(ids[0]);
+    expect(decided.json.approvals.every((a: { status: string }) => a.status !== 'pending')).toBe(true);
+    expect(decided.json.approvals.map((a: { id: string }) => a.id)).not.toContain(ids[1]);
+
+    for (const bad of ['0', '501', '-1', '2.5', 'many']) {
+      const r = await s.call('GET', `/v1/approvals?limit=${bad}`, { key: s.key('viewer') });
+      expect(r.status).toBe(400);
+    }
+  });
+
   it('refuses a denied request claim, lists by status for members only, and shows the agent its own requests only', async () => {
     const id = await held();
     expect((await s.call('POST', `/v1/approvals/${id}/deny`, { key: s.key('owner'), body: { reason: 'no' } })).json.status).toBe('denied');

@@ -53,13 +53,41 @@ const errors = {
 };
 const ok = (description: string) => ({ description, content: { 'application/json': { schema: Approval } } });
 
+export const DEFAULT_APPROVALS_LIMIT = 100;
+export const MAX_APPROVALS_LIMIT = 500;
+
 const listRoute = createRoute({
   method: 'get',
   path: '/approvals',
   summary: 'List approval requests',
-  request: { query: z.object({ status: z.enum(['pending', 'approved', 'denied', 'expired']).optional() }) },
+  request: {
+    query: z.object({
+      status: z
+        .enum(['pending', 'approved', 'denied', 'expired', 'decided'])
+        .optional()
+        .openapi({ description: 'Only requests of this status; decided is approved, denied and expired together.' }),
+      limit: z
+        .string()
+        .regex(/^[0-9]+$/, 'limit is a whole number')
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(MAX_APPROVALS_LIMIT))
+        .optional()
+        .openapi({ type: 'integer', description: `1-${MAX_APPROVALS_LIMIT}, default ${DEFAULT_APPROVALS_LIMIT}.` }),
+    }),
+  },
   responses: {
-    200: { description: 'Requests, newest first', content: { 'application/json': { schema: z.object({ approvals: z.array(Approval) }) } } },
+    200: {
+      description: 'Requests, newest first, at most limit of them',
+      content: {
+        'application/json': {
+          schema: z.object({
+            approvals: z.array(Approval),
+            has_more: z.boolean().openapi({ description: 'Whether older requests match too.' }),
+          }),
+        },
+      },
+    },
+    400: { description: 'A bad status or limit', content: { 'application/json': { schema: ErrorSchema } } },
     403: errors[403],
   },
 });
@@ -132,8 +160,9 @@ export function approvalRoutes() {
   app.openapi(listRoute, (c) => {
     const ctx = c.get('ctx');
     requireMember(c.get('principal'));
-    const { status } = c.req.valid('query');
-    return c.json({ approvals: listApprovals(ctx.db, status, ctx.now()).map((r) => present(ctx, r)) }, 200);
+    const { status, limit } = c.req.valid('query');
+    const { rows, more } = listApprovals(ctx.db, status, ctx.now(), limit ?? DEFAULT_APPROVALS_LIMIT);
+    return c.json({ approvals: rows.map((r) => present(ctx, r)), has_more: more }, 200);
   });
 
   app.openapi(getRoute, (c) => {

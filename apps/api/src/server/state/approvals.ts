@@ -49,22 +49,35 @@ export function statusOf(row: ApprovalRow, now: Date): ApprovalStatus {
   return row.status === 'pending' && row.expires_at <= now.toISOString() ? 'expired' : row.status;
 }
 
-export function listApprovals(db: Db, status: ApprovalStatus | undefined, now: Date): ApprovalRow[] {
+/** Which requests a list holds: one status, every decided one (approved, denied, expired), or all. */
+export type ApprovalFilter = ApprovalStatus | 'decided' | undefined;
+
+/**
+ * Requests newest first, at most `limit` of them (the list of an old workspace holds every held call ever
+ * made), with whether more match.
+ */
+export function listApprovals(db: Db, filter: ApprovalFilter, now: Date, limit: number): { rows: ApprovalRow[]; more: boolean } {
   const at = now.toISOString();
-  switch (status) {
+  const order = 'ORDER BY created_at DESC, rowid DESC LIMIT ?';
+  const take = limit + 1;
+  let rows: ApprovalRow[];
+  switch (filter) {
     case undefined:
-      return db.prepare('SELECT * FROM approvals ORDER BY created_at DESC, rowid DESC').all() as ApprovalRow[];
+      rows = db.prepare(`SELECT * FROM approvals ${order}`).all(take) as ApprovalRow[];
+      break;
     case 'pending':
-      return db
-        .prepare("SELECT * FROM approvals WHERE status = 'pending' AND expires_at > ? ORDER BY created_at DESC, rowid DESC")
-        .all(at) as ApprovalRow[];
+      rows = db.prepare(`SELECT * FROM approvals WHERE status = 'pending' AND expires_at > ? ${order}`).all(at, take) as ApprovalRow[];
+      break;
     case 'expired':
-      return db
-        .prepare("SELECT * FROM approvals WHERE status = 'pending' AND expires_at <= ? ORDER BY created_at DESC, rowid DESC")
-        .all(at) as ApprovalRow[];
+      rows = db.prepare(`SELECT * FROM approvals WHERE status = 'pending' AND expires_at <= ? ${order}`).all(at, take) as ApprovalRow[];
+      break;
+    case 'decided':
+      rows = db.prepare(`SELECT * FROM approvals WHERE status <> 'pending' OR expires_at <= ? ${order}`).all(at, take) as ApprovalRow[];
+      break;
     default:
-      return db.prepare('SELECT * FROM approvals WHERE status = ? ORDER BY created_at DESC, rowid DESC').all(status) as ApprovalRow[];
+      rows = db.prepare(`SELECT * FROM approvals WHERE status = ? ${order}`).all(filter, take) as ApprovalRow[];
   }
+  return rows.length > limit ? { rows: rows.slice(0, limit), more: true } : { rows, more: false };
 }
 
 /** What an approving member signs: the request's content with the decision, as canonical JSON. */
