@@ -9,7 +9,7 @@ import { router } from '../openapi.ts';
 import { type ApprovalRow, claimApproval, decideApproval, findApproval, listApprovals, statusOf } from '../state/approvals.ts';
 import { argumentsDigest, findDecision } from '../state/decisions.ts';
 import type { Principal } from '../state/members.ts';
-import { ErrorSchema } from './route-kit.ts';
+import { ErrorSchema, limitQuery } from './route-kit.ts';
 
 const Approval = z
   .object({
@@ -66,13 +66,7 @@ const listRoute = createRoute({
         .enum(['pending', 'approved', 'denied', 'expired', 'decided'])
         .optional()
         .openapi({ description: 'Only requests of this status; decided is approved, denied and expired together.' }),
-      limit: z
-        .string()
-        .regex(/^[0-9]+$/, 'limit is a whole number')
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(MAX_APPROVALS_LIMIT))
-        .optional()
-        .openapi({ type: 'integer', description: `1-${MAX_APPROVALS_LIMIT}, default ${DEFAULT_APPROVALS_LIMIT}.` }),
+      limit: limitQuery(MAX_APPROVALS_LIMIT, DEFAULT_APPROVALS_LIMIT),
     }),
   },
   responses: {

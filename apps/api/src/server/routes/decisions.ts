@@ -5,6 +5,7 @@ import { requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { type DecisionRow, findDecision, listDecisions } from '../state/decisions.ts';
+import { limitQuery } from './route-kit.ts';
 import { ERRORS, jsonResponse } from './stateless.ts';
 
 export const DEFAULT_DECISIONS_LIMIT = 100;
@@ -22,13 +23,7 @@ const ListQuery = z.strictObject({
   agent: z.string().min(1).optional().openapi({ description: 'Only this agent’s calls.' }),
   since: Timestamp.optional().openapi({ description: 'Only calls at or after this ISO date-time.' }),
   until: Timestamp.optional().openapi({ description: 'Only calls at or before this ISO date-time.' }),
-  limit: z
-    .string()
-    .regex(/^[0-9]+$/, 'limit is a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(MAX_DECISIONS_LIMIT))
-    .optional()
-    .openapi({ type: 'integer', description: `1-${MAX_DECISIONS_LIMIT}, default ${DEFAULT_DECISIONS_LIMIT}.` }),
+  limit: limitQuery(MAX_DECISIONS_LIMIT, DEFAULT_DECISIONS_LIMIT),
   with_arguments: WithArguments,
 });
 const OneQuery = z.strictObject({ with_arguments: WithArguments });

@@ -12,6 +12,16 @@ export const ErrorSchema = z
   .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) })
   .openapi('Error');
 
+/** A `limit` query parameter: a whole number from 1 to `max`, `fallback` when absent (the route applies it). */
+export const limitQuery = (max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, 'limit is a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max))
+    .optional()
+    .openapi({ type: 'integer', description: `1-${max}, default ${fallback}.` });
+
 /** A JSON response of `schema`, for createRoute's responses. */
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
