@@ -145,33 +145,34 @@ class WriterThread {
     const failures = Atomics.load(this.state, FAILURES);
     // A batch that failed is retried on the writer's timer; a reader waiting asks for the retry now.
     if (this.failing) this.worker.postMessage({});
-    const deadline = performance.now() + timeoutMs;
-    for (;;) {
-      const changes = Atomics.load(this.state, CHANGES);
-      if (atOrAfter(Atomics.load(this.state, WRITTEN), target)) {
-        this.prune();
-        return;
-      }
+    const written = this.waitFor(() => {
+      if (atOrAfter(Atomics.load(this.state, WRITTEN), target)) return true;
       if (Atomics.load(this.state, FAILURES) !== failures) throw new Error('the decision log cannot be written');
-      const left = deadline - performance.now();
-      if (left <= 0 || this.closed) throw new Error('the decision log writer did not answer');
-      Atomics.wait(this.state, CHANGES, changes, left);
-    }
+      if (this.closed) throw new Error('the decision log writer did not answer');
+      return false;
+    }, timeoutMs);
+    if (!written) throw new Error('the decision log writer did not answer');
+    this.prune();
   }
 
   /** Asks the thread to close its connection and waits (briefly) until it has. */
   close(): void {
     if (this.dead) return;
     this.worker.postMessage({ close: true });
-    const deadline = performance.now() + 1000;
+    this.waitFor(() => Atomics.load(this.state, CLOSED) === 1, 1000);
+    void this.worker.terminate();
+  }
+
+  /** Blocks until `done` holds (true) or `timeoutMs` pass (false), waking on each change the thread makes. */
+  private waitFor(done: () => boolean, timeoutMs: number): boolean {
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       const changes = Atomics.load(this.state, CHANGES);
-      if (Atomics.load(this.state, CLOSED) === 1) break;
+      if (done()) return true;
       const left = deadline - performance.now();
-      if (left <= 0) break;
+      if (left <= 0) return false;
       Atomics.wait(this.state, CHANGES, changes, left);
     }
-    void this.worker.terminate();
   }
 }
 
