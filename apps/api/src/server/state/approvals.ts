@@ -58,25 +58,20 @@ export type ApprovalFilter = ApprovalStatus | 'decided' | undefined;
  */
 export function listApprovals(db: Db, filter: ApprovalFilter, now: Date, limit: number): { rows: ApprovalRow[]; more: boolean } {
   const at = now.toISOString();
-  const order = 'ORDER BY created_at DESC, rowid DESC LIMIT ?';
-  const take = limit + 1;
-  let rows: ApprovalRow[];
-  switch (filter) {
-    case undefined:
-      rows = db.prepare(`SELECT * FROM approvals ${order}`).all(take) as ApprovalRow[];
-      break;
-    case 'pending':
-      rows = db.prepare(`SELECT * FROM approvals WHERE status = 'pending' AND expires_at > ? ${order}`).all(at, take) as ApprovalRow[];
-      break;
-    case 'expired':
-      rows = db.prepare(`SELECT * FROM approvals WHERE status = 'pending' AND expires_at <= ? ${order}`).all(at, take) as ApprovalRow[];
-      break;
-    case 'decided':
-      rows = db.prepare(`SELECT * FROM approvals WHERE status <> 'pending' OR expires_at <= ? ${order}`).all(at, take) as ApprovalRow[];
-      break;
-    default:
-      rows = db.prepare(`SELECT * FROM approvals WHERE status = ? ${order}`).all(filter, take) as ApprovalRow[];
-  }
+  const [where, params]: [string, string[]] =
+    filter === undefined
+      ? ['', []]
+      : filter === 'pending'
+        ? ["WHERE status = 'pending' AND expires_at > ?", [at]]
+        : filter === 'expired'
+          ? ["WHERE status = 'pending' AND expires_at <= ?", [at]]
+          : filter === 'decided'
+            ? ["WHERE status <> 'pending' OR expires_at <= ?", [at]]
+            : ['WHERE status = ?', [filter]];
+  // One more than asked says whether more match.
+  const rows = db
+    .prepare(`SELECT * FROM approvals ${where} ORDER BY created_at DESC, rowid DESC LIMIT ?`)
+    .all(...params, limit + 1) as ApprovalRow[];
   return rows.length > limit ? { rows: rows.slice(0, limit), more: true } : { rows, more: false };
 }
 
