@@ -33,7 +33,8 @@ Usage:
       Runs a stored rule set (its active version, or N) against one call: pass, hold or fail, with each
       rule's own result. Exit 0 whatever the verdict, 1 when the set is refused (archived, disabled, ...).
   tollgate verify DIR
-      Checks every document of a documents folder. Exit 1 on any problem, 0 with lints only.
+      Checks every document of a documents folder and runs each policy's example suite against it.
+      Exit 1 on any problem or failed example, 0 with lints only.
   tollgate help
       Prints this help.
 

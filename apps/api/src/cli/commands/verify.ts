@@ -121,6 +121,7 @@ export function verify(dir: string, io: CliIo): number {
   // Each sound policy's example suite runs against it, as `tollgate policy test` runs one: an example that
   // does not hold is a problem, so a folder that verifies is one whose policies decide as their examples say.
   let examples = 0;
+  let suites = 0;
   for (const [policyId, value] of soundPolicies) {
     const suiteId = exampleSuiteIdOf(policyId);
     const text = suiteId === undefined ? undefined : suiteTexts.get(suiteId);
@@ -128,6 +129,7 @@ export function verify(dir: string, io: CliIo): number {
     const suite = readExampleSuite(text);
     if (!suite.ok) continue; // its problems are listed above
     const report = runPolicyTests(new CompiledPolicy(value as PolicyDocument), suite.suite);
+    suites++;
     examples += report.results.length;
     for (const r of report.results) {
       const expected = describeOutcome(r.expected);
@@ -140,17 +142,11 @@ export function verify(dir: string, io: CliIo): number {
   }
   for (const name of skipped) io.stdout.write(`${name}: not a document verify checks yet; skipped\n`);
   const ran =
-    examples > 0 ? `; ${examples} example${examples === 1 ? '' : 's'} run against ${policiesWord(soundPolicies, suiteTexts)}` : '';
+    examples > 0 ? `; ${examples} example${examples === 1 ? '' : 's'} run against ${suites} polic${suites === 1 ? 'y' : 'ies'}` : '';
   io.stdout.write(
     `verified ${checked} document${checked === 1 ? '' : 's'} in ${dir}: ${problems} problem${problems === 1 ? '' : 's'}, ${lints} lint${lints === 1 ? '' : 's'}${ran}\n`,
   );
   return problems > 0 ? EXIT_INVALID : EXIT_OK;
-}
-
-/** "1 policy" or "N policies": those with an example suite beside them. */
-function policiesWord(policies: Map<string, unknown>, suites: Map<string, string>): string {
-  const n = [...policies.keys()].filter((id) => suites.has(exampleSuiteIdOf(id) ?? '')).length;
-  return `${n} ${n === 1 ? 'policy' : 'policies'}`;
 }
 
 /** Every regular file under `dir`, never following links and never entering the .tollgate state folder. */
