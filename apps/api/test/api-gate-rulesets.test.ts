@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_WITH_SPENDING_LIMIT, DEMO_DOCUMENTS } from '../src/server/demo.ts';
 import { flushDecisions } from '../src/server/state/decision-log.ts';
-import { startServer, type TestServer } from './server-harness.ts';
+import { countRows, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -18,11 +18,7 @@ const CALLS = '/v1/agents/support-bot/calls';
 const AGENT = 'agents/support-bot.agent.yaml';
 const RULESET = 'rulesets/support.ruleset.json';
 const call = (body: unknown) => s.call('POST', CALLS, { key: s.key('agent'), body });
-/** A count straight from the database, after the decision log's queue is written (as every read does). */
-const count = (table: 'decisions' | 'approvals') => {
-  flushDecisions(s.ctx.db);
-  return (s.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-};
+const count = (table: 'decisions' | 'approvals') => countRows(s, table);
 const row = (callId: string) => {
   flushDecisions(s.ctx.db);
   return s.ctx.db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(callId) as Record<string, string>;

@@ -4,8 +4,7 @@
 // agent's key after the body; nothing is recorded. The bodies are those zod's validators gave (call-request.ts reads by hand).
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flushDecisions } from '../src/server/state/decision-log.ts';
-import { type LooseJson, postLarge, startServer, type TestServer } from './server-harness.ts';
+import { countRows, type LooseJson, postLarge, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -16,11 +15,7 @@ afterAll(async () => {
 });
 
 const CALLS = '/v1/agents/support-bot/calls';
-/** A count straight from the database, after the decision log's queue is written (as every read does). */
-const count = () => {
-  flushDecisions(s.ctx.db);
-  return (s.ctx.db.prepare('SELECT COUNT(*) AS n FROM decisions').get() as { n: number }).n;
-};
+const count = () => countRows(s, 'decisions');
 const call = (body: unknown, key = s.key('agent'), path = CALLS) => s.call('POST', path, { key, body });
 
 /** A POST with exactly these headers and body chunks (none: no body at all), over node:http. */

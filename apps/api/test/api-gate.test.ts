@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_WITH_SPENDING_LIMIT } from '../src/server/demo.ts';
 import { flushDecisions } from '../src/server/state/decision-log.ts';
 import { createKey } from '../src/server/state/members.ts';
-import { postLarge, startServer, type TestServer } from './server-harness.ts';
+import { countRows, postLarge, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -17,11 +17,7 @@ afterAll(async () => {
 });
 
 const CALLS = '/v1/agents/support-bot/calls';
-/** A count straight from the database, after the decision log's queue is written (as every read does). */
-const count = (table: 'decisions' | 'approvals') => {
-  flushDecisions(s.ctx.db);
-  return (s.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-};
+const count = (table: 'decisions' | 'approvals') => countRows(s, table);
 const call = (body: unknown, key = s.key('agent')) => s.call('POST', CALLS, { key, body });
 
 describe('the gate', () => {

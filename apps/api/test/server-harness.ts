@@ -11,6 +11,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from '../src/server/app.ts';
 import { type AppContext, openContext } from '../src/server/context.ts';
 import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
+import { flushDecisions } from '../src/server/state/decision-log.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -32,6 +33,12 @@ export interface TestServer {
     options?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
   ): Promise<{ status: number; json: LooseJson; text: string }>;
   stop(): Promise<void>;
+}
+
+/** A table's row count straight from the database, after the decision log's queue is written (as every read does). */
+export function countRows(server: TestServer, table: 'decisions' | 'approvals'): number {
+  flushDecisions(server.ctx.db);
+  return (server.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 }
 
 /** Starts a server in this process on a fresh demo data folder (or the folder given). */
