@@ -71,13 +71,8 @@ async function startBare(): Promise<{ url: string; stop(): Promise<void> }> {
     await c.req.json();
     return c.json({ status: 'ok' });
   });
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
-  });
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const served = await serveOnLoopback(app);
+  return { ...served, url: `${served.url}/` };
 }
 
 /**
@@ -94,6 +89,11 @@ async function startLayersOnly(ctx: AppContext): Promise<{ url: string; stop(): 
     return c.json({ status: 'ok' });
   });
   const app = new Hono().route('/v1', api);
+  return serveOnLoopback(app);
+}
+
+/** Serves a Hono app on a free loopback port: its origin, and a way to stop it. */
+async function serveOnLoopback(app: Hono): Promise<{ url: string; stop(): Promise<void> }> {
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });
