@@ -11,6 +11,7 @@ import { PinsTable } from './pins-table.tsx';
 import { RulesetError } from './ruleset-error.tsx';
 import { RunPanel } from './run-panel.tsx';
 import { StatusBadge } from './status-badge.tsx';
+import { TagList } from './tag-list.tsx';
 import { VersionList } from './version-list.tsx';
 
 export interface RulesetDetailProps {
@@ -33,15 +34,7 @@ function SetHeader({ set, historyHref, rulesetHref }: { set: Ruleset; historyHre
         <a href={historyHref}>History and diffs</a>
       </p>
       {set.description && <p>{set.description}</p>}
-      {set.tags && set.tags.length > 0 && (
-        <ul aria-label="Tags" className="tags">
-          {set.tags.map((tag) => (
-            <li key={tag} className="tag">
-              {tag}
-            </li>
-          ))}
-        </ul>
-      )}
+      <TagList tags={set.tags} />
       {set.status === 'archived' && (
         <p className="state state-error">
           Archived: runs are refused with RULESET_ARCHIVED

@@ -4,6 +4,7 @@ import { useRulesets } from '../api/get-rulesets.ts';
 import type { Ruleset } from '../api/types.ts';
 import { newerCountLabel } from '../pin-labels.ts';
 import { StatusBadge } from './status-badge.tsx';
+import { TagList } from './tag-list.tsx';
 
 function RulesetItem({ set, href }: { set: Ruleset; href: string }) {
   const newer = newerCountLabel(set.newer_pins);
@@ -21,15 +22,7 @@ function RulesetItem({ set, href }: { set: Ruleset; href: string }) {
         {set.pins.length === 1 ? '1 pin' : `${set.pins.length} pins`}
       </p>
       {set.description && <p className="ruleset-item-description">{set.description}</p>}
-      {set.tags && set.tags.length > 0 && (
-        <ul aria-label="Tags" className="tags">
-          {set.tags.map((tag) => (
-            <li key={tag} className="tag">
-              {tag}
-            </li>
-          ))}
-        </ul>
-      )}
+      <TagList tags={set.tags} />
     </li>
   );
 }
