@@ -127,10 +127,17 @@ describe('the gate refusing bad requests', () => {
 
   it('answers 400 INVALID_JSON for a body that is not JSON, 415 for another media type or an untyped body', async () => {
     const json = { authorization: `Bearer ${s.key('agent')}`, 'content-type': 'application/json' };
-    for (const raw of ['not json at all', '{"tool": "issue_refund", ', '']) {
+    // Each says where the body stops being JSON.
+    const cases: [string, { line: number; column: number }][] = [
+      ['not json at all', { line: 1, column: 1 }],
+      ['{"tool": "issue_refund", ', { line: 1, column: 26 }],
+      ['', { line: 1, column: 1 }],
+      ['{"tool": "issue_refund",\n  "arguments": {"amount": "50"},\n}', { line: 3, column: 1 }],
+    ];
+    for (const [raw, at] of cases) {
       const r = await post(CALLS, json, [raw]);
       expect(r.status).toBe(400);
-      expect(r.json).toEqual({ error: { code: 'INVALID_JSON', message: 'Malformed JSON in request body' } });
+      expect(r.json).toEqual({ error: { code: 'INVALID_JSON', message: 'Malformed JSON in request body', details: at } });
     }
     const body = '{"tool":"issue_refund","arguments":{"amount":"50"}}';
     const plain = await post(CALLS, { authorization: json.authorization, 'content-type': 'text/plain' }, [body]);

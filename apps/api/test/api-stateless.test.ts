@@ -90,6 +90,7 @@ describe('POST /v1/rule-sheets/compile', () => {
     });
     expect(notJson.status).toBe(400);
     expect(notJson.json.error.code).toBe('INVALID_JSON');
+    expect(notJson.json.error.details).toEqual({ line: 1, column: 10 });
     const plain = await server.call('POST', '/v1/rule-sheets/compile', {
       key: server.key('developer'),
       raw: 'rules: []',

@@ -1,5 +1,7 @@
 // API errors: `{"error": {"code", "message", "details"?}}` with a fitting status. Bad input never gets a
 // 500 and never changes state; a bug gets a 500 without a stack trace.
+
+import { readJsonText } from '@tollgate/engine/source';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -21,13 +23,28 @@ export function errorBody(code: string, message: string, details?: unknown) {
 }
 
 /** The app's one onError. */
-export function handleError(err: Error, c: Context) {
+export async function handleError(err: Error, c: Context) {
   if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status);
   if (err instanceof HTTPException) {
     const code =
       err.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : err.status === 400 && /json/i.test(err.message) ? 'INVALID_JSON' : 'HTTP_ERROR';
-    return c.json(errorBody(code, err.message || 'the request cannot be read'), err.status);
+    const message = err.message || 'the request cannot be read';
+    if (code === 'INVALID_JSON') return c.json(errorBody(code, message, await notJsonAt(c)), 400);
+    return c.json(errorBody(code, message), err.status);
   }
-  if (err instanceof SyntaxError) return c.json(errorBody('INVALID_JSON', 'the body is not JSON'), 400);
+  if (err instanceof SyntaxError) return c.json(errorBody('INVALID_JSON', 'the body is not JSON', await notJsonAt(c)), 400);
   return c.json(errorBody('INTERNAL', 'the server could not answer this request'), 500);
+}
+
+/**
+ * Where a body that is not JSON stops being JSON, as `{line, column}` (1-based), for the error's details:
+ * the engine's JSON reader places it. Only an error pays for it: the body's text is the one the reader
+ * read (Hono keeps it), read again.
+ */
+async function notJsonAt(c: Context): Promise<{ line: number; column: number } | undefined> {
+  const text = await c.req.text().catch(() => undefined);
+  if (text === undefined) return undefined;
+  const read = readJsonText(text);
+  const start = read.ok ? undefined : read.diagnostic.range?.start;
+  return start && { line: start.line, column: start.column };
 }
