@@ -1,7 +1,8 @@
 // Numeric bounds `gt`/`gte`/`lt`/`lte`: decimal-string operands, combinable, compared exactly.
 // Shared by argument conditions and the amount condition of a policy rule.
 import type { Diagnostic } from '../source/diagnostic.ts';
-import { compareDecimal, isDecimalString, isDecimalValue, readNumeric } from './decimal.ts';
+import { JsonNumber } from '../source/json-number.ts';
+import { compareDecimal, isDecimalString, isDecimalValue, keptNumberReadings, readNumeric } from './decimal.ts';
 import type { OperatorFamily } from './family.ts';
 import { problem } from './family.ts';
 import { FALSE, TRUE, type Tri, UNKNOWN } from './tri.ts';
@@ -35,6 +36,9 @@ export function validateBounds(holder: Record<string, unknown>, path: string, pr
   }
   if (wellFormed && !boundsAdmitAValue(holder as Bounds)) {
     problems.push(problem('CONTRADICTORY_BOUNDS', path, 'these bounds admit no value; check the lower bound is below the upper'));
+  } else if (wellFormed && !signed && !boundsAdmitAValue({ gte: '0', ...(holder as Bounds) })) {
+    // An amount is never negative: `lt "0"` admits no amount, as `gt 100` with `lt 50` admits no value.
+    problems.push(problem('CONTRADICTORY_BOUNDS', path, 'an amount is never negative, so these bounds admit no amount'));
   }
 }
 
@@ -89,6 +93,7 @@ export const boundsFamily: OperatorFamily = {
   compile(condition) {
     const b = pickBounds(condition);
     return (value) => {
+      if (value instanceof JsonNumber) return agreed(value, (decimal) => satisfiesBounds(decimal, b));
       const decimal = readNumeric(value);
       if (decimal === undefined) return UNKNOWN;
       return satisfiesBounds(decimal, b) ? TRUE : FALSE;
@@ -107,19 +112,37 @@ export type NumericOp = 'gt' | 'gte' | 'lt' | 'lte' | 'eq';
  * compareNumeric('abc', 'gt', '200') // UNKNOWN
  */
 export function compareNumeric(value: unknown, op: NumericOp, bound: string): Tri {
+  if (!isDecimalValue(bound, true)) return UNKNOWN;
+  if (value instanceof JsonNumber) return agreed(value, (n) => holds(compareDecimal(n, bound), op));
   const n = readNumeric(value);
-  if (n === undefined || !isDecimalValue(bound, true)) return UNKNOWN;
-  const c = compareDecimal(n, bound);
+  if (n === undefined) return UNKNOWN;
+  return holds(compareDecimal(n, bound), op) ? TRUE : FALSE;
+}
+
+function holds(c: -1 | 0 | 1, op: NumericOp): boolean {
   switch (op) {
     case 'gt':
-      return c > 0 ? TRUE : FALSE;
+      return c > 0;
     case 'gte':
-      return c >= 0 ? TRUE : FALSE;
+      return c >= 0;
     case 'lt':
-      return c < 0 ? TRUE : FALSE;
+      return c < 0;
     case 'lte':
-      return c <= 0 ? TRUE : FALSE;
+      return c <= 0;
     default:
-      return c === 0 ? TRUE : FALSE;
+      return c === 0;
   }
+}
+
+/**
+ * A test on a number kept as written: TRUE or FALSE when its reading as written and its reading as a
+ * double give the same answer, else indeterminate, so no reader of the call can see the other side of a
+ * bound (`500.00000000000001` is not `lte 500` as written, but is as a double: neither allows).
+ */
+export function agreed(value: JsonNumber, test: (decimal: string) => boolean): Tri {
+  const readings = keptNumberReadings(value);
+  if (readings === undefined) return UNKNOWN;
+  const asWritten = test(readings[0]);
+  if (asWritten !== test(readings[1])) return UNKNOWN;
+  return asWritten ? TRUE : FALSE;
 }

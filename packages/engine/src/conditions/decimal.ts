@@ -1,6 +1,7 @@
 // Exact decimals: strict grammars, an allocation-free comparison of well-formed strings, and
 // decimal.js for normalising. Floating point is never used on a value that decides anything.
 import Decimal from 'decimal.js';
+import { type JsonNumber, numberReadings } from '../source/json-number.ts';
 
 /** Most digits before, and after, the decimal point. */
 export const MAX_DECIMAL_DIGITS = 18;
@@ -106,8 +107,9 @@ function dotIndex(s: string, from: number): number {
 
 /**
  * Reads a value as a decimal string for numeric comparison: a well-formed decimal string as it is, a
- * safe-integer JSON number as its digits. Anything else (a fraction or huge JSON number, whose source
- * digits are lost to floating point; a boolean; a malformed string) is undefined: indeterminate.
+ * safe-integer JSON number as its digits. Anything else (a number kept as written, which has two readings:
+ * see {@link keptNumberReadings}; a fraction or huge JavaScript number, whose source digits are lost to
+ * floating point; a boolean; a malformed string) is undefined: indeterminate.
  */
 export function readNumeric(value: unknown): string | undefined {
   if (typeof value === 'string') return isDecimalValue(value, true) ? value : undefined;
@@ -121,4 +123,21 @@ export function readNumeric(value: unknown): string | undefined {
  */
 export function normalizeDecimal(s: string): string {
   return new Decimal(s).toFixed();
+}
+
+/**
+ * A number kept as written (`12.0`, `1E2`, `500.00000000000001`) as the two decimal strings a comparison
+ * must agree on: the number as written, and as a reader that parses it into a double sees it. The gate
+ * cannot know which reader the upstream tool uses, so a comparison whose answer differs between the two is
+ * indeterminate (docs/policy.md, "Numbers in arguments"). Undefined when either reading is not a decimal
+ * value (more than 18 fraction digits, an exponent out of range).
+ *
+ * @example
+ * keptNumberReadings(new JsonNumber('1E2')); // ['100', '100']
+ */
+export function keptNumberReadings(value: JsonNumber): readonly [string, string] | undefined {
+  const readings = numberReadings(value);
+  if (readings === undefined) return undefined;
+  if (!isDecimalValue(readings.written, true) || !isDecimalValue(readings.double, true)) return undefined;
+  return [readings.written, readings.double];
 }

@@ -1,8 +1,11 @@
 // `in`: the argument equals one of a list of scalars. False only when the value has a type the
 // list speaks about; another type is indeterminate.
+import { JsonNumber } from '../source/json-number.ts';
+import { agreed } from './bounds.ts';
+import { compareDecimal } from './decimal.ts';
 import type { OperatorFamily, Scalar } from './family.ts';
 import { checkScalar, problem, scalarKind } from './family.ts';
-import { FALSE, TRUE, UNKNOWN } from './tri.ts';
+import { FALSE, TRUE, type Tri, UNKNOWN } from './tri.ts';
 
 export const MAX_IN_ITEMS = 256;
 
@@ -29,7 +32,9 @@ export const inFamily: OperatorFamily = {
     const list = condition.in as Scalar[];
     const members = new Set<unknown>(list);
     const kinds = new Set(list.map(scalarKind));
+    const numbers = list.filter((item): item is number => typeof item === 'number');
     return (value) => {
+      if (value instanceof JsonNumber) return inNumbers(value, numbers);
       const kind = scalarKind(value);
       if (kind === undefined || !kinds.has(kind)) return UNKNOWN;
       if (kind === 'number' && !Number.isSafeInteger(value)) return UNKNOWN;
@@ -37,3 +42,9 @@ export const inFamily: OperatorFamily = {
     };
   },
 };
+
+/** A number kept as written against the list's numbers: TRUE or FALSE only when both its readings agree. */
+function inNumbers(value: JsonNumber, numbers: readonly number[]): Tri {
+  if (numbers.length === 0) return UNKNOWN;
+  return agreed(value, (d) => numbers.some((n) => compareDecimal(d, String(n)) === 0));
+}

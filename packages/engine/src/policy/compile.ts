@@ -4,6 +4,7 @@
 import { type Bounds, pickBounds, satisfiesBounds } from '../conditions/bounds.ts';
 import { CompiledCondition } from '../conditions/condition.ts';
 import { FALSE, TRUE, type Tri, UNKNOWN } from '../conditions/tri.ts';
+import { keptNumberPaths } from '../source/json-number.ts';
 import { type AmountReading, CompiledTool, INVALID_AMOUNT } from './tool.ts';
 import type { DefaultEffect, Effect, PolicyDocument, PolicyRule, ToolBinding } from './types.ts';
 import { validatePolicy } from './validate.ts';
@@ -139,6 +140,19 @@ export type CompileResult = { ok: true; policy: CompiledPolicy } | { ok: false; 
 export function compilePolicy(document: unknown): CompileResult {
   const result = validatePolicy(document);
   if (!result.valid) return { ok: false, errors: result.errors };
+  // Never compile a number that is not stated exactly, whichever reader produced the value.
+  const inexact = keptNumberPaths(document);
+  if (inexact.length > 0) {
+    return {
+      ok: false,
+      errors: inexact.map((path) => ({
+        code: 'INEXACT_NUMBER',
+        severity: 'error' as const,
+        path,
+        message: 'this number cannot be read exactly',
+      })),
+    };
+  }
   return { ok: true, policy: new CompiledPolicy(document as PolicyDocument) };
 }
 

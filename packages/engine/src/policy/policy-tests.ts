@@ -3,6 +3,7 @@
 import { problem } from '../conditions/family.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { readJsonText } from '../source/json-text.ts';
+import { writeJson } from '../source/json-write.ts';
 import { placeProblems } from '../source/place-problems.ts';
 import { type CompiledPolicy, compileTool } from './compile.ts';
 import { type DecisionCode, type EvaluateOptions, evaluatePolicy } from './evaluate.ts';
@@ -79,7 +80,7 @@ export function validateExampleSuite(suite: unknown): Diagnostic[] {
       problems.push(
         problem('INVALID_TYPE', `${at}/arguments`, 'arguments is an object, or null for a recorded call whose arguments are gone'),
       );
-    else if (ex.arguments !== null && utf8Length(JSON.stringify(ex.arguments)) > MAX_EXAMPLE_ARGUMENT_BYTES) {
+    else if (ex.arguments !== null && utf8Length(writeJson(ex.arguments)) > MAX_EXAMPLE_ARGUMENT_BYTES) {
       problems.push(
         problem('TOO_LARGE', `${at}/arguments`, `an example's arguments are at most ${MAX_EXAMPLE_ARGUMENT_BYTES} bytes of JSON`),
       );

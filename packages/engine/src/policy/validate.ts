@@ -4,6 +4,7 @@ import { validateBounds } from '../conditions/bounds.ts';
 import { unknownMember, validateCondition } from '../conditions/condition.ts';
 import { problem } from '../conditions/family.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
+import { withDoubles } from '../source/json-number.ts';
 import { isActionPattern, isReserved, matchesAction } from './pattern.ts';
 import { policyRevision } from './revision.ts';
 import { CURRENCY, TOOL_NAME } from './tool.ts';
@@ -45,7 +46,9 @@ export interface ValidationResult {
  * validatePolicy({ schema: 'tollgate/policy@1', default: 'deny', rules: [] })
  * // { valid: true, revision: 1, errors: [], warnings: [] }
  */
-export function validatePolicy(document: unknown, options: ValidationOptions = {}): ValidationResult {
+export function validatePolicy(read: unknown, options: ValidationOptions = {}): ValidationResult {
+  // A number kept as written is its reader's INEXACT_NUMBER; the shape around it is checked as a double.
+  const document = withDoubles(read);
   const errors: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {

@@ -1,5 +1,6 @@
 // The canonical rulebook: expressions normalised (double negation removed, all/any flattened, sorted
 // and de-duplicated) and flows sorted, serialised with sorted keys, so equal rulebooks are equal bytes.
+import { JsonNumber } from '../source/json-number.ts';
 import type { Expr, Flow, Rulebook } from './types.ts';
 import { RULEBOOK_FORMAT } from './types.ts';
 
@@ -60,6 +61,8 @@ export function canonicalRulebook(flows: readonly Flow[]): Rulebook {
 
 /** JSON with object keys sorted at every level and no whitespace: the bytes two rulebooks are compared by. */
 export function canonicalJson(value: unknown): string {
+  // A number kept as written (from the exact reader) is its lexeme: the digest binds what the agent sent.
+  if (value instanceof JsonNumber) return value.lexeme;
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const keys = Object.keys(value).sort();

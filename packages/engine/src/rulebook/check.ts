@@ -1,9 +1,10 @@
 // Checks: conditions on a call (catalogue `checks`, sheet `check`), read from plain values and decided
 // in three-valued logic against the call's arguments and the session's earlier results.
 import { compareNumeric, type NumericOp } from '../conditions/bounds.ts';
-import { compareDecimal, isDecimalValue, readNumeric } from '../conditions/decimal.ts';
+import { compareDecimal, isDecimalValue, keptNumberReadings, readNumeric } from '../conditions/decimal.ts';
 import { FALSE, TRUE, type Tri, UNKNOWN } from '../conditions/tri.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
+import { JsonNumber } from '../source/json-number.ts';
 import { childPointer, MISSING, step } from '../source/json-pointer.ts';
 import { DecimalNumber } from '../source/yaml-text.ts';
 import type { Check, CheckOp, Literal } from './types.ts';
@@ -237,6 +238,7 @@ export function evaluateCheck(check: Check, args: unknown, history: readonly Ses
   if (check.from !== undefined) {
     const earlier = readEarlier(history, check.from.tool, check.from.field);
     if (earlier === MISSING) return UNKNOWN;
+    if (earlier instanceof JsonNumber && NUMERIC_OPS.has(check.op)) return againstKeptNumber(check.op, value, earlier);
     operand = LIST_OPS.has(check.op) ? literalList(earlier) : NUMERIC_OPS.has(check.op) ? numberOf(earlier) : literalOf(earlier);
   }
   if (operand === undefined) return UNKNOWN;
@@ -252,6 +254,17 @@ export function evaluateCheck(check: Check, args: unknown, history: readonly Ses
     default:
       return Array.isArray(operand) || !('decimal' in operand) ? UNKNOWN : compareNumber(check.op, value, operand.decimal);
   }
+}
+
+/**
+ * A bound an earlier tool returned as a number kept as written (`in_stock: 2.9999999999999999`): the check
+ * holds or fails only when both readings of the bound agree (docs/policy.md, "Numbers in arguments").
+ */
+function againstKeptNumber(op: CheckOp, value: unknown, bound: JsonNumber): Tri {
+  const readings = keptNumberReadings(bound);
+  if (readings === undefined) return UNKNOWN;
+  const asWritten = compareNumber(op, value, readings[0]);
+  return asWritten === compareNumber(op, value, readings[1]) ? asWritten : UNKNOWN;
 }
 
 /** The most recent earlier call of `tool`: the field of its result, or MISSING. */
@@ -303,9 +316,7 @@ function literalList(value: unknown): Literal[] | undefined {
 function equalsLiteral(value: unknown, literal: Literal): Tri {
   if ('string' in literal) return typeof value === 'string' ? (value === literal.string ? TRUE : FALSE) : UNKNOWN;
   if ('boolean' in literal) return typeof value === 'boolean' ? (value === literal.boolean ? TRUE : FALSE) : UNKNOWN;
-  const n = readNumeric(value);
-  if (n === undefined) return UNKNOWN;
-  return compareDecimal(n, literal.decimal) === 0 ? TRUE : FALSE;
+  return compareNumeric(value, 'eq', literal.decimal);
 }
 
 /** TRUE when the value equals a member; FALSE only when some member has the value's type (as policy `in`). */

@@ -1,8 +1,11 @@
-// Reads JSON text exactly: syntax errors with positions, duplicate members and inexact numbers refused,
-// size and depth bounded before parsing so hostile input cannot exhaust the stack.
-import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+// Reads JSON text exactly, in one pass that builds the value: syntax errors with positions, every member
+// once (a duplicate is reported, the first kept), numbers kept as written (json-number.ts), size and depth
+// bounded as it goes, and no recursion, so hostile input can neither exhaust the stack nor take time
+// growing faster than its length. Every JSON reader in Tollgate is this one (docs/architecture.md).
+import { type Node, parseTree } from 'jsonc-parser';
 import type { Diagnostic, Range } from './diagnostic.ts';
 import { positionAt } from './diagnostic.ts';
+import { JsonNumber } from './json-number.ts';
 import { arrayIndex, childPointer, parsePointer } from './json-pointer.ts';
 
 export interface JsonTextLimits {
@@ -26,121 +29,338 @@ export type JsonTextResult =
   | { ok: false; diagnostic: Diagnostic };
 
 /**
- * Parses JSON text the way a policy must be read: every number literal exact, every member once.
+ * Parses JSON text the way a policy or a call must be read: every member once, every number as written.
+ * A canonical safe integer reads as a JavaScript number; any other number as a {@link JsonNumber} with its
+ * lexeme, reported as INEXACT_NUMBER for readers (documents) that accept only exact integers.
  *
  * @example
- * const r = readJsonText('{"a": 1}');
- * if (r.ok) r.value; // { a: 1 }
+ * const r = readJsonText('{"a": 1, "b": 1.50}');
+ * if (r.ok) r.value; // { a: 1, b: JsonNumber { lexeme: '1.50' } }
  */
 export function readJsonText(text: string, limits: JsonTextLimits = DEFAULT_JSON_LIMITS): JsonTextResult {
   if (text.length > limits.maxLength) {
     return fatal('TOO_LARGE', `the text is ${text.length} characters; the limit is ${limits.maxLength}`);
   }
-  const depth = measureDepth(text, limits.maxDepth);
-  if (depth.exceededAt >= 0) {
-    return fatal('TOO_DEEP', `arrays and objects nest deeper than ${limits.maxDepth} levels`, rangeAt(text, depth.exceededAt, 1));
-  }
-  const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  const first = errors[0];
-  if (first !== undefined || tree === undefined) {
-    const offset = first?.offset ?? 0;
-    const what = first ? describeParseError(printParseErrorCode(first.error)) : 'no JSON value';
-    const at = positionAt(text, offset);
-    return fatal('NOT_JSON', `not JSON: ${what} at line ${at.line}, column ${at.column}`, rangeAt(text, offset, first?.length ?? 0));
-  }
-  const diagnostics: Diagnostic[] = [];
-  const value = toValue(tree, '', text, diagnostics);
+  const reader = new Reader(text, limits.maxDepth);
+  const value = reader.read();
+  if (reader.failure !== undefined) return { ok: false, diagnostic: reader.failure };
+  let tree: Node | undefined;
   return {
     ok: true,
     value,
-    diagnostics,
+    diagnostics: reader.diagnostics,
     rangeOf: (pointer) => {
-      const node = nodeAt(tree, pointer);
+      // Positions are wanted by editors only: the tree is built on the first question (the text is
+      // known to be JSON and within the depth limit, so jsonc-parser's recursion is bounded).
+      tree ??= parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
+      const node = tree && nodeAt(tree, pointer);
       return node ? rangeAt(text, node.offset, node.length) : undefined;
     },
   };
 }
 
 function fatal(code: string, message: string, range?: Range): JsonTextResult {
-  return { ok: false, diagnostic: range ? { code, severity: 'error', message, range } : { code, severity: 'error', message } };
+  return { ok: false, diagnostic: failure(code, message, range) };
+}
+
+function failure(code: string, message: string, range?: Range): Diagnostic {
+  return range ? { code, severity: 'error', message, range } : { code, severity: 'error', message };
 }
 
 function rangeAt(text: string, offset: number, length: number): Range {
   return { start: positionAt(text, offset), end: positionAt(text, offset + length) };
 }
 
-function describeParseError(code: string): string {
-  // jsonc-parser's codes are CamelCase ("CommaExpected"); say them as words.
-  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+/** An object or array being read, with the member whose value comes next. */
+interface Frame {
+  container: Record<string, unknown> | unknown[];
+  /** Member name (objects) of the value being read; undefined for arrays. */
+  key: string | undefined;
+  /** The value being read repeats a member: read it (for syntax and depth), then drop it. */
+  duplicate: boolean;
+  /** Index of the value being read (arrays). */
+  index: number;
 }
 
-/** Scans brackets outside strings; returns the offset where nesting first passes the limit, else -1. */
-function measureDepth(text: string, maxDepth: number): { exceededAt: number } {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 /* [ */ || c === 123 /* { */) {
-      if (++depth > maxDepth) return { exceededAt: i };
-    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
-  }
-  return { exceededAt: -1 };
-}
+const EXACT_INTEGER = /^-?(?:0|[1-9][0-9]{0,15})$/;
 
-const EXACT_INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
+/** The reader's state: a cursor, a stack of open containers, and what it found. */
+class Reader {
+  private i = 0;
+  private readonly stack: Frame[] = [];
+  private lineStarts: number[] | undefined;
+  readonly diagnostics: Diagnostic[] = [];
+  failure: Diagnostic | undefined;
 
-function toValue(node: Node, pointer: string, text: string, diagnostics: Diagnostic[]): unknown {
-  switch (node.type) {
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      for (const property of node.children ?? []) {
-        const [keyNode, valueNode] = property.children ?? [];
-        if (!keyNode || !valueNode) continue;
-        const key = keyNode.value as string;
-        const at = childPointer(pointer, key);
-        if (Object.hasOwn(out, key)) {
-          diagnostics.push({
-            code: 'DUPLICATE_MEMBER',
-            severity: 'error',
-            path: at,
-            message: `member "${key}" appears more than once; JSON readers disagree on which one counts`,
-            range: rangeAt(text, keyNode.offset, keyNode.length),
-          });
+  constructor(
+    private readonly text: string,
+    private readonly maxDepth: number,
+  ) {}
+
+  read(): unknown {
+    const { text, stack } = this;
+    this.skipSpace();
+    for (;;) {
+      // Read one value at the cursor; an object or array with members opens a frame and reads its first.
+      let value: unknown;
+      const c = text.charCodeAt(this.i);
+      if (c === 123 /* { */ || c === 91 /* [ */) {
+        if (stack.length >= this.maxDepth) {
+          return this.fail('TOO_DEEP', `arrays and objects nest deeper than ${this.maxDepth} levels`, this.i, 1, this.pointer());
+        }
+        const isObject = c === 123;
+        this.i++;
+        this.skipSpace();
+        if (text.charCodeAt(this.i) === (isObject ? 125 : 93)) {
+          this.i++;
+          value = isObject ? {} : [];
+        } else {
+          const frame: Frame = { container: isObject ? {} : [], key: undefined, duplicate: false, index: 0 };
+          stack.push(frame);
+          if (isObject && !this.readKey(frame)) return undefined;
           continue;
         }
-        // defineProperty keeps a "__proto__" member an ordinary member.
-        Object.defineProperty(out, key, {
-          value: toValue(valueNode, at, text, diagnostics),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+      } else if (c === 34 /* " */) {
+        value = this.readString();
+      } else if (c === 45 /* - */ || (c >= 48 && c <= 57)) {
+        value = this.readNumber();
+      } else if (text.startsWith('true', this.i)) {
+        this.i += 4;
+        value = true;
+      } else if (text.startsWith('false', this.i)) {
+        this.i += 5;
+        value = false;
+      } else if (text.startsWith('null', this.i)) {
+        this.i += 4;
+        value = null;
+      } else {
+        return this.fail('NOT_JSON', 'value expected', this.i, 1);
       }
-      return out;
-    }
-    case 'array':
-      return (node.children ?? []).map((child, i) => toValue(child, childPointer(pointer, i), text, diagnostics));
-    case 'number': {
-      const literal = text.slice(node.offset, node.offset + node.length);
-      const value = node.value as number;
-      if (!EXACT_INTEGER.test(literal) || !Number.isSafeInteger(value)) {
-        diagnostics.push({
-          code: 'INEXACT_NUMBER',
-          severity: 'error',
-          path: pointer,
-          message: `the number ${literal} cannot be read exactly; write an integer between -(2^53-1) and 2^53-1, or a decimal string`,
-          range: rangeAt(text, node.offset, node.length),
-        });
+      if (this.failure !== undefined) return undefined;
+      // Place the value, then close every container that ends here.
+      for (;;) {
+        const top = stack[stack.length - 1];
+        if (top === undefined) {
+          this.skipSpace();
+          if (this.i < text.length) return this.fail('NOT_JSON', 'end of file expected', this.i, 1);
+          return value;
+        }
+        this.place(top, value);
+        this.skipSpace();
+        const d = text.charCodeAt(this.i);
+        const isObject = top.key !== undefined;
+        if (d === 44 /* , */) {
+          this.i++;
+          this.skipSpace();
+          if (isObject) {
+            if (!this.readKey(top)) return undefined;
+          } else top.index++;
+          break;
+        }
+        if (d === (isObject ? 125 : 93)) {
+          this.i++;
+          stack.pop();
+          value = top.container;
+          continue;
+        }
+        return this.fail('NOT_JSON', isObject ? 'comma or close brace expected' : 'comma or close bracket expected', this.i, 1);
       }
-      return value;
     }
-    default:
-      return node.value;
+  }
+
+  private place(frame: Frame, value: unknown): void {
+    if (frame.key === undefined) {
+      (frame.container as unknown[]).push(value);
+      return;
+    }
+    if (frame.duplicate) return;
+    const object = frame.container as Record<string, unknown>;
+    // defineProperty keeps a "__proto__" member an ordinary member.
+    if (frame.key === '__proto__') {
+      Object.defineProperty(object, frame.key, { value, enumerable: true, writable: true, configurable: true });
+    } else object[frame.key] = value;
+  }
+
+  /** Reads `"name" :` at the cursor into the frame; false (with the failure set) when it is not there. */
+  private readKey(frame: Frame): boolean {
+    const { text } = this;
+    if (text.charCodeAt(this.i) !== 34) {
+      this.fail('NOT_JSON', 'property name expected', this.i, 1);
+      return false;
+    }
+    const offset = this.i;
+    const key = this.readString();
+    if (key === undefined) return false;
+    const keyLength = this.i - offset;
+    this.skipSpace();
+    if (text.charCodeAt(this.i) !== 58 /* : */) {
+      this.fail('NOT_JSON', 'colon expected', this.i, 1);
+      return false;
+    }
+    this.i++;
+    this.skipSpace();
+    frame.duplicate = Object.hasOwn(frame.container, key);
+    frame.key = key;
+    if (frame.duplicate) {
+      this.diagnostics.push({
+        code: 'DUPLICATE_MEMBER',
+        severity: 'error',
+        path: this.pointer(),
+        message: `member "${key}" appears more than once; JSON readers disagree on which one counts`,
+        range: this.rangeOf(offset, keyLength),
+      });
+    }
+    return true;
+  }
+
+  private readString(): string | undefined {
+    const { text } = this;
+    const start = this.i + 1;
+    let i = start;
+    // The common case, a string without escapes, is one slice.
+    for (;;) {
+      if (i >= text.length) return this.fail('NOT_JSON', 'unexpected end of string', text.length, 0);
+      const c = text.charCodeAt(i);
+      if (c === 34) {
+        this.i = i + 1;
+        return text.slice(start, i);
+      }
+      if (c === 92 /* \ */) break;
+      if (c < 32) return this.fail('NOT_JSON', 'invalid character in string', i, 1);
+      i++;
+    }
+    let out = text.slice(start, i);
+    for (;;) {
+      if (i >= text.length) return this.fail('NOT_JSON', 'unexpected end of string', text.length, 0);
+      const c = text.charCodeAt(i);
+      if (c === 34) {
+        this.i = i + 1;
+        return out;
+      }
+      if (c < 32) return this.fail('NOT_JSON', 'invalid character in string', i, 1);
+      if (c !== 92) {
+        const run = i;
+        while (i < text.length) {
+          const r = text.charCodeAt(i);
+          if (r === 34 || r === 92 || r < 32) break;
+          i++;
+        }
+        out += text.slice(run, i);
+        continue;
+      }
+      const e = text.charCodeAt(i + 1);
+      const simple = ESCAPES[e];
+      if (simple !== undefined) {
+        out += simple;
+        i += 2;
+      } else if (e === 117 /* u */) {
+        const hex = text.slice(i + 2, i + 6);
+        if (!/^[0-9a-fA-F]{4}$/.test(hex)) return this.fail('NOT_JSON', 'invalid unicode escape', i, 2);
+        out += String.fromCharCode(Number.parseInt(hex, 16));
+        i += 6;
+      } else return this.fail('NOT_JSON', 'invalid escape character', i, 2);
+    }
+  }
+
+  private readNumber(): unknown {
+    const { text } = this;
+    const start = this.i;
+    let i = start;
+    if (text.charCodeAt(i) === 45) i++;
+    const first = text.charCodeAt(i);
+    if (first === 48) i++;
+    else if (first >= 49 && first <= 57) i = digits(text, i);
+    else return this.fail('NOT_JSON', 'invalid number format', start, i - start + 1);
+    if (text.charCodeAt(i) === 46 /* . */) {
+      const end = digits(text, i + 1);
+      if (end === i + 1) return this.fail('NOT_JSON', 'invalid number format', start, end - start);
+      i = end;
+    }
+    const e = text.charCodeAt(i);
+    if (e === 101 || e === 69 /* e E */) {
+      i++;
+      const sign = text.charCodeAt(i);
+      if (sign === 43 || sign === 45) i++;
+      const end = digits(text, i);
+      if (end === i) return this.fail('NOT_JSON', 'invalid number format', start, end - start);
+      i = end;
+    }
+    this.i = i;
+    const lexeme = text.slice(start, i);
+    if (EXACT_INTEGER.test(lexeme) && lexeme !== '-0') {
+      const n = Number(lexeme);
+      if (Number.isSafeInteger(n)) return n;
+    }
+    this.diagnostics.push({
+      code: 'INEXACT_NUMBER',
+      severity: 'error',
+      path: this.pointer(),
+      message: `the number ${lexeme} cannot be read exactly; write an integer between -(2^53-1) and 2^53-1, or a decimal string`,
+      range: this.rangeOf(start, i - start),
+    });
+    return new JsonNumber(lexeme);
+  }
+
+  private skipSpace(): void {
+    const { text } = this;
+    let i = this.i;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) break;
+      i++;
+    }
+    this.i = i;
+  }
+
+  /** The JSON Pointer of the value being read, built only for a diagnostic. */
+  private pointer(): string {
+    let pointer = '';
+    for (const frame of this.stack) pointer = childPointer(pointer, frame.key ?? frame.index);
+    return pointer;
+  }
+
+  private fail(code: string, message: string, offset: number, length: number, path?: string): undefined {
+    if (this.failure === undefined) {
+      const range = this.rangeOf(offset, length);
+      const text = code === 'NOT_JSON' ? `not JSON: ${message} at line ${range.start.line}, column ${range.start.column}` : message;
+      // Only a nesting failure has a place in the value; a syntax error has none (its range says where).
+      this.failure = path === undefined ? failure(code, text, range) : { ...failure(code, text, range), path };
+    }
+    return undefined;
+  }
+
+  /** Positions through a table of line starts built once, so many diagnostics stay linear. */
+  private rangeOf(offset: number, length: number): Range {
+    if (this.lineStarts === undefined) {
+      const starts = [0];
+      for (let i = 0; i < this.text.length; i++) if (this.text.charCodeAt(i) === 10) starts.push(i + 1);
+      this.lineStarts = starts;
+    }
+    return { start: this.position(offset), end: this.position(offset + length) };
+  }
+
+  private position(offset: number): { line: number; column: number } {
+    const starts = this.lineStarts as number[];
+    const at = Math.min(offset, this.text.length);
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: at - (starts[lo] as number) + 1 };
+  }
+}
+
+const ESCAPES: Record<number, string> = { 34: '"', 92: '\\', 47: '/', 98: '\b', 102: '\f', 110: '\n', 114: '\r', 116: '\t' };
+
+function digits(text: string, from: number): number {
+  let i = from;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return i;
+    i++;
   }
 }
 
