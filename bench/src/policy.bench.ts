@@ -4,6 +4,7 @@ import { decideCall, decidePrepared, type GateParts, prepareGate } from '@tollga
 import { type CompiledTool, compilePolicy, type Member, validatePolicy } from '@tollgate/engine/policy';
 import type { Catalogue } from '@tollgate/engine/rulebook';
 import { compileRules } from '@tollgate/engine/sheet';
+import { readJsonText } from '@tollgate/engine/source';
 import { type Figure, figureOf, median, quantile, ratios, timePass } from './measure.ts';
 import { type ReferenceDocument, referenceDecide } from './reference-evaluator.ts';
 import { type Call, compileCallTools, generatedPolicy, generatedStream, REFUND_TOOLS, REFUNDS_POLICY, refundsStream } from './streams.ts';
@@ -111,9 +112,48 @@ function decideGate(calls: Call[], figures: Figure[]) {
   );
 }
 
+/**
+ * The gate's body reader beside JSON.parse on the refunds stream's bodies: the exact reader (one pass,
+ * duplicates, lexemes, depth) is what every request body now goes through.
+ */
+function readBodies(calls: Call[], figures: Figure[]) {
+  const bodies = calls.map((c) => JSON.stringify({ tool: c.tool.name, arguments: c.args }));
+  const exactOne = (i: number) => readJsonText(bodies[i] as string);
+  const parseOne = (i: number) => JSON.parse(bodies[i] as string);
+  for (let w = 0; w < 2; w++) {
+    timePass(bodies.length, exactOne);
+    timePass(bodies.length, parseOne);
+  }
+  const exact = { perSecond: [] as number[], batchMicros: [] as number[] };
+  const parse = { perSecond: [] as number[], batchMicros: [] as number[] };
+  for (let run = 0; run < RUNS; run++) {
+    for (const [into, one] of [
+      [exact, exactOne],
+      [parse, parseOne],
+    ] as const) {
+      const r = timePass(bodies.length, one);
+      into.perSecond.push(r.perSecond);
+      into.batchMicros.push(...r.batchMicros);
+    }
+  }
+  const bytes = Math.round(bodies.reduce((n, b) => n + b.length, 0) / bodies.length);
+  figures.push(
+    figureOf(
+      'policy',
+      'read a call body (exact reader)',
+      'µs',
+      exact.batchMicros,
+      `${bodies.length} refunds bodies, ${bytes} bytes on average`,
+    ),
+    figureOf('policy', 'read a call body (JSON.parse)', 'µs', parse.batchMicros),
+    figureOf('policy', 'exact reader / JSON.parse', '×', ratios(exact.perSecond, parse.perSecond), 'bodies/s, per run'),
+  );
+}
+
 export function runPolicySuite(): { figures: Figure[]; notes: string[] } {
   const figures: Figure[] = [];
   const notes: string[] = [];
+  readBodies(refundsStream(COUNT), figures);
   notes.push(`refunds stream (${COUNT} calls): ${decideAll(REFUNDS_POLICY, refundsStream(COUNT), 'refunds', figures)}`);
   decideGate(refundsStream(COUNT), figures);
   const generated = generatedPolicy(300);

@@ -2,11 +2,12 @@
 // its OpenAPI description and reference page, and the built console.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { bearerAuth } from './auth.ts';
 import { bodyLimit } from './body-limit.ts';
 import type { AppContext } from './context.ts';
 import { errorBody, handleError } from './errors.ts';
+import { exactJsonBody } from './exact-body.ts';
 import { router } from './openapi.ts';
 import { referencePage } from './reference-page.ts';
 import { approvalRoutes } from './routes/approvals.ts';
@@ -40,6 +41,8 @@ export interface AppOptions {
   ruleTimeoutMs?: number;
 }
 
+const tooLarge = (c: Context) => c.json(errorBody('TOO_LARGE', `the body is over ${MAX_BODY_BYTES} bytes`), 413);
+
 /** Builds the app. */
 export function createApp(options: AppOptions = {}): Hono {
   const app = new Hono();
@@ -47,17 +50,13 @@ export function createApp(options: AppOptions = {}): Hono {
   app.get('/v1/health', (c) => c.json({ status: 'ok' }));
   const ctx = options.ctx;
   if (!ctx) {
+    app.use('/v1/rule-sheets/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }), exactJsonBody({ maxBytes: MAX_BODY_BYTES }));
     app.route('/v1/rule-sheets', ruleSheets);
   } else {
     const api = router();
-    api.use(
-      '*',
-      bodyLimit({
-        maxSize: MAX_BODY_BYTES,
-        onError: (c) => c.json(errorBody('TOO_LARGE', `the body is over ${MAX_BODY_BYTES} bytes`), 413),
-      }),
-    );
+    api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }));
     api.use('*', bearerAuth(ctx));
+    api.use('*', exactJsonBody({ maxBytes: MAX_BODY_BYTES }));
     api.route('/', statelessRoutes());
     api.route('/', documentRoutes());
     api.route('/', gateRoutes());

@@ -61,7 +61,7 @@ function typeIssue(issues: RequestIssue[], key: string, expected: string, value:
 }
 
 /** The path to the first object or array nested more than `room` levels into `value`, or undefined. */
-function tooDeep(value: unknown, room: number): (string | number)[] | undefined {
+export function tooDeep(value: unknown, room: number): (string | number)[] | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   if (room === 0) return [];
   if (Array.isArray(value)) {

@@ -8,13 +8,15 @@ interface Issue {
   path: readonly PropertyKey[];
   code: string;
   message: string;
+  /** A custom issue's own code (route-kit.ts's ArgumentsObject says `too_deep`). */
+  params?: { code?: unknown };
 }
 
 /** The error body for failed validation of the body (default), a path parameter or the query. */
 export function validationError(issues: readonly Issue[], target?: string) {
   const details = issues.map((i) => ({
     path: i.path.length === 0 ? '' : `/${i.path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`,
-    code: i.code,
+    code: i.code === 'custom' && typeof i.params?.code === 'string' ? i.params.code : i.code,
     message: i.message,
   }));
   const code = target === 'param' ? 'INVALID_PATH' : target === 'query' ? 'INVALID_QUERY' : 'INVALID_BODY';

@@ -9,7 +9,8 @@ import { router } from '../openapi.ts';
 import { type ApprovalRow, claimApproval, decideApproval, findApproval, listApprovals, statusOf } from '../state/approvals.ts';
 import { argumentsDigest, findDecision } from '../state/decisions.ts';
 import type { Principal } from '../state/members.ts';
-import { ErrorSchema, limitQuery } from './route-kit.ts';
+import { exactJson, readStoredJson } from '../state/stored-json.ts';
+import { ArgumentsObject, ErrorSchema, limitQuery } from './route-kit.ts';
 
 const Approval = z
   .object({
@@ -42,7 +43,7 @@ type Approval = z.infer<typeof Approval>;
 const IdParams = z.object({ id: z.string().min(1).max(64) });
 const DecideBody = z.strictObject({ reason: z.string().max(2000).optional() }).openapi('ApprovalDecisionBody');
 const ClaimBody = z
-  .strictObject({ arguments: z.record(z.string(), z.unknown()).openapi({ description: 'The arguments of the call being claimed for.' }) })
+  .strictObject({ arguments: ArgumentsObject.openapi({ description: 'The arguments of the call being claimed for.' }) })
   .openapi('ApprovalClaimBody');
 
 const errors = {
@@ -115,7 +116,7 @@ function present(ctx: AppContext, row: ApprovalRow): Approval {
     call_id: row.call_id,
     agent: row.agent,
     tool: row.tool,
-    arguments: decision?.arguments ? (JSON.parse(decision.arguments) as unknown) : null,
+    arguments: readStoredJson(decision?.arguments),
     arguments_digest: row.arguments_digest,
     amount: decision?.amount ?? null,
     currency: decision?.currency ?? null,
@@ -156,12 +157,12 @@ export function approvalRoutes() {
     requireMember(c.get('principal'));
     const { status, limit } = c.req.valid('query');
     const { rows, more } = listApprovals(ctx.db, status, ctx.now(), limit ?? DEFAULT_APPROVALS_LIMIT);
-    return c.json({ approvals: rows.map((r) => present(ctx, r)), has_more: more }, 200);
+    return exactJson(c, { approvals: rows.map((r) => present(ctx, r)), has_more: more }, 200);
   });
 
   app.openapi(getRoute, (c) => {
     const ctx = c.get('ctx');
-    return c.json(present(ctx, visible(ctx, c.get('principal'), c.req.valid('param').id)), 200);
+    return exactJson(c, present(ctx, visible(ctx, c.get('principal'), c.req.valid('param').id)), 200);
   });
 
   for (const verb of ['approve', 'deny'] as const) {
@@ -184,7 +185,7 @@ export function approvalRoutes() {
         throw new ApiError(404, 'NOT_FOUND', `no approval request ${id}`);
       }
       ctx.events.publish({ type: 'approval', id, status: outcome.row.status });
-      return c.json(present(ctx, outcome.row), 200);
+      return exactJson(c, present(ctx, outcome.row), 200);
     });
   }
 
@@ -206,7 +207,7 @@ export function approvalRoutes() {
       throw new ApiError(outcome.reason === 'not_found' ? 404 : 409, code as string, message as string);
     }
     ctx.events.publish({ type: 'approval', id, status: 'claimed' });
-    return c.json(present(ctx, outcome.row), 200);
+    return exactJson(c, present(ctx, outcome.row), 200);
   });
   return app;
 }

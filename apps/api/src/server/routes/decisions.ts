@@ -5,6 +5,7 @@ import { requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { type DecisionRow, findDecision, listDecisions } from '../state/decisions.ts';
+import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { limitQuery } from './route-kit.ts';
 import { ERRORS, jsonResponse } from './stateless.ts';
 
@@ -80,15 +81,6 @@ const oneRoute = createRoute({
   },
 });
 
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
-
 function present(row: DecisionRow, withArguments: boolean) {
   return {
     call_id: row.call_id,
@@ -100,10 +92,10 @@ function present(row: DecisionRow, withArguments: boolean) {
     decision: row.decision,
     rule: row.rule,
     code: row.code,
-    versions: (parseJson(row.versions) ?? {}) as Record<string, number>,
+    versions: (readStoredJson(row.versions) ?? {}) as Record<string, number>,
     arguments_digest: row.arguments_digest,
     arguments_kept: row.arguments !== null,
-    ...(withArguments ? { arguments: parseJson(row.arguments) as Record<string, unknown> | null } : {}),
+    ...(withArguments ? { arguments: readStoredJson(row.arguments) as Record<string, unknown> | null } : {}),
     session: row.session,
     created_at: row.created_at,
   };
@@ -127,7 +119,7 @@ export function decisionRoutes() {
       ...(q.until !== undefined ? { until: new Date(q.until).toISOString() } : {}),
       limit: q.limit ?? DEFAULT_DECISIONS_LIMIT,
     });
-    return c.json({ decisions: rows.map((r) => present(r, withArguments)) }, 200);
+    return exactJson(c, { decisions: rows.map((r) => present(r, withArguments)) }, 200);
   });
 
   app.openapi(oneRoute, (c) => {
@@ -137,7 +129,7 @@ export function decisionRoutes() {
     else requireMember(c.get('principal'));
     const row = findDecision(c.get('ctx').db, call_id);
     if (!row) throw new ApiError(404, 'NOT_FOUND', `no decision with call id ${call_id}`);
-    return c.json(present(row, withArguments), 200);
+    return exactJson(c, present(row, withArguments), 200);
   });
 
   return app;

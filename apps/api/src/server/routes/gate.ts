@@ -24,6 +24,7 @@ import {
   readSettings,
   type Settings,
 } from '@tollgate/engine';
+import { readJsonText } from '@tollgate/engine/source';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, readJsonBody } from '../call-request.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -33,6 +34,7 @@ import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { newCallId } from '../state/call-id.ts';
 import { decisionLogOf } from '../state/decision-log.ts';
 import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
+import { writeStoredJson } from '../state/stored-json.ts';
 import { ErrorSchema } from './route-kit.ts';
 
 export const CallBody = z
@@ -169,13 +171,10 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
   const pinned: string[] = [];
   let ruleset: GateRuleset | undefined;
   const addPolicy = (document: string, sequence: number, text: string) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      unloadable(document, [{ message: 'not JSON' }]);
-    }
-    const compiled = compilePolicy(value);
+    const read = readJsonText(text);
+    if (!read.ok) unloadable(document, [read.diagnostic]);
+    if (read.diagnostics.length > 0) unloadable(document, read.diagnostics);
+    const compiled = compilePolicy(read.value);
     if (!compiled.ok) unloadable(document, compiled.errors);
     policies.push({ document, sequence, policy: compiled.policy });
   };
@@ -282,7 +281,7 @@ export function gateRoutes() {
       rule: d.rule,
       code: d.code,
       versions: versionsJson,
-      arguments: JSON.stringify(body.arguments),
+      arguments: writeStoredJson(body.arguments),
       arguments_digest: digest,
       session: body.session ?? null,
       created_at: createdAt,

@@ -5,12 +5,30 @@ import { StoreError, type StoreErrorCode } from '@tollgate/store';
 import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type Env, requireMember } from '../auth.ts';
+import { MAX_ARGUMENTS_DEPTH, tooDeep } from '../call-request.ts';
 import { ApiError } from '../errors.ts';
 import type { Role } from '../state/members.ts';
 
 export const ErrorSchema = z
   .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) })
   .openapi('Error');
+
+/**
+ * A call's arguments wherever a body carries them (a claim, a pasted or evaluated call, a rules check):
+ * a JSON object nesting at most MAX_ARGUMENTS_DEPTH levels, the gate's own limit, refused with the same
+ * issue (`too_deep`) the gate gives (call-request.ts).
+ */
+export const ArgumentsObject = z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+  const path = tooDeep(value, MAX_ARGUMENTS_DEPTH);
+  if (path) {
+    ctx.addIssue({
+      code: 'custom',
+      path,
+      message: `Too deep: arguments nest at most ${MAX_ARGUMENTS_DEPTH} levels`,
+      params: { code: 'too_deep' },
+    });
+  }
+});
 
 /** A `limit` query parameter: a whole number from 1 to `max`, `fallback` when absent (the route applies it). */
 export const limitQuery = (max: number, fallback: number) =>

@@ -11,19 +11,24 @@ import {
   dependsOnArguments,
   type ExampleSuite,
   evaluatePolicy,
+  MAX_EXAMPLE_ARGUMENT_BYTES,
   readAgent,
   readCatalogue,
   readJsonText,
   type ToolBinding,
+  utf8Length,
   validateExampleSuite,
   validateToolBinding,
 } from '@tollgate/engine';
+import { writeJson } from '@tollgate/engine/source';
 import { StoreError, type TrialReport } from '@tollgate/store';
 import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { recordedDecisions } from '../state/decisions.ts';
+import { exactJson, readStoredJson } from '../state/stored-json.ts';
+import { ArgumentsObject } from './route-kit.ts';
 import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
 
 /** At most this many recorded calls are simulated at once; narrow the window for more. */
@@ -54,10 +59,9 @@ const Expectation = z.strictObject({
 const PastedCall = z
   .strictObject({
     tool: ToolBindingSchema,
-    arguments: z
-      .record(z.string(), z.unknown())
-      .nullable()
-      .openapi({ description: 'The call’s arguments; null when they are not known (ARGUMENTS_REQUIRED if the decision needs them).' }),
+    arguments: ArgumentsObject.nullable().openapi({
+      description: 'The call’s arguments; null when they are not known (ARGUMENTS_REQUIRED if the decision needs them).',
+    }),
     expect: Expectation.optional(),
   })
   .openapi('PastedCall');
@@ -150,7 +154,9 @@ const stopTrialRoute = createRoute({
   responses: { 200: jsonResponse(TrialSchema, 'The trial, stopped.'), 401: ERRORS[401], 403: ERRORS[403], 404: errorResponse('NO_TRIAL.') },
 });
 
-type Decided = { decision: string; rule: string | null; code: string | null } | { not_evaluable: true; code: 'ARGUMENTS_REQUIRED' };
+type Decided =
+  | { decision: string; rule: string | null; code: string | null }
+  | { not_evaluable: true; code: 'ARGUMENTS_REQUIRED' | 'TOO_LARGE' };
 
 /** One call to simulate, with what it is compared against when there is no candidate. */
 interface SimCall {
@@ -215,6 +221,10 @@ async function policyOf(ctx: AppContext, version: z.infer<typeof Version>, at: s
 
 function decide(policy: CompiledPolicy, call: SimCall, now: Date): Decided {
   if (!call.tool) return { decision: 'deny', rule: null, code: 'TOOL_UNKNOWN' };
+  // Simulations decide on arguments of at most 8 KiB, as example suites do (docs/policy.md, "Simulation").
+  if (call.arguments !== null && utf8Length(writeJson(call.arguments)) > MAX_EXAMPLE_ARGUMENT_BYTES) {
+    return { not_evaluable: true, code: 'TOO_LARGE' };
+  }
   if (call.arguments === null && dependsOnArguments(policy, call.tool)) return { not_evaluable: true, code: 'ARGUMENTS_REQUIRED' };
   const d = evaluatePolicy(policy, call.tool, call.arguments ?? {}, { now });
   return { decision: d.decision, rule: d.rule, code: d.code };
@@ -295,14 +305,7 @@ async function recordedCalls(ctx: AppContext, filter: { agent?: string; since?: 
     }
     // A tool no longer in the catalogue is bound by its recorded action, without an amount.
     const binding = bindings.get(row.tool) ?? (row.action ? { name: row.tool, action: row.action } : undefined);
-    let args: Record<string, unknown> | null = null;
-    if (row.arguments !== null) {
-      try {
-        args = JSON.parse(row.arguments) as Record<string, unknown>;
-      } catch {
-        args = null;
-      }
-    }
+    const args = readStoredJson(row.arguments) as Record<string, unknown> | null;
     calls.push({
       name: row.call_id,
       tool: binding ? compileTool(binding) : undefined,
@@ -340,7 +343,8 @@ export function simulationRoutes() {
         theirs ?? (call.expected as { decision: string } | undefined) ?? (call.recorded ? { decision: call.recorded.decision } : undefined);
       // A pasted call without expect (and no candidate) is only decided: there is nothing to compare.
       let status: 'agreed' | 'differed' | 'not_evaluable' | 'decided';
-      if ('not_evaluable' in mine || (theirs && 'not_evaluable' in theirs)) status = 'not_evaluable';
+      const unevaluable = 'not_evaluable' in mine ? mine : theirs && 'not_evaluable' in theirs ? theirs : undefined;
+      if (unevaluable) status = 'not_evaluable';
       else if (!reference) status = 'decided';
       else if (!('not_evaluable' in reference) && same(mine, reference)) status = 'agreed';
       else status = 'differed';
@@ -349,14 +353,14 @@ export function simulationRoutes() {
         name: call.name,
         tool: call.toolName,
         status,
-        ...(status === 'not_evaluable' ? { code: 'ARGUMENTS_REQUIRED' } : {}),
+        ...(unevaluable ? { code: unevaluable.code } : {}),
         document: mine,
         ...(theirs ? { candidate: theirs } : {}),
         ...(call.expected !== undefined ? { expected: call.expected } : {}),
         ...(call.recorded !== undefined ? { recorded: call.recorded } : {}),
       };
     });
-    return c.json({ compared, counts, calls: results } as const, 200);
+    return exactJson(c, { compared, counts, calls: results } as const, 200);
   });
 
   app.openapi(startTrialRoute, async (c) => {

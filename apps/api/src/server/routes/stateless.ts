@@ -24,9 +24,10 @@ import {
 import { type Diagnostic, diagnosticJson } from '@tollgate/engine/source';
 import { requireGrant, requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
+import { bodyFindings } from '../exact-body.ts';
 import { router } from '../openapi.ts';
 import { CompileBody, compileBody, problemWithLine } from '../rule-sheets.ts';
-import { ErrorSchema } from './route-kit.ts';
+import { ArgumentsObject, ErrorSchema } from './route-kit.ts';
 
 /** The error shape every route answers with, for the OpenAPI description. */
 const errorResponse = (description: string) => ({ content: { 'application/json': { schema: ErrorSchema } }, description });
@@ -56,15 +57,15 @@ const ValidateBody = z
   .strictObject({ document: JsonObject, members: Members.optional(), tools: Tools.optional() })
   .openapi('PolicyValidateBody');
 const EvaluateBody = z
-  .strictObject({ document: JsonObject, tool: JsonObject, arguments: JsonObject, members: Members.optional() })
+  .strictObject({ document: JsonObject, tool: JsonObject, arguments: ArgumentsObject, members: Members.optional() })
   .openapi('PolicyEvaluateBody');
 const RulesBody = z.strictObject({ sheet: z.string().optional(), colang: z.string().optional() });
 const CallBody = z.strictObject({
   tool: z.string().min(1),
-  arguments: JsonObject.optional(),
+  arguments: ArgumentsObject.optional(),
   contexts: z.record(z.string(), z.boolean()).optional(),
   history: z
-    .array(z.strictObject({ tool: z.string().min(1), arguments: z.unknown().optional(), result: z.unknown().optional() }))
+    .array(z.strictObject({ tool: z.string().min(1), arguments: ArgumentsObject.optional(), result: z.unknown().optional() }))
     .optional(),
   confirmed: z.boolean().optional(),
 });
@@ -241,8 +242,10 @@ export function statelessRoutes() {
     const members = membersOf(body.members, '/members');
     const tools = toolsOf(body.tools);
     const r = validatePolicy(body.document, { members, tools });
+    // The document as the CLI reads its file: the reader's findings (numbers not stated exactly) first.
+    const errors = [...bodyFindings(c, '/document'), ...r.errors];
     return c.json(
-      { valid: r.valid, revision: r.revision, errors: r.errors.map(diagnosticJson), warnings: r.warnings.map(diagnosticJson) },
+      { valid: errors.length === 0, revision: r.revision, errors: errors.map(diagnosticJson), warnings: r.warnings.map(diagnosticJson) },
       200,
     );
   });
@@ -254,9 +257,10 @@ export function statelessRoutes() {
     const toolProblems = validateToolBinding(body.tool, '/tool');
     refuseIf(toolProblems, 'INVALID_TOOL', 'the tool is not valid');
     const checked = validatePolicy(body.document, { members });
-    if (!checked.valid) {
+    const errors = [...bodyFindings(c, '/document'), ...checked.errors];
+    if (errors.length > 0) {
       throw new ApiError(422, 'INVALID_POLICY', 'the document is not valid, so it decides nothing', {
-        errors: checked.errors.map(diagnosticJson),
+        errors: errors.map(diagnosticJson),
       });
     }
     const policy = new CompiledPolicy(body.document as unknown as PolicyDocument);

@@ -5,6 +5,7 @@ import { hash } from 'node:crypto';
 import { canonicalJson } from '@tollgate/engine';
 import type { Db } from './db.ts';
 import { flushDecisions, unwrittenDecisions } from './decision-log.ts';
+import { readStoredJson } from './stored-json.ts';
 
 export interface DecisionRow {
   call_id: string;
@@ -64,7 +65,7 @@ export function sessionHistory(db: Db, agent: string, session: string): { tool: 
     const written = new Set(rows.map((r) => r.call_id));
     for (const r of queued) if (!written.has(r.call_id)) rows.push(r);
   }
-  return rows.map((r) => (r.arguments === null ? { tool: r.tool } : { tool: r.tool, arguments: JSON.parse(r.arguments) as unknown }));
+  return rows.map((r) => (r.arguments === null ? { tool: r.tool } : { tool: r.tool, arguments: readStoredJson(r.arguments) }));
 }
 
 /** Forgets the arguments of decisions older than the retention period (their digest stays). */

@@ -1,0 +1,92 @@
+// Every JSON request body is read once, by the engine's exact reader, before any route sees it: a body that
+// is not UTF-8, not JSON, repeats a member or nests too deep is refused here with a code and a position,
+// and the value routes read (`c.req.json()`, zod's validators) is the reader's, whose numbers keep their
+// lexemes (docs/api.md, "Reading request bodies"). Nothing in the API calls JSON.parse on a request.
+import { type Diagnostic, readJsonText } from '@tollgate/engine/source';
+import type { Context, MiddlewareHandler } from 'hono';
+import { errorBody } from './errors.ts';
+import { validationError } from './openapi.ts';
+
+/**
+ * How deep a request body may nest: the 64 levels a call's arguments may have (call-request.ts) and the
+ * deepest envelope around them (a simulation's `{calls: [{arguments}]}`), with room to spare.
+ */
+export const MAX_BODY_DEPTH = 72;
+
+// The media types zod-openapi's validator reads as JSON; call-request.ts answers 415 to the others.
+const JSON_TYPE = /^application\/([a-z.-]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
+
+const bodyDiagnostics = new WeakMap<Request, Diagnostic[]>();
+
+/**
+ * The exact reader's findings that do not refuse a body (INEXACT_NUMBER) inside the member at `pointer`,
+ * with paths relative to it: a document sent in a body is held to what its file would be.
+ */
+export function bodyFindings(c: Context, pointer: string): Diagnostic[] {
+  const all = bodyDiagnostics.get(c.req.raw) ?? [];
+  const out: Diagnostic[] = [];
+  for (const d of all) {
+    const path = d.path ?? '';
+    if (path === pointer || path.startsWith(`${pointer}/`)) {
+      const { range: _range, ...rest } = d;
+      out.push({ ...rest, path: path.slice(pointer.length) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads a JSON body exactly and hands routes its value.
+ *
+ * @example
+ * api.use('*', exactJsonBody({ maxBytes: 1024 * 1024 }));
+ */
+export function exactJsonBody(options: { maxBytes: number }): MiddlewareHandler {
+  const { maxBytes } = options;
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  return async function readExactBody(c, next) {
+    const type = c.req.header('content-type');
+    const hasBody = c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined;
+    if (type === undefined || !hasBody || !JSON_TYPE.test(type)) return next();
+    const bytes = await c.req.arrayBuffer();
+    if (bytes.byteLength === 0) return next();
+    let text: string;
+    try {
+      // A BOM is kept (ignoreBOM) so the reader refuses it, as it refuses any byte that is not JSON.
+      text = decoder.decode(bytes);
+    } catch {
+      return c.json(errorBody('INVALID_JSON', 'the body is not UTF-8 text'), 400);
+    }
+    const read = readJsonText(text, { maxLength: maxBytes, maxDepth: MAX_BODY_DEPTH });
+    if (!read.ok) return refusal(c, read.diagnostic);
+    const duplicates = read.diagnostics.filter((d) => d.code === 'DUPLICATE_MEMBER');
+    if (duplicates.length > 0) {
+      const issues = duplicates.map(issueOf);
+      return c.json(errorBody('DUPLICATE_MEMBER', `${issues[0]?.path || 'the body'}: ${duplicates[0]?.message}`, { issues }), 400);
+    }
+    if (read.diagnostics.length > 0) bodyDiagnostics.set(c.req.raw, read.diagnostics);
+    // Hono's request parses its text with JSON.parse on every json() call (zod's validators, the gate's
+    // reader): this request's json() is the exact reader's value instead.
+    const value = Promise.resolve(read.value);
+    Object.defineProperty(c.req, 'json', { value: () => value, configurable: true });
+    return next();
+  };
+}
+
+function refusal(c: Context, d: Diagnostic): Response {
+  const at = d.range && { line: d.range.start.line, column: d.range.start.column };
+  if (d.code === 'TOO_LARGE') return c.json(errorBody('TOO_LARGE', d.message), 413);
+  if (d.code === 'TOO_DEEP') {
+    const path = (d.path ?? '')
+      .split('/')
+      .slice(1)
+      .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+    return c.json(validationError([{ path, code: 'too_deep', message: `Too deep: a body nests at most ${MAX_BODY_DEPTH} levels` }]), 400);
+  }
+  return c.json(errorBody('INVALID_JSON', d.message, at), 400);
+}
+
+function issueOf(d: Diagnostic) {
+  const at = d.range ? { line: d.range.start.line, column: d.range.start.column } : {};
+  return { path: d.path ?? '', code: d.code, message: d.message, ...at };
+}
