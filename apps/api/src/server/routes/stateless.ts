@@ -26,6 +26,8 @@ import { requireGrant, requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { CompileBody, compileBody, problemWithLine } from '../rule-sheets.ts';
+import { cachedJudgedMembers } from '../state/auth-cache.ts';
+import { runningBindings } from '../state/tool-bindings.ts';
 import { ErrorSchema } from './route-kit.ts';
 
 /** The error shape every route answers with, for the OpenAPI description. */
@@ -49,8 +51,12 @@ export function jsonResponse<T extends z.ZodType>(schema: T, description: string
 
 const JsonObject = z.record(z.string(), z.unknown());
 const Problem = z.object({ code: z.string(), path: z.string(), message: z.string() }).openapi('Problem');
-const Members = z.array(z.unknown()).openapi({ description: 'Members at decision time: [{id, role, signing}].' });
-const Tools = z.array(z.unknown()).openapi({ description: 'The agent’s tools: [{name, action, amount?}].' });
+const Members = z.array(z.unknown()).openapi({
+  description: "Members at decision time: [{id, role, signing}]. Left out, approvers.users are checked against the workspace's members.",
+});
+const Tools = z.array(z.unknown()).openapi({
+  description: 'The agent’s tools: [{name, action, amount?}]. Left out, the tools of the workspace’s catalogues.',
+});
 
 const ValidateBody = z
   .strictObject({ document: JsonObject, members: Members.optional(), tools: Tools.optional() })
@@ -235,11 +241,16 @@ export function statelessRoutes() {
     return c.json(answer.body, 200);
   });
 
-  app.openapi(validateRoute, (c) => {
+  app.openapi(validateRoute, async (c) => {
     requireMember(c.get('principal'));
     const body = c.req.valid('json');
-    const members = membersOf(body.members, '/members');
-    const tools = toolsOf(body.tools);
+    const ctx = c.get('ctx');
+    // Without members or tools in the body, the workspace's own, as `tollgate policy validate --members
+    // --tools` would be given them: a user who is not a member is UNKNOWN_APPROVER, and the warnings speak
+    // of the catalogues' tools (tool names are unique across a workspace's catalogues).
+    const members = membersOf(body.members, '/members') ?? cachedJudgedMembers(ctx.db);
+    const workspaceTools = body.tools === undefined ? (await runningBindings(ctx.store)).map((b) => b.binding) : [];
+    const tools = toolsOf(body.tools) ?? (workspaceTools.length > 0 ? workspaceTools : undefined);
     const r = validatePolicy(body.document, { members, tools });
     return c.json(
       { valid: r.valid, revision: r.revision, errors: r.errors.map(diagnosticJson), warnings: r.warnings.map(diagnosticJson) },
@@ -253,7 +264,9 @@ export function statelessRoutes() {
     const members = membersOf(body.members, '/members');
     const toolProblems = validateToolBinding(body.tool, '/tool');
     refuseIf(toolProblems, 'INVALID_TOOL', 'the tool is not valid');
-    const checked = validatePolicy(body.document, { members });
+    // The document's approvers are checked against the members given, else the workspace's; approvers are
+    // resolved only from members given, as `tollgate policy evaluate --members` does.
+    const checked = validatePolicy(body.document, { members: members ?? cachedJudgedMembers(c.get('ctx').db) });
     if (!checked.valid) {
       throw new ApiError(422, 'INVALID_POLICY', 'the document is not valid, so it decides nothing', {
         errors: checked.errors.map(diagnosticJson),
