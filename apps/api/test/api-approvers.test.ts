@@ -101,6 +101,19 @@ describe("validation against the workspace's members", () => {
   });
 });
 
+describe("validation against the workspace's tools", () => {
+  it('warns of rules that match none of the catalogues’ tools or route them fail-closed, unless the body gives tools', async () => {
+    const doc = JSON.parse(REFUNDS_POLICY_TEXT);
+    doc.rules.push({ id: 'deploys', actions: ['deploy.run'], effect: 'deny' });
+    doc.rules.push({ id: 'euro-refunds', actions: ['refund.issue'], amount: { currency: 'EUR', lte: '10' }, effect: 'deny' });
+    const r = await post('/v1/policies/validate', { document: doc }, 'viewer');
+    expect(r.json.valid).toBe(true);
+    expect(codes(r.json.warnings)).toEqual(['RULE_MATCHES_NO_TOOL /rules/5/actions', 'FAIL_CLOSED_ROUTING /rules/6/amount']);
+    const given = await post('/v1/policies/validate', { document: doc, tools: [{ name: 'deploy', action: 'deploy.run' }] }, 'viewer');
+    expect(codes(given.json.warnings)).not.toContain('RULE_MATCHES_NO_TOOL /rules/5/actions');
+  });
+});
+
 describe('edits, activation and simulation', () => {
   it("refuses an owner's edit naming a stranger, a developer or a viewer with 422, storing nothing", async () => {
     const before = await running();
