@@ -139,10 +139,16 @@ describe('edits, activation and simulation', () => {
     const named = await edit(refundsApprovedBy(colleague.id));
     expect(named.status).toBe(201);
     const sequence = named.json.version.sequence as number;
+
+    // The running version keeps running when its approver is demoted; the documents list names the problem.
+    s.ctx.db.prepare("UPDATE members SET role = 'developer' WHERE id = ?").run(colleague.id);
+    const listed = await s.call('GET', '/v1/documents', { key: s.key('viewer') });
+    const policy = listed.json.documents.find((d: { id: string }) => d.id === POLICY);
+    expect(policy).toMatchObject({ status: 'running', running_sequence: sequence });
+    expect(policy.problems).toEqual([expect.objectContaining({ code: 'APPROVER_ROLE_NOT_CAPABLE', path: USER_PATH, severity: 'error' })]);
+
     const later = await edit(refundsApprovedBy(idOf('approver')));
     expect(later.status).toBe(201);
-
-    s.ctx.db.prepare("UPDATE members SET role = 'developer' WHERE id = ?").run(colleague.id);
     const demoted = await s.call('POST', `${DOC}/activate`, { key: s.key('owner'), body: { sequence } });
     expect(demoted.status).toBe(422);
     expect(demoted.json.error.code).toBe('INVALID_POLICY');
