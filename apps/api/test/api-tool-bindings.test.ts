@@ -110,6 +110,20 @@ describe("a developer's edit", () => {
     expect((await refund({ amount: '50' })).json).toMatchObject({ decision: 'allow', rule: 'refund-auto' });
   });
 
+  it('that removes a tool is applied; one adding it back rebound is refused', async () => {
+    const before = await running();
+    const line = before.text.split('\n').find((l) => l.includes('name: send_payout')) as string;
+    const removed = await edit('developer', before.text.replace(`${line}\n`, ''));
+    expect(removed.status).toBe(201);
+    const rebound = line.replace('pointer: /amount', 'pointer: /total');
+    const back = await edit('developer', `${(await running()).text}${rebound}\n`);
+    expect(back.status).toBe(403);
+    expect(back.json.error).toMatchObject({ code: 'BINDING_CHANGE_FORBIDDEN', details: { tools: ['send_payout'] } });
+    const same = await edit('developer', `${(await running()).text}${line}\n`);
+    expect(same.status).toBe(201);
+    expect((await tool('send_payout')).authorized).toBe(true);
+  });
+
   it('that leaves every binding as it was is applied, and a tool it adds runs only once authorized', async () => {
     const before = await running();
     const content = `${before.text}  - { name: refund_later, action: refund.issue, kind: write, amount: { pointer: /amount, currency: USD } }\n`;

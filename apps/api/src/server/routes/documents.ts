@@ -11,7 +11,7 @@ import { router } from '../openapi.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
 import { assertActivatable, pinContextFor, pinnedIdsOf } from '../rulesets/ruleset-versions.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
-import { changedBindings, readCatalogueTools } from '../state/tool-bindings.ts';
+import { authorizationsOf, changedBindings, readCatalogueTools } from '../state/tool-bindings.ts';
 import { ErrorSchema, json, members, storeError } from './route-kit.ts';
 
 type Diagnostic = ReturnType<typeof validateDocument>['problems'][number];
@@ -177,10 +177,10 @@ function diagnosticJson(d: Diagnostic, fallback: 'error' | 'warning') {
  */
 async function refuseBindingChange(ctx: AppContext, id: string, content: string): Promise<void> {
   const after = readCatalogueTools(id, content);
+  if (!after) return;
   const running = await ctx.store.get(id).catch(storeError);
-  const before = running ? readCatalogueTools(id, running.text) : undefined;
-  if (!after || !before) return;
-  const changed = changedBindings(before, after);
+  const before = (running ? readCatalogueTools(id, running.text) : undefined) ?? new Map();
+  const changed = changedBindings(before, after, authorizationsOf(ctx.db, id));
   if (changed.length === 0) return;
   throw new ApiError(
     403,

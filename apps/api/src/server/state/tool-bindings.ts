@@ -68,14 +68,21 @@ export function readCatalogueTools(id: string, text: string): Map<string, Catalo
 }
 
 /**
- * The tools of `after` whose binding differs from their binding in `before` (tools added or removed are
- * not changes of a binding: an added tool has none authorized yet, a removed one runs no call).
+ * The tools of `after` whose binding differs from their binding in `before`, or, for a tool `before` does
+ * not hold, from the binding authorized for it (so removing a tool and adding it back rebound is a change
+ * too). A tool never bound before is not a change: it has no authorized binding yet, and runs no call
+ * until it has one; a removed tool runs no call at all.
  */
-export function changedBindings(before: ReadonlyMap<string, CatalogueTool>, after: ReadonlyMap<string, CatalogueTool>): string[] {
+export function changedBindings(
+  before: ReadonlyMap<string, CatalogueTool>,
+  after: ReadonlyMap<string, CatalogueTool>,
+  authorized: ReadonlyMap<string, AuthorizationRow>,
+): string[] {
   const changed: string[] = [];
   for (const [name, tool] of after) {
     const was = before.get(name);
-    if (was && bindingDigest(bindingOf(was)) !== bindingDigest(bindingOf(tool))) changed.push(name);
+    const wasDigest = was ? bindingDigest(bindingOf(was)) : authorized.get(name)?.digest;
+    if (wasDigest !== undefined && wasDigest !== bindingDigest(bindingOf(tool))) changed.push(name);
   }
   return changed;
 }
