@@ -2,16 +2,9 @@
 // whose binding changed runs no call until an owner or admin authorizes it, here, after reading it.
 import { ConfirmButton } from '../../../components/confirm-button.tsx';
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { bindingText } from '../api/binding-text.ts';
 import { type CatalogueToolBinding, useCatalogueTools } from '../api/get-catalogue-tools.ts';
 import { usePostAuthorizeTool } from '../api/post-authorize-tool.ts';
-
-/** A binding in words: `refund.issue, amount at /amount in USD (currency at /currency)`. */
-export function bindingText(tool: { action: string; amount?: CatalogueToolBinding['amount'] | undefined }): string {
-  const amount = tool.amount;
-  if (!amount) return `${tool.action}, no amount`;
-  const currency = amount.currency_pointer === undefined ? '' : ` (currency at ${amount.currency_pointer})`;
-  return `${tool.action}, amount at ${amount.pointer} in ${amount.currency}${currency}`;
-}
 
 function AuthorizeAction({ catalogue, tool }: { catalogue: string; tool: CatalogueToolBinding }) {
   const authorize = usePostAuthorizeTool();
