@@ -190,6 +190,17 @@ describe("an owner's edit of a binding", () => {
       authorization: { digest: changed.digest, authorized_by: owner?.id, authorized_by_name: 'olivia' },
     });
     expect((await refund({ total: '50' })).json).toMatchObject({ decision: 'allow', rule: 'refund-auto' });
+
+    // Activating the demo's first version brings its binding back, which is no longer the authorized one.
+    const activated = await s.call('POST', `/v1/documents/${encodeURIComponent(CATALOGUE)}/activate`, {
+      key: s.key('admin'),
+      body: { sequence: 1 },
+    });
+    expect(activated.status).toBe(200);
+    expect(await tool('issue_refund')).toMatchObject({ authorized: false, amount: { pointer: '/amount', currency: 'USD' } });
+    expect((await refund({ amount: '50' })).json).toMatchObject({ decision: 'deny', code: 'TOOL_NOT_AUTHORIZED' });
+    expect((await authorize('admin', 'issue_refund')).status).toBe(200);
+    expect((await refund({ amount: '50' })).json).toMatchObject({ decision: 'allow', rule: 'refund-auto' });
   });
 
   it('answers 404 for a document that is not a catalogue or a tool it does not hold, 400 for a malformed digest', async () => {
