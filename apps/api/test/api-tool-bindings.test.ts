@@ -214,6 +214,25 @@ describe("an owner's edit of a binding", () => {
     const bad = await s.call('POST', authorizePath('issue_refund'), { key: s.key('owner'), body: { digest: 'nope' } });
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe('INVALID_BODY');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.constantFrom('catalogues/../catalogue.yaml', '/catalogue.yaml', 'catalogues/x.yaml\u0000', 'catalogue.yaml/'),
+        ),
+        fc.string({ maxLength: 140 }),
+        async (id, name) => {
+          const list = await s.call('GET', `/v1/catalogues/${encodeURIComponent(id)}/tools`, { key: s.key('viewer') });
+          expect(list.status, id).toBeLessThan(500);
+          const r = await s.call('POST', `/v1/catalogues/${encodeURIComponent(id)}/tools/${encodeURIComponent(name)}/authorize`, {
+            key: s.key('owner'),
+            body: { digest: 'a'.repeat(64) },
+          });
+          expect([400, 404, 409], `${id} ${name}`).toContain(r.status);
+        },
+      ),
+      { numRuns: 30, seed: 14 },
+    );
     const agent = await s.call('GET', TOOLS, { key: s.key('agent') });
     expect(agent.status).toBe(403);
     expect(agent.json.error.code).toBe('MEMBER_REQUIRED');
