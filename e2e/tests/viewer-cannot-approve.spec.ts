@@ -1,8 +1,8 @@
-// Journey: a viewer reads the inbox but is not offered Approve or Deny.
+// Journey: a viewer reads the inbox but is not offered Approve or Deny, nor shown the held call's arguments.
 import { expect, test } from '@playwright/test';
 import { agentKey, memberKey, signIn } from './demo.ts';
 
-test('a viewer sees a pending request without Approve or Deny', async ({ page, request }) => {
+test('a viewer sees a pending request without Approve, Deny or its arguments', async ({ page, request }) => {
   const call = await request.post('/v1/agents/support-bot/calls', {
     headers: { authorization: `Bearer ${agentKey()}` },
     data: { tool: 'issue_refund', arguments: { amount: '400' } },
@@ -15,5 +15,8 @@ test('a viewer sees a pending request without Approve or Deny', async ({ page, r
   await expect(card).toHaveCount(1);
   await expect(card.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await expect(card.getByRole('button', { name: 'Deny' })).toHaveCount(0);
+  // Arguments go to the request's approvers, owners and admins only (docs/api.md).
+  await expect(card.getByLabel('Arguments as signed')).toContainText("arguments shown only to this request's approvers");
+  await expect(card.getByLabel('Arguments as signed')).not.toContainText('"amount"');
   await page.screenshot({ path: 'test-results/screens/approvals-viewer.png', fullPage: true });
 });

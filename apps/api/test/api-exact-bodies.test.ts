@@ -195,24 +195,20 @@ describe('bodies that cannot be read', () => {
 
   const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
-  it.each([
-    ['a claim', () => `/v1/approvals/00000000-0000-0000-0000-000000000000/claim`, (d: string) => `{"arguments":${d}}`, 'agent'],
-    ['an evaluation', () => '/v1/policies/evaluate', (d: string) => `{"document":{},"tool":{},"arguments":${d}}`, 'developer'],
+  const wrappers: [string, string, (d: string) => string, 'agent' | 'developer'][] = [
+    ['a claim', '/v1/approvals/00000000-0000-0000-0000-000000000000/claim', (d) => `{"arguments":${d}}`, 'agent'],
+    ['an evaluation', '/v1/policies/evaluate', (d) => `{"document":{},"tool":{},"arguments":${d}}`, 'developer'],
     [
       'a simulation',
-      () => '/v1/simulations',
-      (d: string) => `{"document":{"id":"policies/refunds.policy.json"},"calls":[{"tool":{"name":"t","action":"a.b"},"arguments":${d}}]}`,
+      '/v1/simulations',
+      (d) => `{"document":{"id":"policies/refunds.policy.json"},"calls":[{"tool":{"name":"t","action":"a.b"},"arguments":${d}}]}`,
       'developer',
     ],
-    [
-      'a rules check',
-      () => '/v1/rules/check',
-      (d: string) => `{"rules":{"sheet":"rules: []"},"call":{"tool":"t","arguments":${d}}}`,
-      'developer',
-    ],
-    ['the gate', () => SUPPORT, (d: string) => `{"tool":"issue_refund","arguments":${d}}`, 'agent'],
-  ] as const)('arguments nested 4,000 levels in %s are a 400, never a 500', async (_name, path, body, who) => {
-    const r = await postRaw(path(), body(deep(4000)), s.key(who));
+    ['a rules check', '/v1/rules/check', (d) => `{"rules":{"sheet":"rules: []"},"call":{"tool":"t","arguments":${d}}}`, 'developer'],
+    ['the gate', SUPPORT, (d) => `{"tool":"issue_refund","arguments":${d}}`, 'agent'],
+  ];
+  it.each(wrappers)('arguments nested 4,000 levels in %s are a 400, never a 500', async (_name, path, body, who) => {
+    const r = await postRaw(path, body(deep(4000)), s.key(who));
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe('INVALID_BODY');
     expect(r.json.error.details.issues[0].code).toBe('too_deep');

@@ -19,6 +19,7 @@ import { memberRoutes } from './routes/members.ts';
 import { rulesetRoutes } from './routes/rulesets.ts';
 import { simulationRoutes } from './routes/simulations.ts';
 import { statelessRoutes } from './routes/stateless.ts';
+import { toolBindingRoutes } from './routes/tool-bindings.ts';
 import { ruleSheets } from './rule-sheets.ts';
 
 const TYPES: Record<string, string> = {
@@ -66,6 +67,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', simulationRoutes());
     api.route('/', decisionRoutes());
     api.route('/', rulesetRoutes(options.ruleTimeoutMs === undefined ? {} : { ruleTimeoutMs: options.ruleTimeoutMs }));
+    api.route('/', toolBindingRoutes());
     const doc = api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Tollgate API', version: '1' }, servers: [{ url: '/v1' }] });
     app.get('/v1/openapi.json', (c) => c.json(doc));
     app.get('/v1/reference', (c) => c.html(referencePage(doc)));

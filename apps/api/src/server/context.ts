@@ -4,8 +4,10 @@ import { documentKindOf } from '@tollgate/engine';
 import { EditSeam, engineValidators, FolderDocumentStore, loadProblems, PolicyTrials } from '@tollgate/store';
 import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
+import { cachedJudgedMembers } from './state/auth-cache.ts';
 import { type Db, openDatabase } from './state/db.ts';
 import { closeDecisionLog } from './state/decision-log.ts';
+import { adoptRunningBindings } from './state/tool-bindings.ts';
 
 export interface AppContext {
   dataDir: string;
@@ -59,10 +61,18 @@ export async function openContext(dataDir: string, options: { watch?: boolean; n
     },
   });
   const db = openDatabase(join(dataDir, 'tollgate.db'));
+  const now = options.now ?? (() => new Date());
+  await adoptRunningBindings(db, store, now());
   const seam = new EditSeam({
     store,
     kindOf: documentKindOf,
-    validators: engineValidators(),
+    // A policy's approvers.users are checked against the workspace's members as they are at each edit
+    // (docs/policy.md, "Approvers"): the getter reads the members cache, never a copy taken at startup.
+    validators: engineValidators({
+      get members() {
+        return cachedJudgedMembers(db);
+      },
+    }),
     wrapWriter: (inner) => new HoldRulesetEdits(inner, store),
   });
   return {
@@ -72,7 +82,7 @@ export async function openContext(dataDir: string, options: { watch?: boolean; n
     seam,
     trials: new PolicyTrials(store),
     documentChanges,
-    now: options.now ?? (() => new Date()),
+    now,
     events,
     async close() {
       await store.close();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { AppContext } from './context.ts';
 import { lifecycleOf } from './rulesets/lifecycle.ts';
 import { createKey, createMember, type Role } from './state/members.ts';
+import { authorizeRunningBindings } from './state/tool-bindings.ts';
 
 const SYSTEM = { kind: 'system', label: 'demo seed' } as const;
 const DEMO_RULESET = 'rulesets/support.ruleset.json';
@@ -98,6 +99,8 @@ export async function seedDemo(ctx: AppContext): Promise<DemoKeys | undefined> {
     if (!(await ctx.store.get(id))) await ctx.store.save({ id, text, author: SYSTEM, reason: 'the demo workspace' });
   }
   await lifecycleOf(ctx.store).update(DEMO_RULESET, { status: 'active' }, SYSTEM.label, ctx.now());
+  // The demo's tools run at once: their bindings are authorized by the seed (docs/catalogue.md).
+  await authorizeRunningBindings(ctx.db, ctx.store, { id: 'system', name: SYSTEM.label }, ctx.now());
   const keys: DemoKeys = { members: [], agents: [] };
   ctx.db.transaction(() => {
     for (const m of DEMO_MEMBERS) {

@@ -29,7 +29,7 @@ const EDITING_ROLES: readonly string[] = ['owner', 'admin', 'developer'];
 /** The roles that may read recorded arguments (GET /v1/decisions?with_arguments=true). */
 const ARGUMENT_ROLES: readonly string[] = ['owner', 'admin'];
 
-/** The roles that may activate and revert (docs/api.md, POST /v1/documents/{id}/activate and /revert). */
+/** The roles that may activate and revert, and authorize a tool's binding (docs/api.md, docs/catalogue.md). */
 const MANAGING_ROLES: readonly string[] = ['owner', 'admin'];
 
 export function Page({ route, memberKey }: { route: Route; memberKey: string }) {
@@ -109,6 +109,7 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
       editHref={(document) => hrefOf({ page: 'edit', document })}
       historyHref={(document) => hrefOf({ page: 'history', document })}
       rulesHref={(document) => hrefOf({ page: 'rules', document })}
+      canAuthorize={MANAGING_ROLES.includes(me.data?.role ?? '')}
     />
   );
 }

@@ -21,6 +21,7 @@ import {
   type GateNotice,
   type GateObserved,
   NEVER_RELAXED,
+  notAuthorizedSummary,
 } from './decide-call.ts';
 
 export function referenceDecideCall(input: DecideCallInput): GateDecision {
@@ -72,6 +73,7 @@ export function referenceDecideCall(input: DecideCallInput): GateDecision {
 
   if (entry === undefined)
     return gate('deny', 'TOOL_UNKNOWN', null, `the catalogue holds no tool named ${call.tool}, so the call is denied`);
+  if (input.unauthorizedTools?.includes(entry.name)) return gate('deny', 'TOOL_NOT_AUTHORIZED', null, notAuthorizedSummary(entry.name));
   if (!delegation.actions.some((p) => matchesAction(p, entry.action))) {
     return gate('deny', 'DELEGATION_ACTION', null, `the delegation does not cover the action ${entry.action}, so the call is denied`);
   }

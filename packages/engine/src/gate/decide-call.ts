@@ -25,6 +25,8 @@ export type GateDecisionKind = 'allow' | 'deny' | 'require_approval' | 'confirm'
 /** Codes the gate itself decides with, before (or instead of) the policy. */
 export const GATE_CODES = {
   TOOL_UNKNOWN: 'The catalogue holds no tool of that name.',
+  TOOL_NOT_AUTHORIZED:
+    "The tool's binding (its action and amount mapping) is not the one an owner or admin authorized: it is new or changed since, and an owner or admin must authorize the tool before its calls run.",
   DELEGATION_ACTION: "The tool's action is outside the delegation's action patterns.",
   DELEGATION_EXPIRED: "The delegation's valid_until has passed (or ends before anyone could approve).",
   INVALID_TOOL_CONFIGURATION: "The tool's amount mapping is itself invalid.",
@@ -53,6 +55,7 @@ export const NEVER_RELAXED = [
   'DELEGATION_SPENDING_LIMIT',
   'DELEGATION_ACTION',
   'TOOL_UNKNOWN',
+  'TOOL_NOT_AUTHORIZED',
 ] as const;
 
 /** A rulebook a rule set pins (beside the agent's own), with the overlay its sheet lays on the catalogue. */
@@ -113,6 +116,11 @@ export interface DecideCallInput {
   approvedRulesets?: readonly string[];
   /** The settings' observe windows: inside one, decisions are recorded but relaxed. */
   observeWindows?: readonly ObserveWindow[];
+  /**
+   * The catalogue tools whose binding is not the authorized one (docs/catalogue.md, "The authorized
+   * binding"): the host keeps the authorizations, the gate only refuses these tools' calls.
+   */
+  unauthorizedTools?: readonly string[];
   delegation: Delegation;
   members: readonly Member[];
   defaultApprovalTtlSeconds?: number;
@@ -212,6 +220,9 @@ export function decidePrepared(prepared: PreparedGate, input: PreparedCallInput)
 
   if (prep === undefined || entry === undefined)
     return gateDecision(level, base, 'deny', 'TOOL_UNKNOWN', null, `the catalogue holds no tool named ${call.tool}, so the call is denied`);
+  if (!prep.authorized) {
+    return gateDecision(level, base, 'deny', 'TOOL_NOT_AUTHORIZED', null, notAuthorizedSummary(entry.name));
+  }
   if (!prep.delegated) {
     return gateDecision(
       level,
@@ -441,6 +452,11 @@ function isGuarded(policy: CompiledPolicy, rule: string | null): boolean {
 }
 
 /** A decision the gate makes itself (no policy judged). A plain function, not a closure made per call. */
+/** Why a tool whose binding is not authorized runs no call; says who can mend it. */
+export function notAuthorizedSummary(tool: string): string {
+  return `${tool}'s binding (its action and amount mapping) is not authorized since it was added or changed: an owner or admin must authorize the tool before its calls run, so the call is denied`;
+}
+
 function gateDecision(
   level: DisclosureLevel,
   base: { action: string | null; amount: string | null; currency: string | null },

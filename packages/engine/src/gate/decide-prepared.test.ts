@@ -138,6 +138,7 @@ interface Spec {
   delegation: Delegation;
   ttl: number | undefined;
   disclosure: 'none' | 'rule' | 'conditions' | undefined;
+  unauthorized?: string[] | undefined;
 }
 
 /** Undefined three times in four: the gate's early refusals would otherwise decide most calls. */
@@ -182,6 +183,7 @@ const specArb: fc.Arbitrary<Spec> = fc.record({
     }),
   ttl: fc.option(fc.constantFrom(60, 86_400), { nil: undefined }),
   disclosure: fc.constantFrom('none', 'rule', 'conditions', undefined),
+  unauthorized: rarely(fc.subarray(['issue_refund', 'read_order', 'bad_tool', 'nope'], { minLength: 1 })),
 });
 
 const amountArb = fc.oneof(
@@ -249,6 +251,7 @@ function partsOf(spec: Spec): GateParts {
     delegation: spec.delegation,
     defaultApprovalTtlSeconds: spec.ttl,
     disclosure: spec.disclosure,
+    ...(spec.unauthorized !== undefined ? { unauthorizedTools: spec.unauthorized } : {}),
   };
 }
 

@@ -22,6 +22,8 @@ export interface PreparedTool {
   readonly compiled: CompiledTool;
   /** Whether one of the delegation's action patterns covers the tool's action. */
   readonly delegated: boolean;
+  /** False when the host says the tool's binding is not the authorized one (parts.unauthorizedTools). */
+  readonly authorized: boolean;
   /**
    * For each rulebook the gate checks (prepared.rulebooks, same order): a catalogue of this tool alone,
    * with that rulebook's overlay laid on it, so the tool check finds it at once.
@@ -83,6 +85,7 @@ export function prepareGate(parts: GateParts): PreparedGate {
   }
 
   const delegation = parts.delegation;
+  const unauthorized = new Set(parts.unauthorizedTools ?? []);
   const tools = new Map<string, PreparedTool>();
   parts.catalogue.tools.forEach((entry, index) => {
     if (tools.has(entry.name)) return;
@@ -95,6 +98,7 @@ export function prepareGate(parts: GateParts): PreparedGate {
       entry,
       compiled,
       delegated: delegation.actions.some((p) => matchesAction(p, entry.action)),
+      authorized: !unauthorized.has(entry.name),
       catalogues: overlaid.map((c) => ({ tools: [c.tools[index] as CatalogueTool] })),
     });
   });

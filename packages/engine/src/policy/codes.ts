@@ -63,7 +63,10 @@ export const POLICY_CODES = {
     kind: 'error',
     when: "approvers.roles lists a role that cannot approve (developer, viewer), or a listed user's role cannot approve.",
   },
-  UNKNOWN_APPROVER: { kind: 'error', when: 'approvers.users lists an ID that is not a member (checked when members are given).' },
+  UNKNOWN_APPROVER: {
+    kind: 'error',
+    when: "approvers.users lists an ID that is not a member (checked against the members given, and on the server against the workspace's own).",
+  },
   INVALID_USER_ID: { kind: 'error', when: 'An approvers.users entry is not a lowercase UUID.' },
   TTL_NOT_ALLOWED: { kind: 'error', when: 'approval_ttl_seconds is set on a rule whose effect is not require_approval.' },
   INVALID_TTL: { kind: 'error', when: 'approval_ttl_seconds is not an integer from 60 to 2592000 (30 days).' },

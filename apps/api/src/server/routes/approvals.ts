@@ -1,5 +1,6 @@
-// Routes: approvals. Members list and read requests; an eligible member approves or denies one once
-// (signed with their Ed25519 identity); the agent reads its own and claims an approved one once.
+// Routes: approvals. Members list and read requests (the arguments only its eligible approvers, owners and
+// admins see); an eligible member approves or denies one once (signed with their Ed25519 identity); the
+// agent reads its own and claims an approved one once.
 import { createRoute, z } from '@hono/zod-openapi';
 import { APPROVER_ROLES } from '@tollgate/engine';
 import { requireMember } from '../auth.ts';
@@ -8,7 +9,7 @@ import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { type ApprovalRow, claimApproval, decideApproval, findApproval, listApprovals, statusOf } from '../state/approvals.ts';
 import { argumentsDigest, findDecision } from '../state/decisions.ts';
-import type { Principal } from '../state/members.ts';
+import type { MemberRow, Principal } from '../state/members.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { ArgumentsObject, ErrorSchema, limitQuery } from './route-kit.ts';
 
@@ -18,7 +19,13 @@ const Approval = z
     call_id: z.string(),
     agent: z.string(),
     tool: z.string(),
-    arguments: z.unknown().openapi({ description: "The held call's arguments (null after the retention period)." }),
+    arguments: z.unknown().openapi({
+      description:
+        "The held call's arguments, shown only to this request's eligible approvers and to owners and admins (arguments_shown); null for anyone else, and after the retention period.",
+    }),
+    arguments_shown: z.boolean().openapi({
+      description: 'Whether the caller may see the arguments: an eligible approver of this request, an owner or an admin.',
+    }),
     arguments_digest: z.string(),
     amount: z.string().nullable(),
     currency: z.string().nullable(),
@@ -109,14 +116,35 @@ const claimRoute = createRoute({
   responses: { 200: ok('The claimed request'), ...errors },
 });
 
-function present(ctx: AppContext, row: ApprovalRow): Approval {
+/** Whether the member may decide the request: listed as eligible, still able to approve, and signing. */
+function eligible(member: MemberRow, row: ApprovalRow): boolean {
+  return (
+    (JSON.parse(row.approvers) as string[]).includes(member.id) &&
+    (APPROVER_ROLES as readonly string[]).includes(member.role) &&
+    member.signing === 1
+  );
+}
+
+/**
+ * Whether the principal sees a held call's arguments: its eligible approvers, who decide on them, and owners
+ * and admins, who see them in the decision log too (docs/api.md); no one else, agents included.
+ */
+function seesArguments(principal: Principal, row: ApprovalRow): boolean {
+  if (principal.kind !== 'member') return false;
+  const member = principal.member;
+  return member.role === 'owner' || member.role === 'admin' || eligible(member, row);
+}
+
+function present(ctx: AppContext, principal: Principal, row: ApprovalRow): Approval {
   const decision = findDecision(ctx.db, row.call_id);
+  const shown = seesArguments(principal, row);
   return {
     id: row.id,
     call_id: row.call_id,
     agent: row.agent,
     tool: row.tool,
-    arguments: readStoredJson(decision?.arguments),
+    arguments: shown ? readStoredJson(decision?.arguments) : null,
+    arguments_shown: shown,
     arguments_digest: row.arguments_digest,
     amount: decision?.amount ?? null,
     currency: decision?.currency ?? null,
@@ -157,12 +185,14 @@ export function approvalRoutes() {
     requireMember(c.get('principal'));
     const { status, limit } = c.req.valid('query');
     const { rows, more } = listApprovals(ctx.db, status, ctx.now(), limit ?? DEFAULT_APPROVALS_LIMIT);
-    return exactJson(c, { approvals: rows.map((r) => present(ctx, r)), has_more: more }, 200);
+    const principal = c.get('principal');
+    return exactJson(c, { approvals: rows.map((r) => present(ctx, principal, r)), has_more: more }, 200);
   });
 
   app.openapi(getRoute, (c) => {
     const ctx = c.get('ctx');
-    return exactJson(c, present(ctx, visible(ctx, c.get('principal'), c.req.valid('param').id)), 200);
+    const principal = c.get('principal');
+    return exactJson(c, present(ctx, principal, visible(ctx, principal, c.req.valid('param').id)), 200);
   });
 
   for (const verb of ['approve', 'deny'] as const) {
@@ -173,8 +203,7 @@ export function approvalRoutes() {
       const { reason } = c.req.valid('json');
       const row = findApproval(ctx.db, id);
       if (!row) throw new ApiError(404, 'NOT_FOUND', `no approval request ${id}`);
-      const eligible = (JSON.parse(row.approvers) as string[]).includes(member.id);
-      if (!eligible || !(APPROVER_ROLES as readonly string[]).includes(member.role) || member.signing !== 1) {
+      if (!eligible(member, row)) {
         throw new ApiError(403, 'NOT_ELIGIBLE', 'you are not an eligible approver of this request');
       }
       const outcome = decideApproval(ctx.db, id, member, verb === 'approve' ? 'approved' : 'denied', reason ?? null, ctx.now());
@@ -185,7 +214,7 @@ export function approvalRoutes() {
         throw new ApiError(404, 'NOT_FOUND', `no approval request ${id}`);
       }
       ctx.events.publish({ type: 'approval', id, status: outcome.row.status });
-      return exactJson(c, present(ctx, outcome.row), 200);
+      return exactJson(c, present(ctx, c.get('principal'), outcome.row), 200);
     });
   }
 
@@ -207,7 +236,7 @@ export function approvalRoutes() {
       throw new ApiError(outcome.reason === 'not_found' ? 404 : 409, code as string, message as string);
     }
     ctx.events.publish({ type: 'approval', id, status: 'claimed' });
-    return exactJson(c, present(ctx, outcome.row), 200);
+    return exactJson(c, present(ctx, principal, outcome.row), 200);
   });
   return app;
 }

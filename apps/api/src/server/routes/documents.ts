@@ -10,6 +10,8 @@ import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
 import { assertActivatable, pinContextFor, pinnedIdsOf } from '../rulesets/ruleset-versions.ts';
+import { cachedJudgedMembers } from '../state/auth-cache.ts';
+import { authorizationsOf, changedBindings, readCatalogueTools } from '../state/tool-bindings.ts';
 import { ErrorSchema, json, members, storeError } from './route-kit.ts';
 
 type Diagnostic = ReturnType<typeof validateDocument>['problems'][number];
@@ -168,6 +170,36 @@ function diagnosticJson(d: Diagnostic, fallback: 'error' | 'warning') {
   };
 }
 
+/**
+ * Only an owner or admin changes a tool's binding (docs/catalogue.md, "The authorized binding"): a
+ * developer's catalogue edit that changes the action or amount mapping of a running tool is refused. Text
+ * that does not load is left to the seam, which refuses it with its problems.
+ */
+async function refuseBindingChange(ctx: AppContext, id: string, content: string): Promise<void> {
+  const after = readCatalogueTools(id, content);
+  if (!after) return;
+  const running = await ctx.store.get(id).catch(storeError);
+  const before = (running ? readCatalogueTools(id, running.text) : undefined) ?? new Map();
+  const changed = changedBindings(before, after, authorizationsOf(ctx.db, id));
+  if (changed.length === 0) return;
+  throw new ApiError(
+    403,
+    'BINDING_CHANGE_FORBIDDEN',
+    `only an owner or admin can change a tool's binding (its action or amount mapping); this edit changes ${changed.join(', ')}`,
+    { tools: changed },
+  );
+}
+
+/** A policy version runs only while its approvers.users are members able to approve (docs/policy.md, "Approvers"). */
+function refuseUnknownApprovers(id: string, text: string, ctx: AppContext): void {
+  const approverCodes = new Set(['UNKNOWN_APPROVER', 'APPROVER_ROLE_NOT_CAPABLE']);
+  const problems = validateDocument(id, text, { members: cachedJudgedMembers(ctx.db) }).problems.filter((p) => approverCodes.has(p.code));
+  if (problems.length === 0) return;
+  throw new ApiError(422, 'INVALID_POLICY', `${id}: ${problems[0]?.message}, so this version cannot run`, {
+    errors: problems.map((p) => ({ code: p.code, path: p.path ?? '', message: p.message })),
+  });
+}
+
 function statusOf(history: DocumentVersion[]): DocumentStatus {
   const running = history.find((v) => v.running);
   const newest = history[history.length - 1];
@@ -236,7 +268,10 @@ const editRoute = createRoute({
     201: json(OutcomeSchema, 'Stored: applied, or saved_not_running'),
     400: errors[400],
     401: errors[401],
-    403: json(z.union([OutcomeSchema, ErrorSchema]), 'rejected by a writer (an outcome), or a lacking role (an error)'),
+    403: json(
+      z.union([OutcomeSchema, ErrorSchema]),
+      "rejected by a writer (an outcome), or a lacking role (an error: ROLE_REQUIRED, or BINDING_CHANGE_FORBIDDEN for a developer's edit that changes a tool's binding)",
+    ),
     409: json(OutcomeSchema, 'conflict: the document changed since based_on; nothing stored'),
     422: json(OutcomeSchema, 'refused: the content does not load or is too large; nothing stored'),
   },
@@ -256,6 +291,10 @@ const activateRoute = createRoute({
     200: json(VersionResult, 'The version now running'),
     ...errors,
     409: json(ErrorSchema, 'A rejected version cannot run'),
+    422: json(
+      ErrorSchema,
+      "INVALID_POLICY: a policy version whose approvers.users are not the workspace's members able to approve (details.errors: UNKNOWN_APPROVER, APPROVER_ROLE_NOT_CAPABLE)",
+    ),
   },
 });
 
@@ -322,7 +361,7 @@ export function documentRoutes() {
       if (running) {
         const stored = await ctx.store.getVersion(id, running.sequence).catch(() => undefined);
         if (stored && documentKindOf(id) !== undefined) {
-          const checked = validateDocument(id, stored.text, { exists });
+          const checked = validateDocument(id, stored.text, { exists, members: cachedJudgedMembers(ctx.db) });
           for (const d of checked.problems) problems.push(diagnosticJson(d, 'error'));
           for (const d of checked.lints) problems.push(diagnosticJson(d, 'warning'));
         }
@@ -363,6 +402,7 @@ export function documentRoutes() {
     const member = requireMember(c.get('principal'), 'owner', 'admin', 'developer');
     const { id } = c.req.valid('param');
     const body = c.req.valid('json');
+    if (documentKindOf(id) === 'catalogue' && member.role === 'developer') await refuseBindingChange(ctx, id, body.content);
     if (documentKindOf(id) === 'ruleset') {
       // Pins are checked against the store here (the seam's validators read the text alone).
       const read = readRuleset(body.content, await pinContextFor(ctx, pinnedIdsOf(body.content)));
@@ -406,6 +446,7 @@ export function documentRoutes() {
     const { id } = c.req.valid('param');
     const { sequence } = c.req.valid('json');
     if (documentKindOf(id) === 'ruleset') await assertActivatable(ctx, id, sequence);
+    if (documentKindOf(id) === 'policy') refuseUnknownApprovers(id, (await version(ctx, id, sequence)).text, ctx);
     const v = await ctx.store.activate(id, sequence).catch(storeError);
     ctx.events.publish({ type: 'document', id, sequence: v.sequence });
     return c.json({ id, version: versionJson(v) }, 200);

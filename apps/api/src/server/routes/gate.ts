@@ -35,6 +35,7 @@ import { newCallId } from '../state/call-id.ts';
 import { decisionLogOf } from '../state/decision-log.ts';
 import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
 import { writeStoredJson } from '../state/stored-json.ts';
+import { authorizationGeneration, unauthorizedTools } from '../state/tool-bindings.ts';
 import { ErrorSchema } from './route-kit.ts';
 
 export const CallBody = z
@@ -106,12 +107,16 @@ function rulesUnloadable(err: unknown): never {
   throw err;
 }
 
-const loadedAgents = new WeakMap<AppContext, Map<string, { loaded: LoadedAgent; generation: number; versionsJson: string }>>();
+const loadedAgents = new WeakMap<
+  AppContext,
+  Map<string, { loaded: LoadedAgent; generation: number; authorizations: number; versionsJson: string }>
+>();
 
 /**
  * The agent as loaded for its documents' current versions, with its versions as recorded JSON. A loaded
- * agent is trusted until the store is written (`ctx.documentChanges`): a call then reads no document at
- * all. The generation is taken before loading, so a write during a load leaves a stale entry unused.
+ * agent is trusted until the store is written (`ctx.documentChanges`) or a tool is authorized: a call then
+ * reads no document at all. The generations are taken before loading, so a write during a load leaves a
+ * stale entry unused.
  */
 export async function loadAgentCached(ctx: AppContext, name: string): Promise<{ loaded: LoadedAgent; versionsJson: string }> {
   let cache = loadedAgents.get(ctx);
@@ -120,10 +125,11 @@ export async function loadAgentCached(ctx: AppContext, name: string): Promise<{ 
     loadedAgents.set(ctx, cache);
   }
   const generation = ctx.documentChanges.generation;
+  const authorizations = authorizationGeneration(ctx.db);
   const hit = cache.get(name);
-  if (hit && hit.generation === generation) return hit;
+  if (hit && hit.generation === generation && hit.authorizations === authorizations) return hit;
   const loaded = await loadAgent(ctx, name);
-  const entry = { loaded, generation, versionsJson: JSON.stringify(loaded.versions) };
+  const entry = { loaded, generation, authorizations, versionsJson: JSON.stringify(loaded.versions) };
   cache.set(name, entry);
   return entry;
 }
@@ -223,6 +229,8 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
     delegation: agent.delegation,
     defaultApprovalTtlSeconds: ttl,
     disclosure: agent.disclosure,
+    // Tools whose binding is not the authorized one run no call (docs/catalogue.md, "The authorized binding").
+    unauthorizedTools: unauthorizedTools(ctx.db, agent.catalogue, catalogueRead.catalogue),
   };
   return { agent, pinned, versions, parts, prepared: prepareGate(parts) };
 }

@@ -18,6 +18,7 @@ import {
   type ToolBinding,
   utf8Length,
   validateExampleSuite,
+  validatePolicy,
   validateToolBinding,
 } from '@tollgate/engine';
 import { writeJson } from '@tollgate/engine/source';
@@ -26,10 +27,14 @@ import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
+import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { recordedDecisions } from '../state/decisions.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { ArgumentsObject } from './route-kit.ts';
 import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
+
+/** The validation codes of approvers.users checked against the workspace's members. */
+const APPROVER_CODES = new Set(['UNKNOWN_APPROVER', 'APPROVER_ROLE_NOT_CAPABLE']);
 
 /** At most this many recorded calls are simulated at once; narrow the window for more. */
 export const MAX_RECORDED_CALLS = 1000;
@@ -121,7 +126,9 @@ const simulateRoute = createRoute({
     200: jsonResponse(SimulationResult, 'Each call’s decision by each version, and agreed/differed counts.'),
     ...ERRORS,
     404: errorResponse('NOT_FOUND: no such document or version.'),
-    422: errorResponse('INVALID_POLICY (the document is not a valid policy), INVALID_EXAMPLES, INVALID_TOOL or TOO_MANY_CALLS.'),
+    422: errorResponse(
+      "INVALID_POLICY (the document is not a valid policy, or its approvers.users are not the workspace's members able to approve: UNKNOWN_APPROVER, APPROVER_ROLE_NOT_CAPABLE in details.errors), INVALID_EXAMPLES, INVALID_TOOL or TOO_MANY_CALLS.",
+    ),
   },
 });
 
@@ -214,6 +221,14 @@ async function policyOf(ctx: AppContext, version: z.infer<typeof Version>, at: s
   if (!compiled.ok) {
     throw new ApiError(422, 'INVALID_POLICY', `${at}: not a valid policy document`, {
       errors: compiled.errors.map((e) => ({ code: e.code, path: `${at}${e.path ?? ''}`, message: e.message })),
+    });
+  }
+  // A version that could not run here is not simulated as if it could: its approvers.users must be the
+  // workspace's members able to approve (docs/policy.md, "Approvers").
+  const approvers = validatePolicy(document, { members: cachedJudgedMembers(ctx.db) }).errors.filter((e) => APPROVER_CODES.has(e.code));
+  if (approvers.length > 0) {
+    throw new ApiError(422, 'INVALID_POLICY', `${at}: ${approvers[0]?.message}`, {
+      errors: approvers.map((e) => ({ code: e.code, path: `${at}${e.path ?? ''}`, message: e.message })),
     });
   }
   return compiled.policy;

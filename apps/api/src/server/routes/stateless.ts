@@ -27,6 +27,8 @@ import { ApiError } from '../errors.ts';
 import { bodyFindings } from '../exact-body.ts';
 import { router } from '../openapi.ts';
 import { CompileBody, compileBody, problemWithLine } from '../rule-sheets.ts';
+import { cachedJudgedMembers } from '../state/auth-cache.ts';
+import { runningBindings } from '../state/tool-bindings.ts';
 import { ArgumentsObject, ErrorSchema } from './route-kit.ts';
 
 /** The error shape every route answers with, for the OpenAPI description. */
@@ -50,8 +52,12 @@ export function jsonResponse<T extends z.ZodType>(schema: T, description: string
 
 const JsonObject = z.record(z.string(), z.unknown());
 const Problem = z.object({ code: z.string(), path: z.string(), message: z.string() }).openapi('Problem');
-const Members = z.array(z.unknown()).openapi({ description: 'Members at decision time: [{id, role, signing}].' });
-const Tools = z.array(z.unknown()).openapi({ description: 'The agent’s tools: [{name, action, amount?}].' });
+const Members = z.array(z.unknown()).openapi({
+  description: "Members at decision time: [{id, role, signing}]. Left out, approvers.users are checked against the workspace's members.",
+});
+const Tools = z.array(z.unknown()).openapi({
+  description: 'The agent’s tools: [{name, action, amount?}]. Left out, the tools of the workspace’s catalogues.',
+});
 
 const ValidateBody = z
   .strictObject({ document: JsonObject, members: Members.optional(), tools: Tools.optional() })
@@ -236,11 +242,16 @@ export function statelessRoutes() {
     return c.json(answer.body, 200);
   });
 
-  app.openapi(validateRoute, (c) => {
+  app.openapi(validateRoute, async (c) => {
     requireMember(c.get('principal'));
     const body = c.req.valid('json');
-    const members = membersOf(body.members, '/members');
-    const tools = toolsOf(body.tools);
+    const ctx = c.get('ctx');
+    // Without members or tools in the body, the workspace's own, as `tollgate policy validate --members
+    // --tools` would be given them: a user who is not a member is UNKNOWN_APPROVER, and the warnings speak
+    // of the catalogues' tools (tool names are unique across a workspace's catalogues).
+    const members = membersOf(body.members, '/members') ?? cachedJudgedMembers(ctx.db);
+    const workspaceTools = body.tools === undefined ? (await runningBindings(ctx.store)).map((b) => b.binding) : [];
+    const tools = toolsOf(body.tools) ?? (workspaceTools.length > 0 ? workspaceTools : undefined);
     const r = validatePolicy(body.document, { members, tools });
     // The document as the CLI reads its file: the reader's findings (numbers not stated exactly) first.
     const errors = [...bodyFindings(c, '/document'), ...r.errors];
@@ -256,7 +267,9 @@ export function statelessRoutes() {
     const members = membersOf(body.members, '/members');
     const toolProblems = validateToolBinding(body.tool, '/tool');
     refuseIf(toolProblems, 'INVALID_TOOL', 'the tool is not valid');
-    const checked = validatePolicy(body.document, { members });
+    // The document's approvers are checked against the members given, else the workspace's; approvers are
+    // resolved only from members given, as `tollgate policy evaluate --members` does.
+    const checked = validatePolicy(body.document, { members: members ?? cachedJudgedMembers(c.get('ctx').db) });
     const errors = [...bodyFindings(c, '/document'), ...checked.errors];
     if (errors.length > 0) {
       throw new ApiError(422, 'INVALID_POLICY', 'the document is not valid, so it decides nothing', {

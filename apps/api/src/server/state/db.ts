@@ -1,4 +1,4 @@
-// The server's state in SQLite (better-sqlite3, WAL): members, keys, decisions, approvals. Migrations
+// The server's state in SQLite (better-sqlite3, WAL): members, keys, decisions, approvals, tool authorizations. Migrations
 // are versioned in code and run once each, in order, inside a transaction.
 import Database from 'better-sqlite3';
 
@@ -79,6 +79,20 @@ const MIGRATIONS: readonly string[] = [
   `CREATE INDEX decisions_by_time ON decisions (created_at);
    CREATE INDEX decisions_by_session ON decisions (agent, session, created_at) WHERE session IS NOT NULL;
    CREATE INDEX decisions_with_arguments ON decisions (created_at) WHERE arguments IS NOT NULL;`,
+  // Each catalogue tool's authorized binding (docs/catalogue.md, "The authorized binding"): the gate runs a
+  // tool's calls only while its binding's digest is the one recorded here. The adoption row says the
+  // bindings present when this first ran were recorded (as authorized by system), so it happens once.
+  `CREATE TABLE tool_authorizations (
+     catalogue TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     digest TEXT NOT NULL,
+     binding TEXT NOT NULL,
+     authorized_by TEXT NOT NULL,
+     authorized_by_name TEXT NOT NULL,
+     authorized_at TEXT NOT NULL,
+     PRIMARY KEY (catalogue, tool)
+   );
+   CREATE TABLE tool_authorizations_adopted (id INTEGER PRIMARY KEY CHECK (id = 1), adopted_at TEXT NOT NULL);`,
 ];
 
 /**

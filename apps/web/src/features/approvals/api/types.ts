@@ -6,7 +6,10 @@ export interface Approval {
   call_id: string;
   agent: string;
   tool: string;
+  /** Null unless arguments_shown (and null once forgotten after the retention period). */
   arguments: unknown;
+  /** Whether this member may see the arguments: an eligible approver of the request, an owner or an admin. */
+  arguments_shown: boolean;
   amount: string | null;
   currency: string | null;
   policy_document: string;

@@ -27,7 +27,11 @@ export function ApprovalCard({ approval, viewer, onDecided }: { approval: Approv
       </p>
       <figure className="code-figure" aria-label="Arguments as signed">
         <pre className="approval-arguments">
-          {approval.arguments === null ? 'arguments no longer kept' : JSON.stringify(approval.arguments, null, 2)}
+          {!approval.arguments_shown
+            ? "arguments shown only to this request's approvers, owners and admins"
+            : approval.arguments === null
+              ? 'arguments no longer kept'
+              : JSON.stringify(approval.arguments, null, 2)}
         </pre>
       </figure>
       {approval.status !== 'pending' && approval.decided_at && (

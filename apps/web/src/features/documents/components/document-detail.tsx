@@ -1,6 +1,8 @@
-// The selected document: its running text, links to edit it (a sheet also as a form) and to compare its versions, and its history.
+// The selected document: its running text, links to edit it (a sheet also as a form) and to compare its versions,
+// a catalogue's tools with their authorized bindings, and its history.
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { useDocument } from '../api/get-document.ts';
+import { CatalogueTools } from './catalogue-tools.tsx';
 import { HistoryList } from './history-list.tsx';
 
 interface DocumentDetailProps {
@@ -9,9 +11,11 @@ interface DocumentDetailProps {
   historyHref: string;
   /** The Rules page, offered for rule sheets only. */
   rulesHref: string;
+  /** Whether the member may authorize a catalogue's tools (owners and admins). */
+  canAuthorize: boolean;
 }
 
-export function DocumentDetail({ id, editHref, historyHref, rulesHref }: DocumentDetailProps) {
+export function DocumentDetail({ id, editHref, historyHref, rulesHref, canAuthorize }: DocumentDetailProps) {
   const document = useDocument(id);
   return (
     <div className="stack">
@@ -45,6 +49,14 @@ export function DocumentDetail({ id, editHref, historyHref, rulesHref }: Documen
           </>
         )}
       </section>
+      {document.data?.kind === 'catalogue' && (
+        <section className="panel" aria-labelledby="tools-heading">
+          <h2 id="tools-heading" className="panel-title">
+            Tools and their bindings
+          </h2>
+          <CatalogueTools id={id} canAuthorize={canAuthorize} />
+        </section>
+      )}
       <section className="panel" aria-labelledby="history-heading">
         <h2 id="history-heading" className="panel-title">
           History

@@ -11,9 +11,11 @@ interface DocumentsPageProps {
   historyHref: (id: string) => string;
   /** Where a rule sheet opens as a form (the Rules page). */
   rulesHref: (id: string) => string;
+  /** Whether the member may authorize a catalogue's tools (owners and admins). */
+  canAuthorize: boolean;
 }
 
-export function DocumentsPage({ selected, onSelect, editHref, historyHref, rulesHref }: DocumentsPageProps) {
+export function DocumentsPage({ selected, onSelect, editHref, historyHref, rulesHref, canAuthorize }: DocumentsPageProps) {
   return (
     <div className="split">
       <section className="panel" aria-labelledby="documents-heading">
@@ -27,7 +29,13 @@ export function DocumentsPage({ selected, onSelect, editHref, historyHref, rules
           <p className="muted">Pick a document to read its running text and history.</p>
         </section>
       ) : (
-        <DocumentDetail id={selected} editHref={editHref(selected)} historyHref={historyHref(selected)} rulesHref={rulesHref(selected)} />
+        <DocumentDetail
+          id={selected}
+          editHref={editHref(selected)}
+          historyHref={historyHref(selected)}
+          rulesHref={rulesHref(selected)}
+          canAuthorize={canAuthorize}
+        />
       )}
     </div>
   );

@@ -1,0 +1,168 @@
+// Routes: the tools of a catalogue with their authorized bindings, and their authorization by an owner or
+// admin (docs/catalogue.md, "The authorized binding"). The gate runs a tool's calls only while its binding
+// is the one authorized; an authorization names the digest the authorizer reviewed, so a binding changed
+// meanwhile is never authorized unseen.
+import { createRoute, z } from '@hono/zod-openapi';
+import type { CatalogueTool } from '@tollgate/engine';
+import { documentKindOf } from '@tollgate/engine';
+import { requireMember } from '../auth.ts';
+import type { AppContext } from '../context.ts';
+import { ApiError } from '../errors.ts';
+import { router } from '../openapi.ts';
+import {
+  type AuthorizationRow,
+  authorizationsOf,
+  authorizeBinding,
+  bindingDigest,
+  bindingOf,
+  readCatalogueTools,
+} from '../state/tool-bindings.ts';
+import { ErrorSchema, json, members, storeError } from './route-kit.ts';
+
+const CatalogueParam = z
+  .string()
+  .min(1)
+  .max(1024)
+  .openapi({
+    param: { name: 'id', in: 'path' },
+    description: 'The catalogue document id, URL-encoded as one path segment',
+    example: 'catalogue.yaml',
+  });
+const ToolParam = z
+  .string()
+  .min(1)
+  .max(128)
+  .openapi({ param: { name: 'name', in: 'path' }, description: 'The exposed tool name', example: 'issue_refund' });
+
+const AmountMapping = z.object({ pointer: z.string(), currency: z.string(), currency_pointer: z.string().optional() });
+
+const AuthorizationSchema = z
+  .object({
+    digest: z.string(),
+    binding: z.object({ name: z.string(), action: z.string(), amount: AmountMapping.optional() }),
+    authorized_by: z.string().openapi({ description: 'The member id, or "system" for bindings recorded by the workspace itself.' }),
+    authorized_by_name: z.string(),
+    authorized_at: z.string(),
+  })
+  .openapi('ToolAuthorization');
+
+const ToolSchema = z
+  .object({
+    name: z.string(),
+    action: z.string(),
+    amount: AmountMapping.nullable(),
+    digest: z.string().openapi({ description: "sha-256 (hex) of the binding's canonical JSON {name, action, amount?}." }),
+    authorized: z.boolean().openapi({ description: 'Whether the binding is the authorized one: only then does the gate run its calls.' }),
+    authorization: AuthorizationSchema.nullable().openapi({ description: 'The binding last authorized, when one was.' }),
+  })
+  .openapi('CatalogueToolBinding');
+
+const ToolsSchema = z
+  .object({ catalogue: z.string(), sequence: z.number().int(), tools: z.array(ToolSchema) })
+  .openapi('CatalogueToolBindings');
+
+const AuthorizeBody = z
+  .strictObject({
+    digest: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'a sha-256 digest in lowercase hex')
+      .openapi({ description: 'The digest of the binding being authorized, as the tools list gave it.' }),
+  })
+  .openapi('ToolAuthorizeBody');
+
+const errors = {
+  400: json(ErrorSchema, 'The request is not valid'),
+  401: json(ErrorSchema, 'A missing or unknown key'),
+  403: json(ErrorSchema, 'A lacking role'),
+  404: json(ErrorSchema, 'No such catalogue or tool'),
+};
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/catalogues/{id}/tools',
+  tags: ['catalogues'],
+  summary: "A catalogue's tools with their bindings and whether each is authorized (members)",
+  middleware: [members()] as const,
+  request: { params: z.object({ id: CatalogueParam }) },
+  responses: { 200: json(ToolsSchema, 'The running version’s tools'), ...errors },
+});
+
+const authorizeRoute = createRoute({
+  method: 'post',
+  path: '/catalogues/{id}/tools/{name}/authorize',
+  tags: ['catalogues'],
+  summary: "Authorizes a tool's current binding, so the gate runs its calls again (owner or admin)",
+  middleware: [members('owner', 'admin')] as const,
+  request: {
+    params: z.object({ id: CatalogueParam, name: ToolParam }),
+    body: { required: true, content: { 'application/json': { schema: AuthorizeBody } } },
+  },
+  responses: {
+    200: json(ToolSchema, 'The tool, authorized'),
+    ...errors,
+    409: json(ErrorSchema, 'BINDING_CHANGED: the binding is no longer the one with that digest; read it again'),
+  },
+});
+
+function authorizationJson(row: AuthorizationRow) {
+  return {
+    digest: row.digest,
+    binding: JSON.parse(row.binding) as z.infer<typeof AuthorizationSchema>['binding'],
+    authorized_by: row.authorized_by,
+    authorized_by_name: row.authorized_by_name,
+    authorized_at: row.authorized_at,
+  };
+}
+
+function toolJson(tool: CatalogueTool, authorization: AuthorizationRow | undefined) {
+  const digest = bindingDigest(bindingOf(tool));
+  return {
+    name: tool.name,
+    action: tool.action,
+    amount: tool.amount ?? null,
+    digest,
+    authorized: authorization?.digest === digest,
+    authorization: authorization ? authorizationJson(authorization) : null,
+  };
+}
+
+/** The running catalogue's tools by name, or 404. */
+async function runningTools(ctx: AppContext, id: string) {
+  if (documentKindOf(id) !== 'catalogue') throw new ApiError(404, 'NOT_FOUND', `${id} is not a catalogue id`);
+  const doc = await ctx.store.get(id).catch(storeError);
+  if (!doc) throw new ApiError(404, 'NOT_FOUND', `no version of ${id} runs`);
+  return { sequence: doc.sequence, tools: readCatalogueTools(id, doc.text) ?? new Map<string, CatalogueTool>() };
+}
+
+/** The catalogue tool routes: list (members) and authorize (owners and admins). */
+export function toolBindingRoutes() {
+  const app = router();
+
+  app.openapi(listRoute, async (c) => {
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    const { sequence, tools } = await runningTools(ctx, id);
+    const authorized = authorizationsOf(ctx.db, id);
+    return c.json({ catalogue: id, sequence, tools: [...tools.values()].map((t) => toolJson(t, authorized.get(t.name))) }, 200);
+  });
+
+  app.openapi(authorizeRoute, async (c) => {
+    const ctx = c.get('ctx');
+    const member = requireMember(c.get('principal'), 'owner', 'admin');
+    const { id, name } = c.req.valid('param');
+    const { digest } = c.req.valid('json');
+    const { tools } = await runningTools(ctx, id);
+    const tool = tools.get(name);
+    if (!tool) throw new ApiError(404, 'NOT_FOUND', `${id} has no tool named ${name}`);
+    const binding = bindingOf(tool);
+    if (bindingDigest(binding) !== digest) {
+      throw new ApiError(409, 'BINDING_CHANGED', `${name}'s binding is no longer the one with digest ${digest}: read the tools again`, {
+        digest: bindingDigest(binding),
+      });
+    }
+    const row = authorizeBinding(ctx.db, id, binding, { id: member.id, name: member.name }, ctx.now());
+    return c.json(toolJson(tool, row), 200);
+  });
+
+  return app;
+}

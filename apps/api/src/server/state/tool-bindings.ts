@@ -1,0 +1,172 @@
+// Tool bindings and their authorizations (docs/catalogue.md, "The authorized binding"). A tool's binding is
+// what decides how the gate reads its calls: its name, action and amount mapping. The workspace records,
+// per catalogue document and tool, the binding an owner or admin authorized (its digest, by whom, when);
+// the gate runs a tool's calls only while its current binding has that digest.
+import { createHash } from 'node:crypto';
+import {
+  type Catalogue,
+  type CatalogueTool,
+  canonicalJson,
+  catalogueFormatOf,
+  documentKindOf,
+  readCatalogue,
+  type ToolBinding,
+} from '@tollgate/engine';
+import type { DocumentStore } from '@tollgate/store';
+import type { Db } from './db.ts';
+
+/** Who authorized a binding: a member, or `system` for the bindings present when authorizations began. */
+export interface Authorizer {
+  id: string;
+  name: string;
+}
+
+export const SYSTEM_AUTHORIZER: Authorizer = { id: 'system', name: 'system' };
+
+export interface AuthorizationRow {
+  catalogue: string;
+  tool: string;
+  digest: string;
+  /** The binding's canonical JSON. */
+  binding: string;
+  authorized_by: string;
+  authorized_by_name: string;
+  authorized_at: string;
+}
+
+/**
+ * A tool's binding: `{name, action, amount?: {pointer, currency, currency_pointer?}}`, the policy@1 tool
+ * binding (docs/policy.md). Declarations that never change how an amount or action is read (kind, checks,
+ * confirmations, order rules) are not part of it.
+ *
+ * @example
+ * bindingOf({ name: 'issue_refund', action: 'refund.issue', kind: 'write', amount: { pointer: '/amount', currency: 'USD' } })
+ * // { name: 'issue_refund', action: 'refund.issue', amount: { pointer: '/amount', currency: 'USD' } }
+ */
+export function bindingOf(tool: CatalogueTool): ToolBinding {
+  return tool.amount === undefined
+    ? { name: tool.name, action: tool.action }
+    : { name: tool.name, action: tool.action, amount: tool.amount };
+}
+
+/** The sha-256 (hex) of a binding's canonical JSON: equal bindings, however written, have one digest. */
+export function bindingDigest(binding: ToolBinding): string {
+  return createHash('sha256').update(canonicalJson(binding), 'utf8').digest('hex');
+}
+
+/** The catalogue's tools by name, the first of a name (as the gate finds them). */
+export function toolsByName(catalogue: Catalogue): Map<string, CatalogueTool> {
+  const tools = new Map<string, CatalogueTool>();
+  for (const tool of catalogue.tools) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+  return tools;
+}
+
+/** The catalogue text's tools, or undefined when it does not load. */
+export function readCatalogueTools(id: string, text: string): Map<string, CatalogueTool> | undefined {
+  const read = readCatalogue(text, catalogueFormatOf(id) ?? 'yaml');
+  return read.ok ? toolsByName(read.catalogue) : undefined;
+}
+
+/**
+ * The tools of `after` whose binding differs from their binding in `before`, or, for a tool `before` does
+ * not hold, from the binding authorized for it (so removing a tool and adding it back rebound is a change
+ * too). A tool never bound before is not a change: it has no authorized binding yet, and runs no call
+ * until it has one; a removed tool runs no call at all.
+ */
+export function changedBindings(
+  before: ReadonlyMap<string, CatalogueTool>,
+  after: ReadonlyMap<string, CatalogueTool>,
+  authorized: ReadonlyMap<string, AuthorizationRow>,
+): string[] {
+  const changed: string[] = [];
+  for (const [name, tool] of after) {
+    const was = before.get(name);
+    const wasDigest = was ? bindingDigest(bindingOf(was)) : authorized.get(name)?.digest;
+    if (wasDigest !== undefined && wasDigest !== bindingDigest(bindingOf(tool))) changed.push(name);
+  }
+  return changed;
+}
+
+/** Moves on every authorization: the gate's loaded agents are trusted while it stands still. */
+const generations = new WeakMap<Db, { value: number }>();
+
+function generationOf(db: Db): { value: number } {
+  let g = generations.get(db);
+  if (!g) {
+    g = { value: 0 };
+    generations.set(db, g);
+  }
+  return g;
+}
+
+/** The authorizations' generation for this database (authorizations are written through this module only). */
+export function authorizationGeneration(db: Db): number {
+  return generationOf(db).value;
+}
+
+/** The recorded authorizations of one catalogue document's tools, by tool name. */
+export function authorizationsOf(db: Db, catalogue: string): Map<string, AuthorizationRow> {
+  const rows = db.prepare('SELECT * FROM tool_authorizations WHERE catalogue = ?').all(catalogue) as AuthorizationRow[];
+  return new Map(rows.map((r) => [r.tool, r]));
+}
+
+/** Records `binding` as the authorized binding of its tool in `catalogue`, replacing any earlier one. */
+export function authorizeBinding(db: Db, catalogue: string, binding: ToolBinding, by: Authorizer, now: Date): AuthorizationRow {
+  const row: AuthorizationRow = {
+    catalogue,
+    tool: binding.name,
+    digest: bindingDigest(binding),
+    binding: canonicalJson(binding),
+    authorized_by: by.id,
+    authorized_by_name: by.name,
+    authorized_at: now.toISOString(),
+  };
+  db.prepare(
+    `INSERT INTO tool_authorizations (catalogue, tool, digest, binding, authorized_by, authorized_by_name, authorized_at)
+     VALUES (@catalogue, @tool, @digest, @binding, @authorized_by, @authorized_by_name, @authorized_at)
+     ON CONFLICT (catalogue, tool) DO UPDATE SET digest = excluded.digest, binding = excluded.binding,
+       authorized_by = excluded.authorized_by, authorized_by_name = excluded.authorized_by_name, authorized_at = excluded.authorized_at`,
+  ).run(row);
+  generationOf(db).value++;
+  return row;
+}
+
+/** The catalogue's tools whose current binding is not the authorized one (new, or changed since). */
+export function unauthorizedTools(db: Db, catalogueId: string, catalogue: Catalogue): string[] {
+  const authorized = authorizationsOf(db, catalogueId);
+  const names: string[] = [];
+  for (const [name, tool] of toolsByName(catalogue)) {
+    if (authorized.get(name)?.digest !== bindingDigest(bindingOf(tool))) names.push(name);
+  }
+  return names;
+}
+
+/** Every running catalogue's tool bindings, by catalogue document, in the store's order. */
+export async function runningBindings(store: DocumentStore): Promise<{ catalogue: string; binding: ToolBinding }[]> {
+  const found: { catalogue: string; binding: ToolBinding }[] = [];
+  for (const id of await store.list()) {
+    if (documentKindOf(id) !== 'catalogue') continue;
+    const doc = await store.get(id).catch(() => undefined);
+    const tools = doc ? readCatalogueTools(id, doc.text) : undefined;
+    for (const tool of tools?.values() ?? []) found.push({ catalogue: id, binding: bindingOf(tool) });
+  }
+  return found;
+}
+
+/** Authorizes every binding of the running catalogues' tools (the demo seed; the first run's adoption). */
+export async function authorizeRunningBindings(db: Db, store: DocumentStore, by: Authorizer, now: Date): Promise<void> {
+  const found = await runningBindings(store);
+  db.transaction(() => {
+    for (const f of found) authorizeBinding(db, f.catalogue, f.binding, by, now);
+  })();
+}
+
+/**
+ * Once per database: the bindings running when authorizations first run are recorded as authorized by
+ * `system`, so a workspace that ran before keeps running after the upgrade (docs/catalogue.md).
+ */
+export async function adoptRunningBindings(db: Db, store: DocumentStore, now: Date): Promise<void> {
+  if (db.prepare('SELECT 1 FROM tool_authorizations_adopted WHERE id = 1').get()) return;
+  await authorizeRunningBindings(db, store, SYSTEM_AUTHORIZER, now);
+  db.prepare('INSERT OR IGNORE INTO tool_authorizations_adopted (id, adopted_at) VALUES (1, ?)').run(now.toISOString());
+}
