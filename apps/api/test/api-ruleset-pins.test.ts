@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
+import { lifecycleOf } from '../src/server/rulesets/lifecycle.ts';
 import { type LooseJson, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
@@ -143,8 +144,12 @@ describe('a pin sent without a version keeps the version it took', () => {
       author: { kind: 'system', label: 'before' },
       reason: 'an old version',
     });
-    await ok(patch(id, { status: 'active' }));
+    // It cannot be made to run now; a set made active before keeps its status, as an old data folder holds it.
+    const refusedActive = await ok(patch(id, { status: 'active' }), 409);
+    expect(refusedActive.error).toMatchObject({ code: 'RULESET_PIN_UNRESOLVED', details: { rules: [SHEET] } });
+    await lifecycleOf(s.ctx.store).update(id, { status: 'active' }, 'before', new Date());
     const set = await getSet(id);
+    expect(set).toMatchObject({ status: 'active', active_version: 1 });
     expect(set.pins[1]).toMatchObject({ rule_id: SHEET, version_id: null, used_version: null, newer: true });
     const refused = await ok(
       s.call('POST', path(id, '/validate'), { key: s.key('viewer'), body: { call: { tool: 'issue_refund', arguments: { amount: '5' } } } }),
@@ -165,6 +170,11 @@ describe('a pin sent without a version keeps the version it took', () => {
       expect(moved.pins[1]).toMatchObject({ rule_id: SHEET, version_id: running, used_version: running, newer: false });
       await ok(patch(id, { active_version: moved.version_id }));
       expect((await refundsBot('5')).decision).toBe('allow');
+      // The old version cannot be made to run again, by either route.
+      expect((await ok(patch(id, { active_version: 1 }), 409)).error.code).toBe('RULESET_PIN_UNRESOLVED');
+      const activate = s.call('POST', `/v1/documents/${encodeURIComponent(id)}/activate`, { key: owner(), body: { sequence: 1 } });
+      expect((await ok(activate, 409)).error.code).toBe('RULESET_PIN_UNRESOLVED');
+      expect((await getSet(id)).active_version).toBe(moved.version_id);
     });
   });
 });

@@ -12,6 +12,7 @@ import { router } from '../openapi.ts';
 import { hasStatus, lifecycleOf } from '../rulesets/lifecycle.ts';
 import {
   assertNoDraftRules,
+  assertPinsResolved,
   assertRulesetId,
   checkRulesetText,
   type RulesetVersionView,
@@ -420,6 +421,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
     if (b.active_version !== undefined && b.active_version !== current.view.active_version) {
       const target = await readRulesetVersion(ctx, id, b.active_version);
       const willBeActive = (b.status ?? record.status) === 'active';
+      assertPinsResolved(target.view);
       if (willBeActive) assertNoDraftRules(target.view);
       await ctx.store.activate(id, b.active_version).catch(storeError);
       activeVersion = b.active_version;
@@ -430,7 +432,12 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
     if (b.description !== undefined) change.description = b.description;
     if (b.tags !== undefined) change.tags = b.tags;
     if (b.status !== undefined) {
-      if (b.status === 'active') assertNoDraftRules((await readRulesetVersion(ctx, id, activeVersion)).view);
+      if (b.status === 'active' || b.status === 'test') {
+        // The version that would run must be runnable: every pin at a version, and (active) no draft rule.
+        const running = (await readRulesetVersion(ctx, id, activeVersion)).view;
+        assertPinsResolved(running);
+        if (b.status === 'active') assertNoDraftRules(running);
+      }
       change.status = b.status;
       if (b.status === 'archived') change.restores_to = record.status === 'archived' ? undefined : record.status;
       else change.replaced_by = undefined;

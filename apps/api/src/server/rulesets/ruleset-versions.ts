@@ -234,15 +234,7 @@ async function leadingComment(ctx: AppContext, id: string, version: number | nul
 /** Loads and compiles every pinned rule at the version it runs; one that does not load stops the run (409). */
 export async function loadPinnedRules(ctx: AppContext, view: RulesetVersionView): Promise<LoadedRule[]> {
   const rules: LoadedRule[] = [];
-  const unresolved = view.pins.filter((p) => p.version_id === null).map((p) => p.rule_id);
-  if (unresolved.length > 0) {
-    throw new ApiError(
-      409,
-      'RULESET_PIN_UNRESOLVED',
-      `version ${view.version_id} of ${view.id} pins ${unresolved.join(', ')} without a version, so it runs nothing: update the pins to latest and activate that version`,
-      { rules: unresolved },
-    );
-  }
+  assertPinsResolved(view);
   for (const pin of view.pins) {
     const stored = pin.used_version === null ? undefined : await ctx.store.getVersion(pin.rule_id, pin.used_version);
     if (!stored) throw new ApiError(409, 'RULE_NOT_LOADABLE', `${pin.rule_id} has no version to run`, { rules: [pin.rule_id] });
@@ -296,10 +288,27 @@ export function assertNoDraftRules(view: RulesetVersionView): void {
 }
 
 /**
- * Whether a stored version of a rule set may become its active version by the documents routes: for an
- * active set, only one that pins no draft rule (the rule-set route checks the same).
+ * A version stored with a pin that names no version (before pins were resolved when a version is made) runs
+ * nothing and cannot be made to: it fails closed, naming the pins, until updated to latest (docs/rulesets.md).
+ */
+export function assertPinsResolved(view: RulesetVersionView): void {
+  const unresolved = view.pins.filter((p) => p.version_id === null).map((p) => p.rule_id);
+  if (unresolved.length > 0) {
+    throw new ApiError(
+      409,
+      'RULESET_PIN_UNRESOLVED',
+      `version ${view.version_id} of ${view.id} pins ${unresolved.join(', ')} without a version, so it runs nothing: update the pins to latest and activate that version`,
+      { rules: unresolved },
+    );
+  }
+}
+
+/**
+ * Whether a stored version of a rule set may become its active version by the documents routes: one whose
+ * pins all name versions and, for an active set, that pins no draft rule (the rule-set route checks the same).
  */
 export async function assertActivatable(ctx: AppContext, id: string, version: number): Promise<void> {
-  if ((await lifecycleOf(ctx.store).statusOf(id)) !== 'active') return;
-  assertNoDraftRules((await readRulesetVersion(ctx, id, version)).view);
+  const { view } = await readRulesetVersion(ctx, id, version);
+  assertPinsResolved(view);
+  if ((await lifecycleOf(ctx.store).statusOf(id)) === 'active') assertNoDraftRules(view);
 }
