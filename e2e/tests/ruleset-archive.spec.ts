@@ -1,5 +1,6 @@
 // Journey (issue 7, "Archive a set"): an owner sees a refusal naming the rule at fault, archives the Support set
-// pointing agents at a replacement after reading its recent runs, sees runs refused, and restores it.
+// pointing agents at a replacement after reading its recent runs, sees runs refused, finds it in the list under
+// Archived (not Active), and restores it.
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { demoKeys, memberKey, signIn } from './demo.ts';
 
@@ -81,6 +82,18 @@ test('an owner reads a refusal naming the rule at fault, archives Support with a
   await expect(page.getByRole('alert').filter({ hasText: 'RULESET_ARCHIVED' })).toContainText(NEXT);
   expect(await refundsBotCall(request)).toMatchObject({ decision: 'deny', code: 'RULESET_ARCHIVED' });
   await page.screenshot({ path: 'test-results/screens/ruleset-archived.png', fullPage: true });
+
+  // The list shows every status unless narrowed: Support under Archived, not under Active.
+  await page.goto('/#/rulesets');
+  const listed = (name: string) => page.getByRole('list', { name: 'Rule sets' }).getByRole('link', { name, exact: true });
+  await expect(listed('Support')).toBeVisible();
+  await expect(listed('Support next')).toBeVisible();
+  await page.getByLabel('Show').selectOption('archived');
+  await expect(listed('Support')).toBeVisible();
+  await expect(listed('Support next')).toHaveCount(0);
+  await page.getByLabel('Show').selectOption('active');
+  await expect(listed('Support')).toHaveCount(0);
+  await page.goto(`/#/rulesets/${encodeURIComponent(SUPPORT)}`);
 
   await page.getByRole('button', { name: 'Restore' }).click();
   await page.getByRole('button', { name: 'Confirm restore' }).click();

@@ -132,13 +132,15 @@ test("an owner updates the refunds policy's pin to latest, activates the draft, 
   ).toBeVisible();
   await expect(pinRow(page, POLICY).getByText(/newer version/)).toHaveCount(0);
 
-  // Run the draft against refunds-bot's call before activating it: the new policy holds 50.
+  // Run the draft against refunds-bot's call before activating it: the new policy holds 50 for approval, so the
+  // set, which passes only if every rule passes, fails, naming the policy among the failed and held rules.
   await page.getByLabel('Tool from the catalogue').selectOption('issue_refund');
   await expect(page.getByLabel('Call (JSON)')).toHaveValue(/"amount": "50"/);
   await page.getByRole('button', { name: `Run version ${draft}` }).click();
   const result = page.getByRole('region', { name: 'Run result' });
   await expect(result.getByText(`Verdict of version ${draft}:`)).toBeVisible();
-  await expect(result.locator('.run-verdict strong')).toHaveText('hold');
+  await expect(result.locator('.run-verdict strong')).toHaveText('fail');
+  await expect(result.getByRole('list', { name: 'Failed rules' })).toContainText(POLICY);
   await expect(result.getByRole('list', { name: 'Held rules' })).toContainText(POLICY);
   const policyResult = result.getByRole('table', { name: "Each rule's result" }).getByRole('row').filter({ hasText: POLICY });
   await expect(policyResult).toContainText(String(narrowed));

@@ -164,7 +164,7 @@ describe('rule sets', () => {
   it('refuses a set not on the approved list when settings allow only approved sets, by version', async () => {
     await edit(
       'settings.yaml',
-      'approval_ttl_seconds: 86400\napproved_rulesets_only: true\napproved_rulesets: [rulesets/support-v2.ruleset.json]\n',
+      'approval_ttl_seconds: 86400\napproved_rulesets_only: true\napproved_rulesets: [rulesets/support-v2.ruleset.json@1]\n',
     );
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json).toMatchObject({
       decision: 'deny',
@@ -186,7 +186,7 @@ describe('rule sets', () => {
     await edit('settings.yaml', settings());
   });
 
-  it('applies pinned sheets (running or at their pin): a refusal anywhere wins, then a confirmation', async () => {
+  it('applies pinned sheets: a refusal anywhere wins, then a confirmation; a pin sent without a version keeps the one it took', async () => {
     await edit('sheets/refunds.rules.yaml', 'rules:\n  - action: issue_refund\n    requires_confirmation: true\n');
     await repin([{ rule_id: 'policies/refunds.policy.json', version_id: 1 }, { rule_id: 'sheets/refunds.rules.yaml' }]);
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json).toMatchObject({
@@ -196,18 +196,18 @@ describe('rule sets', () => {
     const confirmed = await call({ tool: 'issue_refund', arguments: { amount: '50' }, confirmed: true });
     expect(confirmed.json.decision).toBe('allow');
     expect(JSON.parse(row(confirmed.json.call_id).versions as string)).toMatchObject({ 'sheets/refunds.rules.yaml': 1 });
-    // Its running version changes: the next call sees it.
+    // A new running version of the sheet changes nothing for the set: it pins version 1.
     await edit('sheets/refunds.rules.yaml', 'rules:\n  - action: issue_refund\n    never: true\n');
+    expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json.decision).toBe('confirm');
+    // Re-pinned at version 2, the sheet refuses.
+    await repin([
+      { rule_id: 'policies/refunds.policy.json', version_id: 1 },
+      { rule_id: 'sheets/refunds.rules.yaml', version_id: 2 },
+    ]);
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' }, confirmed: true })).json).toMatchObject({
       decision: 'deny',
       code: 'never',
     });
-    // Pinned at version 1, the sheet asks for confirmation again.
-    await repin([
-      { rule_id: 'policies/refunds.policy.json', version_id: 1 },
-      { rule_id: 'sheets/refunds.rules.yaml', version_id: 1 },
-    ]);
-    expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json.decision).toBe('confirm');
   });
 
   it('applies a pinned Colang document', async () => {

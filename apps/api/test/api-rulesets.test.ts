@@ -122,12 +122,21 @@ describe('refusals, each naming the rules at fault', () => {
 });
 
 describe('pins, versions and runs', () => {
-  it('resolves pins with and without versions, saying which version each uses', async () => {
+  it("shows each pin at its version, with its rule's name, description and owner", async () => {
     const set = await ok(s.call('GET', path(SUPPORT), { key: s.key('viewer') }));
     expect(set).toMatchObject({ id: SUPPORT, version_id: 1, active_version: 1, draft: false, status: 'active', newer_pins: 0 });
+    const rule = { running_version: 1, newer: false, status: 'active', owner: 'demo seed' };
     expect(set.pins).toEqual([
-      { rule_id: POLICY, version_id: 1, used_version: 1, running_version: 1, newer: false, kind: 'policy', status: 'active' },
-      { rule_id: SHEET, version_id: null, used_version: 1, running_version: 1, newer: false, kind: 'sheet', status: 'active' },
+      { ...rule, rule_id: POLICY, version_id: 1, used_version: 1, kind: 'policy', name: 'refunds', description: null },
+      {
+        ...rule,
+        rule_id: SHEET,
+        version_id: 1,
+        used_version: 1,
+        kind: 'sheet',
+        name: 'support',
+        description: "support-bot's rules, as a sheet a person can read aloud.",
+      },
     ]);
   });
 
@@ -136,13 +145,15 @@ describe('pins, versions and runs', () => {
     expect(pass).toMatchObject({ ruleset: SUPPORT, version_id: 1, verdict: 'pass', failed: [], held: [] });
     expect(pass.results.map((r: LooseJson) => [r.rule_id, r.version_id, r.pinned, r.result])).toEqual([
       [POLICY, 1, true, 'pass'],
-      [SHEET, 1, false, 'pass'],
+      [SHEET, 1, true, 'pass'],
     ]);
+    // The set passes only if every rule passes: a rule holding the call for approval fails it.
     const held = await ok(validate(SUPPORT, { call: { tool: 'issue_refund', arguments: { amount: '500' } } }));
-    expect(held).toMatchObject({ verdict: 'hold', held: [POLICY], failed: [] });
-    // export_customers: the sheet says never, the policy denies too; send_payout: sheet confirms, policy denies.
+    expect(held).toMatchObject({ verdict: 'fail', failed: [POLICY], held: [POLICY] });
+    expect(held.results[0]).toMatchObject({ result: 'hold', decision: 'require_approval' });
+    // send_payout: the sheet confirms (holds), the policy denies.
     const mixed = await ok(validate(SUPPORT, { call: { tool: 'send_payout', arguments: { amount: '5' } } }));
-    expect(mixed).toMatchObject({ verdict: 'fail', failed: [POLICY], held: [SHEET] });
+    expect(mixed).toMatchObject({ verdict: 'fail', failed: [POLICY, SHEET], held: [SHEET] });
     const unknown = await ok(validate(SUPPORT, { call: { tool: 'no_such_tool', arguments: {} } }));
     expect(unknown).toMatchObject({ verdict: 'fail', failed: [POLICY, SHEET] });
   });
@@ -181,7 +192,7 @@ describe('pins, versions and runs', () => {
     const old = await ok(validate(SUPPORT, { version_id: 1, call: { tool: 'issue_refund', arguments: { amount: '50' } } }));
     expect(old).toMatchObject({ version_id: 1, verdict: 'pass' });
     const next = await ok(validate(SUPPORT, { version_id: 2, call: { tool: 'issue_refund', arguments: { amount: '50' } } }));
-    expect(next).toMatchObject({ version_id: 2, verdict: 'hold' });
+    expect(next).toMatchObject({ version_id: 2, verdict: 'fail', held: [POLICY] });
     expect((await ok(s.call('POST', path(SUPPORT, '/update-to-latest'), { key: owner(), body: {} }), 409)).error.code).toBe('PINS_CURRENT');
   });
 

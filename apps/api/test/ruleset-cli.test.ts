@@ -52,6 +52,39 @@ describe('tollgate ruleset validate', () => {
     expect(json.rules).toEqual(['policies/refunds.policy.json', 'colang/missing.co', 'sheets/support.rules.yaml']);
   });
 
+  it('lists every problem of every pin once: a missing version then the duplicate; a hidden rule once then the duplicate', async () => {
+    const ws = workspace();
+    const file = ws.file('twice.ruleset.json', {
+      name: 'Twice',
+      pins: [
+        { rule_id: 'policies/refunds.policy.json', version_id: 9 },
+        { rule_id: 'policies/refunds.policy.json' },
+        { rule_id: 'colang/nope.co' },
+        { rule_id: 'colang/nope.co' },
+      ],
+    });
+    const json = JSON.parse((await runCli('ruleset', 'validate', file, '--data', data, '--json')).stdout);
+    expect(json.problems.map((p: { code: string; path: string }) => [p.code, p.path])).toEqual([
+      ['VERSION_NOT_FOUND', '/pins/0/version_id'],
+      ['DUPLICATE_PIN', '/pins/1/rule_id'],
+      ['RULE_NOT_VISIBLE', '/pins/2/rule_id'],
+      ['DUPLICATE_PIN', '/pins/3/rule_id'],
+    ]);
+    expect(json.rules).toEqual(['policies/refunds.policy.json', 'colang/nope.co']);
+  });
+
+  it('exits 2 on a file that is not JSON at all, an empty one too, as for any input it cannot read', async () => {
+    const ws = workspace();
+    const empty = ws.file('empty.ruleset.json', '');
+    const run = await runCli('ruleset', 'validate', empty, '--data', data);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toMatch(/empty\.ruleset\.json(:1)?: NOT_JSON/);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe(`${empty}: unreadable`);
+    const json = await runCli('ruleset', 'validate', ws.file('half.ruleset.json', '{"name": '), '--data', data, '--json');
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ valid: false, rules: [], problems: [{ code: 'NOT_JSON' }] });
+  });
+
   it('exits 2 on a missing file or a missing --data', async () => {
     expect((await runCli('ruleset', 'validate', '/nonexistent.json', '--data', data)).code).toBe(2);
     const ws = workspace();
@@ -65,11 +98,17 @@ describe('tollgate ruleset run', () => {
     const call = ws.file('call.json', { tool: 'issue_refund', arguments: { amount: '500' } });
     const run = await runCli('ruleset', 'run', SUPPORT, '--call', call, '--data', data);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`hold (${SUPPORT} version 1)`);
+    // The policy holds the refund for approval, so the set, which passes only if every rule passes, fails.
+    expect(run.stdout).toContain(`fail (${SUPPORT} version 1)`);
     expect(run.stdout).toContain('hold policies/refunds.policy.json@1 (pinned): require_approval by refund-approval');
-    expect(run.stdout).toContain('pass sheets/support.rules.yaml@1 (running)');
+    expect(run.stdout).toContain('pass sheets/support.rules.yaml@1 (pinned)');
     const json = JSON.parse((await runCli('ruleset', 'run', SUPPORT, '--call', call, '--data', data, '--json', '--version', '1')).stdout);
-    expect(json).toMatchObject({ verdict: 'hold', held: ['policies/refunds.policy.json'], version_id: 1 });
+    expect(json).toMatchObject({
+      verdict: 'fail',
+      failed: ['policies/refunds.policy.json'],
+      held: ['policies/refunds.policy.json'],
+      version_id: 1,
+    });
   });
 
   it('refuses an archived set with its replacement, exit 1; a missing version, exit 1; a bad call, exit 2', async () => {

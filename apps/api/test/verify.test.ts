@@ -205,6 +205,21 @@ describe('tollgate verify', () => {
     expect(run.stdout).toMatch(/rulesets\/broken\.ruleset\.json:1: RULE_NOT_VISIBLE: colang\/missing\.co is not a rule you can see/);
   });
 
+  it('refuses an approved rule set named without a version, or one the folder lacks', async () => {
+    const w = soundFolder();
+    w.put('rulesets/shop.ruleset.json', JSON.stringify({ name: 'Shop', pins: [{ rule_id: 'sheets/shop.rules.yaml', version_id: 1 }] }));
+    w.put('settings.yaml', 'approved_rulesets_only: true\napproved_rulesets: [rulesets/shop.ruleset.json@1]\n');
+    expect((await runCli('verify', w.dir)).code).toBe(0);
+    w.put(
+      'settings.yaml',
+      'approved_rulesets_only: true\napproved_rulesets:\n  - rulesets/shop.ruleset.json\n  - rulesets/none.ruleset.json@1\n',
+    );
+    const run = await runCli('verify', w.dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('settings.yaml:3: VERSION_REQUIRED: approve a version of the set: rulesets/shop.ruleset.json@N');
+    expect(run.stdout).toContain('settings.yaml:4: REFERENCE_NOT_FOUND: rulesets/none.ruleset.json is not in the store');
+  });
+
   it("runs each policy's example suite against it: an example that does not hold is a problem", async () => {
     const w = soundFolder();
     const suite = JSON.parse(readFileSync(new URL('../../../examples/refunds.examples.json', import.meta.url), 'utf8'));

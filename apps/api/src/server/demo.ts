@@ -49,7 +49,11 @@ rules:
       name: 'Support',
       description: 'What refunds-bot is held to: the refunds policy at a reviewed version, and the support sheet.',
       tags: ['support', 'refunds'],
-      pins: [{ rule_id: 'policies/refunds.policy.json', version_id: 1 }, { rule_id: 'sheets/support.rules.yaml' }],
+      // Every pin names its version, as the API writes a set: the sheet and the policy are both at version 1.
+      pins: [
+        { rule_id: 'policies/refunds.policy.json', version_id: 1 },
+        { rule_id: 'sheets/support.rules.yaml', version_id: 1 },
+      ],
     },
     null,
     2,

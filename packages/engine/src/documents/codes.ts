@@ -44,12 +44,14 @@ export const DOCUMENT_CODES = {
   REFERENCE_NOT_FOUND: { when: 'Given a store to ask, a named document, or a pinned version of it, does not exist.' },
   // Rule sets.
   RULESET_EMPTY: { when: 'A rule set pins nothing: pins is an empty list.' },
-  DUPLICATE_PIN: { when: 'A rule set pins one rule twice; the second pin is reported.' },
+  DUPLICATE_PIN: { when: 'A rule set pins one rule twice; each later pin is reported, whatever the first pin’s problems.' },
   RULESET_TOO_LARGE: { when: 'A rule set pins more than 64 rules; the rules past the 64th are named.' },
   RULE_NOT_VISIBLE: {
     when: 'Given a store to ask, a pinned rule is not one the member can see: the store holds no loadable version of it.',
   },
-  VERSION_NOT_FOUND: { when: 'Given a store to ask, a pin names a version_id the store does not hold for that rule.' },
+  VERSION_NOT_FOUND: {
+    when: 'Given a store to ask, a pin names a version_id the store does not hold for that rule, or a pin without one names a rule with no running version to take.',
+  },
   RULE_NOT_PINNABLE: { when: 'Given a store to ask, a pinned rule is disabled or archived.' },
   // Agents.
   POLICY_OR_RULESET: { when: 'An agent names both a policy and a rule set, or neither: it names exactly one.' },
@@ -63,6 +65,9 @@ export const DOCUMENT_CODES = {
     when: 'A time is not an ISO 8601 date-time with seconds and an offset, such as 2025-07-01T09:00:00Z or 2025-07-01T09:00:00+02:00.',
   },
   // Settings.
+  VERSION_REQUIRED: {
+    when: 'An approved rule set names no version: the list approves set versions, as rulesets/support.ruleset.json@2.',
+  },
   INVALID_TTL: { when: 'approval_ttl_seconds is not an integer from 60 to 2592000 (30 days).' },
   INVALID_WINDOW: { when: 'An observe window does not end after it starts.' },
 } as const;

@@ -7,7 +7,7 @@ const RUNNING = `approval_ttl_seconds: 3600
 observe_windows:
   - {name: launch, starts: 2025-07-01T00:00:00Z, ends: 2025-07-08T00:00:00Z, relax: approvals}
 approved_rulesets_only: true
-approved_rulesets: [rulesets/support.ruleset.json]
+approved_rulesets: [rulesets/support.ruleset.json@1]
 `;
 
 function subjects(after: string, before = RUNNING): string[] {
@@ -32,8 +32,8 @@ describe('settings impact: widenings', () => {
     ],
     [
       'a rule set approved',
-      swap('[rulesets/support.ruleset.json]', '[rulesets/support.ruleset.json, rulesets/sales.ruleset.json]'),
-      ['approved_rulesets + rulesets/sales.ruleset.json'],
+      swap('[rulesets/support.ruleset.json@1]', '[rulesets/support.ruleset.json@1, rulesets/sales.ruleset.json@1]'),
+      ['approved_rulesets + rulesets/sales.ruleset.json@1'],
     ],
     [
       'an observe window added',
@@ -65,15 +65,15 @@ describe('settings impact: narrowings and identity are never flagged', () => {
     ['the approval lifetime shortened', swap('3600', '600')],
     ['a window removed', swap('  - {name: launch, starts: 2025-07-01T00:00:00Z, ends: 2025-07-08T00:00:00Z, relax: approvals}\n', '')],
     ['a window shortened', swap('ends: 2025-07-08T00:00:00Z', 'ends: 2025-07-02T00:00:00Z')],
-    ['an approval withdrawn', swap('[rulesets/support.ruleset.json]', '[]')],
+    ['an approval withdrawn', swap('[rulesets/support.ruleset.json@1]', '[]')],
   ])('%s', (_name, after) => {
     expect(subjects(after)).toEqual([]);
   });
 
   it('approved rule sets added while approved-only is off are not flagged; turning it on is not either', () => {
     const off = 'approved_rulesets_only: false\n';
-    expect(subjects('approved_rulesets_only: false\napproved_rulesets: [rulesets/a.ruleset.json]\n', off)).toEqual([]);
-    expect(subjects('approved_rulesets_only: true\napproved_rulesets: [rulesets/a.ruleset.json]\n', off)).toEqual([]);
+    expect(subjects('approved_rulesets_only: false\napproved_rulesets: [rulesets/a.ruleset.json@1]\n', off)).toEqual([]);
+    expect(subjects('approved_rulesets_only: true\napproved_rulesets: [rulesets/a.ruleset.json@1]\n', off)).toEqual([]);
   });
 
   it('a first settings file is compared with the defaults', () => {

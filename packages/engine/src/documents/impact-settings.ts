@@ -15,7 +15,8 @@ import { parseDateTime } from './values.ts';
 export function analyzeSettingsImpact(runningText: string | undefined, newText: string): Impact {
   const after = readSettings(newText);
   if (!after.ok) return impactOf([]);
-  const before = runningText === undefined ? undefined : readSettings(runningText);
+  // The running text may be from before the approved list named versions: read it as the gate does.
+  const before = runningText === undefined ? undefined : readSettings(runningText, undefined, { stored: true });
   return impactOf(settingsSubjects(before?.ok ? before.settings : DEFAULT_SETTINGS, after.settings));
 }
 

@@ -1,7 +1,8 @@
 // The rule set format: a valid set, and each refusal with its code, path, line and the rules at fault.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../source/diagnostic.ts';
-import { MAX_PINS, type PinContext, type RuleStatus, readRuleset, validateRuleset } from './ruleset.ts';
+import { MAX_PINS, type PinContext, type RuleStatus, readRuleset, resolvePins, validateRuleset } from './ruleset.ts';
 
 const SUPPORT = `{
   "name": "Support",
@@ -28,12 +29,14 @@ function withPins(pins: unknown[], extra: Record<string, unknown> = {}): string 
   return JSON.stringify({ name: 'Support', ...extra, pins }, null, 2);
 }
 
-/** A store of rules: id -> status and stored versions. */
-function storeOf(rules: Record<string, [RuleStatus, number[]]>): PinContext {
+/** A store of rules: id -> status, stored versions and the running one (the newest unless given; null: none). */
+function storeOf(rules: Record<string, [RuleStatus, number[], (number | null)?]>): PinContext {
   return {
     rule: (id) => {
       const r = rules[id];
-      return r === undefined ? undefined : { status: r[0], hasVersion: (v: number) => r[1].includes(v) };
+      if (r === undefined) return undefined;
+      const running = r[2] === undefined ? (r[1].at(-1) ?? null) : r[2];
+      return { status: r[0], hasVersion: (v: number) => r[1].includes(v), running };
     },
   };
 }
@@ -158,5 +161,120 @@ describe('readRuleset', () => {
     const problems: Diagnostic[] = [];
     expect(validateRuleset([], problems)).toBeUndefined();
     expect(problems.map((p) => p.code)).toEqual(['INVALID_TYPE']);
+  });
+});
+
+describe('every problem of every pin, once', () => {
+  const store = storeOf({
+    'policies/a.policy.json': ['active', [1, 2]],
+    'policies/off.policy.json': ['disabled', [1]],
+    'sheets/new.rules.yaml': ['active', [1], null],
+  });
+  const problemsOf = (pins: unknown[]) => {
+    const r = readRuleset(withPins(pins), store);
+    return r.ok ? { problems: [], rules: [] } : { problems: r.problems.map((p) => [p.code, p.path]), rules: r.rules };
+  };
+
+  it('a rule pinned at a missing version and again: the version at the first pin, the duplicate at the second', () => {
+    const r = problemsOf([{ rule_id: 'policies/a.policy.json', version_id: 9 }, { rule_id: 'policies/a.policy.json' }]);
+    expect(r.problems).toEqual([
+      ['VERSION_NOT_FOUND', '/pins/0/version_id'],
+      ['DUPLICATE_PIN', '/pins/1/rule_id'],
+    ]);
+    expect(r.rules).toEqual(['policies/a.policy.json']);
+  });
+
+  it('a rule the member cannot see, pinned twice: not visible once, then the duplicate', () => {
+    const r = problemsOf([{ rule_id: 'colang/nope.co' }, { rule_id: 'colang/nope.co' }]);
+    expect(r.problems).toEqual([
+      ['RULE_NOT_VISIBLE', '/pins/0/rule_id'],
+      ['DUPLICATE_PIN', '/pins/1/rule_id'],
+    ]);
+    expect(r.rules).toEqual(['colang/nope.co']);
+  });
+
+  it("a duplicate's own missing version is its own problem; a disabled rule at a missing version has both", () => {
+    expect(problemsOf([{ rule_id: 'policies/a.policy.json' }, { rule_id: 'policies/a.policy.json', version_id: 7 }]).problems).toEqual([
+      ['DUPLICATE_PIN', '/pins/1/rule_id'],
+      ['VERSION_NOT_FOUND', '/pins/1/version_id'],
+    ]);
+    // Problems come in the order of the text: rule_id before version_id.
+    expect(problemsOf([{ rule_id: 'policies/off.policy.json', version_id: 4 }]).problems).toEqual([
+      ['RULE_NOT_PINNABLE', '/pins/0/rule_id'],
+      ['VERSION_NOT_FOUND', '/pins/0/version_id'],
+    ]);
+  });
+
+  it('refuses a pin with no version of a rule with no running version: there is no version for it to take', () => {
+    const r = readRuleset(withPins([{ rule_id: 'sheets/new.rules.yaml' }]), store);
+    expect(r.ok ? [] : r.problems.map((p) => [p.code, p.path, p.message])).toEqual([
+      [
+        'VERSION_NOT_FOUND',
+        '/pins/0/rule_id',
+        'sheets/new.rules.yaml has no running version for this pin to take; name a stored version with version_id',
+      ],
+    ]);
+    expect(readRuleset(withPins([{ rule_id: 'sheets/new.rules.yaml', version_id: 1 }]), store).ok).toBe(true);
+  });
+
+  it('generated pin lists: each problem exactly once, as a reference reading says, and each rule at fault once', () => {
+    const rules: Record<string, [RuleStatus, number[], (number | null)?]> = {
+      'policies/a.policy.json': ['active', [1, 2]],
+      'sheets/b.rules.yaml': ['draft', [1]],
+      'colang/c.co': ['disabled', [1, 3]],
+      'colang/d.co': ['active', [2], null],
+    };
+    const ids = [...Object.keys(rules), 'policies/hidden.policy.json', 'colang/gone.co', 'agents/x.agent.yaml', 'catalogue.yaml'];
+    const pin = fc.record({ rule_id: fc.constantFrom(...ids), version_id: fc.constantFrom(1, 2, 3, 9) }, { requiredKeys: ['rule_id'] });
+    const context = storeOf(rules);
+    fc.assert(
+      fc.property(fc.array(pin, { minLength: 1, maxLength: 12 }), (pins) => {
+        // The reference: a rule's own problems at its first pin, a pin's version at every pin.
+        const want: [string, string][] = [];
+        const atFault: string[] = [];
+        const seen = new Set<string>();
+        pins.forEach((p, i) => {
+          const at = `/pins/${i}`;
+          const add = (code: string, path: string) => {
+            want.push([code, path]);
+            if (!atFault.includes(p.rule_id)) atFault.push(p.rule_id);
+          };
+          const first = !seen.has(p.rule_id);
+          seen.add(p.rule_id);
+          const stored = rules[p.rule_id];
+          const pinnable = !p.rule_id.startsWith('agents/') && p.rule_id !== 'catalogue.yaml';
+          if (!first) add('DUPLICATE_PIN', `${at}/rule_id`);
+          else if (!pinnable) add('WRONG_DOCUMENT_KIND', `${at}/rule_id`);
+          if (!pinnable) return;
+          if (stored === undefined) {
+            if (first) add('RULE_NOT_VISIBLE', `${at}/rule_id`);
+            return;
+          }
+          if (p.version_id !== undefined && !stored[1].includes(p.version_id)) add('VERSION_NOT_FOUND', `${at}/version_id`);
+          if (p.version_id === undefined && stored[2] === null) add('VERSION_NOT_FOUND', `${at}/rule_id`);
+          if (first && (stored[0] === 'disabled' || stored[0] === 'archived')) add('RULE_NOT_PINNABLE', `${at}/rule_id`);
+        });
+        const r = readRuleset(withPins(pins), context);
+        const got = r.ok ? [] : r.problems.map((p) => [p.code, p.path ?? '']);
+        // Problems come in the order of the text; the reference lists them in the order it finds them.
+        const byPlace = (a: string[], b: string[]) => `${a[1]} ${a[0]}`.localeCompare(`${b[1]} ${b[0]}`);
+        expect([...got].sort(byPlace)).toEqual([...want].sort(byPlace));
+        expect(new Set(got.map((g) => g.join(' '))).size).toBe(got.length);
+        expect(r.ok ? [] : r.rules).toEqual(atFault);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('resolvePins', () => {
+  it("pins a pin that names no version at its rule's running version, and leaves named versions alone", () => {
+    const store = storeOf({ 'policies/a.policy.json': ['active', [1, 2, 3], 2], 'sheets/b.rules.yaml': ['active', [1, 4]] });
+    const read = readRuleset(withPins([{ rule_id: 'policies/a.policy.json' }, { rule_id: 'sheets/b.rules.yaml', version_id: 1 }]), store);
+    if (!read.ok) throw new Error(JSON.stringify(read.problems));
+    expect(resolvePins(read.ruleset, store).pins).toEqual([
+      { rule_id: 'policies/a.policy.json', version_id: 2 },
+      { rule_id: 'sheets/b.rules.yaml', version_id: 1 },
+    ]);
   });
 });

@@ -16,7 +16,10 @@ export type RuleStatus = (typeof RULE_STATUSES)[number];
 /** Kept for readers of the gate's types: a rule set has the same statuses as a rule. */
 export type RulesetStatus = RuleStatus;
 
-/** One pinned rule: a policy, sheet or Colang document, at a stored version or (none) its running one. */
+/**
+ * One pinned rule: a policy, sheet or Colang document at a stored version. A pin written without one takes the
+ * rule's running version when the set version is made (`resolvePins`).
+ */
 export interface RulesetPin {
   rule_id: string;
   version_id?: number;
@@ -29,13 +32,24 @@ export interface Ruleset {
   pins: RulesetPin[];
 }
 
+/** A pinned rule as the store holds it. */
+export interface PinnedRule {
+  status: RuleStatus;
+  hasVersion(version: number): boolean;
+  /**
+   * The version that runs now, which a pin naming no version takes when the set version is made; null when
+   * none runs (such a pin is refused), undefined when the context does not tell.
+   */
+  running?: number | null;
+}
+
 /** What a rule set's reader may ask about a pinned rule, when a store is at hand. */
 export interface PinContext {
   /**
    * The rule as the member reading sees it: undefined when the member cannot see it (every member sees the
    * whole workspace, so that is a rule the store does not hold); `hasVersion` tells a stored, loadable version.
    */
-  rule(id: string): { status: RuleStatus; hasVersion(version: number): boolean } | undefined;
+  rule(id: string): PinnedRule | undefined;
 }
 
 /** A refusal lists every problem and, once each in pin order, the rules at fault. */
@@ -130,29 +144,29 @@ function readPins(value: unknown, faults: Faults, context?: PinContext): Ruleset
     }
   }
   const pins: RulesetPin[] = [];
+  // The first pin of each rule, whatever its own problems: a later pin of the rule is a duplicate even when
+  // the first is refused, so every problem of every pin is listed once (docs/documents.md, "Rule sets").
   const first = new Map<string, number>();
   value.forEach((raw, i) => {
-    const at = childPointer('/pins', i);
-    const pin = readPin(raw, at, faults, context);
-    if (pin === undefined) return;
-    const earlier = first.get(pin.rule_id);
-    if (earlier !== undefined) {
-      pinProblem(
-        faults,
-        'DUPLICATE_PIN',
-        `${at}/rule_id`,
-        pin.rule_id,
-        `${pin.rule_id} is pinned already (pin ${earlier}); pin a rule once`,
-      );
-      return;
-    }
-    first.set(pin.rule_id, i);
-    pins.push(pin);
+    const pin = readPin(raw, childPointer('/pins', i), i, first, faults, context);
+    if (pin !== undefined) pins.push(pin);
   });
   return pins;
 }
 
-function readPin(raw: unknown, at: string, faults: Faults, context?: PinContext): RulesetPin | undefined {
+/**
+ * One pin's problems, each once. A rule's own problems (its kind, whether the member can see it, its status)
+ * are told at its first pin; a later pin of the same rule is a DUPLICATE_PIN, and still has its version
+ * checked, since the version is that pin's own.
+ */
+function readPin(
+  raw: unknown,
+  at: string,
+  index: number,
+  first: Map<string, number>,
+  faults: Faults,
+  context?: PinContext,
+): RulesetPin | undefined {
   if (!isRecord(raw)) {
     faults.problems.push(problem('INVALID_TYPE', at, 'a pin is {"rule_id": "policies/refunds.policy.json", "version_id": 2}'));
     return undefined;
@@ -161,38 +175,68 @@ function readPin(raw: unknown, at: string, faults: Faults, context?: PinContext)
   const before = problems.length;
   checkMembers(raw, at, PIN_MEMBERS, problems);
   const id = raw.rule_id;
+  const version = raw.version_id;
+  const versionValid = version === undefined || (typeof version === 'number' && Number.isSafeInteger(version) && version > 0);
   if (id === undefined) problems.push(problem('MISSING_MEMBER', at, 'a pin needs "rule_id": a policy, sheet or Colang id'));
   else if (typeof id !== 'string') problems.push(problem('INVALID_TYPE', `${at}/rule_id`, 'expected a document id'));
-  else {
-    const kind = documentKindOf(id);
-    if (kind === undefined || !(PINNABLE as readonly string[]).includes(kind)) {
-      pinProblem(
-        faults,
-        'WRONG_DOCUMENT_KIND',
-        `${at}/rule_id`,
-        id,
-        `${id} is ${kind ? kindWords(kind) : 'no document id'}; a rule set pins policies/*.policy.json, sheets/*.rules.yaml or colang/*.co`,
-      );
-    }
+  if (typeof id !== 'string') {
+    if (!versionValid)
+      problems.push(problem('INVALID_VALUE', `${at}/version_id`, 'a version_id is a positive integer: the stored version to pin'));
+    return undefined;
   }
-  const version = raw.version_id;
-  if (version !== undefined && !(typeof version === 'number' && Number.isSafeInteger(version) && version > 0)) {
-    pinProblem(faults, 'INVALID_VALUE', `${at}/version_id`, String(id), 'a version_id is a positive integer: the stored version to pin');
+  const earlier = first.get(id);
+  if (earlier === undefined) first.set(id, index);
+  const kind = documentKindOf(id);
+  const pinnable = kind !== undefined && (PINNABLE as readonly string[]).includes(kind);
+  if (earlier !== undefined) {
+    pinProblem(faults, 'DUPLICATE_PIN', `${at}/rule_id`, id, `${id} is pinned already (pin ${earlier}); pin a rule once`);
+  } else if (!pinnable) {
+    pinProblem(
+      faults,
+      'WRONG_DOCUMENT_KIND',
+      `${at}/rule_id`,
+      id,
+      `${id} is ${kind ? kindWords(kind) : 'no document id'}; a rule set pins policies/*.policy.json, sheets/*.rules.yaml or colang/*.co`,
+    );
   }
-  if (problems.length !== before || typeof id !== 'string') return undefined;
+  if (!versionValid) {
+    pinProblem(faults, 'INVALID_VALUE', `${at}/version_id`, id, 'a version_id is a positive integer: the stored version to pin');
+  }
   const pin: RulesetPin = { rule_id: id };
   if (typeof version === 'number') pin.version_id = version;
-  if (context === undefined) return pin;
+  if (context !== undefined && pinnable) checkPinInStore(pin, at, earlier === undefined, versionValid, faults, context);
+  return problems.length === before ? pin : undefined;
+}
+
+/** The store's checks of one pin: the rule's own (at its first pin only) and the version's. */
+function checkPinInStore(
+  pin: RulesetPin,
+  at: string,
+  firstOfRule: boolean,
+  versionValid: boolean,
+  faults: Faults,
+  context: PinContext,
+): void {
+  const id = pin.rule_id;
   const rule = context.rule(id);
   if (rule === undefined) {
-    pinProblem(faults, 'RULE_NOT_VISIBLE', `${at}/rule_id`, id, `${id} is not a rule you can see`);
-    return undefined;
+    // Said once, at the first pin; a later pin of it says nothing more of a rule the member cannot see.
+    if (firstOfRule) pinProblem(faults, 'RULE_NOT_VISIBLE', `${at}/rule_id`, id, `${id} is not a rule you can see`);
+    return;
   }
-  if (pin.version_id !== undefined && !rule.hasVersion(pin.version_id)) {
+  if (pin.version_id !== undefined && versionValid && !rule.hasVersion(pin.version_id)) {
     pinProblem(faults, 'VERSION_NOT_FOUND', `${at}/version_id`, id, `version ${pin.version_id} of ${id} does not exist`);
-    return undefined;
   }
-  if (rule.status === 'disabled' || rule.status === 'archived') {
+  if (pin.version_id === undefined && rule.running === null) {
+    pinProblem(
+      faults,
+      'VERSION_NOT_FOUND',
+      `${at}/rule_id`,
+      id,
+      `${id} has no running version for this pin to take; name a stored version with version_id`,
+    );
+  }
+  if (firstOfRule && (rule.status === 'disabled' || rule.status === 'archived')) {
     pinProblem(
       faults,
       'RULE_NOT_PINNABLE',
@@ -200,7 +244,23 @@ function readPin(raw: unknown, at: string, faults: Faults, context?: PinContext)
       id,
       `${id} is ${rule.status}; a set cannot pin ${rule.status === 'archived' ? 'an archived' : 'a disabled'} rule`,
     );
-    return undefined;
   }
-  return pin;
+}
+
+/**
+ * Pins every pin that names no version at its rule's running version, as a set version is made: the set
+ * then behaves the same until someone changes it (rule-sets.txt; docs/rulesets.md, "Pins are resolved when a
+ * version is made"). Call it with the context `readRuleset` accepted the set with; a pin whose running version
+ * the context does not tell is left as it is.
+ *
+ * @example
+ * resolvePins({ name: 'S', pins: [{ rule_id: 'sheets/shop.rules.yaml' }] }, context) // pins: [{ rule_id: 'sheets/shop.rules.yaml', version_id: 3 }]
+ */
+export function resolvePins(ruleset: Ruleset, context: PinContext): Ruleset {
+  const pins = ruleset.pins.map((pin) => {
+    if (pin.version_id !== undefined) return pin;
+    const running = context.rule(pin.rule_id)?.running;
+    return typeof running === 'number' ? { rule_id: pin.rule_id, version_id: running } : pin;
+  });
+  return { ...ruleset, pins };
 }

@@ -9,7 +9,7 @@ observe_windows:
     ends: 2025-07-08T00:00:00Z
     relax: approvals
 approved_rulesets_only: true
-approved_rulesets: [rulesets/support.ruleset.json]
+approved_rulesets: [rulesets/support.ruleset.json@2]
 `;
 
 function brief(text: string, exists?: (id: string) => boolean) {
@@ -27,7 +27,7 @@ describe('readSettings', () => {
         approval_ttl_seconds: 3600,
         observe_windows: [{ name: 'launch-week', starts: '2025-07-01T00:00:00Z', ends: '2025-07-08T00:00:00Z', relax: 'approvals' }],
         approved_rulesets_only: true,
-        approved_rulesets: ['rulesets/support.ruleset.json'],
+        approved_rulesets: ['rulesets/support.ruleset.json@2'],
       },
     });
   });
@@ -77,9 +77,9 @@ approved_rulesets_only: false
     ]);
   });
 
-  it('takes approved rule sets by id, once each, existing when a store is asked', () => {
+  it('takes approved rule set versions, once each, existing when a store is asked', () => {
     const text =
-      'approved_rulesets_only: true\napproved_rulesets:\n  - rulesets/a.ruleset.json\n  - policies/b.policy.json\n  - rulesets/a.ruleset.json\n';
+      'approved_rulesets_only: true\napproved_rulesets:\n  - rulesets/a.ruleset.json@1\n  - policies/b.policy.json@1\n  - rulesets/a.ruleset.json@1\n';
     expect(brief(text)).toEqual([
       { code: 'WRONG_DOCUMENT_KIND', path: '/approved_rulesets/1', line: 4 },
       { code: 'DUPLICATE_VALUE', path: '/approved_rulesets/2', line: 5 },
@@ -92,19 +92,31 @@ approved_rulesets_only: false
     expect(brief('approved_rulesets_only: false\n---\na: 1\n')).toEqual([{ code: 'NOT_YAML', path: '', line: 2 }]);
   });
 
-  it('approves a whole rule set or one version of it (id@N), asking the store whether the version exists', () => {
-    const text = 'approved_rulesets_only: true\napproved_rulesets: [rulesets/a.ruleset.json@2, rulesets/b.ruleset.json]\n';
+  it('approves versions (id@N), asking the store whether the version exists', () => {
+    const text = 'approved_rulesets_only: true\napproved_rulesets: [rulesets/a.ruleset.json@2, rulesets/b.ruleset.json@7]\n';
     const r = readSettings(text);
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
-    expect(r.settings.approved_rulesets).toEqual(['rulesets/a.ruleset.json@2', 'rulesets/b.ruleset.json']);
+    expect(r.settings.approved_rulesets).toEqual(['rulesets/a.ruleset.json@2', 'rulesets/b.ruleset.json@7']);
     expect(isApprovedVersion(r.settings.approved_rulesets, 'rulesets/a.ruleset.json', 2)).toBe(true);
     expect(isApprovedVersion(r.settings.approved_rulesets, 'rulesets/a.ruleset.json', 3)).toBe(false);
     expect(isApprovedVersion(r.settings.approved_rulesets, 'rulesets/b.ruleset.json', 7)).toBe(true);
     const stored = readSettings(text, { exists: (_id, sequence) => sequence === undefined || sequence === 1 });
     expect(stored.ok ? [] : stored.problems.map((p) => [p.code, p.path, p.message])).toEqual([
       ['REFERENCE_NOT_FOUND', '/approved_rulesets/0', 'version 2 of rulesets/a.ruleset.json does not exist'],
+      ['REFERENCE_NOT_FOUND', '/approved_rulesets/1', 'version 7 of rulesets/b.ruleset.json does not exist'],
     ]);
     const wrong = readSettings('approved_rulesets_only: true\napproved_rulesets: [agents/a.agent.yaml@2]\n');
     expect(wrong.ok ? [] : wrong.problems.map((p) => p.code)).toEqual(['WRONG_DOCUMENT_KIND']);
+  });
+
+  it('refuses an approved set without a version; a stored file with one still loads, and its bare id approves nothing', () => {
+    const text = 'approved_rulesets_only: true\napproved_rulesets: [rulesets/a.ruleset.json]\n';
+    expect(brief(text)).toEqual([{ code: 'VERSION_REQUIRED', path: '/approved_rulesets/0', line: 2 }]);
+    const stored = readSettings(text, undefined, { stored: true });
+    if (!stored.ok) throw new Error(JSON.stringify(stored.problems));
+    expect(stored.settings.approved_rulesets).toEqual(['rulesets/a.ruleset.json']);
+    for (const version of [1, 2, 99]) {
+      expect(isApprovedVersion(stored.settings.approved_rulesets, 'rulesets/a.ruleset.json', version)).toBe(false);
+    }
   });
 });

@@ -45,19 +45,27 @@ const WINDOW_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const MEMBERS = ['approval_ttl_seconds', 'observe_windows', 'approved_rulesets_only', 'approved_rulesets'];
 const WINDOW_MEMBERS = ['name', 'starts', 'ends', 'relax'];
 
+export interface ReadSettingsOptions {
+  /**
+   * The text is a stored version that runs (the gate reading it), not a new one: an approved entry without a
+   * version, from before the list named versions, is read rather than refused, and approves nothing.
+   */
+  stored?: boolean;
+}
+
 /**
  * Reads the settings file from its YAML text, defaults filled in. With a store to ask, every approved
- * rule set must exist.
+ * rule set version must exist.
  *
  * @example
  * readSettings('approval_ttl_seconds: 3600\napproved_rulesets_only: false\n')
  * // { ok: true, settings: { approval_ttl_seconds: 3600, observe_windows: [], approved_rulesets_only: false, approved_rulesets: [] }, problems: [] }
  */
-export function readSettings(text: string, context?: ReferenceContext): SettingsResult {
+export function readSettings(text: string, context?: ReferenceContext, options: ReadSettingsOptions = {}): SettingsResult {
   const read = readYamlText(text);
   if (!read.ok) return { ok: false, problems: [{ ...read.diagnostic, path: '' }] };
   const problems = [...read.diagnostics];
-  const settings = validateSettings(read.value, problems, context);
+  const settings = validateSettings(read.value, problems, context, options);
   if (settings !== undefined && problems.length === 0) return { ok: true, settings, problems: [] };
   return { ok: false, problems: placeProblems(problems, read.rangeOf) };
 }
@@ -68,7 +76,12 @@ export function readSettings(text: string, context?: ReferenceContext): Settings
  * @example
  * validateSettings({ approval_ttl_seconds: 30, approved_rulesets_only: false }, problems) // undefined; INVALID_TTL
  */
-export function validateSettings(value: unknown, problems: Diagnostic[], context?: ReferenceContext): Settings | undefined {
+export function validateSettings(
+  value: unknown,
+  problems: Diagnostic[],
+  context?: ReferenceContext,
+  options: ReadSettingsOptions = {},
+): Settings | undefined {
   const before = problems.length;
   if (!isRecord(value)) {
     problems.push(
@@ -97,26 +110,36 @@ export function validateSettings(value: unknown, problems: Diagnostic[], context
     value.approved_rulesets === undefined
       ? []
       : readList(value.approved_rulesets, '/approved_rulesets', MAX_APPROVED_RULESETS, problems, (entry, at) =>
-          readApproved(entry, at, problems, context),
+          readApproved(entry, at, problems, context, options.stored === true),
         );
   if (problems.length !== before || windows === undefined || approved === undefined || typeof only !== 'boolean') return undefined;
   return { approval_ttl_seconds: ttl as number, observe_windows: windows, approved_rulesets_only: only, approved_rulesets: approved };
 }
 
 /**
- * One approved entry: a rule-set id (every version of it) or `id@N` (version N only); with a store to ask,
- * the set and the version must exist.
+ * One approved entry: `id@N`, version N of a rule set. The list approves set versions, so a version saved
+ * later runs only once someone approves it too (rule-sets.txt, "a rule set version has to be on the approved
+ * list"). With a store to ask, the set and the version must exist. A bare id is refused (VERSION_REQUIRED),
+ * except when reading a stored file (`stored`): it ran before the list named versions, so it still loads, and
+ * its bare ids approve no version (`isApprovedVersion`), failing closed.
  */
 function readApproved(
   entry: unknown,
   at: string,
   problems: Diagnostic[],
-  context?: ReferenceContext,
+  context: ReferenceContext | undefined,
+  stored: boolean,
 ): { key: string; value: string } | undefined {
   const match = typeof entry === 'string' ? /^(.*)@([1-9][0-9]{0,8})$/.exec(entry) : null;
   if (match === null) {
+    const before = problems.length;
     const ruleset = readReference(entry, at, ['ruleset'], problems, context);
-    return ruleset === undefined ? undefined : { key: ruleset, value: ruleset };
+    if (ruleset === undefined || problems.length !== before) return undefined;
+    if (!stored) {
+      problems.push(problem('VERSION_REQUIRED', at, `approve a version of the set: ${ruleset}@N (the list approves set versions)`));
+      return undefined;
+    }
+    return { key: ruleset, value: ruleset };
   }
   const before = problems.length;
   const ruleset = readReference(match[1], at, ['ruleset'], problems, context);
@@ -130,13 +153,15 @@ function readApproved(
 }
 
 /**
- * Whether settings' approved list lets a rule-set version run: the set itself or that version is listed.
+ * Whether settings' approved list lets a rule-set version run: that version is listed (`id@N`). A bare id, read
+ * from a file stored before the list named versions, approves none.
  *
  * @example
  * isApprovedVersion(['rulesets/a.ruleset.json@2'], 'rulesets/a.ruleset.json', 2) // true
+ * isApprovedVersion(['rulesets/a.ruleset.json'], 'rulesets/a.ruleset.json', 2) // false
  */
 export function isApprovedVersion(approved: readonly string[], ruleset: string, version: number): boolean {
-  return approved.includes(ruleset) || approved.includes(`${ruleset}@${version}`);
+  return approved.includes(`${ruleset}@${version}`);
 }
 
 function readWindow(raw: unknown, at: string, problems: Diagnostic[]): { key: string; value: ObserveWindow } | undefined {

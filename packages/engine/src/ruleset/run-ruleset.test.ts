@@ -1,12 +1,13 @@
 // Running a rule set: each rule's own result and version, the set's verdict over mixed results, and a
 // failing judge failing the whole run with no result at all.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import refundsExample from '../../../../examples/refunds.policy.json' with { type: 'json' };
 import { compilePolicy } from '../policy/compile.ts';
 import type { Member } from '../policy/types.ts';
 import { readCatalogue } from '../rulebook/catalogue.ts';
 import { compileRules } from '../sheet/compile.ts';
-import { judgeRule, type LoadedRule, RulesetRunError, runRuleset } from './run-ruleset.ts';
+import { judgeRule, type LoadedRule, type RuleOutcome, RulesetRunError, runRuleset } from './run-ruleset.ts';
 
 const catalogue = (() => {
   const r = readCatalogue(
@@ -66,13 +67,37 @@ describe('runRuleset', () => {
     ]);
   });
 
-  it('holds the call when a policy asks for approval and nothing fails; fail outranks hold', async () => {
+  it('fails the set when a rule holds the call for a person, though nothing else fails: only passing rules pass it', async () => {
     const held = await runRuleset([REFUNDS, SHEET], call('issue_refund', '500'), options);
-    expect(held).toMatchObject({ verdict: 'hold', failed: [], held: ['policies/refunds.policy.json'] });
-    expect(held.results[0]).toMatchObject({ decision: 'require_approval', rule: 'refund-approval' });
-    // send_payout: the sheet asks for confirmation (hold), the policy denies payouts (fail).
+    expect(held).toMatchObject({ verdict: 'fail', failed: ['policies/refunds.policy.json'], held: ['policies/refunds.policy.json'] });
+    expect(held.results[0]).toMatchObject({ result: 'hold', decision: 'require_approval', rule: 'refund-approval' });
+    // send_payout: the policy denies payouts (fail), the sheet asks for confirmation (hold).
     const mixed = await runRuleset([REFUNDS, SHEET], call('send_payout', '5'), options);
-    expect(mixed).toMatchObject({ verdict: 'fail', failed: ['policies/refunds.policy.json'], held: ['sheets/support.rules.yaml'] });
+    expect(mixed).toMatchObject({
+      verdict: 'fail',
+      failed: ['policies/refunds.policy.json', 'sheets/support.rules.yaml'],
+      held: ['sheets/support.rules.yaml'],
+    });
+  });
+
+  it('gives one pass or fail for any results: pass exactly when every rule passes; failed and held in pin order', async () => {
+    const outcome = fc.constantFrom<RuleOutcome>('pass', 'hold', 'fail');
+    await fc.assert(
+      fc.asyncProperty(fc.array(outcome, { minLength: 1, maxLength: 8 }), async (outcomes) => {
+        const rules = outcomes.map((_, i) => ({ ...REFUNDS, rule_id: `policies/r${i}.policy.json` }));
+        const judge = (rule: LoadedRule, c: Parameters<typeof judgeRule>[1], o: Parameters<typeof judgeRule>[2]) => ({
+          ...judgeRule(rule, c, o),
+          result: outcomes[rules.findIndex((r) => r.rule_id === rule.rule_id)] as RuleOutcome,
+        });
+        const run = await runRuleset(rules, call('issue_refund', '50'), { ...options, judge });
+        const ids = (want: (o: RuleOutcome) => boolean) => rules.filter((_, i) => want(outcomes[i] as RuleOutcome)).map((r) => r.rule_id);
+        expect(run.verdict).toBe(outcomes.every((o) => o === 'pass') ? 'pass' : 'fail');
+        expect(run.failed).toEqual(ids((o) => o !== 'pass'));
+        expect(run.held).toEqual(ids((o) => o === 'hold'));
+        expect(run.results.map((r) => r.result)).toEqual(outcomes);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('never lets a value that cannot be read pass: an unknown tool and a malformed amount fail', async () => {

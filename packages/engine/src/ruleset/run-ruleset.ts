@@ -1,7 +1,8 @@
 // Running a rule set against one call (rule-sets.txt, "Run one"): every pinned rule judged in parallel, the
-// set passing only if every rule passes. A policy passes on allow and holds the call on require_approval (as
-// the gate does); a rulebook passes on the tool check's allow and holds on a confirmation. A judge that
-// throws or takes too long fails the whole run: the caller gets no partial result, and so records nothing.
+// set passing only if every rule passes, so its verdict is one pass or fail. A policy passes on allow and holds
+// the call on require_approval (as the gate does); a rulebook passes on the tool check's allow and holds on a
+// confirmation; a held rule did not pass, so it fails the set. A judge that throws or takes too long fails the
+// whole run: the caller gets no partial result, and so records nothing.
 import type { CompiledPolicy } from '../policy/compile.ts';
 import { compileTool } from '../policy/compile.ts';
 import { evaluatePolicy } from '../policy/evaluate.ts';
@@ -16,7 +17,11 @@ import type { CatalogueOverlay, Rulebook } from '../rulebook/types.ts';
 export type LoadedRule = {
   rule_id: string;
   version_id: number;
-  /** True when the pin names the version; false when the pin follows the rule's running version. */
+  /**
+   * True when the version is the pin's own; false when a host runs a rule at its running version. Every pin of
+   * a stored set names its version (a pin written without one takes the running version when the set version
+   * is made), so a set the API runs has only pinned rules.
+   */
   pinned: boolean;
 } & ({ kind: 'policy'; policy: CompiledPolicy } | { kind: 'sheet' | 'colang'; rulebook: Rulebook; overlay?: CatalogueOverlay });
 
@@ -28,7 +33,10 @@ export interface RulesetCall {
   confirmed?: boolean;
 }
 
+/** One rule's own result: a held rule waits for a person (an approval, a confirmation). */
 export type RuleOutcome = 'pass' | 'hold' | 'fail';
+/** The set's verdict: one pass or fail (rule-sets.txt, "The set passes only if every rule passes"). */
+export type RulesetVerdict = 'pass' | 'fail';
 
 /** One rule's own result. Summaries are sentences for people and never hold an argument value. */
 export interface RuleResult {
@@ -44,10 +52,10 @@ export interface RuleResult {
 }
 
 export interface RulesetRun {
-  verdict: RuleOutcome;
-  /** The rules that failed, in pin order. */
+  verdict: RulesetVerdict;
+  /** The rules that did not pass, in pin order: those that failed and those that hold. */
   failed: string[];
-  /** The rules that hold the call for a person, in pin order. */
+  /** Of those, the rules that hold the call for a person, in pin order. */
   held: string[];
   results: RuleResult[];
 }
@@ -78,21 +86,23 @@ export class RulesetRunError extends Error {
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
- * Runs every rule against the call in parallel and combines their results: fail anywhere fails the set,
- * then hold, else pass. Rejects with RulesetRunError when any judge throws or times out.
+ * Runs every rule against the call in parallel and combines their results: the set passes only if every rule
+ * passes; a rule that fails or holds fails it. Rejects with RulesetRunError when any judge throws or times out.
  *
  * @example
  * await runRuleset([{ rule_id: 'policies/refunds.policy.json', version_id: 2, pinned: true, kind: 'policy', policy }],
  *   { tool: 'issue_refund', arguments: { amount: '50' } }, { catalogue })
  * // { verdict: 'pass', failed: [], held: [], results: [{ rule_id: 'policies/refunds.policy.json', result: 'pass', ... }] }
+ * // and with { amount: '500' }, which the policy holds for approval:
+ * // { verdict: 'fail', failed: ['policies/refunds.policy.json'], held: ['policies/refunds.policy.json'], results: [...] }
  */
 export async function runRuleset(rules: readonly LoadedRule[], call: RulesetCall, options: RunOptions): Promise<RulesetRun> {
   const judge = options.judge ?? judgeRule;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const results = await Promise.all(rules.map((rule) => withTimeout(rule, timeoutMs, () => judge(rule, call, options))));
-  const failed = results.filter((r) => r.result === 'fail').map((r) => r.rule_id);
+  const failed = results.filter((r) => r.result !== 'pass').map((r) => r.rule_id);
   const held = results.filter((r) => r.result === 'hold').map((r) => r.rule_id);
-  const verdict: RuleOutcome = failed.length > 0 ? 'fail' : held.length > 0 ? 'hold' : 'pass';
+  const verdict: RulesetVerdict = failed.length === 0 ? 'pass' : 'fail';
   return { verdict, failed, held, results };
 }
 

@@ -2,12 +2,12 @@
 // set's text checked against a data folder's store (every refusal naming the rules at fault), and one run
 // of a stored set's version against a call, exactly as the API's validate route runs it.
 import { resolve } from 'node:path';
-import { formatProblem, type RulesetCall, readRuleset } from '@tollgate/engine';
+import { type Diagnostic, formatProblem, type RulesetCall, readJsonText, readRuleset } from '@tollgate/engine';
 import { type AppContext, openContext } from '../../server/context.ts';
 import { ApiError } from '../../server/errors.ts';
 import { pinContextFor, pinnedIdsOf } from '../../server/rulesets/ruleset-versions.ts';
 import { runRulesetVersion } from '../../server/rulesets/run-version.ts';
-import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
+import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE } from '../io.ts';
 import { required } from '../main.ts';
 import { MAX_DOCUMENT_BYTES, readJsonFile, readTextFile } from '../read-input.ts';
 
@@ -28,8 +28,25 @@ async function withData<T>(data: string | undefined, run: (ctx: AppContext) => P
   }
 }
 
+function problemJson(p: Diagnostic) {
+  return { code: p.code, path: p.path ?? '', message: p.message, ...(p.range ? { line: p.range.start.line } : {}) };
+}
+
 export async function rulesetValidate(file: string, options: { data?: string; json?: boolean }, io: CliIo): Promise<number> {
   const text = readTextFile(file, MAX_DOCUMENT_BYTES);
+  // Text that is not JSON at all (an empty file too) is input that cannot be read: exit 2, as docs/cli.md's
+  // exit codes say, before any data folder is opened.
+  const json = readJsonText(text);
+  if (!json.ok) {
+    const unreadable = { ...json.diagnostic, path: '' };
+    if (options.json) {
+      const body = { valid: false, rules: [], problems: [problemJson(unreadable)] };
+      io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    } else {
+      io.stdout.write(`${formatProblem(file, unreadable)}\n${file}: unreadable\n`);
+    }
+    return EXIT_UNREADABLE;
+  }
   return withData(options.data, async (ctx) => {
     const read = readRuleset(text, await pinContextFor(ctx, pinnedIdsOf(text)));
     if (options.json) {
@@ -38,12 +55,7 @@ export async function rulesetValidate(file: string, options: { data?: string; js
         : {
             valid: false,
             rules: read.rules,
-            problems: read.problems.map((p) => ({
-              code: p.code,
-              path: p.path ?? '',
-              message: p.message,
-              ...(p.range ? { line: p.range.start.line } : {}),
-            })),
+            problems: read.problems.map(problemJson),
           };
       io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
       return read.ok ? EXIT_OK : EXIT_INVALID;

@@ -1,7 +1,7 @@
 // Routes: documents. Each route is declared with createRoute and zod schemas, so it is described in /v1/openapi.json.
 // Ids hold slashes and travel URL-encoded as one path segment (/v1/documents/policies%2Frefunds.policy.json).
 import { createRoute, z } from '@hono/zod-openapi';
-import { analyzeImpact, documentKindOf, formatProblem, readRuleset, validateDocument } from '@tollgate/engine';
+import { analyzeImpact, documentKindOf, formatProblem, validateDocument } from '@tollgate/engine';
 import type { DocumentVersion, EditImpact, StoredDocument } from '@tollgate/store';
 import { createTwoFilesPatch } from 'diff';
 import { requireMember } from '../auth.ts';
@@ -9,7 +9,8 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
-import { assertActivatable, pinContextFor, pinnedIdsOf } from '../rulesets/ruleset-versions.ts';
+import { assertActivatable } from '../rulesets/ruleset-versions.ts';
+import { checkAgainstStore } from '../rulesets/store-checks.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { authorizationsOf, changedBindings, readCatalogueTools } from '../state/tool-bindings.ts';
 import { ErrorSchema, json, members, storeError } from './route-kit.ts';
@@ -403,19 +404,18 @@ export function documentRoutes() {
     const { id } = c.req.valid('param');
     const body = c.req.valid('json');
     if (documentKindOf(id) === 'catalogue' && member.role === 'developer') await refuseBindingChange(ctx, id, body.content);
-    if (documentKindOf(id) === 'ruleset') {
-      // Pins are checked against the store here (the seam's validators read the text alone).
-      const read = readRuleset(body.content, await pinContextFor(ctx, pinnedIdsOf(body.content)));
-      if (!read.ok) {
-        const reasons = read.problems.map((p) => formatProblem(id, p));
-        return c.json({ status: 'refused' as const, reasons, impact: { widens_security: false, widened_subjects: [] } }, 422);
-      }
+    // A rule set's pins and the settings' approved versions are checked against the store here (the seam's
+    // validators read the text alone); a set's pins without a version are pinned as the version is made.
+    const checked = await checkAgainstStore(ctx, id, body.content);
+    if (!checked.ok) {
+      const reasons = checked.problems.map((p) => formatProblem(id, p));
+      return c.json({ status: 'refused' as const, reasons, impact: { widens_security: false, widened_subjects: [] } }, 422);
     }
     const outcome = await ctx.seam
       .submit({
         kind: 'document',
         document: id,
-        content: body.content,
+        content: checked.content,
         author: { kind: member.role === 'developer' ? 'developer' : 'person', label: member.name },
         reason: body.reason,
         ...(body.based_on !== undefined ? { basedOn: body.based_on } : {}),
@@ -424,7 +424,7 @@ export function documentRoutes() {
     const result = {
       status: outcome.status,
       ...(outcome.version ? { version: versionJson(outcome.version) } : {}),
-      reasons: [...outcome.reasons],
+      reasons: outcome.version ? [...outcome.reasons, ...checked.notes] : [...outcome.reasons],
       impact: impactJson(outcome.impact),
     };
     if (outcome.version) ctx.events.publish({ type: 'document', id, sequence: outcome.version.sequence });

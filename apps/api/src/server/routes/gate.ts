@@ -163,7 +163,7 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
   let settingsRead: Settings | undefined;
   const settingsDoc = await ctx.store.get('settings.yaml');
   if (settingsDoc) {
-    const s = readSettings(settingsDoc.text);
+    const s = readSettings(settingsDoc.text, undefined, { stored: true });
     if (s.ok) {
       settingsRead = s.settings;
       ttl = s.settings.approval_ttl_seconds;

@@ -1,7 +1,8 @@
 // Routes: rule sets (rule-sets.txt). A set's pins are versioned in the store: every change of pins saves
-// the next version as a draft, which runs for agents once activated. Status, metadata and the active
-// version change without a new version (lifecycle state). Running a set judges every pinned rule in
-// parallel; a run that fails midway records nothing.
+// the next version as a draft, which runs for agents once activated, every pin at a version (a pin sent
+// without one takes its rule's running version then). Status, metadata and the active version change without
+// a new version (lifecycle state). Running a set judges every pinned rule in parallel, for one pass or fail;
+// a run that fails midway records nothing.
 import { createRoute, z } from '@hono/zod-openapi';
 import { RULE_STATUSES, type RuleStatus } from '@tollgate/engine';
 import { requireMember } from '../auth.ts';
@@ -11,10 +12,12 @@ import { router } from '../openapi.ts';
 import { hasStatus, lifecycleOf } from '../rulesets/lifecycle.ts';
 import {
   assertNoDraftRules,
+  assertPinsResolved,
   assertRulesetId,
   checkRulesetText,
   type RulesetVersionView,
   readRulesetVersion,
+  rulesetText,
   rulesetVersions,
 } from '../rulesets/ruleset-versions.ts';
 import { RULE_TIMEOUT_MS, runRulesetVersion } from '../rulesets/run-version.ts';
@@ -47,18 +50,37 @@ const VersionQuery = z.object({
 });
 
 const Status = z.enum(RULE_STATUSES);
+const ListQuery = z.object({
+  status: z
+    .enum([...RULE_STATUSES, 'all'])
+    .optional()
+    .openapi({
+      param: { name: 'status', in: 'query' },
+      description: 'The sets of one status, or all of them; active sets when left out (rule-sets.txt, "Reading a rule set")',
+    }),
+});
 const PinBody = z.object({ rule_id: z.string().min(1).max(1024), version_id: z.number().int().min(1).optional() }).strict();
 const Tags = z.array(z.string()).max(32);
 
 const PinSchema = z
   .object({
     rule_id: z.string(),
-    version_id: z.number().int().nullable().openapi({ description: 'The version pinned; null follows the running version' }),
-    used_version: z.number().int().nullable().openapi({ description: 'The version that runs for this pin now' }),
+    version_id: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'The version pinned; null only in a version stored before pins were resolved, which runs nothing' }),
+    used_version: z.number().int().nullable().openapi({ description: 'The version that runs for this pin' }),
     running_version: z.number().int().nullable(),
     newer: z.boolean().openapi({ description: 'A newer running version of the rule exists than the one pinned' }),
     kind: z.enum(['policy', 'sheet', 'colang']),
     status: Status,
+    name: z.string().openapi({ description: "The rule's name: its file name without folder and kind suffix", example: 'refunds' }),
+    description: z
+      .string()
+      .nullable()
+      .openapi({ description: "A sheet's or Colang document's leading comment at the version used; null for a policy" }),
+    owner: z.string().nullable().openapi({ description: 'Who created the rule: the author of its first version' }),
   })
   .openapi('RulesetPin');
 
@@ -146,9 +168,9 @@ const RunSchema = z
   .object({
     ruleset: z.string(),
     version_id: z.number().int(),
-    verdict: z.enum(['pass', 'hold', 'fail']),
-    failed: z.array(z.string()),
-    held: z.array(z.string()),
+    verdict: z.enum(['pass', 'fail']).openapi({ description: 'pass only if every rule passes; a rule that fails or holds fails the set' }),
+    failed: z.array(z.string()).openapi({ description: 'The rules that did not pass (failed or held), in pin order' }),
+    held: z.array(z.string()).openapi({ description: 'Of those, the rules that hold the call for a person' }),
     results: z.array(
       z.object({
         rule_id: z.string(),
@@ -196,14 +218,6 @@ async function withCounts(ctx: AppContext, view: RulesetVersionView) {
   };
 }
 
-function textOf(set: { name: string; description?: string; tags?: string[]; pins: { rule_id: string; version_id?: number }[] }): string {
-  const doc: Record<string, unknown> = { name: set.name };
-  if (set.description !== undefined) doc.description = set.description;
-  if (set.tags !== undefined) doc.tags = set.tags;
-  doc.pins = set.pins.map((p) => (p.version_id === undefined ? { rule_id: p.rule_id } : { rule_id: p.rule_id, version_id: p.version_id }));
-  return `${JSON.stringify(doc, null, 2)}\n`;
-}
-
 async function assertReplacement(ctx: AppContext, id: string, replacement: string): Promise<void> {
   if (replacement === id) throw new ApiError(400, 'INVALID_REPLACEMENT', 'a rule set cannot replace itself');
   assertRulesetId(replacement);
@@ -219,8 +233,7 @@ async function saveDraftVersion(
   author: { kind: 'person' | 'developer'; label: string },
   reason: string,
 ): Promise<number> {
-  const text = textOf(set);
-  await checkRulesetText(ctx, text);
+  const text = rulesetText(await checkRulesetText(ctx, rulesetText(set)));
   const saved = await ctx.store.save({ id, text, author, reason, activate: false }).catch(storeError);
   ctx.events.publish({ type: 'document', id, sequence: saved.sequence });
   return saved.sequence;
@@ -236,8 +249,9 @@ const listRoute = createRoute({
   method: 'get',
   path: '/rulesets',
   tags: ['rulesets'],
-  summary: 'Every rule set at its active version, with newer-version flags per pin',
+  summary: 'The active rule sets (or those of ?status=), each at its active version, with newer-version flags per pin',
   middleware: [members()] as const,
+  request: { query: ListQuery },
   responses: { 200: json(z.object({ rulesets: z.array(RulesetSchema) }), 'The rule sets'), ...errors },
 });
 
@@ -330,9 +344,12 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
 
   app.openapi(listRoute, async (c) => {
     const ctx = c.get('ctx');
+    const wanted = c.req.valid('query').status ?? 'active';
     const ids = (await ctx.store.list()).filter((id) => id.startsWith('rulesets/') && id.endsWith('.ruleset.json'));
     const rulesets = [];
+    const lifecycle = lifecycleOf(ctx.store);
     for (const id of ids) {
+      if (wanted !== 'all' && (await lifecycle.statusOf(id)) !== wanted) continue;
       const read = await readRulesetVersion(ctx, id).catch((err: unknown) => {
         if (err instanceof ApiError) return undefined; // no active version, or a text that no longer loads
         throw err;
@@ -356,8 +373,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
     if ((await ctx.store.history(b.id).catch(storeError)).length > 0) {
       throw new ApiError(409, 'RULESET_EXISTS', `${b.id} exists already; change its pins with PATCH`);
     }
-    const text = textOf(b);
-    await checkRulesetText(ctx, text);
+    const text = rulesetText(await checkRulesetText(ctx, rulesetText(b)));
     // The first version is the set's active version; the set itself starts as a draft, so no agent runs it.
     const saved = await ctx.store
       .save({ id: b.id, text, author: authorOf(member), reason: b.reason ?? 'created', basedOn: null })
@@ -405,6 +421,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
     if (b.active_version !== undefined && b.active_version !== current.view.active_version) {
       const target = await readRulesetVersion(ctx, id, b.active_version);
       const willBeActive = (b.status ?? record.status) === 'active';
+      assertPinsResolved(target.view);
       if (willBeActive) assertNoDraftRules(target.view);
       await ctx.store.activate(id, b.active_version).catch(storeError);
       activeVersion = b.active_version;
@@ -415,7 +432,12 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
     if (b.description !== undefined) change.description = b.description;
     if (b.tags !== undefined) change.tags = b.tags;
     if (b.status !== undefined) {
-      if (b.status === 'active') assertNoDraftRules((await readRulesetVersion(ctx, id, activeVersion)).view);
+      if (b.status === 'active' || b.status === 'test') {
+        // The version that would run must be runnable: every pin at a version, and (active) no draft rule.
+        const running = (await readRulesetVersion(ctx, id, activeVersion)).view;
+        assertPinsResolved(running);
+        if (b.status === 'active') assertNoDraftRules(running);
+      }
       change.status = b.status;
       if (b.status === 'archived') change.restores_to = record.status === 'archived' ? undefined : record.status;
       else change.replaced_by = undefined;
@@ -431,7 +453,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
       // Metadata is checked as the text would be, so a name too long is refused the same way.
       await checkRulesetText(
         ctx,
-        textOf({
+        rulesetText({
           ...current.ruleset,
           name: b.name ?? current.view.name,
           description: b.description ?? current.view.description,

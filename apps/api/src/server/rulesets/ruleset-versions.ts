@@ -1,6 +1,8 @@
 // A rule set at one version as people and the gate read it: its pins resolved against the store (the
-// version each runs, whether the rule has a newer running version), its status and whether the version is
-// a draft (saved after the active version and never activated).
+// version each runs, whether the rule has a newer running version, the rule's name, description and owner),
+// its status and whether the version is a draft (saved after the active version and never activated). A pin
+// written without a version takes its rule's running version when the set version is made, and keeps it
+// (docs/rulesets.md, "Pins are resolved when a version is made").
 import {
   catalogueFormatOf,
   compilePolicy,
@@ -8,10 +10,12 @@ import {
   documentKindOf,
   type LoadedRule,
   type PinContext,
+  type PinnedRule,
   type RuleStatus,
   type Ruleset,
   readCatalogue,
   readRuleset,
+  resolvePins,
 } from '@tollgate/engine';
 import type { DocumentVersion } from '@tollgate/store';
 import type { AppContext } from '../context.ts';
@@ -22,15 +26,24 @@ export type RuleKind = 'policy' | 'sheet' | 'colang';
 
 export interface PinView {
   rule_id: string;
-  /** The version the pin names; null when it follows the rule's running version. */
+  /**
+   * The version the pin names; null only in a version stored before pins were resolved when a set version is
+   * made, which runs nothing until updated to latest.
+   */
   version_id: number | null;
-  /** The version that runs for this pin now (null when none does). */
+  /** The version that runs for this pin (null when none does). */
   used_version: number | null;
   running_version: number | null;
-  /** A newer running version of the rule exists than the one pinned. */
+  /** A newer running version of the rule exists than the one pinned (or the pin names none). */
   newer: boolean;
   kind: RuleKind;
   status: RuleStatus;
+  /** The rule's name: its file name without folder and kind suffix (`refunds` for policies/refunds.policy.json). */
+  name: string;
+  /** A sheet's or Colang document's leading comment at the version used; null for a policy (it has none). */
+  description: string | null;
+  /** Who created the rule: the author of its first stored version. */
+  owner: string | null;
 }
 
 export interface RulesetVersionView {
@@ -56,15 +69,21 @@ export interface RulesetVersionSummary {
   draft: boolean;
 }
 
-/** What the pin checks ask of the store: each rule's status and loadable versions, fetched first. */
+/** What the pin checks ask of the store: each rule's status, loadable versions and running one, fetched first. */
 export async function pinContextFor(ctx: AppContext, ids: readonly string[]): Promise<PinContext> {
   const lifecycle = lifecycleOf(ctx.store);
-  const known = new Map<string, { status: RuleStatus; hasVersion(version: number): boolean }>();
+  const known = new Map<string, PinnedRule>();
   for (const id of new Set(ids)) {
     if (typeof id !== 'string' || documentKindOf(id) === undefined) continue;
     const history = await ctx.store.history(id).catch(() => [] as DocumentVersion[]);
-    const versions = history.filter((v) => !v.rejected).map((v) => v.sequence);
-    if (versions.length > 0) known.set(id, { status: await lifecycle.statusOf(id), hasVersion: (v) => versions.includes(v) });
+    const loadable = history.filter((v) => !v.rejected);
+    const versions = loadable.map((v) => v.sequence);
+    if (versions.length === 0) continue;
+    known.set(id, {
+      status: await lifecycle.statusOf(id),
+      hasVersion: (v) => versions.includes(v),
+      running: loadable.find((v) => v.running)?.sequence ?? null,
+    });
   }
   return { rule: (id) => known.get(id) };
 }
@@ -80,10 +99,15 @@ export function pinnedIdsOf(text: string): string[] {
   }
 }
 
-/** Checks a rule set's text against the store; a refusal is a 422 naming every rule at fault. */
+/**
+ * Checks a rule set's text against the store; a refusal is a 422 naming every rule at fault. The set comes
+ * back with every pin at a version: one that names none takes its rule's running version, so the version about
+ * to be made behaves the same until someone changes it (rule-sets.txt, "Each rule in a set is pinned to a version").
+ */
 export async function checkRulesetText(ctx: AppContext, text: string): Promise<Ruleset> {
-  const read = readRuleset(text, await pinContextFor(ctx, pinnedIdsOf(text)));
-  if (read.ok) return read.ruleset;
+  const context = await pinContextFor(ctx, pinnedIdsOf(text));
+  const read = readRuleset(text, context);
+  if (read.ok) return resolvePins(read.ruleset, context);
   const rules = read.rules;
   const message = rules.length > 0 ? `the rule set is refused; rules at fault: ${rules.join(', ')}` : 'the rule set is refused';
   throw new ApiError(422, 'RULESET_REFUSED', message, {
@@ -95,6 +119,15 @@ export async function checkRulesetText(ctx: AppContext, text: string): Promise<R
       ...(p.range ? { line: p.range.start.line } : {}),
     })),
   });
+}
+
+/** A rule set's text as the API writes it, every pin at its version. */
+export function rulesetText(set: Ruleset): string {
+  const doc: Record<string, unknown> = { name: set.name };
+  if (set.description !== undefined) doc.description = set.description;
+  if (set.tags !== undefined) doc.tags = set.tags;
+  doc.pins = set.pins.map((p) => (p.version_id === undefined ? { rule_id: p.rule_id } : { rule_id: p.rule_id, version_id: p.version_id }));
+  return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
 export function assertRulesetId(id: string): void {
@@ -140,16 +173,24 @@ export async function readRulesetVersion(
   const record = await lifecycle.of(id);
   const pins: PinView[] = [];
   for (const pin of read.ruleset.pins) {
-    const running = (await ctx.store.get(pin.rule_id).catch(() => undefined))?.sequence ?? null;
-    const used = pin.version_id ?? running;
+    const history = (await ctx.store.history(pin.rule_id).catch(() => [] as DocumentVersion[])).filter((v) => !v.rejected);
+    const running = history.find((v) => v.running)?.sequence ?? null;
+    // A pin stored without a version (before pins were resolved when a set version is made) is never read as
+    // the running version: that would let a rule edit change the set. It runs nothing, failing closed, and
+    // counts as behind so update to latest pins it.
+    const used = pin.version_id ?? null;
+    const kind = documentKindOf(pin.rule_id) as RuleKind;
     pins.push({
       rule_id: pin.rule_id,
       version_id: pin.version_id ?? null,
       used_version: used,
       running_version: running,
-      newer: pin.version_id !== undefined && running !== null && running > pin.version_id,
-      kind: documentKindOf(pin.rule_id) as RuleKind,
+      newer: running !== null && (pin.version_id === undefined || running > pin.version_id),
+      kind,
       status: await lifecycle.statusOf(pin.rule_id),
+      name: ruleName(pin.rule_id),
+      description: kind === 'policy' ? null : await leadingComment(ctx, pin.rule_id, used ?? running),
+      owner: history[0]?.author.label ?? null,
     });
   }
   const meta = 'changed_by' in record ? record : undefined;
@@ -170,13 +211,34 @@ export async function readRulesetVersion(
   return { view, ruleset: read.ruleset };
 }
 
+/** The rule's name: its file name without folder and kind suffix. */
+function ruleName(id: string): string {
+  const file = id.slice(id.lastIndexOf('/') + 1);
+  return file.replace(/\.(policy\.json|rules\.ya?ml|co)$/, '');
+}
+
+/** The comment lines a sheet or Colang document opens with, as one sentence; null when it opens with none. */
+async function leadingComment(ctx: AppContext, id: string, version: number | null): Promise<string | null> {
+  if (version === null) return null;
+  const stored = await ctx.store.getVersion(id, version).catch(() => undefined);
+  if (!stored) return null;
+  const lines: string[] = [];
+  for (const line of stored.text.split(/\r?\n/)) {
+    const comment = /^\s*#\s?(.*)$/.exec(line);
+    if (comment === null) break;
+    if ((comment[1] as string).trim() !== '') lines.push((comment[1] as string).trim());
+  }
+  return lines.length === 0 ? null : lines.join(' ').slice(0, 500);
+}
+
 /** Loads and compiles every pinned rule at the version it runs; one that does not load stops the run (409). */
 export async function loadPinnedRules(ctx: AppContext, view: RulesetVersionView): Promise<LoadedRule[]> {
   const rules: LoadedRule[] = [];
+  assertPinsResolved(view);
   for (const pin of view.pins) {
     const stored = pin.used_version === null ? undefined : await ctx.store.getVersion(pin.rule_id, pin.used_version);
     if (!stored) throw new ApiError(409, 'RULE_NOT_LOADABLE', `${pin.rule_id} has no version to run`, { rules: [pin.rule_id] });
-    const base = { rule_id: pin.rule_id, version_id: stored.sequence, pinned: pin.version_id !== null };
+    const base = { rule_id: pin.rule_id, version_id: stored.sequence, pinned: true };
     if (pin.kind === 'policy') {
       let value: unknown;
       try {
@@ -226,10 +288,27 @@ export function assertNoDraftRules(view: RulesetVersionView): void {
 }
 
 /**
- * Whether a stored version of a rule set may become its active version by the documents routes: for an
- * active set, only one that pins no draft rule (the rule-set route checks the same).
+ * A version stored with a pin that names no version (before pins were resolved when a version is made) runs
+ * nothing and cannot be made to: it fails closed, naming the pins, until updated to latest (docs/rulesets.md).
+ */
+export function assertPinsResolved(view: RulesetVersionView): void {
+  const unresolved = view.pins.filter((p) => p.version_id === null).map((p) => p.rule_id);
+  if (unresolved.length > 0) {
+    throw new ApiError(
+      409,
+      'RULESET_PIN_UNRESOLVED',
+      `version ${view.version_id} of ${view.id} pins ${unresolved.join(', ')} without a version, so it runs nothing: update the pins to latest and activate that version`,
+      { rules: unresolved },
+    );
+  }
+}
+
+/**
+ * Whether a stored version of a rule set may become its active version by the documents routes: one whose
+ * pins all name versions and, for an active set, that pins no draft rule (the rule-set route checks the same).
  */
 export async function assertActivatable(ctx: AppContext, id: string, version: number): Promise<void> {
-  if ((await lifecycleOf(ctx.store).statusOf(id)) !== 'active') return;
-  assertNoDraftRules((await readRulesetVersion(ctx, id, version)).view);
+  const { view } = await readRulesetVersion(ctx, id, version);
+  assertPinsResolved(view);
+  if ((await lifecycleOf(ctx.store).statusOf(id)) === 'active') assertNoDraftRules(view);
 }

@@ -1,5 +1,6 @@
 // How often a rule set ran: validate runs are recorded here once complete (a failed run records nothing),
 // and the gate's decisions name the set among their versions. Read before archiving a set.
+import type { RulesetVerdict } from '@tollgate/engine';
 import type { Db } from '../state/db.ts';
 import { flushDecisions } from '../state/decision-log.ts';
 
@@ -10,6 +11,7 @@ function ensureTable(db: Db): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ruleset_runs (
     ruleset TEXT NOT NULL,
     version INTEGER NOT NULL,
+    -- 'hold' stays allowed: runs recorded before a set's verdict became one pass or fail.
     verdict TEXT NOT NULL CHECK (verdict IN ('pass', 'hold', 'fail')),
     created_at TEXT NOT NULL
   );
@@ -18,7 +20,7 @@ function ensureTable(db: Db): void {
 }
 
 /** Records one complete run of a set's version. */
-export function recordRun(db: Db, ruleset: string, version: number, verdict: 'pass' | 'hold' | 'fail', at: Date): void {
+export function recordRun(db: Db, ruleset: string, version: number, verdict: RulesetVerdict, at: Date): void {
   ensureTable(db);
   db.prepare('INSERT INTO ruleset_runs (ruleset, version, verdict, created_at) VALUES (?, ?, ?, ?)').run(
     ruleset,

@@ -11,17 +11,20 @@ const pin = (over: Partial<RulesetPin>): RulesetPin => ({
   newer: false,
   kind: 'policy',
   status: 'active',
+  name: 'refunds',
+  description: null,
+  owner: 'olivia',
   ...over,
 });
 
 describe('pin labels', () => {
-  it('says a pin without a version follows the running version', () => {
-    expect(pinnedLabel(pin({ version_id: null }))).toBe('follows running');
+  it('says a pin without a version (stored before pins were resolved) has none', () => {
+    expect(pinnedLabel(pin({ version_id: null }))).toBe('no version');
     expect(pinnedLabel(pin({ version_id: 3 }))).toBe('version 3');
   });
   it('says which version is in use, or that none runs', () => {
     expect(inUseLabel(pin({ used_version: 2 }))).toBe('version 2');
-    expect(inUseLabel(pin({ version_id: null, used_version: null, running_version: null }))).toBe('none running');
+    expect(inUseLabel(pin({ version_id: null, used_version: null, running_version: null }))).toBe('none: update to latest');
   });
   it('badges a pin behind its rule with the running version', () => {
     expect(newerBadge(pin({ newer: true, running_version: 4 }))).toBe('newer version 4');

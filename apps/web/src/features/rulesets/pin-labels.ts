@@ -2,14 +2,17 @@
 // "Move a set to a new rule version").
 import type { RulesetPin } from './api/types.ts';
 
-/** Example: `pinnedLabel({version_id: null, ...})` is `'follows running'`. */
+/**
+ * The version pinned. A pin without one is from a version stored before pins were resolved: it runs nothing
+ * (docs/rulesets.md). Example: `pinnedLabel({version_id: null, ...})` is `'no version'`.
+ */
 export function pinnedLabel(pin: RulesetPin): string {
-  return pin.version_id === null ? 'follows running' : `version ${pin.version_id}`;
+  return pin.version_id === null ? 'no version' : `version ${pin.version_id}`;
 }
 
-/** The version that runs for the pin now; a pin following a rule with no running version has none. */
+/** The version that runs for the pin; one without a version runs nothing until updated to latest. */
 export function inUseLabel(pin: RulesetPin): string {
-  return pin.used_version === null ? 'none running' : `version ${pin.used_version}`;
+  return pin.used_version === null ? 'none: update to latest' : `version ${pin.used_version}`;
 }
 
 /** The badge for a pin behind its rule's running version, or null. Example: `'newer version 2'`. */

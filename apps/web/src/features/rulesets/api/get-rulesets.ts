@@ -1,15 +1,18 @@
-// GET /v1/rulesets: every rule set at its active version, with the newer-version flags per pin.
+// GET /v1/rulesets?status=: the sets of one status (or all), each at its active version, with the newer-version
+// flags per pin. The API lists active sets unless asked (rule-sets.txt, "Reading a rule set"), so the console
+// says which it shows.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { requestRuleset } from './request-ruleset.ts';
-import type { Ruleset } from './types.ts';
+import type { Ruleset, RulesetListStatus } from './types.ts';
 
-export async function getRulesets(signal?: AbortSignal): Promise<Ruleset[]> {
-  const body = await requestRuleset<{ rulesets: Ruleset[] }>('/v1/rulesets', { signal });
+export async function getRulesets(status: RulesetListStatus, signal?: AbortSignal): Promise<Ruleset[]> {
+  const body = await requestRuleset<{ rulesets: Ruleset[] }>(`/v1/rulesets?status=${status}`, { signal });
   return body.rulesets;
 }
 
-export const rulesetsQueryOptions = () => queryOptions({ queryKey: ['rulesets', 'list'], queryFn: ({ signal }) => getRulesets(signal) });
+export const rulesetsQueryOptions = (status: RulesetListStatus) =>
+  queryOptions({ queryKey: ['rulesets', 'list', status], queryFn: ({ signal }) => getRulesets(status, signal) });
 
-export function useRulesets() {
-  return useQuery(rulesetsQueryOptions());
+export function useRulesets(status: RulesetListStatus) {
+  return useQuery(rulesetsQueryOptions(status));
 }

@@ -2,19 +2,30 @@
 
 export type RuleStatus = 'draft' | 'test' | 'active' | 'disabled' | 'archived';
 export type RuleKind = 'policy' | 'sheet' | 'colang';
+/** One rule's own result: a held rule waits for a person. */
 export type RunResult = 'pass' | 'hold' | 'fail';
+/** The set's verdict: it passes only if every rule passes. */
+export type RunVerdict = 'pass' | 'fail';
+/** What the list asks for: the sets of one status, or all of them. */
+export type RulesetListStatus = RuleStatus | 'all';
 
 export interface RulesetPin {
   rule_id: string;
-  /** The version pinned; null follows the rule's running version. */
+  /** The version pinned; null only in a version stored before pins were resolved, which runs nothing. */
   version_id: number | null;
-  /** The version that runs for this pin now. */
+  /** The version that runs for this pin. */
   used_version: number | null;
   running_version: number | null;
   /** A newer running version of the rule exists than the one pinned. */
   newer: boolean;
   kind: RuleKind;
   status: RuleStatus;
+  /** The rule's name: its file name without folder and kind suffix. */
+  name: string;
+  /** A sheet's or Colang document's leading comment; null for a policy. */
+  description: string | null;
+  /** Who created the rule. */
+  owner: string | null;
 }
 
 export interface RulesetVersionInfo {
@@ -57,8 +68,10 @@ export interface RuleRunResult {
 export interface RulesetRun {
   ruleset: string;
   version_id: number;
-  verdict: RunResult;
+  verdict: RunVerdict;
+  /** Every rule that did not pass, held ones too. */
   failed: string[];
+  /** Of those, the rules that hold the call for a person. */
   held: string[];
   results: RuleRunResult[];
 }

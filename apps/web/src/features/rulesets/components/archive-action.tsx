@@ -7,7 +7,8 @@ import type { Ruleset } from '../api/types.ts';
 import { ConfirmStep } from './confirm-step.tsx';
 
 function ReplacementPicker({ set, value, onPick }: { set: Ruleset; value: string; onPick: (id: string) => void }) {
-  const rulesets = useRulesets();
+  // Any set but an archived one may replace it, a draft too: ask for all of them.
+  const rulesets = useRulesets('all');
   const fieldId = useId();
   const others = (rulesets.data ?? []).filter((other) => other.id !== set.id && other.status !== 'archived');
   return (

@@ -1,5 +1,6 @@
-// The pins of one set version: each rule, its kind, the version pinned or "follows running", the version in
-// use, the rule's status and a "newer version N" badge, with Update to latest where the member may re-pin.
+// The pins of one set version: each rule with its name, description and owner (rule-sets.txt, "Reading a rule
+// set"), its kind, the version pinned, the version in use, the rule's status and a "newer version N" badge, with
+// Update to latest where the member may re-pin.
 import type { Ruleset, RulesetPin } from '../api/types.ts';
 import { inUseLabel, newerBadge, pinnedLabel } from '../pin-labels.ts';
 import { StatusBadge } from './status-badge.tsx';
@@ -19,7 +20,10 @@ function PinRow({ set, pin, canRepin, editHref, onSaved }: Omit<PinsTableProps, 
       <th scope="row" className="pin-rule">
         <a href={editHref(pin.rule_id)}>{pin.rule_id}</a>
         {badge !== null && <span className="badge badge-newer">{badge}</span>}
+        <span className="pin-name">{pin.name}</span>
+        {pin.description !== null && <span className="muted pin-description">{pin.description}</span>}
       </th>
+      <td data-label="Owner">{pin.owner ?? '—'}</td>
       <td data-label="Kind">{pin.kind}</td>
       <td data-label="Pinned">{pinnedLabel(pin)}</td>
       <td data-label="In use">{inUseLabel(pin)}</td>
@@ -53,6 +57,7 @@ export function PinsTable(props: PinsTableProps) {
           <thead>
             <tr>
               <th scope="col">Rule</th>
+              <th scope="col">Owner</th>
               <th scope="col">Kind</th>
               <th scope="col">Pinned</th>
               <th scope="col">In use</th>

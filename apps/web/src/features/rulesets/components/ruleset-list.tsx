@@ -1,7 +1,9 @@
-// Every rule set at its active version: name, status, active version, tags and how many pins are behind.
+// The rule sets at their active versions, every status unless narrowed to one: name, status, active version,
+// tags and how many pins are behind. The API lists active sets unless asked, so the page asks for what it shows.
+import { useId, useState } from 'react';
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { useRulesets } from '../api/get-rulesets.ts';
-import type { Ruleset } from '../api/types.ts';
+import type { Ruleset, RulesetListStatus } from '../api/types.ts';
 import { newerCountLabel } from '../pin-labels.ts';
 import { StatusBadge } from './status-badge.tsx';
 import { TagList } from './tag-list.tsx';
@@ -27,16 +29,41 @@ function RulesetItem({ set, href }: { set: Ruleset; href: string }) {
   );
 }
 
+const SHOWN: { value: RulesetListStatus; label: string }[] = [
+  { value: 'all', label: 'Every status' },
+  { value: 'active', label: 'Active' },
+  { value: 'test', label: 'Test' },
+  { value: 'draft', label: 'Draft' },
+  { value: 'disabled', label: 'Disabled' },
+  { value: 'archived', label: 'Archived' },
+];
+
 export function RulesetList({ rulesetHref }: { rulesetHref: (id: string) => string }) {
-  const rulesets = useRulesets();
+  const [status, setStatus] = useState<RulesetListStatus>('all');
+  const rulesets = useRulesets(status);
+  const fieldId = useId();
   return (
     <section className="panel" aria-labelledby="rulesets-heading">
-      <h2 id="rulesets-heading" className="panel-title">
-        Rule sets
-      </h2>
+      <div className="panel-head">
+        <h2 id="rulesets-heading" className="panel-title">
+          Rule sets
+        </h2>
+        <div className="ruleset-filter">
+          <label htmlFor={fieldId}>Show</label>
+          <select id={fieldId} className="select" value={status} onChange={(event) => setStatus(event.target.value as RulesetListStatus)}>
+            {SHOWN.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
       {rulesets.isPending && <Loading label="Loading the rule sets" />}
       {rulesets.isError && <ErrorNotice error={rulesets.error} />}
-      {rulesets.isSuccess && rulesets.data.length === 0 && <Empty>No rule sets yet. Agents name a set in their agent document.</Empty>}
+      {rulesets.isSuccess && rulesets.data.length === 0 && (
+        <Empty>{status === 'all' ? 'No rule sets yet. Agents name a set in their agent document.' : `No ${status} rule sets.`}</Empty>
+      )}
       {rulesets.isSuccess && rulesets.data.length > 0 && (
         // biome-ignore lint/a11y/noRedundantRoles: list-style none drops the implicit role in some browsers
         <ul role="list" aria-label="Rule sets" className="rulesets">

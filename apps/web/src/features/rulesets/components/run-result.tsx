@@ -1,4 +1,5 @@
-// A run's outcome: the set's verdict, the rules that failed and held, and each rule's own result.
+// A run's outcome: the set's one pass or fail, the rules that did not pass and which of those hold for a person,
+// and each rule's own result.
 import type { RulesetRun } from '../api/types.ts';
 
 function RuleIds({ label, ids }: { label: string; ids: readonly string[] }) {
