@@ -359,7 +359,8 @@ function digits(text: string, from: number): number {
   let i = from;
   for (;;) {
     const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return i;
+    // Past the end charCodeAt is NaN, which is no digit either.
+    if (!(c >= 48 && c <= 57)) return i;
     i++;
   }
 }

@@ -17,6 +17,7 @@ import {
   readRuleset,
   resolvePins,
 } from '@tollgate/engine';
+import { readJsonText } from '@tollgate/engine/source';
 import type { DocumentVersion } from '@tollgate/store';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -90,13 +91,10 @@ export async function pinContextFor(ctx: AppContext, ids: readonly string[]): Pr
 
 /** The rule ids a text names, best effort, so their state can be fetched before the text is checked. */
 export function pinnedIdsOf(text: string): string[] {
-  try {
-    const value = JSON.parse(text) as { pins?: unknown };
-    if (!Array.isArray(value.pins)) return [];
-    return value.pins.flatMap((p) => (p !== null && typeof p === 'object' && typeof p.rule_id === 'string' ? [p.rule_id] : []));
-  } catch {
-    return [];
-  }
+  const read = readJsonText(text);
+  const value = (read.ok ? read.value : undefined) as { pins?: unknown } | undefined;
+  if (value === null || typeof value !== 'object' || !Array.isArray(value.pins)) return [];
+  return value.pins.flatMap((p) => (p !== null && typeof p === 'object' && typeof p.rule_id === 'string' ? [p.rule_id] : []));
 }
 
 /**
@@ -240,13 +238,14 @@ export async function loadPinnedRules(ctx: AppContext, view: RulesetVersionView)
     if (!stored) throw new ApiError(409, 'RULE_NOT_LOADABLE', `${pin.rule_id} has no version to run`, { rules: [pin.rule_id] });
     const base = { rule_id: pin.rule_id, version_id: stored.sequence, pinned: true };
     if (pin.kind === 'policy') {
-      let value: unknown;
-      try {
-        value = JSON.parse(stored.text);
-      } catch {
-        throw new ApiError(409, 'RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} is not JSON`, { rules: [pin.rule_id] });
+      // The exact reader, as every stored document is read: a version that is not stated exactly does not load.
+      const read = readJsonText(stored.text);
+      if (!read.ok || read.diagnostics.length > 0) {
+        throw new ApiError(409, 'RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} is not exact JSON`, {
+          rules: [pin.rule_id],
+        });
       }
-      const compiled = compilePolicy(value);
+      const compiled = compilePolicy(read.value);
       if (!compiled.ok) {
         throw new ApiError(409, 'RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} does not load`, {
           rules: [pin.rule_id],
