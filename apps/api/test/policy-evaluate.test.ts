@@ -20,6 +20,12 @@ async function evaluate(args: unknown, extra: { members?: unknown; tool?: unknow
 }
 
 describe('tollgate policy evaluate', () => {
+  it.each(['100.0000000000000001', '12.0', '1E2', '-0', '1e3'])('reads the amount %s as written: INVALID_AMOUNT', async (lexeme) => {
+    const run = await evaluate(`{"amount": ${lexeme}}`);
+    expect(run.code).toBe(0);
+    expect(run.json).toMatchObject({ decision: 'deny', rule: null, code: 'INVALID_AMOUNT' });
+  });
+
   it('holds a 500 USD refund for approval with approvers null when no members are given', async () => {
     const run = await evaluate({ amount: '500' });
     expect(run.code).toBe(0);

@@ -62,6 +62,7 @@ import {
   type DisclosureLevel,
   discloseToAgent,
   evaluatePolicy,
+  keptNumberPaths,
   type Member,
   POLICY_CODES,
   type PolicyDecision,
@@ -321,8 +322,9 @@ function runValidation(f: CaseFile, c: Obj): void {
     for (const e of result.errors) expect(e.severity).toBe('error');
     for (const w of result.warnings) expect(w.severity).toBe('warning');
     if (c.want_revision !== undefined) expect(result.revision).toBe(c.want_revision);
-    // The document compiles exactly when it validates on its own (members and tools only add checks).
-    expect(compilePolicy(document).ok).toBe(validatePolicy(document).valid);
+    // The document compiles exactly when it validates on its own (members and tools only add checks) and
+    // states every number exactly (a number kept as written is its reader's INEXACT_NUMBER).
+    expect(compilePolicy(document).ok).toBe(validatePolicy(document).valid && keptNumberPaths(document).length === 0);
   });
 }
 

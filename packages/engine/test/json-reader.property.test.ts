@@ -55,6 +55,8 @@ describe('readJsonText against JSON.parse', () => {
         const read = readJsonText(text);
         expect(read.ok).toBe(parses(text));
         if (!read.ok) return;
+        // JSON.parse keeps the last of a repeated member, the reader the first (and reports it).
+        if (read.diagnostics.some((d) => d.code === 'DUPLICATE_MEMBER')) return;
         expect(withDoubles(read.value)).toEqual(JSON.parse(text));
         for (const n of keptNumbers(read.value)) {
           expect(text).toContain(n.lexeme);
