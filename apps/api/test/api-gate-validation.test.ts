@@ -112,10 +112,17 @@ describe('the gate refusing bad requests', () => {
     const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
     const raw = (n: number) => `{"tool":"issue_refund","arguments":{"amount":"50","x":${deep(n)}}}`;
     const json = { authorization: `Bearer ${s.key('agent')}`, 'content-type': 'application/json' };
+    // Past the deepest any body may nest, the reader refuses it before the route reads it.
     const r = await post(CALLS, json, [raw(100_000)]);
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe('INVALID_BODY');
     expect(r.json.error.details.issues).toEqual([
+      { path: `/arguments/x${'/0'.repeat(70)}`, code: 'too_deep', message: 'Too deep: a body nests at most 72 levels' },
+    ]);
+    // Within it, the arguments' own limit.
+    const arguments65 = await post(CALLS, json, [raw(64)]);
+    expect(arguments65.status).toBe(400);
+    expect(arguments65.json.error.details.issues).toEqual([
       { path: `/arguments/x${'/0'.repeat(63)}`, code: 'too_deep', message: 'Too deep: arguments nest at most 64 levels' },
     ]);
     // 64 levels (the arguments object, then 63 arrays) are decided.

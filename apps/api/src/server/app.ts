@@ -51,7 +51,6 @@ export function createApp(options: AppOptions = {}): Hono {
   app.get('/v1/health', (c) => c.json({ status: 'ok' }));
   const ctx = options.ctx;
   if (!ctx) {
-    app.use('/v1/rule-sheets/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }), exactJsonBody({ maxBytes: MAX_BODY_BYTES }));
     app.route('/v1/rule-sheets', ruleSheets);
   } else {
     const api = router();

@@ -83,7 +83,8 @@ function refusal(c: Context, d: Diagnostic): Response {
       .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
     return c.json(validationError([{ path, code: 'too_deep', message: `Too deep: a body nests at most ${MAX_BODY_DEPTH} levels` }]), 400);
   }
-  return c.json(errorBody('INVALID_JSON', d.message, at), 400);
+  // The message every route gave before this reader (Hono's); where the text stops being JSON is in details.
+  return c.json(errorBody('INVALID_JSON', 'Malformed JSON in request body', at), 400);
 }
 
 function issueOf(d: Diagnostic) {

@@ -6,6 +6,7 @@ import type { Diagnostic } from '@tollgate/engine/source';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { errorBody } from './errors.ts';
+import { exactJsonBody } from './exact-body.ts';
 import { validationError } from './openapi.ts';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -79,6 +80,7 @@ export const ruleSheets = new Hono().post(
     maxSize: MAX_BODY_BYTES,
     onError: (c) => c.json(errorBody('TOO_LARGE', `the body is over ${MAX_BODY_BYTES} bytes`), 413),
   }),
+  exactJsonBody({ maxBytes: MAX_BODY_BYTES }),
   async (c) => {
     const raw: unknown = await c.req.json().catch(() => undefined);
     if (raw === undefined) return c.json(errorBody('INVALID_BODY', 'the body is not JSON', { issues: [] }), 400);

@@ -21,7 +21,7 @@ import {
   validatePolicy,
   validateToolBinding,
 } from '@tollgate/engine';
-import { writeJson } from '@tollgate/engine/source';
+import { JsonNumber, writeJson } from '@tollgate/engine/source';
 import { StoreError, type TrialReport } from '@tollgate/store';
 import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
@@ -48,6 +48,11 @@ const Version = z
   .union([VersionRef, PolicyObject])
   .openapi({ description: 'A stored version {id, sequence?} (the running one without sequence), or a policy document.' });
 const Timestamp = z.iso.datetime({ offset: true });
+/**
+ * A trial's sampling rate: a fraction, which the exact reader keeps as written (`0.5`); a rate decides no
+ * call, so its double is what it means.
+ */
+const SampleRate = z.preprocess((v) => (v instanceof JsonNumber ? Number(v.lexeme) : v), z.number().gt(0).lte(1));
 const AmountMappingSchema = z.strictObject({
   pointer: z.string(),
   currency: z.string(),
@@ -113,7 +118,7 @@ const TrialSchema = z
   })
   .openapi('Trial');
 const TrialBody = z
-  .strictObject({ document: z.string().min(1), sequence: z.number().int().positive(), sample_rate: z.number().gt(0).lte(1) })
+  .strictObject({ document: z.string().min(1), sequence: z.number().int().positive(), sample_rate: SampleRate })
   .openapi('TrialBody');
 const DocumentParam = z.object({ document: z.string().min(1).openapi({ description: 'The policy id, URL-encoded.' }) });
 
