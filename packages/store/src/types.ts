@@ -54,9 +54,27 @@ export type StoreWrite = { kind: 'document'; id: string } | { kind: 'state'; key
 /** A problem the store found outside any call (a working copy too large, a link out of the folder). */
 export interface StoreProblem {
   id: string;
-  code: 'too_large' | 'invalid_id' | 'link_outside' | 'unreadable' | 'missing_working_copy';
+  code: StoreProblemCode;
   message: string;
 }
+
+/**
+ * `damaged_index`, `index_rebuilt` and `damaged_version` are damage to the state folder: health reports
+ * them (docs/store.md, "Faults and what to do"); the others are about working copies or leftovers.
+ */
+export type StoreProblemCode =
+  | 'too_large'
+  | 'invalid_id'
+  | 'link_outside'
+  | 'unreadable'
+  | 'missing_working_copy'
+  | 'damaged_index'
+  | 'index_rebuilt'
+  | 'damaged_version'
+  | 'orphan_version';
+
+/** The problem codes that mean the state folder is damaged (health is degraded while one stands). */
+export const DAMAGE_CODES: readonly StoreProblemCode[] = ['damaged_index', 'index_rebuilt', 'damaged_version'];
 
 export interface DocumentStore {
   readonly maxDocumentBytes: number;
@@ -87,7 +105,8 @@ export type StoreErrorCode =
   | 'rejected_version'
   | 'nothing_to_revert'
   | 'locked'
-  | 'invalid_save';
+  | 'invalid_save'
+  | 'damaged';
 
 /** A refusal by the store: nothing was written. */
 export class StoreError extends Error {
@@ -98,3 +117,9 @@ export class StoreError extends Error {
     this.name = 'StoreError';
   }
 }
+
+/**
+ * The versions of a document that something outside the store still uses (a rule set's pin, an agent's
+ * `ruleset_version`, a trial's candidate): pruning never removes them. Asked only when a save would prune.
+ */
+export type VersionsInUse = (id: string, store: DocumentStore) => Iterable<number> | Promise<Iterable<number>>;
