@@ -56,6 +56,7 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
   const add = (code: FindingCode, id: string | null, path: string, why: string) =>
     findings.push({ code, id, file: rel(path), message: `${rel(path)} ${why}` });
   const indexes = new Map<string, FolderIndex>();
+  const pendingFor = new Set<string>();
 
   for (const path of tempFiles(stateRoot)) add('temp_file', null, path, 'is half of a write a crash left; it is removed at the next start');
   const documents = join(stateRoot, 'documents');
@@ -108,6 +109,7 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
     }
     const pending = join(dir, 'pending.json');
     if (existsSync(pending)) {
+      pendingFor.add(index.id);
       let marker: ReturnType<typeof decodePending>;
       try {
         marker = decodePending(readFileSync(pending));
@@ -136,6 +138,7 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
     const digest = digestOf(bytes.toString('utf8'));
     const running = index?.versions.find((v) => v.sequence === index.running);
     if (running?.digest === digest) continue;
+    if (pendingFor.has(id)) continue; // the stale marker above explains it: one fault, reported once
     const newest = index?.versions.at(-1);
     if (newest?.rejected && newest.digest === digest) continue; // kept as a rejected version already
     if (!index && existsSync(join(documents, encodeURIComponent(id)))) continue; // its index is reported above
