@@ -257,15 +257,23 @@ async function holdLock(lockPath: string): Promise<ChildProcess> {
   return child;
 }
 
-/** The worst delay of a timer (the event loop's responsiveness) over several tries, and of a read. */
-async function worstLatency(store: FolderDocumentStore, tries = 8): Promise<number> {
+/**
+ * The worst delay of a timer and a read (the event loop's responsiveness) over several samples, each the
+ * best of three tries, so the load of a shared box is not what is measured: a loop blocked by the wait
+ * would make all three slow.
+ */
+async function worstLatency(store: FolderDocumentStore, samples = 5): Promise<number> {
   let worst = 0;
-  for (let i = 0; i < tries; i++) {
-    const start = performance.now();
-    await new Promise((r) => setTimeout(r, 0));
-    await store.get(DOC);
-    worst = Math.max(worst, performance.now() - start);
-    await sleep(30);
+  for (let i = 0; i < samples; i++) {
+    let best = Number.POSITIVE_INFINITY;
+    for (let t = 0; t < 3; t++) {
+      const start = performance.now();
+      await new Promise((r) => setTimeout(r, 0));
+      await store.get(DOC);
+      best = Math.min(best, performance.now() - start);
+    }
+    worst = Math.max(worst, best);
+    await sleep(20);
   }
   return worst;
 }
