@@ -183,6 +183,45 @@ describe('damaged version files', () => {
   });
 });
 
+describe('a folder written by the older format', () => {
+  it('opens an index and version files without checksums, rewrites no version file, and checks clean', async () => {
+    const root = tempDir();
+    const dir = docDir(root);
+    mkdirSync(join(dir, 'versions'), { recursive: true });
+    const version = (sequence: number, text: string, running: boolean) => ({
+      id: DOC,
+      sequence,
+      author: ANA,
+      reason: `r${sequence}`,
+      basedOn: sequence === 1 ? null : sequence - 1,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      running,
+      rejected: false,
+      problems: [],
+      digest: sha256(text),
+      bytes: Buffer.byteLength(text),
+    });
+    // Format 1: `{...index, id}` and `{version, text}`, as the store wrote them before checksums.
+    writeFileSync(join(dir, 'versions', '1.json'), JSON.stringify({ version: version(1, 'one', true), text: 'one' }));
+    writeFileSync(join(dir, 'versions', '2.json'), JSON.stringify({ version: version(2, 'two', true), text: 'two' }));
+    writeFileSync(
+      join(dir, 'index.json'),
+      JSON.stringify({ next: 3, running: 2, activations: [1, 2], versions: [version(1, 'one', false), version(2, 'two', true)], id: DOC }),
+    );
+    mkdirSync(join(root, 'policies'), { recursive: true });
+    writeFileSync(join(root, ...DOC.split('/')), 'two');
+    const before = versionShas(root);
+    expect(checkStore(root)).toEqual([]);
+    const store = await open(root);
+    expect(store.problems()).toEqual([]);
+    expect(await store.get(DOC)).toMatchObject({ sequence: 2, text: 'two' });
+    expect((await store.revert(DOC)).sequence).toBe(1);
+    expect((await store.save({ id: DOC, text: 'three', author: ANA, reason: 'r', basedOn: 1 })).sequence).toBe(3);
+    expectUnchanged(before, root);
+    expect(checkStore(root)).toEqual([]);
+  });
+});
+
 describe('leftovers of a crash', () => {
   it('reports an orphan version file, never writes over it, and repair moves it to lost+found', async () => {
     const root = await seeded();
