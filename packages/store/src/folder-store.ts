@@ -454,6 +454,16 @@ export class FolderDocumentStore implements DocumentStore {
     }
     if (!read.missing) moveAside(path, this.lostAndFound(path));
     writeFileAtomic(path, encodeIndex({ ...rebuilt, files: shas }));
+    // A first save cut short before its working copy was written: the working copy is created, never replaced.
+    const running = files.find((f) => f.version.sequence === rebuilt.running);
+    if (running && !existsSync(this.workingPath(id)) && !idProblem(id)) {
+      try {
+        this.checkNoLinkOut(id);
+        writeFileAtomic(this.workingPath(id), running.text);
+      } catch {
+        // A path the folder cannot hold: reported as a missing working copy instead.
+      }
+    }
     problems.push({
       id,
       code: 'index_rebuilt',
@@ -620,9 +630,9 @@ export class FolderDocumentStore implements DocumentStore {
 
   private readIndex(id: string): FolderIndex | undefined {
     const read = this.readIndexAt(this.docDir(id));
-    if (read.ok) return read.value;
-    if (!read.missing) this.damagedIndex(id, read.why);
-    return undefined;
+    if (read.ok) this.damage.delete(relative(this.stateRoot, this.indexPath(id)));
+    else if (!read.missing) this.damagedIndex(id, read.why);
+    return read.ok ? read.value : undefined;
   }
 
   private readIndexAt(dir: string): Read<FolderIndex> {
@@ -642,6 +652,8 @@ export class FolderDocumentStore implements DocumentStore {
       read = { ok: false, missing: false, why: 'holds another text than the index names' };
     }
     if (!read.ok) this.damagedVersion(index.id, version.sequence, read);
+    // A file restored from a backup is whole again: health stops naming it.
+    else this.damage.delete(relative(this.stateRoot, this.versionPath(index.id, version.sequence)));
     return read;
   }
 

@@ -12,7 +12,7 @@ import { FolderDocumentStore, type FolderStoreOptions } from '../src/folder-stor
 import { checkStore, repairStore } from '../src/store-check.ts';
 import { StoreError } from '../src/types.ts';
 import { CRASH_DOCS } from './fixtures/crash-texts.ts';
-import { ANA, LineReader, listTree, sha256, sleep, spawnFixture, useTempDirs } from './helpers.ts';
+import { ANA, LineReader, listTree, sha256, sleep, spawnFixture, useTempDirs, waitFor } from './helpers.ts';
 
 const { tempDir, onCleanup } = useTempDirs();
 const DOC = 'policies/refunds.policy.json';
@@ -391,5 +391,37 @@ describe('SIGKILL of a writing process', () => {
         await store.close();
       }
     }
+  });
+});
+
+describe('a running store with the watcher', () => {
+  it('keeps a hand edit made while it runs after a crash left a pending marker', { timeout: 20_000 }, async () => {
+    const root = await seeded();
+    const store = await open(root, { watch: true, debounceMs: 50 });
+    writeFileSync(join(docDir(root), 'pending.json'), JSON.stringify({ sequence: 3, workingDigest: sha256('{"v":1}') }));
+    writeFileSync(join(root, ...DOC.split('/')), '{"v":"by hand, live"}');
+    const taken = await waitFor('the hand edit to become a version', async () => {
+      const running = await store.get(DOC);
+      return running?.text === '{"v":"by hand, live"}' ? running : undefined;
+    });
+    expect(taken).toMatchObject({ sequence: 4, author: { kind: 'external' } });
+    expect(existsSync(join(docDir(root), 'pending.json'))).toBe(false);
+  });
+
+  it('recreates the working copy of a first save cut short, rebuilding its index from the version file', async () => {
+    const root = await seeded();
+    const other = 'other.json';
+    // A crash after the first save's version file, before its index and working copy.
+    const store = await open(root);
+    await store.save({ id: other, text: '{"o":1}', author: ANA, reason: 'r' });
+    await store.close();
+    rmSync(join(docDir(root, other), 'index.json'));
+    rmSync(join(root, other));
+    const before = versionShas(root);
+    expect(codes(root)).toEqual([['missing_index', rel(root, join(docDir(root, other), 'index.json'))]]);
+    const again = await open(root);
+    expect(await again.get(other)).toMatchObject({ sequence: 1, text: '{"o":1}' });
+    expect(readFileSync(join(root, other), 'utf8')).toBe('{"o":1}');
+    expectUnchanged(before, root);
   });
 });
