@@ -18,8 +18,10 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   const dataDir = resolve(options.data ?? '.tollgate-data');
   const ctx = await openContext(dataDir).catch((err: unknown) => {
     // A damaged store is refused with the file named and the command that mends it (docs/store.md, "Faults").
-    if (err instanceof StoreError)
-      throw new CliError('STORE_DAMAGED', `tollgate serve: ${err.message.replaceAll('--data DIR', `--data ${dataDir}`)}`);
+    if (err instanceof StoreError) {
+      const code = err.code === 'locked' ? 'LOCKED' : 'STORE_DAMAGED';
+      throw new CliError(code, `tollgate serve: ${err.message.replaceAll('--data DIR', `--data ${dataDir}`)}`);
+    }
     throw err;
   });
   const demo = options.demo ? await seedDemo(ctx) : undefined;
