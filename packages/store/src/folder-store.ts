@@ -199,6 +199,23 @@ export class FolderDocumentStore implements DocumentStore {
     this.options.onWrite?.({ kind: 'state', key });
   }
 
+  async updateState(key: string, update: (value: unknown) => unknown, options: { waitMs?: number } = {}): Promise<unknown> {
+    const path = this.statePath(key);
+    const value = await this.lock.hold(() => {
+      let current: unknown;
+      try {
+        current = JSON.parse(readFileSync(path, 'utf8'));
+      } catch {
+        current = undefined;
+      }
+      const next = update(current);
+      writeFileAtomic(path, JSON.stringify(next));
+      return next;
+    }, options.waitMs);
+    this.options.onWrite?.({ kind: 'state', key });
+    return value;
+  }
+
   async close(): Promise<void> {
     this.watching = false;
     if (this.timer) clearTimeout(this.timer);

@@ -18,9 +18,9 @@ export class FileLock {
     this.timeoutMs = timeoutMs;
   }
 
-  /** Runs `work` holding the lock, waiting for it (asynchronously) at most the timeout. */
-  async hold<T>(work: () => T): Promise<T> {
-    const deadline = Date.now() + this.timeoutMs;
+  /** Runs `work` holding the lock, waiting for it (asynchronously) at most the timeout (or `waitMs`). */
+  async hold<T>(work: () => T, waitMs = this.timeoutMs): Promise<T> {
+    const deadline = Date.now() + waitMs;
     for (let attempt = 0; ; attempt++) {
       if (this.tryHold()) {
         try {

@@ -114,6 +114,14 @@ export class MemoryDocumentStore implements DocumentStore {
     this.onWrite?.({ kind: 'state', key });
   }
 
+  async updateState(key: string, update: (value: unknown) => unknown): Promise<unknown> {
+    const text = this.state.get(key);
+    const value = update(text === undefined ? undefined : JSON.parse(text));
+    this.state.set(key, JSON.stringify(value));
+    this.onWrite?.({ kind: 'state', key });
+    return JSON.parse(JSON.stringify(value));
+  }
+
   async close(): Promise<void> {}
 
   private required(id: string): DocumentIndex {

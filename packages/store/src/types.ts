@@ -94,6 +94,12 @@ export interface DocumentStore {
   /** Small JSON state kept beside the documents (trial counts). */
   readState(key: string): Promise<unknown>;
   writeState(key: string, value: unknown): Promise<void>;
+  /**
+   * Reads, changes and writes one state value as one step, so two processes counting at once lose no
+   * count (an atomic counter: trial counts). `update` is synchronous and gets a copy; it answers the new
+   * value. `waitMs` bounds the wait for another process's lock (refused as `locked` past it).
+   */
+  updateState(key: string, update: (value: unknown) => unknown, options?: { waitMs?: number }): Promise<unknown>;
   close(): Promise<void>;
 }
 

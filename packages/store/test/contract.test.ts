@@ -350,6 +350,14 @@ function runContract(name: string, factory: StoreFactory): void {
       expect((await store.getVersion(DOC, 2))?.text).toBe('v2');
     });
 
+    it('updates a state value in one step: twenty updates at once count twenty', async () => {
+      const store = await factory();
+      await Promise.all(
+        Array.from({ length: 20 }, () => store.updateState('counts/n', (value) => ((value as number | undefined) ?? 0) + 1)),
+      );
+      expect(await store.readState('counts/n')).toBe(20);
+    });
+
     it('reads and writes state', async () => {
       const store = await factory();
       expect(await store.readState('trials/policies/a.json')).toBeUndefined();
