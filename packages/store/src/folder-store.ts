@@ -490,7 +490,7 @@ export class FolderDocumentStore implements DocumentStore {
   }
 
   /** Where a damaged or stray file goes: `<state>/lost+found/<time>/<its path in the state folder>`. */
-  lostAndFound(path: string): string {
+  private lostAndFound(path: string): string {
     const stamp = this.now().toISOString().replace(/[:.]/g, '-');
     return join(this.stateRoot, 'lost+found', `${stamp}-${process.pid}`, relative(this.stateRoot, path));
   }

@@ -165,6 +165,9 @@ export interface RepairResult {
  * Fixes what can be fixed without losing anything: orphan version files and an index no version file can
  * rebuild go to `<state>/lost+found/`; a damaged or missing index is rebuilt from the version files; a
  * stale pending marker is finished or the hand edit taken in; working copies are taken in as versions.
+ *
+ * @example
+ * const { actions, remaining } = await repairStore('data/documents'); // remaining: [] when whole again
  */
 export async function repairStore(root: string, options: CheckOptions = {}): Promise<RepairResult> {
   const folder = resolve(root);
