@@ -1,11 +1,38 @@
 // Atomic writes: a temp file beside the target, fsync, rename, fsync the folder; a crash leaves either
-// the old file or the new one, never half of one.
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+// the old file or the new one, never half of one. A version file is written once: its temp file is
+// linked into place, which fails rather than replace a file already there (docs/store.md, "Invariants").
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 let counter = 0;
 
 export function writeFileAtomic(path: string, data: string): void {
+  const dir = dirname(path);
+  const temp = writeTemp(path, data);
+  try {
+    renameSync(temp, path);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
+  syncFolder(dir);
+}
+
+/**
+ * Writes a file that must not exist yet (a version file): temp file, fsync, then a hard link to the
+ * target, which fails with EEXIST instead of replacing what is there.
+ */
+export function writeFileOnce(path: string, data: string): void {
+  const temp = writeTemp(path, data);
+  try {
+    linkSync(temp, path);
+  } finally {
+    rmSync(temp, { force: true });
+  }
+  syncFolder(dirname(path));
+}
+
+function writeTemp(path: string, data: string): string {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${counter++}.tmp`);
@@ -17,12 +44,19 @@ export function writeFileAtomic(path: string, data: string): void {
     } finally {
       closeSync(fd);
     }
-    renameSync(temp, path);
   } catch (err) {
     rmSync(temp, { force: true });
     throw err;
   }
-  syncFolder(dir);
+  return temp;
+}
+
+/** Moves a file or folder (a rename, synced), creating the target's folder. */
+export function moveAside(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
+  renameSync(from, to);
+  syncFolder(dirname(to));
+  syncFolder(dirname(from));
 }
 
 function syncFolder(dir: string): void {

@@ -82,12 +82,30 @@ export function planRevert(index: DocumentIndex, id: string): { index: DocumentI
   throw new StoreError('nothing_to_revert', `${id} has no earlier running version to return to`);
 }
 
-/** Drops the oldest versions that do not run, down to `max`; returns the index and the sequences dropped. */
-export function planPrune(index: DocumentIndex, max: number): { index: DocumentIndex; dropped: number[] } {
+/** The version a revert would run: the newest activation below the top that is stored and loadable. */
+export function revertTarget(index: DocumentIndex): number | undefined {
+  for (let i = index.activations.length - 2; i >= 0; i--) {
+    const s = index.activations[i] as number;
+    if (index.versions.some((v) => v.sequence === s && !v.rejected)) return s;
+  }
+  return undefined;
+}
+
+/**
+ * Drops the oldest versions down to `max`, never one that is kept (docs/store.md, "Retention"): the
+ * running version, the revert target and every sequence in `inUse` (pinned by a rule set, named by an
+ * agent, under trial). When too many are kept, more than `max` stay.
+ */
+export function planPrune(
+  index: DocumentIndex,
+  max: number,
+  inUse: ReadonlySet<number> = new Set(),
+): { index: DocumentIndex; dropped: number[] } {
   const excess = index.versions.length - max;
   if (excess <= 0) return { index, dropped: [] };
+  const target = revertTarget(index);
   const dropped = index.versions
-    .filter((v) => !v.running)
+    .filter((v) => !v.running && v.sequence !== index.running && v.sequence !== target && !inUse.has(v.sequence))
     .slice(0, excess)
     .map((v) => v.sequence);
   const gone = new Set(dropped);

@@ -1,11 +1,14 @@
 // Tollgate's Node side: document stores (memory, folder), the edit seam, and trials of candidate policies.
 
+export { writeFileAtomic } from './atomic-file.ts';
 export * from './document-id.ts';
 export * from './document-index.ts';
 export * from './edits/edit-seam.ts';
 export * from './edits/engine-validators.ts';
 export * from './edits/writers.ts';
 export * from './folder-store.ts';
+export * from './lock.ts';
 export * from './memory-store.ts';
+export * from './store-check.ts';
 export * from './trials/policy-trials.ts';
 export * from './types.ts';

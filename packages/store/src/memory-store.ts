@@ -11,6 +11,7 @@ import {
   StoreError,
   type StoreProblem,
   type StoreWrite,
+  type VersionsInUse,
 } from './types.ts';
 
 export interface MemoryStoreOptions {
@@ -20,6 +21,8 @@ export interface MemoryStoreOptions {
   now?: () => Date;
   /** Called after each write the store made (what is derived from documents can be dropped then). */
   onWrite?: (write: StoreWrite) => void;
+  /** Versions something outside the store uses: never pruned (docs/store.md, "Retention"). */
+  versionsInUse?: VersionsInUse;
 }
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
@@ -40,12 +43,14 @@ export class MemoryDocumentStore implements DocumentStore {
   private readonly texts = new Map<string, string>();
   private readonly state = new Map<string, string>();
   private readonly onWrite: ((write: StoreWrite) => void) | undefined;
+  private readonly versionsInUse: VersionsInUse | undefined;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.maxDocumentBytes = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
     this.maxVersions = options.maxVersionsPerDocument ?? DEFAULT_MAX_VERSIONS;
     this.now = options.now ?? (() => new Date());
     this.onWrite = options.onWrite;
+    this.versionsInUse = options.versionsInUse;
   }
 
   async list(): Promise<string[]> {
@@ -70,9 +75,11 @@ export class MemoryDocumentStore implements DocumentStore {
 
   async save(save: DocumentSave): Promise<DocumentVersion> {
     checkSave(save, this.maxDocumentBytes);
+    const before = this.indexes.get(save.id) ?? emptyIndex();
+    const inUse = before.versions.length >= this.maxVersions ? await inUseOf(this.versionsInUse, save.id, this) : new Set<number>();
     const { index, version } = planSave(this.indexes.get(save.id) ?? emptyIndex(), save, this.now());
     this.texts.set(`${save.id}\n${version.sequence}`, save.text);
-    const pruned = planPrune(index, this.maxVersions);
+    const pruned = planPrune(index, this.maxVersions, inUse);
     for (const s of pruned.dropped) this.texts.delete(`${save.id}\n${s}`);
     this.indexes.set(save.id, pruned.index);
     this.onWrite?.({ kind: 'document', id: save.id });
@@ -107,6 +114,14 @@ export class MemoryDocumentStore implements DocumentStore {
     this.onWrite?.({ kind: 'state', key });
   }
 
+  async updateState(key: string, update: (value: unknown) => unknown): Promise<unknown> {
+    const text = this.state.get(key);
+    const value = update(text === undefined ? undefined : JSON.parse(text));
+    this.state.set(key, JSON.stringify(value));
+    this.onWrite?.({ kind: 'state', key });
+    return JSON.parse(JSON.stringify(value));
+  }
+
   async close(): Promise<void> {}
 
   private required(id: string): DocumentIndex {
@@ -125,4 +140,9 @@ export function checkSave(save: DocumentSave, maxBytes: number): void {
   if (typeof save.text !== 'string') throw new StoreError('invalid_save', 'a version is text');
   const bytes = byteLength(save.text);
   if (bytes > maxBytes) throw new StoreError('too_large', `${save.id} is ${bytes} bytes, more than the limit of ${maxBytes} bytes`);
+}
+
+/** The versions in use of one document, as a set (none without a hook). */
+export async function inUseOf(hook: VersionsInUse | undefined, id: string, store: DocumentStore): Promise<Set<number>> {
+  return hook ? new Set(await hook(id, store)) : new Set();
 }

@@ -54,9 +54,27 @@ export type StoreWrite = { kind: 'document'; id: string } | { kind: 'state'; key
 /** A problem the store found outside any call (a working copy too large, a link out of the folder). */
 export interface StoreProblem {
   id: string;
-  code: 'too_large' | 'invalid_id' | 'link_outside' | 'unreadable' | 'missing_working_copy';
+  code: StoreProblemCode;
   message: string;
 }
+
+/**
+ * `damaged_index`, `index_rebuilt` and `damaged_version` are damage to the state folder: health reports
+ * them (docs/store.md, "Faults and what to do"); the others are about working copies or leftovers.
+ */
+export type StoreProblemCode =
+  | 'too_large'
+  | 'invalid_id'
+  | 'link_outside'
+  | 'unreadable'
+  | 'missing_working_copy'
+  | 'damaged_index'
+  | 'index_rebuilt'
+  | 'damaged_version'
+  | 'orphan_version';
+
+/** The problem codes that mean the state folder is damaged (health is degraded while one stands). */
+export const DAMAGE_CODES: readonly StoreProblemCode[] = ['damaged_index', 'index_rebuilt', 'damaged_version'];
 
 export interface DocumentStore {
   readonly maxDocumentBytes: number;
@@ -76,6 +94,12 @@ export interface DocumentStore {
   /** Small JSON state kept beside the documents (trial counts). */
   readState(key: string): Promise<unknown>;
   writeState(key: string, value: unknown): Promise<void>;
+  /**
+   * Reads, changes and writes one state value as one step, so two processes counting at once lose no
+   * count (an atomic counter: trial counts). `update` is synchronous and gets a copy; it answers the new
+   * value. `waitMs` bounds the wait for another process's lock (refused as `locked` past it).
+   */
+  updateState(key: string, update: (value: unknown) => unknown, options?: { waitMs?: number }): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -87,7 +111,8 @@ export type StoreErrorCode =
   | 'rejected_version'
   | 'nothing_to_revert'
   | 'locked'
-  | 'invalid_save';
+  | 'invalid_save'
+  | 'damaged';
 
 /** A refusal by the store: nothing was written. */
 export class StoreError extends Error {
@@ -98,3 +123,9 @@ export class StoreError extends Error {
     this.name = 'StoreError';
   }
 }
+
+/**
+ * The versions of a document that something outside the store still uses (a rule set's pin, an agent's
+ * `ruleset_version`, a trial's candidate): pruning never removes them. Asked only when a save would prune.
+ */
+export type VersionsInUse = (id: string, store: DocumentStore) => Iterable<number> | Promise<Iterable<number>>;

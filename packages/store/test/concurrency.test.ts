@@ -142,4 +142,13 @@ describe('the lock across processes', () => {
     expect(history.filter((v) => v.running)).toHaveLength(1);
     expect(existsSync(join(root, '.tollgate', 'lock'))).toBe(false);
   });
+
+  it('counts every update of a state value made by two processes at once (an atomic counter)', { timeout: 60_000 }, async () => {
+    const root = tempDir();
+    const store = await openStore(root);
+    const children = [spawnFixture('state-counter.ts', [root, '40']), spawnFixture('state-counter.ts', [root, '40'])];
+    const readers = children.map((c) => new LineReader(c));
+    for (const r of readers) expect(await r.next(30_000), r.stderr).toBe('done');
+    expect(await store.readState('counts/n')).toBe(80);
+  });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { idProblem, MAX_ID_LENGTH } from '../src/document-id.ts';
 import { FolderDocumentStore } from '../src/folder-store.ts';
 import { MemoryDocumentStore } from '../src/memory-store.ts';
-import { type DocumentStore, type DocumentVersion, StoreError, type StoreWrite } from '../src/types.ts';
+import { type DocumentStore, type DocumentVersion, StoreError, type StoreWrite, type VersionsInUse } from '../src/types.ts';
 import { ANA, ASSISTANT, DEV, sha256, useTempDirs } from './helpers.ts';
 
 interface FactoryOptions {
@@ -14,6 +14,7 @@ interface FactoryOptions {
   maxVersionsPerDocument?: number;
   now?: () => Date;
   onWrite?: (write: StoreWrite) => void;
+  versionsInUse?: VersionsInUse;
 }
 type StoreFactory = (options?: FactoryOptions) => Promise<DocumentStore>;
 
@@ -330,11 +331,31 @@ function runContract(name: string, factory: StoreFactory): void {
       const v8 = await store.save({ id: DOC, text: 'v8', author: ANA, reason: 'r' });
       expect(v8.sequence).toBe(8);
       history = await store.history(DOC);
-      expect(history.map((v) => v.sequence)).toEqual([6, 7, 8]);
+      // Version 1 ran before 8: it is the revert target, so it is kept and 6 goes (docs/store.md, "Retention").
+      expect(history.map((v) => v.sequence)).toEqual([1, 7, 8]);
       expect(runningOf(history)).toEqual([8]);
-      // Version 1, which ran before 8, is gone: there is nothing to revert to.
-      expect((await refusal(store.revert(DOC))).code).toBe('nothing_to_revert');
-      expect((await refusal(store.activate(DOC, 1))).code).toBe('not_found');
+      expect((await store.revert(DOC)).sequence).toBe(1);
+      expect((await refusal(store.activate(DOC, 6))).code).toBe('not_found');
+    });
+
+    it('never prunes a version in use (versionsInUse) or the revert target, keeping more than the limit when it must', async () => {
+      const store = await factory({ maxVersionsPerDocument: 3, versionsInUse: (id) => (id === DOC ? [2] : []) });
+      await store.save({ id: DOC, text: 'v1', author: ANA, reason: 'r' });
+      for (let i = 2; i <= 6; i++) await store.save({ id: DOC, text: `v${i}`, author: ANA, reason: 'r', activate: false });
+      expect((await store.history(DOC)).map((v) => v.sequence)).toEqual([1, 2, 6]);
+      await store.activate(DOC, 6);
+      await store.save({ id: DOC, text: 'v7', author: ANA, reason: 'r' });
+      // 7 runs, 6 is its revert target and 2 is in use, so 1 goes although it is the oldest.
+      expect((await store.history(DOC)).map((v) => v.sequence)).toEqual([2, 6, 7]);
+      expect((await store.getVersion(DOC, 2))?.text).toBe('v2');
+    });
+
+    it('updates a state value in one step: twenty updates at once count twenty', async () => {
+      const store = await factory();
+      await Promise.all(
+        Array.from({ length: 20 }, () => store.updateState('counts/n', (value) => ((value as number | undefined) ?? 0) + 1)),
+      );
+      expect(await store.readState('counts/n')).toBe(20);
     });
 
     it('reads and writes state', async () => {

@@ -103,7 +103,7 @@ describe('the edit seam with the engine validators', () => {
   it('keeps a hand-edited policy that does not load as a rejected version, the one before running', async () => {
     const { dir, store } = await openWithPolicy();
     writeFileSync(join(dir, POLICY), REFUNDS.replace('"effect": "deny"', '"effect": "maybe"'));
-    expect(store.rescan()).toEqual([POLICY]);
+    expect(await store.rescan()).toEqual([POLICY]);
     const history = await store.history(POLICY);
     expect(history.map((v) => [v.sequence, v.author.kind, v.running, v.rejected])).toEqual([
       [1, 'developer', true, false],

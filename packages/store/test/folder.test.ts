@@ -66,6 +66,9 @@ describe('FolderDocumentStore working copies', () => {
     const changes: string[][] = [];
     const store = await open(root, { onChange: (ids) => changes.push(ids) });
     expect(await store.list()).toEqual(['a.json', 'sub/b.yaml']);
+    // onChange runs once open has returned the store, never inside open (docs/store.md, "Startup").
+    expect(changes).toEqual([]);
+    await waitFor('the open to report its changes', () => (changes.length > 0 ? true : undefined));
     expect(changes).toEqual([['a.json', 'sub/b.yaml']]);
     for (const [id, text] of [
       ['a.json', '{"a":1}'],
@@ -89,7 +92,7 @@ describe('FolderDocumentStore working copies', () => {
     const store = await open(root, { onChange: (ids) => changes.push(ids) });
     await store.save({ id: DOC, text: '{"v":1}', author: ANA, reason: 'r' });
     writeWorking(root, DOC, '{"v":"by hand"}');
-    expect(store.rescan()).toEqual([DOC]);
+    expect(await store.rescan()).toEqual([DOC]);
     expect(changes).toEqual([[DOC]]);
     const history = await store.history(DOC);
     expect(history.map((v) => [v.sequence, v.author, v.running, v.basedOn])).toEqual([
@@ -98,7 +101,7 @@ describe('FolderDocumentStore working copies', () => {
     ]);
     expect(history[1]?.reason).toBe('the working copy was edited');
     expect((await store.get(DOC))?.text).toBe('{"v":"by hand"}');
-    expect(store.rescan()).toEqual([]);
+    expect(await store.rescan()).toEqual([]);
     expect((await store.history(DOC)).length).toBe(2);
   });
 
@@ -109,7 +112,7 @@ describe('FolderDocumentStore working copies', () => {
     await store.save({ id: DOC, text: '{"v":1}', author: ANA, reason: 'r' });
     await store.save({ id: DOC, text: '{"v":2}', author: ASSISTANT, reason: 'r' });
     writeWorking(root, DOC, '{"v":1}');
-    store.rescan();
+    await store.rescan();
     expect(await store.get(DOC)).toMatchObject({ sequence: 3, author: EXTERNAL, text: '{"v":1}' });
     expect(working(root, DOC)).toBe('{"v":1}');
   });
@@ -144,7 +147,7 @@ describe('FolderDocumentStore working copies', () => {
     const store = await open(root, { validate: jsonLoads });
     await store.save({ id: DOC, text: '{"v":1}', author: ANA, reason: 'r' });
     writeWorking(root, DOC, '{"v": [1, 2}');
-    expect(store.rescan()).toEqual([DOC]);
+    expect(await store.rescan()).toEqual([DOC]);
     const history = await store.history(DOC);
     expect(history.map((v) => [v.sequence, v.author.kind, v.running, v.rejected])).toEqual([
       [1, 'person', true, false],
@@ -156,11 +159,11 @@ describe('FolderDocumentStore working copies', () => {
     expect(await store.get(DOC)).toMatchObject({ sequence: 1, text: '{"v":1}' });
     await expect(store.activate(DOC, 2)).rejects.toMatchObject({ code: 'rejected_version' });
     // Reading the folder again does not store the same rejected text twice.
-    expect(store.rescan()).toEqual([]);
+    expect(await store.rescan()).toEqual([]);
     expect((await store.history(DOC)).length).toBe(2);
     // Mended, it runs.
     writeWorking(root, DOC, '{"v": [1, 2]}');
-    store.rescan();
+    await store.rescan();
     expect(await store.get(DOC)).toMatchObject({ sequence: 3, text: '{"v": [1, 2]}', basedOn: 1 });
   });
 
@@ -177,7 +180,7 @@ describe('FolderDocumentStore working copies', () => {
     const big = 5 * 1024 * 1024;
     writeWorking(root, DOC, `{"v":"${'x'.repeat(big - 8)}"}`);
     writeWorking(root, 'big-new.json', Buffer.alloc(big, 0x20));
-    expect(store.rescan()).toEqual([]);
+    expect(await store.rescan()).toEqual([]);
     expect(validated).toEqual([]);
     expect(store.problems()).toEqual([
       {
@@ -196,7 +199,7 @@ describe('FolderDocumentStore working copies', () => {
     expect(await store.list()).toEqual([DOC]);
     // Once it is back under the limit it is read, and the problem goes.
     writeWorking(root, DOC, '{"v":2}');
-    store.rescan();
+    await store.rescan();
     expect(await store.get(DOC)).toMatchObject({ sequence: 2, author: EXTERNAL });
     expect(store.problems().map((p) => p.id)).toEqual(['big-new.json']);
   });

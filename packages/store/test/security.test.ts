@@ -114,7 +114,7 @@ describe('links out of the folder', () => {
     symlinkSync(join(outside, 'secret.json'), join(root, 'secret.json'), 'file');
     const documents = join(root, '.tollgate', 'documents');
     const before = listTree(documents);
-    expect(store.rescan()).toEqual([]);
+    expect(await store.rescan()).toEqual([]);
     expect(listTree(documents)).toEqual(before);
     expect(store.problems()).toEqual([
       { id: 'out', code: 'link_outside', message: 'out is a link out of the folder; it is not followed' },
@@ -152,7 +152,7 @@ describe('sizes', () => {
     writeFileSync(join(root, 'a.json'), 'x'.repeat(fiveMiB));
     const documents = join(root, '.tollgate', 'documents');
     const before = listTree(documents);
-    expect(store.rescan()).toEqual([]);
+    expect(await store.rescan()).toEqual([]);
     expect(listTree(documents)).toEqual(before);
     expect(store.problems()).toEqual([
       {

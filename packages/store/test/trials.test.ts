@@ -1,13 +1,15 @@
 // Trials of candidate policies (issue 4, "Trials"): a stored candidate runs beside the running version
 // on a sample of calls, the caller always gets the running version's answer, the counts live in the
 // store's state (so a new PolicyTrials on a reopened store continues them), and nothing is promoted.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { compilePolicy, compileTool, type PolicyOutcome } from '@tollgate/engine';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FolderDocumentStore } from '../src/folder-store.ts';
 import { PolicyTrials } from '../src/trials/policy-trials.ts';
 import { StoreError } from '../src/types.ts';
-import { ANA, DEV, REPO_ROOT, useTempDirs } from './helpers.ts';
+import { ANA, DEV, LineReader, REPO_ROOT, useTempDirs } from './helpers.ts';
 
 const { tempDir, onCleanup } = useTempDirs();
 
@@ -194,5 +196,30 @@ describe('PolicyTrials', () => {
       expect(err.message).toBe('the sample rate is a share of calls, above 0 and at most 1');
       expect(await new PolicyTrials(store).report(ID)).toBeUndefined();
     });
+  });
+
+  it('decides at once while another process holds the store lock, leaving that call uncounted', { timeout: 20_000 }, async () => {
+    const trials = new PolicyTrials(store);
+    await trials.start({ document: ID, sequence: 2, sampleRate: 1 });
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        "require('fs').writeFileSync(process.argv[1], String(process.pid)); console.log('held'); setInterval(() => {}, 1000)",
+        join(root, '.tollgate', 'lock'),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    onCleanup(() => holder.kill('SIGKILL'));
+    await new LineReader(holder).next();
+    const started = performance.now();
+    expect(await trials.decide(ID, refund, { amount: '50' }, 'c-1')).toEqual(runningPolicy.decide(refund, { amount: '50' }));
+    // The count waits 50 ms at most; a generous bound, so a loaded box does not fail it.
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect((await trials.report(ID))?.calls).toBe(0);
+    holder.kill('SIGKILL');
+    await new Promise((r) => holder.once('exit', r));
+    await trials.decide(ID, refund, { amount: '50' }, 'c-2');
+    expect((await trials.report(ID))?.calls).toBe(1);
   });
 });

@@ -85,6 +85,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           return await (await import('./commands/ruleset.ts')).rulesetRun(one(rest, 'ID'), values, io);
       }
     }
+    if (group === 'store' && rest.length === 0) {
+      switch (command) {
+        case 'check':
+          return (await import('./commands/store.ts')).storeCheck(values, io);
+        case 'repair':
+          return await (await import('./commands/store.ts')).storeRepair(values, io);
+      }
+    }
     if (group === 'keys' && command === 'create' && rest.length === 0) return (await import('./commands/keys.ts')).keysCreate(values, io);
     if (group === 'members' && command === 'list' && rest.length === 0) return (await import('./commands/keys.ts')).membersList(values, io);
     if (group === 'verify' && command !== undefined && rest.length === 0) return (await import('./commands/verify.ts')).verify(command, io);

@@ -32,6 +32,12 @@ Usage:
   tollgate ruleset run ID --call CALL.json --data DIR [--version N] [--json]
       Runs a stored rule set (its active version, or N) against one call: pass, hold or fail, with each
       rule's own result. Exit 0 whatever the verdict, 1 when the set is refused (archived, disabled, ...).
+  tollgate store check --data DIR [--json]
+      Reports every inconsistency of the data folder's store (damaged index or version, orphan, stale
+      marker, working copy differing from the running version). Exit 0 whole, 1 problems, 2 unreadable.
+  tollgate store repair --data DIR [--json]
+      Fixes what can be fixed without losing anything (strays go to lost+found). Exit 0 whole after it,
+      1 when something only a backup can mend is left.
   tollgate verify DIR
       Checks every document of a documents folder and runs each policy's example suite against it.
       Exit 1 on any problem or failed example, 0 with lints only.

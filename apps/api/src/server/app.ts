@@ -2,6 +2,7 @@
 // its OpenAPI description and reference page, and the built console.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
+import { DAMAGE_CODES } from '@tollgate/store';
 import { type Context, Hono } from 'hono';
 import { bearerAuth } from './auth.ts';
 import { bodyLimit } from './body-limit.ts';
@@ -48,8 +49,14 @@ const tooLarge = (c: Context) => c.json(errorBody('TOO_LARGE', `the body is over
 export function createApp(options: AppOptions = {}): Hono {
   const app = new Hono();
   app.onError(handleError);
-  app.get('/v1/health', (c) => c.json({ status: 'ok' }));
   const ctx = options.ctx;
+  // Degraded, with each damaged file named, while the store holds damage (docs/store.md, "Faults"); it reads
+  // only what the store already found, so it answers at once even while a write waits for the lock.
+  app.get('/v1/health', (c) => {
+    const damage = ctx ? ctx.store.problems().filter((p) => DAMAGE_CODES.includes(p.code)) : [];
+    if (damage.length === 0) return c.json({ status: 'ok' });
+    return c.json({ status: 'degraded', problems: damage.map((p) => ({ id: p.id, code: p.code, message: p.message })) });
+  });
   if (!ctx) {
     app.route('/v1/rule-sheets', ruleSheets);
   } else {

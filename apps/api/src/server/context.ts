@@ -1,13 +1,15 @@
 // What every route may use: the data folder's document store, its database, the edit seam and trials.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { documentKindOf } from '@tollgate/engine';
-import { EditSeam, engineValidators, FolderDocumentStore, loadProblems, PolicyTrials } from '@tollgate/store';
+import { EditSeam, engineValidators, FolderDocumentStore, loadProblems, PolicyTrials, writeFileAtomic } from '@tollgate/store';
 import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
 import { cachedJudgedMembers } from './state/auth-cache.ts';
 import { type Db, openDatabase } from './state/db.ts';
 import { closeDecisionLog } from './state/decision-log.ts';
 import { adoptRunningBindings } from './state/tool-bindings.ts';
+import { versionsInUse } from './versions-in-use.ts';
 
 export interface AppContext {
   dataDir: string;
@@ -41,12 +43,20 @@ export class EventHub {
 }
 
 /** Opens a data folder: `documents/` (the folder store) and `tollgate.db`. */
-export async function openContext(dataDir: string, options: { watch?: boolean; now?: () => Date } = {}): Promise<AppContext> {
+export async function openContext(
+  dataDir: string,
+  options: { watch?: boolean; now?: () => Date; lockTimeoutMs?: number } = {},
+): Promise<AppContext> {
   const events = new EventHub();
   const documentChanges = { generation: 0 };
-  const store = await FolderDocumentStore.open(join(dataDir, 'documents'), {
+  mkdirSync(dataDir, { recursive: true });
+  ignoreInGit(dataDir);
+  const store: FolderDocumentStore = await FolderDocumentStore.open(join(dataDir, 'documents'), {
     validate: loadProblems,
     watch: options.watch ?? true,
+    versionsInUse,
+    ...(options.lockTimeoutMs !== undefined ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+    // The store calls this only once open has returned, so `store` is set (docs/store.md, "Startup").
     onChange: (ids) => {
       documentChanges.generation++;
       for (const id of ids) {
@@ -91,4 +101,18 @@ export async function openContext(dataDir: string, options: { watch?: boolean; n
       db.close();
     },
   };
+}
+
+/** What a team keeping the data folder in git must not commit: the store's state, the database, the demo keys. */
+const IGNORED = ['documents/.tollgate/', 'tollgate.db', 'tollgate.db-*', 'demo-keys.json'];
+
+/** Writes (or completes) the data folder's .gitignore, so only documents are versioned by the team (docs/store.md). */
+function ignoreInGit(dataDir: string): void {
+  const path = join(dataDir, '.gitignore');
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const have = new Set(text.split(/\r?\n/).map((l) => l.trim()));
+  const missing = IGNORED.filter((line) => !have.has(line));
+  if (missing.length === 0) return;
+  const head = text === '' ? "# Written by Tollgate: the store's state, the database and the demo keys stay out of git.\n" : '';
+  writeFileAtomic(path, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${head}${missing.join('\n')}\n`);
 }

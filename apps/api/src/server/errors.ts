@@ -10,11 +10,14 @@ export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
   readonly code: string;
   readonly details: unknown;
-  constructor(status: ContentfulStatusCode, code: string, message: string, details?: unknown) {
+  /** Response headers the error needs (`Retry-After` on a busy store). */
+  readonly headers: Record<string, string> | undefined;
+  constructor(status: ContentfulStatusCode, code: string, message: string, details?: unknown, headers?: Record<string, string>) {
     super(message);
     this.status = status;
     this.code = code;
     this.details = details;
+    this.headers = headers;
   }
 }
 
@@ -24,7 +27,7 @@ export function errorBody(code: string, message: string, details?: unknown) {
 
 /** The app's one onError. */
 export async function handleError(err: Error, c: Context) {
-  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status);
+  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status, err.headers);
   if (err instanceof HTTPException) {
     const code =
       err.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : err.status === 400 && /json/i.test(err.message) ? 'INVALID_JSON' : 'HTTP_ERROR';

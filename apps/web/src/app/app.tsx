@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { MemberBadge } from '../features/auth/components/member-badge.tsx';
 import { SignInForm } from '../features/auth/components/sign-in-form.tsx';
+import { StoreHealthBanner } from '../features/health/components/store-health-banner.tsx';
 import { PolicyCheck } from '../features/policy-check/components/policy-check.tsx';
 import { clearSessionKey, readSessionKey, writeSessionKey } from '../lib/session-key.ts';
 import { NavBar } from './nav-bar.tsx';
@@ -41,6 +42,7 @@ function Shell() {
         {key !== null && <MemberBadge memberKey={key} onSignOut={signOut} />}
       </header>
       <NavBar current={route.page} />
+      <StoreHealthBanner />
       <main>
         {/* The playground runs the engine in the browser and needs no key. */}
         {key !== null ? (

@@ -32,6 +32,8 @@ export interface EditOutcome {
   version?: DocumentVersion;
   reasons: string[];
   impact: EditImpact;
+  /** Set on a refusal because the store was busy (its lock held past the wait): nothing stored, try again after this many seconds. */
+  retryAfterSeconds?: number;
 }
 
 /** Checks and assesses one kind of document. */
@@ -89,8 +91,10 @@ export class EditSeam {
     if (!validator) return refused(`${id}: no validator handles this document, so the edit is refused`);
     const problems = validator.validate(id, edit.content);
     if (problems.length > 0) return refused(...problems);
-    const running = await this.options.store.get(id);
-    const runningSequence = running?.sequence ?? null;
+    // The running sequence comes from the history, so a damaged running version's file (whose text cannot
+    // be read) is not taken for "nothing runs": an edit over it is how it is replaced (docs/store.md).
+    const runningSequence = (await this.options.store.history(id)).find((v) => v.running)?.sequence ?? null;
+    const running = runningSequence === null ? undefined : await this.options.store.getVersion(id, runningSequence);
     if (edit.basedOn !== undefined && edit.basedOn !== runningSequence) {
       return {
         status: 'conflict',

@@ -50,6 +50,9 @@ export async function saveEdit(store: DocumentStore, edit: ProposedEdit, impact:
     return { status: activate ? 'applied' : 'saved_not_running', version, reasons, impact };
   } catch (err) {
     if (err instanceof StoreError && err.code === 'conflict') return { status: 'conflict', reasons: [err.message], impact };
+    // Busy, not wrong: the caller is told to retry (the API answers 503 with Retry-After; docs/store.md, "The lock").
+    if (err instanceof StoreError && err.code === 'locked')
+      return { status: 'refused', reasons: [err.message], impact, retryAfterSeconds: 1 };
     if (err instanceof StoreError) return { status: 'refused', reasons: [err.message], impact };
     throw err;
   }

@@ -21,6 +21,8 @@ export interface TrialReport {
 }
 
 const MAX_DIFFERING = 100;
+/** How long a call waits to count itself while another process holds the store's lock. */
+const COUNT_WAIT_MS = 50;
 
 /**
  * Trials of candidate policy versions.
@@ -83,22 +85,36 @@ export class PolicyTrials {
     const outcome = this.policyOf(running.digest, running.text).decide(tool, args);
     const report = await this.report(document);
     if (!report?.running || report.candidate === running.sequence) return outcome;
-    report.calls++;
-    // Every 1/rate-th call, deterministically: the counts never depend on chance.
-    const sampled = Math.floor(report.calls * report.sampleRate) > Math.floor((report.calls - 1) * report.sampleRate);
-    if (sampled) {
-      const candidate = await this.store.getVersion(document, report.candidate);
-      if (candidate) {
-        const other = this.policyOf(candidate.digest, candidate.text).decide(tool, args);
-        report.sampled++;
-        if (other.decision === outcome.decision && other.rule === outcome.rule && other.code === outcome.code) report.agreed++;
-        else {
-          report.differed++;
-          report.differing = [...report.differing, callId].slice(-MAX_DIFFERING);
-        }
-      }
+    // The candidate's answer is worked out first (reads and compiling cannot happen under the lock); the
+    // counts then change in one step, so calls counted at once by two processes are all counted.
+    const candidate = await this.store.getVersion(document, report.candidate);
+    const other = candidate && this.policyOf(candidate.digest, candidate.text).decide(tool, args);
+    try {
+      await this.store.updateState(
+        this.key(document),
+        (value) => {
+          const now = value as TrialReport | undefined;
+          if (!now?.running || now.candidate !== report.candidate) return value;
+          now.calls++;
+          // Every 1/rate-th call, deterministically: the counts never depend on chance.
+          const sampled = Math.floor(now.calls * now.sampleRate) > Math.floor((now.calls - 1) * now.sampleRate);
+          if (sampled && other) {
+            now.sampled++;
+            if (other.decision === outcome.decision && other.rule === outcome.rule && other.code === outcome.code) now.agreed++;
+            else {
+              now.differed++;
+              now.differing = [...now.differing, callId].slice(-MAX_DIFFERING);
+            }
+          }
+          return now;
+        },
+        { waitMs: COUNT_WAIT_MS },
+      );
+    } catch (err) {
+      // The counts are advisory: a call is never held up or refused because another process holds the
+      // store's lock (docs/store.md, "The lock"); that call goes uncounted.
+      if (!(err instanceof StoreError && err.code === 'locked')) throw err;
     }
-    await this.store.writeState(this.key(document), report);
     return outcome;
   }
 

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve as serveNode } from '@hono/node-server';
+import { StoreError } from '@tollgate/store';
 import { createApp } from '../../server/app.ts';
 import { openContext } from '../../server/context.ts';
 import { seedDemo } from '../../server/demo.ts';
@@ -15,7 +16,14 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   const port = Number(options.port ?? '8787');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('USAGE', `--port must be 0-65535, got ${options.port}`);
   const dataDir = resolve(options.data ?? '.tollgate-data');
-  const ctx = await openContext(dataDir);
+  const ctx = await openContext(dataDir).catch((err: unknown) => {
+    // A damaged store is refused with the file named and the command that mends it (docs/store.md, "Faults").
+    if (err instanceof StoreError) {
+      const code = err.code === 'locked' ? 'LOCKED' : 'STORE_DAMAGED';
+      throw new CliError(code, `tollgate serve: ${err.message.replaceAll('--data DIR', `--data ${dataDir}`)}`);
+    }
+    throw err;
+  });
   const demo = options.demo ? await seedDemo(ctx) : undefined;
   const app = createApp({ ctx, webDist: WEB_DIST });
   return new Promise((done) => {

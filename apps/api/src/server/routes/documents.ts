@@ -155,8 +155,22 @@ function sequenceOf(text: string): number {
 
 async function version(ctx: AppContext, id: string, sequence: number): Promise<StoredDocument> {
   const v = await ctx.store.getVersion(id, sequence).catch(storeError);
-  if (!v) throw new ApiError(404, 'NOT_FOUND', `${id} has no version ${sequence}`);
+  if (!v) {
+    await refuseDamaged(ctx, id, sequence);
+    throw new ApiError(404, 'NOT_FOUND', `${id} has no version ${sequence}`);
+  }
   return v;
+}
+
+/** A version the history names but whose file cannot be read is damaged, not missing: 409 DAMAGED, with the file named. */
+async function refuseDamaged(ctx: AppContext, id: string, sequence: number | undefined): Promise<void> {
+  const history = await ctx.store.history(id).catch(() => []);
+  const named = history.find((v) => (sequence === undefined ? v.running : v.sequence === sequence));
+  if (!named) return;
+  const problem = ctx.store
+    .problems()
+    .find((p) => p.id === id && p.code === 'damaged_version' && p.message.includes(`version ${named.sequence}:`));
+  throw new ApiError(409, 'DAMAGED', problem?.message ?? `${id} version ${named.sequence} is stored, but its file is damaged`);
 }
 
 function diagnosticJson(d: Diagnostic, fallback: 'error' | 'warning') {
@@ -227,7 +241,11 @@ const getRoute = createRoute({
   summary: 'The running version of a document, with its text',
   middleware: [members()] as const,
   request: { params: z.object({ id: IdParam }) },
-  responses: { 200: json(DocumentSchema, 'The running version'), ...errors },
+  responses: {
+    200: json(DocumentSchema, 'The running version'),
+    ...errors,
+    409: json(ErrorSchema, "DAMAGED: the running version's file is damaged"),
+  },
 });
 
 const historyRoute = createRoute({
@@ -252,7 +270,7 @@ const versionRoute = createRoute({
   request: {
     params: z.object({ id: IdParam, sequence: SequenceText.openapi({ param: { name: 'sequence', in: 'path' }, example: '1' }) }),
   },
-  responses: { 200: json(DocumentSchema, 'The version'), ...errors },
+  responses: { 200: json(DocumentSchema, 'The version'), ...errors, 409: json(ErrorSchema, "DAMAGED: the version's file is damaged") },
 });
 
 const editRoute = createRoute({
@@ -275,6 +293,10 @@ const editRoute = createRoute({
     ),
     409: json(OutcomeSchema, 'conflict: the document changed since based_on; nothing stored'),
     422: json(OutcomeSchema, 'refused: the content does not load or is too large; nothing stored'),
+    503: json(
+      OutcomeSchema,
+      'refused: the store is busy (another process holds its lock); nothing stored; retry after Retry-After seconds',
+    ),
   },
 });
 
@@ -291,11 +313,12 @@ const activateRoute = createRoute({
   responses: {
     200: json(VersionResult, 'The version now running'),
     ...errors,
-    409: json(ErrorSchema, 'A rejected version cannot run'),
+    409: json(ErrorSchema, 'A rejected version cannot run (REJECTED_VERSION), or its file is damaged (DAMAGED)'),
     422: json(
       ErrorSchema,
       "INVALID_POLICY: a policy version whose approvers.users are not the workspace's members able to approve (details.errors: UNKNOWN_APPROVER, APPROVER_ROLE_NOT_CAPABLE)",
     ),
+    503: json(ErrorSchema, 'LOCKED: the store is busy; retry after Retry-After seconds'),
   },
 });
 
@@ -309,7 +332,8 @@ const revertRoute = createRoute({
   responses: {
     200: json(VersionResult, 'The version now running'),
     ...errors,
-    409: json(ErrorSchema, 'Nothing to revert to'),
+    409: json(ErrorSchema, 'Nothing to revert to, or the version to return to is damaged (DAMAGED)'),
+    503: json(ErrorSchema, 'LOCKED: the store is busy; retry after Retry-After seconds'),
   },
 });
 
@@ -329,7 +353,7 @@ const diffRoute = createRoute({
       }),
     }),
   },
-  responses: { 200: json(DiffSchema, 'The diff'), ...errors },
+  responses: { 200: json(DiffSchema, 'The diff'), ...errors, 409: json(ErrorSchema, "DAMAGED: a version's file is damaged") },
 });
 
 /** The document routes: list, read, history, versions, edits, activate, revert and diff. */
@@ -382,7 +406,10 @@ export function documentRoutes() {
   app.openapi(getRoute, async (c) => {
     const { id } = c.req.valid('param');
     const doc = await c.get('ctx').store.get(id).catch(storeError);
-    if (!doc) throw new ApiError(404, 'NOT_FOUND', `no version of ${id} runs`);
+    if (!doc) {
+      await refuseDamaged(c.get('ctx'), id, undefined);
+      throw new ApiError(404, 'NOT_FOUND', `no version of ${id} runs`);
+    }
     return c.json(documentJson(doc), 200);
   });
 
@@ -428,6 +455,9 @@ export function documentRoutes() {
       impact: impactJson(outcome.impact),
     };
     if (outcome.version) ctx.events.publish({ type: 'document', id, sequence: outcome.version.sequence });
+    if (outcome.retryAfterSeconds !== undefined) {
+      return c.json(result, 503, { 'Retry-After': String(outcome.retryAfterSeconds) });
+    }
     switch (outcome.status) {
       case 'applied':
       case 'saved_not_running':

@@ -63,13 +63,22 @@ const STORE_STATUS: Record<StoreErrorCode, ContentfulStatusCode> = {
   rejected_version: 409,
   nothing_to_revert: 409,
   conflict: 409,
-  locked: 409,
+  // Another process holds the store's lock past the wait: busy, not wrong; the client retries (docs/store.md).
+  locked: 503,
   too_large: 413,
   invalid_save: 400,
+  // A damaged version or index is refused, never replaced with a guess (docs/store.md, "Faults").
+  damaged: 409,
 };
+
+/** Seconds a client waits before retrying a write refused because the store was busy (`Retry-After`). */
+export const STORE_RETRY_AFTER_SECONDS = 1;
 
 /** A store refusal as an API error (nothing was written); anything else is a bug and stays one. */
 export function storeError(err: unknown): never {
-  if (err instanceof StoreError) throw new ApiError(STORE_STATUS[err.code], err.code.toUpperCase(), err.message);
+  if (err instanceof StoreError) {
+    const headers = err.code === 'locked' ? { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) } : undefined;
+    throw new ApiError(STORE_STATUS[err.code], err.code.toUpperCase(), err.message, undefined, headers);
+  }
   throw err;
 }

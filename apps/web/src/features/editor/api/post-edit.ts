@@ -1,4 +1,4 @@
-// POST /v1/documents/{id}/edits: an edit through the edit seam, answered with its outcome (201, 409, 422 or 403).
+// POST /v1/documents/{id}/edits: an edit through the edit seam, answered with its outcome (201, 409, 422 or 403; 503 when the store is busy).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiFetch, segment } from '../../../lib/api-client.ts';
 import type { EditOutcome } from './types.ts';
@@ -14,7 +14,7 @@ export function postEdit({ id, content, reason, basedOn }: EditRequest): Promise
   return apiFetch<EditOutcome>(`/v1/documents/${segment(id)}/edits`, {
     method: 'POST',
     body: { content, reason, based_on: basedOn },
-    accept: [403, 409, 422],
+    accept: [403, 409, 422, 503],
   });
 }
 

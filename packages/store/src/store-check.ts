@@ -1,0 +1,282 @@
+// `store check` and `store repair` for a folder store, like `git fsck`: check reads every file of the state
+// folder and reports each inconsistency by name, writing nothing; repair fixes what it can without losing
+// anything (strays go to lost+found, never deleted) and leaves the rest reported (docs/store.md, "Faults").
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { isTempFile, moveAside } from './atomic-file.ts';
+import { digestOf } from './digest.ts';
+import { idProblem } from './document-id.ts';
+import { FolderDocumentStore } from './folder-store.ts';
+import { DEFAULT_LOCK_TIMEOUT_MS, FileLock } from './lock.ts';
+import { DEFAULT_MAX_DOCUMENT_BYTES } from './memory-store.ts';
+import {
+  decodeIndex,
+  decodePending,
+  type FolderIndex,
+  type Read,
+  readVersionFile,
+  type VersionFile,
+  versionFileSequences,
+} from './store-format.ts';
+
+export type FindingCode =
+  | 'damaged_index'
+  | 'missing_index'
+  | 'damaged_version'
+  | 'orphan_version'
+  | 'stale_pending'
+  | 'temp_file'
+  | 'working_copy_differs';
+
+/** One inconsistency: what, which document, which file (relative to the folder), and why. */
+export interface StoreFinding {
+  code: FindingCode;
+  id: string | null;
+  file: string;
+  message: string;
+}
+
+export interface CheckOptions {
+  stateRoot?: string;
+  maxDocumentBytes?: number;
+}
+
+/**
+ * Every inconsistency of a folder store, without writing anything.
+ *
+ * @example
+ * const findings = checkStore('data/documents'); // [] when the store is whole
+ */
+export function checkStore(root: string, options: CheckOptions = {}): StoreFinding[] {
+  const folder = resolve(root);
+  const stateRoot = resolve(options.stateRoot ?? join(folder, '.tollgate'));
+  const maxBytes = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+  const rel = (path: string) => relative(folder, path).split(sep).join('/');
+  const findings: StoreFinding[] = [];
+  const add = (code: FindingCode, id: string | null, path: string, why: string) =>
+    findings.push({ code, id, file: rel(path), message: `${rel(path)} ${why}` });
+  const indexes = new Map<string, FolderIndex>();
+  const pendingFor = new Set<string>();
+
+  for (const path of tempFiles(stateRoot)) add('temp_file', null, path, 'is half of a write a crash left; it is removed at the next start');
+  const documents = join(stateRoot, 'documents');
+  for (const entry of list(documents)) {
+    const dir = join(documents, entry);
+    if (!isDir(dir)) continue;
+    const indexPath = join(dir, 'index.json');
+    const sequences = versionFileSequences(dir);
+    const read = readIndex(indexPath);
+    if (!read.ok) {
+      if (!read.missing) add('damaged_index', idFromDir(entry), indexPath, `${read.why}; repair rebuilds it from the version files`);
+      else if (sequences.length > 0)
+        add('missing_index', idFromDir(entry), indexPath, `is missing beside ${sequences.length} version file(s); repair rebuilds it`);
+      for (const s of sequences) {
+        const path = join(dir, 'versions', `${s}.json`);
+        const file = readVersionFile(path);
+        if (!file.ok)
+          add('damaged_version', idFromDir(entry), path, `${file.why}; it is refused, never replaced: restore it from a backup`);
+      }
+      continue;
+    }
+    const index = read.value;
+    indexes.set(index.id, index);
+    const named = new Set<number>();
+    for (const version of index.versions) {
+      named.add(version.sequence);
+      const path = join(dir, 'versions', `${version.sequence}.json`);
+      const file: Read<VersionFile> = readVersionFile(path, index.files?.[version.sequence]);
+      const why = !file.ok
+        ? file.why
+        : file.value.version.digest !== version.digest
+          ? 'holds another text than the index names'
+          : undefined;
+      if (why)
+        add(
+          'damaged_version',
+          index.id,
+          path,
+          `(version ${version.sequence}${version.running ? ', running' : ''}) ${why}; it is refused, never replaced: restore it from a backup`,
+        );
+    }
+    for (const s of sequences) {
+      if (!named.has(s))
+        add(
+          'orphan_version',
+          index.id,
+          join(dir, 'versions', `${s}.json`),
+          'is a version file no index names (left by a crash); repair moves it to lost+found',
+        );
+    }
+    const pending = join(dir, 'pending.json');
+    if (existsSync(pending)) {
+      pendingFor.add(index.id);
+      let marker: ReturnType<typeof decodePending>;
+      try {
+        marker = decodePending(readFileSync(pending));
+      } catch {
+        marker = undefined;
+      }
+      add(
+        'stale_pending',
+        index.id,
+        pending,
+        `is left by a write a crash cut short (to version ${marker?.sequence ?? '?'}); the next start or repair finishes it, or takes a hand edit in`,
+      );
+    }
+  }
+
+  // Working copies that differ from the running version: a hand edit not taken in yet.
+  for (const { id, path } of workingCopies(folder, stateRoot)) {
+    let bytes: Buffer;
+    try {
+      if (lstatSync(path).size > maxBytes) continue; // reported as too_large by the store, never read
+      bytes = readFileSync(path);
+    } catch {
+      continue;
+    }
+    const index = indexes.get(id);
+    const digest = digestOf(bytes.toString('utf8'));
+    const running = index?.versions.find((v) => v.sequence === index.running);
+    if (running?.digest === digest) continue;
+    if (pendingFor.has(id)) continue; // the stale marker above explains it: one fault, reported once
+    const newest = index?.versions.at(-1);
+    if (newest?.rejected && newest.digest === digest) continue; // kept as a rejected version already
+    if (!index && existsSync(join(documents, encodeURIComponent(id)))) continue; // its index is reported above
+    add(
+      'working_copy_differs',
+      id,
+      path,
+      running
+        ? `differs from the running version ${running.sequence}; the next start or repair takes it in as a version`
+        : 'has no version yet; the next start or repair takes it in',
+    );
+  }
+  return findings;
+}
+
+export interface RepairResult {
+  /** What repair did, one line each. */
+  actions: string[];
+  /** What is still wrong after it (damaged version files, which only a backup can mend). */
+  remaining: StoreFinding[];
+}
+
+/**
+ * Fixes what can be fixed without losing anything: orphan version files and an index no version file can
+ * rebuild go to `<state>/lost+found/`; a damaged or missing index is rebuilt from the version files; a
+ * stale pending marker is finished or the hand edit taken in; working copies are taken in as versions.
+ *
+ * @example
+ * const { actions, remaining } = await repairStore('data/documents'); // remaining: [] when whole again
+ */
+export async function repairStore(root: string, options: CheckOptions = {}): Promise<RepairResult> {
+  const folder = resolve(root);
+  const stateRoot = resolve(options.stateRoot ?? join(folder, '.tollgate'));
+  const actions: string[] = [];
+  const before = checkStore(folder, options);
+  const documents = join(stateRoot, 'documents');
+  const stamp = `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`;
+  const aside = (path: string) => {
+    const to = join(stateRoot, 'lost+found', stamp, relative(stateRoot, path));
+    moveAside(path, to);
+    actions.push(`moved ${relative(folder, path)} to ${relative(folder, to)}`);
+  };
+  // Moves happen under the store's lock, so a running server's write in progress is never taken for an orphan.
+  await new FileLock(join(stateRoot, 'lock'), DEFAULT_LOCK_TIMEOUT_MS).hold(() => {
+    for (const finding of before) {
+      const path = join(folder, finding.file);
+      if (finding.code === 'orphan_version' && existsSync(path)) aside(path);
+    }
+    for (const entry of list(documents)) {
+      const dir = join(documents, entry);
+      const indexPath = join(dir, 'index.json');
+      if (!isDir(dir) || readIndex(indexPath).ok) continue;
+      const whole = versionFileSequences(dir).filter((s) => readVersionFile(join(dir, 'versions', `${s}.json`)).ok);
+      if (whole.length > 0) continue; // rebuilt by the open below
+      // Nothing can rebuild it: the index and every version file are kept in lost+found, and the working
+      // copy starts a new history.
+      if (existsSync(indexPath)) aside(indexPath);
+      if (existsSync(join(dir, 'versions'))) aside(join(dir, 'versions'));
+      if (existsSync(join(dir, 'pending.json'))) aside(join(dir, 'pending.json'));
+    }
+  });
+  const store = await FolderDocumentStore.open(folder, { watch: false, ...options });
+  try {
+    for (const p of store.problems()) if (p.code === 'index_rebuilt') actions.push(`rebuilt ${p.message}`);
+  } finally {
+    await store.close();
+  }
+  // A rebuilt index leaves out damaged version files: they are strays now, and go to lost+found too.
+  const strays = checkStore(folder, options).filter((f) => f.code === 'orphan_version');
+  if (strays.length > 0) {
+    await new FileLock(join(stateRoot, 'lock'), DEFAULT_LOCK_TIMEOUT_MS).hold(() => {
+      for (const f of strays) if (existsSync(join(folder, f.file))) aside(join(folder, f.file));
+    });
+  }
+  for (const f of before) {
+    if (f.code === 'stale_pending') actions.push(`settled ${f.file}`);
+    if (f.code === 'working_copy_differs') actions.push(`took in ${f.file}`);
+    if (f.code === 'temp_file') actions.push(`removed ${f.file}`);
+  }
+  return { actions, remaining: checkStore(folder, options) };
+}
+
+function readIndex(path: string): Read<FolderIndex> {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    return { ok: false, missing, why: missing ? 'is missing' : 'cannot be read' };
+  }
+  return decodeIndex(bytes);
+}
+
+function* tempFiles(dir: string): Generator<string> {
+  for (const entry of list(dir)) {
+    const path = join(dir, entry);
+    if (entry === 'lost+found') continue;
+    if (isTempFile(entry)) yield path;
+    else if (isDir(path)) yield* tempFiles(path);
+  }
+}
+
+function* workingCopies(folder: string, stateRoot: string): Generator<{ id: string; path: string }> {
+  const walk = function* (dir: string): Generator<{ id: string; path: string }> {
+    for (const entry of list(dir)) {
+      const path = join(dir, entry);
+      if (entry.startsWith('.') || path === stateRoot) continue;
+      const stat = lstatSync(path);
+      if (stat.isDirectory()) yield* walk(path);
+      else if (stat.isFile()) {
+        const id = relative(folder, path).split(sep).join('/');
+        if (!idProblem(id)) yield { id, path };
+      }
+    }
+  };
+  yield* walk(folder);
+}
+
+function idFromDir(entry: string): string {
+  try {
+    return entry.startsWith('id-') ? entry : decodeURIComponent(entry);
+  } catch {
+    return entry;
+  }
+}
+
+function list(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
