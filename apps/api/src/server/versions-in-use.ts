@@ -2,6 +2,7 @@
 // "Retention"): a pin of any stored rule-set version, an agent's `ruleset_version`, a settings file's
 // approved `id@N`, and a running trial's candidate. Asked only when a save would prune.
 import { documentKindOf, readAgent, readSettings } from '@tollgate/engine';
+import { readJsonText } from '@tollgate/engine/source';
 import type { DocumentStore } from '@tollgate/store';
 
 /** The store's `versionsInUse` hook for a Tollgate data folder. */
@@ -35,10 +36,9 @@ export async function versionsInUse(id: string, store: DocumentStore): Promise<n
 
 function pinsOf(text: string | undefined): { rule_id?: unknown; version_id?: unknown }[] {
   if (text === undefined) return [];
-  try {
-    const value = JSON.parse(text) as { pins?: unknown };
-    return Array.isArray(value.pins) ? value.pins.filter((p) => p !== null && typeof p === 'object') : [];
-  } catch {
-    return [];
-  }
+  // The exact reader, as every stored document is read; a set that does not read pins nothing.
+  const read = readJsonText(text);
+  const value = (read.ok ? read.value : undefined) as { pins?: unknown } | null | undefined;
+  if (value === null || typeof value !== 'object' || !Array.isArray(value.pins)) return [];
+  return value.pins.filter((p) => p !== null && typeof p === 'object');
 }
