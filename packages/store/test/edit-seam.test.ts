@@ -119,7 +119,7 @@ describe("the seed's scripted edits", () => {
 
     // An edit that does not load: Refused, with its line.
     const broken = await seam.submit(modelEdit(DOES_NOT_LOAD));
-    expect(describeOutcome(broken)).toEqual(['refused', `- ${ID}:4: not JSON: comma expected at line 4, column 41`]);
+    expect(describeOutcome(broken)).toEqual(['refused', `- ${ID}:4: not JSON: comma or close brace expected at line 4, column 41`]);
     expect((await store.history(ID)).length).toBe(2);
 
     // An edit larger than MaxEditBytes, 16 KB here: Refused unread.
