@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compileBody } from '../src/server/compile-body.ts';
 import { runCli } from './cli-harness.ts';
 import { listFiles, removeWorkspaces, SHOP_CATALOGUE, SHOP_SHEET, startServer, tempFolder } from './rules-fixtures.ts';
 import { startServer as startDataServer } from './server-harness.ts';
@@ -162,6 +163,50 @@ describe('deep Colang: colang_limit with its line, never exit 70', () => {
         expect(body.error.code).toBe('colang_limit');
         expect(body.error.details.problems.map((p) => [p.code, p.line])).toEqual([['colang_limit', line]]);
       }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('a big compile runs off the event loop', () => {
+  /** A valid sheet of `rules` rules, some 100 bytes each: 3000 are well over the inline size. */
+  function bigSheet(rules: number): string {
+    let text = 'rules:\n';
+    for (let i = 0; i < rules; i++) {
+      text += `  - action: tool_${i}\n    requires: [approved_${i % 7}, checked]\n    when: { amount_over: ${100 + i}, region_is: "eu" }\n`;
+    }
+    return text;
+  }
+
+  it('answers what an inline compile answers, and /v1/health answers while it runs', async () => {
+    const server = await startServer();
+    try {
+      const sheet = bigSheet(3000);
+      const post = (body: unknown) =>
+        fetch(`${server.url}/v1/rule-sheets/compile`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const order: string[] = [];
+      const compiled = post({ sheet }).then(async (res) => {
+        order.push('compile');
+        return { status: res.status, body: await res.json() };
+      });
+      // The compile takes seconds; on the event loop it would answer before health could.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const health = await fetch(`${server.url}/v1/health`);
+      order.push('health');
+      expect(health.status).toBe(200);
+      const remote = await compiled;
+      expect(order).toEqual(['health', 'compile']);
+      expect(remote.status).toBe(200);
+      expect(remote.body).toEqual(compileBody({ sheet }).body);
+      // A refusal comes back the same way, with its line.
+      const refused = await post({ sheet: `${sheet}  - action: tool_1\n    never: true\n` });
+      expect(refused.status).toBe(422);
+      expect(await refused.json()).toEqual(compileBody({ sheet: `${sheet}  - action: tool_1\n    never: true\n` }).body);
     } finally {
       await server.close();
     }

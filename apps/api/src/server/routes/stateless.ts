@@ -23,9 +23,11 @@ import {
 } from '@tollgate/engine';
 import { type Diagnostic, diagnosticJson } from '@tollgate/engine/source';
 import { requireGrant, requireMember } from '../auth.ts';
+import { compileBody, problemWithLine } from '../compile-body.ts';
+import { compileOffLoop } from '../compile-thread.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
-import { CompileBody, compileBody, problemWithLine } from '../rule-sheets.ts';
+import { CompileBody } from '../rule-sheets.ts';
 import { ErrorSchema } from './route-kit.ts';
 
 /** The error shape every route answers with, for the OpenAPI description. */
@@ -223,11 +225,11 @@ const createTemplateRoute = createRoute({
 export function statelessRoutes() {
   const app = router();
 
-  app.openapi(compileRoute, (c) => {
+  app.openapi(compileRoute, async (c) => {
     const principal = c.get('principal');
     requireMember(principal);
     requireGrant(principal, 'catalogue');
-    const answer = compileBody(c.req.valid('json'));
+    const answer = await compileOffLoop(c.req.valid('json'), compileBody);
     if (answer.status !== 200) {
       const { code, message, details } = answer.body.error as { code: string; message: string; details?: unknown };
       throw new ApiError(answer.status, code, message, details);
