@@ -1,6 +1,6 @@
 // The rule sheet reader: the YAML subset of rule-sheets.txt enforced on the yaml package's syntax tree.
 // Every problem is a rule_sheet_unsupported refusal with its line; all of a sheet's problems are listed.
-import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseAllDocuments, type Scalar } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, Lexer, LineCounter, type Node, type Pair, parseAllDocuments, type Scalar } from 'yaml';
 import { IDENTIFIER } from '../colang/parse.ts';
 import { normalizeDecimal } from '../conditions/decimal.ts';
 import { TOOL_NAME } from '../policy/tool.ts';
@@ -207,6 +207,11 @@ function readWhole(text: string): SheetReadResult {
       if (l.includes('\t')) refuse(i + 1, 'a tab: a sheet is indented with spaces only');
     });
   }
+  const deepAt = tooDeepAt(text);
+  if (deepAt !== undefined) {
+    refuse(deepAt, `a value nests more than ${MAX_VALUE_DEPTH} lists and mappings deep`, LIMIT);
+    return finish(problems, { rules: [], line: 1 });
+  }
   const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
   // A directive changes how the rest is read (%YAML 1.1 makes `never: yes` a boolean, %TAG renames
   // tags): a sheet is read one way only, so none is accepted. At column 1 a % can only begin one.
@@ -277,6 +282,30 @@ function readWhole(text: string): SheetReadResult {
   return finish(problems, { rules, line: rulesLine });
 }
 
+/**
+ * The line where flow lists and mappings first nest past MAX_VALUE_DEPTH, if they do. The yaml package
+ * composes them recursively and turns its own stack overflow into an error, which depends on how deep
+ * the caller's stack already is: so depth is measured first, on its lexer's tokens (a loop, and a bracket
+ * inside a quoted string is part of a string token). Only a text with that many brackets is lexed.
+ */
+function tooDeepAt(text: string): number | undefined {
+  let brackets = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 91 || c === 123) brackets++;
+  }
+  if (brackets <= MAX_VALUE_DEPTH) return undefined;
+  let depth = 0;
+  let line = 1;
+  for (const token of new Lexer().lex(text)) {
+    if (token === '[' || token === '{') {
+      if (++depth > MAX_VALUE_DEPTH) return line;
+    } else if (token === ']' || token === '}') depth = Math.max(0, depth - 1);
+    else if (token.includes('\n')) line += token.split('\n').length - 1;
+  }
+  return undefined;
+}
+
 /** An anchor or a tag on a node: outside the subset, a sheet says each thing once, in plain words. */
 function hasProperties(node: Node | null | undefined): boolean {
   return node !== null && node !== undefined && (node.anchor !== undefined || node.tag !== undefined);
@@ -309,6 +338,8 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
     refuse(line, reason, code);
   };
   const values = new Map<string, { node: Node; line: number }>();
+  // Every key the rule gives, its value read or refused: a refused value still says the key is there.
+  const named = new Set<string>();
   for (const pair of node.items) {
     const key = keyName(pair);
     const keyNode = pair.key as Node | null;
@@ -321,10 +352,11 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
       counted(line, `"${key}" is not a key of a rule: use action, ${SHEET_KEYS.join(', ')}`);
       continue;
     }
-    if (values.has(key)) {
+    if (named.has(key)) {
       counted(line, `${key} is given twice in one rule`);
       continue;
     }
+    named.add(key);
     const value = pair.value as Node | null;
     if (value === null || (isScalar(value) && value.value === null && value.source === '')) {
       counted(line, `${key} has no value: write it on the key's line`);
@@ -404,7 +436,7 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
       }
       case 'when': {
         const conditions = readWhen(value, line, counted);
-        if (!values.has('requires')) counted(line, 'when on a rule that requires nothing: the conditions say when the requirements apply');
+        if (!named.has('requires')) counted(line, 'when on a rule that requires nothing: the conditions say when the requirements apply');
         else if (conditions) rule.when = conditions;
         break;
       }
