@@ -1,6 +1,6 @@
 // Compiles off the event loop: a sheet or Colang of more than INLINE_MAX_CHARS compiles on a thread of its
 // own, so a big compile (linear, but the YAML reader takes about a second per few hundred KB) never holds
-// the gate's requests or /v1/health (docs/performance.md, "Big compiles"). Small ones, nearly all, run
+// the gate's requests or /v1/health (docs/performance.md, "Sheet lists and big compiles"). Small ones, nearly all, run
 // inline: a message to the thread costs more than they do.
 import { Worker } from 'node:worker_threads';
 import type { CompileAnswer } from './compile-body.ts';

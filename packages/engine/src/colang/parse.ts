@@ -6,6 +6,7 @@ import { TOOL_NAME } from '../policy/tool.ts';
 import { canonicalRulebook } from '../rulebook/canonical.ts';
 import type { ComparisonOp, Expr, Flow, Literal, Rulebook, RulebookSourceMap } from '../rulebook/types.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
+import type { ColangCode } from './codes.ts';
 
 export const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const ARGUMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -19,7 +20,7 @@ const COMPARISON = /^([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|==|>|<)\s*(.+)$/;
 const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
 /** A problem past one of the front end's limits (docs/colang.md, "Limits"). */
-export const COLANG_LIMIT = 'colang_limit';
+export const COLANG_LIMIT: ColangCode = 'colang_limit';
 /**
  * The front end's limits (DESIGN.md, "Reading hostile input"). A guard nests at most MAX_GUARD_DEPTH
  * `not`s and parentheses, so no later stage that walks an expression (lowering, canonical form,

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { compileSheet } from './compile.ts';
-import { LIMIT, readSheet, SHEET_KEYS, type SheetRule, UNSUPPORTED } from './read-sheet.ts';
+import { readSheet, SHEET_KEYS, SHEET_LIMIT, type SheetRule, UNSUPPORTED } from './read-sheet.ts';
 
 /** A sheet from its lines, so line numbers can be read off the test. */
 function sheet(...lines: string[]): string {
@@ -580,21 +580,21 @@ describe('readSheet: limits, each a rule_sheet_limit at its line', () => {
 
   it('a list of more than 1000 names, conditions or checks', () => {
     expect(coded(sheet('rules:', '  - action: a', `    requires: [${names(1001, 'c')}]`))).toEqual([
-      [LIMIT, 3, 'requires lists 1001 names; a list names at most 1000'],
+      [SHEET_LIMIT, 3, 'requires lists 1001 names; a list names at most 1000'],
     ]);
-    expect(coded(sheet('rules:', '  - action: a', `    after: [${names(1001, 't')}]`))[0]?.slice(0, 2)).toEqual([LIMIT, 3]);
-    expect(coded(sheet('rules:', '  - action: a', `    not_after: [${names(1001, 't')}]`))[0]?.slice(0, 2)).toEqual([LIMIT, 3]);
+    expect(coded(sheet('rules:', '  - action: a', `    after: [${names(1001, 't')}]`))[0]?.slice(0, 2)).toEqual([SHEET_LIMIT, 3]);
+    expect(coded(sheet('rules:', '  - action: a', `    not_after: [${names(1001, 't')}]`))[0]?.slice(0, 2)).toEqual([SHEET_LIMIT, 3]);
     const when = Array.from({ length: 1001 }, (_, i) => `a${i}_over: 1`).join(', ');
-    expect(coded(sheet('rules:', '  - action: a', '    requires: [x]', `    when: {${when}}`))[0]?.slice(0, 2)).toEqual([LIMIT, 4]);
+    expect(coded(sheet('rules:', '  - action: a', '    requires: [x]', `    when: {${when}}`))[0]?.slice(0, 2)).toEqual([SHEET_LIMIT, 4]);
     const check = Array.from({ length: 1001 }, () => '{field: q, at_most: 1}').join(', ');
-    expect(coded(sheet('rules:', '  - action: a', `    check: [${check}]`))[0]?.slice(0, 2)).toEqual([LIMIT, 3]);
+    expect(coded(sheet('rules:', '  - action: a', `    check: [${check}]`))[0]?.slice(0, 2)).toEqual([SHEET_LIMIT, 3]);
     // 1000 is within the limit.
     expect(rulesOf(sheet('rules:', '  - action: a', `    requires: [${names(1000, 'c')}]`))[0]?.requires).toHaveLength(1000);
   });
 
   it('confirmation words over 500 characters, as the catalogue caps them', () => {
     expect(coded(sheet('rules:', '  - action: a', `    confirmation: "${'x'.repeat(501)}"`))).toEqual([
-      [LIMIT, 3, 'confirmation is 501 characters; the words a person is asked are at most 500'],
+      [SHEET_LIMIT, 3, 'confirmation is 501 characters; the words a person is asked are at most 500'],
     ]);
     expect(rulesOf(sheet('rules:', '  - action: a', `    confirmation: "${'x'.repeat(500)}"`))[0]?.confirmation).toHaveLength(500);
   });
@@ -603,7 +603,7 @@ describe('readSheet: limits, each a rule_sheet_limit at its line', () => {
     for (const depth of [17, 100, 3000, 50000]) {
       const deep = `${'['.repeat(depth)}1${']'.repeat(depth)}`;
       const got = coded(sheet('rules:', '  - action: a', `    check: ${deep}`));
-      expect(got.map(([code, line]) => [code, line])).toEqual([[LIMIT, 3]]);
+      expect(got.map(([code, line]) => [code, line])).toEqual([[SHEET_LIMIT, 3]]);
       expect(got[0]?.[2]).toContain('nests more than 16 lists and mappings deep');
     }
   });

@@ -9,6 +9,7 @@ import { readCheck } from '../rulebook/check.ts';
 import type { Check, ComparisonOp, Literal } from '../rulebook/types.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { DecimalNumber } from '../source/yaml-text.ts';
+import type { SheetCode } from './codes.ts';
 
 export const SHEET_KEYS = [
   'requires',
@@ -59,9 +60,9 @@ export interface Sheet {
 
 export type SheetReadResult = { ok: true; sheet: Sheet } | { ok: false; problems: Diagnostic[] };
 
-export const UNSUPPORTED = 'rule_sheet_unsupported';
+export const UNSUPPORTED: SheetCode = 'rule_sheet_unsupported';
 /** A sheet past one of the reader's limits (docs/rule-sheets.md, "Limits"). */
-export const LIMIT = 'rule_sheet_limit';
+export const SHEET_LIMIT: SheetCode = 'rule_sheet_limit';
 
 /**
  * The reader's limits (DESIGN.md, "Reading hostile input": every reader has depth, size and count limits
@@ -209,7 +210,7 @@ function readWhole(text: string): SheetReadResult {
   }
   const deepAt = tooDeepAt(text);
   if (deepAt !== undefined) {
-    refuse(deepAt, `a value nests more than ${MAX_VALUE_DEPTH} lists and mappings deep`, LIMIT);
+    refuse(deepAt, `a value nests more than ${MAX_VALUE_DEPTH} lists and mappings deep`, SHEET_LIMIT);
     return finish(problems, { rules: [], line: 1 });
   }
   const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
@@ -225,7 +226,7 @@ function readWhole(text: string): SheetReadResult {
   for (const e of doc?.errors ?? []) {
     const line = lineOf(e.pos[0]);
     // The yaml package turns its own stack overflow into this error: a value nested past any limit.
-    if (e.code === 'RESOURCE_EXHAUSTION') refuse(line, `a value nests more than ${MAX_VALUE_DEPTH} lists and mappings deep`, LIMIT);
+    if (e.code === 'RESOURCE_EXHAUSTION') refuse(line, `a value nests more than ${MAX_VALUE_DEPTH} lists and mappings deep`, SHEET_LIMIT);
     // A tab makes YAML errors of its own; the tab is the one mistake to report on its line.
     else if (!tabbed.has(line)) refuse(line, `YAML the sheet cannot read: ${e.message.split('\n')[0]}`);
   }
@@ -380,7 +381,7 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
     }
     // Depth first: every later step walks the value, and some of them recursively.
     if (depthOf(value) > MAX_VALUE_DEPTH) {
-      counted(line, `${key} nests more than ${MAX_VALUE_DEPTH} lists and mappings deep`, LIMIT);
+      counted(line, `${key} nests more than ${MAX_VALUE_DEPTH} lists and mappings deep`, SHEET_LIMIT);
       continue;
     }
     if (usesAnchorAliasOrTag(value)) {
@@ -450,7 +451,11 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
         const words = isScalar(value) && typeof value.value === 'string' ? value.value.trim() : undefined;
         if (!words) counted(line, 'confirmation is the words the person is asked, such as "Close this account?"');
         else if (words.length > MAX_CONFIRMATION)
-          counted(line, `confirmation is ${words.length} characters; the words a person is asked are at most ${MAX_CONFIRMATION}`, LIMIT);
+          counted(
+            line,
+            `confirmation is ${words.length} characters; the words a person is asked are at most ${MAX_CONFIRMATION}`,
+            SHEET_LIMIT,
+          );
         else rule.confirmation = words;
         break;
       }
@@ -519,7 +524,7 @@ function nameList(node: Node, line: number, refuse: Refuse, key: string, pattern
     return undefined;
   }
   if (node.items.length > MAX_LIST_NAMES) {
-    refuse(line, `${key} lists ${node.items.length} names; a list names at most ${MAX_LIST_NAMES}`, LIMIT);
+    refuse(line, `${key} lists ${node.items.length} names; a list names at most ${MAX_LIST_NAMES}`, SHEET_LIMIT);
     return undefined;
   }
   // A set beside the list, so finding a name twice stays linear in the list's length.
@@ -545,7 +550,7 @@ function readWhen(node: Node, line: number, refuse: Refuse): SheetCondition[] | 
     return undefined;
   }
   if (node.items.length > MAX_LIST_NAMES) {
-    refuse(line, `when holds ${node.items.length} conditions; it holds at most ${MAX_LIST_NAMES}`, LIMIT);
+    refuse(line, `when holds ${node.items.length} conditions; it holds at most ${MAX_LIST_NAMES}`, SHEET_LIMIT);
     return undefined;
   }
   const conditions: SheetCondition[] = [];
@@ -610,7 +615,7 @@ function readChecks(node: Node, line: number, refuse: Refuse): Check[] | undefin
     return undefined;
   }
   if (node.items.length > MAX_LIST_NAMES) {
-    refuse(line, `check lists ${node.items.length} conditions; it lists at most ${MAX_LIST_NAMES}`, LIMIT);
+    refuse(line, `check lists ${node.items.length} conditions; it lists at most ${MAX_LIST_NAMES}`, SHEET_LIMIT);
     return undefined;
   }
   const checks: Check[] = [];
