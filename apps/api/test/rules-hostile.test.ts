@@ -239,6 +239,31 @@ describe('the edit route refuses them too, and stores nothing', () => {
   });
 });
 
+describe('tollgate verify over a folder holding them', () => {
+  it('exits 1 naming each at its line, never 70', async () => {
+    const w = tempFolder();
+    w.put('catalogue.yaml', SHOP_CATALOGUE);
+    w.put('sheets/empty.rules.yaml', '');
+    w.put('sheets/twice.rules.yaml', 'rules:\n  - action: refund_card\n    requires: [a]\n    when: {region_is: "EU", region_is: "US"}\n');
+    w.put('colang/parens.co', DEEP_PARENS);
+    w.put('colang/nots.co', DEEP_NOTS);
+    const run = await runCli('verify', w.dir);
+    expect(run.code).toBe(1);
+    const lines = run.stdout.split('\n');
+    for (const start of [
+      'sheets/empty.rules.yaml:1: rule_sheet_unsupported',
+      'sheets/twice.rules.yaml:4: rule_sheet_unsupported',
+      'colang/parens.co:2: colang_limit',
+      'colang/nots.co:3: colang_limit',
+    ]) {
+      expect(
+        lines.some((l) => l.startsWith(start)),
+        `${start} in ${run.stdout}`,
+      ).toBe(true);
+    }
+  });
+});
+
 describe('the CLI at its edges', () => {
   it('--out-dir: compiling a .co where a sheet compiled removes the stale rule_sheet.co with the same step', async () => {
     const w = tempFolder();
