@@ -214,23 +214,30 @@ function readWhole(text: string): SheetReadResult {
     return finish(problems, { rules: [], line: 1 });
   }
   const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
-  // A directive changes how the rest is read (%YAML 1.1 makes `never: yes` a boolean, %TAG renames
-  // tags): a sheet is read one way only, so none is accepted. At column 1 a % can only begin one.
-  for (const m of text.matchAll(/^%[^\r\n]*/gm)) {
-    refuse(lineOf(m.index), `a YAML directive (${m[0].slice(0, 40).trim()}): a sheet is plain YAML 1.2, read one way, with no directives`);
-  }
   const list = Array.isArray(docs) ? docs : [];
   if (list.length > 1) refuse(lineOf(list[1]?.range[0]), 'a second YAML document: a sheet is one document');
   const doc = list[0];
   const tabbed = new Set(problems.map((p) => p.range?.start.line));
+  // A directive changes how the rest is read (%YAML 1.1 makes `never: yes` a boolean, %TAG renames
+  // tags): a sheet is read one way only, so none is accepted. At column 1 a % can only begin one.
+  const directives = [...text.matchAll(/^%[^\r\n]*/gm)].map((m) => ({ line: lineOf(m.index), text: m[0] }));
+  const directed = new Set(directives.map((d) => d.line));
+  let unreadable = problems.length > 0;
   for (const e of doc?.errors ?? []) {
     const line = lineOf(e.pos[0]);
+    // A tab or a directive makes YAML errors of its own; it is the one mistake to report on its line.
+    if (tabbed.has(line) || directed.has(line)) continue;
+    unreadable = true;
     // The yaml package turns its own stack overflow into this error: a value nested past any limit.
     if (e.code === 'RESOURCE_EXHAUSTION') refuse(line, `a value nests more than ${MAX_VALUE_DEPTH} lists and mappings deep`, SHEET_LIMIT);
-    // A tab makes YAML errors of its own; the tab is the one mistake to report on its line.
-    else if (!tabbed.has(line)) refuse(line, `YAML the sheet cannot read: ${e.message.split('\n')[0]}`);
+    else refuse(line, `YAML the sheet cannot read: ${e.message.split('\n')[0]}`);
   }
-  if (problems.length > 0) return finish(problems, { rules: [], line: 1 });
+  for (const d of directives) {
+    refuse(d.line, `a YAML directive (${d.text.slice(0, 40).trim()}): a sheet is plain YAML 1.2, read one way, with no directives`);
+  }
+  // A directive's own error can leave the document unread: then the directive is the one problem.
+  if (!doc && directives.length > 0) unreadable = true;
+  if (unreadable) return finish(problems, { rules: [], line: 1 });
 
   const top = doc?.contents ?? null;
   if (!isMap(top) || top.flow) {
