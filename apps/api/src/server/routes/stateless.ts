@@ -122,7 +122,9 @@ const compileRoute = createRoute({
       'The Colang (null for Colang input), rulebook, overlay and lints.',
     ),
     ...ERRORS,
-    422: errorResponse('rule_sheet_unsupported (or the Colang code) with details.problems [{line, message, code}], or INVALID_CATALOGUE.'),
+    422: errorResponse(
+      'rule_sheet_unsupported (or the Colang code, colang_limit among them) with details.problems [{line, message, code}], each code rule_sheet_unsupported or rule_sheet_limit for a sheet; or INVALID_CATALOGUE.',
+    ),
   },
 });
 
