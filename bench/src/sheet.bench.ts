@@ -33,6 +33,12 @@ export function generatedSheet(rules = 200, seed = 3): string {
   return text;
 }
 
+/** A one-rule sheet whose `key` lists `n` names (contexts for requires, tools for after). */
+export function listSheet(key: 'requires' | 'after', n: number): string {
+  const names = Array.from({ length: n }, (_, i) => (key === 'after' ? `tool_${i}` : `ctx_${i}`));
+  return `rules:\n  - action: refund_card\n    ${key}: [${names.join(', ')}]\n`;
+}
+
 export function runSheetSuite(): { figures: Figure[]; notes: string[] } {
   const catalogueResult = readCatalogue(generatedCatalogue(), 'yaml');
   if (!catalogueResult.ok) throw new Error('the generated catalogue does not load');
@@ -66,6 +72,26 @@ export function runSheetSuite(): { figures: Figure[]; notes: string[] } {
     readCatalogue(catalogueText, 'yaml');
     readCat.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
+  // Long lists: 1k names compile; 10k and 60k are over the 1000-name limit and refused (rule_sheet_limit).
+  // Linear means the time per name stays flat from 1k to 60k (it was quadratic: 60k took 12 s).
+  const lists: { name: string; values: number[] }[] = [];
+  const perName: string[] = [];
+  for (const key of ['requires', 'after'] as const) {
+    for (const n of [1000, 10_000, 60_000]) {
+      const text = listSheet(key, n);
+      const expected = n <= 1000;
+      const values: number[] = [];
+      for (let i = -2; i < (n > 10_000 ? 5 : 10); i++) {
+        const start = process.hrtime.bigint();
+        const r = compileSheet(text);
+        if (i >= 0) values.push(Number(process.hrtime.bigint() - start) / 1e6);
+        if (r.ok !== expected) throw new Error(`a ${n}-name ${key} list was ${r.ok ? 'compiled' : 'refused'}`);
+      }
+      const verb = expected ? 'compile' : 'refuse (rule_sheet_limit)';
+      lists.push({ name: `${verb} a ${n.toLocaleString('en')}-name ${key} list`, values });
+      perName.push(`${key} ${n}: ${((median(values) * 1000) / n).toFixed(2)} µs/name`);
+    }
+  }
   const figure = (name: string, values: number[]): Figure => ({
     suite: 'sheet',
     figure: name,
@@ -79,8 +105,10 @@ export function runSheetSuite(): { figures: Figure[]; notes: string[] } {
       figure('compile + lint a 200-rule sheet, 300-tool catalogue (cold)', compile),
       figure('compile + lint on a keystroke (one rule changed, cached rules)', keystroke),
       figure('read a 300-tool YAML catalogue', readCat),
+      ...lists.map((l) => figure(l.name, l.values)),
     ],
     notes: [
+      `sheet lists, median per name: ${perName.join('; ')}`,
       `sheet: ${first.rulebook.flows.length} flows, ${Object.keys(first.overlay.tools).length} overlay entries, ${first.lints.length} lints`,
     ],
   };

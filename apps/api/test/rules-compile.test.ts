@@ -365,7 +365,7 @@ describe('tollgate rules compile', () => {
         expect(JSON.parse(remote.stdout).rulebook).toEqual(SHOP_RULEBOOK);
         process.env.TOLLGATE_KEY = server.key('viewer');
         const refused = await runCli('rules', 'compile', file, '--server', server.url);
-        expect(refused.code).toBe(3);
+        expect(refused.code).toBe(4);
         expect(refused.stderr).toContain('403 GRANT_REQUIRED');
       } finally {
         if (saved === undefined) delete process.env.TOLLGATE_KEY;

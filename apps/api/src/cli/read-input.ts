@@ -1,5 +1,5 @@
 // Reads a JSON input file for the CLI: refused unread over the size limit, depth-bounded, exact.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { type Diagnostic, formatDiagnostic, readJsonText } from '@tollgate/engine/source';
 import { CliError } from './io.ts';
 
@@ -24,7 +24,9 @@ export function readJsonFile(file: string, maxBytes = MAX_DOCUMENT_BYTES): JsonI
 export function readTextFile(file: string, maxBytes: number): string {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    // Non-blocking, so a FIFO (or a device) named as a file opens at once and is refused below as not a
+    // regular file, instead of the CLI waiting for a writer that never comes.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     throw new CliError('UNREADABLE', `${file}: UNREADABLE: ${reason(err)}`);
   }

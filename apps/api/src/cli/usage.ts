@@ -20,8 +20,9 @@ Usage:
       Drafts a policy from a template (never activates anything).
   tollgate rules compile FILE [--catalogue FILE] [--out-dir DIR] [--server URL] [--json]
       Compiles a rule sheet (.yaml) or Colang (.co) to a rulebook. Exit 0 compiled (lints on stderr),
-      1 refused, 2 unreadable, 3 the --server cannot be reached. --out-dir writes rule_sheet.co,
-      rulebook.ir.json and catalogue_overlay.json, all or nothing.
+      1 refused, 2 unreadable, 3 the --server cannot be reached, 4 it answered without compiling
+      (401/403/5xx). --out-dir writes rule_sheet.co (from a sheet), rulebook.ir.json and
+      catalogue_overlay.json, all or nothing.
   tollgate rules check FILE --call CALL.json [--catalogue FILE] [--json]
       The tool check on one call: allow, refuse (rule, reason) or confirm (the words to ask).
   tollgate rules equivalent A B

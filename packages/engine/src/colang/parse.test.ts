@@ -421,3 +421,47 @@ describe('parseColang: colang_duplicate and colang_context_action', () => {
     );
   });
 });
+
+describe('parseColang: limits, each a colang_limit at its line (never a stack overflow)', () => {
+  it('a guard nested past 64 "not"s and parentheses, at any depth', () => {
+    for (const n of [65, 3000, 100_000]) {
+      const parens = colang('# deep', 'define flow a', `  allow when ${'('.repeat(n)}$x${')'.repeat(n)}`);
+      expectProblems(parens, [[3, 'colang_limit', 'the guard nests more than 64 "not"s and parentheses']]);
+      const nots = colang('define flow a', `  allow when ${'not '.repeat(n)}$x`);
+      expectProblems(nots, [[2, 'colang_limit', 'the guard nests more than 64 "not"s and parentheses']]);
+    }
+    // Unclosed: the limit is met before the missing ")" would be.
+    expectProblems(colang('define flow a', `  allow when ${'('.repeat(5000)}$x`), [[2, 'colang_limit', 'nests more than 64']]);
+  });
+
+  it('64 levels parse; so do many levels side by side, which nest nothing', () => {
+    expect(guard(`${'('.repeat(64)}$x${')'.repeat(64)}`)).toEqual({ context: 'x' });
+    expect(guard(`${'not '.repeat(64)}$x`)).toEqual({ context: 'x' });
+    expect(guard(`${'not '.repeat(32)}(${'not '.repeat(31)}$x)`)).toEqual({ not: { context: 'x' } });
+    const side = Array.from({ length: 3000 }, (_, i) => `not (not $c${i})`).join(' and ');
+    expect('all' in guard(side) && (guard(side) as { all: Expr[] }).all.length).toBe(3000);
+  });
+
+  it('a guard naming more than 4096 contexts; a context of more than 1000 comparisons', () => {
+    const terms = Array.from({ length: 4097 }, (_, i) => `$c${i}`).join(' and ');
+    expectProblems(colang('define flow a', `  allow when ${terms}`), [
+      [2, 'colang_limit', 'the guard names 4097 contexts; a guard names at most 4096'],
+    ]);
+    const comparisons = Array.from({ length: 1001 }, (_, i) => `  n${i} > 1`);
+    expectProblems(colang('define context big on a', ...comparisons, 'define flow a', '  allow when not $big'), [
+      [1002, 'colang_limit', 'a context holds at most 1000 comparisons'],
+    ]);
+  });
+
+  it('a context named many times is lowered once: 4096 mentions of 1000 comparisons stay quick and small', () => {
+    const comparisons = Array.from({ length: 1000 }, (_, i) => `  n${i} > 1`);
+    const mentions = Array.from({ length: 4096 }, () => '$big').join(' or ');
+    const [flow] = flows(colang('define context big on a', ...comparisons, 'define flow a', `  allow when ${mentions}`));
+    expect(flow && 'allow_when' in flow && 'all' in flow.allow_when && flow.allow_when.all.length).toBe(1000);
+  });
+
+  it('a lone carriage return, once, at the line it ends', () => {
+    expectProblems('define flow a\n  refuse\rdefine flow b\n  refuse\n', [[2, 'colang_syntax', 'a line ends in a lone carriage return']]);
+    expect(flows('define flow a\r\n  refuse\r\n')).toEqual([{ action: 'a', refuse: true }]);
+  });
+});

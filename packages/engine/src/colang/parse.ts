@@ -6,6 +6,7 @@ import { TOOL_NAME } from '../policy/tool.ts';
 import { canonicalRulebook } from '../rulebook/canonical.ts';
 import type { ComparisonOp, Expr, Flow, Literal, Rulebook, RulebookSourceMap } from '../rulebook/types.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
+import type { ColangCode } from './codes.ts';
 
 export const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const ARGUMENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -17,6 +18,19 @@ const CONTEXT_DEF = /^define context (\S+) on (\S+)$/;
 const FLOW_DEF = /^define flow (\S+)$/;
 const COMPARISON = /^([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|==|>|<)\s*(.+)$/;
 const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
+
+/** A problem past one of the front end's limits (docs/colang.md, "Limits"). */
+export const COLANG_LIMIT: ColangCode = 'colang_limit';
+/**
+ * The front end's limits (DESIGN.md, "Reading hostile input"). A guard nests at most MAX_GUARD_DEPTH
+ * `not`s and parentheses, so no later stage that walks an expression (lowering, canonical form,
+ * evaluation, equivalence) can exhaust the stack; it names at most MAX_GUARD_TERMS contexts, and a
+ * context holds at most MAX_CONTEXT_COMPARISONS comparisons. A compiled sheet stays well inside all
+ * three (docs/rule-sheets.md caps its lists at 1000).
+ */
+export const MAX_GUARD_DEPTH = 64;
+export const MAX_GUARD_TERMS = 4096;
+export const MAX_CONTEXT_COMPARISONS = 1000;
 
 export type ColangResult = { ok: true; rulebook: Rulebook; sourceMap: RulebookSourceMap } | { ok: false; problems: Diagnostic[] };
 
@@ -51,6 +65,12 @@ export function parseColang(text: string, file?: string): ColangResult {
   let open: { kind: 'context'; def: ContextDef } | { kind: 'flow'; def: FlowDef } | { kind: 'skip' } | undefined;
 
   const readLine = (raw: string, line: number) => {
+    if (raw.includes('\r')) {
+      // Only a lone \r is left here (lines are split at \r?\n): editors end a line at it, this reader does not.
+      fail(line, 'a line ends in a lone carriage return (\\r): end lines with \\n or \\r\\n');
+      open = { kind: 'skip' };
+      return;
+    }
     if (raw.includes('\t')) {
       fail(line, 'a tab; indent with two spaces');
       return;
@@ -91,6 +111,10 @@ export function parseColang(text: string, file?: string): ColangResult {
     if (!open) return fail(line, 'an indented line belongs under a define');
     if (open.kind === 'skip') return;
     if (open.kind === 'context') {
+      if (open.def.comparisons.length === MAX_CONTEXT_COMPARISONS) {
+        open = { kind: 'skip' };
+        return fail(line, `a context holds at most ${MAX_CONTEXT_COMPARISONS} comparisons`, COLANG_LIMIT);
+      }
       const comparison = parseComparison(words);
       if (typeof comparison === 'string') return fail(line, comparison);
       open.def.comparisons.push(comparison);
@@ -100,10 +124,10 @@ export function parseColang(text: string, file?: string): ColangResult {
     if (words === 'refuse') open.def.body = { kind: 'refuse' };
     else if (words.startsWith('allow when ')) {
       const parsed = parseExpr(words.slice('allow when '.length));
-      if (typeof parsed === 'string') {
+      if ('problem' in parsed) {
         // The body is there but wrong: report that, not also "no body".
         open.def.body = { kind: 'refuse' };
-        return fail(line, parsed);
+        return fail(line, parsed.problem, parsed.code);
       }
       open.def.body = { kind: 'allow', expr: parsed.expr, refs: parsed.refs.map((name) => ({ name, line })) };
     } else {
@@ -112,11 +136,15 @@ export function parseColang(text: string, file?: string): ColangResult {
     }
   };
   for (const [i, raw] of text.split(/\r?\n/).entries()) readLine(raw, i + 1);
+  // A lone \r makes every later line number wrong; the first is reported, at the line it ends.
+  const lone = problems.find((p) => p.message.startsWith('a line ends in a lone carriage return'));
+  if (lone) return { ok: false, problems: [lone] };
 
   for (const def of contexts.values()) {
     if (def.comparisons.length === 0) fail(def.line, `context ${def.name} has no comparison; add lines such as "amount > 200"`);
   }
   const lowered: Flow[] = [];
+  const inlined = new Map<string, Expr>();
   const sourceMap: RulebookSourceMap = { flows: {}, contexts: {} };
   if (file !== undefined) sourceMap.file = file;
   for (const def of flows.values()) {
@@ -139,7 +167,7 @@ export function parseColang(text: string, file?: string): ColangResult {
         );
       }
     }
-    lowered.push({ action: def.action, allow_when: inline(def.body.expr, contexts) });
+    lowered.push({ action: def.action, allow_when: inline(def.body.expr, contexts, inlined) });
   }
   for (const def of contexts.values()) sourceMap.contexts[def.name] = { line: def.line };
   if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0)) };
@@ -218,12 +246,34 @@ function tokenize(text: string): Token[] | string {
   return tokens;
 }
 
-/** expr := or ; or := and { "or" and } ; and := unary { "and" unary } ; unary := "not" unary | "(" expr ")" | $name */
-function parseExpr(text: string): { expr: Expr; refs: string[] } | string {
+type Parsed = { expr: Expr; refs: string[] } | { problem: string; code: string };
+
+/**
+ * expr := or ; or := and { "or" and } ; and := unary { "and" unary } ; unary := "not" unary | "(" expr ")" | $name
+ * Recursive descent, so nesting is bounded (MAX_GUARD_DEPTH) before it could exhaust the stack.
+ */
+function parseExpr(text: string): Parsed {
   const tokens = tokenize(text);
-  if (typeof tokens === 'string') return tokens;
+  if (typeof tokens === 'string') return { problem: tokens, code: 'colang_syntax' };
+  let terms = 0;
+  for (const t of tokens) if (t.kind === 'var') terms++;
+  if (terms > MAX_GUARD_TERMS) {
+    return { problem: `the guard names ${terms} contexts; a guard names at most ${MAX_GUARD_TERMS}`, code: COLANG_LIMIT };
+  }
+  const limit = { passed: false };
+  const parsed = parseTokens(tokens, limit);
+  return typeof parsed === 'string' ? { problem: parsed, code: limit.passed ? COLANG_LIMIT : 'colang_syntax' } : parsed;
+}
+
+function parseTokens(tokens: Token[], limit: { passed: boolean }): { expr: Expr; refs: string[] } | string {
   const refs: string[] = [];
   let i = 0;
+  // The "not"s and "("s open around the token being read: the recursion's depth, bounded here.
+  let depth = 0;
+  const tooDeep = () => {
+    limit.passed = true;
+    return `the guard nests more than ${MAX_GUARD_DEPTH} "not"s and parentheses`;
+  };
   const peekWord = (w: string) => {
     const t = tokens[i];
     return t?.kind === 'word' && t.text === w;
@@ -256,13 +306,17 @@ function parseExpr(text: string): { expr: Expr; refs: string[] } | string {
     const t = tokens[i];
     if (!t) return 'the guard ends too early: expected $context, "not" or "("';
     if (t.kind === 'word' && t.text === 'not') {
+      if (++depth > MAX_GUARD_DEPTH) return tooDeep();
       i++;
       const inner = parseUnary();
+      depth--;
       return typeof inner === 'string' ? inner : { not: inner };
     }
     if (t.kind === 'paren' && t.text === '(') {
+      if (++depth > MAX_GUARD_DEPTH) return tooDeep();
       i++;
       const inner = parseOr();
+      depth--;
       if (typeof inner === 'string') return inner;
       const close = tokens[i];
       if (close?.kind !== 'paren' || close.text !== ')') return 'a "(" is not closed';
@@ -286,15 +340,24 @@ function describe(t: Token): string {
   return t.kind === 'var' ? `$${t.name}` : t.text;
 }
 
-/** Replaces each computed context by its comparisons (all must hold), so the IR never depends on names. */
-function inline(expr: Expr, contexts: Map<string, ContextDef>): Expr {
+/**
+ * Replaces each computed context by its comparisons (all must hold), so the IR never depends on names.
+ * Each context becomes one shared node, so a guard naming a big context many times costs its size once
+ * (canonicalExpr normalises a shared node once). Recursion is bounded by MAX_GUARD_DEPTH.
+ */
+function inline(expr: Expr, contexts: Map<string, ContextDef>, inlined: Map<string, Expr>): Expr {
   if ('context' in expr) {
     const def = contexts.get(expr.context);
     if (!def) return expr;
-    return def.comparisons.length === 1 ? (def.comparisons[0] as Expr) : { all: def.comparisons };
+    let node = inlined.get(def.name);
+    if (node === undefined) {
+      node = def.comparisons.length === 1 ? (def.comparisons[0] as Expr) : { all: def.comparisons };
+      inlined.set(def.name, node);
+    }
+    return node;
   }
-  if ('not' in expr) return { not: inline(expr.not, contexts) };
-  if ('all' in expr) return { all: expr.all.map((e) => inline(e, contexts)) };
-  if ('any' in expr) return { any: expr.any.map((e) => inline(e, contexts)) };
+  if ('not' in expr) return { not: inline(expr.not, contexts, inlined) };
+  if ('all' in expr) return { all: expr.all.map((e) => inline(e, contexts, inlined)) };
+  if ('any' in expr) return { any: expr.any.map((e) => inline(e, contexts, inlined)) };
   return expr;
 }

@@ -6,7 +6,7 @@ import { RULEBOOK_FORMAT } from './types.ts';
 
 /** Normalises an expression; `and`/`or` are commutative and idempotent, so their order never matters. */
 export function canonicalExpr(expr: Expr): Expr {
-  return normalise(expr, new Map());
+  return normalise(expr, new Map(), new Map());
 }
 
 /**
@@ -15,9 +15,20 @@ export function canonicalExpr(expr: Expr): Expr {
  * level above it was a sixth of a keystroke's compile of a 200-rule sheet. Leaves go through
  * canonicalJson, so the bytes are the same.
  */
-function normalise(expr: Expr, keys: Map<Expr, string>): Expr {
+function normalise(expr: Expr, keys: Map<Expr, string>, done: Map<Expr, Expr>): Expr {
+  // A node shared in the input (the Colang front end inlines each computed context as one node) is
+  // normalised once, so a guard naming a big context many times costs its size once.
+  let out = done.get(expr);
+  if (out === undefined) {
+    out = normaliseNode(expr, keys, done);
+    done.set(expr, out);
+  }
+  return out;
+}
+
+function normaliseNode(expr: Expr, keys: Map<Expr, string>, done: Map<Expr, Expr>): Expr {
   if ('not' in expr) {
-    const inner = normalise(expr.not, keys);
+    const inner = normalise(expr.not, keys, done);
     if ('not' in inner) return inner.not;
     const node: Expr = { not: inner };
     keys.set(node, `{"not":${keyOf(inner, keys)}}`);
@@ -28,7 +39,7 @@ function normalise(expr: Expr, keys: Map<Expr, string>): Expr {
     const children = 'all' in expr ? expr.all : expr.any;
     const unique = new Map<string, Expr>();
     for (const item of children) {
-      const child = normalise(item, keys);
+      const child = normalise(item, keys, done);
       if (key in child) for (const part of (child as Record<string, Expr[]>)[key] as Expr[]) unique.set(keyOf(part, keys), part);
       else unique.set(keyOf(child, keys), child);
     }

@@ -62,15 +62,16 @@ function compareArgument(args: unknown, name: string, op: ComparisonOp, literal:
  * unmetContexts({ all: [{ context: 'a' }, { not: { context: 'b' } }] }, { a: true, b: true }) // ['b']
  */
 export function unmetContexts(expr: Expr, contexts: Record<string, unknown>): string[] {
-  const out: string[] = [];
+  // A set keeps the order names are met in and finds a repeat at once (a guard may name 4096 contexts).
+  const out = new Set<string>();
   collect(expr, contexts, true, out);
-  return out;
+  return [...out];
 }
 
-function collect(expr: Expr, contexts: Record<string, unknown>, positive: boolean, out: string[]): void {
+function collect(expr: Expr, contexts: Record<string, unknown>, positive: boolean, out: Set<string>): void {
   if ('context' in expr) {
     const value = Object.hasOwn(contexts, expr.context) ? contexts[expr.context] : undefined;
-    if (value !== positive && !out.includes(expr.context)) out.push(expr.context);
+    if (value !== positive) out.add(expr.context);
   } else if ('not' in expr) collect(expr.not, contexts, !positive, out);
   else if ('all' in expr) for (const item of expr.all) collect(item, contexts, positive, out);
   else if ('any' in expr) for (const item of expr.any) collect(item, contexts, positive, out);

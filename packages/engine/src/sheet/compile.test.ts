@@ -172,11 +172,18 @@ describe('compileSheet: each key, as Colang, rulebook and overlay', () => {
     expect(r.overlay).toEqual(overlay({ charge_card: { confirmation: 'Confirm the call to charge_card?' } }));
   });
 
-  it('requires_confirmation: false: nothing at all', () => {
-    const r = compiled(sheet('rules:', '  - action: charge_card', '    requires_confirmation: false'));
+  it('requires_confirmation: false alone says nothing: refused at the action, so it cannot silence write_ungoverned', () => {
+    const r = compileSheet(sheet('rules:', '  - action: charge_card', '    requires_confirmation: false'));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems.map((p) => [p.code, p.range?.start.line])).toEqual([['rule_sheet_unsupported', 2]]);
+    expect(r.problems[0]?.message).toContain('the rule for `charge_card` says nothing');
+  });
+
+  it('requires_confirmation: false beside another key: that key is what the rule says', () => {
+    const r = compiled(sheet('rules:', '  - action: charge_card', '    requires_confirmation: false', '    at_most: 2'));
     expect(r.colang).toBe(HEADER);
-    expect(r.rulebook).toEqual(rulebook());
-    expect(r.overlay).toEqual(overlay());
+    expect(r.overlay).toEqual(overlay({ charge_card: { at_most: 2 } }));
   });
 
   it('confirmation: the words the person is asked, alone or beside requires_confirmation', () => {

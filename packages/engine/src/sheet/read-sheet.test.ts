@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { compileSheet } from './compile.ts';
-import { readSheet, SHEET_KEYS, type SheetRule, UNSUPPORTED } from './read-sheet.ts';
+import { readSheet, SHEET_KEYS, SHEET_LIMIT, type SheetRule, UNSUPPORTED } from './read-sheet.ts';
 
 /** A sheet from its lines, so line numbers can be read off the test. */
 function sheet(...lines: string[]): string {
@@ -156,13 +156,14 @@ describe('readSheet: the keys', () => {
           '    requires_confirmation: true',
           '  - action: ping',
           '    requires_confirmation: false',
+          '    at_most: 3',
         ),
       ),
     ).toEqual([
       { action: 'charge_card', line: 2, confirmation: 'Confirm the call to charge_card?' },
       { action: 'close_account', line: 4, confirmation: 'Close this account for good?' },
       { action: 'reopen_account', line: 7, confirmation: 'Reopen it?' },
-      { action: 'ping', line: 10 },
+      { action: 'ping', line: 10, at_most: 3 },
     ]);
   });
 
@@ -183,15 +184,12 @@ describe('readSheet: the keys', () => {
     ]);
   });
 
-  it('reads an empty sheet and an empty rules list as no rules', () => {
-    expect(readSheet('')).toEqual({ ok: true, sheet: { rules: [], line: 1 } });
+  it('reads an empty rules list as no rules', () => {
     expect(readSheet('# nothing yet\nrules: []\n')).toEqual({ ok: true, sheet: { rules: [], line: 2 } });
   });
 
-  it('accepts a leading document marker and a directive: still one document', () => {
-    expect(rulesOf(sheet('%YAML 1.2', '---', 'rules:', '  - action: a', '    never: true'))).toEqual([
-      { action: 'a', line: 4, never: true },
-    ]);
+  it('accepts a leading document marker: still one document', () => {
+    expect(rulesOf(sheet('---', 'rules:', '  - action: a', '    never: true'))).toEqual([{ action: 'a', line: 3, never: true }]);
   });
 });
 
@@ -524,5 +522,89 @@ describe('readSheet: nothing is approximated', () => {
       { arg: 'amount', op: 'gte', value: { decimal: '1' } },
       { arg: 'amount', op: 'lt', value: { decimal: '5' } },
     ]);
+  });
+});
+
+/** The problems as [code, line, message]. */
+function coded(text: string): [string, number, string][] {
+  return problemsOf(text).map((p) => [p.code, p.range?.start.line ?? -1, p.message]);
+}
+
+describe('readSheet: nothing is guessed (duplicates, directives, tags, empty sheets)', () => {
+  it('a condition named twice in when, at its line: which one counts would be a guess', () => {
+    expectRefusals(sheet('rules:', '  - action: a', '    requires: [x]', '    when: {region_is: "EU", region_is: "US"}'), [
+      [4, 'when names region_is twice: which one counts would be a guess'],
+    ]);
+    expectRefusals(sheet('rules:', '  - action: a', '    requires: [x]', '    when: {amount_over: 200, amount_over: 100}'), [
+      [4, 'when names amount_over twice'],
+    ]);
+  });
+
+  it('an empty sheet: no text, blanks, comments only', () => {
+    for (const text of ['', '\n\n   \n', '# nothing yet\n# still nothing\n', '---\n']) {
+      expectRefusals(text, [[1, 'the sheet is empty: a sheet is one mapping with the key rules: holding a block list of rules']]);
+    }
+  });
+
+  it('a directive, any of them, at its line: %YAML 1.1 would read never: yes as a boolean', () => {
+    expectRefusals(sheet('%YAML 1.1', '---', 'rules:', '  - action: a', '    never: yes'), [
+      [1, 'a YAML directive (%YAML 1.1): a sheet is plain YAML 1.2, read one way, with no directives'],
+    ]);
+    expectRefusals(sheet('%YAML 1.2', '---', 'rules:', '  - action: a', '    never: true'), [[1, 'a YAML directive (%YAML 1.2)']]);
+    expectRefusals(sheet('# tags', '%TAG !x! tag:example.com,2026:', '---', 'rules:', '  - action: a', '    never: true'), [
+      [2, 'a YAML directive (%TAG !x! tag:example.com,2026:)'],
+    ]);
+  });
+
+  it('tags and anchors on the sheet, on rules: and on keys, at their lines', () => {
+    expectRefusals(sheet('--- !!map', 'rules:', '  - action: a', '    never: true'), [[2, 'the sheet carries an anchor or tag']]);
+    expectRefusals(sheet('rules: !!seq', '  - action: a', '    never: true'), [[1, 'rules: carries an anchor, alias or tag']]);
+    expectRefusals(sheet('rules: &all', '  - action: a', '    never: true'), [[1, 'rules: carries an anchor, alias or tag']]);
+    expectRefusals(sheet('!!str rules:', '  - action: a', '    never: true'), [[1, 'a key carries an anchor, alias or tag']]);
+    expectRefusals(sheet('rules:', '  - action: a', '    !!str never: true'), [[3, 'a key is a plain word, with no anchor or tag']]);
+    expectRefusals(sheet('rules:', '  - action: a', '    requires: [x]', '    when: {!!str amount_over: 1}'), [
+      [4, 'when uses an anchor, alias or tag'],
+    ]);
+  });
+
+  it('a lone carriage return, once, at the line it ends', () => {
+    expectRefusals('rules:\n  - action: a\r    never: true\n', [[2, 'a line ends in a lone carriage return']]);
+    expectRefusals('rules:\r  - action: x\r    nope: 1\r', [[1, 'a line ends in a lone carriage return']]);
+    // \r\n is a line end like \n.
+    expect(rulesOf('rules:\r\n  - action: a\r\n    never: true\r\n')).toEqual([{ action: 'a', line: 2, never: true }]);
+  });
+});
+
+describe('readSheet: limits, each a rule_sheet_limit at its line', () => {
+  const names = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(', ');
+
+  it('a list of more than 1000 names, conditions or checks', () => {
+    expect(coded(sheet('rules:', '  - action: a', `    requires: [${names(1001, 'c')}]`))).toEqual([
+      [SHEET_LIMIT, 3, 'requires lists 1001 names; a list names at most 1000'],
+    ]);
+    expect(coded(sheet('rules:', '  - action: a', `    after: [${names(1001, 't')}]`))[0]?.slice(0, 2)).toEqual([SHEET_LIMIT, 3]);
+    expect(coded(sheet('rules:', '  - action: a', `    not_after: [${names(1001, 't')}]`))[0]?.slice(0, 2)).toEqual([SHEET_LIMIT, 3]);
+    const when = Array.from({ length: 1001 }, (_, i) => `a${i}_over: 1`).join(', ');
+    expect(coded(sheet('rules:', '  - action: a', '    requires: [x]', `    when: {${when}}`))[0]?.slice(0, 2)).toEqual([SHEET_LIMIT, 4]);
+    const check = Array.from({ length: 1001 }, () => '{field: q, at_most: 1}').join(', ');
+    expect(coded(sheet('rules:', '  - action: a', `    check: [${check}]`))[0]?.slice(0, 2)).toEqual([SHEET_LIMIT, 3]);
+    // 1000 is within the limit.
+    expect(rulesOf(sheet('rules:', '  - action: a', `    requires: [${names(1000, 'c')}]`))[0]?.requires).toHaveLength(1000);
+  });
+
+  it('confirmation words over 500 characters, as the catalogue caps them', () => {
+    expect(coded(sheet('rules:', '  - action: a', `    confirmation: "${'x'.repeat(501)}"`))).toEqual([
+      [SHEET_LIMIT, 3, 'confirmation is 501 characters; the words a person is asked are at most 500'],
+    ]);
+    expect(rulesOf(sheet('rules:', '  - action: a', `    confirmation: "${'x'.repeat(500)}"`))[0]?.confirmation).toHaveLength(500);
+  });
+
+  it('a value nested deeper than 16, at its key, whatever the depth (never a stack overflow)', () => {
+    for (const depth of [17, 100, 3000, 50000]) {
+      const deep = `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+      const got = coded(sheet('rules:', '  - action: a', `    check: ${deep}`));
+      expect(got.map(([code, line]) => [code, line])).toEqual([[SHEET_LIMIT, 3]]);
+      expect(got[0]?.[2]).toContain('nests more than 16 lists and mappings deep');
+    }
   });
 });

@@ -1,13 +1,15 @@
 // The rule sheet reader: the YAML subset of rule-sheets.txt enforced on the yaml package's syntax tree.
 // Every problem is a rule_sheet_unsupported refusal with its line; all of a sheet's problems are listed.
-import { isAlias, isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseAllDocuments, type Scalar } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, Lexer, LineCounter, type Node, type Pair, parseAllDocuments, type Scalar } from 'yaml';
 import { IDENTIFIER } from '../colang/parse.ts';
 import { normalizeDecimal } from '../conditions/decimal.ts';
 import { TOOL_NAME } from '../policy/tool.ts';
+import { MAX_TEXT } from '../rulebook/catalogue.ts';
 import { readCheck } from '../rulebook/check.ts';
 import type { Check, ComparisonOp, Literal } from '../rulebook/types.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { DecimalNumber } from '../source/yaml-text.ts';
+import type { SheetCode } from './codes.ts';
 
 export const SHEET_KEYS = [
   'requires',
@@ -58,7 +60,18 @@ export interface Sheet {
 
 export type SheetReadResult = { ok: true; sheet: Sheet } | { ok: false; problems: Diagnostic[] };
 
-export const UNSUPPORTED = 'rule_sheet_unsupported';
+export const UNSUPPORTED: SheetCode = 'rule_sheet_unsupported';
+/** A sheet past one of the reader's limits (docs/rule-sheets.md, "Limits"). */
+export const SHEET_LIMIT: SheetCode = 'rule_sheet_limit';
+
+/**
+ * The reader's limits (DESIGN.md, "Reading hostile input": every reader has depth, size and count limits
+ * that answer a code). A list names at most MAX_LIST_NAMES; confirmation words are capped as the
+ * catalogue caps them (MAX_TEXT); a flow value nests at most MAX_VALUE_DEPTH collections.
+ */
+export const MAX_LIST_NAMES = 1000;
+export const MAX_CONFIRMATION = MAX_TEXT;
+export const MAX_VALUE_DEPTH = 16;
 
 /**
  * Reads a rule sheet, enforcing its subset of YAML.
@@ -173,47 +186,88 @@ function readWhole(text: string): SheetReadResult {
   const problems: Diagnostic[] = [];
   const lines = new LineCounter();
   const lineOf = (offset: number | undefined) => lines.linePos(offset ?? 0).line;
-  const refuse = (line: number, reason: string) => {
+  const refuse: Refuse = (line, reason, code = UNSUPPORTED) => {
     problems.push({
-      code: UNSUPPORTED,
+      code,
       severity: 'error',
       message: reason,
       range: { start: { line, column: 1 }, end: { line, column: 1 } },
     });
   };
 
+  // The yaml package ends lines only at \n (and \r\n); a lone \r would leave the whole sheet on line 1,
+  // its every problem there. Editors end a line at it, so the one mistake is named at their line.
+  const loneCr = /\r(?!\n)/.exec(text);
+  if (loneCr) {
+    const line = (text.slice(0, loneCr.index).match(/\r\n|\r|\n/g)?.length ?? 0) + 1;
+    refuse(line, 'a line ends in a lone carriage return (\\r): end lines with \\n or \\r\\n');
+    return finish(problems, { rules: [], line: 1 });
+  }
   if (text.includes('\t')) {
     text.split(/\r?\n/).forEach((l, i) => {
       if (l.includes('\t')) refuse(i + 1, 'a tab: a sheet is indented with spaces only');
     });
+  }
+  const deepAt = tooDeepAt(text);
+  if (deepAt !== undefined) {
+    refuse(deepAt, `a value nests more than ${MAX_VALUE_DEPTH} lists and mappings deep`, SHEET_LIMIT);
+    return finish(problems, { rules: [], line: 1 });
   }
   const docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
   const list = Array.isArray(docs) ? docs : [];
   if (list.length > 1) refuse(lineOf(list[1]?.range[0]), 'a second YAML document: a sheet is one document');
   const doc = list[0];
   const tabbed = new Set(problems.map((p) => p.range?.start.line));
+  // A directive changes how the rest is read (%YAML 1.1 makes `never: yes` a boolean, %TAG renames
+  // tags): a sheet is read one way only, so none is accepted. At column 1 a % can only begin one.
+  const directives = [...text.matchAll(/^%[^\r\n]*/gm)].map((m) => ({ line: lineOf(m.index), text: m[0] }));
+  const directed = new Set(directives.map((d) => d.line));
+  let unreadable = problems.length > 0;
   for (const e of doc?.errors ?? []) {
     const line = lineOf(e.pos[0]);
-    // A tab makes YAML errors of its own; the tab is the one mistake to report on its line.
-    if (!tabbed.has(line)) refuse(line, `YAML the sheet cannot read: ${e.message.split('\n')[0]}`);
+    // A tab or a directive makes YAML errors of its own; it is the one mistake to report on its line.
+    if (tabbed.has(line) || directed.has(line)) continue;
+    unreadable = true;
+    // The yaml package turns its own stack overflow into this error: a value nested past any limit.
+    if (e.code === 'RESOURCE_EXHAUSTION') refuse(line, `a value nests more than ${MAX_VALUE_DEPTH} lists and mappings deep`, SHEET_LIMIT);
+    else refuse(line, `YAML the sheet cannot read: ${e.message.split('\n')[0]}`);
   }
-  if (problems.length > 0 || !doc) return finish(problems, { rules: [], line: 1 });
+  for (const d of directives) {
+    refuse(d.line, `a YAML directive (${d.text.slice(0, 40).trim()}): a sheet is plain YAML 1.2, read one way, with no directives`);
+  }
+  // A directive's own error can leave the document unread: then the directive is the one problem.
+  if (!doc && directives.length > 0) unreadable = true;
+  if (unreadable) return finish(problems, { rules: [], line: 1 });
 
-  const top = doc.contents;
+  const top = doc?.contents ?? null;
   if (!isMap(top) || top.flow) {
-    refuse(lineOf(top?.range?.[0]), 'a sheet is one mapping with the key rules: holding a block list of rules');
+    // Nothing at all (no text, blanks, comments, a bare ---) is no sheet either: a sheet says which
+    // rules it has, if only `rules: []`, so an empty file never passes for one that governs nothing.
+    const empty = top === null || (isScalar(top) && top.value === null && top.source === '' && !hasProperties(top));
+    const what = empty ? 'the sheet is empty: ' : '';
+    refuse(empty ? 1 : lineOf(top?.range?.[0]), `${what}a sheet is one mapping with the key rules: holding a block list of rules`);
     return finish(problems, { rules: [], line: 1 });
   }
+  if (hasProperties(top)) refuse(lineOf(top.range?.[0]), 'the sheet carries an anchor or tag, which a sheet does not read');
   let rulesLine = 1;
   let rulesNode: Node | null = null;
   for (const pair of top.items) {
     const key = keyName(pair);
-    const line = lineOf((pair.key as Node | null)?.range?.[0]);
+    const keyNode = pair.key as Node | null;
+    const line = lineOf(keyNode?.range?.[0]);
+    if (hasProperties(keyNode) || isAlias(keyNode)) {
+      refuse(line, 'a key carries an anchor, alias or tag, which a sheet does not read');
+      return finish(problems, { rules: [], line });
+    }
     if (key !== 'rules') refuse(line, `the key "${key}" is not part of a sheet: a sheet has only rules:`);
     else if (rulesNode !== null) refuse(line, 'rules: is given twice: a sheet has one list of rules');
     else {
       rulesLine = line;
       rulesNode = pair.value as Node | null;
+      if (hasProperties(rulesNode) || isAlias(rulesNode)) {
+        refuse(line, 'rules: carries an anchor, alias or tag, which a sheet does not read');
+        return finish(problems, { rules: [], line });
+      }
     }
   }
   const rules: SheetRule[] = [];
@@ -236,6 +290,35 @@ function readWhole(text: string): SheetReadResult {
   return finish(problems, { rules, line: rulesLine });
 }
 
+/**
+ * The line where flow lists and mappings first nest past MAX_VALUE_DEPTH, if they do. The yaml package
+ * composes them recursively and turns its own stack overflow into an error, which depends on how deep
+ * the caller's stack already is: so depth is measured first, on its lexer's tokens (a loop, and a bracket
+ * inside a quoted string is part of a string token). Only a text with that many brackets is lexed.
+ */
+function tooDeepAt(text: string): number | undefined {
+  let brackets = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 91 || c === 123) brackets++;
+  }
+  if (brackets <= MAX_VALUE_DEPTH) return undefined;
+  let depth = 0;
+  let line = 1;
+  for (const token of new Lexer().lex(text)) {
+    if (token === '[' || token === '{') {
+      if (++depth > MAX_VALUE_DEPTH) return line;
+    } else if (token === ']' || token === '}') depth = Math.max(0, depth - 1);
+    else if (token.includes('\n')) line += token.split('\n').length - 1;
+  }
+  return undefined;
+}
+
+/** An anchor or a tag on a node: outside the subset, a sheet says each thing once, in plain words. */
+function hasProperties(node: Node | null | undefined): boolean {
+  return node !== null && node !== undefined && (node.anchor !== undefined || node.tag !== undefined);
+}
+
 function finish(problems: Diagnostic[], sheet: Sheet): SheetReadResult {
   if (problems.length === 0) return { ok: true, sheet };
   return { ok: false, problems: problems.sort((a, b) => (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0)) };
@@ -245,7 +328,7 @@ function keyName(pair: Pair): string {
   return isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
 }
 
-type Refuse = (line: number, reason: string) => void;
+type Refuse = (line: number, reason: string, code?: string) => void;
 
 function readRule(node: Node | null, lineOf: (o: number | undefined) => number, refuse: Refuse): SheetRule | undefined {
   const ruleLine = lineOf(node?.range?.[0]);
@@ -258,27 +341,30 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
     return undefined;
   }
   const before = { count: 0 };
-  const counted: Refuse = (line, reason) => {
+  const counted: Refuse = (line, reason, code) => {
     before.count++;
-    refuse(line, reason);
+    refuse(line, reason, code);
   };
   const values = new Map<string, { node: Node; line: number }>();
+  // Every key the rule gives, its value read or refused: a refused value still says the key is there.
+  const named = new Set<string>();
   for (const pair of node.items) {
     const key = keyName(pair);
     const keyNode = pair.key as Node | null;
     const line = lineOf(keyNode?.range?.[0]);
-    if (!isScalar(keyNode) || keyNode.type !== 'PLAIN') {
-      counted(line, 'a key is a plain word');
+    if (!isScalar(keyNode) || keyNode.type !== 'PLAIN' || hasProperties(keyNode)) {
+      counted(line, 'a key is a plain word, with no anchor or tag');
       continue;
     }
     if (key !== 'action' && !SHEET_KEY_SET.has(key)) {
       counted(line, `"${key}" is not a key of a rule: use action, ${SHEET_KEYS.join(', ')}`);
       continue;
     }
-    if (values.has(key)) {
+    if (named.has(key)) {
       counted(line, `${key} is given twice in one rule`);
       continue;
     }
+    named.add(key);
     const value = pair.value as Node | null;
     if (value === null || (isScalar(value) && value.value === null && value.source === '')) {
       counted(line, `${key} has no value: write it on the key's line`);
@@ -300,6 +386,11 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
       counted(line, `the value of ${key} runs on past its key's line: keep it on that one line`);
       continue;
     }
+    // Depth first: every later step walks the value, and some of them recursively.
+    if (depthOf(value) > MAX_VALUE_DEPTH) {
+      counted(line, `${key} nests more than ${MAX_VALUE_DEPTH} lists and mappings deep`, SHEET_LIMIT);
+      continue;
+    }
     if (usesAnchorAliasOrTag(value)) {
       counted(line, `${key} uses an anchor, alias or tag, which a sheet does not read`);
       continue;
@@ -319,77 +410,111 @@ function readRule(node: Node | null, lineOf: (o: number | undefined) => number, 
   }
   const rule: SheetRule = { action: name, line: action.line };
   const keys = [...values.keys()].filter((k) => k !== 'action');
-  if (keys.length === 0 && before.count === 0)
-    refuse(action.line, `the rule for \`${name}\` says nothing: add one or more of ${SHEET_KEYS.join(', ')}`);
+  const saysNothing = `the rule for \`${name}\` says nothing: add one or more of ${SHEET_KEYS.join(', ')}`;
+  if (keys.length === 0 && before.count === 0) refuse(action.line, saysNothing);
 
   for (const key of keys) {
     const { node: value, line } = values.get(key) as { node: Node; line: number };
     switch (key) {
       case 'never':
-        if (!isTrue(value)) refuse(line, 'never: true is the only form; to let the action run, remove the key');
+        if (!isTrue(value)) counted(line, 'never: true is the only form; to let the action run, remove the key');
         else if (keys.length > 1)
-          refuse(
+          counted(
             line,
             `never with ${keys.filter((k) => k !== 'never').join(', ')} beside it: an action that never runs has no other condition`,
           );
         else rule.never = true;
         break;
       case 'requires': {
-        const names = nameList(value, line, refuse, 'requires', IDENTIFIER, 'a context name: lowercase letters, digits and _');
+        const names = nameList(value, line, counted, 'requires', IDENTIFIER, 'a context name: lowercase letters, digits and _');
         if (names) rule.requires = names;
         break;
       }
       case 'after':
       case 'not_after': {
-        const names = nameList(value, line, refuse, key, TOOL_NAME, 'a tool name');
+        const names = nameList(value, line, counted, key, TOOL_NAME, 'a tool name');
         const other = key === 'after' ? 'not_after' : 'after';
-        const both = names?.find((n) => otherNames(values.get(other)?.node).includes(n));
-        if (key === 'after' && names?.includes(name)) refuse(line, `after names \`${name}\` itself: its first call could never run`);
-        else if (both && key === 'not_after') refuse(line, `\`${both}\` is in both after and not_after: the action could never run`);
+        // One set of the other list's names, so the cross-check is linear in both lists.
+        const others = new Set(otherNames(values.get(other)?.node));
+        const both = names?.find((n) => others.has(n));
+        if (key === 'after' && names?.includes(name)) counted(line, `after names \`${name}\` itself: its first call could never run`);
+        else if (both && key === 'not_after') counted(line, `\`${both}\` is in both after and not_after: the action could never run`);
         else if (names) rule[key] = names;
         break;
       }
       case 'when': {
-        const conditions = readWhen(value, line, refuse);
-        if (!values.has('requires')) refuse(line, 'when on a rule that requires nothing: the conditions say when the requirements apply');
+        const conditions = readWhen(value, line, counted);
+        if (!named.has('requires')) counted(line, 'when on a rule that requires nothing: the conditions say when the requirements apply');
         else if (conditions) rule.when = conditions;
         break;
       }
       case 'requires_confirmation':
-        if (!isScalar(value) || typeof value.value !== 'boolean') refuse(line, 'requires_confirmation is true or false');
+        if (!isScalar(value) || typeof value.value !== 'boolean') counted(line, 'requires_confirmation is true or false');
         else if (!value.value && values.has('confirmation')) {
-          refuse(line, 'requires_confirmation: false beside confirmation words: say one thing; remove one of the two');
+          counted(line, 'requires_confirmation: false beside confirmation words: say one thing; remove one of the two');
         } else if (value.value && rule.confirmation === undefined) rule.confirmation = `Confirm the call to ${name}?`;
         break;
       case 'confirmation': {
         const words = isScalar(value) && typeof value.value === 'string' ? value.value.trim() : undefined;
-        if (!words) refuse(line, 'confirmation is the words the person is asked, such as "Close this account?"');
+        if (!words) counted(line, 'confirmation is the words the person is asked, such as "Close this account?"');
+        else if (words.length > MAX_CONFIRMATION)
+          counted(
+            line,
+            `confirmation is ${words.length} characters; the words a person is asked are at most ${MAX_CONFIRMATION}`,
+            SHEET_LIMIT,
+          );
         else rule.confirmation = words;
         break;
       }
       case 'at_most': {
         const n = isScalar(value) && typeof value.value === 'number' && /^[1-9][0-9]*$/.test(value.source ?? '') ? value.value : undefined;
-        if (n === undefined || !Number.isSafeInteger(n)) refuse(line, 'at_most is a positive whole number of calls per session');
+        if (n === undefined || !Number.isSafeInteger(n)) counted(line, 'at_most is a positive whole number of calls per session');
         else rule.at_most = n;
         break;
       }
       case 'check': {
-        const checks = readChecks(value, line, refuse);
+        const checks = readChecks(value, line, counted);
         if (checks) rule.checks = checks;
         break;
       }
     }
   }
+  // `requires_confirmation: false` and nothing else compiles to nothing, yet names the action, which
+  // would silence write_ungoverned for it: a rule that says nothing is refused, whatever its keys.
+  if (before.count === 0 && keys.length > 0 && Object.keys(rule).every((k) => k === 'action' || k === 'line'))
+    refuse(action.line, saysNothing);
   return rule;
 }
 
-/** Anchors, aliases and tags are outside the subset: a sheet says each thing once, in plain words. */
-function usesAnchorAliasOrTag(node: Node | null): boolean {
-  if (node === null) return false;
-  if (isAlias(node) || node.anchor !== undefined || node.tag !== undefined) return true;
-  if (isSeq(node)) return node.items.some((item) => usesAnchorAliasOrTag(item as Node | null));
-  if (isMap(node)) return node.items.some((pair) => usesAnchorAliasOrTag(pair.value as Node | null));
+/**
+ * Anchors, aliases and tags, on keys and values at any depth, are outside the subset: a sheet says each
+ * thing once, in plain words. Walked with a stack, so no value's depth can exhaust the call stack.
+ */
+function usesAnchorAliasOrTag(root: Node | null): boolean {
+  const stack: (Node | null)[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node | null;
+    if (node === null) continue;
+    if (isAlias(node) || hasProperties(node)) return true;
+    if (isSeq(node)) for (const item of node.items) stack.push(item as Node | null);
+    if (isMap(node)) for (const pair of node.items) stack.push(pair.key as Node | null, pair.value as Node | null);
+  }
   return false;
+}
+
+/** How many lists and mappings deep a value nests (a scalar is 0), walked with a stack. */
+function depthOf(root: Node | null): number {
+  let deepest = 0;
+  const stack: [Node | null, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [Node | null, number];
+    if (isSeq(node) || isMap(node)) {
+      deepest = Math.max(deepest, depth + 1);
+      if (isSeq(node)) for (const item of node.items) stack.push([item as Node | null, depth + 1]);
+      else for (const pair of node.items) stack.push([pair.key as Node | null, depth + 1], [pair.value as Node | null, depth + 1]);
+    }
+  }
+  return deepest;
 }
 
 function isTrue(node: Node): boolean {
@@ -405,20 +530,25 @@ function nameList(node: Node, line: number, refuse: Refuse, key: string, pattern
     refuse(line, `${key} is a list on its line, such as [a, b]`);
     return undefined;
   }
-  const names: string[] = [];
+  if (node.items.length > MAX_LIST_NAMES) {
+    refuse(line, `${key} lists ${node.items.length} names; a list names at most ${MAX_LIST_NAMES}`, SHEET_LIMIT);
+    return undefined;
+  }
+  // A set beside the list, so finding a name twice stays linear in the list's length.
+  const names = new Set<string>();
   for (const item of node.items) {
     const name = isScalar(item) && typeof item.value === 'string' ? item.value : undefined;
     if (name === undefined || !pattern.test(name)) {
       refuse(line, `${key} lists ${JSON.stringify(isScalar(item) ? item.value : String(item))}, which is not ${what}`);
       return undefined;
     }
-    if (names.includes(name)) {
+    if (names.has(name)) {
       refuse(line, `${key} lists ${name} twice`);
       return undefined;
     }
-    names.push(name);
+    names.add(name);
   }
-  return names;
+  return [...names];
 }
 
 function readWhen(node: Node, line: number, refuse: Refuse): SheetCondition[] | undefined {
@@ -426,10 +556,23 @@ function readWhen(node: Node, line: number, refuse: Refuse): SheetCondition[] | 
     refuse(line, 'when is a mapping on its line of conditions, such as { amount_over: 200 }');
     return undefined;
   }
+  if (node.items.length > MAX_LIST_NAMES) {
+    refuse(line, `when holds ${node.items.length} conditions; it holds at most ${MAX_LIST_NAMES}`, SHEET_LIMIT);
+    return undefined;
+  }
   const conditions: SheetCondition[] = [];
+  const seen = new Set<string>();
   let ok = true;
   for (const pair of node.items) {
     const key = keyName(pair);
+    // Two values for one condition (`{region_is: EU, region_is: US}`): which one counts would be a guess,
+    // and keeping both states a condition that never holds, so the requirement would never apply.
+    if (seen.has(key)) {
+      refuse(line, `when names ${key} twice: which one counts would be a guess`);
+      ok = false;
+      continue;
+    }
+    seen.add(key);
     const suffix = SUFFIXES.find(([s]) => key.endsWith(s) && key.length > s.length);
     const arg = suffix ? key.slice(0, -suffix[0].length) : '';
     if (!suffix || !ARGUMENT.test(arg)) {
@@ -476,6 +619,10 @@ function literalOf(node: Node | null): Literal | undefined {
 function readChecks(node: Node, line: number, refuse: Refuse): Check[] | undefined {
   if (!isSeq(node) || node.items.length === 0) {
     refuse(line, 'check is a list on its line of conditions, such as [{field: quantity, at_most: 10}]');
+    return undefined;
+  }
+  if (node.items.length > MAX_LIST_NAMES) {
+    refuse(line, `check lists ${node.items.length} conditions; it lists at most ${MAX_LIST_NAMES}`, SHEET_LIMIT);
     return undefined;
   }
   const checks: Check[] = [];

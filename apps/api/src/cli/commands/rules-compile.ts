@@ -1,4 +1,5 @@
-// tollgate rules compile: exit 0 compiled, 1 refused, 2 unreadable, 3 the service cannot be reached.
+// tollgate rules compile: exit 0 compiled, 1 refused, 2 unreadable, 3 the service cannot be reached,
+// 4 the service answered but did not compile (a key it refused, its own failure).
 import { basename, join } from 'node:path';
 import { formatLint, formatRulebook, type RulesCompileResult } from '@tollgate/engine';
 import { type Diagnostic, formatDiagnostic } from '@tollgate/engine/source';
@@ -9,6 +10,11 @@ import { compileRulesFile, loadCatalogue, printRefusal } from './load-rules.ts';
 import { writeFilesAtomic } from './write-file.ts';
 
 export const EXIT_UNREACHABLE = 3;
+/** The service answered, but not with a compile or a refusal: 401/403 (the key), 5xx, or not its API. */
+export const EXIT_SERVICE_ERROR = 4;
+
+/** What --out-dir holds after a compile: every one is written or removed, so no stale output is left. */
+const OUTPUTS = ['rule_sheet.co', 'rulebook.ir.json', 'catalogue_overlay.json'] as const;
 
 export async function rulesCompile(file: string, options: ParsedOptions, io: CliIo): Promise<number> {
   const result = options.server ? await compileOnServer(file, options, io) : compileRulesFile(file, loadCatalogue(options.catalogue));
@@ -18,15 +24,19 @@ export async function rulesCompile(file: string, options: ParsedOptions, io: Cli
     return EXIT_INVALID;
   }
   for (const lint of result.lints) io.stderr.write(`${formatLint(file, lint)}\n`);
-  const files: { name: string; text: string }[] = [];
+  const files: { name: (typeof OUTPUTS)[number]; text: string }[] = [];
   if (result.colang !== undefined) files.push({ name: 'rule_sheet.co', text: result.colang });
   files.push({ name: 'rulebook.ir.json', text: formatRulebook(result.rulebook) });
   files.push({ name: 'catalogue_overlay.json', text: `${JSON.stringify(result.overlay, null, 2)}\n` });
   if (options['out-dir']) {
     const dir = options['out-dir'];
+    // A .co compiles to no rule_sheet.co: one left from an earlier sheet would sit beside a rulebook
+    // it did not make, so it goes in the same all-or-nothing step as the writes.
+    const stale = OUTPUTS.filter((name) => !files.some((f) => f.name === name)).map((name) => join(dir, name));
     writeFilesAtomic(
       dir,
       files.map((f) => ({ path: join(dir, f.name), text: f.text })),
+      stale,
     );
   }
   if (options.json) {
@@ -86,10 +96,12 @@ async function compileOnServer(file: string, options: ParsedOptions, io: CliIo):
     return { ok: false, kind, problems };
   }
   if (!response.ok || !answer?.rulebook) {
+    // Reached, so not exit 3: a refused key (401/403) or the service's own failure (5xx) is mended
+    // elsewhere than a network, and a script should tell the two apart.
     throw new CliError(
       'SERVICE_ERROR',
-      `${file}: the service at ${server} answered ${response.status}${answer?.error ? ` ${answer.error.code}: ${answer.error.message}` : ''}`,
-      EXIT_UNREACHABLE,
+      `${file}: the service at ${server} answered ${response.status}${answer?.error ? ` ${answer.error.code}: ${answer.error.message}` : ''}; the sheet was not compiled; nothing was changed`,
+      EXIT_SERVICE_ERROR,
     );
   }
   const { colang, rulebook, overlay, lints, source_map } = answer;

@@ -24,16 +24,17 @@ export function writeFileAtomic(file: string, text: string, force: boolean): voi
 /**
  * Writes several files all or nothing: every temp file is written and synced first; each existing
  * target is set aside before its replacement is renamed in; if any step fails, every replaced target is
- * put back and every new one removed, so the folder is as it was.
+ * put back and every new one removed, so the folder is as it was. Each of `remove` that exists is set
+ * aside the same way and deleted only once every write is in.
  */
-export function writeFilesAtomic(dir: string, files: readonly { path: string; text: string }[]): void {
+export function writeFilesAtomic(dir: string, files: readonly { path: string; text: string }[], remove: readonly string[] = []): void {
   const suffix = `${process.pid}.${Date.now()}`;
   const temps: string[] = [];
   const installed: { path: string; backup?: string }[] = [];
   try {
     mkdirSync(dir, { recursive: true });
-    for (const f of files) {
-      if (existsSync(f.path) && !lstatSync(f.path).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    for (const path of [...files.map((f) => f.path), ...remove]) {
+      if (existsSync(path) && !lstatSync(path).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
     }
     for (const f of files) {
       const temp = join(dirname(f.path), `.${basename(f.path)}.${suffix}.tmp`);
@@ -55,6 +56,13 @@ export function writeFilesAtomic(dir: string, files: readonly { path: string; te
       installed.push(entry);
       renameSync(temps[i] as string, f.path);
     });
+    for (const path of remove) {
+      if (!existsSync(path)) continue;
+      const backup = join(dirname(path), `.${basename(path)}.${suffix}.bak`);
+      renameSync(path, backup);
+      // Put back on failure (the entry's path has no new file: rmSync of it is a no-op).
+      installed.push({ path, backup });
+    }
   } catch (err) {
     for (const entry of installed.reverse()) {
       rmSync(entry.path, { force: true });

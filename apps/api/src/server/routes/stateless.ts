@@ -23,10 +23,12 @@ import {
 } from '@tollgate/engine';
 import { type Diagnostic, diagnosticJson } from '@tollgate/engine/source';
 import { requireGrant, requireMember } from '../auth.ts';
+import { compileBody, problemWithLine } from '../compile-body.ts';
+import { compileOffLoop } from '../compile-thread.ts';
 import { ApiError } from '../errors.ts';
 import { bodyFindings } from '../exact-body.ts';
 import { router } from '../openapi.ts';
-import { CompileBody, compileBody, problemWithLine } from '../rule-sheets.ts';
+import { CompileBody } from '../rule-sheets.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { runningBindings } from '../state/tool-bindings.ts';
 import { ArgumentsObject, ErrorSchema } from './route-kit.ts';
@@ -127,7 +129,9 @@ const compileRoute = createRoute({
       'The Colang (null for Colang input), rulebook, overlay and lints.',
     ),
     ...ERRORS,
-    422: errorResponse('rule_sheet_unsupported (or the Colang code) with details.problems [{line, message, code}], or INVALID_CATALOGUE.'),
+    422: errorResponse(
+      'rule_sheet_unsupported (or the Colang code, colang_limit among them) with details.problems [{line, message, code}], each code rule_sheet_unsupported or rule_sheet_limit for a sheet; or INVALID_CATALOGUE.',
+    ),
   },
 });
 
@@ -230,11 +234,11 @@ const createTemplateRoute = createRoute({
 export function statelessRoutes() {
   const app = router();
 
-  app.openapi(compileRoute, (c) => {
+  app.openapi(compileRoute, async (c) => {
     const principal = c.get('principal');
     requireMember(principal);
     requireGrant(principal, 'catalogue');
-    const answer = compileBody(c.req.valid('json'));
+    const answer = await compileOffLoop(c.req.valid('json'), compileBody);
     if (answer.status !== 200) {
       const { code, message, details } = answer.body.error as { code: string; message: string; details?: unknown };
       throw new ApiError(answer.status, code, message, details);

@@ -1,0 +1,21 @@
+// The codes the Colang front end's problems carry (docs/colang.md, "Codes"). Users script against them, so
+// a code is never renamed or reused.
+
+/**
+ * Every code a Colang problem can carry, with when it occurs.
+ *
+ * @example
+ * COLANG_CODES.colang_limit.when // 'A guard nests more than 64 ...'
+ */
+export const COLANG_CODES = {
+  colang_syntax: {
+    when: 'Anything the grammar does not accept: a tab, a lone carriage return, a line that is no definition or body, a malformed guard or comparison.',
+  },
+  colang_duplicate: { when: 'A second flow for an action, or a second context of a name.' },
+  colang_context_action: { when: "A flow reads a context computed from another action's arguments." },
+  colang_limit: {
+    when: 'A guard nests more than 64 "not"s and parentheses, or names more than 4096 contexts; a context holds more than 1000 comparisons.',
+  },
+} as const;
+
+export type ColangCode = keyof typeof COLANG_CODES;
