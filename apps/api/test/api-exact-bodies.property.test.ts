@@ -25,6 +25,7 @@ class Duplicate extends Error {}
 /** A strict JSON reader written for this test: recursive descent, duplicates refused, numbers as lexemes. */
 function strictRead(text: string): unknown {
   let i = 0;
+  let duplicated = false;
   const space = () => {
     while (/[ \t\n\r]/.test(text[i] ?? '')) i++;
   };
@@ -66,8 +67,11 @@ function strictRead(text: string): unknown {
         const key = string();
         space();
         if (text[i++] !== ':') fail();
-        if (out.has(key)) throw new Duplicate(key);
-        out.set(key, value());
+        // A repeated member is refused once the whole text is known to be JSON (syntax first).
+        if (out.has(key)) {
+          duplicated = true;
+          value();
+        } else out.set(key, value());
         space();
         const d = text[i++];
         if (d === '}') return out;
@@ -111,6 +115,7 @@ function strictRead(text: string): unknown {
   const v = value();
   space();
   if (i !== text.length) fail();
+  if (duplicated) throw new Duplicate();
   return v;
 }
 

@@ -5,7 +5,7 @@ import { join, normalize, sep } from 'node:path';
 import { DAMAGE_CODES } from '@tollgate/store';
 import { type Context, Hono } from 'hono';
 import { bearerAuth } from './auth.ts';
-import { bodyLimit } from './body-limit.ts';
+import { bodyLimit, MAX_BODY_BYTES } from './body-limit.ts';
 import type { AppContext } from './context.ts';
 import { errorBody, handleError } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
@@ -32,7 +32,7 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 export interface AppOptions {
   /** The data folder's state; without it only health and the stateless compile route answer (tests of the engine routes). */
@@ -63,10 +63,12 @@ export function createApp(options: AppOptions = {}): Hono {
     const api = router();
     api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }));
     api.use('*', bearerAuth(ctx));
+    // The gate reads its own body with the same exact reader (call-request.ts), so it is mounted before
+    // the middleware that reads every other route's: its answer ends the chain before the middleware runs.
+    api.route('/', gateRoutes());
     api.use('*', exactJsonBody({ maxBytes: MAX_BODY_BYTES }));
     api.route('/', statelessRoutes());
     api.route('/', documentRoutes());
-    api.route('/', gateRoutes());
     api.route('/', approvalRoutes());
     api.route('/', memberRoutes());
     api.route('/', eventRoutes());

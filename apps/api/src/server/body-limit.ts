@@ -6,6 +6,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as countingBodyLimit } from 'hono/body-limit';
 
+/** The largest request body the API reads (the compile route without a data folder takes more). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 export interface BodyLimitOptions {
   /** The largest body accepted, in bytes. */
   maxSize: number;

@@ -25,6 +25,7 @@ import {
   type Settings,
 } from '@tollgate/engine';
 import { readJsonText } from '@tollgate/engine/source';
+import { MAX_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, readJsonBody } from '../call-request.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -258,7 +259,8 @@ export function gateRoutes() {
     const name = c.req.param('agent');
     const badName = agentNameIssues(name);
     if (badName) return c.json(validationError(badName, 'param'), 400);
-    const value = await readJsonBody(c);
+    const value = await readJsonBody(c, MAX_BODY_BYTES);
+    if (value instanceof Response) return value;
     const issues = callBodyIssues(value);
     if (issues) return c.json(validationError(issues), 400);
     const body = value as CallRequestBody;
