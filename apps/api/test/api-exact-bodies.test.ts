@@ -312,3 +312,28 @@ describe('rule sheets compare JSON numbers as written', () => {
     expect((await check(call)).verdict).toBe(verdict);
   });
 });
+
+describe('a rule set validated on a call with JSON numbers', () => {
+  it.each(['100.0000000000000001', '12.0', '1E2'])(
+    'fails on an amount of %s: the refunds policy reads it as INVALID_AMOUNT',
+    async (amount) => {
+      const r = await postRaw(
+        `/v1/rulesets/${encodeURIComponent('rulesets/support.ruleset.json')}/validate`,
+        `{"call":{"tool":"issue_refund","arguments":{"amount":${amount}}}}`,
+        s.key('viewer'),
+      );
+      expect(r.status).toBe(200);
+      expect(r.json.verdict).toBe('fail');
+      expect(r.json.results[0]).toMatchObject({ rule_id: 'policies/refunds.policy.json', decision: 'deny', code: 'INVALID_AMOUNT' });
+    },
+  );
+
+  it('passes on 12', async () => {
+    const r = await postRaw(
+      `/v1/rulesets/${encodeURIComponent('rulesets/support.ruleset.json')}/validate`,
+      '{"call":{"tool":"issue_refund","arguments":{"amount":12}}}',
+      s.key('viewer'),
+    );
+    expect(r.json.verdict).toBe('pass');
+  });
+});

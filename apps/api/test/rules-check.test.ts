@@ -49,6 +49,25 @@ const NEEDS_SUPERVISOR = {
 };
 
 describe('tollgate rules check', () => {
+  describe('JSON numbers, compared as written', () => {
+    it.each([
+      ['200.0000000000000001', 'refuse'],
+      ['200.0', 'allow'],
+      ['2E2', 'allow'],
+    ])('an amount of %s under when: {amount_over: 200}: %s', async (amount, verdict) => {
+      const run = await check(`{"tool": "refund_card", "arguments": {"amount": ${amount}}}`);
+      expect(run.code).toBe(0);
+      expect(run.json?.verdict).toBe(verdict);
+    });
+
+    it('does not let quantity 3 pass at_most an in_stock of 2.9999999999999999', async () => {
+      const history = (stock: string) =>
+        `{"tool": "charge_card", "arguments": {"quantity": 3}, "confirmed": true, "history": [{"tool": "check_stock", "result": {"in_stock": ${stock}}}]}`;
+      expect((await check(history('2.9999999999999999'))).json?.verdict).toBe('refuse');
+      expect((await check(history('3'))).json?.verdict).toBe('allow');
+    });
+  });
+
   describe('when and requires', () => {
     it('allows a refund under the when bound without the required context', async () => {
       const run = await check({ tool: 'refund_card', arguments: { amount: 100 } });
