@@ -56,6 +56,27 @@ export function measureStream(count: number, decideOne: (i: number) => unknown, 
   return { perSecond, batchMicros };
 }
 
+/**
+ * Times two contenders over the same `count` items: two warm-up passes of each, then `runs` runs in which
+ * they take turns, so each run's ratio compares like with like. Per contender: passes per second of each
+ * run and the per-item time of each batch.
+ */
+export function interleavedRuns(count: number, a: (i: number) => unknown, b: (i: number) => unknown, runs = 7) {
+  for (let w = 0; w < 2; w++) {
+    timePass(count, a);
+    timePass(count, b);
+  }
+  const out = [0, 1].map(() => ({ perSecond: [] as number[], batchMicros: [] as number[] }));
+  for (let run = 0; run < runs; run++) {
+    [a, b].forEach((one, k) => {
+      const r = timePass(count, one);
+      out[k]?.perSecond.push(r.perSecond);
+      out[k]?.batchMicros.push(...r.batchMicros);
+    });
+  }
+  return { a: out[0] as { perSecond: number[]; batchMicros: number[] }, b: out[1] as { perSecond: number[]; batchMicros: number[] } };
+}
+
 let sink = 0;
 
 /** One timed pass over `count` calls: decisions per second and the mean µs per call of each batch. */

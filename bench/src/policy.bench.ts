@@ -5,7 +5,7 @@ import { type CompiledTool, compilePolicy, type Member, validatePolicy } from '@
 import type { Catalogue } from '@tollgate/engine/rulebook';
 import { compileRules } from '@tollgate/engine/sheet';
 import { readJsonText } from '@tollgate/engine/source';
-import { type Figure, figureOf, median, quantile, ratios, timePass } from './measure.ts';
+import { type Figure, figureOf, interleavedRuns, median, quantile, ratios } from './measure.ts';
 import { type ReferenceDocument, referenceDecide } from './reference-evaluator.ts';
 import { type Call, compileCallTools, generatedPolicy, generatedStream, REFUND_TOOLS, REFUNDS_POLICY, refundsStream } from './streams.ts';
 
@@ -20,23 +20,8 @@ function decideAll(doc: unknown, calls: Call[], name: string, figures: Figure[])
   const tools = compileCallTools(calls);
   const engineOne = (i: number) => policy.decide(tools[i] as CompiledTool, (calls[i] as Call).args);
   const referenceOne = (i: number) => referenceDecide(doc as ReferenceDocument, (calls[i] as Call).tool, (calls[i] as Call).args);
-  // Warm up both, then interleave their runs so each run's ratio compares like with like.
-  for (let w = 0; w < 2; w++) {
-    timePass(calls.length, engineOne);
-    timePass(calls.length, referenceOne);
-  }
-  const engine = { perSecond: [] as number[], batchMicros: [] as number[] };
-  const reference = { perSecond: [] as number[], batchMicros: [] as number[] };
-  for (let run = 0; run < RUNS; run++) {
-    for (const [into, one] of [
-      [engine, engineOne],
-      [reference, referenceOne],
-    ] as const) {
-      const r = timePass(calls.length, one);
-      into.perSecond.push(r.perSecond);
-      into.batchMicros.push(...r.batchMicros);
-    }
-  }
+  // Interleaved, so each run's ratio compares like with like.
+  const { a: engine, b: reference } = interleavedRuns(calls.length, engineOne, referenceOne, RUNS);
   const counts = new Map<string, number>();
   for (let i = 0; i < calls.length; i++) {
     const d = engineOne(i);
@@ -89,22 +74,7 @@ function decideGate(calls: Call[], figures: Figure[]) {
   const gateCalls = calls.slice(0, GATE_COUNT).map((c) => ({ tool: c.tool.name, arguments: c.args, history: [] }));
   const preparedOne = (i: number) => decidePrepared(prepared, { members, now, call: gateCalls[i] as (typeof gateCalls)[number] });
   const perCallOne = (i: number) => decideCall({ ...parts, members, now, call: gateCalls[i] as (typeof gateCalls)[number] });
-  for (let w = 0; w < 2; w++) {
-    timePass(gateCalls.length, preparedOne);
-    timePass(gateCalls.length, perCallOne);
-  }
-  const fast = { perSecond: [] as number[], batchMicros: [] as number[] };
-  const slow = { perSecond: [] as number[], batchMicros: [] as number[] };
-  for (let run = 0; run < RUNS; run++) {
-    for (const [into, one] of [
-      [fast, preparedOne],
-      [slow, perCallOne],
-    ] as const) {
-      const r = timePass(gateCalls.length, one);
-      into.perSecond.push(r.perSecond);
-      into.batchMicros.push(...r.batchMicros);
-    }
-  }
+  const { a: fast, b: slow } = interleavedRuns(gateCalls.length, preparedOne, perCallOne, RUNS);
   figures.push(
     figureOf('policy', 'gate decide (prepared)', 'µs', fast.batchMicros, `decidePrepared, ${gateCalls.length} refunds calls a run`),
     figureOf('policy', 'gate decide (decideCall, prepared per call)', 'µs', slow.batchMicros),
@@ -120,22 +90,7 @@ function readBodies(calls: Call[], figures: Figure[]) {
   const bodies = calls.map((c) => JSON.stringify({ tool: c.tool.name, arguments: c.args }));
   const exactOne = (i: number) => readJsonText(bodies[i] as string);
   const parseOne = (i: number) => JSON.parse(bodies[i] as string);
-  for (let w = 0; w < 2; w++) {
-    timePass(bodies.length, exactOne);
-    timePass(bodies.length, parseOne);
-  }
-  const exact = { perSecond: [] as number[], batchMicros: [] as number[] };
-  const parse = { perSecond: [] as number[], batchMicros: [] as number[] };
-  for (let run = 0; run < RUNS; run++) {
-    for (const [into, one] of [
-      [exact, exactOne],
-      [parse, parseOne],
-    ] as const) {
-      const r = timePass(bodies.length, one);
-      into.perSecond.push(r.perSecond);
-      into.batchMicros.push(...r.batchMicros);
-    }
-  }
+  const { a: exact, b: parse } = interleavedRuns(bodies.length, exactOne, parseOne, RUNS);
   const bytes = Math.round(bodies.reduce((n, b) => n + b.length, 0) / bodies.length);
   figures.push(
     figureOf(

@@ -3,7 +3,7 @@
 // processes on one host safe. A working copy edited by hand becomes a version authored `external`,
 // or a rejected version that never runs when it does not load. The files, their checksums and what is
 // done when one is damaged are in docs/store.md ("On disk", "Invariants").
-import { existsSync, type FSWatcher, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, watch } from 'node:fs';
+import { existsSync, type FSWatcher, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, watch } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { isTempFile, moveAside, writeFileAtomic, writeFileOnce } from './atomic-file.ts';
 import { digestOf } from './digest.ts';
@@ -17,10 +17,12 @@ import {
   encodeIndex,
   encodeVersionFile,
   type FolderIndex,
+  idOfDir,
   type PendingMarker,
   type Read,
   readVersionFile,
   rebuildIndex,
+  safeReaddir,
   sha256,
   type VersionFile,
   versionFileSequences,
@@ -727,23 +729,6 @@ export class FolderDocumentStore implements DocumentStore {
     const problem = idProblem(key);
     if (problem) throw new StoreError('invalid_id', `state key ${JSON.stringify(key)}: ${problem}`);
     return `${join(this.stateRoot, 'state', ...key.split('/'))}.json`;
-  }
-}
-
-/** The id a document folder is named for (a long id's folder is named by its digest: then the folder's name). */
-function idOfDir(entry: string): string {
-  try {
-    return entry.startsWith('id-') ? entry : decodeURIComponent(entry);
-  } catch {
-    return entry;
-  }
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return [];
   }
 }
 

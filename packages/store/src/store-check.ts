@@ -1,7 +1,7 @@
 // `store check` and `store repair` for a folder store, like `git fsck`: check reads every file of the state
 // folder and reports each inconsistency by name, writing nothing; repair fixes what it can without losing
 // anything (strays go to lost+found, never deleted) and leaves the rest reported (docs/store.md, "Faults").
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { isTempFile, moveAside } from './atomic-file.ts';
 import { digestOf } from './digest.ts';
@@ -13,8 +13,11 @@ import {
   decodeIndex,
   decodePending,
   type FolderIndex,
+  idOfDir,
   type Read,
+  readBytes,
   readVersionFile,
+  safeReaddir,
   type VersionFile,
   versionFileSequences,
 } from './store-format.ts';
@@ -60,21 +63,20 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
 
   for (const path of tempFiles(stateRoot)) add('temp_file', null, path, 'is half of a write a crash left; it is removed at the next start');
   const documents = join(stateRoot, 'documents');
-  for (const entry of list(documents)) {
+  for (const entry of safeReaddir(documents)) {
     const dir = join(documents, entry);
     if (!isDir(dir)) continue;
     const indexPath = join(dir, 'index.json');
     const sequences = versionFileSequences(dir);
     const read = readIndex(indexPath);
     if (!read.ok) {
-      if (!read.missing) add('damaged_index', idFromDir(entry), indexPath, `${read.why}; repair rebuilds it from the version files`);
+      if (!read.missing) add('damaged_index', idOfDir(entry), indexPath, `${read.why}; repair rebuilds it from the version files`);
       else if (sequences.length > 0)
-        add('missing_index', idFromDir(entry), indexPath, `is missing beside ${sequences.length} version file(s); repair rebuilds it`);
+        add('missing_index', idOfDir(entry), indexPath, `is missing beside ${sequences.length} version file(s); repair rebuilds it`);
       for (const s of sequences) {
         const path = join(dir, 'versions', `${s}.json`);
         const file = readVersionFile(path);
-        if (!file.ok)
-          add('damaged_version', idFromDir(entry), path, `${file.why}; it is refused, never replaced: restore it from a backup`);
+        if (!file.ok) add('damaged_version', idOfDir(entry), path, `${file.why}; it is refused, never replaced: restore it from a backup`);
       }
       continue;
     }
@@ -187,7 +189,7 @@ export async function repairStore(root: string, options: CheckOptions = {}): Pro
       const path = join(folder, finding.file);
       if (finding.code === 'orphan_version' && existsSync(path)) aside(path);
     }
-    for (const entry of list(documents)) {
+    for (const entry of safeReaddir(documents)) {
       const dir = join(documents, entry);
       const indexPath = join(dir, 'index.json');
       if (!isDir(dir) || readIndex(indexPath).ok) continue;
@@ -222,18 +224,12 @@ export async function repairStore(root: string, options: CheckOptions = {}): Pro
 }
 
 function readIndex(path: string): Read<FolderIndex> {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (err) {
-    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-    return { ok: false, missing, why: missing ? 'is missing' : 'cannot be read' };
-  }
-  return decodeIndex(bytes);
+  const read = readBytes(path);
+  return read.ok ? decodeIndex(read.value) : read;
 }
 
 function* tempFiles(dir: string): Generator<string> {
-  for (const entry of list(dir)) {
+  for (const entry of safeReaddir(dir)) {
     const path = join(dir, entry);
     if (entry === 'lost+found') continue;
     if (isTempFile(entry)) yield path;
@@ -243,7 +239,7 @@ function* tempFiles(dir: string): Generator<string> {
 
 function* workingCopies(folder: string, stateRoot: string): Generator<{ id: string; path: string }> {
   const walk = function* (dir: string): Generator<{ id: string; path: string }> {
-    for (const entry of list(dir)) {
+    for (const entry of safeReaddir(dir)) {
       const path = join(dir, entry);
       if (entry.startsWith('.') || path === stateRoot) continue;
       const stat = lstatSync(path);
@@ -255,22 +251,6 @@ function* workingCopies(folder: string, stateRoot: string): Generator<{ id: stri
     }
   };
   yield* walk(folder);
-}
-
-function idFromDir(entry: string): string {
-  try {
-    return entry.startsWith('id-') ? entry : decodeURIComponent(entry);
-  } catch {
-    return entry;
-  }
-}
-
-function list(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
 }
 
 function isDir(path: string): boolean {

@@ -90,13 +90,9 @@ export function encodeVersionFile(version: DocumentVersion, text: string): strin
  * its text's digest) and, when given, against the index's checksum of its bytes.
  */
 export function readVersionFile(path: string, expectedFileSha?: string): Read<VersionFile> {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (err) {
-    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-    return { ok: false, missing, why: missing ? 'is missing' : 'cannot be read' };
-  }
+  const read = readBytes(path);
+  if (!read.ok) return read;
+  const bytes = read.value;
   if (expectedFileSha !== undefined && sha256(bytes) !== expectedFileSha) return bad('does not match the checksum the index keeps');
   let value: Record<string, unknown>;
   try {
@@ -181,4 +177,32 @@ function isVersion(v: unknown): v is DocumentVersion {
     typeof o.reason === 'string' &&
     Array.isArray(o.problems)
   );
+}
+
+/** A file's bytes, or why there are none (missing, or unreadable): the first step of every store read. */
+export function readBytes(path: string): Read<Buffer> {
+  try {
+    return { ok: true, value: readFileSync(path) };
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    return { ok: false, missing, why: missing ? 'is missing' : 'cannot be read' };
+  }
+}
+
+/** The id a document folder is named for (a long id's folder is named by its digest: then the folder's name). */
+export function idOfDir(entry: string): string {
+  try {
+    return entry.startsWith('id-') ? entry : decodeURIComponent(entry);
+  } catch {
+    return entry;
+  }
+}
+
+/** A folder's entries, sorted; none when it cannot be read. */
+export function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
 }
