@@ -30,7 +30,7 @@ import { router } from '../openapi.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { recordedDecisions } from '../state/decisions.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
-import { ArgumentsObject } from './route-kit.ts';
+import { ArgumentsObject, storeError as routeStoreError } from './route-kit.ts';
 import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
 
 /** The validation codes of approvers.users checked against the workspace's members. */
@@ -147,6 +147,7 @@ const startTrialRoute = createRoute({
     ...ERRORS,
     404: errorResponse('NOT_FOUND.'),
     422: errorResponse('The version cannot run as a candidate (running already, rejected, not a policy).'),
+    503: errorResponse('LOCKED: the store is busy; nothing was written; retry after Retry-After seconds.'),
   },
 });
 
@@ -163,7 +164,13 @@ const stopTrialRoute = createRoute({
   path: '/trials/{document}/stop',
   summary: 'Stop a trial (owner or admin); nothing is promoted.',
   request: { params: DocumentParam },
-  responses: { 200: jsonResponse(TrialSchema, 'The trial, stopped.'), 401: ERRORS[401], 403: ERRORS[403], 404: errorResponse('NO_TRIAL.') },
+  responses: {
+    200: jsonResponse(TrialSchema, 'The trial, stopped.'),
+    401: ERRORS[401],
+    403: ERRORS[403],
+    404: errorResponse('NO_TRIAL.'),
+    503: errorResponse('LOCKED: the store is busy; nothing was written; retry after Retry-After seconds.'),
+  },
 });
 
 type Decided =
@@ -196,11 +203,12 @@ function snake(r: TrialReport) {
 }
 
 function storeError(err: unknown): never {
-  if (err instanceof StoreError) {
-    const status = err.code === 'not_found' ? 404 : err.code === 'locked' || err.code === 'conflict' ? 409 : 422;
+  // A busy store (503 with Retry-After) and a damaged version (409) are answered as every route answers them.
+  if (err instanceof StoreError && err.code !== 'locked' && err.code !== 'damaged') {
+    const status = err.code === 'not_found' ? 404 : err.code === 'conflict' ? 409 : 422;
     throw new ApiError(status, err.code.toUpperCase(), err.message);
   }
-  throw err;
+  return routeStoreError(err);
 }
 
 /** A version to simulate: a stored one (running, or by sequence) or a policy document in the body. */
