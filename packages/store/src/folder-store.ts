@@ -249,16 +249,19 @@ export class FolderDocumentStore implements DocumentStore {
   private saveLocked(save: DocumentSave): DocumentVersion {
     const before = this.indexForWrite(save.id);
     const planned = planSave(before, save, this.now());
-    const after = this.storeVersion(save.id, planned.index, planned.version, save.text);
+    const after = this.storeVersion(save.id, before, planned.index, planned.version, save.text);
     this.commit(save.id, before, after);
     return planned.version;
   }
 
-  /** Writes a new version's file, never over an existing one; returns the index that names it. */
-  private storeVersion(id: string, index: DocumentIndex, version: DocumentVersion, text: string): FolderIndex {
+  /**
+   * Writes a new version's file, never over an existing one; returns the index that names it, with the
+   * checksums of the files before it (`before`'s: the planned index is built without them) and its own.
+   */
+  private storeVersion(id: string, before: DocumentIndex, index: DocumentIndex, version: DocumentVersion, text: string): FolderIndex {
     const data = encodeVersionFile(version, text);
     writeFileOnce(this.versionPath(id, version.sequence), data);
-    const files = { ...((index as FolderIndex).files ?? {}), [version.sequence]: sha256(data) };
+    const files = { ...((before as FolderIndex).files ?? {}), [version.sequence]: sha256(data) };
     return { ...index, id, files };
   }
 
@@ -374,7 +377,7 @@ export class FolderDocumentStore implements DocumentStore {
       if (reasons.length > 0) save.rejected = reasons;
       const planned = planSave(index, save, this.now());
       // The working copy already holds this text: the version file and the index alone record it.
-      const after = this.storeVersion(id, planned.index, planned.version, text);
+      const after = this.storeVersion(id, index, planned.index, planned.version, text);
       writeFileAtomic(this.indexPath(id), encodeIndex(after));
       rmSync(this.pendingPath(id), { force: true });
       changed.push(id);

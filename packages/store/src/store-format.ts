@@ -47,6 +47,9 @@ export function encodeIndex(index: FolderIndex): string {
   return JSON.stringify({ ...body, checksum: sha256(JSON.stringify(body)) });
 }
 
+/** The members of an index of the first format, written before checksums. */
+const FIRST_FORMAT_INDEX = new Set(['id', 'next', 'running', 'activations', 'versions']);
+
 export function decodeIndex(bytes: Buffer): Read<FolderIndex> {
   let value: Record<string, unknown>;
   try {
@@ -58,6 +61,10 @@ export function decodeIndex(bytes: Buffer): Read<FolderIndex> {
   if ('checksum' in value) {
     const { checksum, ...body } = value;
     if (checksum !== sha256(JSON.stringify(body))) return bad('does not match its checksum (garbled)');
+  } else if (Object.keys(value).some((k) => !FIRST_FORMAT_INDEX.has(k))) {
+    // Only an index of the first format goes without a checksum: any other member (a garbled "checksum"
+    // name, "format", "files") says this one had one.
+    return bad('has lost its checksum (garbled)');
   }
   const { id, next, running, activations, versions, files } = value;
   if (typeof id !== 'string') return bad('names no document');
@@ -104,6 +111,10 @@ export function readVersionFile(path: string, expectedFileSha?: string): Read<Ve
   if ('checksum' in value) {
     const { checksum, ...body } = value;
     if (checksum !== sha256(JSON.stringify(body))) return bad('does not match its checksum (garbled)');
+  } else if (Object.keys(value).some((k) => k !== 'version' && k !== 'text')) {
+    // Only a file of the first format ({version, text}) goes without a checksum: any other member (a
+    // garbled "checksum" name, "format") says this file had one.
+    return bad('has lost its checksum (garbled)');
   }
   const { version, text } = value;
   if (typeof text !== 'string' || !isVersion(version)) return bad('is malformed');
