@@ -556,6 +556,13 @@ describe('readSheet: nothing is guessed (duplicates, directives, tags, empty she
     ]);
   });
 
+  it('a % inside a value is no directive, even after a character that is a line break to JavaScript but not to YAML', () => {
+    for (const words of ['a %a', 'a\u2028%a', 'a\u2029%b', 'a\u0085%c']) {
+      const r = compileSheet(sheet('rules:', '  - action: a', '    requires: [c]', `    confirmation: ${JSON.stringify(words)}`));
+      expect(r.ok, words).toBe(true);
+    }
+  });
+
   it('tags and anchors on the sheet, on rules: and on keys, at their lines', () => {
     expectRefusals(sheet('--- !!map', 'rules:', '  - action: a', '    never: true'), [[2, 'the sheet carries an anchor or tag']]);
     expectRefusals(sheet('rules: !!seq', '  - action: a', '    never: true'), [[1, 'rules: carries an anchor, alias or tag']]);

@@ -219,8 +219,9 @@ function readWhole(text: string): SheetReadResult {
   const doc = list[0];
   const tabbed = new Set(problems.map((p) => p.range?.start.line));
   // A directive changes how the rest is read (%YAML 1.1 makes `never: yes` a boolean, %TAG renames
-  // tags): a sheet is read one way only, so none is accepted. At column 1 a % can only begin one.
-  const directives = [...text.matchAll(/^%[^\r\n]*/gm)].map((m) => ({ line: lineOf(m.index), text: m[0] }));
+  // tags): a sheet is read one way only, so none is accepted. At column 1 a % can only begin one. Lines
+  // break where YAML breaks them, at \n and \r only: the regex's own ^ would start one after U+2028 too.
+  const directives = [...text.matchAll(/(?<![^\r\n])%[^\r\n]*/g)].map((m) => ({ line: lineOf(m.index), text: m[0] }));
   const directed = new Set(directives.map((d) => d.line));
   let unreadable = problems.length > 0;
   for (const e of doc?.errors ?? []) {
