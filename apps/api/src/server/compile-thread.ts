@@ -3,12 +3,13 @@
 // the gate's requests or /v1/health (docs/performance.md, "Sheet lists and big compiles"). Small ones, nearly all, run
 // inline: a message to the thread costs more than they do.
 import { Worker } from 'node:worker_threads';
+import type { DocumentKind } from '@tollgate/engine';
 import type { CompileAnswer } from './compile-body.ts';
 import type { CompileBody } from './rule-sheets.ts';
 
 export const INLINE_MAX_CHARS = 16 * 1024;
 
-type Pending = { resolve(answer: CompileAnswer): void; reject(err: Error): void };
+type Pending = { resolve(answer: unknown): void; reject(err: Error): void };
 
 /** One thread per process, started on the first big compile; it never keeps the process alive. */
 class CompileThread {
@@ -20,10 +21,10 @@ class CompileThread {
   constructor() {
     this.worker = new Worker(new URL('./compile.worker.mjs', import.meta.url));
     this.worker.unref();
-    this.worker.on('message', (m: { id: number; answer?: CompileAnswer; failed?: string }) => {
+    this.worker.on('message', (m: { id: number; answer?: unknown; failed?: string }) => {
       const waiting = this.pending.get(m.id);
       this.pending.delete(m.id);
-      if (m.answer) waiting?.resolve(m.answer);
+      if (m.failed === undefined) waiting?.resolve(m.answer);
       else waiting?.reject(new Error(m.failed ?? 'the compile thread answered nothing'));
     });
     const fail = (err: unknown) => {
@@ -35,16 +36,38 @@ class CompileThread {
     this.worker.once('exit', fail);
   }
 
-  compile(body: CompileBody): Promise<CompileAnswer> {
+  /** Runs one task of compile.worker.mjs: a route's compile, a document's validation or impact, an agent's rules. */
+  run(task: Task): Promise<unknown> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, body });
+      this.worker.postMessage({ id, ...task });
     });
   }
 }
 
+/** What the thread can do: each answers what the same engine call answers on the event loop. */
+export type Task =
+  | { body: CompileBody }
+  | { validate: { id: string; text: string } }
+  | { impact: { kind: DocumentKind; running: string | undefined; text: string } }
+  | { rules: { text: string; kind: 'sheet' | 'colang'; id: string } };
+
 let thread: CompileThread | undefined;
+
+/**
+ * Runs a task on the compile thread when `size` is big, else (or should the thread fail) `inline`: an
+ * answer late is better than none, and the answer is the same.
+ */
+export async function offLoop<T>(size: number, task: Task, inline: () => T | PromiseLike<T>): Promise<T> {
+  if (size <= INLINE_MAX_CHARS) return inline();
+  if (!thread || thread.dead) thread = new CompileThread();
+  try {
+    return (await thread.run(task)) as T;
+  } catch {
+    return inline();
+  }
+}
 
 /**
  * Compiles a checked body as `compile` does, on the compile thread when it is big. Should the thread
@@ -55,11 +78,5 @@ let thread: CompileThread | undefined;
  */
 export async function compileOffLoop(body: CompileBody, compile: (body: CompileBody) => CompileAnswer): Promise<CompileAnswer> {
   const size = (body.sheet?.length ?? 0) + (body.colang?.length ?? 0) + (body.catalogue?.length ?? 0);
-  if (size <= INLINE_MAX_CHARS) return compile(body);
-  if (!thread || thread.dead) thread = new CompileThread();
-  try {
-    return await thread.compile(body);
-  } catch {
-    return compile(body);
-  }
+  return offLoop(size, { body }, () => compile(body));
 }

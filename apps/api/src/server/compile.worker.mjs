@@ -1,14 +1,28 @@
-// The compile thread (compile-thread.ts): compiles big sheets and Colang off the server's event loop.
+// The compile thread (compile-thread.ts): compiles, validates and weighs big sheets and Colang off the
+// server's event loop.
 // It registers tsx itself, so the TypeScript engine loads wherever the server runs (tsx, vitest, plain Node).
 import { parentPort } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
 const { compileBody } = await import('./compile-body.ts');
+const { analyzeImpact, compileRules, formatProblem, validateDocument } = await import('@tollgate/engine');
 
-parentPort.on('message', ({ id, body }) => {
+/** Each task answers what the same call answers on the server's event loop (compile-thread.ts, Task). */
+function answer(task) {
+  if (task.body) return compileBody(task.body);
+  if (task.validate) {
+    const { id, text } = task.validate;
+    return validateDocument(id, text).problems.map((p) => formatProblem(id, p));
+  }
+  if (task.impact) return analyzeImpact(task.impact.kind, task.impact.running, task.impact.text, {});
+  if (task.rules) return compileRules(task.rules.text, task.rules.kind, undefined, task.rules.id);
+  throw new Error('an unknown task');
+}
+
+parentPort.on('message', ({ id, ...task }) => {
   try {
-    parentPort.postMessage({ id, answer: compileBody(body) });
+    parentPort.postMessage({ id, answer: answer(task) });
   } catch (err) {
     parentPort.postMessage({ id, failed: String(err) });
   }

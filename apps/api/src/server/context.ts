@@ -1,8 +1,17 @@
 // What every route may use: the data folder's document store, its database, the edit seam and trials.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { documentKindOf } from '@tollgate/engine';
-import { EditSeam, engineValidators, FolderDocumentStore, loadProblems, PolicyTrials, writeFileAtomic } from '@tollgate/store';
+import { type DocumentKind, documentKindOf } from '@tollgate/engine';
+import {
+  type DocumentValidator,
+  EditSeam,
+  engineValidators,
+  FolderDocumentStore,
+  loadProblems,
+  PolicyTrials,
+  writeFileAtomic,
+} from '@tollgate/store';
+import { offLoop } from './compile-thread.ts';
 import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
 import { cachedJudgedMembers } from './state/auth-cache.ts';
@@ -78,11 +87,13 @@ export async function openContext(
     kindOf: documentKindOf,
     // A policy's approvers.users are checked against the workspace's members as they are at each edit
     // (docs/policy.md, "Approvers"): the getter reads the members cache, never a copy taken at startup.
-    validators: engineValidators({
-      get members() {
-        return cachedJudgedMembers(db);
-      },
-    }),
+    validators: offLoopRules(
+      engineValidators({
+        get members() {
+          return cachedJudgedMembers(db);
+        },
+      }),
+    ),
     wrapWriter: (inner) => new HoldRulesetEdits(inner, store),
   });
   return {
@@ -115,4 +126,22 @@ function ignoreInGit(dataDir: string): void {
   if (missing.length === 0) return;
   const head = text === '' ? "# Written by Tollgate: the store's state, the database and the demo keys stay out of git.\n" : '';
   writeFileAtomic(path, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${head}${missing.join('\n')}\n`);
+}
+
+/**
+ * The sheet and Colang validators and impact analysers, run on the compile thread for a big text, so an
+ * edit that saves one never holds the gate or /v1/health while it compiles (compile-thread.ts). They read
+ * the text alone (no members, no catalogue), so the thread's answer is the one the event loop would give.
+ */
+function offLoopRules(validators: Record<DocumentKind, DocumentValidator>): Record<DocumentKind, DocumentValidator> {
+  const out = { ...validators };
+  for (const kind of ['sheet', 'colang'] as const) {
+    const inner = validators[kind];
+    out[kind] = {
+      validate: (id, text) => offLoop(text.length, { validate: { id, text } }, () => inner.validate(id, text)),
+      impact: (id, running, text) =>
+        offLoop(text.length + (running?.length ?? 0), { impact: { kind, running, text } }, () => inner.impact(id, running, text)),
+    };
+  }
+  return out;
 }

@@ -38,10 +38,13 @@ export interface EditOutcome {
 
 /** Checks and assesses one kind of document. */
 export interface DocumentValidator {
-  /** Problems that keep the text from loading, each a line for people (`id:LINE: message`); empty when it loads. */
-  validate(id: string, text: string): string[];
-  /** What the new text widens compared with the running one. */
-  impact(id: string, runningText: string | undefined, newText: string): EditImpact;
+  /**
+   * Problems that keep the text from loading, each a line for people (`id:LINE: message`); empty when it
+   * loads. A promise lets a big text be read off the caller's event loop (the API's compile thread).
+   */
+  validate(id: string, text: string): string[] | Promise<string[]>;
+  /** What the new text widens compared with the running one (a promise, as for validate). */
+  impact(id: string, runningText: string | undefined, newText: string): EditImpact | Promise<EditImpact>;
 }
 
 export interface EditSeamOptions {
@@ -89,7 +92,7 @@ export class EditSeam {
     const kind = this.options.kindOf(id);
     const validator = kind === undefined ? undefined : this.options.validators[kind];
     if (!validator) return refused(`${id}: no validator handles this document, so the edit is refused`);
-    const problems = validator.validate(id, edit.content);
+    const problems = await validator.validate(id, edit.content);
     if (problems.length > 0) return refused(...problems);
     // The running sequence comes from the history, so a damaged running version's file (whose text cannot
     // be read) is not taken for "nothing runs": an edit over it is how it is replaced (docs/store.md).
@@ -104,7 +107,7 @@ export class EditSeam {
         impact: NO_IMPACT,
       };
     }
-    const impact = validator.impact(id, running?.text, edit.content);
+    const impact = await validator.impact(id, running?.text, edit.content);
     const outcome = await this.writer.submit({ ...edit, basedOn: runningSequence }, impact);
     // A writer cannot hide the assessment: every outcome carries it.
     return { ...outcome, impact };

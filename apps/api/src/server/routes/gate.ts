@@ -27,6 +27,7 @@ import {
 import { readJsonText } from '@tollgate/engine/source';
 import { MAX_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, readJsonBody } from '../call-request.ts';
+import { offLoop } from '../compile-thread.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router, validationError } from '../openapi.ts';
@@ -153,7 +154,10 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
   let overlay: CatalogueOverlay | undefined;
   if (agent.rulebook !== undefined) {
     const kind = documentKindOf(agent.rulebook) === 'colang' ? 'colang' : 'sheet';
-    const compiled = compileRules(await running(ctx, agent.rulebook, versions), kind, undefined, agent.rulebook);
+    const text = await running(ctx, agent.rulebook, versions);
+    const id = agent.rulebook;
+    // A big sheet compiles on the compile thread, so loading the agent never holds the other calls.
+    const compiled = await offLoop(text.length, { rules: { text, kind, id } }, () => compileRules(text, kind, undefined, id));
     if (!compiled.ok) unloadable(agent.rulebook, compiled.problems);
     rulebook = compiled.rulebook;
     overlay = compiled.overlay;

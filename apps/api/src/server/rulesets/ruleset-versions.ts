@@ -19,6 +19,7 @@ import {
 } from '@tollgate/engine';
 import { readJsonText } from '@tollgate/engine/source';
 import type { DocumentVersion } from '@tollgate/store';
+import { offLoop } from '../compile-thread.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { lifecycleOf } from './lifecycle.ts';
@@ -253,7 +254,12 @@ export async function loadPinnedRules(ctx: AppContext, view: RulesetVersionView)
       }
       rules.push({ ...base, kind: 'policy', policy: compiled.policy });
     } else {
-      const compiled = compileRules(stored.text, pin.kind, undefined, pin.rule_id);
+      const { text } = stored;
+      const kind = pin.kind;
+      // A big pinned sheet compiles on the compile thread, as the agent's own rulebook does (routes/gate.ts).
+      const compiled = await offLoop(text.length, { rules: { text, kind, id: pin.rule_id } }, () =>
+        compileRules(text, kind, undefined, pin.rule_id),
+      );
       if (!compiled.ok) {
         throw new ApiError(409, 'RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} does not load`, {
           rules: [pin.rule_id],
