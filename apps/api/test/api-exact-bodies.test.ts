@@ -5,7 +5,7 @@
 // numbers are shown, stored and claimed as written. No case answers 500 or records a decision it refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOVERNED_SHEET, SHOP_CATALOGUE } from './rules-fixtures.ts';
-import { countRows, type LooseJson, startServer, type TestServer } from './server-harness.ts';
+import { agentKey, countRows, type LooseJson, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -17,7 +17,7 @@ afterAll(async () => {
 
 const SUPPORT = '/v1/agents/support-bot/calls';
 const REFUNDS = '/v1/agents/refunds-bot/calls';
-const refundsKey = () => (s.keys.agents.find((a) => a.name === 'refunds-bot') as { key: string }).key;
+const refundsKey = () => agentKey(s, 'refunds-bot');
 
 /** POSTs a raw JSON text, exactly as written. */
 function postRaw(path: string, raw: string, key: string) {

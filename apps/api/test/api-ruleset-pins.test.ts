@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
 import { lifecycleOf } from '../src/server/rulesets/lifecycle.ts';
-import { type LooseJson, startServer, type TestServer } from './server-harness.ts';
+import { agentKey, type LooseJson, okJson, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -20,13 +20,9 @@ const POLICY = 'policies/refunds.policy.json';
 const SHEET = 'sheets/support.rules.yaml';
 const path = (id: string, rest = '') => `/v1/rulesets/${encodeURIComponent(id)}${rest}`;
 const owner = () => s.key('owner');
-const refundsBotKey = () => (s.keys.agents.find((a) => a.name === 'refunds-bot') as { key: string }).key;
+const refundsBotKey = () => agentKey(s, 'refunds-bot');
 
-async function ok(res: Promise<{ status: number; json: LooseJson }>, status = 200): Promise<LooseJson> {
-  const r = await res;
-  expect(r.status, JSON.stringify(r.json)).toBe(status);
-  return r.json;
-}
+const ok = okJson;
 const create = (body: Record<string, unknown>) => s.call('POST', '/v1/rulesets', { key: owner(), body });
 const patch = (id: string, body: Record<string, unknown>) => s.call('PATCH', path(id), { key: owner(), body });
 const getSet = (id: string, query = '') => ok(s.call('GET', path(id, query), { key: s.key('viewer') }));

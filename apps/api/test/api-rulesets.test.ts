@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
 import { flushDecisions } from '../src/server/state/decision-log.ts';
-import { type LooseJson, startServer, type TestServer } from './server-harness.ts';
+import { agentKey, type LooseJson, okJson, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -19,13 +19,9 @@ const POLICY = 'policies/refunds.policy.json';
 const SHEET = 'sheets/support.rules.yaml';
 const path = (id: string, rest = '') => `/v1/rulesets/${encodeURIComponent(id)}${rest}`;
 const owner = () => s.key('owner');
-const refundsBotKey = () => (s.keys.agents.find((a) => a.name === 'refunds-bot') as { key: string }).key;
+const refundsBotKey = () => agentKey(s, 'refunds-bot');
 
-async function ok(res: Promise<{ status: number; json: LooseJson }>, status = 200): Promise<LooseJson> {
-  const r = await res;
-  expect(r.status, JSON.stringify(r.json)).toBe(status);
-  return r.json;
-}
+const ok = okJson;
 const create = (body: Record<string, unknown>, key = owner()) => s.call('POST', '/v1/rulesets', { key, body });
 const patch = (id: string, body: Record<string, unknown>, key = owner()) => s.call('PATCH', path(id), { key, body });
 const validate = (id: string, body: Record<string, unknown>) => s.call('POST', path(id, '/validate'), { key: s.key('viewer'), body });

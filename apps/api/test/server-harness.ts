@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import { expect } from 'vitest';
 import { createApp } from '../src/server/app.ts';
 import { type AppContext, openContext } from '../src/server/context.ts';
 import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
@@ -33,6 +34,20 @@ export interface TestServer {
     options?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
   ): Promise<{ status: number; json: LooseJson; text: string }>;
   stop(): Promise<void>;
+}
+
+/** The key of a demo agent by name (`support-bot`, `refunds-bot`). */
+export function agentKey(server: TestServer, name: string): string {
+  const agent = server.keys.agents.find((a) => a.name === name);
+  if (!agent) throw new Error(`no demo agent ${name}`);
+  return agent.key;
+}
+
+/** A response's JSON once its status is the one expected (the body is the failure's message). */
+export async function okJson(res: Promise<{ status: number; json: LooseJson }>, status = 200): Promise<LooseJson> {
+  const r = await res;
+  expect(r.status, JSON.stringify(r.json)).toBe(status);
+  return r.json;
 }
 
 /** A table's row count straight from the database, after the decision log's queue is written (as every read does). */

@@ -1,8 +1,8 @@
-// Hostile sheets (DESIGN.md, "Reading hostile input"): sheets built from the grammar with duplicate keys,
+// Hostile sheets (docs/architecture.md, "Reading hostile input"): sheets built from the grammar with duplicate keys,
 // tags, anchors and aliases, directives, YAML 1.1 booleans and deep nesting mixed in. For every one,
 // compileSheet returns rather than throws, and either refuses with each problem at a line of the text, or
 // compiles to a rulebook whose decisions equal those of the same text read by a strict reader (the yaml
-// package with unique keys, YAML 1.2, no directives) and decided by a small model of the seed.
+// package with unique keys, YAML 1.2, no directives) and decided by a small model of docs/rule-sheets.md.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -59,7 +59,7 @@ function condition(key: string, expected: unknown, args: Record<string, unknown>
   return value === expected ? TRUE : FALSE;
 }
 
-/** What the seed says a rule decides for a call: refused (never), allowed where the guard holds, or not governed. */
+/** What docs/rule-sheets.md says a rule decides for a call: refused (never), allowed where the guard holds, or not governed. */
 function modelDecision(rule: Record<string, unknown>, args: Record<string, unknown>, contexts: Record<string, unknown>): string {
   if (rule.never === true) return 'refuse';
   if (!Array.isArray(rule.requires)) return 'ungoverned';

@@ -8,22 +8,10 @@ import { expect, it } from 'vitest';
 import { isTempFile } from '../src/atomic-file.ts';
 import { FolderDocumentStore } from '../src/folder-store.ts';
 import { CRASH_DOCS, crashText, isCrashText } from './fixtures/crash-texts.ts';
-import { LineReader, sha256, sleep, spawnFixture, useTempDirs } from './helpers.ts';
+import { LineReader, seededRandom, sha256, sleep, spawnFixture, useTempDirs } from './helpers.ts';
 
 const { tempDir } = useTempDirs();
 const KILLS = 50;
-
-/** mulberry32: a small seeded generator, so a failing run can be repeated from its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function tempFilesUnder(dir: string): string[] {
   const found: string[] = [];
@@ -35,7 +23,7 @@ function tempFilesUnder(dir: string): string[] {
 
 it(`keeps every version whole through ${KILLS} SIGKILLs of a writing process`, { timeout: 120_000 }, async () => {
   const seed = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const where = `(seed ${seed}; rerun with CRASH_SEED=${seed})`;
   const root = tempDir();
   const stateRoot = join(root, '.tollgate');

@@ -12,7 +12,7 @@ import { FolderDocumentStore, type FolderStoreOptions } from '../src/folder-stor
 import { checkStore, repairStore } from '../src/store-check.ts';
 import { StoreError } from '../src/types.ts';
 import { CRASH_DOCS } from './fixtures/crash-texts.ts';
-import { ANA, LineReader, listTree, sha256, sleep, spawnFixture, useTempDirs, waitFor } from './helpers.ts';
+import { ANA, LineReader, listTree, seededRandom, sha256, sleep, spawnFixture, useTempDirs, waitFor } from './helpers.ts';
 
 const { tempDir, onCleanup } = useTempDirs();
 const DOC = 'policies/refunds.policy.json';
@@ -379,7 +379,7 @@ describe('SIGKILL of a writing process', () => {
     mkdirSync(root, { recursive: true });
     let known = new Map<string, string>();
     const seed = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
-    const rand = mulberry32(seed);
+    const rand = seededRandom(seed);
     const where = `(seed ${seed}; rerun with CRASH_SEED=${seed})`;
     for (let kill = 0; kill < 6; kill++) {
       const child = spawnFixture('crash-writer.ts', [root, String(1 + kill * 1000)]);
@@ -442,15 +442,3 @@ describe('a running store with the watcher', () => {
     expectUnchanged(before, root);
   });
 });
-
-/** A small seeded generator, so a failing run can be repeated from its seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

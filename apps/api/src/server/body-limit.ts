@@ -9,6 +9,12 @@ import { bodyLimit as countingBodyLimit } from 'hono/body-limit';
 /** The largest request body the API reads (the compile route without a data folder takes more). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * How deep a request body may nest: the 64 levels a call's arguments may have (call-request.ts) and the
+ * deepest envelope around them (a simulation's `{calls: [{arguments}]}`), with room to spare.
+ */
+export const MAX_BODY_DEPTH = 72;
+
 export interface BodyLimitOptions {
   /** The largest body accepted, in bytes. */
   maxSize: number;

@@ -103,7 +103,7 @@ export async function seedDemo(ctx: AppContext): Promise<DemoKeys | undefined> {
     if (!(await ctx.store.get(id))) await ctx.store.save({ id, text, author: SYSTEM, reason: 'the demo workspace' });
   }
   await lifecycleOf(ctx.store).update(DEMO_RULESET, { status: 'active' }, SYSTEM.label, ctx.now());
-  // The demo's tools run at once: their bindings are authorized by the seed (docs/catalogue.md).
+  // The demo's tools run at once: their bindings are authorized by the demo seeding itself (docs/catalogue.md).
   await authorizeRunningBindings(ctx.db, ctx.store, { id: 'system', name: SYSTEM.label }, ctx.now());
   const keys: DemoKeys = { members: [], agents: [] };
   ctx.db.transaction(() => {

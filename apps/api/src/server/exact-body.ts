@@ -1,18 +1,13 @@
 // Every JSON request body is read once, by the engine's exact reader, before any route sees it: a body that
 // is not UTF-8, not JSON, repeats a member or nests too deep is refused here with a code and a position,
 // and the value routes read (`c.req.json()`, zod's validators) is the reader's, whose numbers keep their
-// lexemes (docs/api.md, "Reading request bodies"). Nothing in the API calls JSON.parse on a request.
+// lexemes (docs/api.md, "Reading request bodies"). No route reads a request body any other way.
 import { isUtf8 } from 'node:buffer';
 import { type Diagnostic, readJsonText } from '@tollgate/engine/source';
 import type { Context, MiddlewareHandler } from 'hono';
+import { MAX_BODY_DEPTH } from './body-limit.ts';
 import { errorBody } from './errors.ts';
 import { validationError } from './openapi.ts';
-
-/**
- * How deep a request body may nest: the 64 levels a call's arguments may have (call-request.ts) and the
- * deepest envelope around them (a simulation's `{calls: [{arguments}]}`), with room to spare.
- */
-export const MAX_BODY_DEPTH = 72;
 
 // The media types zod-openapi's validator reads as JSON; call-request.ts answers 415 to the others.
 const JSON_TYPE = /^application\/([a-z.-]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
@@ -51,7 +46,7 @@ export function exactJsonBody(options: { maxBytes: number }): MiddlewareHandler 
     const read = await readBodyExactly(c, maxBytes);
     if (read instanceof Response) return read;
     if (read === EMPTY) return next();
-    // Hono's request parses its text with JSON.parse on every json() call (zod's validators): this
+    // Hono's request parses its text with the platform's JSON reader on every json() call (zod's validators): this
     // request's json() is the exact reader's value instead.
     const value = Promise.resolve(read.value);
     Object.defineProperty(c.req, 'json', { value: () => value, configurable: true });

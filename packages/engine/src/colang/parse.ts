@@ -22,7 +22,7 @@ const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 /** A problem past one of the front end's limits (docs/colang.md, "Limits"). */
 export const COLANG_LIMIT: ColangCode = 'colang_limit';
 /**
- * The front end's limits (DESIGN.md, "Reading hostile input"). A guard nests at most MAX_GUARD_DEPTH
+ * The front end's limits (docs/architecture.md, "Reading hostile input"). A guard nests at most MAX_GUARD_DEPTH
  * `not`s and parentheses, so no later stage that walks an expression (lowering, canonical form,
  * evaluation, equivalence) can exhaust the stack; it names at most MAX_GUARD_TERMS contexts, and a
  * context holds at most MAX_CONTEXT_COMPARISONS comparisons. A compiled sheet stays well inside all

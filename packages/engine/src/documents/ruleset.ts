@@ -249,7 +249,7 @@ function checkPinInStore(
 
 /**
  * Pins every pin that names no version at its rule's running version, as a set version is made: the set
- * then behaves the same until someone changes it (rule-sets.txt; docs/rulesets.md, "Pins are resolved when a
+ * then behaves the same until someone changes it (docs/rulesets.md, "Pins are resolved when a
  * version is made"). Call it with the context `readRuleset` accepted the set with; a pin whose running version
  * the context does not tell is left as it is.
  *

@@ -118,8 +118,8 @@ export function validateSettings(
 
 /**
  * One approved entry: `id@N`, version N of a rule set. The list approves set versions, so a version saved
- * later runs only once someone approves it too (rule-sets.txt, "a rule set version has to be on the approved
- * list"). With a store to ask, the set and the version must exist. A bare id is refused (VERSION_REQUIRED),
+ * later runs only once someone approves it too (docs/rulesets.md).
+ * With a store to ask, the set and the version must exist. A bare id is refused (VERSION_REQUIRED),
  * except when reading a stored file (`stored`): it ran before the list named versions, so it still loads, and
  * its bare ids approve no version (`isApprovedVersion`), failing closed.
  */

@@ -35,7 +35,7 @@ export interface RulesetCall {
 
 /** One rule's own result: a held rule waits for a person (an approval, a confirmation). */
 export type RuleOutcome = 'pass' | 'hold' | 'fail';
-/** The set's verdict: one pass or fail (rule-sets.txt, "The set passes only if every rule passes"). */
+/** The set's verdict: one pass or fail (docs/rulesets.md). */
 export type RulesetVerdict = 'pass' | 'fail';
 
 /** One rule's own result. Summaries are sentences for people and never hold an argument value. */

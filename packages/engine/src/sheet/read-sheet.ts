@@ -65,7 +65,7 @@ export const UNSUPPORTED: SheetCode = 'rule_sheet_unsupported';
 export const SHEET_LIMIT: SheetCode = 'rule_sheet_limit';
 
 /**
- * The reader's limits (DESIGN.md, "Reading hostile input": every reader has depth, size and count limits
+ * The reader's limits (docs/architecture.md, "Reading hostile input": every reader has depth, size and count limits
  * that answer a code). A list names at most MAX_LIST_NAMES; confirmation words are capped as the
  * catalogue caps them (MAX_TEXT); a flow value nests at most MAX_VALUE_DEPTH collections.
  */

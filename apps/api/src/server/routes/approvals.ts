@@ -119,7 +119,7 @@ const claimRoute = createRoute({
 /** Whether the member may decide the request: listed as eligible, still able to approve, and signing. */
 function eligible(member: MemberRow, row: ApprovalRow): boolean {
   return (
-    (JSON.parse(row.approvers) as string[]).includes(member.id) &&
+    ((readStoredJson(row.approvers) ?? []) as string[]).includes(member.id) &&
     (APPROVER_ROLES as readonly string[]).includes(member.role) &&
     member.signing === 1
   );
@@ -152,7 +152,7 @@ function present(ctx: AppContext, principal: Principal, row: ApprovalRow): Appro
     policy_sequence: row.policy_sequence,
     rule: row.rule,
     description: row.description,
-    approvers: JSON.parse(row.approvers) as string[],
+    approvers: (readStoredJson(row.approvers) ?? []) as string[],
     status: statusOf(row, ctx.now()),
     expires_at: row.expires_at,
     decided_by: row.decided_by,

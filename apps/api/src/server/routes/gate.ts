@@ -24,7 +24,7 @@ import {
   readSettings,
   type Settings,
 } from '@tollgate/engine';
-import { readJsonText } from '@tollgate/engine/source';
+import { readJsonText, writeJson } from '@tollgate/engine/source';
 import { MAX_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, readJsonBody } from '../call-request.ts';
 import { offLoop } from '../compile-thread.ts';
@@ -36,7 +36,6 @@ import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { newCallId } from '../state/call-id.ts';
 import { decisionLogOf } from '../state/decision-log.ts';
 import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
-import { writeStoredJson } from '../state/stored-json.ts';
 import { authorizationGeneration, unauthorizedTools } from '../state/tool-bindings.ts';
 import { ErrorSchema } from './route-kit.ts';
 
@@ -295,7 +294,7 @@ export function gateRoutes() {
       rule: d.rule,
       code: d.code,
       versions: versionsJson,
-      arguments: writeStoredJson(body.arguments),
+      arguments: writeJson(body.arguments),
       arguments_digest: digest,
       session: body.session ?? null,
       created_at: createdAt,

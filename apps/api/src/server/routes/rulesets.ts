@@ -56,7 +56,7 @@ const ListQuery = z.object({
     .optional()
     .openapi({
       param: { name: 'status', in: 'query' },
-      description: 'The sets of one status, or all of them; active sets when left out (rule-sets.txt, "Reading a rule set")',
+      description: 'The sets of one status, or all of them; active sets when left out (docs/rulesets.md)',
     }),
 });
 const PinBody = z.object({ rule_id: z.string().min(1).max(1024), version_id: z.number().int().min(1).optional() }).strict();

@@ -9,6 +9,7 @@ import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
+import { readStoredJson } from '../state/stored-json.ts';
 import {
   type AuthorizationRow,
   authorizationsOf,
@@ -107,7 +108,7 @@ const authorizeRoute = createRoute({
 function authorizationJson(row: AuthorizationRow) {
   return {
     digest: row.digest,
-    binding: JSON.parse(row.binding) as z.infer<typeof AuthorizationSchema>['binding'],
+    binding: readStoredJson(row.binding) as z.infer<typeof AuthorizationSchema>['binding'],
     authorized_by: row.authorized_by,
     authorized_by_name: row.authorized_by_name,
     authorized_at: row.authorized_at,

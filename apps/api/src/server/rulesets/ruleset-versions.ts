@@ -101,7 +101,7 @@ export function pinnedIdsOf(text: string): string[] {
 /**
  * Checks a rule set's text against the store; a refusal is a 422 naming every rule at fault. The set comes
  * back with every pin at a version: one that names none takes its rule's running version, so the version about
- * to be made behaves the same until someone changes it (rule-sets.txt, "Each rule in a set is pinned to a version").
+ * to be made behaves the same until someone changes it (docs/rulesets.md).
  */
 export async function checkRulesetText(ctx: AppContext, text: string): Promise<Ruleset> {
   const context = await pinContextFor(ctx, pinnedIdsOf(text));

@@ -2,6 +2,7 @@
 // Ed25519 signing identity, since approving means signing.
 import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from './db.ts';
+import { readStoredJson } from './stored-json.ts';
 
 export const ROLES = ['owner', 'admin', 'approver', 'developer', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -62,7 +63,8 @@ export function principalOf(db: Db, key: string): Principal | undefined {
     | { member_id: string | null; agent: string | null; grants: string }
     | undefined;
   if (!row) return undefined;
-  const grants = JSON.parse(row.grants) as Grant[];
+  // Read as every stored JSON is (stored-json.ts); a list that does not read grants nothing.
+  const grants = (readStoredJson(row.grants) ?? []) as Grant[];
   if (row.agent !== null) return { kind: 'agent', agent: row.agent, grants };
   const member = findMember(db, row.member_id ?? '');
   return member ? { kind: 'member', member, grants } : undefined;

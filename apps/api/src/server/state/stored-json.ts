@@ -5,7 +5,7 @@ import { readJsonText, writeJson } from '@tollgate/engine/source';
 import type { Context, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
-import { MAX_BODY_DEPTH } from '../exact-body.ts';
+import { MAX_BODY_DEPTH } from '../body-limit.ts';
 
 /** The value of stored JSON text; null when there is none or it does not read (never a guess). */
 export function readStoredJson(text: string | null | undefined): unknown {
@@ -13,8 +13,6 @@ export function readStoredJson(text: string | null | undefined): unknown {
   const read = readJsonText(text, { maxLength: Number.MAX_SAFE_INTEGER, maxDepth: MAX_BODY_DEPTH });
   return read.ok && !read.diagnostics.some((d) => d.code === 'DUPLICATE_MEMBER') ? read.value : null;
 }
-
-export { writeJson as writeStoredJson };
 
 /**
  * A JSON answer whose body may hold an agent's arguments: written with writeJson, so a number kept as

@@ -1,5 +1,5 @@
 // GET /v1/rulesets?status=: the sets of one status (or all), each at its active version, with the newer-version
-// flags per pin. The API lists active sets unless asked (rule-sets.txt, "Reading a rule set"), so the console
+// flags per pin. The API lists active sets unless asked (docs/rulesets.md), so the console
 // says which it shows.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { requestRuleset } from './request-ruleset.ts';

@@ -1,5 +1,5 @@
-// The pins of one set version: each rule with its name, description and owner (rule-sets.txt, "Reading a rule
-// set"), its kind, the version pinned, the version in use, the rule's status and a "newer version N" badge, with
+// The pins of one set version: each rule with its name, description and owner (docs/rulesets.md),
+// its kind, the version pinned, the version in use, the rule's status and a "newer version N" badge, with
 // Update to latest where the member may re-pin.
 import type { Ruleset, RulesetPin } from '../api/types.ts';
 import { inUseLabel, newerBadge, pinnedLabel } from '../pin-labels.ts';
