@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const port = 4317;
+// TOLLGATE_E2E_PORT lets two checkouts run their journeys side by side.
+const port = Number(process.env.TOLLGATE_E2E_PORT ?? 4317);
 // A fresh demo data folder for each run, so no run sees another's state. Workers re-read this file, so the
 // folder travels in TOLLGATE_E2E_DATA: the tests read the demo's keys from <dataDir>/demo-keys.json.
 const dataDir = process.env.TOLLGATE_E2E_DATA ?? mkdtempSync(join(tmpdir(), 'tollgate-e2e-'));
