@@ -51,13 +51,13 @@ describe('tollgate policy test', () => {
     const unknownTool = w.file('ex.json', suite([{ name: 'x', tool: 'nope', arguments: {}, expect: { decision: 'deny' } }]));
     const run = await runCli('policy', 'test', w.file('p.json', REFUNDS), '--examples', unknownTool);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('INVALID_VALUE at /examples/0/tool');
+    expect(run.stderr).toMatch(/ex\.json:\d+:\d+: INVALID_VALUE: /);
     const big = w.file(
       'big.json',
       suite([{ name: 'x', tool: 'issue_refund', arguments: { note: 'x'.repeat(9000) }, expect: { decision: 'deny' } }]),
     );
-    expect((await runCli('policy', 'test', w.file('p2.json', REFUNDS), '--examples', big)).stderr).toContain(
-      'TOO_LARGE at /examples/0/arguments',
+    expect((await runCli('policy', 'test', w.file('p2.json', REFUNDS), '--examples', big)).stderr).toMatch(
+      /big\.json:\d+:\d+: TOO_LARGE: /,
     );
   });
 });

@@ -281,7 +281,7 @@ describe('tollgate rules check', () => {
         '--catalogue',
         catalogue,
       );
-      expect(run).toEqual({ code: 2, stdout: '', stderr: `${catalogue}: INVALID_TYPE at /tools: tools is a list of tools\n` });
+      expect(run).toEqual({ code: 2, stdout: '', stderr: `${catalogue}:1:8: INVALID_TYPE: tools is a list of tools\n` });
     });
   });
 

@@ -74,7 +74,7 @@ describe('tollgate rules compile', () => {
       const run = await runCli('rules', 'compile', 'unsupported.yaml');
       expect(run.code).toBe(1);
       expect(run.stderr).toBe(
-        'unsupported.yaml:4: rule_sheet_unsupported: line 4: `refund_card` has a rule already: one rule per action, so how two would combine is never guessed. The sheet was not compiled; nothing was changed.\n',
+        'unsupported.yaml:4:13: rule_sheet_unsupported: `refund_card` has a rule already: one rule per action, so how two would combine is never guessed. The sheet was not compiled; nothing was changed.\n',
       );
     } finally {
       process.chdir(cwd);
@@ -101,21 +101,21 @@ describe('tollgate rules compile', () => {
     expect(run.code).toBe(1);
     const tail = '. The sheet was not compiled; nothing was changed.';
     expect(run.stderr.split('\n').filter(Boolean)).toEqual([
-      `${file}:3: rule_sheet_unsupported: line 3: when on a rule that requires nothing: the conditions say when the requirements apply${tail}`,
-      `${file}:5: rule_sheet_unsupported: line 5: never with at_most beside it: an action that never runs has no other condition${tail}`,
-      `${file}:8: rule_sheet_unsupported: line 8: "colour" is not a key of a rule: use action, requires, when, never, requires_confirmation, confirmation, after, not_after, at_most, check${tail}`,
+      `${file}:3:5: rule_sheet_unsupported: when on a rule that requires nothing: the conditions say when the requirements apply${tail}`,
+      `${file}:5:5: rule_sheet_unsupported: never with at_most beside it: an action that never runs has no other condition${tail}`,
+      `${file}:8:5: rule_sheet_unsupported: "colour" is not a key of a rule: use action, requires, when, never, requires_confirmation, confirmation, after, not_after, at_most, check${tail}`,
     ]);
   });
 
-  it('prints lints to stderr as FILE:LINE: lint CODE: message and still exits 0', async () => {
+  it('prints lints to stderr as FILE:LINE:COLUMN: CODE: message (warning) and still exits 0', async () => {
     const w = tempFolder();
     const file = w.file('rules.yaml', `${SHOP_SHEET}  - action: delete_customer\n    never: true\n`);
     const run = await runCli('rules', 'compile', file, '--catalogue', w.file('catalogue.yaml', SHOP_CATALOGUE));
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('compiled; nothing is kept\n');
     expect(run.stderr.split('\n').filter(Boolean).sort()).toEqual([
-      `${file}:11: lint rule_action_unknown: the sheet has a rule for \`delete_customer\`, which the catalogue does not hold`,
-      `${file}:2: lint write_ungoverned: the catalogue's write \`close_account\` has no rule in the sheet; name it so it is not left ungoverned by omission`,
+      `${file}:11:1: rule_action_unknown: the sheet has a rule for \`delete_customer\`, which the catalogue does not hold (warning)`,
+      `${file}:2:1: write_ungoverned: the catalogue's write \`close_account\` has no rule in the sheet; name it so it is not left ungoverned by omission (warning)`,
     ]);
   });
 
@@ -126,9 +126,9 @@ describe('tollgate rules compile', () => {
     expect(run.code).toBe(0);
     const lines = run.stderr.split('\n').filter(Boolean);
     expect(lines).toContain(
-      `${file}:8: lint rule_action_unknown: the rulebook has a flow for \`delete_customer\`, which the catalogue does not hold`,
+      `${file}:8:1: rule_action_unknown: the rulebook has a flow for \`delete_customer\`, which the catalogue does not hold (warning)`,
     );
-    expect(lines.filter((l) => l.startsWith(`${file}:1: lint write_ungoverned: `)).map((l) => /`(\w+)`/.exec(l)?.[1])).toEqual([
+    expect(lines.filter((l) => l.startsWith(`${file}:1:1: write_ungoverned: `)).map((l) => /`(\w+)`/.exec(l)?.[1])).toEqual([
       'charge_card',
       'send_receipt',
       'close_account',
@@ -153,7 +153,10 @@ describe('tollgate rules compile', () => {
         code: 'write_ungoverned',
         severity: 'warning',
         message: "the catalogue's write `close_account` has no rule in the sheet; name it so it is not left ungoverned by omission",
-        range: { start: { line: 2, column: 1 }, end: { line: 2, column: 1 } },
+        line: 2,
+        column: 1,
+        endLine: 2,
+        endColumn: 1,
       },
     ]);
   });
@@ -166,7 +169,7 @@ describe('tollgate rules compile', () => {
     const json = JSON.parse(run.stdout);
     expect(json.compiled).toBe(false);
     expect(json.problems).toHaveLength(1);
-    expect(json.problems[0]).toMatchObject({ code: 'rule_sheet_unsupported', severity: 'error', range: { start: { line: 4 } } });
+    expect(json.problems[0]).toMatchObject({ code: 'rule_sheet_unsupported', severity: 'error', line: 4 });
     expect(run.stderr).toBe(`${unsupportedLine(file)}\n`);
   });
 
@@ -190,7 +193,7 @@ describe('tollgate rules compile', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines)
       expect(line).toMatch(
-        new RegExp(`^${escapeRegExp(file)}:(\\d+): colang_\\w+: line \\1: .+\\. The policy was not compiled; nothing was changed\\.$`),
+        new RegExp(`^${escapeRegExp(file)}:\\d+:\\d+: colang_\\w+: .+\\. The policy was not compiled; nothing was changed\\.$`),
       );
   });
 
@@ -297,7 +300,7 @@ describe('tollgate rules compile', () => {
       const run = await runCli('rules', 'compile', w.file('rules.yaml', SHOP_SHEET), '--catalogue', catalogue, '--out-dir', out);
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toBe(`${catalogue}: INVALID_VALUE at /tools/0/kind: kind is read or write\n`);
+      expect(run.stderr).toBe(`${catalogue}:4:11: INVALID_VALUE: kind is read or write\n`);
       expect(existsSync(out)).toBe(false);
     });
 
@@ -339,7 +342,7 @@ describe('tollgate rules compile', () => {
         expect(r.overlay).toEqual(l.overlay);
         expect(r.lints).toEqual(l.lints);
         expect(remote.stderr).toBe(local.stderr);
-        expect(remote.stderr).toMatch(new RegExp(`^${escapeRegExp(file)}:2: lint write_ungoverned: `));
+        expect(remote.stderr).toMatch(new RegExp(`^${escapeRegExp(file)}:2:1: write_ungoverned: `));
 
         const plain = await runCli('rules', 'compile', file, '--server', server.url);
         expect(plain).toEqual({ code: 0, stdout: 'compiled; nothing is kept\n', stderr: '' });

@@ -42,7 +42,7 @@ describe('tollgate ruleset validate', () => {
     const run = await runCli('ruleset', 'validate', file, '--data', data);
     expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/bad\.ruleset\.json:\d+: VERSION_NOT_FOUND: version 7 of policies\/refunds\.policy\.json does not exist$/);
+    expect(lines[0]).toMatch(/bad\.ruleset\.json:\d+:\d+: VERSION_NOT_FOUND: version 7 of policies\/refunds\.policy\.json does not exist$/);
     expect(lines[1]).toMatch(/RULE_NOT_VISIBLE: colang\/missing\.co is not a rule you can see$/);
     expect(lines[2]).toMatch(/DUPLICATE_PIN/);
     expect(lines[3]).toBe(
@@ -78,7 +78,7 @@ describe('tollgate ruleset validate', () => {
     const empty = ws.file('empty.ruleset.json', '');
     const run = await runCli('ruleset', 'validate', empty, '--data', data);
     expect(run.code).toBe(2);
-    expect(run.stdout).toMatch(/empty\.ruleset\.json(:1)?: NOT_JSON/);
+    expect(run.stdout).toMatch(/empty\.ruleset\.json(:1:1)?: NOT_JSON/);
     expect(run.stdout.trim().split('\n').at(-1)).toBe(`${empty}: unreadable`);
     const json = await runCli('ruleset', 'validate', ws.file('half.ruleset.json', '{"name": '), '--data', data, '--json');
     expect(json.code).toBe(2);

@@ -46,12 +46,12 @@ function soundFolder() {
 }
 
 const SOUND_LINTS = [
-  "colang/shop.co:1: lint write_ungoverned: the catalogue's write `charge_card` has no flow in the rulebook; name it so it is not left ungoverned by omission",
-  "colang/shop.co:1: lint write_ungoverned: the catalogue's write `send_receipt` has no flow in the rulebook; name it so it is not left ungoverned by omission",
-  'colang/shop.co:11: lint rule_action_unknown: the rulebook has a flow for `delete_customer`, which the catalogue does not hold',
-  'policies/refunds.policy.json: RULE_MATCHES_NO_TOOL at /rules/0/actions: rule "read-orders" matches none of the given tools\' actions; check its patterns (lint)',
-  'policies/refunds.policy.json: RULE_MATCHES_NO_TOOL at /rules/4/actions: rule "never" matches none of the given tools\' actions; check its patterns (lint)',
-  "sheets/shop.rules.yaml:2: lint write_ungoverned: the catalogue's write `close_account` has no rule in the sheet; name it so it is not left ungoverned by omission",
+  "colang/shop.co:1:1: write_ungoverned: the catalogue's write `charge_card` has no flow in the rulebook; name it so it is not left ungoverned by omission (warning)",
+  "colang/shop.co:1:1: write_ungoverned: the catalogue's write `send_receipt` has no flow in the rulebook; name it so it is not left ungoverned by omission (warning)",
+  'colang/shop.co:11:1: rule_action_unknown: the rulebook has a flow for `delete_customer`, which the catalogue does not hold (warning)',
+  'policies/refunds.policy.json: RULE_MATCHES_NO_TOOL at /rules/0/actions: rule "read-orders" matches none of the given tools\' actions; check its patterns (warning)',
+  'policies/refunds.policy.json: RULE_MATCHES_NO_TOOL at /rules/4/actions: rule "never" matches none of the given tools\' actions; check its patterns (warning)',
+  "sheets/shop.rules.yaml:2:1: write_ungoverned: the catalogue's write `close_account` has no rule in the sheet; name it so it is not left ungoverned by omission (warning)",
 ];
 
 describe('tollgate verify', () => {
@@ -77,7 +77,7 @@ describe('tollgate verify', () => {
     const one = await runCli('verify', w.dir);
     expect(one.code).toBe(0);
     expect(one.stdout).toBe(
-      `sheets/one-lint.rules.yaml:14: lint rule_action_unknown: the sheet has a rule for \`delete_customer\`, which the catalogue does not hold\nverified 3 documents in ${w.dir}: 0 problems, 1 lint\n`,
+      `sheets/one-lint.rules.yaml:14:1: rule_action_unknown: the sheet has a rule for \`delete_customer\`, which the catalogue does not hold (warning)\nverified 3 documents in ${w.dir}: 0 problems, 1 lint\n`,
     );
   });
 
@@ -97,10 +97,10 @@ describe('tollgate verify', () => {
     for (const lint of SOUND_LINTS) expect(lines).toContain(lint);
     expect(lines).toContain(unsupportedLine('sheets/unsupported.rules.yaml'));
     expect(lines).toContain(
-      `sheets/many.rules.yaml:3: rule_sheet_unsupported: line 3: when on a rule that requires nothing: the conditions say when the requirements apply${TAIL}`,
+      `sheets/many.rules.yaml:3:5: rule_sheet_unsupported: when on a rule that requires nothing: the conditions say when the requirements apply${TAIL}`,
     );
     expect(lines).toContain(
-      `sheets/many.rules.yaml:5: rule_sheet_unsupported: line 5: never with at_most beside it: an action that never runs has no other condition${TAIL}`,
+      `sheets/many.rules.yaml:5:5: rule_sheet_unsupported: never with at_most beside it: an action that never runs has no other condition${TAIL}`,
     );
     expect(lines).toContain(
       'policies/permissive.policy.json: PERMISSIVE_DEFAULT at /default: a permissive default is not possible: allow what you want with a rule, and default to "deny" or "require_approval"',
@@ -110,7 +110,7 @@ describe('tollgate verify', () => {
     const colang = lines.filter((l) => l.startsWith('colang/broken.co:'));
     expect(colang.length).toBeGreaterThan(0);
     for (const l of colang)
-      expect(l).toMatch(/^colang\/broken\.co:(\d+): colang_syntax: line \1: .+\. The policy was not compiled; nothing was changed\.$/);
+      expect(l).toMatch(/^colang\/broken\.co:\d+:\d+: colang_syntax: .+\. The policy was not compiled; nothing was changed\.$/);
     const problems = 1 + 2 + 1 + 1 + colang.length;
     expect(lines.at(-1)).toBe(`verified 10 documents in ${w.dir}: ${problems} problems, 6 lints`);
   });
@@ -122,9 +122,9 @@ describe('tollgate verify', () => {
     const run = await runCli('verify', w.dir);
     expect(run.code).toBe(1);
     const lines = run.stdout.trim().split('\n');
-    expect(lines[0]).toBe('catalogue.yaml: INVALID_VALUE at /tools/0/kind: kind is read or write');
+    expect(lines[0]).toBe('catalogue.yaml:4:11: INVALID_VALUE: kind is read or write');
     expect(lines.at(-1)).toBe(`verified 2 documents in ${w.dir}: 1 problem, 4 lints`);
-    expect(lines.filter((l) => l.startsWith('sheets/governed.rules.yaml:') && l.includes(': lint rule_action_unknown: '))).toHaveLength(4);
+    expect(lines.filter((l) => l.startsWith('sheets/governed.rules.yaml:') && l.includes(': rule_action_unknown: '))).toHaveLength(4);
   });
 
   it('exits 1 for a tool in two catalogue files', async () => {
@@ -201,8 +201,8 @@ describe('tollgate verify', () => {
     );
     const run = await runCli('verify', w.dir);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('agents/lost.agent.yaml:1: REFERENCE_NOT_FOUND: catalogues/none.yaml is not in the store');
-    expect(run.stdout).toMatch(/rulesets\/broken\.ruleset\.json:1: RULE_NOT_VISIBLE: colang\/missing\.co is not a rule you can see/);
+    expect(run.stdout).toContain('agents/lost.agent.yaml:1:12: REFERENCE_NOT_FOUND: catalogues/none.yaml is not in the store');
+    expect(run.stdout).toMatch(/rulesets\/broken\.ruleset\.json:1:\d+: RULE_NOT_VISIBLE: colang\/missing\.co is not a rule you can see/);
   });
 
   it('refuses an approved rule set named without a version, or one the folder lacks', async () => {
@@ -216,8 +216,8 @@ describe('tollgate verify', () => {
     );
     const run = await runCli('verify', w.dir);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain('settings.yaml:3: VERSION_REQUIRED: approve a version of the set: rulesets/shop.ruleset.json@N');
-    expect(run.stdout).toContain('settings.yaml:4: REFERENCE_NOT_FOUND: rulesets/none.ruleset.json is not in the store');
+    expect(run.stdout).toContain('settings.yaml:3:5: VERSION_REQUIRED: approve a version of the set: rulesets/shop.ruleset.json@N');
+    expect(run.stdout).toContain('settings.yaml:4:5: REFERENCE_NOT_FOUND: rulesets/none.ruleset.json is not in the store');
   });
 
   it("runs each policy's example suite against it: an example that does not hold is a problem", async () => {

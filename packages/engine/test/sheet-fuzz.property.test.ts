@@ -37,7 +37,7 @@ function expectSound(text: string): void {
     for (const p of r.problems) {
       expect(['rule_sheet_unsupported', 'rule_sheet_limit']).toContain(p.code);
       expect(p.severity).toBe('error');
-      const line = p.range?.start.line ?? 0;
+      const line = p.line ?? 0;
       expect(Number.isInteger(line), JSON.stringify(p)).toBe(true);
       expect(line, `${JSON.stringify(p)} in ${JSON.stringify(text)}`).toBeGreaterThanOrEqual(1);
       expect(line, `${JSON.stringify(p)} in ${JSON.stringify(text)}`).toBeLessThanOrEqual(max);

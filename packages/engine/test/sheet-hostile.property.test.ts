@@ -198,7 +198,7 @@ describe('hostile sheets: refused with a line, or decided as a strict reader rea
           expect(r.problems.length).toBeGreaterThan(0);
           for (const p of r.problems) {
             expect(['rule_sheet_unsupported', 'rule_sheet_limit']).toContain(p.code);
-            const line = p.range?.start.line ?? 0;
+            const line = p.line ?? 0;
             expect(line, `${JSON.stringify(p)} in ${JSON.stringify(text.slice(0, 300))}`).toBeGreaterThanOrEqual(1);
             expect(line).toBeLessThanOrEqual(lineCount(text));
           }
@@ -236,7 +236,7 @@ describe('hostile sheets: refused with a line, or decided as a strict reader rea
     for (const [text, line] of cases) {
       const r = compileSheet(text);
       expect(r.ok, text).toBe(false);
-      if (!r.ok) expect(r.problems.map((p) => p.range?.start.line)).toEqual([line]);
+      if (!r.ok) expect(r.problems.map((p) => p.line)).toEqual([line]);
     }
   });
 });

@@ -51,8 +51,8 @@ class JsonValidator implements DocumentValidator {
   validate(id: string, text: string): string[] {
     this.reads++;
     const read = readJsonText(text);
-    if (!read.ok) return [`${id}:${read.diagnostic.range?.start.line ?? 1}: ${read.diagnostic.message}`];
-    return read.diagnostics.map((d) => `${id}:${d.range?.start.line ?? 1}: ${d.message}`);
+    if (!read.ok) return [`${id}:${read.diagnostic.line ?? 1}: ${read.diagnostic.message}`];
+    return read.diagnostics.map((d) => `${id}:${d.line ?? 1}: ${d.message}`);
   }
 
   impact(id: string, runningText: string | undefined, newText: string): EditImpact {

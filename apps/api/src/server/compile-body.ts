@@ -1,13 +1,13 @@
 // Compiling a checked POST /v1/rule-sheets/compile body: what both compile routes answer, inline or on
 // the compile thread (compile-thread.ts), so it imports only the engine and the error shape.
 import { type Catalogue, compileRules, readCatalogue } from '@tollgate/engine';
-import type { Diagnostic } from '@tollgate/engine/source';
+import { type Diagnostic, diagnosticJson } from '@tollgate/engine/source';
 import { errorBody } from './errors.ts';
 import type { CompileBody } from './rule-sheets.ts';
 
 /** A problem as the API reports it: the diagnostic with its line (null when it has none) at the top. */
-export function problemWithLine(d: Diagnostic): Diagnostic & { line: number | null } {
-  return { ...d, line: d.range?.start.line ?? null };
+export function problemWithLine(d: Diagnostic): Omit<Diagnostic, 'line'> & { line: number | null } {
+  return { ...diagnosticJson(d), line: d.line ?? null };
 }
 
 export type CompileAnswer =

@@ -48,6 +48,6 @@ async function notJsonAt(c: Context): Promise<{ line: number; column: number } |
   const text = await c.req.text().catch(() => undefined);
   if (text === undefined) return undefined;
   const read = readJsonText(text);
-  const start = read.ok ? undefined : read.diagnostic.range?.start;
-  return start && { line: start.line, column: start.column };
+  const d = read.ok ? undefined : read.diagnostic;
+  return d?.line !== undefined ? { line: d.line, column: d.column ?? 1 } : undefined;
 }

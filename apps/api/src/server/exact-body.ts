@@ -24,7 +24,7 @@ export function bodyFindings(c: Context, pointer: string): Diagnostic[] {
   for (const d of all) {
     const path = d.path ?? '';
     if (path === pointer || path.startsWith(`${pointer}/`)) {
-      const { range: _range, ...rest } = d;
+      const { line: _line, column: _column, endLine: _endLine, endColumn: _endColumn, ...rest } = d;
       out.push({ ...rest, path: path.slice(pointer.length) });
     }
   }
@@ -83,7 +83,7 @@ export async function readBodyExactly(c: Context, maxBytes: number): Promise<{ v
 }
 
 function refusal(c: Context, d: Diagnostic): Response {
-  const at = d.range && { line: d.range.start.line, column: d.range.start.column };
+  const at = d.line !== undefined ? { line: d.line, column: d.column ?? 1 } : undefined;
   if (d.code === 'TOO_LARGE') return c.json(errorBody('TOO_LARGE', d.message), 413);
   if (d.code === 'TOO_DEEP') {
     const path = (d.path ?? '')
@@ -97,6 +97,6 @@ function refusal(c: Context, d: Diagnostic): Response {
 }
 
 function issueOf(d: Diagnostic) {
-  const at = d.range ? { line: d.range.start.line, column: d.range.start.column } : {};
+  const at = d.line !== undefined ? { line: d.line, column: d.column ?? 1 } : {};
   return { path: d.path ?? '', code: d.code, message: d.message, ...at };
 }

@@ -26,14 +26,16 @@ function guard(body: string, ...before: string[]): Expr {
   return flow.allow_when;
 }
 
-/** The problems as [line, code, message]; every one an error at column 1. */
+/** The problems as [line, code, message]; every one an error placed within its line. */
 function problems(text: string): [number, string, string][] {
   const r = parseColang(text);
   if (r.ok) throw new Error(`expected problems, got ${JSON.stringify(r.rulebook)}`);
   return r.problems.map((p) => {
     expect(p.severity).toBe('error');
-    expect(p.range?.start.column).toBe(1);
-    return [p.range?.start.line ?? -1, p.code, p.message];
+    expect(p.column).toBeGreaterThanOrEqual(1);
+    expect(p.endLine).toBe(p.line);
+    expect(p.endColumn).toBeGreaterThanOrEqual(p.column ?? 1);
+    return [p.line ?? -1, p.code, p.message];
   });
 }
 
@@ -463,5 +465,31 @@ describe('parseColang: limits, each a colang_limit at its line (never a stack ov
   it('a lone carriage return, once, at the line it ends', () => {
     expectProblems('define flow a\n  refuse\rdefine flow b\n  refuse\n', [[2, 'colang_syntax', 'a line ends in a lone carriage return']]);
     expect(flows('define flow a\r\n  refuse\r\n')).toEqual([{ action: 'a', refuse: true }]);
+  });
+});
+
+describe('where a problem stands in its line', () => {
+  const at = (text: string) => {
+    const r = parseColang(text);
+    return r.ok
+      ? []
+      : r.problems.map((p) => [
+          p.line,
+          p.column,
+          p.endColumn,
+          text.split('\n')[(p.line ?? 1) - 1]?.slice((p.column ?? 1) - 1, (p.endColumn ?? 1) - 1),
+        ]);
+  };
+
+  it('names the faulty name, the guard, the tab and the $context, not column 1', () => {
+    expect(at(colang('define context Big on pay', '  amount > 1'))).toEqual([[1, 16, 19, 'Big']]);
+    expect(at(colang('define flow pay', '  allow when $a and and'))).toContainEqual([2, 14, 24, '$a and and']);
+    expect(at(colang('define flow pay', '  \trefuse'))).toContainEqual([2, 3, 4, '\t']);
+    const cross = at(colang('define context big on refund', '  amount > 1', 'define flow pay', '  allow when not $big'));
+    expect(cross).toEqual([[4, 18, 22, '$big']]);
+  });
+
+  it('spans a statement without its indentation or comment', () => {
+    expect(at(colang('define flow pay', '  refuse', '  refuse  # again'))).toEqual([[3, 3, 9, 'refuse']]);
   });
 });

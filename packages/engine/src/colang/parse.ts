@@ -5,7 +5,7 @@ import { normalizeDecimal } from '../conditions/decimal.ts';
 import { TOOL_NAME } from '../policy/tool.ts';
 import { canonicalRulebook } from '../rulebook/canonical.ts';
 import type { ComparisonOp, Expr, Flow, Literal, Rulebook, RulebookSourceMap } from '../rulebook/types.ts';
-import type { Diagnostic } from '../source/diagnostic.ts';
+import { byPosition, type Diagnostic } from '../source/diagnostic.ts';
 import type { ColangCode } from './codes.ts';
 
 export const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -56,8 +56,16 @@ interface FlowDef {
  */
 export function parseColang(text: string, file?: string): ColangResult {
   const problems: Diagnostic[] = [];
-  const fail = (line: number, message: string, code = 'colang_syntax') => {
-    problems.push({ code, severity: 'error', message, range: { start: { line, column: 1 }, end: { line, column: 1 } } });
+  const lines = text.split(/\r?\n/);
+  // `at` is the 0-based [start, end) of the problem within its line; by default the line's statement.
+  const fail = (line: number, message: string, code = 'colang_syntax', at = statementOf(lines[line - 1] ?? '')) => {
+    problems.push({ code, severity: 'error', message, line, column: at[0] + 1, endLine: line, endColumn: at[1] + 1 });
+  };
+  // Where a word stands in its line, for a problem about that word (the statement when it is not found).
+  const word = (line: number, needle: string): [number, number] => {
+    const raw = lines[line - 1] ?? '';
+    const i = needle === '' ? -1 : raw.indexOf(needle);
+    return i === -1 ? statementOf(raw) : [i, i + needle.length];
   };
   const contexts = new Map<string, ContextDef>();
   const flows = new Map<string, FlowDef>();
@@ -67,12 +75,14 @@ export function parseColang(text: string, file?: string): ColangResult {
   const readLine = (raw: string, line: number) => {
     if (raw.includes('\r')) {
       // Only a lone \r is left here (lines are split at \r?\n): editors end a line at it, this reader does not.
-      fail(line, 'a line ends in a lone carriage return (\\r): end lines with \\n or \\r\\n');
+      const cr = raw.indexOf('\r');
+      fail(line, 'a line ends in a lone carriage return (\\r): end lines with \\n or \\r\\n', 'colang_syntax', [cr, cr + 1]);
       open = { kind: 'skip' };
       return;
     }
     if (raw.includes('\t')) {
-      fail(line, 'a tab; indent with two spaces');
+      const tab = raw.indexOf('\t');
+      fail(line, 'a tab; indent with two spaces', 'colang_syntax', [tab, tab + 1]);
       return;
     }
     const content = stripComment(raw);
@@ -90,18 +100,28 @@ export function parseColang(text: string, file?: string): ColangResult {
       if (context) {
         const [, name = '', action = ''] = context;
         if (!IDENTIFIER.test(name))
-          return fail(line, `"${name}" is not a context name: lowercase letters, digits and _, not starting with a digit`);
-        if (!TOOL_NAME.test(action)) return fail(line, `"${action}" is not an action name`);
+          return fail(
+            line,
+            `"${name}" is not a context name: lowercase letters, digits and _, not starting with a digit`,
+            undefined,
+            word(line, name),
+          );
+        if (!TOOL_NAME.test(action)) return fail(line, `"${action}" is not an action name`, undefined, word(line, ` ${action}`));
         if (contexts.has(name))
-          return fail(line, `context ${name} is defined already (line ${contexts.get(name)?.line})`, 'colang_duplicate');
+          return fail(line, `context ${name} is defined already (line ${contexts.get(name)?.line})`, 'colang_duplicate', word(line, name));
         const def = { name, action, line, comparisons: [] };
         contexts.set(name, def);
         open = { kind: 'context', def };
       } else if (flow) {
         const [, action = ''] = flow;
-        if (!TOOL_NAME.test(action)) return fail(line, `"${action}" is not an action name`);
+        if (!TOOL_NAME.test(action)) return fail(line, `"${action}" is not an action name`, undefined, word(line, action));
         if (flows.has(action))
-          return fail(line, `${action} has a flow already (line ${flows.get(action)?.line}): one flow per action`, 'colang_duplicate');
+          return fail(
+            line,
+            `${action} has a flow already (line ${flows.get(action)?.line}): one flow per action`,
+            'colang_duplicate',
+            word(line, action),
+          );
         const def: FlowDef = { action, line };
         flows.set(action, def);
         open = { kind: 'flow', def };
@@ -127,7 +147,7 @@ export function parseColang(text: string, file?: string): ColangResult {
       if ('problem' in parsed) {
         // The body is there but wrong: report that, not also "no body".
         open.def.body = { kind: 'refuse' };
-        return fail(line, parsed.problem, parsed.code);
+        return fail(line, parsed.problem, parsed.code, word(line, words.slice('allow when '.length)));
       }
       open.def.body = { kind: 'allow', expr: parsed.expr, refs: parsed.refs.map((name) => ({ name, line })) };
     } else {
@@ -135,7 +155,7 @@ export function parseColang(text: string, file?: string): ColangResult {
       fail(line, 'a flow body is "refuse" or "allow when EXPRESSION"');
     }
   };
-  for (const [i, raw] of text.split(/\r?\n/).entries()) readLine(raw, i + 1);
+  for (const [i, raw] of lines.entries()) readLine(raw, i + 1);
   // A lone \r makes every later line number wrong; the first is reported, at the line it ends.
   const lone = problems.find((p) => p.message.startsWith('a line ends in a lone carriage return'));
   if (lone) return { ok: false, problems: [lone] };
@@ -164,14 +184,22 @@ export function parseColang(text: string, file?: string): ColangResult {
           ref.line,
           `$${ref.name} is computed from ${context.action}'s arguments, so flow ${def.action} cannot read it`,
           'colang_context_action',
+          word(ref.line, `$${ref.name}`),
         );
       }
     }
     lowered.push({ action: def.action, allow_when: inline(def.body.expr, contexts, inlined) });
   }
   for (const def of contexts.values()) sourceMap.contexts[def.name] = { line: def.line };
-  if (problems.length > 0) return { ok: false, problems: problems.sort((a, b) => (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0)) };
+  if (problems.length > 0) return { ok: false, problems: problems.sort(byPosition) };
   return { ok: true, rulebook: canonicalRulebook(lowered), sourceMap };
+}
+
+/** The 0-based [start, end) of a line's statement: its words, without indentation or comment. */
+function statementOf(raw: string): [number, number] {
+  const content = stripComment(raw).trimEnd();
+  const start = content.length - content.trimStart().length;
+  return content.length === 0 ? [0, raw.length] : [start, content.length];
 }
 
 function stripComment(line: string): string {

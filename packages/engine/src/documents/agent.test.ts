@@ -17,7 +17,7 @@ disclosure: conditions
 function brief(text: string, exists?: (id: string) => boolean) {
   const r = readAgent(text, exists ? { exists } : undefined);
   if (r.ok) throw new Error('expected problems');
-  return r.problems.map((p: Diagnostic) => ({ code: p.code, path: p.path, line: p.range?.start.line }));
+  return r.problems.map((p: Diagnostic) => ({ code: p.code, path: p.path, line: p.line }));
 }
 
 describe('readAgent', () => {

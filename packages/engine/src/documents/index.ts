@@ -3,7 +3,6 @@
 
 export * from './agent.ts';
 export * from './codes.ts';
-export * from './format-problem.ts';
 export * from './guard-implication.ts';
 export * from './impact.ts';
 export * from './impact-agent.ts';

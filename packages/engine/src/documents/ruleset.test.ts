@@ -22,7 +22,7 @@ function refusal(text: string, context?: PinContext): { problems: Diagnostic[]; 
 }
 
 function brief(problems: Diagnostic[]) {
-  return problems.map((p) => ({ code: p.code, path: p.path, line: p.range?.start.line }));
+  return problems.map((p) => ({ code: p.code, path: p.path, line: p.line }));
 }
 
 function withPins(pins: unknown[], extra: Record<string, unknown> = {}): string {

@@ -15,7 +15,7 @@ approved_rulesets: [rulesets/support.ruleset.json@2]
 function brief(text: string, exists?: (id: string) => boolean) {
   const r = readSettings(text, exists ? { exists } : undefined);
   if (r.ok) throw new Error('expected problems');
-  return r.problems.map((p) => ({ code: p.code, path: p.path, line: p.range?.start.line }));
+  return r.problems.map((p) => ({ code: p.code, path: p.path, line: p.line }));
 }
 
 describe('readSettings', () => {

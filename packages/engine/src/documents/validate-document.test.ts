@@ -3,8 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { POLICY_CODES } from '../policy/codes.ts';
+import { formatDiagnostic } from '../source/diagnostic.ts';
 import { DOCUMENT_CODES } from './codes.ts';
-import { formatProblem } from './format-problem.ts';
 import { validateDocument } from './validate-document.ts';
 
 const POLICY = `{
@@ -27,7 +27,7 @@ const SUITE = `{
 }`;
 
 function brief(id: string, text: string) {
-  return validateDocument(id, text).problems.map((p) => ({ code: p.code, path: p.path, line: p.range?.start.line }));
+  return validateDocument(id, text).problems.map((p) => ({ code: p.code, path: p.path, line: p.line }));
 }
 
 describe('validateDocument', () => {
@@ -53,7 +53,7 @@ describe('validateDocument', () => {
     const r = validateDocument('notes/todo.txt', 'anything');
     expect(r.kind).toBeUndefined();
     expect(r.problems.map((p) => [p.code, p.path])).toEqual([['document_kind_unknown', '']]);
-    expect(r.problems.map((p) => formatProblem('notes/todo.txt', p))[0]).toMatch(/^notes\/todo\.txt: document_kind_unknown at \/: /);
+    expect(r.problems.map((p) => formatDiagnostic('notes/todo.txt', p))[0]).toMatch(/^notes\/todo\.txt: document_kind_unknown at \/: /);
   });
 
   it('gives a sheet refusal its line, and keeps lints apart from problems', () => {
@@ -63,7 +63,7 @@ describe('validateDocument', () => {
     const catalogue = { tools: [{ name: 'close_account', kind: 'write' as const }] };
     const r = validateDocument('sheets/shop.rules.yaml', SHEET, { catalogue });
     expect(r.problems).toEqual([]);
-    expect(r.lints.map((l) => [l.code, l.range?.start.line])).toEqual([
+    expect(r.lints.map((l) => [l.code, l.line])).toEqual([
       ['write_ungoverned', 1],
       ['rule_action_unknown', 2],
     ]);
@@ -88,7 +88,7 @@ describe('validateDocument', () => {
     expect(brief('policies/refunds.policy.json', '{"schema": ')).toEqual([{ code: 'NOT_JSON', path: '', line: 1 }]);
     const r = validateDocument('policies/refunds.policy.json', POLICY, { tools: [{ name: 'refund_card', action: 'refund.issue' }] });
     expect(r.problems).toEqual([]);
-    expect(r.lints.map((l) => [l.code, l.path, l.range?.start.line])).toEqual([['FAIL_CLOSED_ROUTING', '/rules/0/amount', 5]]);
+    expect(r.lints.map((l) => [l.code, l.path, l.line])).toEqual([['FAIL_CLOSED_ROUTING', '/rules/0/amount', 5]]);
   });
 
   it('reads an example suite as tollgate policy test does: codes, paths and lines, every problem', () => {
@@ -105,7 +105,9 @@ describe('validateDocument', () => {
     expect(brief('policies/refunds.examples.json', '{"tools": [')).toEqual([{ code: 'NOT_JSON', path: '', line: 1 }]);
     expect(brief('policies/refunds.examples.json', '[]')).toEqual([{ code: 'INVALID_TYPE', path: '', line: 1 }]);
     const r = validateDocument('policies/refunds.examples.json', bad);
-    expect(formatProblem('policies/refunds.examples.json', r.problems[0] as never)).toMatch(/^policies\/refunds\.examples\.json:4: /);
+    expect(formatDiagnostic('policies/refunds.examples.json', r.problems[0] as never)).toMatch(
+      /^policies\/refunds\.examples\.json:4:\d+: /,
+    );
   });
 
   it('every problem of an example suite has a policy code, a line and a path', () => {
@@ -131,7 +133,7 @@ describe('validateDocument', () => {
         (text) => {
           for (const p of validateDocument('policies/a.examples.json', text).problems) {
             expect(Object.keys(POLICY_CODES)).toContain(p.code);
-            expect(p.range?.start.line).toBeGreaterThanOrEqual(1);
+            expect(p.line).toBeGreaterThanOrEqual(1);
             expect(p.path).toBeDefined();
           }
         },
@@ -149,8 +151,8 @@ describe('validateDocument', () => {
 
   it('reports an edit that does not load with its line, as the seed does', () => {
     const r = validateDocument('agents/support.agent.yaml', 'catalogue: catalogue.yaml\ndelegation:\n  actions: [refund.*\n');
-    expect(r.problems.map((p) => formatProblem('agents/support.agent.yaml', p))).toEqual([
-      expect.stringMatching(/^agents\/support\.agent\.yaml:4: NOT_YAML: not YAML: /),
+    expect(r.problems.map((p) => formatDiagnostic('agents/support.agent.yaml', p))).toEqual([
+      expect.stringMatching(/^agents\/support\.agent\.yaml:4:\d+: NOT_YAML: not YAML: /),
     ]);
   });
 
@@ -209,7 +211,7 @@ describe('validateDocument', () => {
       fc.property(fc.constantFrom(...ids), fc.oneof(json, yamlish), (id, text) => {
         for (const p of validateDocument(id, text).problems) {
           expect(Object.keys(DOCUMENT_CODES)).toContain(p.code);
-          expect(p.range?.start.line).toBeGreaterThanOrEqual(1);
+          expect(p.line).toBeGreaterThanOrEqual(1);
           expect(p.path).toBeDefined();
         }
       }),

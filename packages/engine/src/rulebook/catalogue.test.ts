@@ -409,7 +409,7 @@ const toolCases: ToolCase[] = [
 ];
 
 function triples(r: CatalogueResult): [string, string | undefined, number | undefined][] {
-  return r.problems.map((p) => [p.code, p.path, p.range?.start.line]);
+  return r.problems.map((p) => [p.code, p.path, p.line]);
 }
 
 describe('readCatalogue: each tool problem', () => {
@@ -421,7 +421,7 @@ describe('readCatalogue: each tool problem', () => {
     expect(yaml.problems[0]?.message.length).toBeGreaterThan(10);
     const json = readCatalogue(JSON.stringify({ tools: [HEAD_TOOL, c.json] }, null, 2), 'json');
     expect(json.problems.map((p) => [p.code, p.path])).toEqual([[c.code, c.path]]);
-    expect(json.problems[0]?.range?.start.line).toBeGreaterThan(1);
+    expect(json.problems[0]?.line).toBeGreaterThan(1);
   });
 
   it('uses only registered codes', () => {

@@ -176,7 +176,7 @@ describe('compileSheet: each key, as Colang, rulebook and overlay', () => {
     const r = compileSheet(sheet('rules:', '  - action: charge_card', '    requires_confirmation: false'));
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.problems.map((p) => [p.code, p.range?.start.line])).toEqual([['rule_sheet_unsupported', 2]]);
+    expect(r.problems.map((p) => [p.code, p.line])).toEqual([['rule_sheet_unsupported', 2]]);
     expect(r.problems[0]?.message).toContain('the rule for `charge_card` says nothing');
   });
 
@@ -376,7 +376,7 @@ describe('the seed’s unsupported.yaml and formatRefusal', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems.map((p) => formatRefusal('unsupported.yaml', p))).toEqual([
-      'unsupported.yaml:4: rule_sheet_unsupported: line 4: `refund_card` has a rule already: one rule per action, so how two would combine is never guessed. The sheet was not compiled; nothing was changed.',
+      'unsupported.yaml:4:13: rule_sheet_unsupported: `refund_card` has a rule already: one rule per action, so how two would combine is never guessed. The sheet was not compiled; nothing was changed.',
     ]);
   });
 
@@ -388,14 +388,14 @@ describe('the seed’s unsupported.yaml and formatRefusal', () => {
   it('formats each problem with its own line, in the file’s name', () => {
     const r = compileSheet(sheet('rules:', '  - action: a', '    bogus: 1', '  - action: b', '    at_most: 0'));
     expect(r.ok ? [] : r.problems.map((p) => formatRefusal('rules/shop.yaml', p))).toEqual([
-      'rules/shop.yaml:3: rule_sheet_unsupported: line 3: "bogus" is not a key of a rule: use action, requires, when, never, requires_confirmation, confirmation, after, not_after, at_most, check. The sheet was not compiled; nothing was changed.',
-      'rules/shop.yaml:5: rule_sheet_unsupported: line 5: at_most is a positive whole number of calls per session. The sheet was not compiled; nothing was changed.',
+      'rules/shop.yaml:3:5: rule_sheet_unsupported: "bogus" is not a key of a rule: use action, requires, when, never, requires_confirmation, confirmation, after, not_after, at_most, check. The sheet was not compiled; nothing was changed.',
+      'rules/shop.yaml:5:14: rule_sheet_unsupported: at_most is a positive whole number of calls per session. The sheet was not compiled; nothing was changed.',
     ]);
   });
 
-  it('formats a problem with no range at line 1', () => {
+  it('formats a problem the text does not place without a line', () => {
     expect(formatRefusal('x.yaml', { code: 'rule_sheet_unsupported', severity: 'error', message: 'why' })).toBe(
-      'x.yaml:1: rule_sheet_unsupported: line 1: why. The sheet was not compiled; nothing was changed.',
+      'x.yaml: rule_sheet_unsupported: why. The sheet was not compiled; nothing was changed.',
     );
   });
 });

@@ -5,7 +5,7 @@ import { lintRulebook } from '../colang/lint.ts';
 import { parseColang } from '../colang/parse.ts';
 import type { CatalogueOverlay, Rulebook, RulebookSourceMap, ToolDeclarations } from '../rulebook/types.ts';
 import { OVERLAY_FORMAT } from '../rulebook/types.ts';
-import type { Diagnostic } from '../source/diagnostic.ts';
+import { type Diagnostic, formatDiagnostic } from '../source/diagnostic.ts';
 import { emitColang } from './emit-colang.ts';
 import { type LintCatalogue, lintSheet } from './lint.ts';
 import { readSheet, type Sheet, type SheetCache } from './read-sheet.ts';
@@ -68,15 +68,17 @@ function overlayOf(sheet: Sheet): CatalogueOverlay {
   return { format: OVERLAY_FORMAT, tools };
 }
 
-/** Formats a refusal line as the CLI prints it (rule-sheets.txt, "Refused, never approximated"). */
+/**
+ * Formats a refusal line as the CLI prints it (docs/rule-sheets.md, "Refused, never approximated"): the one
+ * diagnostic line, `FILE:LINE:COLUMN: CODE: message`, and that nothing was changed.
+ */
 export function formatRefusal(file: string, problem: Diagnostic, what: 'sheet' | 'policy' = 'sheet'): string {
-  const line = problem.range?.start.line ?? 1;
-  return `${file}:${line}: ${problem.code}: line ${line}: ${problem.message}. The ${what} was not compiled; nothing was changed.`;
+  return `${formatDiagnostic(file, problem)}. The ${what} was not compiled; nothing was changed.`;
 }
 
-/** Formats a lint line: `FILE:LINE: lint CODE: message`. */
+/** Formats a lint line: the one diagnostic line, marked `(warning)`. */
 export function formatLint(file: string, lint: Diagnostic): string {
-  return `${file}:${lint.range?.start.line ?? 1}: lint ${lint.code}: ${lint.message}`;
+  return formatDiagnostic(file, lint);
 }
 
 /** Which front end a file goes through: `.yaml`/`.yml` sheets, `.co` Colang. */

@@ -4,7 +4,7 @@ import { readSheet } from './read-sheet.ts';
 
 function refusals(text: string): [number | undefined, string][] {
   const r = readSheet(text);
-  return r.ok ? [] : r.problems.map((p) => [p.range?.start.line, p.message]);
+  return r.ok ? [] : r.problems.map((p) => [p.line, p.message]);
 }
 
 describe('contradictory rules', () => {

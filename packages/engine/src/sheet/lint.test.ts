@@ -41,7 +41,7 @@ describe('sheet lints against a catalogue', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const unknown = r.lints.filter((l) => l.code === 'rule_action_unknown');
-    expect(unknown.map((l) => [l.range?.start.line, l.severity, l.message])).toEqual([
+    expect(unknown.map((l) => [l.line, l.severity, l.message])).toEqual([
       [8, 'warning', 'the sheet has a rule for `refund_crad`, which the catalogue does not hold'],
       [10, 'warning', 'the sheet has a rule for `print_label`, which the catalogue does not hold'],
     ]);
@@ -51,21 +51,21 @@ describe('sheet lints against a catalogue', () => {
     const r = compileSheet(SHEET, catalogue(), 'rules.yaml');
     if (!r.ok) throw new Error('expected a compile');
     const ungoverned = r.lints.filter((l) => l.code === 'write_ungoverned');
-    expect(ungoverned.map((l) => [l.range?.start.line, l.severity, l.message])).toEqual([
+    expect(ungoverned.map((l) => [l.line, l.severity, l.message])).toEqual([
       [2, 'warning', "the catalogue's write `send_receipt` has no rule in the sheet; name it so it is not left ungoverned by omission"],
       [2, 'warning', "the catalogue's write `delete_customer` has no rule in the sheet; name it so it is not left ungoverned by omission"],
     ]);
     expect(r.lints).toHaveLength(4);
   });
 
-  it('formats each lint as FILE:LINE: lint CODE: message', () => {
+  it('formats each lint as FILE:LINE:COLUMN: CODE: message (warning)', () => {
     const r = compileSheet(SHEET, catalogue(), 'rules.yaml');
     if (!r.ok) throw new Error('expected a compile');
     expect(r.lints.map((l) => formatLint('rules.yaml', l)).sort()).toEqual([
-      'rules.yaml:10: lint rule_action_unknown: the sheet has a rule for `print_label`, which the catalogue does not hold',
-      "rules.yaml:2: lint write_ungoverned: the catalogue's write `delete_customer` has no rule in the sheet; name it so it is not left ungoverned by omission",
-      "rules.yaml:2: lint write_ungoverned: the catalogue's write `send_receipt` has no rule in the sheet; name it so it is not left ungoverned by omission",
-      'rules.yaml:8: lint rule_action_unknown: the sheet has a rule for `refund_crad`, which the catalogue does not hold',
+      'rules.yaml:10:1: rule_action_unknown: the sheet has a rule for `print_label`, which the catalogue does not hold (warning)',
+      "rules.yaml:2:1: write_ungoverned: the catalogue's write `delete_customer` has no rule in the sheet; name it so it is not left ungoverned by omission (warning)",
+      "rules.yaml:2:1: write_ungoverned: the catalogue's write `send_receipt` has no rule in the sheet; name it so it is not left ungoverned by omission (warning)",
+      'rules.yaml:8:1: rule_action_unknown: the sheet has a rule for `refund_crad`, which the catalogue does not hold (warning)',
     ]);
   });
 
@@ -107,7 +107,7 @@ describe('sheet lints against a catalogue', () => {
   it('places write_ungoverned at the line of rules: wherever it is', () => {
     const read = readSheet('# a header\n\n# more\nrules: []\n');
     if (!read.ok) throw new Error('expected a read');
-    expect(lintSheet(read.sheet, { tools: [{ name: 'w', kind: 'write' }] }).map((l) => [l.code, l.range?.start.line])).toEqual([
+    expect(lintSheet(read.sheet, { tools: [{ name: 'w', kind: 'write' }] }).map((l) => [l.code, l.line])).toEqual([
       ['write_ungoverned', 4],
     ]);
   });

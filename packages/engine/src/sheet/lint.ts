@@ -1,5 +1,5 @@
 // Lints of a sheet against a catalogue: advice, never a failure (rule-sheets.txt, "The lints").
-import type { Diagnostic } from '../source/diagnostic.ts';
+import { byPosition, type Diagnostic } from '../source/diagnostic.ts';
 import type { Sheet } from './read-sheet.ts';
 
 /** What the lints need of a catalogue: its tools' names and kinds. */
@@ -20,14 +20,15 @@ export function lintSheet(sheet: Sheet, catalogue: LintCatalogue): Diagnostic[] 
   const lints: Diagnostic[] = [];
   const known = new Set(catalogue.tools.map((t) => t.name));
   const named = new Set(sheet.rules.map((r) => r.action));
-  const at = (line: number) => ({ start: { line, column: 1 }, end: { line, column: 1 } });
+  // A lint is about a whole rule (or the sheet): it names the line, from its first column.
+  const at = (line: number) => ({ line, column: 1, endLine: line, endColumn: 1 });
   for (const rule of sheet.rules) {
     if (!known.has(rule.action)) {
       lints.push({
         code: 'rule_action_unknown',
         severity: 'warning',
         message: `the sheet has a rule for \`${rule.action}\`, which the catalogue does not hold`,
-        range: at(rule.line),
+        ...at(rule.line),
       });
     }
   }
@@ -37,9 +38,9 @@ export function lintSheet(sheet: Sheet, catalogue: LintCatalogue): Diagnostic[] 
         code: 'write_ungoverned',
         severity: 'warning',
         message: `the catalogue's write \`${tool.name}\` has no rule in the sheet; name it so it is not left ungoverned by omission`,
-        range: at(sheet.line),
+        ...at(sheet.line),
       });
     }
   }
-  return lints.sort((a, b) => (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0));
+  return lints.sort(byPosition);
 }

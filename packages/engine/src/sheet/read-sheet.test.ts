@@ -22,13 +22,15 @@ function problemsOf(text: string): Diagnostic[] {
   return read.problems;
 }
 
-/** The problems as [line, message]; every one is a rule_sheet_unsupported error at column 1. */
+/** The problems as [line, message]; every one is a rule_sheet_unsupported error placed on one line of the text. */
 function refusals(text: string): [number, string][] {
   return problemsOf(text).map((p) => {
     expect(p.code).toBe(UNSUPPORTED);
     expect(p.severity).toBe('error');
-    expect(p.range?.start.column).toBe(1);
-    return [p.range?.start.line ?? -1, p.message];
+    expect(p.column).toBeGreaterThanOrEqual(1);
+    expect(p.endLine).toBe(p.line);
+    expect(p.endColumn).toBeGreaterThanOrEqual(p.column ?? 1);
+    return [p.line ?? -1, p.message];
   });
 }
 
@@ -506,14 +508,14 @@ describe('readSheet: nothing is approximated', () => {
     );
     const read = readSheet(text);
     expect(read.ok).toBe(false);
-    if (!read.ok) expect(read.problems.map((p) => p.range?.start.line)).toContain(4);
+    if (!read.ok) expect(read.problems.map((p) => p.line)).toContain(4);
   });
 
   // BUG (reported): a check mapping naming field twice keeps the last silently.
   it('refuses a check that names its field twice rather than keeping one', () => {
     const read = readSheet(sheet('rules:', '  - action: a', '    check: [{field: quantity, field: total, at_most: 10}]'));
     expect(read.ok).toBe(false);
-    if (!read.ok) expect(read.problems.map((p) => p.range?.start.line)).toEqual([3]);
+    if (!read.ok) expect(read.problems.map((p) => p.line)).toEqual([3]);
   });
 
   it('reads several conditions on one argument as all of them, exactly', () => {
@@ -527,7 +529,7 @@ describe('readSheet: nothing is approximated', () => {
 
 /** The problems as [code, line, message]. */
 function coded(text: string): [string, number, string][] {
-  return problemsOf(text).map((p) => [p.code, p.range?.start.line ?? -1, p.message]);
+  return problemsOf(text).map((p) => [p.code, p.line ?? -1, p.message]);
 }
 
 describe('readSheet: nothing is guessed (duplicates, directives, tags, empty sheets)', () => {

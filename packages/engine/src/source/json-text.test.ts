@@ -46,7 +46,7 @@ describe('readJsonText: NOT_JSON', () => {
     expect(d.code).toBe('NOT_JSON');
     expect(d.severity).toBe('error');
     expect(d.path).toBeUndefined();
-    expect(d.range?.start).toEqual({ line: 3, column: 8 });
+    expect([d.line, d.column]).toEqual([3, 8]);
     expect(d.message).toContain('line 3, column 8');
   });
 
@@ -61,7 +61,7 @@ describe('readJsonText: NOT_JSON', () => {
   ])('refuses %s', (_name, text, start) => {
     const d = fatal(readJsonText(text));
     expect(d.code).toBe('NOT_JSON');
-    expect(d.range?.start).toEqual(start);
+    expect({ line: d.line, column: d.column }).toEqual(start);
   });
 });
 
@@ -82,7 +82,7 @@ describe('readJsonText: limits', () => {
     expect(ok(readJsonText(nested(64))).diagnostics).toEqual([]);
     const d = fatal(readJsonText(nested(65)));
     expect(d.code).toBe('TOO_DEEP');
-    expect(d.range?.start).toEqual({ line: 1, column: 65 });
+    expect([d.line, d.column]).toEqual([1, 65]);
   });
 
   it('counts objects and arrays together', () => {
@@ -113,7 +113,10 @@ describe('readJsonText: DUPLICATE_MEMBER', () => {
       code: 'DUPLICATE_MEMBER',
       severity: 'error',
       path: '/a',
-      range: { start: { line: 1, column: 10 }, end: { line: 1, column: 13 } },
+      line: 1,
+      column: 10,
+      endLine: 1,
+      endColumn: 13,
     });
   });
 
@@ -124,14 +127,17 @@ describe('readJsonText: DUPLICATE_MEMBER', () => {
       expect.objectContaining({
         code: 'DUPLICATE_MEMBER',
         path: '/rules/0/effect',
-        range: { start: { line: 3, column: 26 }, end: { line: 3, column: 34 } },
+        line: 3,
+        column: 26,
+        endLine: 3,
+        endColumn: 34,
       }),
     ]);
   });
 
   it('escapes member names in the path and reports every extra occurrence', () => {
     const r = ok(readJsonText('{"a/b": 1, "a/b": 2, "a/b": 3}'));
-    expect(r.diagnostics.map((d) => [d.code, d.path, d.range?.start.column])).toEqual([
+    expect(r.diagnostics.map((d) => [d.code, d.path, d.column])).toEqual([
       ['DUPLICATE_MEMBER', '/a~1b', 12],
       ['DUPLICATE_MEMBER', '/a~1b', 22],
     ]);
@@ -161,7 +167,10 @@ describe('readJsonText: INEXACT_NUMBER', () => {
         code: 'INEXACT_NUMBER',
         severity: 'error',
         path: '/limits/1',
-        range: { start: { line: 2, column: 17 }, end: { line: 2, column: 17 + literal.length } },
+        line: 2,
+        column: 17,
+        endLine: 2,
+        endColumn: 17 + literal.length,
       }),
     ]);
     expect(r.diagnostics[0]?.message).toContain(literal);
@@ -235,12 +244,22 @@ describe('readJsonText: rangeOf', () => {
 });
 
 describe('formatDiagnostic', () => {
-  const range = { start: { line: 3, column: 8 }, end: { line: 3, column: 9 } };
+  const range = { line: 3, column: 8, endLine: 3, endColumn: 9 };
 
-  it('names the path when there is one, even with a range', () => {
+  it('names the line and column when the text places it, even with a path', () => {
     expect(
-      formatDiagnostic('policy.json', { code: 'UNKNOWN_MEMBER', severity: 'error', message: 'unknown', path: '/rules/0/efect', range }),
-    ).toBe('policy.json: UNKNOWN_MEMBER at /rules/0/efect: unknown');
+      formatDiagnostic('policy.json', { code: 'UNKNOWN_MEMBER', severity: 'error', message: 'unknown', path: '/rules/0/efect', ...range }),
+    ).toBe('policy.json:3:8: UNKNOWN_MEMBER: unknown');
+    expect(formatDiagnostic('policy.json', { code: 'UNKNOWN_MEMBER', severity: 'error', message: 'unknown', path: '/rules/0/efect' })).toBe(
+      'policy.json: UNKNOWN_MEMBER at /rules/0/efect: unknown',
+    );
+  });
+
+  it('marks a warning and a note', () => {
+    expect(formatDiagnostic('rules.yaml', { code: 'WRITE_UNGOVERNED', severity: 'warning', message: 'no rule', ...range })).toBe(
+      'rules.yaml:3:8: WRITE_UNGOVERNED: no rule (warning)',
+    );
+    expect(formatDiagnostic('rules.yaml', { code: 'X', severity: 'info', message: 'fyi' })).toBe('rules.yaml: X: fyi (info)');
   });
 
   it('writes the whole-document path "" as /', () => {
@@ -252,7 +271,9 @@ describe('formatDiagnostic', () => {
   it('uses FILE:LINE:COL for range-only diagnostics', () => {
     const d = fatal(readJsonText('{\n  "a": 1,\n  "b": }'));
     expect(formatDiagnostic('p.json', d)).toBe(`p.json:3:8: NOT_JSON: ${d.message}`);
-    expect(formatDiagnostic('p.json', { code: 'TOO_DEEP', severity: 'error', message: 'deep', range })).toBe('p.json:3:8: TOO_DEEP: deep');
+    expect(formatDiagnostic('p.json', { code: 'TOO_DEEP', severity: 'error', message: 'deep', ...range })).toBe(
+      'p.json:3:8: TOO_DEEP: deep',
+    );
   });
 
   it('falls back to FILE: CODE: message with neither', () => {

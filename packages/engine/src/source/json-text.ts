@@ -4,7 +4,7 @@
 // growing faster than its length. Every JSON reader in Tollgate is this one (docs/architecture.md).
 import { type Node, parseTree } from 'jsonc-parser';
 import type { Diagnostic, Range } from './diagnostic.ts';
-import { positionAt } from './diagnostic.ts';
+import { placed, positionAt } from './diagnostic.ts';
 import { JsonNumber } from './json-number.ts';
 import { arrayIndex, childPointer, parsePointer } from './json-pointer.ts';
 
@@ -64,7 +64,7 @@ function fatal(code: string, message: string, range?: Range): JsonTextResult {
 }
 
 function failure(code: string, message: string, range?: Range): Diagnostic {
-  return range ? { code, severity: 'error', message, range } : { code, severity: 'error', message };
+  return { code, severity: 'error', message, ...placed(range) };
 }
 
 function rangeAt(text: string, offset: number, length: number): Range {
@@ -207,7 +207,7 @@ class Reader {
         severity: 'error',
         path: this.pointer(),
         message: `member "${key}" appears more than once; JSON readers disagree on which one counts`,
-        range: this.rangeOf(offset, keyLength),
+        ...placed(this.rangeOf(offset, keyLength)),
       });
     }
     return true;
@@ -296,7 +296,7 @@ class Reader {
       severity: 'error',
       path: this.pointer(),
       message: `the number ${lexeme} cannot be read exactly; write an integer between -(2^53-1) and 2^53-1, or a decimal string`,
-      range: this.rangeOf(start, i - start),
+      ...placed(this.rangeOf(start, i - start)),
     });
     return new JsonNumber(lexeme);
   }

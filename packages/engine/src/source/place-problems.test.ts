@@ -11,7 +11,7 @@ describe('placeProblems', () => {
     const read = readYamlText('a: 1\nb:\n  c: [x, y]\n');
     if (!read.ok) throw new Error('YAML');
     const placed = placeProblems([problem('/b/c/1'), problem('/b/missing'), problem('/a'), problem('/nowhere/deep')], read.rangeOf);
-    expect(placed.map((p) => [p.path, p.range?.start.line, p.range?.start.column])).toEqual([
+    expect(placed.map((p) => [p.path, p.line, p.column])).toEqual([
       ['/nowhere/deep', 1, 1],
       ['/a', 1, 4],
       ['/b/missing', 3, 3],
@@ -22,7 +22,7 @@ describe('placeProblems', () => {
   it('keeps a range a problem already has, and places everything on line 1 of an empty text', () => {
     const read = readYamlText('');
     if (!read.ok) throw new Error('YAML');
-    const ranged = { ...problem('/x'), range: { start: { line: 7, column: 1 }, end: { line: 7, column: 2 } } };
-    expect(placeProblems([ranged, problem('/y')], read.rangeOf).map((p) => p.range?.start.line)).toEqual([1, 7]);
+    const ranged = { ...problem('/x'), line: 7, column: 1, endLine: 7, endColumn: 2 };
+    expect(placeProblems([ranged, problem('/y')], read.rangeOf).map((p) => p.line)).toEqual([1, 7]);
   });
 });

@@ -1,18 +1,18 @@
 // Gives each problem found on plain values the source range of its path (or of the nearest enclosing
 // value the text places), and orders problems by line, so every problem of a YAML or JSON text has a line.
-import type { Diagnostic, Range } from './diagnostic.ts';
+import { byPosition, type Diagnostic, placed, type Range } from './diagnostic.ts';
 import { formatPointer, parsePointer } from './json-pointer.ts';
 
 /**
- * Places problems by their paths and sorts them by position; a problem with a range keeps it.
+ * Places problems by their paths and sorts them by position; a problem with a line keeps its place.
  *
  * @example
  * placeProblems([{ code: 'INVALID_VALUE', severity: 'error', path: '/status', message: '...' }], read.rangeOf)
- * // [{ ..., range: { start: { line: 3, column: 11 }, ... } }]
+ * // [{ ..., line: 3, column: 11, endLine: 3, endColumn: 17 }]
  */
 export function placeProblems(problems: readonly Diagnostic[], rangeOf: (pointer: string) => Range | undefined): Diagnostic[] {
-  const placed = problems.map((p) => (p.range !== undefined ? p : { ...p, range: rangeNear(rangeOf, p.path ?? '') }));
-  return placed.sort((a, b) => lineOf(a) - lineOf(b) || columnOf(a) - columnOf(b));
+  const out = problems.map((p) => (p.line !== undefined ? p : { ...p, ...placed(rangeNear(rangeOf, p.path ?? '')) }));
+  return out.sort(byPosition);
 }
 
 function rangeNear(rangeOf: (pointer: string) => Range | undefined, path: string): Range {
@@ -23,12 +23,4 @@ function rangeNear(rangeOf: (pointer: string) => Range | undefined, path: string
   }
   // Nothing placed (an empty document): the problem is the whole text's, from its first line.
   return { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
-}
-
-function lineOf(d: Diagnostic): number {
-  return d.range?.start.line ?? Number.MAX_SAFE_INTEGER;
-}
-
-function columnOf(d: Diagnostic): number {
-  return d.range?.start.column ?? 0;
 }

@@ -1,7 +1,7 @@
 // Reads YAML text into plain values with every number exact and every node's place known: a plain
 // scalar with a fraction stays its written digits (DecimalNumber), never a float.
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseAllDocuments, type Scalar } from 'yaml';
-import type { Diagnostic, Range } from './diagnostic.ts';
+import { type Diagnostic, placed, type Range } from './diagnostic.ts';
 import { childPointer } from './json-pointer.ts';
 
 /** A number written with a fraction (`10.50`), kept as its digits so it compares exactly. */
@@ -47,7 +47,12 @@ export function readYamlText(text: string, maxLength = 4 * 1024 * 1024): YamlTex
     const second = list[1];
     return {
       ok: false,
-      diagnostic: { code: 'NOT_YAML', severity: 'error', message: 'a second YAML document; a file holds one', range: range(second?.range) },
+      diagnostic: {
+        code: 'NOT_YAML',
+        severity: 'error',
+        message: 'a second YAML document; a file holds one',
+        ...placed(range(second?.range)),
+      },
     };
   }
   const doc = list[0];
@@ -56,7 +61,7 @@ export function readYamlText(text: string, maxLength = 4 * 1024 * 1024): YamlTex
     const r = range(error.pos);
     return {
       ok: false,
-      diagnostic: { code: 'NOT_YAML', severity: 'error', message: `not YAML: ${error.message.split('\n')[0]}`, range: r },
+      diagnostic: { code: 'NOT_YAML', severity: 'error', message: `not YAML: ${error.message.split('\n')[0]}`, ...placed(r) },
     };
   }
   const diagnostics: Diagnostic[] = [];
@@ -99,7 +104,7 @@ function toValue(
       severity: 'error',
       path: pointer,
       message: 'aliases are not read here; write the value out',
-      range: r,
+      ...placed(r),
     });
     return null;
   }
@@ -117,7 +122,7 @@ function scalarValue(node: Scalar, pointer: string, diagnostics: Diagnostic[], r
     severity: 'error',
     path: pointer,
     message: `the number ${source} cannot be read exactly; write plain digits such as 12 or 10.50`,
-    range: r,
+    ...placed(r),
   });
   return Number.NaN;
 }

@@ -6,7 +6,7 @@ import {
   type DocumentContext,
   type DocumentKind,
   documentKindOf,
-  formatProblem,
+  formatDiagnostic,
   type ImpactContext,
   validateDocument,
 } from '@tollgate/engine';
@@ -25,7 +25,7 @@ export function engineValidators(
   const validators = {} as Record<DocumentKind, DocumentValidator>;
   for (const kind of DOCUMENT_KINDS) {
     validators[kind] = {
-      validate: (id, text) => validateDocument(id, text, context).problems.map((p) => formatProblem(id, p)),
+      validate: (id, text) => validateDocument(id, text, context).problems.map((p) => formatDiagnostic(id, p)),
       impact: (_id, runningText, newText) => analyzeImpact(kind, runningText, newText, impactContext),
     };
   }
@@ -35,5 +35,5 @@ export function engineValidators(
 /** Whether a working copy loads, for FolderDocumentStore's `validate` option: its problems, empty when it does. */
 export function loadProblems(id: string, text: string): string[] {
   if (documentKindOf(id) === undefined) return [];
-  return validateDocument(id, text).problems.map((p) => formatProblem(id, p));
+  return validateDocument(id, text).problems.map((p) => formatDiagnostic(id, p));
 }

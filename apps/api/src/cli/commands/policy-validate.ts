@@ -30,7 +30,7 @@ export function policyValidate(file: string, options: ParsedOptions, io: CliIo):
     io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
   } else {
     for (const e of loaded.errors) io.stdout.write(`${formatDiagnostic(file, e)}\n`);
-    for (const w of loaded.warnings) io.stdout.write(`${formatDiagnostic(file, w)} (warning)\n`);
+    for (const w of loaded.warnings) io.stdout.write(`${formatDiagnostic(file, w)}\n`);
     if (loaded.valid) io.stdout.write(`${file}: valid, language revision ${loaded.revision}\n`);
     else io.stdout.write(`${file}: invalid, ${loaded.errors.length} problem${loaded.errors.length === 1 ? '' : 's'}\n`);
   }

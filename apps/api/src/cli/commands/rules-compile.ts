@@ -91,8 +91,10 @@ async function compileOnServer(file: string, options: ParsedOptions, io: CliIo):
     throw new CliError('INVALID_CATALOGUE', lines.join('\n') || `${catalogueFile}: the catalogue does not load`);
   }
   if (response.status === 422 && answer?.error?.details?.problems) {
-    // The service adds each problem's line beside its range; the refusal lines read the range.
-    const problems = answer.error.details.problems.map(({ line: _line, ...d }: Diagnostic & { line?: unknown }) => d);
+    // The service answers the one Diagnostic; a problem the text does not place may come with line null.
+    const problems = answer.error.details.problems.map(({ line, ...d }: Omit<Diagnostic, 'line'> & { line?: number | null }) =>
+      line === null || line === undefined ? d : { ...d, line },
+    );
     return { ok: false, kind, problems };
   }
   if (!response.ok || !answer?.rulebook) {

@@ -2,7 +2,7 @@
 // set's text checked against a data folder's store (every refusal naming the rules at fault), and one run
 // of a stored set's version against a call, exactly as the API's validate route runs it.
 import { resolve } from 'node:path';
-import { type Diagnostic, formatProblem, type RulesetCall, readJsonText, readRuleset } from '@tollgate/engine';
+import { type Diagnostic, diagnosticJson, formatDiagnostic, type RulesetCall, readJsonText, readRuleset } from '@tollgate/engine';
 import { type AppContext, openContext } from '../../server/context.ts';
 import { ApiError } from '../../server/errors.ts';
 import { pinContextFor, pinnedIdsOf } from '../../server/rulesets/ruleset-versions.ts';
@@ -29,7 +29,7 @@ async function withData<T>(data: string | undefined, run: (ctx: AppContext) => P
 }
 
 function problemJson(p: Diagnostic) {
-  return { code: p.code, path: p.path ?? '', message: p.message, ...(p.range ? { line: p.range.start.line } : {}) };
+  return diagnosticJson(p);
 }
 
 export async function rulesetValidate(file: string, options: { data?: string; json?: boolean }, io: CliIo): Promise<number> {
@@ -43,7 +43,7 @@ export async function rulesetValidate(file: string, options: { data?: string; js
       const body = { valid: false, rules: [], problems: [problemJson(unreadable)] };
       io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
     } else {
-      io.stdout.write(`${formatProblem(file, unreadable)}\n${file}: unreadable\n`);
+      io.stdout.write(`${formatDiagnostic(file, unreadable)}\n${file}: unreadable\n`);
     }
     return EXIT_UNREADABLE;
   }
@@ -64,7 +64,7 @@ export async function rulesetValidate(file: string, options: { data?: string; js
       io.stdout.write(`${file}: valid, ${read.ruleset.pins.length} pin${read.ruleset.pins.length === 1 ? '' : 's'}\n`);
       return EXIT_OK;
     }
-    for (const p of read.problems) io.stdout.write(`${formatProblem(file, p)}\n`);
+    for (const p of read.problems) io.stdout.write(`${formatDiagnostic(file, p)}\n`);
     const at = read.rules.length > 0 ? `; rules at fault: ${read.rules.join(', ')}` : '';
     io.stdout.write(`${file}: refused, ${read.problems.length} problem${read.problems.length === 1 ? '' : 's'}${at}\n`);
     return EXIT_INVALID;

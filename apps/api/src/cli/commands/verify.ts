@@ -10,7 +10,6 @@ import {
   documentKindOf,
   exampleSuiteIdOf,
   formatLint,
-  formatProblem,
   formatRefusal,
   readCatalogue,
   rulesKindOf,
@@ -94,8 +93,8 @@ export function verify(dir: string, io: CliIo): number {
       if (text === undefined) continue;
       if (other === 'examples') suiteTexts.set(f.name, text);
       const checkedDoc = validateDocument(f.name, text, { exists: (id) => names.has(id) });
-      for (const p of checkedDoc.problems) problem(formatProblem(f.name, p));
-      for (const l of checkedDoc.lints) lint(`${formatProblem(f.name, l)} (lint)`);
+      for (const p of checkedDoc.problems) problem(formatDiagnostic(f.name, p));
+      for (const l of checkedDoc.lints) lint(formatDiagnostic(f.name, l));
       continue;
     }
     const text = read(f);
@@ -110,7 +109,7 @@ export function verify(dir: string, io: CliIo): number {
       const bindings = tools.map(({ name, action, amount }) => (amount ? { name, action, amount } : { name, action }));
       const result = validatePolicy(parsed.value, catalogue ? { tools: bindings } : {});
       for (const e of [...parsed.diagnostics, ...result.errors]) problem(formatDiagnostic(f.name, e));
-      for (const w of result.warnings) lint(`${formatDiagnostic(f.name, w)} (lint)`);
+      for (const w of result.warnings) lint(formatDiagnostic(f.name, w));
       if (parsed.diagnostics.length === 0 && result.errors.length === 0) soundPolicies.set(f.name, parsed.value);
       continue;
     }

@@ -1,7 +1,7 @@
 // Routes: documents. Each route is declared with createRoute and zod schemas, so it is described in /v1/openapi.json.
 // Ids hold slashes and travel URL-encoded as one path segment (/v1/documents/policies%2Frefunds.policy.json).
 import { createRoute, z } from '@hono/zod-openapi';
-import { analyzeImpact, documentKindOf, formatProblem, validateDocument } from '@tollgate/engine';
+import { analyzeImpact, documentKindOf, formatDiagnostic, validateDocument } from '@tollgate/engine';
 import type { DocumentVersion, EditImpact, StoredDocument } from '@tollgate/store';
 import { createTwoFilesPatch } from 'diff';
 import { requireMember } from '../auth.ts';
@@ -180,7 +180,7 @@ function diagnosticJson(d: Diagnostic, fallback: 'error' | 'warning') {
     code: d.code,
     severity,
     message: d.message,
-    ...(d.range ? { line: d.range.start.line } : {}),
+    ...(d.line !== undefined ? { line: d.line } : {}),
     ...(d.path !== undefined ? { path: d.path } : {}),
   };
 }
@@ -435,7 +435,7 @@ export function documentRoutes() {
     // validators read the text alone); a set's pins without a version are pinned as the version is made.
     const checked = await checkAgainstStore(ctx, id, body.content);
     if (!checked.ok) {
-      const reasons = checked.problems.map((p) => formatProblem(id, p));
+      const reasons = checked.problems.map((p) => formatDiagnostic(id, p));
       return c.json({ status: 'refused' as const, reasons, impact: { widens_security: false, widened_subjects: [] } }, 422);
     }
     const outcome = await ctx.seam

@@ -25,6 +25,7 @@ import { type Diagnostic, diagnosticJson } from '@tollgate/engine/source';
 import { requireGrant, requireMember } from '../auth.ts';
 import { compileBody, problemWithLine } from '../compile-body.ts';
 import { compileOffLoop } from '../compile-thread.ts';
+import { DiagnosticSchema } from '../diagnostic-schema.ts';
 import { ApiError } from '../errors.ts';
 import { bodyFindings } from '../exact-body.ts';
 import { router } from '../openapi.ts';
@@ -53,7 +54,7 @@ export function jsonResponse<T extends z.ZodType>(schema: T, description: string
 }
 
 const JsonObject = z.record(z.string(), z.unknown());
-const Problem = z.object({ code: z.string(), path: z.string(), message: z.string() }).openapi('Problem');
+const Problem = DiagnosticSchema;
 const Members = z.array(z.unknown()).openapi({
   description: "Members at decision time: [{id, role, signing}]. Left out, approvers.users are checked against the workspace's members.",
 });

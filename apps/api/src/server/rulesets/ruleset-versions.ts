@@ -115,7 +115,7 @@ export async function checkRulesetText(ctx: AppContext, text: string): Promise<R
       code: p.code,
       message: p.message,
       path: p.path ?? '',
-      ...(p.range ? { line: p.range.start.line } : {}),
+      ...(p.line !== undefined ? { line: p.line } : {}),
     })),
   });
 }

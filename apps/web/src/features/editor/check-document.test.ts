@@ -22,7 +22,7 @@ describe('checkDocument', () => {
   it('refuses a sheet line with an unknown key on its line', () => {
     const check = checkDocument('sheets/a.rules.yaml', `${SHEET}    colour: blue\n`);
     expect(check.outputs).toBeNull();
-    expect(check.problems[0]).toMatchObject({ code: 'rule_sheet_unsupported', range: { start: { line: 4 } } });
+    expect(check.problems[0]).toMatchObject({ code: 'rule_sheet_unsupported', line: 4 });
   });
 
   it('reports a permissive policy default at its path and a revision when valid', () => {

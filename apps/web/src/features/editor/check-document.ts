@@ -8,6 +8,7 @@ import {
   type LintCatalogue,
   type Position,
   type Range,
+  rangeOfDiagnostic,
   readJsonText,
   type SheetCache,
   validateDocument,
@@ -74,7 +75,7 @@ export function checkDocument(id: string, text: string, catalogue?: LintCatalogu
 
 function locate(problems: Diagnostic[], rangeOf?: (pointer: string) => Range | undefined): LocatedProblem[] {
   return problems.map((p) => {
-    const at = p.range?.start ?? (p.path !== undefined ? rangeOf?.(p.path)?.start : undefined);
+    const at = rangeOfDiagnostic(p)?.start ?? (p.path !== undefined ? rangeOf?.(p.path)?.start : undefined);
     return at === undefined ? p : { ...p, at };
   });
 }

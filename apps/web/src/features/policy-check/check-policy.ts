@@ -1,5 +1,5 @@
 // Checks policy text the way the server will: exact JSON reading first, then policy@1 validation.
-import { type Diagnostic, type Position, readJsonText, type Severity, validatePolicy } from '@tollgate/engine';
+import { type Diagnostic, type Position, rangeOfDiagnostic, readJsonText, type Severity, validatePolicy } from '@tollgate/engine';
 
 /** One problem as the console lists it: the diagnostic plus where it starts in the text, when known. */
 export interface Problem {
@@ -46,7 +46,7 @@ function invalid(problems: Problem[]): PolicyCheck {
 }
 
 function toProblem(d: Diagnostic, found?: Position): Problem {
-  const position = d.range?.start ?? found;
+  const position = rangeOfDiagnostic(d)?.start ?? found;
   return {
     code: d.code,
     severity: d.severity,

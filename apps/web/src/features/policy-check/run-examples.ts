@@ -30,7 +30,7 @@ export function runExamples(policyText: string, suiteText: string): ExamplesRun 
 
 /** Example: `Line 4, /examples/0/tool: INVALID_VALUE: name one of the suite's tools`. */
 function describeProblem(problem: Diagnostic): string {
-  const line = problem.range ? `Line ${problem.range.start.line}` : 'The suite';
+  const line = problem.line !== undefined ? `Line ${problem.line}` : 'The suite';
   const path = problem.path ? `, ${problem.path}` : '';
   return `${line}${path}: ${problem.code}: ${problem.message}`;
 }

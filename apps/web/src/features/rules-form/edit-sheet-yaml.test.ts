@@ -25,7 +25,7 @@ function edited(text: string, result: ReturnType<typeof setRuleField>): string {
 
 function compiled(text: string) {
   const r = compileSheet(text);
-  if (!r.ok) throw new Error(`refused: ${r.problems.map((p) => `${p.range?.start.line}: ${p.message}`).join('; ')}`);
+  if (!r.ok) throw new Error(`refused: ${r.problems.map((p) => `${p.line}: ${p.message}`).join('; ')}`);
   return r;
 }
 
@@ -213,7 +213,7 @@ describe('addRule and removeRule', () => {
     expect(r.text).toBe(`${SHEET}  - action: read_order\n`);
     // A rule that says nothing is refused, at its own line.
     const compile = compileSheet(r.text);
-    expect(!compile.ok && compile.problems.map((p) => [p.range?.start.line, p.message])).toEqual([
+    expect(!compile.ok && compile.problems.map((p) => [p.line, p.message])).toEqual([
       [13, expect.stringContaining('the rule for `read_order` says nothing')],
     ]);
   });

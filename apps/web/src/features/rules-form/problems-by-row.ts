@@ -19,7 +19,7 @@ export function placeProblemsByRow(problems: readonly Diagnostic[], rows: readon
   const byRow = new Map<number, Diagnostic[]>();
   const sheet: Diagnostic[] = [];
   for (const problem of problems) {
-    const line = problem.range?.start.line;
+    const line = problem.line;
     const row = line === undefined ? undefined : rows.find((r) => r.lines.from <= line && line <= r.lines.to);
     if (row === undefined) sheet.push(problem);
     else byRow.set(row.index, [...(byRow.get(row.index) ?? []), problem]);

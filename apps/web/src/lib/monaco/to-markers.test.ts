@@ -20,7 +20,10 @@ describe('toMarkers', () => {
       code: 'rule_sheet_unsupported',
       severity: 'error',
       message: 'unknown key',
-      range: { start: { line: 2, column: 3 }, end: { line: 2, column: 8 } },
+      line: 2,
+      column: 3,
+      endLine: 2,
+      endColumn: 8,
     };
     expect(toMarkers([d], modelOf('rules:\n  colour: blue\n'))).toEqual([
       {
@@ -71,7 +74,10 @@ describe('toMarkers', () => {
       code: 'X',
       severity: 'error',
       message: 'm',
-      range: { start: { line: 9, column: 1 }, end: { line: 9, column: 1 } },
+      line: 9,
+      column: 1,
+      endLine: 9,
+      endColumn: 1,
     };
     expect(toMarkers([past], modelOf('ab\ncd'))[0]).toMatchObject({ startLineNumber: 2, startColumn: 1, endLineNumber: 2, endColumn: 3 });
   });

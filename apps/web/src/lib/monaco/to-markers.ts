@@ -1,9 +1,12 @@
-// The Monaco glue: engine diagnostics become marker data, placed by range or, in JSON, by JSON Pointer path.
-import { type Diagnostic, type Range, readJsonText } from '@tollgate/engine';
+// The Monaco glue: the one Diagnostic (engine and wire alike) becomes marker data as it is: its line and
+// column start the marker, its endLine and endColumn end it; in JSON, one with only a path is placed where
+// the pointer leads.
+import { type Diagnostic, type Range, rangeOfDiagnostic, readJsonText } from '@tollgate/engine';
 
-/** Monaco's MarkerSeverity values for errors and warnings (kept here so this module never loads Monaco). */
+/** Monaco's MarkerSeverity values (kept here so this module never loads Monaco). */
 export const MARKER_ERROR = 8;
 export const MARKER_WARNING = 4;
+export const MARKER_INFO = 2;
 
 /** The part of a Monaco text model toMarkers reads. */
 export interface ModelLike {
@@ -14,7 +17,7 @@ export interface ModelLike {
 
 /** Marker data as monaco.editor.setModelMarkers takes it. */
 export interface MarkerData {
-  severity: typeof MARKER_ERROR | typeof MARKER_WARNING;
+  severity: typeof MARKER_ERROR | typeof MARKER_WARNING | typeof MARKER_INFO;
   message: string;
   code: string;
   source: string;
@@ -25,7 +28,7 @@ export interface MarkerData {
 }
 
 export interface ToMarkersOptions {
-  /** The text is JSON: diagnostics with a path but no range are placed where the pointer leads. */
+  /** The text is JSON: diagnostics with a path but no line are placed where the pointer leads. */
   json?: boolean;
 }
 
@@ -33,19 +36,19 @@ export interface ToMarkersOptions {
  * Maps diagnostics to marker data; a diagnostic with no place marks the first line.
  *
  * @example
- * toMarkers([{ code: 'X', severity: 'error', message: 'bad', range: { start: { line: 2, column: 1 }, end: { line: 2, column: 4 } } }], model)
+ * toMarkers([{ code: 'X', severity: 'error', message: 'bad', line: 2, column: 1, endLine: 2, endColumn: 4 }], model)
  * // [{ severity: 8, startLineNumber: 2, startColumn: 1, endLineNumber: 2, endColumn: 4, ... }]
  */
 export function toMarkers(diagnostics: readonly Diagnostic[], model: ModelLike, options: ToMarkersOptions = {}): MarkerData[] {
   let locate: ((pointer: string) => Range | undefined) | undefined;
-  if (options.json && diagnostics.some((d) => d.range === undefined && d.path !== undefined)) {
+  if (options.json && diagnostics.some((d) => d.line === undefined && d.path !== undefined)) {
     const read = readJsonText(model.getValue());
     if (read.ok) locate = read.rangeOf;
   }
   return diagnostics.map((d) => {
-    const range = d.range ?? (d.path !== undefined ? locate?.(d.path) : undefined);
+    const range = rangeOfDiagnostic(d) ?? (d.path !== undefined ? locate?.(d.path) : undefined);
     return {
-      severity: d.severity === 'error' ? MARKER_ERROR : MARKER_WARNING,
+      severity: d.severity === 'error' ? MARKER_ERROR : d.severity === 'warning' ? MARKER_WARNING : MARKER_INFO,
       message: d.message,
       code: d.code,
       source: 'tollgate',

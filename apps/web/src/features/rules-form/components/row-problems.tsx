@@ -15,10 +15,10 @@ export function RowProblems({ label, problems, onJump }: RowProblemsProps) {
       {problems.map((problem, index) => (
         // Problems have no identity of their own; the list is rebuilt on every change.
         <li key={index} className={`problem problem-${problem.severity}`}>
-          <button type="button" className="problem-jump" onClick={() => onJump(problem.range?.start.line ?? 1)}>
+          <button type="button" className="problem-jump" onClick={() => onJump(problem.line ?? 1)}>
             <span className="problem-head">
               <span className="problem-code">{problem.code}</span>
-              <span className="problem-position">{problem.range === undefined ? 'whole sheet' : `line ${problem.range.start.line}`}</span>
+              <span className="problem-position">{problem.line === undefined ? 'whole sheet' : `line ${problem.line}`}</span>
             </span>
             <span className="problem-message">{problem.message}</span>
           </button>

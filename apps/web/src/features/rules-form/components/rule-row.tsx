@@ -45,13 +45,7 @@ function sameProblems(a: readonly Diagnostic[], b: readonly Diagnostic[]): boole
   if (a.length !== b.length) return false;
   return a.every((p, i) => {
     const q = b[i] as Diagnostic;
-    return (
-      p.code === q.code &&
-      p.severity === q.severity &&
-      p.message === q.message &&
-      p.range?.start.line === q.range?.start.line &&
-      p.range?.start.column === q.range?.start.column
-    );
+    return p.code === q.code && p.severity === q.severity && p.message === q.message && p.line === q.line && p.column === q.column;
   });
 }
 

@@ -14,7 +14,7 @@ export function readExampleCalls(id: string, text: string): ExampleCalls {
   const read = readExampleSuite(text);
   if (!read.ok) {
     const [first] = read.problems;
-    const line = first?.range ? `line ${first.range.start.line}: ` : '';
+    const line = first?.line !== undefined ? `line ${first.line}: ` : '';
     const more = read.problems.length > 1 ? ` (and ${read.problems.length - 1} more)` : '';
     return { ok: false, message: `${id} does not read: ${line}${first?.code}: ${first?.message}${more}. Fix it in the policy's editor.` };
   }
