@@ -206,7 +206,7 @@ describe('rule sets', () => {
     ]);
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' }, confirmed: true })).json).toMatchObject({
       decision: 'deny',
-      code: 'never',
+      code: 'NEVER',
     });
   });
 

@@ -106,7 +106,7 @@ describe('the gate', () => {
     }
     expect((await call({ tool: 'issue_refund', arguments: { amount: '1' }, session: 'sess-1' })).json).toMatchObject({
       decision: 'deny',
-      code: 'at_most_exceeded',
+      code: 'AT_MOST_EXCEEDED',
     });
     expect((await call({ tool: 'issue_refund', arguments: { amount: '1' }, session: 'sess-2' })).json.decision).toBe('allow');
   });

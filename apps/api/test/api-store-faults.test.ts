@@ -90,7 +90,7 @@ describe('restarts over a folder touched by hand', () => {
     );
     expect(versionShas(data)).toEqual(shas);
     const health = await get(second.url, '/v1/health');
-    expect(health.json).toMatchObject({ status: 'degraded', problems: [{ id: POLICY, code: 'index_rebuilt' }] });
+    expect(health.json).toMatchObject({ status: 'degraded', problems: [{ id: POLICY, code: 'INDEX_REBUILT' }] });
   });
 
   it('refuses to start when no version file can rebuild a damaged index, naming the file and the command that mends it', {
@@ -108,7 +108,7 @@ describe('restarts over a folder touched by hand', () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
     const check = await runCli('store', 'check', '--data', data);
     expect(check.code).toBe(1);
-    expect(check.stdout).toContain('damaged_index');
+    expect(check.stdout).toContain('DAMAGED_INDEX');
     const repair = await runCli('store', 'repair', '--data', data);
     expect(repair.code).toBe(0);
     expect((await runCli('store', 'check', '--data', data)).code).toBe(0);
@@ -199,10 +199,10 @@ describe('a running server', () => {
     const damagedSha = sha(file);
     expect((await s.call('GET', `/v1/documents/${enc}`, { key: owner })).json.error.code).toBe('DAMAGED');
     const health = (await s.call('GET', '/v1/health')).json;
-    expect(health).toMatchObject({ status: 'degraded', problems: [{ id: POLICY, code: 'damaged_version' }] });
+    expect(health).toMatchObject({ status: 'degraded', problems: [{ id: POLICY, code: 'DAMAGED_VERSION' }] });
     expect(health.problems[0].message).toContain(`versions/${second}.json`);
     const list = (await s.call('GET', '/v1/documents', { key: owner })).json.documents.find((d: LooseJson) => d.id === POLICY);
-    expect(list.problems).toEqual(expect.arrayContaining([expect.objectContaining({ source: 'store', code: 'damaged_version' })]));
+    expect(list.problems).toEqual(expect.arrayContaining([expect.objectContaining({ source: 'store', code: 'DAMAGED_VERSION' })]));
     await s.call('POST', `/v1/documents/${enc}/activate`, { key: owner, body: { sequence: running.version.sequence } });
     const refused = await s.call('POST', `/v1/documents/${enc}/activate`, { key: owner, body: { sequence: second } });
     expect(refused.status).toBe(409);
@@ -260,7 +260,7 @@ describe('tollgate store check and repair', () => {
     writeFileSync(orphan, '{}');
     const check = await runCli('store', 'check', '--data', data, '--json');
     expect(check.code).toBe(1);
-    expect(JSON.parse(check.stdout).findings).toEqual([expect.objectContaining({ code: 'orphan_version', id: POLICY })]);
+    expect(JSON.parse(check.stdout).findings).toEqual([expect.objectContaining({ code: 'ORPHAN_VERSION', id: POLICY })]);
     const repair = await runCli('store', 'repair', '--data', data);
     expect(repair.code).toBe(0);
     expect(repair.stdout).toContain('lost+found');

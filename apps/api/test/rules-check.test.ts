@@ -45,7 +45,7 @@ const NEEDS_SUPERVISOR = {
   verdict: 'refuse',
   rule: 'refund_card',
   reason: 'refund_card needs supervisor_approved, which this call does not have.',
-  code: 'requirement_unmet',
+  code: 'REQUIREMENT_UNMET',
 };
 
 describe('tollgate rules check', () => {
@@ -168,7 +168,7 @@ describe('tollgate rules check', () => {
         verdict: 'refuse',
         rule: 'send_receipt',
         reason: 'send_receipt runs only after charge_card, and charge_card has not run in this session.',
-        code: 'order_after',
+        code: 'ORDER_AFTER',
       });
       const after = await check({ tool: 'send_receipt', arguments: {}, history: [{ tool: 'charge_card', arguments: {}, result: {} }] });
       expect(after.json?.verdict).toBe('allow');
@@ -187,7 +187,7 @@ describe('tollgate rules check', () => {
         verdict: 'refuse',
         rule: 'send_receipt',
         reason: 'send_receipt runs at most once in a session, and it has run once.',
-        code: 'at_most_exceeded',
+        code: 'AT_MOST_EXCEEDED',
       });
     });
 
@@ -202,7 +202,7 @@ describe('tollgate rules check', () => {
         verdict: 'refuse',
         rule: 'close_account',
         reason: 'close_account never runs after refund_card, which ran earlier in this session.',
-        code: 'order_not_after',
+        code: 'ORDER_NOT_AFTER',
       });
     });
   });
@@ -217,7 +217,7 @@ describe('tollgate rules check', () => {
         verdict: 'refuse',
         rule: 'charge_card',
         reason: 'charge_card\'s check "quantity at_most from check_stock.in_stock" does not hold for this call.',
-        code: 'check_failed',
+        code: 'CHECK_FAILED',
       });
     });
 
@@ -227,7 +227,7 @@ describe('tollgate rules check', () => {
         { tool: 'check_stock', result: { in_stock: 1 } },
       ];
       const run = await check({ tool: 'charge_card', arguments: { quantity: 2 }, history, confirmed: true });
-      expect(run.json).toMatchObject({ verdict: 'refuse', code: 'check_failed' });
+      expect(run.json).toMatchObject({ verdict: 'refuse', code: 'CHECK_FAILED' });
     });
 
     it('refuses a check whose value cannot be read: no earlier call, no such field, or no quantity', async () => {
@@ -235,7 +235,7 @@ describe('tollgate rules check', () => {
         verdict: 'refuse',
         rule: 'charge_card',
         reason: 'charge_card\'s check "quantity at_most from check_stock.in_stock" cannot be read for this call, so the call is refused.',
-        code: 'check_unreadable',
+        code: 'CHECK_UNREADABLE',
       };
       const cases = [
         { arguments: { quantity: 1 }, history: [] },
@@ -258,14 +258,14 @@ describe('tollgate rules check', () => {
         verdict: 'refuse',
         rule: null,
         reason: 'The catalogue holds no tool named delete_customer, so the call is refused.',
-        code: 'tool_unknown',
+        code: 'TOOL_UNKNOWN',
       });
     });
 
     it('still applies the rulebook and the overlay without --catalogue', async () => {
       expect((await check({ tool: 'refund_card', arguments: { amount: 500 } }, { catalogue: false })).json).toEqual(NEEDS_SUPERVISOR);
       expect((await check({ tool: 'refund_card', arguments: { amount: 50 } }, { catalogue: false })).json?.verdict).toBe('allow');
-      expect((await check({ tool: 'send_receipt', arguments: {} }, { catalogue: false })).json).toMatchObject({ code: 'order_after' });
+      expect((await check({ tool: 'send_receipt', arguments: {} }, { catalogue: false })).json).toMatchObject({ code: 'ORDER_AFTER' });
       expect((await check({ tool: 'close_account' }, { catalogue: false })).json).toMatchObject({ verdict: 'confirm' });
     });
 

@@ -340,7 +340,7 @@ export class FolderDocumentStore implements DocumentStore {
         index = this.settleIndex(dir, problems);
       } catch (err) {
         if (opening || !(err instanceof StoreError)) throw err;
-        problems.push({ id: idOfDir(entry), code: 'damaged_index', message: err.message });
+        problems.push({ id: idOfDir(entry), code: 'DAMAGED_INDEX', message: err.message });
         unsettled.add(idOfDir(entry));
         continue;
       }
@@ -387,7 +387,7 @@ export class FolderDocumentStore implements DocumentStore {
       if (index && index.running !== null && !existsSync(this.workingPath(id))) {
         problems.push({
           id,
-          code: 'missing_working_copy',
+          code: 'MISSING_WORKING_COPY',
           message: `${id} has no working copy in the folder; version ${index.running} keeps running`,
         });
       }
@@ -440,7 +440,7 @@ export class FolderDocumentStore implements DocumentStore {
       if (named.has(s)) continue;
       problems.push({
         id: index.id,
-        code: 'orphan_version',
+        code: 'ORPHAN_VERSION',
         message: `${relative(this.stateRoot, join(dir, 'versions', `${s}.json`))} is a version file no index names (left by a crash); \`tollgate store repair\` moves it to lost+found`,
       });
     }
@@ -488,7 +488,7 @@ export class FolderDocumentStore implements DocumentStore {
     }
     problems.push({
       id,
-      code: 'index_rebuilt',
+      code: 'INDEX_REBUILT',
       message: `${rel} ${read.missing ? 'was missing' : `${read.why}; it was moved to lost+found`} and was rebuilt from ${files.length} version file(s)${files.length < sequences.length ? `; ${sequences.length - files.length} damaged version file(s) left out` : ''}; version ${rebuilt.running ?? 'none'} runs`,
     });
     return { ...rebuilt, files: shas };
@@ -515,7 +515,7 @@ export class FolderDocumentStore implements DocumentStore {
         const stat = lstatSync(path);
         if (stat.isSymbolicLink()) {
           if (!this.inside(path))
-            problems.push({ id, code: 'link_outside', message: `${id} is a link out of the folder; it is not followed` });
+            problems.push({ id, code: 'LINK_OUTSIDE', message: `${id} is a link out of the folder; it is not followed` });
           continue;
         }
         if (stat.isDirectory()) yield* walk.call(this, path);
@@ -684,7 +684,7 @@ export class FolderDocumentStore implements DocumentStore {
     const why = read.ok ? '' : read.why;
     const problem: StoreProblem = {
       id,
-      code: 'damaged_version',
+      code: 'DAMAGED_VERSION',
       message: `${id} version ${sequence}: ${rel} ${why}; it is refused, never replaced. Restore the file from a backup, or activate or save another version; \`tollgate store check\` lists every damaged file`,
     };
     this.damage.set(rel, problem);
@@ -694,7 +694,7 @@ export class FolderDocumentStore implements DocumentStore {
   private damagedIndex(id: string, why: string): StoreError {
     const rel = relative(this.stateRoot, this.indexPath(id));
     const message = `${id}: ${rel} ${why}; nothing was written. Run \`tollgate store repair --data DIR\` to rebuild it from the version files`;
-    this.damage.set(rel, { id, code: 'damaged_index', message });
+    this.damage.set(rel, { id, code: 'DAMAGED_INDEX', message });
     return new StoreError('damaged', message);
   }
 

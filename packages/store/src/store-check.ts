@@ -23,10 +23,10 @@ import {
 } from './store-format.ts';
 
 export type FindingCode =
-  | 'damaged_index'
+  | 'DAMAGED_INDEX'
   | 'missing_index'
-  | 'damaged_version'
-  | 'orphan_version'
+  | 'DAMAGED_VERSION'
+  | 'ORPHAN_VERSION'
   | 'stale_pending'
   | 'temp_file'
   | 'working_copy_differs';
@@ -70,13 +70,13 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
     const sequences = versionFileSequences(dir);
     const read = readIndex(indexPath);
     if (!read.ok) {
-      if (!read.missing) add('damaged_index', idOfDir(entry), indexPath, `${read.why}; repair rebuilds it from the version files`);
+      if (!read.missing) add('DAMAGED_INDEX', idOfDir(entry), indexPath, `${read.why}; repair rebuilds it from the version files`);
       else if (sequences.length > 0)
         add('missing_index', idOfDir(entry), indexPath, `is missing beside ${sequences.length} version file(s); repair rebuilds it`);
       for (const s of sequences) {
         const path = join(dir, 'versions', `${s}.json`);
         const file = readVersionFile(path);
-        if (!file.ok) add('damaged_version', idOfDir(entry), path, `${file.why}; it is refused, never replaced: restore it from a backup`);
+        if (!file.ok) add('DAMAGED_VERSION', idOfDir(entry), path, `${file.why}; it is refused, never replaced: restore it from a backup`);
       }
       continue;
     }
@@ -94,7 +94,7 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
           : undefined;
       if (why)
         add(
-          'damaged_version',
+          'DAMAGED_VERSION',
           index.id,
           path,
           `(version ${version.sequence}${version.running ? ', running' : ''}) ${why}; it is refused, never replaced: restore it from a backup`,
@@ -103,7 +103,7 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
     for (const s of sequences) {
       if (!named.has(s))
         add(
-          'orphan_version',
+          'ORPHAN_VERSION',
           index.id,
           join(dir, 'versions', `${s}.json`),
           'is a version file no index names (left by a crash); repair moves it to lost+found',
@@ -187,7 +187,7 @@ export async function repairStore(root: string, options: CheckOptions = {}): Pro
   await new FileLock(join(stateRoot, 'lock'), DEFAULT_LOCK_TIMEOUT_MS).hold(() => {
     for (const finding of before) {
       const path = join(folder, finding.file);
-      if (finding.code === 'orphan_version' && existsSync(path)) aside(path);
+      if (finding.code === 'ORPHAN_VERSION' && existsSync(path)) aside(path);
     }
     for (const entry of safeReaddir(documents)) {
       const dir = join(documents, entry);
@@ -204,12 +204,12 @@ export async function repairStore(root: string, options: CheckOptions = {}): Pro
   });
   const store = await FolderDocumentStore.open(folder, { watch: false, ...options });
   try {
-    for (const p of store.problems()) if (p.code === 'index_rebuilt') actions.push(`rebuilt ${p.message}`);
+    for (const p of store.problems()) if (p.code === 'INDEX_REBUILT') actions.push(`rebuilt ${p.message}`);
   } finally {
     await store.close();
   }
   // A rebuilt index leaves out damaged version files: they are strays now, and go to lost+found too.
-  const strays = checkStore(folder, options).filter((f) => f.code === 'orphan_version');
+  const strays = checkStore(folder, options).filter((f) => f.code === 'ORPHAN_VERSION');
   if (strays.length > 0) {
     await new FileLock(join(stateRoot, 'lock'), DEFAULT_LOCK_TIMEOUT_MS).hold(() => {
       for (const f of strays) if (existsSync(join(folder, f.file))) aside(join(folder, f.file));

@@ -59,22 +59,22 @@ export interface StoreProblem {
 }
 
 /**
- * `damaged_index`, `index_rebuilt` and `damaged_version` are damage to the state folder: health reports
+ * `DAMAGED_INDEX`, `INDEX_REBUILT` and `DAMAGED_VERSION` are damage to the state folder: health reports
  * them (docs/store.md, "Faults and what to do"); the others are about working copies or leftovers.
  */
 export type StoreProblemCode =
   | 'too_large'
   | 'invalid_id'
-  | 'link_outside'
+  | 'LINK_OUTSIDE'
   | 'unreadable'
-  | 'missing_working_copy'
-  | 'damaged_index'
-  | 'index_rebuilt'
-  | 'damaged_version'
-  | 'orphan_version';
+  | 'MISSING_WORKING_COPY'
+  | 'DAMAGED_INDEX'
+  | 'INDEX_REBUILT'
+  | 'DAMAGED_VERSION'
+  | 'ORPHAN_VERSION';
 
 /** The problem codes that mean the state folder is damaged (health is degraded while one stands). */
-export const DAMAGE_CODES: readonly StoreProblemCode[] = ['damaged_index', 'index_rebuilt', 'damaged_version'];
+export const DAMAGE_CODES: readonly StoreProblemCode[] = ['DAMAGED_INDEX', 'INDEX_REBUILT', 'DAMAGED_VERSION'];
 
 export interface DocumentStore {
   readonly maxDocumentBytes: number;

@@ -64,14 +64,14 @@ describe('damaged index', () => {
     const damaged = readFileSync(index).subarray(0, Math.floor(readFileSync(index).length / 2));
     writeFileSync(index, damaged);
     const before = versionShas(root);
-    expect(codes(root)).toEqual([['damaged_index', rel(root, index)]]);
+    expect(codes(root)).toEqual([['DAMAGED_INDEX', rel(root, index)]]);
     const store = await open(root);
     expect((await store.history(DOC)).map((v) => [v.sequence, v.running, v.reason])).toEqual([
       [1, false, 'one'],
       [2, false, 'two'],
       [3, true, 'three'],
     ]);
-    expect(store.problems().map((p) => p.code)).toEqual(['index_rebuilt']);
+    expect(store.problems().map((p) => p.code)).toEqual(['INDEX_REBUILT']);
     expectUnchanged(before, root);
     const kept = readdirSync(join(root, '.tollgate', 'lost+found'), { recursive: true, encoding: 'utf8' }).find((p) =>
       p.endsWith('index.json'),
@@ -111,7 +111,7 @@ describe('damaged index', () => {
     const error = await store.save({ id: DOC, text: '{"v":9}', author: ANA, reason: 'r' }).catch((e: unknown) => e);
     expect((error as StoreError).code).toBe('damaged');
     expectUnchanged(before, root);
-    expect(store.problems().map((p) => p.code)).toEqual(['damaged_index']);
+    expect(store.problems().map((p) => p.code)).toEqual(['DAMAGED_INDEX']);
   });
 });
 
@@ -121,14 +121,14 @@ describe('damaged version files', () => {
     const file = versionFile(root, 2);
     writeFileSync(file, readFileSync(file, 'utf8').replace('"v\\":2', '"v\\":7'));
     const before = versionShas(root);
-    expect(codes(root)).toEqual([['damaged_version', rel(root, file)]]);
+    expect(codes(root)).toEqual([['DAMAGED_VERSION', rel(root, file)]]);
     const store = await open(root);
     const error = await store.activate(DOC, 2).catch((e: unknown) => e);
     expect((error as StoreError).code).toBe('damaged');
     expect((error as StoreError).message).toContain(join('versions', '2.json'));
     expect(await store.get(DOC)).toMatchObject({ sequence: 3, text: '{"v":3}' });
     expect(await store.getVersion(DOC, 2)).toBeUndefined();
-    expect(store.problems().map((p) => p.code)).toEqual(['damaged_version']);
+    expect(store.problems().map((p) => p.code)).toEqual(['DAMAGED_VERSION']);
     expectUnchanged(before, root);
   });
 
@@ -137,7 +137,7 @@ describe('damaged version files', () => {
     writeFileSync(versionFile(root, 3), readFileSync(versionFile(root, 3)).subarray(0, 20));
     const before = versionShas(root);
     const store = await open(root);
-    expect(store.problems()).toEqual([expect.objectContaining({ id: DOC, code: 'damaged_version' })]);
+    expect(store.problems()).toEqual([expect.objectContaining({ id: DOC, code: 'DAMAGED_VERSION' })]);
     expect((await store.history(DOC)).find((v) => v.running)?.sequence).toBe(3);
     const saved = await store.save({ id: DOC, text: '{"v":4}', author: ANA, reason: 'mend', basedOn: 3 });
     expect(saved).toMatchObject({ sequence: 4, running: true });
@@ -150,10 +150,10 @@ describe('damaged version files', () => {
     expect(Object.keys(index.files).sort()).toEqual(['1', '2', '3']);
     const path = versionFile(root, 1);
     writeFileSync(path, readFileSync(path, 'utf8').replace('"checksum"', '"bhecksum"'));
-    expect(codes(root)).toEqual([['damaged_version', rel(root, path)]]);
+    expect(codes(root)).toEqual([['DAMAGED_VERSION', rel(root, path)]]);
     // Even without the index's word, a file that once had a checksum never passes as one of the first format.
     rmSync(join(docDir(root), 'index.json'));
-    expect(codes(root)).toContainEqual(['damaged_version', rel(root, path)]);
+    expect(codes(root)).toContainEqual(['DAMAGED_VERSION', rel(root, path)]);
   });
 
   it('a generated fault (truncation or a garbled byte of the index or a version file) is reported by name, and nothing is overwritten', async () => {
@@ -176,13 +176,13 @@ describe('damaged version files', () => {
           if (!truncate) damaged[at % bytes.length] = (damaged[at % bytes.length] as number) ^ xor;
           writeFileSync(target, damaged);
           const isIndex = target.endsWith('index.json');
-          expect(codes(root)).toEqual([[isIndex ? 'damaged_index' : 'damaged_version', rel(root, target)]]);
+          expect(codes(root)).toEqual([[isIndex ? 'DAMAGED_INDEX' : 'DAMAGED_VERSION', rel(root, target)]]);
           const before = versionShas(root);
           const store = await FolderDocumentStore.open(root, { watch: false });
           try {
             expect((await store.history(DOC)).map((v) => v.sequence)).toEqual([1, 2, 3]);
             expect(store.problems().map((p) => p.code)).toEqual(
-              isIndex ? ['index_rebuilt'] : target.endsWith('3.json') ? ['damaged_version'] : [],
+              isIndex ? ['INDEX_REBUILT'] : target.endsWith('3.json') ? ['DAMAGED_VERSION'] : [],
             );
           } finally {
             await store.close();
@@ -240,9 +240,9 @@ describe('leftovers of a crash', () => {
     const orphan = versionFile(root, 4);
     writeFileSync(orphan, '{"left": "by a crash"}');
     const sha = sha256(readFileSync(orphan));
-    expect(codes(root)).toEqual([['orphan_version', rel(root, orphan)]]);
+    expect(codes(root)).toEqual([['ORPHAN_VERSION', rel(root, orphan)]]);
     const store = await open(root);
-    expect(store.problems().map((p) => p.code)).toEqual(['orphan_version']);
+    expect(store.problems().map((p) => p.code)).toEqual(['ORPHAN_VERSION']);
     expect((await store.save({ id: DOC, text: '{"v":5}', author: ANA, reason: 'r' })).sequence).toBe(5);
     expect(sha256(readFileSync(orphan))).toBe(sha);
     await store.close();
@@ -391,7 +391,7 @@ describe('SIGKILL of a writing process', () => {
       child.kill('SIGKILL');
       await reader.exited;
       const found = checkStore(root).map((f) => f.code);
-      for (const code of found) expect(['orphan_version', 'stale_pending', 'temp_file'], where).toContain(code);
+      for (const code of found) expect(['ORPHAN_VERSION', 'stale_pending', 'temp_file'], where).toContain(code);
       const store = await FolderDocumentStore.open(root, { watch: false, maxVersionsPerDocument: 20 });
       try {
         const after = versionShas(root);
@@ -402,7 +402,7 @@ describe('SIGKILL of a writing process', () => {
         for (const id of CRASH_DOCS) {
           for (const v of await store.history(id)) expect((await store.getVersion(id, v.sequence))?.digest).toBe(v.digest);
         }
-        for (const f of checkStore(root)) expect(f.code, where).toBe('orphan_version');
+        for (const f of checkStore(root)) expect(f.code, where).toBe('ORPHAN_VERSION');
         known = after;
       } finally {
         await store.close();

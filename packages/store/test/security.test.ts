@@ -117,8 +117,8 @@ describe('links out of the folder', () => {
     expect(await store.rescan()).toEqual([]);
     expect(listTree(documents)).toEqual(before);
     expect(store.problems()).toEqual([
-      { id: 'out', code: 'link_outside', message: 'out is a link out of the folder; it is not followed' },
-      { id: 'secret.json', code: 'link_outside', message: 'secret.json is a link out of the folder; it is not followed' },
+      { id: 'out', code: 'LINK_OUTSIDE', message: 'out is a link out of the folder; it is not followed' },
+      { id: 'secret.json', code: 'LINK_OUTSIDE', message: 'secret.json is a link out of the folder; it is not followed' },
     ]);
     expect(await store.list()).toEqual(['a.json']);
     expect(listTree(join(root, '.tollgate')).join('\n')).not.toContain(
@@ -130,7 +130,7 @@ describe('links out of the folder', () => {
     const again = await FolderDocumentStore.open(root, { watch: false });
     onCleanup(() => again.close());
     expect(await again.list()).toEqual(['a.json']);
-    expect(again.problems().map((p) => p.code)).toEqual(['link_outside', 'link_outside']);
+    expect(again.problems().map((p) => p.code)).toEqual(['LINK_OUTSIDE', 'LINK_OUTSIDE']);
   });
 });
 

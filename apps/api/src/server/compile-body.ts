@@ -16,7 +16,7 @@ export type CompileAnswer =
 
 /**
  * Compiles a checked body; 400 unless exactly one of sheet and colang, 422 for a catalogue that does not
- * load or rules that do not compile (`rule_sheet_unsupported`, or the Colang code), each problem with its line.
+ * load or rules that do not compile (`RULE_SHEET_UNSUPPORTED`, or the Colang code), each problem with its line.
  *
  * @example
  * compileBody({ sheet: 'rules:\n  - action: refund_card\n    never: true\n' }) // { status: 200, body: { colang, ... } }
@@ -34,7 +34,7 @@ export function compileBody(body: CompileBody): CompileAnswer {
   const kind = body.sheet !== undefined ? 'sheet' : 'colang';
   const result = compileRules((body.sheet ?? body.colang) as string, kind, catalogue, body.source);
   if (!result.ok) {
-    const code = kind === 'sheet' ? 'rule_sheet_unsupported' : (result.problems[0]?.code ?? 'colang_syntax');
+    const code = kind === 'sheet' ? 'RULE_SHEET_UNSUPPORTED' : (result.problems[0]?.code ?? 'COLANG_SYNTAX');
     const what = kind === 'sheet' ? 'sheet' : 'policy';
     return {
       status: 422,

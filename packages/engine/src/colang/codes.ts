@@ -5,15 +5,15 @@
  * Every code a Colang problem can carry, with when it occurs.
  *
  * @example
- * COLANG_CODES.colang_limit.when // 'A guard nests more than 64 ...'
+ * COLANG_CODES.COLANG_LIMIT.when // 'A guard nests more than 64 ...'
  */
 export const COLANG_CODES = {
-  colang_syntax: {
+  COLANG_SYNTAX: {
     when: 'Anything the grammar does not accept: a tab, a lone carriage return, a line that is no definition or body, a malformed guard or comparison.',
   },
-  colang_duplicate: { when: 'A second flow for an action, or a second context of a name.' },
-  colang_context_action: { when: "A flow reads a context computed from another action's arguments." },
-  colang_limit: {
+  COLANG_DUPLICATE: { when: 'A second flow for an action, or a second context of a name.' },
+  COLANG_CONTEXT_ACTION: { when: "A flow reads a context computed from another action's arguments." },
+  COLANG_LIMIT: {
     when: 'A guard nests more than 64 "not"s and parentheses, or names more than 4096 contexts; a context holds more than 1000 comparisons.',
   },
 } as const;

@@ -28,8 +28,8 @@ export interface DocumentValidation {
  *
  * @example
  * validateDocument('sheets/shop.rules.yaml', 'rules:\n  - action: refund_card\n    requries: [x]\n')
- * // { kind: 'sheet', problems: [{ code: 'rule_sheet_unsupported', range: { start: { line: 3, ... } }, ... }], lints: [] }
- * validateDocument('notes.txt', 'hello') // { kind: undefined, problems: [{ code: 'document_kind_unknown', ... }], lints: [] }
+ * // { kind: 'sheet', problems: [{ code: 'RULE_SHEET_UNSUPPORTED', range: { start: { line: 3, ... } }, ... }], lints: [] }
+ * validateDocument('notes.txt', 'hello') // { kind: undefined, problems: [{ code: 'DOCUMENT_KIND_UNKNOWN', ... }], lints: [] }
  */
 export function validateDocument(id: string, text: string, context: DocumentContext = {}): DocumentValidation {
   const kind = documentKindOf(id);
@@ -38,7 +38,7 @@ export function validateDocument(id: string, text: string, context: DocumentCont
       kind,
       problems: [
         {
-          code: 'document_kind_unknown',
+          code: 'DOCUMENT_KIND_UNKNOWN',
           severity: 'error',
           path: '',
           message: `${id} names no kind of document; use catalogue.yaml, catalogues/*.yaml, sheets/*.rules.yaml, colang/*.co, policies/*.policy.json, policies/*.examples.json, rulesets/*.ruleset.json, agents/*.agent.yaml or settings.yaml`,

@@ -126,7 +126,7 @@ describe('decideCall', () => {
     // Without a limit, a tool with no amount reaches the rulebook.
     expect(decide({ tool: 'export_customers', arguments: {} }, { delegation: { actions: ['*'] } })).toMatchObject({
       decision: 'deny',
-      code: 'never',
+      code: 'NEVER',
     });
   });
 
@@ -168,7 +168,7 @@ describe('decideCall', () => {
     ];
     expect(decide({ tool: 'issue_refund', arguments: { amount: '1' }, history })).toMatchObject({
       decision: 'deny',
-      code: 'at_most_exceeded',
+      code: 'AT_MOST_EXCEEDED',
     });
     expect(decide({ tool: 'issue_refund', arguments: { amount: '1' }, history: history.slice(1) })).toMatchObject({ decision: 'allow' });
   });
@@ -246,7 +246,7 @@ describe('decideCall', () => {
       expect(denied.observed).toBeUndefined();
       expect(
         decide({ tool: 'export_customers', arguments: {} }, { observeWindows: approvals, delegation: { actions: ['*'] } }),
-      ).toMatchObject({ decision: 'deny', code: 'never' });
+      ).toMatchObject({ decision: 'deny', code: 'NEVER' });
       expect(decide(refund('50'), { observeWindows: approvals }).observed).toBeUndefined();
     });
 
@@ -269,11 +269,11 @@ describe('decideCall', () => {
           policies: [policy({ schema: 'tollgate/policy@1', default: 'deny', rules: [{ id: 'all', actions: ['*'], effect: 'allow' }] })],
         },
       );
-      expect(never).toMatchObject({ decision: 'allow', code: 'never', observed: { window: 'shadow', would_have_been: 'deny' } });
+      expect(never).toMatchObject({ decision: 'allow', code: 'NEVER', observed: { window: 'shadow', would_have_been: 'deny' } });
       const history = [refund('1'), refund('1')];
       expect(decide({ ...refund('1'), history }, { observeWindows: denials })).toMatchObject({
         decision: 'allow',
-        code: 'at_most_exceeded',
+        code: 'AT_MOST_EXCEEDED',
         observed: { would_have_been: 'deny' },
       });
       // A confirmation is not a denial: it still asks.
@@ -405,7 +405,7 @@ describe('decideCall', () => {
         'rules:\n  - action: issue_refund\n    requires_confirmation: true\n',
         'sheets/confirm.rules.yaml',
       );
-      expect(decide(refund, { rulebooks: [confirmRefunds, noRefunds] })).toMatchObject({ decision: 'deny', code: 'never' });
+      expect(decide(refund, { rulebooks: [confirmRefunds, noRefunds] })).toMatchObject({ decision: 'deny', code: 'NEVER' });
       expect(decide(refund, { rulebooks: [confirmRefunds] })).toMatchObject({ decision: 'confirm', code: 'CONFIRMATION_REQUIRED' });
       expect(decide({ ...refund, confirmed: true }, { rulebooks: [confirmRefunds] })).toMatchObject({ decision: 'allow' });
       // Without the agent's own rulebook, the pinned one still decides.

@@ -279,7 +279,7 @@ describe('decidePrepared', () => {
     for (const code of [
       ...Object.keys(GATE_CODES),
       'never',
-      'at_most_exceeded',
+      'AT_MOST_EXCEEDED',
       'DEFAULT',
       'allow',
       'require_approval',

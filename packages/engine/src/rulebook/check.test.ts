@@ -42,44 +42,44 @@ describe('readCheck', () => {
   });
 
   it.each([
-    ['a string', 'quantity at_most 3', [['check_invalid', '/check/0']]],
-    ['a list', [{ field: 'x', is: 1 }], [['check_invalid', '/check/0']]],
-    ['null', null, [['check_invalid', '/check/0']]],
-    ['no field', { is: 1 }, [['check_invalid', '/check/0']]],
-    ['a numeric field', { field: 3, is: 1 }, [['check_invalid', '/check/0/field']]],
-    ['a field with a space', { field: 'a b', is: 1 }, [['check_invalid', '/check/0/field']]],
-    ['a field with an empty segment', { field: 'a..b', is: 1 }, [['check_invalid', '/check/0/field']]],
-    ['a JSON Pointer field', { field: '/amount', is: 1 }, [['check_invalid', '/check/0/field']]],
-    ['an unknown member', { field: 'x', is: 1, eq: 2 }, [['check_invalid', '/check/0/eq']]],
-    ['no comparison', { field: 'x' }, [['check_comparison', '/check/0']]],
-    ['two comparisons', { field: 'x', over: 1, under: 5 }, [['check_comparison', '/check/0']]],
-    ['over a string', { field: 'x', over: '10' }, [['check_operand', '/check/0/over']]],
-    ['at_most a boolean', { field: 'x', at_most: true }, [['check_operand', '/check/0/at_most']]],
-    ['under a list', { field: 'x', under: [1] }, [['check_operand', '/check/0/under']]],
-    ['is a list', { field: 'x', is: ['a'] }, [['check_operand', '/check/0/is']]],
-    ['in a scalar', { field: 'x', in: 'DE' }, [['check_operand', '/check/0/in']]],
-    ['in an empty list', { field: 'x', not_in: [] }, [['check_operand', '/check/0/not_in']]],
-    ['a list with a duplicate', { field: 'x', in: ['a', 'b', 'a'] }, [['check_operand', '/check/0/in/2']]],
+    ['a string', 'quantity at_most 3', [['CHECK_INVALID', '/check/0']]],
+    ['a list', [{ field: 'x', is: 1 }], [['CHECK_INVALID', '/check/0']]],
+    ['null', null, [['CHECK_INVALID', '/check/0']]],
+    ['no field', { is: 1 }, [['CHECK_INVALID', '/check/0']]],
+    ['a numeric field', { field: 3, is: 1 }, [['CHECK_INVALID', '/check/0/field']]],
+    ['a field with a space', { field: 'a b', is: 1 }, [['CHECK_INVALID', '/check/0/field']]],
+    ['a field with an empty segment', { field: 'a..b', is: 1 }, [['CHECK_INVALID', '/check/0/field']]],
+    ['a JSON Pointer field', { field: '/amount', is: 1 }, [['CHECK_INVALID', '/check/0/field']]],
+    ['an unknown member', { field: 'x', is: 1, eq: 2 }, [['CHECK_INVALID', '/check/0/eq']]],
+    ['no comparison', { field: 'x' }, [['CHECK_COMPARISON', '/check/0']]],
+    ['two comparisons', { field: 'x', over: 1, under: 5 }, [['CHECK_COMPARISON', '/check/0']]],
+    ['over a string', { field: 'x', over: '10' }, [['CHECK_OPERAND', '/check/0/over']]],
+    ['at_most a boolean', { field: 'x', at_most: true }, [['CHECK_OPERAND', '/check/0/at_most']]],
+    ['under a list', { field: 'x', under: [1] }, [['CHECK_OPERAND', '/check/0/under']]],
+    ['is a list', { field: 'x', is: ['a'] }, [['CHECK_OPERAND', '/check/0/is']]],
+    ['in a scalar', { field: 'x', in: 'DE' }, [['CHECK_OPERAND', '/check/0/in']]],
+    ['in an empty list', { field: 'x', not_in: [] }, [['CHECK_OPERAND', '/check/0/not_in']]],
+    ['a list with a duplicate', { field: 'x', in: ['a', 'b', 'a'] }, [['CHECK_OPERAND', '/check/0/in/2']]],
     [
       'a list with equal decimals',
       { field: 'x', in: [new DecimalNumber('1.50'), new DecimalNumber('1.5')] },
-      [['check_operand', '/check/0/in/1']],
+      [['CHECK_OPERAND', '/check/0/in/1']],
     ],
-    ['a list holding null', { field: 'x', in: ['a', null] }, [['check_operand', '/check/0/in/1']]],
-    ['a list holding a list', { field: 'x', in: [['a']] }, [['check_operand', '/check/0/in/0']]],
-    ['null', { field: 'x', is: null }, [['check_operand', '/check/0/is']]],
-    ['a float', { field: 'x', over: 10.5 }, [['check_operand', '/check/0/over']]],
-    ['an unsafe integer', { field: 'x', over: 2 ** 53 }, [['check_operand', '/check/0/over']]],
+    ['a list holding null', { field: 'x', in: ['a', null] }, [['CHECK_OPERAND', '/check/0/in/1']]],
+    ['a list holding a list', { field: 'x', in: [['a']] }, [['CHECK_OPERAND', '/check/0/in/0']]],
+    ['null', { field: 'x', is: null }, [['CHECK_OPERAND', '/check/0/is']]],
+    ['a float', { field: 'x', over: 10.5 }, [['CHECK_OPERAND', '/check/0/over']]],
+    ['an unsafe integer', { field: 'x', over: 2 ** 53 }, [['CHECK_OPERAND', '/check/0/over']]],
     [
       'a decimal of 19 fraction digits',
       { field: 'x', over: new DecimalNumber('0.1234567890123456789') },
-      [['check_operand', '/check/0/over']],
+      [['CHECK_OPERAND', '/check/0/over']],
     ],
-    ['from without a field', { field: 'x', is: { from: 'check_stock' } }, [['check_operand', '/check/0/is/from']]],
-    ['from with an empty tool', { field: 'x', is: { from: '.in_stock' } }, [['check_operand', '/check/0/is/from']]],
-    ['from that is not a string', { field: 'x', is: { from: 3 } }, [['check_operand', '/check/0/is']]],
-    ['an operand mapping beside from', { field: 'x', is: { from: 'a.b', or: 1 } }, [['check_operand', '/check/0/is']]],
-    ['an operand mapping without from', { field: 'x', is: { value: 1 } }, [['check_operand', '/check/0/is']]],
+    ['from without a field', { field: 'x', is: { from: 'check_stock' } }, [['CHECK_OPERAND', '/check/0/is/from']]],
+    ['from with an empty tool', { field: 'x', is: { from: '.in_stock' } }, [['CHECK_OPERAND', '/check/0/is/from']]],
+    ['from that is not a string', { field: 'x', is: { from: 3 } }, [['CHECK_OPERAND', '/check/0/is']]],
+    ['an operand mapping beside from', { field: 'x', is: { from: 'a.b', or: 1 } }, [['CHECK_OPERAND', '/check/0/is']]],
+    ['an operand mapping without from', { field: 'x', is: { value: 1 } }, [['CHECK_OPERAND', '/check/0/is']]],
   ])('refuses %s', (_name, value, expected) => {
     const result = read(value);
     expect(result.problems).toEqual(expected);
@@ -88,9 +88,9 @@ describe('readCheck', () => {
 
   it('lists every problem of one check', () => {
     expect(read({ field: 'a b', extra: 1, over: 'x' }).problems).toEqual([
-      ['check_invalid', '/check/0/extra'],
-      ['check_invalid', '/check/0/field'],
-      ['check_operand', '/check/0/over'],
+      ['CHECK_INVALID', '/check/0/extra'],
+      ['CHECK_INVALID', '/check/0/field'],
+      ['CHECK_OPERAND', '/check/0/over'],
     ]);
   });
 
@@ -98,7 +98,7 @@ describe('readCheck', () => {
     const problems: Diagnostic[] = [];
     readCheck({ field: 'x', over: 'ten' }, '', problems);
     expect(problems[0]?.message).toContain('write a number such as 10 or 10.50');
-    expect(Object.keys(CHECK_CODES)).toEqual(['check_invalid', 'check_comparison', 'check_operand']);
+    expect(Object.keys(CHECK_CODES)).toEqual(['CHECK_INVALID', 'CHECK_COMPARISON', 'CHECK_OPERAND']);
   });
 });
 
@@ -111,15 +111,15 @@ describe('validateChecks', () => {
     expect(validateChecks([], '/c', problems)).toEqual([]);
     expect(validateChecks([{ field: 'a' }, { field: 'b', is: 1 }, 'x'], '/tools/0/checks', problems)).toBeUndefined();
     expect(problems.map((p) => [p.code, p.path])).toEqual([
-      ['check_comparison', '/tools/0/checks/0'],
-      ['check_invalid', '/tools/0/checks/2'],
+      ['CHECK_COMPARISON', '/tools/0/checks/0'],
+      ['CHECK_INVALID', '/tools/0/checks/2'],
     ]);
   });
 
   it('refuses a value that is not a list', () => {
     const problems: Diagnostic[] = [];
     expect(validateChecks({ field: 'a', is: 1 }, '/tools/0/checks', problems)).toBeUndefined();
-    expect(problems.map((p) => [p.code, p.path])).toEqual([['check_invalid', '/tools/0/checks']]);
+    expect(problems.map((p) => [p.code, p.path])).toEqual([['CHECK_INVALID', '/tools/0/checks']]);
   });
 });
 

@@ -11,13 +11,13 @@ import type { Check, CheckOp, Literal } from './types.ts';
 
 /** The codes a check's problems carry; users script against them, so none is ever renamed or reused. */
 export const CHECK_CODES = {
-  check_invalid: {
+  CHECK_INVALID: {
     when: 'A check is not a mapping, has a member other than `field` and one comparison, or its `field` is missing or not an argument name (segments of letters, digits, _ and -, joined by dots). Also a `checks` value that is not a list.',
   },
-  check_comparison: {
+  CHECK_COMPARISON: {
     when: 'A check has no comparison, or more than one; it needs exactly one of is, is_not, in, not_in, over, under, at_least, at_most.',
   },
-  check_operand: {
+  CHECK_OPERAND: {
     when: 'A comparison cannot be stated exactly: over/under/at_least/at_most given something that is not a number or {from}; in/not_in given something that is not a non-empty list of distinct scalars or {from}; is/is_not given a list; a number that is not exact; a `from` that is not `tool.field`.',
   },
 } as const;
@@ -57,7 +57,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function readCheck(value: unknown, path: string, problems: Diagnostic[]): Check | undefined {
   if (!isRecord(value)) {
-    fail(problems, 'check_invalid', path, 'a check is a mapping such as {field: country, in: [DE, FR]}');
+    fail(problems, 'CHECK_INVALID', path, 'a check is a mapping such as {field: country, in: [DE, FR]}');
     return undefined;
   }
   const before = problems.length;
@@ -68,18 +68,18 @@ export function readCheck(value: unknown, path: string, problems: Diagnostic[]):
     else
       fail(
         problems,
-        'check_invalid',
+        'CHECK_INVALID',
         childPointer(path, key),
         `unknown member "${key}"; a check has field and one of ${CHECK_OPS.join(', ')}`,
       );
   }
   const field = value.field;
   if (field === undefined) {
-    fail(problems, 'check_invalid', path, 'a check needs `field`, the argument it reads, such as field: quantity');
+    fail(problems, 'CHECK_INVALID', path, 'a check needs `field`, the argument it reads, such as field: quantity');
   } else if (typeof field !== 'string' || field.length > MAX_FIELD_LENGTH || !FIELD.test(field)) {
     fail(
       problems,
-      'check_invalid',
+      'CHECK_INVALID',
       `${path}/field`,
       'a field is an argument name (letters, digits, _ and -), with dots for nested members, such as shipping.country',
     );
@@ -87,7 +87,7 @@ export function readCheck(value: unknown, path: string, problems: Diagnostic[]):
   if (ops.length !== 1) {
     fail(
       problems,
-      'check_comparison',
+      'CHECK_COMPARISON',
       path,
       ops.length === 0
         ? `a check compares its field: add one of ${CHECK_OPS.join(', ')}`
@@ -107,19 +107,19 @@ function readOperand(op: CheckOp, raw: unknown, path: string, problems: Diagnost
   if (isRecord(raw)) return readFrom(raw, path, problems);
   if (Array.isArray(raw)) {
     if (!LIST_OPS.has(op)) {
-      fail(problems, 'check_operand', path, `a list is for in and not_in; ${op} compares with one value`);
+      fail(problems, 'CHECK_OPERAND', path, `a list is for in and not_in; ${op} compares with one value`);
       return undefined;
     }
     return readList(raw, path, problems);
   }
   if (LIST_OPS.has(op)) {
-    fail(problems, 'check_operand', path, `${op} takes a list, such as ${op}: [DE, FR], or {from: tool.field}`);
+    fail(problems, 'CHECK_OPERAND', path, `${op} takes a list, such as ${op}: [DE, FR], or {from: tool.field}`);
     return undefined;
   }
   const literal = readLiteral(raw, path, problems);
   if (literal === undefined) return undefined;
   if (NUMERIC_OPS.has(op) && !('decimal' in literal)) {
-    fail(problems, 'check_operand', path, `${op} compares numbers: write a number such as 10 or 10.50, or {from: tool.field}`);
+    fail(problems, 'CHECK_OPERAND', path, `${op} compares numbers: write a number such as 10 or 10.50, or {from: tool.field}`);
     return undefined;
   }
   return { value: literal };
@@ -129,14 +129,14 @@ function readFrom(raw: Record<string, unknown>, path: string, problems: Diagnost
   const keys = Object.keys(raw);
   const source = raw.from;
   if (keys.length !== 1 || typeof source !== 'string') {
-    fail(problems, 'check_operand', path, 'an operand mapping is {from: tool.field}, what an earlier tool in the session returned');
+    fail(problems, 'CHECK_OPERAND', path, 'an operand mapping is {from: tool.field}, what an earlier tool in the session returned');
     return undefined;
   }
   const from = parseFrom(source);
   if (from === undefined) {
     fail(
       problems,
-      'check_operand',
+      'CHECK_OPERAND',
       `${path}/from`,
       'from names a tool, a dot, then a field of its result, such as check_stock.in_stock (the tool name has no dot)',
     );
@@ -158,7 +158,7 @@ export function parseFrom(source: string): { tool: string; field: string } | und
 
 function readList(raw: unknown[], path: string, problems: Diagnostic[]): Operand | undefined {
   if (raw.length === 0 || raw.length > MAX_CHECK_LIST) {
-    fail(problems, 'check_operand', path, `list 1 to ${MAX_CHECK_LIST} values`);
+    fail(problems, 'CHECK_OPERAND', path, `list 1 to ${MAX_CHECK_LIST} values`);
     return undefined;
   }
   const list: Literal[] = [];
@@ -167,7 +167,7 @@ function readList(raw: unknown[], path: string, problems: Diagnostic[]): Operand
     const literal = readLiteral(item, at, problems);
     if (literal === undefined) return;
     if (list.some((seen) => sameLiteral(seen, literal))) {
-      fail(problems, 'check_operand', at, 'this value is listed twice; list each once');
+      fail(problems, 'CHECK_OPERAND', at, 'this value is listed twice; list each once');
       return;
     }
     list.push(literal);
@@ -182,7 +182,7 @@ function readLiteral(raw: unknown, path: string, problems: Diagnostic[]): Litera
     if (Number.isSafeInteger(raw)) return { decimal: String(raw) };
     fail(
       problems,
-      'check_operand',
+      'CHECK_OPERAND',
       path,
       'this number cannot be read exactly; write an integer below 2^53, or plain digits such as 10.50 in YAML',
     );
@@ -190,10 +190,10 @@ function readLiteral(raw: unknown, path: string, problems: Diagnostic[]): Litera
   }
   if (raw instanceof DecimalNumber) {
     if (isDecimalValue(raw.text, true)) return { decimal: raw.text };
-    fail(problems, 'check_operand', path, 'a decimal has at most 18 digits after the point');
+    fail(problems, 'CHECK_OPERAND', path, 'a decimal has at most 18 digits after the point');
     return undefined;
   }
-  fail(problems, 'check_operand', path, 'expected a value: a string, true or false, or a number such as 10 or 10.50');
+  fail(problems, 'CHECK_OPERAND', path, 'expected a value: a string, true or false, or a number such as 10 or 10.50');
   return undefined;
 }
 
@@ -211,7 +211,7 @@ function sameLiteral(a: Literal, b: Literal): boolean {
  */
 export function validateChecks(list: unknown, path: string, problems: Diagnostic[]): Check[] | undefined {
   if (!Array.isArray(list)) {
-    fail(problems, 'check_invalid', path, 'checks is a list of checks, such as [{field: quantity, at_most: 10}]');
+    fail(problems, 'CHECK_INVALID', path, 'checks is a list of checks, such as [{field: quantity, at_most: 10}]');
     return undefined;
   }
   const checks: Check[] = [];

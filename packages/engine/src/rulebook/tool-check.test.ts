@@ -58,12 +58,12 @@ function refusal(code: string, rule: string | null = null): Record<string, unkno
 
 describe('checkTool: the rulebook', () => {
   it('refuses a tool the catalogue does not hold, naming no rule', () => {
-    expect(check('wire_money', { amount: 5 })).toEqual(refusal('tool_unknown'));
+    expect(check('wire_money', { amount: 5 })).toEqual(refusal('TOOL_UNKNOWN'));
   });
 
   it('refuses a never tool whatever the contexts and the confirmation', () => {
     const v = check('delete_customer', { id: 1 }, { contexts: { supervisor_approved: true }, confirmed: true });
-    expect(v).toEqual(refusal('never', 'delete_customer'));
+    expect(v).toEqual(refusal('NEVER', 'delete_customer'));
   });
 
   it.each([
@@ -81,14 +81,14 @@ describe('checkTool: the rulebook', () => {
   it('allows a refund over the bound with the required context, and only with a boolean true', () => {
     expect(check('refund_card', { amount: 500 }, { contexts: { supervisor_approved: true } })).toEqual({ verdict: 'allow' });
     expect(check('refund_card', { amount: 500 }, { contexts: { supervisor_approved: false } })).toEqual(
-      refusal('requirement_unmet', 'refund_card'),
+      refusal('REQUIREMENT_UNMET', 'refund_card'),
     );
     expect(check('refund_card', { amount: 500 }, { contexts: { supervisor_approved: 'true' } }).verdict).toBe('refuse');
   });
 
   it('names the unmet context, never the amount', () => {
     const v = check('refund_card', { amount: 987654 });
-    expect(v).toEqual(refusal('requirement_unmet', 'refund_card'));
+    expect(v).toEqual(refusal('REQUIREMENT_UNMET', 'refund_card'));
     if (v.verdict !== 'refuse') throw new Error('expected a refusal');
     expect(v.reason).toBe('refund_card needs supervisor_approved, which this call does not have.');
     expect(v.reason).not.toContain('987654');
@@ -97,7 +97,7 @@ describe('checkTool: the rulebook', () => {
   it('names every unmet context of a guard', () => {
     const v = check('export_data', {}, { contexts: { manager_ok: false } });
     expect(v).toMatchObject({
-      code: 'requirement_unmet',
+      code: 'REQUIREMENT_UNMET',
       reason: 'export_data needs gdpr_ok and manager_ok, which this call does not have.',
     });
     expect(check('export_data', {}, { contexts: { manager_ok: true, gdpr_ok: true } })).toEqual({ verdict: 'allow' });
@@ -105,7 +105,7 @@ describe('checkTool: the rulebook', () => {
 
   it('never lets the host set a computed context', () => {
     for (const contexts of [{ amount_over_200: false }, { amount_over_200: true }, { amount_over_200: 'false', amount: 10 }]) {
-      expect(check('refund_card', { amount: 500 }, { contexts })).toEqual(refusal('requirement_unmet', 'refund_card'));
+      expect(check('refund_card', { amount: 500 }, { contexts })).toEqual(refusal('REQUIREMENT_UNMET', 'refund_card'));
       expect(check('refund_card', { amount: 50 }, { contexts })).toEqual({ verdict: 'allow' });
     }
   });
@@ -118,13 +118,13 @@ describe('checkTool: the rulebook', () => {
     ['an exponent', { amount: '1e2' }],
     ['a list', { amount: [100] }],
   ])('applies the requirement when the amount is %s (fail closed)', (_name, args) => {
-    expect(check('refund_card', args)).toEqual(refusal('requirement_unmet', 'refund_card'));
+    expect(check('refund_card', args)).toEqual(refusal('REQUIREMENT_UNMET', 'refund_card'));
     expect(check('refund_card', args, { contexts: { supervisor_approved: true } })).toEqual({ verdict: 'allow' });
   });
 
   it('leaves a tool without a flow to its declarations', () => {
     expect(check('lookup_order', { order_id: 'A-1' })).toEqual({ verdict: 'allow' });
-    expect(check('lookup_order', { order_id: '' })).toEqual(refusal('check_failed', 'lookup_order'));
+    expect(check('lookup_order', { order_id: '' })).toEqual(refusal('CHECK_FAILED', 'lookup_order'));
     expect(check('check_stock', { sku: 'a' })).toEqual({ verdict: 'allow' });
   });
 });
@@ -149,7 +149,7 @@ describe('checkTool: confirmation', () => {
       tools: { close_account: { after: ['lookup_order'] } },
     });
     expect(checkTool({ rulebook, catalogue: overlaid, call: { tool: 'close_account', arguments: {} } })).toEqual(
-      refusal('order_after', 'close_account'),
+      refusal('ORDER_AFTER', 'close_account'),
     );
   });
 });
@@ -159,7 +159,7 @@ describe('checkTool: order rules and at_most', () => {
 
   it('runs send_receipt only after charge_card', () => {
     const v = check('send_receipt', {}, { history: [] });
-    expect(v).toEqual(refusal('order_after', 'send_receipt'));
+    expect(v).toEqual(refusal('ORDER_AFTER', 'send_receipt'));
     expect(v.verdict === 'refuse' && v.reason).toBe(
       'send_receipt runs only after charge_card, and charge_card has not run in this session.',
     );
@@ -171,7 +171,7 @@ describe('checkTool: order rules and at_most', () => {
     const stock: SessionCall = { tool: 'check_stock', result: { in_stock: 5 } };
     expect(check('send_order', { quantity: 1 }, { history: [stock] })).toEqual({ verdict: 'allow' });
     const v = check('send_order', { quantity: 1 }, { history: [{ tool: 'close_account' }, stock] });
-    expect(v).toEqual(refusal('order_not_after', 'send_order'));
+    expect(v).toEqual(refusal('ORDER_NOT_AFTER', 'send_order'));
     expect(v.verdict === 'refuse' && v.reason).toBe('send_order never runs after close_account, which ran earlier in this session.');
   });
 
@@ -183,14 +183,14 @@ describe('checkTool: order rules and at_most', () => {
       verdicts.push(v.verdict === 'refuse' ? v.code : v.verdict);
       if (v.verdict === 'allow') history.push({ tool: 'send_order', arguments: { quantity: 1 }, result: { ok: true } });
     }
-    expect(verdicts).toEqual(['allow', 'allow', 'allow', 'at_most_exceeded', 'at_most_exceeded']);
+    expect(verdicts).toEqual(['allow', 'allow', 'allow', 'AT_MOST_EXCEEDED', 'AT_MOST_EXCEEDED']);
     const last = check('send_order', { quantity: 1 }, { history });
     expect(last.verdict === 'refuse' && last.reason).toBe('send_order runs at most 3 times in a session, and it has run 3 times.');
   });
 
   it('allows send_receipt once in a session', () => {
     expect(check('send_receipt', {}, { history: [charged, { tool: 'send_receipt' }] })).toEqual(
-      refusal('at_most_exceeded', 'send_receipt'),
+      refusal('AT_MOST_EXCEEDED', 'send_receipt'),
     );
   });
 });
@@ -201,14 +201,14 @@ describe('checkTool: checks', () => {
   it('holds quantity to what check_stock returned', () => {
     expect(check('send_order', { quantity: 5 }, { history: [stock(5)] })).toEqual({ verdict: 'allow' });
     const v = check('send_order', { quantity: 6 }, { history: [stock(5)] });
-    expect(v).toEqual(refusal('check_failed', 'send_order'));
+    expect(v).toEqual(refusal('CHECK_FAILED', 'send_order'));
     expect(v.verdict === 'refuse' && v.reason).toBe(
       'send_order\'s check "quantity at_most from check_stock.in_stock" does not hold for this call.',
     );
   });
 
   it('reads the most recent check_stock call', () => {
-    expect(check('send_order', { quantity: 3 }, { history: [stock(10), stock(2)] })).toEqual(refusal('check_failed', 'send_order'));
+    expect(check('send_order', { quantity: 3 }, { history: [stock(10), stock(2)] })).toEqual(refusal('CHECK_FAILED', 'send_order'));
     expect(check('send_order', { quantity: 3 }, { history: [stock(2), stock(10)] })).toEqual({ verdict: 'allow' });
   });
 
@@ -222,7 +222,7 @@ describe('checkTool: checks', () => {
     ['a fractional JSON quantity', { quantity: 1.5 }, [stock(5)]],
   ] as const)('refuses a check it cannot read: %s', (_name, args, history) => {
     const v = check('send_order', args, { history });
-    expect(v).toEqual(refusal('check_unreadable', 'send_order'));
+    expect(v).toEqual(refusal('CHECK_UNREADABLE', 'send_order'));
     expect(v.verdict === 'refuse' && v.reason).toBe(
       'send_order\'s check "quantity at_most from check_stock.in_stock" cannot be read for this call, so the call is refused.',
     );
@@ -243,9 +243,9 @@ describe('checkTool: the order of decisions and the reasons', () => {
     });
     const input = { rulebook, catalogue: overlaid };
     expect(checkTool({ ...input, call: { tool: 'refund_card', arguments: { amount: 500 } } })).toEqual(
-      refusal('requirement_unmet', 'refund_card'),
+      refusal('REQUIREMENT_UNMET', 'refund_card'),
     );
-    expect(checkTool({ ...input, call: { tool: 'refund_card', arguments: { amount: 5 } } })).toEqual(refusal('order_after', 'refund_card'));
+    expect(checkTool({ ...input, call: { tool: 'refund_card', arguments: { amount: 5 } } })).toEqual(refusal('ORDER_AFTER', 'refund_card'));
     expect(checkTool({ ...input, call: { tool: 'refund_card', arguments: { amount: 5 } }, history: [{ tool: 'charge_card' }] })).toEqual({
       verdict: 'confirm',
       rule: 'refund_card',
@@ -261,23 +261,23 @@ describe('checkTool: the order of decisions and the reasons', () => {
       return v.verdict === 'refuse' ? v.code : v.verdict;
     };
     const all: SessionCall[] = [{ tool: 'close_account' }, { tool: 'send_order' }, { tool: 'check_stock', result: { in_stock: 1 } }];
-    expect(run(all)).toBe('order_after');
-    expect(run([{ tool: 'charge_card' }, ...all])).toBe('order_not_after');
-    expect(run([{ tool: 'charge_card' }, ...all.slice(1)])).toBe('at_most_exceeded');
-    expect(run([{ tool: 'charge_card' }, ...all.slice(2)])).toBe('check_failed');
+    expect(run(all)).toBe('ORDER_AFTER');
+    expect(run([{ tool: 'charge_card' }, ...all])).toBe('ORDER_NOT_AFTER');
+    expect(run([{ tool: 'charge_card' }, ...all.slice(1)])).toBe('AT_MOST_EXCEEDED');
+    expect(run([{ tool: 'charge_card' }, ...all.slice(2)])).toBe('CHECK_FAILED');
   });
 
   it('registers every code it gives', () => {
     expect(Object.keys(TOOL_CHECK_CODES).sort()).toEqual(
       [
-        'at_most_exceeded',
-        'check_failed',
-        'check_unreadable',
+        'AT_MOST_EXCEEDED',
+        'CHECK_FAILED',
+        'CHECK_UNREADABLE',
         'never',
-        'order_after',
-        'order_not_after',
-        'requirement_unmet',
-        'tool_unknown',
+        'ORDER_AFTER',
+        'ORDER_NOT_AFTER',
+        'REQUIREMENT_UNMET',
+        'TOOL_UNKNOWN',
       ].sort(),
     );
   });

@@ -8,16 +8,16 @@ import type { Check, Flow, Literal, Rulebook } from './types.ts';
 
 /** Every code a refusal carries, with when it occurs; never renamed or reused. */
 export const TOOL_CHECK_CODES = {
-  tool_unknown: { when: 'The call names a tool the catalogue does not hold; rule is null.' },
-  never: { when: 'The rulebook refuses the tool outright (a sheet’s never: true).' },
-  requirement_unmet: {
+  TOOL_UNKNOWN: { when: 'The call names a tool the catalogue does not hold; rule is null.' },
+  NEVER: { when: 'The rulebook refuses the tool outright (a sheet’s never: true).' },
+  REQUIREMENT_UNMET: {
     when: 'The rulebook allows the tool only where its guard holds, and for this call it does not, or cannot be read (a missing argument makes a when condition hold, so the requirement applies). The reason names the unmet contexts.',
   },
-  order_after: { when: 'The tool runs only after the tools in after, and one of them has not run earlier in the session.' },
-  order_not_after: { when: 'The tool never runs after the tools in not_after, and one of them ran earlier in the session.' },
-  at_most_exceeded: { when: 'The tool has already run at_most times in the session.' },
-  check_failed: { when: 'A check does not hold for the call.' },
-  check_unreadable: {
+  ORDER_AFTER: { when: 'The tool runs only after the tools in after, and one of them has not run earlier in the session.' },
+  ORDER_NOT_AFTER: { when: 'The tool never runs after the tools in not_after, and one of them ran earlier in the session.' },
+  AT_MOST_EXCEEDED: { when: 'The tool has already run at_most times in the session.' },
+  CHECK_FAILED: { when: 'A check does not hold for the call.' },
+  CHECK_UNREADABLE: {
     when: 'A check cannot be read: its argument is missing or of another type, or its from tool has not run in the session, or its result lacks the field.',
   },
 } as const;
@@ -62,41 +62,41 @@ export function checkTool(input: ToolCheckInput): ToolVerdict {
   const history = input.history ?? [];
   const tool = input.catalogue.tools.find((t) => t.name === call.tool);
   if (tool === undefined) {
-    return refuse(null, 'tool_unknown', `The catalogue holds no tool named ${call.tool}, so the call is refused.`);
+    return refuse(null, 'TOOL_UNKNOWN', `The catalogue holds no tool named ${call.tool}, so the call is refused.`);
   }
   const name = tool.name;
   const flow = findFlow(input.rulebook.flows, name);
   if (flow !== undefined) {
-    if ('refuse' in flow) return refuse(name, 'never', `${name} never runs: the rulebook refuses it outright.`);
+    if ('refuse' in flow) return refuse(name, 'NEVER', `${name} never runs: the rulebook refuses it outright.`);
     if (evaluateExpr(flow.allow_when, call.arguments, contexts) !== TRUE) {
-      return refuse(name, 'requirement_unmet', unmetReason(name, unmetContexts(flow.allow_when, contexts)));
+      return refuse(name, 'REQUIREMENT_UNMET', unmetReason(name, unmetContexts(flow.allow_when, contexts)));
     }
   }
   const missing = (tool.after ?? []).filter((before) => !history.some((c) => c?.tool === before));
   if (missing.length > 0) {
     return refuse(
       name,
-      'order_after',
+      'ORDER_AFTER',
       `${name} runs only after ${words(tool.after ?? [])}, and ${words(missing)} ${missing.length === 1 ? 'has' : 'have'} not run in this session.`,
     );
   }
   const ran = (tool.not_after ?? []).filter((before) => history.some((c) => c?.tool === before));
   if (ran.length > 0) {
-    return refuse(name, 'order_not_after', `${name} never runs after ${words(ran)}, which ran earlier in this session.`);
+    return refuse(name, 'ORDER_NOT_AFTER', `${name} never runs after ${words(ran)}, which ran earlier in this session.`);
   }
   if (tool.at_most !== undefined) {
     let count = 0;
     for (const c of history) if (c?.tool === name) count++;
     if (count >= tool.at_most) {
-      return refuse(name, 'at_most_exceeded', `${name} runs at most ${times(tool.at_most)} in a session, and it has run ${times(count)}.`);
+      return refuse(name, 'AT_MOST_EXCEEDED', `${name} runs at most ${times(tool.at_most)} in a session, and it has run ${times(count)}.`);
     }
   }
   for (const check of tool.checks ?? []) {
     const t = evaluateCheck(check, call.arguments, history);
     if (t === TRUE) continue;
     return t === UNKNOWN
-      ? refuse(name, 'check_unreadable', `${name}'s check "${describeCheck(check)}" cannot be read for this call, so the call is refused.`)
-      : refuse(name, 'check_failed', `${name}'s check "${describeCheck(check)}" does not hold for this call.`);
+      ? refuse(name, 'CHECK_UNREADABLE', `${name}'s check "${describeCheck(check)}" cannot be read for this call, so the call is refused.`)
+      : refuse(name, 'CHECK_FAILED', `${name}'s check "${describeCheck(check)}" does not hold for this call.`);
   }
   if (tool.confirmation !== undefined && input.confirmed !== true) {
     return { verdict: 'confirm', rule: name, confirmation: tool.confirmation };

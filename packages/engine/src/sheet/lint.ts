@@ -8,12 +8,12 @@ export interface LintCatalogue {
 }
 
 export const LINT_CODES = {
-  rule_action_unknown: 'The sheet has a rule for an action the catalogue does not hold.',
-  write_ungoverned: 'A write the catalogue holds that the sheet never names, so a new write is never left ungoverned by omission.',
+  RULE_ACTION_UNKNOWN: 'The sheet has a rule for an action the catalogue does not hold.',
+  WRITE_UNGOVERNED: 'A write the catalogue holds that the sheet never names, so a new write is never left ungoverned by omission.',
 } as const;
 
 /**
- * Lints a sheet against a catalogue: `rule_action_unknown` at the rule's line, `write_ungoverned` at
+ * Lints a sheet against a catalogue: `RULE_ACTION_UNKNOWN` at the rule's line, `WRITE_UNGOVERNED` at
  * the line of `rules:`.
  */
 export function lintSheet(sheet: Sheet, catalogue: LintCatalogue): Diagnostic[] {
@@ -25,7 +25,7 @@ export function lintSheet(sheet: Sheet, catalogue: LintCatalogue): Diagnostic[] 
   for (const rule of sheet.rules) {
     if (!known.has(rule.action)) {
       lints.push({
-        code: 'rule_action_unknown',
+        code: 'RULE_ACTION_UNKNOWN',
         severity: 'warning',
         message: `the sheet has a rule for \`${rule.action}\`, which the catalogue does not hold`,
         ...at(rule.line),
@@ -35,7 +35,7 @@ export function lintSheet(sheet: Sheet, catalogue: LintCatalogue): Diagnostic[] 
   for (const tool of catalogue.tools) {
     if (tool.kind === 'write' && !named.has(tool.name)) {
       lints.push({
-        code: 'write_ungoverned',
+        code: 'WRITE_UNGOVERNED',
         severity: 'warning',
         message: `the catalogue's write \`${tool.name}\` has no rule in the sheet; name it so it is not left ungoverned by omission`,
         ...at(sheet.line),

@@ -57,19 +57,19 @@ describe('refund_card: requires supervisor_approved when amount_over 200', () =>
 
   it('refuses an amount over the bound without the approval, naming the context it needs', () => {
     expect(check('refund_card', { amount: 201 })).toEqual(
-      refused('requirement_unmet', 'refund_card', 'refund_card needs supervisor_approved, which this call does not have.'),
+      refused('REQUIREMENT_UNMET', 'refund_card', 'refund_card needs supervisor_approved, which this call does not have.'),
     );
-    expect(check('refund_card', { amount: '200.01' })).toEqual(refused('requirement_unmet', 'refund_card'));
+    expect(check('refund_card', { amount: '200.01' })).toEqual(refused('REQUIREMENT_UNMET', 'refund_card'));
   });
 
   it('allows it over the bound with the approval; false or anything but true is no approval', () => {
     expect(check('refund_card', { amount: 500 }, { contexts: { supervisor_approved: true } })).toEqual(ALLOW);
     expect(check('refund_card', { amount: 500 }, { contexts: { supervisor_approved: false } })).toEqual(
-      refused('requirement_unmet', 'refund_card'),
+      refused('REQUIREMENT_UNMET', 'refund_card'),
     );
     for (const value of ['true', 1, null, {}]) {
       expect(check('refund_card', { amount: 500 }, { contexts: { supervisor_approved: value } })).toEqual(
-        refused('requirement_unmet', 'refund_card'),
+        refused('REQUIREMENT_UNMET', 'refund_card'),
       );
     }
   });
@@ -81,13 +81,13 @@ describe('refund_card: requires supervisor_approved when amount_over 200', () =>
       }
     }
     expect(check('refund_card', { amount: 500 }, { contexts: { when_refund_card: false } })).toEqual(
-      refused('requirement_unmet', 'refund_card'),
+      refused('REQUIREMENT_UNMET', 'refund_card'),
     );
   });
 
   it('applies the requirement where the amount is missing or unreadable (fail closed)', () => {
     for (const args of [{}, { amount: null }, { amount: 'lots' }, { amount: 250.5 }, { amount: '1e3' }, null, 'x', []]) {
-      expect(check('refund_card', args)).toEqual(refused('requirement_unmet', 'refund_card'));
+      expect(check('refund_card', args)).toEqual(refused('REQUIREMENT_UNMET', 'refund_card'));
       expect(check('refund_card', args, { contexts: { supervisor_approved: true } })).toEqual(ALLOW);
     }
   });
@@ -115,10 +115,10 @@ describe('charge_card: requires_confirmation', () => {
 describe('send_receipt: after charge_card, at_most 1', () => {
   it('refuses it before charge_card ran in the session', () => {
     expect(check('send_receipt', {})).toEqual(
-      refused('order_after', 'send_receipt', 'send_receipt runs only after charge_card, and charge_card has not run in this session.'),
+      refused('ORDER_AFTER', 'send_receipt', 'send_receipt runs only after charge_card, and charge_card has not run in this session.'),
     );
     expect(check('send_receipt', {}, { history: [{ tool: 'refund_card', arguments: { amount: 5 } }] })).toEqual(
-      refused('order_after', 'send_receipt'),
+      refused('ORDER_AFTER', 'send_receipt'),
     );
   });
 
@@ -132,11 +132,11 @@ describe('send_receipt: after charge_card, at_most 1', () => {
       { tool: 'send_receipt', arguments: {} },
     ];
     expect(check('send_receipt', {}, { history })).toEqual(
-      refused('at_most_exceeded', 'send_receipt', 'send_receipt runs at most once in a session, and it has run once.'),
+      refused('AT_MOST_EXCEEDED', 'send_receipt', 'send_receipt runs at most once in a session, and it has run once.'),
     );
     // A second charge does not reset the count: at_most counts the whole session.
     expect(check('send_receipt', {}, { history: [...history, { tool: 'charge_card', arguments: { amount: 3 } }] })).toEqual(
-      refused('at_most_exceeded', 'send_receipt'),
+      refused('AT_MOST_EXCEEDED', 'send_receipt'),
     );
   });
 });
@@ -151,22 +151,22 @@ describe('send_order: checks against the call and an earlier tool’s result', (
 
   it('reads the most recent check_stock', () => {
     expect(check('send_order', { quantity: 5, country: 'DE' }, { history: [stock(9), stock(4)] })).toEqual(
-      refused('check_failed', 'send_order'),
+      refused('CHECK_FAILED', 'send_order'),
     );
   });
 
   it('refuses a quantity over it, and a country outside the list, naming the check', () => {
     expect(check('send_order', { quantity: 6, country: 'DE' }, { history: [stock(5)] })).toEqual(
-      refused('check_failed', 'send_order', `send_order's check "quantity at_most from check_stock.in_stock" does not hold for this call.`),
+      refused('CHECK_FAILED', 'send_order', `send_order's check "quantity at_most from check_stock.in_stock" does not hold for this call.`),
     );
     expect(check('send_order', { quantity: 1, country: 'US' }, { history: [stock(5)] })).toEqual(
-      refused('check_failed', 'send_order', `send_order's check "country in [DE, FR]" does not hold for this call.`),
+      refused('CHECK_FAILED', 'send_order', `send_order's check "country in [DE, FR]" does not hold for this call.`),
     );
   });
 
   it('refuses a call whose check cannot be read: no check_stock yet, no such field, a missing or odd quantity', () => {
     const unreadable = refused(
-      'check_unreadable',
+      'CHECK_UNREADABLE',
       'send_order',
       `send_order's check "quantity at_most from check_stock.in_stock" cannot be read for this call, so the call is refused.`,
     );
@@ -177,14 +177,14 @@ describe('send_order: checks against the call and an earlier tool’s result', (
     expect(check('send_order', { quantity: 1, country: 'DE' }, { history: [stock('plenty')] })).toEqual(unreadable);
     expect(check('send_order', { country: 'DE' }, { history: [stock(5)] })).toEqual(unreadable);
     expect(check('send_order', { quantity: 'one', country: 'DE' }, { history: [stock(5)] })).toEqual(unreadable);
-    expect(check('send_order', { quantity: 1, country: 7 }, { history: [stock(5)] })).toEqual(refused('check_unreadable', 'send_order'));
+    expect(check('send_order', { quantity: 1, country: 7 }, { history: [stock(5)] })).toEqual(refused('CHECK_UNREADABLE', 'send_order'));
   });
 });
 
 describe('the rest of the sheet and the catalogue', () => {
   it('never runs delete_customer, whatever the host says', () => {
     expect(check('delete_customer', { id: 'c1' }, { contexts: { supervisor_approved: true }, confirmed: true })).toEqual(
-      refused('never', 'delete_customer', 'delete_customer never runs: the rulebook refuses it outright.'),
+      refused('NEVER', 'delete_customer', 'delete_customer never runs: the rulebook refuses it outright.'),
     );
   });
 
@@ -192,7 +192,7 @@ describe('the rest of the sheet and the catalogue', () => {
     expect(check('check_stock', { sku: 'A1' })).toEqual(ALLOW);
     expect(checkTool({ rulebook, catalogue, call: { tool: 'wire_money', arguments: {} } })).toEqual({
       verdict: 'refuse',
-      code: 'tool_unknown',
+      code: 'TOOL_UNKNOWN',
       rule: null,
       reason: 'The catalogue holds no tool named wire_money, so the call is refused.',
     });

@@ -169,7 +169,7 @@ async function refuseDamaged(ctx: AppContext, id: string, sequence: number | und
   if (!named) return;
   const problem = ctx.store
     .problems()
-    .find((p) => p.id === id && p.code === 'damaged_version' && p.message.includes(`version ${named.sequence}:`));
+    .find((p) => p.id === id && p.code === 'DAMAGED_VERSION' && p.message.includes(`version ${named.sequence}:`));
   throw new ApiError(409, 'DAMAGED', problem?.message ?? `${id} version ${named.sequence} is stored, but its file is damaged`);
 }
 

@@ -131,7 +131,7 @@ const compileRoute = createRoute({
     ),
     ...ERRORS,
     422: errorResponse(
-      'rule_sheet_unsupported (or the Colang code, colang_limit among them) with details.problems [{line, message, code}], each code rule_sheet_unsupported or rule_sheet_limit for a sheet; or INVALID_CATALOGUE.',
+      'RULE_SHEET_UNSUPPORTED (or the Colang code, COLANG_LIMIT among them) with details.problems [{line, message, code}], each code RULE_SHEET_UNSUPPORTED or RULE_SHEET_LIMIT for a sheet; or INVALID_CATALOGUE.',
     ),
   },
 });
@@ -190,7 +190,7 @@ const checkRoute = createRoute({
       'The verdict, the rule and why.',
     ),
     ...ERRORS,
-    422: errorResponse('The rules do not compile (rule_sheet_unsupported or the Colang code) or INVALID_CATALOGUE.'),
+    422: errorResponse('The rules do not compile (RULE_SHEET_UNSUPPORTED or the Colang code) or INVALID_CATALOGUE.'),
   },
 });
 
@@ -308,7 +308,7 @@ export function statelessRoutes() {
     const kind = rules.sheet !== undefined ? 'sheet' : 'colang';
     const compiled = compileRules((rules.sheet ?? rules.colang) as string, kind, catalogue);
     if (!compiled.ok) {
-      const code = kind === 'sheet' ? 'rule_sheet_unsupported' : (compiled.problems[0]?.code ?? 'colang_syntax');
+      const code = kind === 'sheet' ? 'RULE_SHEET_UNSUPPORTED' : (compiled.problems[0]?.code ?? 'COLANG_SYNTAX');
       throw new ApiError(422, code, `the ${kind === 'sheet' ? 'sheet' : 'policy'} was not compiled; nothing was changed`, {
         problems: compiled.problems.map(problemWithLine),
       });

@@ -17,7 +17,7 @@ const POLICY = '{\n  "schema": "tollgate/policy@1",\n  "default": "allow",\n  "r
 describe('toMarkers', () => {
   it('places a diagnostic by its range with an error severity', () => {
     const d: Diagnostic = {
-      code: 'rule_sheet_unsupported',
+      code: 'RULE_SHEET_UNSUPPORTED',
       severity: 'error',
       message: 'unknown key',
       line: 2,
@@ -29,7 +29,7 @@ describe('toMarkers', () => {
       {
         severity: MARKER_ERROR,
         message: 'unknown key',
-        code: 'rule_sheet_unsupported',
+        code: 'RULE_SHEET_UNSUPPORTED',
         source: 'tollgate',
         startLineNumber: 2,
         startColumn: 3,
