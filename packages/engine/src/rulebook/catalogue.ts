@@ -1,5 +1,6 @@
 // The catalogue: the tools an agent may call, YAML or JSON, validated with every problem's path and line
 // (DESIGN.md, "Documents"; docs/catalogue.md).
+import { codeView } from '../codes/index.ts';
 import { problem } from '../conditions/family.ts';
 import { TOOL_NAME, validateToolBinding } from '../policy/tool.ts';
 import type { AmountMapping } from '../policy/types.ts';
@@ -8,34 +9,11 @@ import { childPointer } from '../source/json-pointer.ts';
 import { readJsonText } from '../source/json-text.ts';
 import { placeProblems } from '../source/place-problems.ts';
 import { DecimalNumber, readYamlText } from '../source/yaml-text.ts';
-import { CHECK_CODES, parseFrom, validateChecks } from './check.ts';
+import { parseFrom, validateChecks } from './check.ts';
 import type { ToolDeclarations } from './types.ts';
 
 /** Every code a catalogue's problems carry, with when it occurs. Shared codes mean what they mean in policy@1. */
-export const CATALOGUE_CODES = {
-  NOT_YAML: { when: 'The text is not YAML, or holds a second document or a key twice; the range gives the line.' },
-  NOT_JSON: { when: 'The text is not JSON; the range gives the line and column.' },
-  TOO_LARGE: { when: 'The text is longer than 4 MiB.' },
-  TOO_DEEP: { when: 'JSON arrays and objects nest deeper than 64 levels.' },
-  DUPLICATE_MEMBER: { when: 'A JSON object names a member twice.' },
-  INEXACT_NUMBER: { when: 'A number cannot be read exactly (an exponent, a float in JSON, beyond 2^53-1).' },
-  UNSUPPORTED_YAML: { when: 'A YAML alias; write the value out.' },
-  INVALID_TYPE: { when: 'A value has the wrong type: the document or a tool is not a mapping, tools or an order rule is not a list.' },
-  MISSING_MEMBER: { when: 'tools, or a tool’s name, action or kind, or an amount’s pointer or currency, is absent.' },
-  UNKNOWN_MEMBER: { when: 'A member the catalogue format does not define, at the top or in a tool or amount.' },
-  INVALID_VALUE: {
-    when: 'kind is not read or write; at_most is not a positive integer; description or confirmation is empty or over 500 characters; requires_confirmation is not a boolean, or is false beside confirmation words.',
-  },
-  INVALID_TOOL_NAME: { when: 'A tool name, or a name in after/not_after, is not 1-128 letters, digits, _, - or .' },
-  INVALID_ACTION: { when: 'An action is not dot-separated segments of a-z, 0-9, _ and -, or lies in the reserved tollgate. namespace.' },
-  INVALID_POINTER: { when: 'An amount pointer or currency pointer is not a JSON Pointer into the arguments such as /amount.' },
-  INVALID_CURRENCY: { when: 'An amount currency is not three uppercase letters.' },
-  DUPLICATE_TOOL: { when: 'Two tools share a name; the second is reported.' },
-  DUPLICATE_VALUE: { when: 'after or not_after names a tool twice.' },
-  UNKNOWN_TOOL: { when: 'after, not_after or a check’s from names a tool the catalogue does not hold.' },
-  CONTRADICTORY_ORDER: { when: 'A tool is to run after itself, or names one tool in both after and not_after: it could never run.' },
-  ...CHECK_CODES,
-} as const;
+export const CATALOGUE_CODES = codeView('catalogue');
 
 export type CatalogueCode = keyof typeof CATALOGUE_CODES;
 

@@ -1,5 +1,6 @@
 // Checks: conditions on a call (catalogue `checks`, sheet `check`), read from plain values and decided
 // in three-valued logic against the call's arguments and the session's earlier results.
+import { codeView } from '../codes/index.ts';
 import { compareNumeric, type NumericOp } from '../conditions/bounds.ts';
 import { compareDecimal, isDecimalValue, keptNumberReadings, readNumeric } from '../conditions/decimal.ts';
 import { FALSE, TRUE, type Tri, UNKNOWN } from '../conditions/tri.ts';
@@ -10,17 +11,7 @@ import { DecimalNumber } from '../source/yaml-text.ts';
 import type { Check, CheckOp, Literal } from './types.ts';
 
 /** The codes a check's problems carry; users script against them, so none is ever renamed or reused. */
-export const CHECK_CODES = {
-  CHECK_INVALID: {
-    when: 'A check is not a mapping, has a member other than `field` and one comparison, or its `field` is missing or not an argument name (segments of letters, digits, _ and -, joined by dots). Also a `checks` value that is not a list.',
-  },
-  CHECK_COMPARISON: {
-    when: 'A check has no comparison, or more than one; it needs exactly one of is, is_not, in, not_in, over, under, at_least, at_most.',
-  },
-  CHECK_OPERAND: {
-    when: 'A comparison cannot be stated exactly: over/under/at_least/at_most given something that is not a number or {from}; in/not_in given something that is not a non-empty list of distinct scalars or {from}; is/is_not given a list; a number that is not exact; a `from` that is not `tool.field`.',
-  },
-} as const;
+export const CHECK_CODES = codeView('check');
 
 export type CheckCode = keyof typeof CHECK_CODES;
 

@@ -273,7 +273,7 @@ describe('checkTool: the order of decisions and the reasons', () => {
         'AT_MOST_EXCEEDED',
         'CHECK_FAILED',
         'CHECK_UNREADABLE',
-        'never',
+        'NEVER',
         'ORDER_AFTER',
         'ORDER_NOT_AFTER',
         'REQUIREMENT_UNMET',

@@ -1,5 +1,6 @@
 // The tool check: one call decided from the rulebook, the overlaid catalogue, the session's earlier calls,
 // host-set contexts and a person's confirmation (issue 3, "The tool check"; docs/catalogue.md).
+import { codeView } from '../codes/index.ts';
 import { TRUE, UNKNOWN } from '../conditions/tri.ts';
 import type { Catalogue } from './catalogue.ts';
 import { evaluateCheck, type SessionCall } from './check.ts';
@@ -7,20 +8,7 @@ import { evaluateExpr, unmetContexts } from './expr.ts';
 import type { Check, Flow, Literal, Rulebook } from './types.ts';
 
 /** Every code a refusal carries, with when it occurs; never renamed or reused. */
-export const TOOL_CHECK_CODES = {
-  TOOL_UNKNOWN: { when: 'The call names a tool the catalogue does not hold; rule is null.' },
-  NEVER: { when: 'The rulebook refuses the tool outright (a sheet’s never: true).' },
-  REQUIREMENT_UNMET: {
-    when: 'The rulebook allows the tool only where its guard holds, and for this call it does not, or cannot be read (a missing argument makes a when condition hold, so the requirement applies). The reason names the unmet contexts.',
-  },
-  ORDER_AFTER: { when: 'The tool runs only after the tools in after, and one of them has not run earlier in the session.' },
-  ORDER_NOT_AFTER: { when: 'The tool never runs after the tools in not_after, and one of them ran earlier in the session.' },
-  AT_MOST_EXCEEDED: { when: 'The tool has already run at_most times in the session.' },
-  CHECK_FAILED: { when: 'A check does not hold for the call.' },
-  CHECK_UNREADABLE: {
-    when: 'A check cannot be read: its argument is missing or of another type, or its from tool has not run in the session, or its result lacks the field.',
-  },
-} as const;
+export const TOOL_CHECK_CODES = codeView('tool-check');
 
 export type ToolCheckCode = keyof typeof TOOL_CHECK_CODES;
 

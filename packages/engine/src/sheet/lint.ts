@@ -1,4 +1,5 @@
 // Lints of a sheet against a catalogue: advice, never a failure (rule-sheets.txt, "The lints").
+import { codesIn } from '../codes/index.ts';
 import { byPosition, type Diagnostic } from '../source/diagnostic.ts';
 import type { Sheet } from './read-sheet.ts';
 
@@ -7,10 +8,11 @@ export interface LintCatalogue {
   tools: readonly { name: string; kind: 'read' | 'write' }[];
 }
 
-export const LINT_CODES = {
-  RULE_ACTION_UNKNOWN: 'The sheet has a rule for an action the catalogue does not hold.',
-  WRITE_UNGOVERNED: 'A write the catalogue holds that the sheet never names, so a new write is never left ungoverned by omission.',
-} as const;
+/** The lints' codes, each with its one line: a view of the one registry (packages/engine/src/codes/index.ts). */
+export const LINT_CODES = Object.fromEntries(codesIn('lint').map((c) => [c.code, c.when.lint as string])) as Record<
+  'RULE_ACTION_UNKNOWN' | 'WRITE_UNGOVERNED',
+  string
+>;
 
 /**
  * Lints a sheet against a catalogue: `RULE_ACTION_UNKNOWN` at the rule's line, `WRITE_UNGOVERNED` at

@@ -1,0 +1,165 @@
+// Part of the one code registry (index.ts). Codes of the catalogue, the rule set, agent and settings validators, and the store (docs/documents.md, docs/store.md).
+// Users script against these codes: a code is never reused; a rename is listed in docs/documents.md.
+import type { CodeEntry } from './entry.ts';
+
+export const DOCUMENT_ONLY_CODES = {
+  DUPLICATE_TOOL: {
+    severity: 'error',
+    meaning: 'Two tools share a name; the second is reported.',
+    in: {
+      catalogue: 'Two tools share a name; the second is reported.',
+    },
+  },
+  UNKNOWN_TOOL: {
+    severity: 'error',
+    meaning: 'after, not_after or a check’s from names a tool the catalogue does not hold.',
+    in: {
+      catalogue: 'after, not_after or a check’s from names a tool the catalogue does not hold.',
+    },
+  },
+  CONTRADICTORY_ORDER: {
+    severity: 'error',
+    meaning: 'A tool is to run after itself, or names one tool in both after and not_after: it could never run.',
+    in: {
+      catalogue: 'A tool is to run after itself, or names one tool in both after and not_after: it could never run.',
+    },
+  },
+  DOCUMENT_KIND_UNKNOWN: {
+    severity: 'error',
+    meaning: 'The id names no kind of document: it matches none of the path patterns (catalogue.yaml, sheets/*.rules.yaml, ...).',
+    in: {
+      document: 'The id names no kind of document: it matches none of the path patterns (catalogue.yaml, sheets/*.rules.yaml, ...).',
+    },
+  },
+  WRONG_DOCUMENT_KIND: {
+    severity: 'error',
+    meaning:
+      'A member names a document id of another kind: a pin that is not a policy, sheet or Colang id; an agent’s catalogue, rulebook, policy or ruleset; an approved rule set that is not a rule set id.',
+    in: {
+      document:
+        'A member names a document id of another kind: a pin that is not a policy, sheet or Colang id; an agent’s catalogue, rulebook, policy or ruleset; an approved rule set that is not a rule set id.',
+    },
+  },
+  REFERENCE_NOT_FOUND: {
+    severity: 'error',
+    meaning: 'Given a store to ask, a named document, or a pinned version of it, does not exist.',
+    in: {
+      document: 'Given a store to ask, a named document, or a pinned version of it, does not exist.',
+    },
+  },
+  RULESET_EMPTY: {
+    severity: 'error',
+    meaning: 'A rule set pins nothing: pins is an empty list.',
+    in: {
+      document: 'A rule set pins nothing: pins is an empty list.',
+    },
+  },
+  DUPLICATE_PIN: {
+    severity: 'error',
+    meaning: 'A rule set pins one rule twice; each later pin is reported, whatever the first pin’s problems.',
+    in: {
+      document: 'A rule set pins one rule twice; each later pin is reported, whatever the first pin’s problems.',
+    },
+  },
+  RULESET_TOO_LARGE: {
+    severity: 'error',
+    meaning: 'A rule set pins more than 64 rules; the rules past the 64th are named.',
+    in: {
+      document: 'A rule set pins more than 64 rules; the rules past the 64th are named.',
+    },
+  },
+  RULE_NOT_VISIBLE: {
+    severity: 'error',
+    meaning: 'Given a store to ask, a pinned rule is not one the member can see: the store holds no loadable version of it.',
+    in: {
+      document: 'Given a store to ask, a pinned rule is not one the member can see: the store holds no loadable version of it.',
+    },
+  },
+  VERSION_NOT_FOUND: {
+    severity: 'error',
+    meaning:
+      'Given a store to ask, a pin names a version_id the store does not hold for that rule, or a pin without one names a rule with no running version to take.',
+    in: {
+      document:
+        'Given a store to ask, a pin names a version_id the store does not hold for that rule, or a pin without one names a rule with no running version to take.',
+    },
+  },
+  RULE_NOT_PINNABLE: {
+    severity: 'error',
+    meaning: 'Given a store to ask, a pinned rule is disabled or archived.',
+    in: {
+      document: 'Given a store to ask, a pinned rule is disabled or archived.',
+    },
+  },
+  POLICY_OR_RULESET: {
+    severity: 'error',
+    meaning: 'An agent names both a policy and a rule set, or neither: it names exactly one.',
+    in: {
+      document: 'An agent names both a policy and a rule set, or neither: it names exactly one.',
+    },
+  },
+  INVALID_DATE_TIME: {
+    severity: 'error',
+    meaning: 'A time is not an ISO 8601 date-time with seconds and an offset, such as 2025-07-01T09:00:00Z or 2025-07-01T09:00:00+02:00.',
+    in: {
+      document:
+        'A time is not an ISO 8601 date-time with seconds and an offset, such as 2025-07-01T09:00:00Z or 2025-07-01T09:00:00+02:00.',
+    },
+  },
+  VERSION_REQUIRED: {
+    severity: 'error',
+    meaning: 'An approved rule set names no version: the list approves set versions, as rulesets/support.ruleset.json@2.',
+    in: {
+      document: 'An approved rule set names no version: the list approves set versions, as rulesets/support.ruleset.json@2.',
+    },
+  },
+  INVALID_WINDOW: {
+    severity: 'error',
+    meaning: 'An observe window does not end after it starts.',
+    in: {
+      document: 'An observe window does not end after it starts.',
+    },
+  },
+  LINK_OUTSIDE: {
+    severity: 'error',
+    meaning: 'A document path is a link out of the state folder; it is not followed.',
+    in: {
+      store: 'A document path is a link out of the state folder; it is not followed.',
+    },
+  },
+  MISSING_WORKING_COPY: {
+    severity: 'error',
+    meaning: 'A document has versions but its working copy is gone; the running version still runs.',
+    in: {
+      store: 'A document has versions but its working copy is gone; the running version still runs.',
+    },
+  },
+  DAMAGED_INDEX: {
+    severity: 'error',
+    meaning: "A document's version index cannot be read; repair rebuilds it from the version files.",
+    in: {
+      store: "A document's version index cannot be read; repair rebuilds it from the version files.",
+    },
+  },
+  INDEX_REBUILT: {
+    severity: 'warning',
+    meaning: "A document's version index was rebuilt from its version files.",
+    in: {
+      store: "A document's version index was rebuilt from its version files.",
+    },
+  },
+  DAMAGED_VERSION: {
+    severity: 'error',
+    meaning: 'A stored version file is damaged; it is refused, never replaced: restore it from a backup.',
+    in: {
+      store: 'A stored version file is damaged; it is refused, never replaced: restore it from a backup.',
+    },
+  },
+  ORPHAN_VERSION: {
+    severity: 'warning',
+    meaning: 'A version file no index names, left by an interrupted save; repair moves it aside.',
+    in: {
+      store: 'A version file no index names, left by an interrupted save; repair moves it aside.',
+    },
+  },
+} as const satisfies Record<string, CodeEntry>;

@@ -1,0 +1,112 @@
+// The one code registry: every code Tollgate answers, in one table (code -> severity, domains, one-line
+// meaning, HTTP status for API errors). Each reader's registry (POLICY_CODES, SHEET_CODES, ...) is a view of
+// it, docs' code tables are rendered from it (scripts/render-code-tables.ts), and so is the API's Error.code
+// enum. How to add a code: CONTRIBUTING.md; renamed codes: docs/documents.md, "Codes renamed".
+import { DOCUMENT_ONLY_CODES } from './documents.ts';
+import type { CodeDomain, CodeEntry, PolicyKind } from './entry.ts';
+import { GATE_ONLY_CODES } from './gate.ts';
+import { POLICY_ONLY_CODES } from './policy.ts';
+import { RULES_CODES } from './rules.ts';
+import { SHARED_CODES } from './shared.ts';
+
+export type { CodeDomain, CodeEntry, PolicyKind } from './entry.ts';
+
+/**
+ * The API's error codes join the registry here. At merge, this one line is replaced by
+ * `import { API_CODES } from './api-codes.ts';` (packages/engine/src/codes/api-codes.ts, each code with its
+ * HTTP status and one-line meaning); nothing else changes.
+ */
+const API_CODES: Readonly<Record<string, ApiCodeSource>> = {};
+
+/** What the API's registry says of a code; `meaning` (or `message`/`when`) is its one line. */
+interface ApiCodeSource {
+  readonly status: number;
+  readonly meaning?: string;
+  readonly message?: string;
+  readonly when?: string;
+}
+
+/** The parts of the table, each code in exactly one (a test holds that no part repeats another's code). */
+export const CODE_PARTS = [SHARED_CODES, POLICY_ONLY_CODES, DOCUMENT_ONLY_CODES, RULES_CODES, GATE_ONLY_CODES] as const;
+
+const ENGINE_CODES = { ...SHARED_CODES, ...POLICY_ONLY_CODES, ...DOCUMENT_ONLY_CODES, ...RULES_CODES, ...GATE_ONLY_CODES };
+
+/** A code the engine or the store answers. */
+export type EngineCode = keyof typeof ENGINE_CODES;
+
+/** One entry of the registry as read: its domains listed, API codes folded in with their status. */
+export interface CodeInfo {
+  code: string;
+  severity: CodeEntry['severity'];
+  domains: CodeDomain[];
+  meaning: string;
+  status?: number;
+  /** When it occurs, by domain (the text of docs' tables). */
+  when: Partial<Record<CodeDomain, string>>;
+  policyKind?: PolicyKind;
+}
+
+function fold(): ReadonlyMap<string, CodeInfo> {
+  const out = new Map<string, CodeInfo>();
+  for (const [code, e] of Object.entries(ENGINE_CODES) as [string, CodeEntry][]) {
+    const info: CodeInfo = {
+      code,
+      severity: e.severity,
+      domains: Object.keys(e.in) as CodeDomain[],
+      meaning: e.meaning,
+      when: { ...e.in },
+    };
+    if (e.policyKind !== undefined) info.policyKind = e.policyKind;
+    out.set(code, info);
+  }
+  for (const [code, api] of Object.entries(API_CODES)) {
+    const meaning = api.meaning ?? api.message ?? api.when ?? code;
+    const known = out.get(code);
+    if (known) {
+      known.domains.push('api');
+      known.status = api.status;
+      known.when.api = meaning;
+    } else out.set(code, { code, severity: 'error', domains: ['api'], meaning, status: api.status, when: { api: meaning } });
+  }
+  return out;
+}
+
+/** Every code, by name. */
+export const CODES: ReadonlyMap<string, CodeInfo> = fold();
+
+/**
+ * The codes of one domain, in the registry's order.
+ *
+ * @example
+ * codesIn('colang').map((c) => c.code) // ['COLANG_SYNTAX', 'COLANG_DUPLICATE', 'COLANG_CONTEXT_ACTION', 'COLANG_LIMIT']
+ */
+export function codesIn(domain: CodeDomain): CodeInfo[] {
+  return [...CODES.values()].filter((c) => c.domains.includes(domain));
+}
+
+/** The codes of a domain, typed by name (the per-reader registries are these views). */
+type CodesOf<D extends CodeDomain> = {
+  [K in EngineCode as D extends keyof (typeof ENGINE_CODES)[K]['in'] ? K : never]: { when: string };
+};
+
+/**
+ * A reader's registry as a view of the table: `{CODE: {when}}` for the codes of its domain.
+ *
+ * @example
+ * codeView('sheet').RULE_SHEET_LIMIT.when // 'A list (requires, after, ...) holds more than 1000 items; ...'
+ */
+export function codeView<D extends CodeDomain>(domain: D): Readonly<CodesOf<D>> {
+  return Object.fromEntries(codesIn(domain).map((c) => [c.code, { when: c.when[domain] as string }])) as CodesOf<D>;
+}
+
+/** policy@1's registry as a view, with each code's group (`kind`) for docs/policy.md. */
+export function policyCodeView(): Readonly<{ [K in keyof CodesOf<'policy'>]: { kind: PolicyKind; when: string } }> {
+  return Object.fromEntries(
+    codesIn('policy').map((c) => [c.code, { kind: c.policyKind as PolicyKind, when: c.when.policy as string }]),
+  ) as { [K in keyof CodesOf<'policy'>]: { kind: PolicyKind; when: string } };
+}
+
+/** The one-line meaning of a code, for help text (the console's); undefined for a code the registry lacks. */
+export function meaningOf(code: string): string | undefined {
+  return CODES.get(code)?.meaning;
+}
