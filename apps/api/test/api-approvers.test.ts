@@ -124,7 +124,7 @@ describe('edits, activation and simulation', () => {
       });
       expect(r.status).toBe(422);
       expect(r.json.status).toBe('refused');
-      expect(r.json.reasons.join('\n')).toMatch(/UNKNOWN_APPROVER|APPROVER_ROLE_NOT_CAPABLE/);
+      expect(r.json.reasons.map((d: { code: string }) => d.code).join('\n')).toMatch(/UNKNOWN_APPROVER|APPROVER_ROLE_NOT_CAPABLE/);
       expect(await running()).toBe(before);
     }
   });

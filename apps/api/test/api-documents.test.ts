@@ -174,7 +174,7 @@ describe('edits', () => {
     expect(res.status).toBe(409);
     expect(res.json.status).toBe('conflict');
     expect(res.json.version).toBeUndefined();
-    expect(res.json.reasons[0]).toMatch(/version 2 is running/);
+    expect(res.json.reasons[0]).toMatchObject({ code: 'EDIT_CONFLICT', message: expect.stringMatching(/version 2 is running/) });
     expect(await historyLength()).toBe(2);
   });
 
@@ -184,7 +184,7 @@ describe('edits', () => {
     expect(res.status).toBe(422);
     expect(res.json.status).toBe('refused');
     expect(res.json.version).toBeUndefined();
-    expect(res.json.reasons).toEqual([expect.stringMatching(/^policies\/refunds\.policy\.json:3: [A-Z_]+: /)]);
+    expect(res.json.reasons).toMatchObject([{ code: expect.stringMatching(/^[A-Z_]+$/), severity: 'error', line: 3 }]);
     expect(await historyLength()).toBe(1);
     expect(events).toEqual([]);
   });

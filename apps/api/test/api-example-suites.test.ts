@@ -38,7 +38,9 @@ describe('example suites as documents', () => {
     const res = await server.call('POST', `${DOC}/edits`, { key: server.key('developer'), body: { content, reason: 'typo', based_on: 1 } });
     expect(res.status).toBe(422);
     expect(res.json.status).toBe('refused');
-    expect(res.json.reasons).toEqual([`${SUITE}:${at}: INVALID_VALUE: expected "allow", "require_approval" or "deny"`]);
+    expect(res.json.reasons).toMatchObject([
+      { code: 'INVALID_VALUE', severity: 'error', line: at, message: 'expected "allow", "require_approval" or "deny"' },
+    ]);
     const history = await server.call('GET', `${DOC}/history`, { key: server.key('viewer') });
     expect(history.json.versions).toHaveLength(1);
   });

@@ -87,7 +87,9 @@ describe('a pin sent without a version keeps the version it took', () => {
   it('a pin written without a version through the documents editor is pinned too, and the outcome says so', async () => {
     const id = 'rulesets/typed.ruleset.json';
     const res = await ok(editDocument(id, JSON.stringify({ name: 'Typed', pins: [{ rule_id: SHEET }] })), 201);
-    expect(res.reasons).toContain(`Pins without a version are pinned at their rules' running versions: ${SHEET}@1.`);
+    expect(res.reasons.map((r: { message: string }) => r.message)).toContain(
+      `Pins without a version are pinned at their rules' running versions: ${SHEET}@1.`,
+    );
     const stored = await ok(s.call('GET', `/v1/documents/${encodeURIComponent(id)}`, { key: s.key('viewer') }));
     expect(JSON.parse(stored.text).pins).toEqual([{ rule_id: SHEET, version_id: 1 }]);
   });
@@ -245,7 +247,7 @@ describe('the approved list names set versions', () => {
   const refusedWith = async (approved: string) => {
     const json = await ok(editDocument('settings.yaml', settings(approved)), 422);
     expect(json.status).toBe('refused');
-    return json.reasons as string[];
+    return (json.reasons as { code: string; message: string }[]).map((r) => `${r.code}: ${r.message}`);
   };
 
   it('refuses a set without a version, a version that does not exist and a set that does not', async () => {

@@ -269,7 +269,7 @@ describe('pins, versions and runs', () => {
       }),
       422,
     );
-    expect(refused).toMatchObject({ status: 'refused', reasons: [expect.stringContaining('RULE_NOT_VISIBLE')] });
+    expect(refused).toMatchObject({ status: 'refused', reasons: [expect.objectContaining({ code: 'RULE_NOT_VISIBLE' })] });
     const content = `${JSON.stringify({ name: 'Trial', pins: [{ rule_id: POLICY, version_id: 2 }] }, null, 2)}\n`;
     const held = await ok(s.call('POST', url, { key: owner(), body: { content, reason: 'repin by hand' } }), 201);
     expect(held.status).toBe('saved_not_running');

@@ -170,7 +170,10 @@ describe('a running server', () => {
     expect(Math.max(...all), shown).toBeLessThan(1000);
     const answered = await edit;
     expect(answered.status).toBe(503);
-    expect(answered.json).toMatchObject({ status: 'refused', reasons: [expect.stringContaining('locked')] });
+    expect(answered.json).toMatchObject({
+      status: 'refused',
+      reasons: [expect.objectContaining({ code: 'LOCKED', message: expect.stringContaining('locked') })],
+    });
     const raw = await fetch(`${s.url}/v1/documents/${enc}/activate`, {
       method: 'POST',
       headers: { authorization: `Bearer ${s.key('owner')}`, 'content-type': 'application/json' },

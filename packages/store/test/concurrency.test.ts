@@ -103,7 +103,12 @@ describe('20 edits based on the same version', () => {
           reason: 'concurrent',
           basedOn: 1,
         });
-        return { content, status: outcome.status, sequence: outcome.version?.sequence ?? null, reasons: outcome.reasons };
+        return {
+          content,
+          status: outcome.status,
+          sequence: outcome.version?.sequence ?? null,
+          reasons: outcome.reasons.map((r) => r.message),
+        };
       }),
     );
     await expectOneApplied(second, root, 1, [1], outcomes);

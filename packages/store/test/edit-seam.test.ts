@@ -4,7 +4,7 @@
 // the running version.
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readJsonText } from '@tollgate/engine';
+import { type Diagnostic, readJsonText } from '@tollgate/engine';
 import { describe, expect, it } from 'vitest';
 import {
   type DocumentValidator,
@@ -13,6 +13,7 @@ import {
   EditSeam,
   NO_IMPACT,
   type ProposedEdit,
+  problem,
 } from '../src/edits/edit-seam.ts';
 import { type EditWriter, HoldModelEdits, saveEdit } from '../src/edits/writers.ts';
 import { FolderDocumentStore } from '../src/folder-store.ts';
@@ -48,11 +49,13 @@ const DOES_NOT_LOAD = `{
 class JsonValidator implements DocumentValidator {
   reads = 0;
 
-  validate(id: string, text: string): string[] {
+  validate(id: string, text: string): Diagnostic[] {
     this.reads++;
     const read = readJsonText(text);
-    if (!read.ok) return [`${id}:${read.diagnostic.line ?? 1}: ${read.diagnostic.message}`];
-    return read.diagnostics.map((d) => `${id}:${d.line ?? 1}: ${d.message}`);
+    // The seed prints each problem as `id:LINE: message`: the message here carries that line.
+    const line = (d: Diagnostic): Diagnostic => ({ ...d, message: `${id}:${d.line ?? 1}: ${d.message}` });
+    if (!read.ok) return [line(read.diagnostic)];
+    return read.diagnostics.map(line);
   }
 
   impact(id: string, runningText: string | undefined, newText: string): EditImpact {
@@ -85,7 +88,7 @@ function modelEdit(content: string, extra: Partial<ProposedEdit> = {}): Proposed
 /** The seed prints each step; this is the same text from an outcome. */
 function describeOutcome(outcome: EditOutcome): string[] {
   const head = outcome.version ? `${outcome.status}: version ${outcome.version.sequence}` : outcome.status;
-  return [head, ...outcome.reasons.map((r) => `- ${r}`)];
+  return [head, ...outcome.reasons.map((r) => `- ${r.message}`)];
 }
 
 describe("the seed's scripted edits", () => {
@@ -103,7 +106,7 @@ describe("the seed's scripted edits", () => {
     const applied = await seam.submit(modelEdit(V2));
     expect(applied.status).toBe('applied');
     expect(applied.version).toMatchObject({ sequence: 2, running: true, basedOn: 1, author: ASSISTANT });
-    expect(applied.reasons).toEqual([]);
+    expect(applied.reasons.map((r) => r.message)).toEqual([]);
     expect(applied.impact).toEqual({ widensSecurity: false, widenedSubjects: [] });
     expect(await store.get(ID)).toMatchObject({ sequence: 2, text: V2 });
     expect(readFileSync(join(root, ID), 'utf8')).toBe(V2);
@@ -155,7 +158,9 @@ describe("the seed's scripted edits", () => {
     const held = await holding.submit(modelEdit(V2));
     expect(held.status).toBe('saved_not_running');
     expect(held.version).toMatchObject({ sequence: 3, running: false, basedOn: 1 });
-    expect(held.reasons).toEqual(['Held for review: version 3 is stored and the running version keeps running.']);
+    expect(held.reasons).toEqual([
+      { code: 'HELD_FOR_REVIEW', severity: 'info', message: 'Held for review: version 3 is stored and the running version keeps running.' },
+    ]);
     expect(await store.get(ID)).toMatchObject({ sequence: 1, text: V1 });
     expect(readFileSync(join(root, ID), 'utf8')).toBe(V1);
 
@@ -179,7 +184,13 @@ describe('the edit seam', () => {
     const outcome = await seam.submit(modelEdit('# notes', { document: 'notes/readme.md' }));
     expect(outcome).toEqual({
       status: 'refused',
-      reasons: ['notes/readme.md: no validator handles this document, so the edit is refused'],
+      reasons: [
+        {
+          code: 'DOCUMENT_KIND_UNKNOWN',
+          severity: 'error',
+          message: 'notes/readme.md: no validator handles this document, so the edit is refused',
+        },
+      ],
       impact: NO_IMPACT,
     });
     const noKind = new EditSeam({ store, kindOf: () => 'yaml', validators: {} });
@@ -192,7 +203,7 @@ describe('the edit seam', () => {
     const { store, seam, validator } = await seamOn();
     const outcome = await seam.submit(modelEdit(V2, { document: '../escape.json' }));
     expect(outcome.status).toBe('refused');
-    expect(outcome.reasons).toEqual(['"../escape.json": the id leaves the folder: ".." is not a path segment here']);
+    expect(outcome.reasons.map((r) => r.message)).toEqual(['"../escape.json": the id leaves the folder: ".." is not a path segment here']);
     expect(validator.reads).toBe(0);
     expect(await store.list()).toEqual([ID]);
   });
@@ -200,13 +211,17 @@ describe('the edit seam', () => {
   it('gives Rejected when a writer of your own declines, and stores nothing', async () => {
     const declining: EditWriter = {
       async submit(edit, impact) {
-        return { status: 'rejected', reasons: [`${edit.document}: edits by ${edit.author.label} need a ticket`], impact };
+        return {
+          status: 'rejected',
+          reasons: [problem('NEEDS_TICKET', `${edit.document}: edits by ${edit.author.label} need a ticket`)],
+          impact,
+        };
       },
     };
     const { store, seam } = await seamOn(new MemoryDocumentStore(), () => declining);
     const outcome = await seam.submit(modelEdit(V2));
     expect(outcome.status).toBe('rejected');
-    expect(outcome.reasons).toEqual([`${ID}: edits by assistant need a ticket`]);
+    expect(outcome.reasons.map((r) => r.message)).toEqual([`${ID}: edits by assistant need a ticket`]);
     expect(outcome.version).toBeUndefined();
     expect((await store.history(ID)).length).toBe(1);
   });
@@ -261,7 +276,7 @@ describe('the edit seam', () => {
     const seam = new EditSeam({ store, kindOf, validators: { json: new JsonValidator() }, maxEditBytes: 10_000 });
     expect(seam.maxEditBytes).toBe(1000);
     const outcome = await seam.submit(modelEdit(`"${'x'.repeat(1000)}"`));
-    expect(outcome.reasons).toEqual([
+    expect(outcome.reasons.map((r) => r.message)).toEqual([
       `${ID}: The edit's content is 1,002 bytes, more than the limit of 1,000 bytes, so it is refused unread.`,
     ]);
   });
@@ -275,11 +290,12 @@ describe('the edit seam', () => {
     const seam = new EditSeam({ store, kindOf, validators: { json: new JsonValidator() } });
     const outcome = await seam.submit(modelEdit(V1));
     expect(outcome.status).toBe('refused');
-    expect(outcome.reasons).toEqual([`${ID} passes through intents, a link out of the folder`]);
+    expect(outcome.reasons.map((r) => r.message)).toEqual([`${ID} passes through intents, a link out of the folder`]);
     const memory = new MemoryDocumentStore();
     await memory.save({ id: ID, text: V1, author: ANA, reason: 'r' });
     const conflict = await saveEdit(memory, modelEdit(V2, { basedOn: 7 }), NO_IMPACT, true);
     expect(conflict.status).toBe('conflict');
-    expect(conflict.reasons[0]).toContain('changed since version 7');
+    expect(conflict.reasons[0]).toMatchObject({ code: 'EDIT_CONFLICT', severity: 'error' });
+    expect(conflict.reasons[0]?.message).toContain('changed since version 7');
   });
 });

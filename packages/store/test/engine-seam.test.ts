@@ -60,7 +60,7 @@ describe('the edit seam with the engine validators', () => {
       reason: 'oops',
     });
     expect(outcome.status).toBe('refused');
-    expect(outcome.reasons.some((r) => r.startsWith(`${POLICY}:`) && r.includes('PERMISSIVE_DEFAULT'))).toBe(true);
+    expect(outcome.reasons.some((r) => r.code === 'PERMISSIVE_DEFAULT')).toBe(true);
     expect(await store.history(POLICY)).toHaveLength(1);
   });
 
@@ -75,9 +75,12 @@ describe('the edit seam with the engine validators', () => {
       reason: 'r',
     });
     expect(sheet.status).toBe('refused');
-    expect(sheet.reasons[0]).toMatch(/^sheets\/shop\.rules\.yaml:3: /);
+    expect(sheet.reasons[0]).toMatchObject({ code: 'RULE_SHEET_UNSUPPORTED', line: 3 });
     const notes = await seam.submit({ kind: 'document', document: 'notes.txt', content: 'hi', author: DANA, reason: 'r' });
-    expect(notes).toMatchObject({ status: 'refused', reasons: ['notes.txt: no validator handles this document, so the edit is refused'] });
+    expect(notes).toMatchObject({
+      status: 'refused',
+      reasons: [{ code: 'DOCUMENT_KIND_UNKNOWN', message: 'notes.txt: no validator handles this document, so the edit is refused' }],
+    });
   });
 
   it('holds a model edit with HoldModelEdits and still reports its impact', async () => {

@@ -1,4 +1,4 @@
-// The one problem shape on the wire (docs/api.md, "Diagnostics"): every route that reports problems in a
+// The one problem shape on the wire (docs/documents.md, "Codes"): every route that reports problems in a
 // document, a body or a compile answers a list of these, the engine's Diagnostic as it is.
 import { z } from '@hono/zod-openapi';
 import { type Diagnostic, diagnosticJson } from '@tollgate/engine/source';

@@ -1,5 +1,5 @@
 // One diagnostic shape from every reader to the edit seam, the API, the CLI and the Monaco marker
-// (docs/architecture.md, "One Diagnostic").
+// (docs/documents.md, "Codes").
 
 /** A 1-based line and column; columns count UTF-16 code units, as Monaco does. */
 export interface Position {

@@ -2,50 +2,14 @@
 // over the size limit, checked by the validator of its document's kind, checked against the running
 // version, assessed for what it widens, and handed to the edit writer, which decides whether it runs.
 
+import type { Diagnostic } from '@tollgate/engine';
 import { byteLength } from '../digest.ts';
 import { idProblem } from '../document-id.ts';
-import type { Author, DocumentStore, DocumentVersion } from '../types.ts';
+import type { DocumentStore } from '../types.ts';
+import { type DocumentValidator, type EditOutcome, NO_IMPACT, type ProposedEdit, problem } from './edit-types.ts';
 import { ApplyingEditWriter, type EditWriter } from './writers.ts';
 
-export interface ProposedEdit {
-  kind: 'document';
-  /** The document's id: its path in the store. */
-  document: string;
-  content: string;
-  author: Author;
-  reason: string;
-  /** The version the text was written from; left out, the version running now. */
-  basedOn?: number | null;
-}
-
-export type EditStatus = 'applied' | 'saved_not_running' | 'refused' | 'rejected' | 'conflict';
-
-/** What an edit widens, by the analyser of its document's kind. */
-export interface EditImpact {
-  widensSecurity: boolean;
-  widenedSubjects: string[];
-}
-
-export interface EditOutcome {
-  status: EditStatus;
-  /** The stored version, for applied and saved_not_running. */
-  version?: DocumentVersion;
-  reasons: string[];
-  impact: EditImpact;
-  /** Set on a refusal because the store was busy (its lock held past the wait): nothing stored, try again after this many seconds. */
-  retryAfterSeconds?: number;
-}
-
-/** Checks and assesses one kind of document. */
-export interface DocumentValidator {
-  /**
-   * Problems that keep the text from loading, each a line for people (`id:LINE: message`); empty when it
-   * loads. A promise lets a big text be read off the caller's event loop (the API's compile thread).
-   */
-  validate(id: string, text: string): string[] | Promise<string[]>;
-  /** What the new text widens compared with the running one (a promise, as for validate). */
-  impact(id: string, runningText: string | undefined, newText: string): EditImpact | Promise<EditImpact>;
-}
+export * from './edit-types.ts';
 
 export interface EditSeamOptions {
   store: DocumentStore;
@@ -57,8 +21,6 @@ export interface EditSeamOptions {
   /** Wraps the default writer, e.g. `(inner) => new HoldModelEdits(inner, store)`. */
   wrapWriter?: (inner: EditWriter) => EditWriter;
 }
-
-export const NO_IMPACT: EditImpact = Object.freeze({ widensSecurity: false, widenedSubjects: [] }) as EditImpact;
 
 /**
  * The seam itself.
@@ -84,14 +46,17 @@ export class EditSeam {
     const bytes = byteLength(edit.content);
     if (bytes > this.maxEditBytes) {
       return refused(
-        `${id}: The edit's content is ${bytes.toLocaleString('en-US')} bytes, more than the limit of ${this.maxEditBytes.toLocaleString('en-US')} bytes, so it is refused unread.`,
+        problem(
+          'TOO_LARGE',
+          `${id}: The edit's content is ${bytes.toLocaleString('en-US')} bytes, more than the limit of ${this.maxEditBytes.toLocaleString('en-US')} bytes, so it is refused unread.`,
+        ),
       );
     }
-    const problem = idProblem(id);
-    if (problem) return refused(`${JSON.stringify(id)}: ${problem}`);
+    const badId = idProblem(id);
+    if (badId) return refused(problem('INVALID_ID', `${JSON.stringify(id)}: ${badId}`));
     const kind = this.options.kindOf(id);
     const validator = kind === undefined ? undefined : this.options.validators[kind];
-    if (!validator) return refused(`${id}: no validator handles this document, so the edit is refused`);
+    if (!validator) return refused(problem('DOCUMENT_KIND_UNKNOWN', `${id}: no validator handles this document, so the edit is refused`));
     const problems = await validator.validate(id, edit.content);
     if (problems.length > 0) return refused(...problems);
     // The running sequence comes from the history, so a damaged running version's file (whose text cannot
@@ -102,7 +67,10 @@ export class EditSeam {
       return {
         status: 'conflict',
         reasons: [
-          `${id} changed since version ${edit.basedOn ?? 'none'}: version ${runningSequence ?? 'none'} is running; read it, merge, and submit again`,
+          problem(
+            'EDIT_CONFLICT',
+            `${id} changed since version ${edit.basedOn ?? 'none'}: version ${runningSequence ?? 'none'} is running; read it, merge, and submit again`,
+          ),
         ],
         impact: NO_IMPACT,
       };
@@ -114,6 +82,6 @@ export class EditSeam {
   }
 }
 
-function refused(...reasons: string[]): EditOutcome {
+function refused(...reasons: Diagnostic[]): EditOutcome {
   return { status: 'refused', reasons, impact: NO_IMPACT };
 }

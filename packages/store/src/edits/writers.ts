@@ -1,7 +1,7 @@
 // Edit writers decide whether a checked edit runs: the default applies it; HoldModelEdits keeps every
 // model's edit as a candidate for a person to activate. Wrap writers to add your own policy.
 import { type DocumentStore, StoreError } from '../types.ts';
-import type { EditImpact, EditOutcome, ProposedEdit } from './edit-seam.ts';
+import { type EditImpact, type EditOutcome, type ProposedEdit, problem } from './edit-types.ts';
 
 export interface EditWriter {
   /** `edit.basedOn` is resolved (the running version's sequence, or null); the store refuses it if that changed meanwhile. */
@@ -46,14 +46,23 @@ export async function saveEdit(store: DocumentStore, edit: ProposedEdit, impact:
       basedOn: edit.basedOn ?? null,
       activate,
     });
-    const reasons = activate ? [] : [`Held for review: version ${version.sequence} is stored and the running version keeps running.`];
+    const reasons = activate
+      ? []
+      : [
+          problem(
+            'HELD_FOR_REVIEW',
+            `Held for review: version ${version.sequence} is stored and the running version keeps running.`,
+            'info',
+          ),
+        ];
     return { status: activate ? 'applied' : 'saved_not_running', version, reasons, impact };
   } catch (err) {
-    if (err instanceof StoreError && err.code === 'conflict') return { status: 'conflict', reasons: [err.message], impact };
+    if (err instanceof StoreError && err.code === 'conflict')
+      return { status: 'conflict', reasons: [problem('EDIT_CONFLICT', err.message)], impact };
     // Busy, not wrong: the caller is told to retry (the API answers 503 with Retry-After; docs/store.md, "The lock").
     if (err instanceof StoreError && err.code === 'locked')
-      return { status: 'refused', reasons: [err.message], impact, retryAfterSeconds: 1 };
-    if (err instanceof StoreError) return { status: 'refused', reasons: [err.message], impact };
+      return { status: 'refused', reasons: [problem('LOCKED', err.message)], impact, retryAfterSeconds: 1 };
+    if (err instanceof StoreError) return { status: 'refused', reasons: [problem(err.code.toUpperCase(), err.message)], impact };
     throw err;
   }
 }

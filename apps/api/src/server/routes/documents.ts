@@ -1,11 +1,12 @@
 // Routes: documents. Each route is declared with createRoute and zod schemas, so it is described in /v1/openapi.json.
 // Ids hold slashes and travel URL-encoded as one path segment (/v1/documents/policies%2Frefunds.policy.json).
 import { createRoute, z } from '@hono/zod-openapi';
-import { analyzeImpact, documentKindOf, formatDiagnostic, validateDocument } from '@tollgate/engine';
+import { analyzeImpact, documentKindOf, validateDocument } from '@tollgate/engine';
 import type { DocumentVersion, EditImpact, StoredDocument } from '@tollgate/store';
 import { createTwoFilesPatch } from 'diff';
 import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
+import { DiagnosticSchema, diagnosticsJson } from '../diagnostic-schema.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
@@ -90,7 +91,7 @@ const OutcomeSchema = z
   .object({
     status: z.enum(['applied', 'saved_not_running', 'refused', 'rejected', 'conflict']),
     version: VersionSchema.optional(),
-    reasons: z.array(z.string()),
+    reasons: z.array(DiagnosticSchema),
     impact: ImpactSchema,
   })
   .openapi('EditOutcome');
@@ -171,6 +172,11 @@ async function refuseDamaged(ctx: AppContext, id: string, sequence: number | und
     .problems()
     .find((p) => p.id === id && p.code === 'DAMAGED_VERSION' && p.message.includes(`version ${named.sequence}:`));
   throw new ApiError(409, 'DAMAGED', problem?.message ?? `${id} version ${named.sequence} is stored, but its file is damaged`);
+}
+
+/** A note of the store checks (pins taken at their running versions) as an outcome's reason. */
+function pinNote(message: string): Diagnostic {
+  return { code: 'PINNED_AT_RUNNING', severity: 'info', message };
 }
 
 function diagnosticJson(d: Diagnostic, fallback: 'error' | 'warning') {
@@ -435,7 +441,7 @@ export function documentRoutes() {
     // validators read the text alone); a set's pins without a version are pinned as the version is made.
     const checked = await checkAgainstStore(ctx, id, body.content);
     if (!checked.ok) {
-      const reasons = checked.problems.map((p) => formatDiagnostic(id, p));
+      const reasons = diagnosticsJson(checked.problems);
       return c.json({ status: 'refused' as const, reasons, impact: { widens_security: false, widened_subjects: [] } }, 422);
     }
     const outcome = await ctx.seam
@@ -451,7 +457,7 @@ export function documentRoutes() {
     const result = {
       status: outcome.status,
       ...(outcome.version ? { version: versionJson(outcome.version) } : {}),
-      reasons: outcome.version ? [...outcome.reasons, ...checked.notes] : [...outcome.reasons],
+      reasons: diagnosticsJson(outcome.version ? [...outcome.reasons, ...checked.notes.map(pinNote)] : outcome.reasons),
       impact: impactJson(outcome.impact),
     };
     if (outcome.version) ctx.events.publish({ type: 'document', id, sequence: outcome.version.sequence });

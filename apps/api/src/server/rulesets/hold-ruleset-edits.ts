@@ -18,7 +18,13 @@ export class HoldRulesetEdits implements EditWriter {
     if (outcome.status !== 'saved_not_running' || !outcome.version) return outcome;
     return {
       ...outcome,
-      reasons: [`Version ${outcome.version.sequence} of the rule set is a draft: it runs once an owner or admin activates it.`],
+      reasons: [
+        {
+          code: 'HELD_FOR_REVIEW',
+          severity: 'info',
+          message: `Version ${outcome.version.sequence} of the rule set is a draft: it runs once an owner or admin activates it.`,
+        },
+      ],
     };
   }
 }

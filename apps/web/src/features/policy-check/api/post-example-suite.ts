@@ -1,5 +1,7 @@
 // POST /v1/documents/policies%2F<name>.examples.json/edits: a policy's example suite saved through the edit seam.
+
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ReasonItem } from '../../../components/reason-list.tsx';
 import { apiFetch, segment } from '../../../lib/api-client.ts';
 import { exampleSuiteQueryOptions } from '../../../lib/example-suites.ts';
 
@@ -7,7 +9,7 @@ import { exampleSuiteQueryOptions } from '../../../lib/example-suites.ts';
 export interface SuiteOutcome {
   status: 'applied' | 'saved_not_running' | 'refused' | 'rejected' | 'conflict';
   version?: { sequence: number };
-  reasons: string[];
+  reasons: ReasonItem[];
 }
 
 export interface SuiteEdit {

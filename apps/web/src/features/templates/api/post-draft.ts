@@ -3,13 +3,14 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { exampleSuiteIdOf } from '@tollgate/engine';
+import type { ReasonItem } from '../../../components/reason-list.tsx';
 import { apiFetch, segment } from '../../../lib/api-client.ts';
 
 /** The edit seam's answer (docs/api.md, POST /v1/documents/{id}/edits). */
 export interface DraftOutcome {
   status: 'applied' | 'saved_not_running' | 'refused' | 'rejected' | 'conflict';
   version?: { sequence: number };
-  reasons: string[];
+  reasons: ReasonItem[];
 }
 
 export interface DraftRequest {

@@ -1,6 +1,6 @@
 // What the edit seam made of the new draft and its example suite, said plainly, with the way on to its editor.
 
-import { ReasonList } from '../../../components/reason-list.tsx';
+import { ReasonList, reasonText } from '../../../components/reason-list.tsx';
 import type { DraftOutcomes, DraftOutcome as Outcome } from '../api/post-draft.ts';
 
 const HEADLINES: Record<Outcome['status'], string> = {
@@ -37,7 +37,7 @@ export function DraftOutcome({ outcomes, id, editHref }: { outcomes: DraftOutcom
       {examples !== null && (
         <p>
           Example calls <code>{examples.id}</code>: {SUITE_HEADLINES[examples.outcome.status]}
-          {examples.outcome.reasons.length > 0 && ` (${examples.outcome.reasons.join('; ')})`}.
+          {examples.outcome.reasons.length > 0 && ` (${examples.outcome.reasons.map(reasonText).join('; ')})`}.
         </p>
       )}
       {stored && (
