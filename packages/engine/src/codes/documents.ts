@@ -162,4 +162,23 @@ export const DOCUMENT_ONLY_CODES = {
       store: 'A version file no index names, left by an interrupted save; repair moves it aside.',
     },
   },
+  EDIT_CONFLICT: {
+    severity: 'error',
+    meaning: 'The document changed since the version the edit was based on; nothing was stored.',
+    in: {
+      store: 'The document changed since the version the edit was based on (basedOn); read it, merge and submit again. Nothing was stored.',
+    },
+  },
+  HELD_FOR_REVIEW: {
+    severity: 'info',
+    meaning: 'The edit is stored as a candidate; the running version keeps running.',
+    in: {
+      store: 'The edit is stored as a version that does not run (a model’s edit, a rule set’s draft); an owner or admin activates it.',
+    },
+  },
+  PINNED_AT_RUNNING: {
+    severity: 'info',
+    meaning: 'Pins without a version were pinned at their rules’ running versions.',
+    in: { store: 'A rule set’s pins without a version were pinned at their rules’ running versions as the version was stored.' },
+  },
 } as const satisfies Record<string, CodeEntry>;

@@ -1,7 +1,7 @@
 // toMarkers without a browser: a minimal model over plain text.
 import type { Diagnostic } from '@tollgate/engine';
 import { describe, expect, it } from 'vitest';
-import { MARKER_ERROR, MARKER_WARNING, type ModelLike, toMarkers } from './to-markers.ts';
+import { MARKER_ERROR, MARKER_INFO, MARKER_WARNING, type ModelLike, toMarkers } from './to-markers.ts';
 
 function modelOf(text: string): ModelLike {
   const lines = text.split('\n');
@@ -80,5 +80,20 @@ describe('toMarkers', () => {
       endColumn: 1,
     };
     expect(toMarkers([past], modelOf('ab\ncd'))[0]).toMatchObject({ startLineNumber: 2, startColumn: 1, endLineNumber: 2, endColumn: 3 });
+  });
+});
+
+describe('toMarkers takes the one Diagnostic as it is', () => {
+  it('starts at line/column, ends at endLine/endColumn, and marks an info as info', () => {
+    const model = {
+      getValue: () => 'rules:\n  - action: pay\n',
+      getLineCount: () => 3,
+      getLineMaxColumn: (n: number) => [0, 7, 16, 1][n] ?? 1,
+    };
+    const [marker] = toMarkers(
+      [{ code: 'HELD_FOR_REVIEW', severity: 'info', message: 'held', line: 2, column: 13, endLine: 2, endColumn: 16 }],
+      model,
+    );
+    expect(marker).toMatchObject({ severity: MARKER_INFO, startLineNumber: 2, startColumn: 13, endLineNumber: 2, endColumn: 16 });
   });
 });
