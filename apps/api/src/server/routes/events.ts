@@ -45,9 +45,15 @@ export function eventRoutes() {
         unsubscribe();
         wake?.();
       });
+      // A stopping server ends the stream, so the client reconnects elsewhere or later (docs/api.md, "Stopping the server").
+      let closing = false;
+      const forget = hub.onClose(() => {
+        closing = true;
+        wake?.();
+      });
       // The first bytes: the client knows it is subscribed once it reads them.
       await stream.write(': connected\n\n');
-      while (!stream.aborted && !stream.closed) {
+      while (!closing && !stream.aborted && !stream.closed) {
         const event = queue.shift();
         if (event) {
           await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
@@ -60,6 +66,7 @@ export function eventRoutes() {
       }
       clearInterval(heartbeat);
       unsubscribe();
+      forget();
     });
   });
   return app;
