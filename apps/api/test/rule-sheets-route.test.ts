@@ -195,10 +195,10 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect((await post({ sheet: GOVERNED_SHEET })).text).toBe(second.text);
   });
 
-  it('answers 404 NOT_FOUND as JSON for another method on the route', async () => {
+  it('answers 404 NO_ROUTE as JSON for another method on the route', async () => {
     const res = await createApp().request('/v1/rule-sheets/compile');
     expect(res.status).toBe(404);
-    expect(((await res.json()) as Body).error.code).toBe('NOT_FOUND');
+    expect(((await res.json()) as Body).error.code).toBe('NO_ROUTE');
   });
 
   describe('over a real socket', () => {

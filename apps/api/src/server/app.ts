@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { DAMAGE_CODES } from '@tollgate/store';
 import { type Context, Hono } from 'hono';
+import { apiHeaders } from './api-headers.ts';
 import { bearerAuth } from './auth.ts';
 import { bodyLimit, MAX_BODY_BYTES } from './body-limit.ts';
 import type { AppContext } from './context.ts';
@@ -43,6 +44,9 @@ export interface AppOptions {
   ruleTimeoutMs?: number;
 }
 
+// A path no route answers is not a missing resource: NO_ROUTE, never NOT_FOUND (docs/api.md).
+const noRoute = (c: Context) => c.json(errorBody('NO_ROUTE', `no route for ${c.req.method} ${c.req.path}`), 404);
+
 const tooLarge = (c: Context) => c.json(errorBody('TOO_LARGE', `the body is over ${MAX_BODY_BYTES} bytes`), 413);
 
 /** Builds the app. */
@@ -61,6 +65,7 @@ export function createApp(options: AppOptions = {}): Hono {
     app.route('/v1/rule-sheets', ruleSheets);
   } else {
     const api = router();
+    api.use('*', apiHeaders);
     api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }));
     api.use('*', bearerAuth(ctx));
     // The gate reads its own body with the same exact reader (call-request.ts), so it is mounted before
@@ -81,13 +86,13 @@ export function createApp(options: AppOptions = {}): Hono {
     app.get('/v1/reference', (c) => c.html(referencePage(doc)));
     app.route('/v1', api);
   }
-  app.notFound((c) => c.json(errorBody('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), 404));
+  app.notFound(noRoute);
   const dist = options.webDist;
   if (dist && existsSync(join(dist, 'index.html'))) {
     app.get('*', (c) => {
       // An API path no route answers is a 404, never the console's page.
       if (c.req.path === '/v1' || c.req.path.startsWith('/v1/')) {
-        return c.json(errorBody('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), 404);
+        return noRoute(c);
       }
       const path = c.req.path === '/' ? '/index.html' : c.req.path;
       const file = normalize(join(dist, path));

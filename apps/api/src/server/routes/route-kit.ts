@@ -74,11 +74,39 @@ const STORE_STATUS: Record<StoreErrorCode, ContentfulStatusCode> = {
 /** Seconds a client waits before retrying a write refused because the store was busy (`Retry-After`). */
 export const STORE_RETRY_AFTER_SECONDS = 1;
 
-/** A store refusal as an API error (nothing was written); anything else is a bug and stays one. */
-export function storeError(err: unknown): never {
+/** What a 404 NOT_FOUND says is missing, in its `details.resource`. */
+export type Resource =
+  | 'document'
+  | 'version'
+  | 'ruleset'
+  | 'rule'
+  | 'agent'
+  | 'approval'
+  | 'trial'
+  | 'template'
+  | 'member'
+  | 'decision'
+  | 'binding';
+
+/**
+ * A store refusal as an API error (nothing was written); anything else is a bug and stays one. The one
+ * mapping from the store's codes to HTTP (docs/api.md, "One vocabulary"): every route answers a store
+ * refusal through it, `resource` naming what a not_found misses.
+ *
+ * @example
+ * const doc = await ctx.store.get(id).catch((err) => storeError(err, 'document'));
+ */
+export function storeError(err: unknown, resource?: Resource): never {
   if (err instanceof StoreError) {
     const headers = err.code === 'locked' ? { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) } : undefined;
-    throw new ApiError(STORE_STATUS[err.code], err.code.toUpperCase(), err.message, undefined, headers);
+    const details = err.code === 'not_found' && resource !== undefined ? { resource } : undefined;
+    throw new ApiError(STORE_STATUS[err.code], err.code.toUpperCase(), err.message, details, headers);
   }
   throw err;
 }
+
+/** storeError for a promise's catch, naming what a not_found misses. */
+export const storeErrorFor =
+  (resource: Resource) =>
+  (err: unknown): never =>
+    storeError(err, resource);

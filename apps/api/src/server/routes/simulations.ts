@@ -22,7 +22,7 @@ import {
   validateToolBinding,
 } from '@tollgate/engine';
 import { JsonNumber, writeJson } from '@tollgate/engine/source';
-import { StoreError, type TrialReport } from '@tollgate/store';
+import type { TrialReport } from '@tollgate/store';
 import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -30,7 +30,7 @@ import { router } from '../openapi.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { recordedDecisions } from '../state/decisions.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
-import { ArgumentsObject, storeError as routeStoreError } from './route-kit.ts';
+import { ArgumentsObject, storeError } from './route-kit.ts';
 import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
 
 /** The validation codes of approvers.users checked against the workspace's members. */
@@ -146,7 +146,8 @@ const startTrialRoute = createRoute({
     201: jsonResponse(TrialSchema, 'The trial, running.'),
     ...ERRORS,
     404: errorResponse('NOT_FOUND.'),
-    422: errorResponse('The version cannot run as a candidate (running already, rejected, not a policy).'),
+    400: errorResponse('INVALID_SAVE: the version runs already or the sample rate is out of range; INVALID_BODY.'),
+    409: errorResponse('REJECTED_VERSION: the version did not load, so it cannot run as a candidate.'),
     503: errorResponse('LOCKED: the store is busy; nothing was written; retry after Retry-After seconds.'),
   },
 });
@@ -200,15 +201,6 @@ function snake(r: TrialReport) {
     differing: r.differing,
     running: r.running,
   };
-}
-
-function storeError(err: unknown): never {
-  // A busy store (503 with Retry-After) and a damaged version (409) are answered as every route answers them.
-  if (err instanceof StoreError && err.code !== 'locked' && err.code !== 'damaged') {
-    const status = err.code === 'not_found' ? 404 : err.code === 'conflict' ? 409 : 422;
-    throw new ApiError(status, err.code.toUpperCase(), err.message);
-  }
-  return routeStoreError(err);
 }
 
 /** A version to simulate: a stored one (running, or by sequence) or a policy document in the body. */
