@@ -5,26 +5,10 @@ import { hash } from 'node:crypto';
 import { canonicalJson } from '@tollgate/engine';
 import type { Db } from './db.ts';
 import { flushDecisions, unwrittenDecisions } from './decision-log.ts';
+import type { DecisionRow } from './decision-row.ts';
 import { readStoredJson } from './stored-json.ts';
 
-export interface DecisionRow {
-  call_id: string;
-  agent: string;
-  tool: string;
-  action: string | null;
-  amount: string | null;
-  currency: string | null;
-  decision: string;
-  rule: string | null;
-  code: string | null;
-  /** JSON: {document id: sequence}. */
-  versions: string;
-  /** JSON, or null once the retention period has passed. */
-  arguments: string | null;
-  arguments_digest: string;
-  session: string | null;
-  created_at: string;
-}
+export type { DecisionRow } from './decision-row.ts';
 
 /** The sha-256 (hex) of the arguments' canonical JSON (sorted keys, no spaces). */
 export function argumentsDigest(args: unknown): string {
