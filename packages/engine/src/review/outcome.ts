@@ -50,9 +50,9 @@ export function effectKey(o: Outcome): string {
   return `require_approval roles ${o.approvers?.roles.join(',') ?? ''} users ${o.approvers?.users.join(',') ?? ''}`;
 }
 
-/** The effect and the rule or code that gave it: map bands and diff regions join only over equal keys. */
-export function outcomeKey(o: Outcome): string {
-  return `${effectKey(o)} by ${o.rule ?? o.code}${o.failClosed ? ' fail-closed' : ''}`;
+/** The effect and the rule or code that gave it (and, for map bands, whether it matched fail-closed). */
+export function outcomeKey(o: Outcome, failClosed = true): string {
+  return `${effectKey(o)} by ${o.rule ?? o.code}${failClosed && o.failClosed ? ' fail-closed' : ''}`;
 }
 
 export type Direction = 'widens' | 'narrows' | 'changes';

@@ -15,6 +15,8 @@ export interface SubjectSpace {
   tool: ToolBinding;
   compiled: CompiledTool;
   slots: AmountSlot[];
+  /** Whether the tool reads amounts and a rule that reaches it tests them (else one slot: any amount). */
+  amountMatters: boolean;
   space: ArgumentSpace;
   /** Ids of the rules, in any version, that reach the tool and test its arguments. */
   conditionRules: string[];
@@ -34,12 +36,14 @@ export function subjectSpace(tool: ToolBinding, policies: readonly CompiledPolic
     if (r.amountBounds === null || r.amountCurrency !== compiled.currency) continue;
     for (const v of Object.values(r.amountBounds)) if (v !== undefined) thresholds.push(v);
   }
-  const slots: AmountSlot[] = compiled.valid && compiled.currency !== undefined ? [...cutAxis(thresholds, '0'), null] : [null];
+  // Fail closed: a rule with an amount condition in another currency still tests the amount's absence.
+  const amountMatters = compiled.valid && compiled.currency !== undefined && rules.some((r) => r.amountBounds !== null);
+  const slots: AmountSlot[] = amountMatters ? [...cutAxis(thresholds, '0'), null] : [null];
   const reserved =
     compiled.valid && tool.amount ? [tool.amount.pointer, ...(tool.amount.currency_pointer ? [tool.amount.currency_pointer] : [])] : [];
   const conditions = rules.flatMap((r) => r.source.when ?? []);
   const conditionRules = [...new Set(rules.filter((r) => r.conditions.length > 0).map((r) => r.id))];
-  return { tool, compiled, slots, space: argumentSpace(conditions, reserved, cap), conditionRules };
+  return { tool, compiled, slots, amountMatters, space: argumentSpace(conditions, reserved, cap), conditionRules };
 }
 
 /** Every combination of argument classes (one index per path), in a fixed order. */
