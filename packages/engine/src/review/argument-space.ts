@@ -2,13 +2,12 @@
 // per combination of condition results they give (true, false, unknown for each condition on the path),
 // and their cartesian product across paths. Where the split is not known to be complete, or the product
 // is over the cap, the space says why instead (docs/review.md, "Arguments").
-import Decimal from 'decimal.js';
 import { CompiledCondition, type Condition } from '../conditions/condition.ts';
 import { isDecimalValue, MAX_DECIMAL_DIGITS } from '../conditions/decimal.ts';
 import type { Tri } from '../conditions/tri.ts';
 import { JsonNumber, numberReadings } from '../source/json-number.ts';
 import { parsePointer } from '../source/json-pointer.ts';
-import { canonical, cutAxis } from './axis.ts';
+import { canonical, cutAxis, Exact } from './axis.ts';
 
 /** Most argument witnesses decided for one amount region; past it the region depends on arguments. */
 export const MAX_ARGUMENT_WITNESSES = 4096;
@@ -168,7 +167,7 @@ function straddling(threshold: string): JsonNumber[] {
 }
 
 function addDecimal(a: string, b: string): string {
-  return canonical(new Decimal(a).plus(b).toFixed());
+  return canonical(new Exact(a).plus(b).toFixed());
 }
 
 /** Sets a value at a pointer, creating objects on the way (paths never overlap, so nothing is overwritten). */

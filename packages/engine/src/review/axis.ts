@@ -4,6 +4,13 @@
 import Decimal from 'decimal.js';
 import { compareDecimal, isDecimalValue, MAX_DECIMAL_DIGITS } from '../conditions/decimal.ts';
 
+/**
+ * decimal.js rounds arithmetic to 20 significant digits by default; thresholds have up to 36 (18 before
+ * and after the point), so the axis computes with room to spare and never rounds a witness.
+ */
+export const Exact = Decimal.clone({ precision: 200 });
+type Exact = InstanceType<typeof Exact>;
+
 /** A piece of the axis. `lo: null` is minus infinity, `hi: null` plus infinity. */
 export interface Interval {
   lo: string | null;
@@ -54,19 +61,19 @@ function distinctSorted(values: readonly string[]): string[] {
 
 /** The canonical spelling of a decimal: `100.00` is `100`. */
 export function canonical(value: string): string {
-  const d = new Decimal(value);
+  const d = new Exact(value);
   return d.isZero() ? '0' : d.toFixed();
 }
 
 /** A decimal inside the interval with at most 18 fraction digits, or undefined when it holds none. */
 export function witnessIn(interval: Interval): string | undefined {
   const { lo, hi } = interval;
-  let w: Decimal;
-  if (lo !== null && hi !== null && compareDecimal(lo, hi) === 0) w = new Decimal(lo);
-  else if (lo === null && hi === null) w = new Decimal(0);
-  else if (hi === null) w = new Decimal(lo as string).floor().plus(1);
-  else if (lo === null) w = new Decimal(hi).ceil().minus(1);
-  else w = new Decimal(lo).plus(hi).div(2).toDecimalPlaces(MAX_DECIMAL_DIGITS, Decimal.ROUND_DOWN);
+  let w: Exact;
+  if (lo !== null && hi !== null && compareDecimal(lo, hi) === 0) w = new Exact(lo);
+  else if (lo === null && hi === null) w = new Exact(0);
+  else if (hi === null) w = new Exact(lo as string).floor().plus(1);
+  else if (lo === null) w = new Exact(hi).ceil().minus(1);
+  else w = new Exact(lo).plus(hi).div(2).toDecimalPlaces(MAX_DECIMAL_DIGITS, Exact.ROUND_DOWN);
   const s = w.isZero() ? '0' : w.toFixed();
   if (!isDecimalValue(s, true) || !contains(interval, s)) {
     // A closed lower end is a witness of its own when the midpoint is not.

@@ -161,9 +161,9 @@ function slotEntries(
   for (const combo of argumentCombos(args)) {
     const call = witnessArguments(space, slot, combo);
     if (call === undefined) continue;
-    // Fail-closed matches differ from witness to witness inside one change; the change is the outcome.
-    const { failClosed: _f, ...from } = decideCall(running, space.compiled, call, members);
-    const { failClosed: _t, ...to } = decideCall(candidate, space.compiled, call, members);
+    // Unexplained: fail-closed matches differ from witness to witness inside one change.
+    const from = decideCall(running, space.compiled, call, members, false);
+    const to = decideCall(candidate, space.compiled, call, members, false);
     if (effectKey(from) === effectKey(to)) continue;
     const key = `${outcomeKey(from, false)} -> ${outcomeKey(to, false)}`;
     const group = groups.get(key);

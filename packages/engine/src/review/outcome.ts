@@ -26,20 +26,29 @@ const DECISION_TIME = new Date(0);
 
 /**
  * Decides one call with the real evaluator. With members, a held call whose approvers nobody eligible
- * can be becomes the deny the gate would give (NO_ELIGIBLE_APPROVER, TOO_MANY_APPROVERS).
+ * can be becomes the deny the gate would give (NO_ELIGIBLE_APPROVER, TOO_MANY_APPROVERS). `explain` also
+ * marks a fail-closed match (the explanation is the slow path, so the diff leaves it out).
  */
-export function decideCall(policy: CompiledPolicy, tool: CompiledTool, args: unknown, members?: readonly Member[]): Outcome {
+export function decideCall(
+  policy: CompiledPolicy,
+  tool: CompiledTool,
+  args: unknown,
+  members?: readonly Member[],
+  explain = true,
+): Outcome {
   const fast = policy.decide(tool, args);
-  if (fast.decision === 'allow') return { decision: 'allow', rule: fast.rule, code: fast.code };
-  const full = evaluatePolicy(policy, tool, args, members ? { members, now: DECISION_TIME } : { now: DECISION_TIME });
-  const outcome: Outcome = { decision: full.decision, rule: full.rule, code: full.code };
-  if (full.decision === 'require_approval') {
-    const rule = full.rule === null ? undefined : policy.rules.find((r) => r.id === full.rule);
+  if (fast.decision === 'allow' || (!explain && fast.decision === 'deny'))
+    return { decision: fast.decision, rule: fast.rule, code: fast.code };
+  const full =
+    explain || members ? evaluatePolicy(policy, tool, args, members ? { members, now: DECISION_TIME } : { now: DECISION_TIME }) : undefined;
+  const outcome: Outcome = full ? { decision: full.decision, rule: full.rule, code: full.code } : { ...fast };
+  if (outcome.decision === 'require_approval') {
+    const rule = outcome.rule === null ? undefined : policy.rules.find((r) => r.id === outcome.rule);
     const named = rule?.source.approvers ?? DEFAULT_APPROVERS;
     outcome.approvers = { roles: [...(named.roles ?? [])].sort(), users: [...(named.users ?? [])].sort() };
-    if (full.approvers !== null) outcome.eligible = [...full.approvers].sort();
+    if (full && full.approvers !== null) outcome.eligible = [...full.approvers].sort();
   }
-  if (full.rule !== null && full.explanation.fail_closed.some((f) => f.rule === full.rule)) outcome.failClosed = true;
+  if (full && full.rule !== null && full.explanation.fail_closed.some((f) => f.rule === full.rule)) outcome.failClosed = true;
   return outcome;
 }
 
