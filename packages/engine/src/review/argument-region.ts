@@ -59,9 +59,19 @@ export function constraintsOf(paths: readonly PathSpace[], box: Box): ArgumentCo
 
 const LETTER = ['F', 'T', 'U'] as const;
 
+const compiledConditions = new WeakMap<Condition, CompiledCondition>();
+
 /** Whether the arguments' value at the constraint's path gives one of its admitted results. */
 export function constraintHolds(c: ArgumentConstraint, args: unknown): boolean {
-  const vector = c.conditions.map((cond) => LETTER[new CompiledCondition(cond).evaluate(args) as Tri]).join('');
+  let vector = '';
+  for (const cond of c.conditions) {
+    let compiled = compiledConditions.get(cond);
+    if (!compiled) {
+      compiled = new CompiledCondition(cond);
+      compiledConditions.set(cond, compiled);
+    }
+    vector += LETTER[compiled.evaluate(args) as Tri];
+  }
   return c.vectors.includes(vector);
 }
 
