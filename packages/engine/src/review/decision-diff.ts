@@ -8,7 +8,7 @@ import type { Member, ToolBinding } from '../policy/types.ts';
 import { type ArgumentConstraint, boxes, constraintHolds, constraintsOf } from './argument-region.ts';
 import { adjacent, contains, formatInterval, type Interval, join } from './axis.ts';
 import { type Direction, decideCall, directionOf, effectKey, type Outcome, outcomeKey } from './outcome.ts';
-import { type AmountSlot, argumentCombos, reachingRules, type SubjectSpace, subjectSpace, witnessArguments } from './subject-space.ts';
+import { argumentCombos, type Piece, reachingRules, type SubjectSpace, subjectSpace, witnessArguments } from './subject-space.ts';
 import { catalogueSubjects, type DiffSubject, hypotheticalSubjects } from './subjects.ts';
 
 export interface DiffOptions {
@@ -106,7 +106,7 @@ function subjectEntries(running: CompiledPolicy, candidate: CompiledPolicy, subj
   const currency = space.amountMatters ? (subject.tool.amount?.currency ?? null) : null;
   const out: Pending[] = [];
   let previous: Pending[] = [];
-  for (const slot of space.slots) {
+  for (const slot of space.pieces) {
     const current: Pending[] = [];
     for (const piece of slotEntries(running, candidate, subject, space, slot, currency, options.members)) {
       const open = previous.find((p) => p.mergeKey === piece.mergeKey);
@@ -140,22 +140,22 @@ function slotEntries(
   candidate: CompiledPolicy,
   subject: DiffSubject,
   space: SubjectSpace,
-  slot: AmountSlot,
+  slot: Piece,
   currency: string | null,
   members: readonly Member[] | undefined,
 ): Pending[] {
-  const amount = slot === null ? null : { ...slot.interval };
-  const args = space.space;
+  const amount = slot.amount === null ? null : { ...slot.amount.interval };
+  const args = slot.space;
   if (!args.complete) {
     const entry: DependsOnArguments = {
       kind: 'depends_on_arguments',
       subject,
       region: { amount, currency, arguments: [] },
-      rules: space.conditionRules,
+      rules: slot.conditionRules,
       reason: args.reason,
       words: '',
     };
-    return [{ entry, mergeKey: `depends ${args.reason}` }];
+    return [{ entry, mergeKey: `depends ${slot.conditionRules.join(',')} ${args.reason}` }];
   }
   const groups = new Map<string, { from: Outcome; to: Outcome; combos: number[][]; witness: Record<string, unknown> }>();
   for (const combo of argumentCombos(args)) {
@@ -186,7 +186,8 @@ function slotEntries(
         witness: { tool: subject.tool, arguments: witnessArguments(space, slot, inBox) ?? group.witness },
         words: '',
       };
-      out.push({ entry, mergeKey: `${key} | ${JSON.stringify(box)}` });
+      // Slots may split the arguments differently: join on what the constraints say, not on class indices.
+      out.push({ entry, mergeKey: `${key} | ${JSON.stringify(constraints.map((c) => [c.path, c.conditions, c.vectors]))}` });
     }
   }
   return out;

@@ -4,7 +4,7 @@ import type { CompiledPolicy } from '../policy/compile.ts';
 import type { Effect, Member, ToolBinding } from '../policy/types.ts';
 import { adjacent, formatInterval, type Interval, join } from './axis.ts';
 import { decideCall, describeOutcome, type Outcome, outcomeKey } from './outcome.ts';
-import { argumentCombos, subjectSpace, witnessArguments } from './subject-space.ts';
+import { argumentCombos, type Piece, type SubjectSpace, subjectSpace, witnessArguments } from './subject-space.ts';
 
 export interface DecisionMapOptions {
   /** The members at decision time: held calls name their eligible approvers, and nobody eligible denies. */
@@ -52,9 +52,9 @@ export function decisionMap(policy: CompiledPolicy, tools: readonly ToolBinding[
 function toolDecision(policy: CompiledPolicy, tool: ToolBinding, options: DecisionMapOptions): ToolDecision {
   const subject = subjectSpace(tool, [policy], options.cap);
   const bands: MapBand[] = [];
-  for (const slot of subject.slots) {
-    const amount = slot === null ? null : slot.interval;
-    const band = bandOf(policy, subject, slot, options.members);
+  for (const piece of subject.pieces) {
+    const amount = piece.amount === null ? null : piece.amount.interval;
+    const band = bandOf(policy, subject, piece, options.members);
     const last = bands[bands.length - 1];
     if (last?.amount && amount && adjacent(last.amount, amount) && bandKey(last) === bandKey(band)) {
       last.amount = join(last.amount, amount);
@@ -77,7 +77,7 @@ function toolDecision(policy: CompiledPolicy, tool: ToolBinding, options: Decisi
   if (depending.length === 0) return { tool: tool.name, action: tool.action, decision: 'depends_on_amount', bands, words };
   const rules = [...new Set(depending.flatMap((b) => b.depends_on_arguments?.rules ?? []))];
   const reason = (depending[0] as MapBand).depends_on_arguments?.reason ?? '';
-  const hasAmount = subject.slots.length > 1;
+  const hasAmount = subject.amountMatters;
   return {
     tool: tool.name,
     action: tool.action,
@@ -91,25 +91,29 @@ function toolDecision(policy: CompiledPolicy, tool: ToolBinding, options: Decisi
 
 function bandOf(
   policy: CompiledPolicy,
-  subject: ReturnType<typeof subjectSpace>,
-  slot: ReturnType<typeof subjectSpace>['slots'][number],
+  subject: SubjectSpace,
+  piece: Piece,
   members: readonly Member[] | undefined,
 ): Omit<MapBand, 'amount'> {
-  const space = subject.space;
-  if (!space.complete) return { depends_on_arguments: { rules: subject.conditionRules, reason: space.reason } };
+  const space = piece.space;
+  if (!space.complete) return { depends_on_arguments: { rules: piece.conditionRules, reason: space.reason } };
   let outcome: Outcome | undefined;
   for (const combo of argumentCombos(space)) {
-    const args = witnessArguments(subject, slot, combo);
+    const args = witnessArguments(subject, piece, combo);
     if (args === undefined) continue;
     const o = decideCall(policy, subject.compiled, args, members);
     if (outcome === undefined) outcome = o;
-    else if (outcomeKey(o) !== outcomeKey(outcome)) {
+    else if (outcomeKey(o, false) !== outcomeKey(outcome, false)) {
       return {
-        depends_on_arguments: { rules: subject.conditionRules, reason: 'the rules decide these calls differently by their arguments' },
+        depends_on_arguments: { rules: piece.conditionRules, reason: 'the rules decide these calls differently by their arguments' },
       };
+    } else if (outcome.failClosed && !o.failClosed) {
+      // Fail closed for some arguments only (a value missing): the outcome is the same, say it plainly.
+      const { failClosed: _, ...plain } = outcome;
+      outcome = plain;
     }
   }
-  return outcome ? { outcome } : { depends_on_arguments: { rules: subject.conditionRules, reason: 'no witness call could be built' } };
+  return outcome ? { outcome } : { depends_on_arguments: { rules: piece.conditionRules, reason: 'no witness call could be built' } };
 }
 
 function bandKey(b: Omit<MapBand, 'amount'>): string {

@@ -1,6 +1,7 @@
 // The calls one tool can make, cut into pieces on which every policy version given decides alike: the
 // amount axis at every threshold of the rules that reach the tool, "no amount", and the argument space of
 // their conditions. Each piece comes with a witness call (docs/review.md, "Regions").
+import { TRUE, UNKNOWN } from '../conditions/tri.ts';
 import type { CompiledPolicy, CompiledRule } from '../policy/compile.ts';
 import { CompiledTool, NO_AMOUNT } from '../policy/tool.ts';
 import type { ToolBinding } from '../policy/types.ts';
@@ -11,15 +12,20 @@ import { cutAxis, type Interval } from './axis.ts';
 /** A piece of the amount axis with its witness amount, or null for a call without an amount. */
 export type AmountSlot = { interval: Interval; witness: string } | null;
 
+/** One amount slot and the argument space of the rules that can still apply in it. */
+export interface Piece {
+  amount: AmountSlot;
+  space: ArgumentSpace;
+  /** Ids of the rules, in any version, that can apply in the slot and test the arguments. */
+  conditionRules: string[];
+}
+
 export interface SubjectSpace {
   tool: ToolBinding;
   compiled: CompiledTool;
-  slots: AmountSlot[];
+  pieces: Piece[];
   /** Whether the tool reads amounts and a rule that reaches it tests them (else one slot: any amount). */
   amountMatters: boolean;
-  space: ArgumentSpace;
-  /** Ids of the rules, in any version, that reach the tool and test its arguments. */
-  conditionRules: string[];
 }
 
 /** The rules of a version that can decide a call of the tool, in the order the evaluator tries them. */
@@ -41,9 +47,30 @@ export function subjectSpace(tool: ToolBinding, policies: readonly CompiledPolic
   const slots: AmountSlot[] = amountMatters ? [...cutAxis(thresholds, '0'), null] : [null];
   const reserved =
     compiled.valid && tool.amount ? [tool.amount.pointer, ...(tool.amount.currency_pointer ? [tool.amount.currency_pointer] : [])] : [];
-  const conditions = rules.flatMap((r) => r.source.when ?? []);
-  const conditionRules = [...new Set(rules.filter((r) => r.conditions.length > 0).map((r) => r.id))];
-  return { tool, compiled, slots, amountMatters, space: argumentSpace(conditions, reserved, cap), conditionRules };
+  const spaces = new Map<string, Omit<Piece, 'amount'>>();
+  const pieces = slots.map((amount): Piece => {
+    // A rule whose amount condition cannot hold in the slot never applies there: its conditions decide nothing.
+    const live = rules.filter((r) => r.conditions.length > 0 && canApply(r, compiled, amount));
+    const key = live.map((r) => rules.indexOf(r)).join(',');
+    let found = spaces.get(key);
+    if (!found) {
+      const space = argumentSpace(
+        live.flatMap((r) => r.source.when ?? []),
+        reserved,
+        cap,
+      );
+      found = { space, conditionRules: [...new Set(live.map((r) => r.id))] };
+      spaces.set(key, found);
+    }
+    return { amount, ...found };
+  });
+  return { tool, compiled, pieces, amountMatters };
+}
+
+/** Whether the rule's amount condition lets it apply to calls of the slot (an allow needs it true). */
+function canApply(rule: CompiledRule, tool: CompiledTool, slot: AmountSlot): boolean {
+  const result = rule.amountResult(tool.currency, slot === null ? NO_AMOUNT : slot.witness);
+  return result === TRUE || (result === UNKNOWN && rule.effect !== 'allow');
 }
 
 /** Every combination of argument classes (one index per path), in a fixed order. */
@@ -64,10 +91,11 @@ export function* argumentCombos(space: ArgumentSpace & { complete: true }): Gene
  * The witness call of one piece: the argument classes' values, the amount at the tool's pointer and the
  * tool's currency at its currency pointer. Undefined when the tool would not read the intended amount.
  */
-export function witnessArguments(subject: SubjectSpace, slot: AmountSlot, combo: readonly number[]): Record<string, unknown> | undefined {
+export function witnessArguments(subject: SubjectSpace, piece: Piece, combo: readonly number[]): Record<string, unknown> | undefined {
   const args: Record<string, unknown> = {};
-  if (subject.space.complete) {
-    subject.space.paths.forEach((p, i) => {
+  const slot = piece.amount;
+  if (piece.space.complete) {
+    piece.space.paths.forEach((p, i) => {
       const cls = p.classes[combo[i] as number];
       if (cls && !cls.missing) setAt(args, p.tokens, cls.value);
     });

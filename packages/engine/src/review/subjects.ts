@@ -31,7 +31,7 @@ export function subjectKey(running: CompiledPolicy, candidate: CompiledPolicy, t
   let currency = compiled.currency === undefined ? 'none' : named.has(compiled.currency) ? compiled.currency : 'other';
   // Amounts no reaching rule tests decide nothing (subject-space.ts, amountMatters).
   if (!reach.some((rules) => rules.some((r) => r.amountBounds !== null))) currency = 'any';
-  return reach.map((rules) => rules.map((r) => r.index).join(',')).join('|') + `|${currency}`;
+  return `${reach.map((rules) => rules.map((r) => r.index).join(',')).join('|')}|${currency}`;
 }
 
 /** The subjects of catalogue tools: each tool as it is. */
