@@ -167,8 +167,10 @@ function check(
   for (const c of calls) {
     const t = new CompiledTool(c.tool);
     const x = args(c);
-    const from = effectKey(decideCall(a, t, x, members, false));
-    const to = effectKey(decideCall(b, t, x, members, false));
+    const before = decideCall(a, t, x, members, false);
+    const after = decideCall(b, t, x, members, false);
+    const from = effectKey(before);
+    const to = effectKey(after);
     const toolKey = JSON.stringify(c.tool);
     const key = keys.get(toolKey) ?? subjectKey(a, b, c.tool);
     keys.set(toolKey, key);
@@ -191,7 +193,7 @@ function check(
       expect(changes.length, what()).toBe(1);
       continue;
     }
-    const direction = directionOf(decideCall(a, t, x, members, false), decideCall(b, t, x, members, false));
+    const direction = directionOf(before, after);
     const seen = [effectKey(change.from), effectKey(change.to), change.direction];
     if (seen[0] !== from || seen[1] !== to || seen[2] !== direction) expect(seen, what()).toEqual([from, to, direction]);
   }

@@ -89,7 +89,12 @@ export function decisionDiff(
 
 /** Whether a call of the tool lies in the region (the tool's own amount reading, the arguments' condition results). */
 export function regionContains(region: Region, tool: ToolBinding, args: unknown): boolean {
-  const read = new CompiledTool(tool).readAmount(args);
+  let compiled = compiledTools.get(tool);
+  if (!compiled) {
+    compiled = new CompiledTool(tool);
+    compiledTools.set(tool, compiled);
+  }
+  const read = compiled.readAmount(args);
   if (read === null) return false;
   // A region of a tool whose amount no rule tests (currency null) holds every amount.
   if (region.currency !== null && (region.amount === null ? read !== undefined : read === undefined || !contains(region.amount, read))) {
@@ -97,6 +102,8 @@ export function regionContains(region: Region, tool: ToolBinding, args: unknown)
   }
   return region.arguments.every((c) => constraintHolds(c, args));
 }
+
+const compiledTools = new WeakMap<ToolBinding, CompiledTool>();
 
 type Pending = { entry: DiffEntry; mergeKey: string };
 
