@@ -42,8 +42,9 @@ export function subjectSpace(tool: ToolBinding, policies: readonly CompiledPolic
     if (r.amountBounds === null || r.amountCurrency !== compiled.currency) continue;
     for (const v of Object.values(r.amountBounds)) if (v !== undefined) thresholds.push(v);
   }
-  // Fail closed: a rule with an amount condition in another currency still tests the amount's absence.
-  const amountMatters = compiled.valid && compiled.currency !== undefined && rules.some((r) => r.amountBounds !== null);
+  // A rule with an amount condition in another currency finds every call's amount unknown, present or
+  // not (fail closed): only rules in the tool's own currency tell amounts apart.
+  const amountMatters = compiled.valid && compiled.currency !== undefined && rules.some((r) => r.amountCurrency === compiled.currency);
   const slots: AmountSlot[] = amountMatters ? [...cutAxis(thresholds, '0'), null] : [null];
   const reserved =
     compiled.valid && tool.amount ? [tool.amount.pointer, ...(tool.amount.currency_pointer ? [tool.amount.currency_pointer] : [])] : [];

@@ -27,10 +27,9 @@ export function subjectKey(running: CompiledPolicy, candidate: CompiledPolicy, t
   const compiled = new CompiledTool(tool);
   if (!compiled.valid) return 'invalid';
   const reach = [reachingRules(running, compiled), reachingRules(candidate, compiled)];
-  const named = namedCurrencies(running, candidate);
-  let currency = compiled.currency === undefined ? 'none' : named.has(compiled.currency) ? compiled.currency : 'other';
-  // Amounts no reaching rule tests decide nothing (subject-space.ts, amountMatters).
-  if (!reach.some((rules) => rules.some((r) => r.amountBounds !== null))) currency = 'any';
+  // Amounts decide only through rules in the tool's own currency (subject-space.ts, amountMatters).
+  const tested = compiled.currency !== undefined && reach.some((rules) => rules.some((r) => r.amountCurrency === compiled.currency));
+  const currency = tested ? (compiled.currency as string) : 'any';
   return `${reach.map((rules) => rules.map((r) => r.index).join(',')).join('|')}|${currency}`;
 }
 
@@ -78,7 +77,8 @@ export function hypotheticalSubjects(running: CompiledPolicy, candidate: Compile
       for (const mapping of mappings) {
         const tool: ToolBinding = mapping.amount ? { name, action, amount: mapping.amount } : { name, action };
         const key = subjectKey(running, candidate, tool);
-        const amountWords = key.endsWith('|any') ? '' : mapping.words;
+        // Name the mapping only where some rule reaching the action tests amounts.
+        const amountWords = testsAmounts(running, candidate, tool) ? mapping.words : '';
         const words = `${label}${isListed ? ` via tool ${name}` : ''}${amountWords}`;
         const first = seen.get(key);
         if (first) {
@@ -92,6 +92,11 @@ export function hypotheticalSubjects(running: CompiledPolicy, candidate: Compile
     }
   }
   return out;
+}
+
+function testsAmounts(running: CompiledPolicy, candidate: CompiledPolicy, tool: ToolBinding): boolean {
+  const compiled = new CompiledTool(tool);
+  return [running, candidate].some((p) => reachingRules(p, compiled).some((r) => r.amountCurrency !== null));
 }
 
 function namedCurrencies(running: CompiledPolicy, candidate: CompiledPolicy): Set<string> {
