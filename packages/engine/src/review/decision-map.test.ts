@@ -98,6 +98,25 @@ describe('the decision map', () => {
     expect(map[3]?.words).toBe('send_payout (payouts.send): deny (never)');
   });
 
+  it('denies every call of an invalid binding, and reads amounts with a currency pointer', () => {
+    const tools: ToolBinding[] = [
+      { name: 'bad name!', action: 'refund.issue' },
+      { name: 'refund_eur', action: 'refund.issue', amount: { pointer: '/amount', currency: 'EUR' } },
+      {
+        name: 'refund_usd',
+        action: 'refund.issue',
+        amount: { pointer: '/money/value', currency: 'USD', currency_pointer: '/money/currency' },
+      },
+    ];
+    const map = decisionMap(compiled(REFUNDS), tools);
+    expect(map.map((t) => t.words)).toEqual([
+      'bad name! (refund.issue): deny (INVALID_TOOL_CONFIGURATION)',
+      // No rule names EUR: every amount is unknown to the USD rules, so the deny matches fail-closed.
+      'refund_eur (refund.issue): deny (refund-over-limit, fail closed)',
+      'refund_usd (refund.issue): [0, 100] allow (refund-auto); (100, 1000] require approval by roles admin, approver, owner (refund-approval); (1000, inf) deny (refund-over-limit); no amount: deny (refund-over-limit, fail closed)',
+    ]);
+  });
+
   it('gives every call of a tool the outcome of the band it lies in', () => {
     const policy = compiled(REFUNDS);
     const tool = CATALOGUE[2] as ToolBinding;
