@@ -147,10 +147,13 @@ function check(
   candidate: PolicyDocument,
   calls: (typeof call extends fc.Arbitrary<infer T> ? T : never)[],
   members?: Member[],
+  withCatalogue = false,
 ) {
   const a = compiled(running);
   const b = compiled(candidate);
-  const diff: DecisionDiff = decisionDiff(a, b, undefined, members ? { members } : {});
+  // With a catalogue: the calls' distinct tools, each call's region looked up under its own tool.
+  const catalogue = withCatalogue ? [...new Map(calls.map((c) => [JSON.stringify(c.tool), c.tool])).values()] : undefined;
+  const diff: DecisionDiff = decisionDiff(a, b, catalogue, members ? { members } : {});
   // Built only when a check fails: the call, both decisions and every reported entry.
   const explain = (what: string) => `${what}\n${diff.entries.map((e) => e.words).join('\n')}`;
   // (b) every reported change has a valid witness call in its region that changes as said.
@@ -174,7 +177,8 @@ function check(
     const toolKey = JSON.stringify(c.tool);
     const key = keys.get(toolKey) ?? subjectKey(a, b, c.tool);
     keys.set(toolKey, key);
-    const containing = diff.entries.filter((e) => e.subject.key === key && regionContains(e.region, c.tool, x));
+    const mine = (subject: (typeof diff.subjects)[number]) => (catalogue ? JSON.stringify(subject.tool) === toolKey : subject.key === key);
+    const containing = diff.entries.filter((e) => mine(e.subject) && regionContains(e.region, c.tool, x));
     const changes = containing.filter((e) => e.kind === 'change');
     const what = () => explain(`${toolKey} ${JSON.stringify(Object.keys(x))} ${from} -> ${to}`);
     if (from === to) {
@@ -200,7 +204,7 @@ function check(
 }
 
 describe('the decision diff against brute force', () => {
-  it('reports exactly the calls that change, with their outcomes and direction', () => {
+  it('reports exactly the calls that change, with their outcomes and direction, with or without a catalogue', () => {
     fc.assert(
       fc.property(
         policy,
