@@ -113,6 +113,11 @@ export function join(a: Interval, b: Interval): Interval {
  * formatInterval({ lo: '100', loInclusive: false, hi: '250', hiInclusive: true }) // '(100, 250]'
  */
 export function formatInterval(i: Interval): string {
-  if (i.lo !== null && i.hi !== null && compareDecimal(i.lo, i.hi) === 0) return `= ${i.lo}`;
+  if (isPoint(i)) return `= ${i.lo}`;
   return `${i.loInclusive ? '[' : '('}${i.lo ?? '-inf'}, ${i.hi ?? 'inf'}${i.hiInclusive ? ']' : ')'}`;
+}
+
+/** Whether the interval is one value. */
+export function isPoint(i: Interval): boolean {
+  return i.lo !== null && i.hi !== null && compareDecimal(i.lo, i.hi) === 0;
 }

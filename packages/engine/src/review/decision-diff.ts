@@ -6,7 +6,7 @@ import type { CompiledPolicy } from '../policy/compile.ts';
 import { CompiledTool } from '../policy/tool.ts';
 import type { Member, ToolBinding } from '../policy/types.ts';
 import { type ArgumentConstraint, boxes, constraintHolds, constraintsOf } from './argument-region.ts';
-import { adjacent, contains, formatInterval, type Interval, join } from './axis.ts';
+import { adjacent, contains, formatInterval, type Interval, isPoint, join } from './axis.ts';
 import { type Direction, decideCall, directionOf, effectKey, type Outcome, outcomeKey } from './outcome.ts';
 import { argumentCombos, type Piece, reachingRules, type SubjectSpace, subjectSpace, witnessArguments } from './subject-space.ts';
 import { catalogueSubjects, type DiffSubject, hypotheticalSubjects } from './subjects.ts';
@@ -113,18 +113,19 @@ function subjectEntries(running: CompiledPolicy, candidate: CompiledPolicy, subj
   const currency = space.amountMatters ? (subject.tool.amount?.currency ?? null) : null;
   const out: Pending[] = [];
   let previous: Pending[] = [];
-  for (const slot of space.pieces) {
+  for (const piece of space.pieces) {
     const current: Pending[] = [];
-    for (const piece of slotEntries(running, candidate, subject, space, slot, currency, options.members)) {
-      const open = previous.find((p) => p.mergeKey === piece.mergeKey);
+    for (const found of pieceEntries(running, candidate, subject, space, piece, currency, options.members)) {
+      // The same change in the amount piece just before: one region across both.
+      const open = previous.find((p) => p.mergeKey === found.mergeKey);
       const was = open?.entry.region.amount;
-      const now = piece.entry.region.amount;
+      const now = found.entry.region.amount;
       if (open && was && now && adjacent(was, now)) {
         open.entry.region.amount = join(was, now);
         current.push(open);
       } else {
-        out.push(piece);
-        current.push(piece);
+        out.push(found);
+        current.push(found);
       }
     }
     previous = current;
@@ -142,31 +143,31 @@ function sameReach(running: CompiledPolicy, candidate: CompiledPolicy, tool: Too
   return reach(running) === reach(candidate);
 }
 
-function slotEntries(
+function pieceEntries(
   running: CompiledPolicy,
   candidate: CompiledPolicy,
   subject: DiffSubject,
   space: SubjectSpace,
-  slot: Piece,
+  piece: Piece,
   currency: string | null,
   members: readonly Member[] | undefined,
 ): Pending[] {
-  const amount = slot.amount === null ? null : { ...slot.amount.interval };
-  const args = slot.space;
+  const amount = piece.amount === null ? null : { ...piece.amount.interval };
+  const args = piece.space;
   if (!args.complete) {
     const entry: DependsOnArguments = {
       kind: 'depends_on_arguments',
       subject,
       region: { amount, currency, arguments: [] },
-      rules: slot.conditionRules,
+      rules: piece.conditionRules,
       reason: args.reason,
       words: '',
     };
-    return [{ entry, mergeKey: `depends ${slot.conditionRules.join(',')} ${args.reason}` }];
+    return [{ entry, mergeKey: `depends ${piece.conditionRules.join(',')} ${args.reason}` }];
   }
   const groups = new Map<string, { from: Outcome; to: Outcome; combos: number[][]; witness: Record<string, unknown> }>();
   for (const combo of argumentCombos(args)) {
-    const call = witnessArguments(space, slot, combo);
+    const call = witnessArguments(space, piece, combo);
     if (call === undefined) continue;
     // Unexplained: fail-closed matches differ from witness to witness inside one change.
     const from = decideCall(running, space.compiled, call, members, false);
@@ -190,7 +191,7 @@ function slotEntries(
         from: group.from,
         to: group.to,
         direction: directionOf(group.from, group.to),
-        witness: { tool: subject.tool, arguments: witnessArguments(space, slot, inBox) ?? group.witness },
+        witness: { tool: subject.tool, arguments: witnessArguments(space, piece, inBox) ?? group.witness },
         words: '',
       };
       // Slots may split the arguments differently: join on what the constraints say, not on class indices.
@@ -207,9 +208,7 @@ function entryWords(e: DiffEntry): string {
   const r = e.region;
   if (r.currency !== null) {
     if (r.amount === null) where.push('no amount');
-    else if (r.amount.lo !== null && r.amount.hi !== null && r.amount.lo === r.amount.hi)
-      where.push(`amount ${formatInterval(r.amount)} ${r.currency}`);
-    else where.push(`amount in ${formatInterval(r.amount)} ${r.currency}`);
+    else where.push(`amount ${isPoint(r.amount) ? '' : 'in '}${formatInterval(r.amount)} ${r.currency}`);
   }
   if (r.arguments.length > 0) where.push(r.arguments.map((c) => c.words).join(', '));
   if (e.kind === 'depends_on_arguments')
