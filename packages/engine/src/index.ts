@@ -5,6 +5,7 @@ export * from './conditions/index.ts';
 export * from './documents/index.ts';
 export * from './gate/index.ts';
 export * from './policy/index.ts';
+export * from './review/index.ts';
 export * from './rulebook/index.ts';
 export * from './ruleset/index.ts';
 export * from './sheet/index.ts';
