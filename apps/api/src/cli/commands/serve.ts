@@ -7,7 +7,7 @@ import { createApp } from '../../server/app.ts';
 import { openContext } from '../../server/context.ts';
 import { seedDemo } from '../../server/demo.ts';
 import { CliError, type CliIo } from '../io.ts';
-import type { ParsedOptions } from '../main.ts';
+import type { ParsedOptions } from '../options.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
