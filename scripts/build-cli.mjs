@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundleIsFresh } from '../apps/api/bin/fresh-bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = fileURLToPath(new URL('../apps/api/dist', import.meta.url));
@@ -61,8 +62,10 @@ export async function buildCli() {
     absWorkingDir: root,
     logLevel: 'warning',
   });
+  // The bundled sources, and what decides how they are bundled: this script and the installed packages.
   const inputs = Object.keys(result.metafile.inputs)
     .filter((path) => !path.includes('node_modules/'))
+    .concat(['scripts/build-cli.mjs', 'package-lock.json'])
     .sort();
   // Written last: the bundle counts as built only once its inputs are listed.
   writeFileSync(`${outdir}/inputs.json`, `${JSON.stringify(inputs, null, 1)}\n`);
@@ -70,6 +73,8 @@ export async function buildCli() {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // --if-stale: keep a fresh bundle as it is, so a CLI running from it meanwhile never loses a chunk.
+  if (process.argv.includes('--if-stale') && bundleIsFresh()) process.exit(0);
   try {
     const { outdir: out, inputs } = await buildCli();
     console.log(`build-cli: bundled the tollgate CLI from ${inputs.length} sources into ${relative(root, out)}/tollgate.mjs`);

@@ -28,8 +28,9 @@ function file(name: string, text: string): string {
 }
 
 beforeAll(() => {
-  // The same build `npm install` runs (the root prepare script), so the bundle is the one of these sources.
-  const build = run([join(root, 'scripts/build-cli.mjs')]);
+  // The same build `npm install` runs (the root prepare script), so the bundle is the one of these sources;
+  // a fresh one is kept, since other tests may be running the CLI from it.
+  const build = run([join(root, 'scripts/build-cli.mjs'), '--if-stale']);
   expect(build.code, build.stderr).toBe(0);
   expect(existsSync(BUNDLE), build.stdout + build.stderr).toBe(true);
 }, 120_000);
