@@ -7,6 +7,7 @@ import { type Context, Hono } from 'hono';
 import { apiHeaders } from './api-headers.ts';
 import { bearerAuth } from './auth.ts';
 import { bodyLimit, MAX_BODY_BYTES } from './body-limit.ts';
+import { consoleMissingPage } from './console-missing-page.ts';
 import type { AppContext } from './context.ts';
 import { errorBody, handleError } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
@@ -106,5 +107,6 @@ export function createApp(options: AppOptions = {}): Hono {
       }
     });
   }
+  if (dist && !existsSync(join(dist, 'index.html'))) app.get('*', consoleMissingPage);
   return app;
 }

@@ -11,7 +11,7 @@ import { parseDateTime } from '../documents/values.ts';
 import { gateDenial } from './gate-decision.ts';
 import type { DecideCallInput, GateDecision, PreparedCallInput } from './gate-types.ts';
 import { admitCall } from './hard-limits.ts';
-import { judgePolicies, policyDecision, relaxedAllow, standingOf } from './policy-verdict.ts';
+import { judgePolicies, policyDecision, relaxedAllow, standingOf, windowRelaxedEveryStop } from './policy-verdict.ts';
 import { openWindow, type PreparedGate, prepareGate } from './prepare-gate.ts';
 import { checkRulebooks } from './rulebook-checks.ts';
 
@@ -79,13 +79,8 @@ export function decidePrepared(prepared: PreparedGate, input: PreparedCallInput)
   const standing = standingOf(judgePolicies(prepared, admitted, input), prepared.parts.policies, window);
   // No one is asked to confirm a call that a standing denial refuses anyway.
   if (confirm !== undefined && standing.held?.decision.decision !== 'deny') return confirm;
-  if (
-    window !== undefined &&
-    standing.held === undefined &&
-    (standing.original.decision.decision !== 'allow' || relaxedRefusal !== undefined)
-  ) {
+  if (window !== undefined && windowRelaxedEveryStop(standing, relaxedRefusal))
     return relaxedAllow(scope, window, standing, relaxedRefusal);
-  }
   return policyDecision(scope, window, standing, relaxedRefusal);
 }
 

@@ -112,6 +112,11 @@ export function standingOf(policies: JudgedPolicy[], judges: readonly GatePolicy
   return { policies, original, held: heldAt < 0 ? undefined : policies[heldAt] };
 }
 
+/** Inside a window: something would have stopped the call (a rulebook or a policy), and nothing of it holds. */
+export function windowRelaxedEveryStop(standing: PolicyStanding, relaxedRefusal: GateDecision | undefined): boolean {
+  return standing.held === undefined && (standing.original.decision.decision !== 'allow' || relaxedRefusal !== undefined);
+}
+
 /** Every rule that would have stopped the call is relaxed: it runs, and the answer says what it would have been. */
 export function relaxedAllow(
   scope: DecisionScope,

@@ -8,7 +8,7 @@ import { createApp } from '../../server/app.ts';
 import { openContext } from '../../server/context.ts';
 import { seedDemo } from '../../server/demo.ts';
 import { CliError, type CliIo } from '../io.ts';
-import type { ParsedOptions } from '../main.ts';
+import type { ParsedOptions } from '../options.ts';
 
 /** How long a stopping server lets requests in flight finish before it cuts their connections. */
 const STOP_GRACE_MS = 3_000;
