@@ -178,19 +178,19 @@ describe('the gate refusing bad requests', () => {
     expect(chunked.json.error.code).toBe('TOO_LARGE');
   });
 
-  it('answers 400 INVALID_PATH for an agent name over 128 characters, before the body', async () => {
+  it('answers 400 INVALID_ID for an agent name over 128 characters, before the body', async () => {
     const valid = { tool: 'issue_refund', arguments: { amount: '50' } };
     const long = await call(valid, s.key('agent'), `/v1/agents/${'a'.repeat(129)}/calls`);
     expect(long.status).toBe(400);
     expect(long.json).toEqual({
       error: {
-        code: 'INVALID_PATH',
+        code: 'INVALID_ID',
         message: '/agent: Too big: expected string to have <=128 characters',
         details: { issues: [{ path: '/agent', code: 'too_big', message: 'Too big: expected string to have <=128 characters' }] },
       },
     });
     const both = await call({ tool: 42 }, s.key('agent'), `/v1/agents/${'a'.repeat(129)}/calls`);
-    expect(both.json.error.code).toBe('INVALID_PATH');
+    expect(both.json.error.code).toBe('INVALID_ID');
     // 128 characters (and 65 emoji, 130 UTF-16 units) pass; the key then belongs to another agent.
     for (const name of ['a'.repeat(128), encodeURIComponent('😀'.repeat(65))]) {
       const fits = await call(valid, s.key('agent'), `/v1/agents/${name}/calls`);

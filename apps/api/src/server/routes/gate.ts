@@ -37,7 +37,7 @@ import { newCallId } from '../state/call-id.ts';
 import { decisionLogOf } from '../state/decision-log.ts';
 import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
 import { authorizationGeneration, unauthorizedTools } from '../state/tool-bindings.ts';
-import { ErrorSchema } from './route-kit.ts';
+import { ErrorSchema, notFound } from './route-kit.ts';
 
 export const CallBody = z
   .strictObject({
@@ -68,6 +68,8 @@ const CallAnswer = z
 export const callRoute = createRoute({
   method: 'post',
   path: '/agents/{agent}/calls',
+  operationId: 'decideCall',
+  tags: ['gate'],
   summary: "Decide an agent's call",
   request: {
     params: z.object({ agent: z.string().min(1).max(128) }),
@@ -138,9 +140,9 @@ export async function loadAgentCached(ctx: AppContext, name: string): Promise<{ 
 /** Loads the agent and every document it names, at their running versions (pinned ones at their pin). */
 export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAgent> {
   const id = `agents/${name}.agent.yaml`;
-  if (documentKindOf(id) !== 'agent') throw new ApiError(404, 'AGENT_NOT_FOUND', `no agent named ${name}`);
+  if (documentKindOf(id) !== 'agent') throw notFound('agent', `no agent named ${name}`);
   const doc = await ctx.store.get(id);
-  if (!doc) throw new ApiError(404, 'AGENT_NOT_FOUND', `no agent named ${name}`);
+  if (!doc) throw notFound('agent', `no agent named ${name}`);
   const versions: Record<string, number> = { [id]: doc.sequence };
   const read = readAgent(doc.text);
   if (!read.ok) unloadable(id, read.problems);

@@ -23,14 +23,13 @@ import {
 } from '@tollgate/engine';
 import { JsonNumber, writeJson } from '@tollgate/engine/source';
 import type { TrialReport } from '@tollgate/store';
-import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { recordedDecisions } from '../state/decisions.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
-import { ArgumentsObject, storeError } from './route-kit.ts';
+import { ArgumentsObject, members, notFound, storeErrorFor } from './route-kit.ts';
 import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
 
 /** The validation codes of approvers.users checked against the workspace's members. */
@@ -125,6 +124,9 @@ const DocumentParam = z.object({ document: z.string().min(1).openapi({ descripti
 const simulateRoute = createRoute({
   method: 'post',
   path: '/simulations',
+  middleware: [members()] as const,
+  operationId: 'runSimulation',
+  tags: ['simulations'],
   summary: 'Decide example, pasted or recorded calls with a version, and a candidate beside it; keeps nothing.',
   request: jsonBody(SimulationBody),
   responses: {
@@ -140,12 +142,15 @@ const simulateRoute = createRoute({
 const startTrialRoute = createRoute({
   method: 'post',
   path: '/trials',
+  middleware: [members('owner', 'admin')] as const,
+  operationId: 'startTrial',
+  tags: ['simulations'],
   summary: 'Start a trial of a stored candidate version on a sample of live calls (owner or admin).',
   request: jsonBody(TrialBody),
   responses: {
     201: jsonResponse(TrialSchema, 'The trial, running.'),
     ...ERRORS,
-    404: errorResponse('NOT_FOUND.'),
+    404: errorResponse('NOT_FOUND: no such document or version (details.resource).'),
     400: errorResponse('INVALID_SAVE: the version runs already or the sample rate is out of range; INVALID_BODY.'),
     409: errorResponse('REJECTED_VERSION: the version did not load, so it cannot run as a candidate.'),
     503: errorResponse('LOCKED: the store is busy; nothing was written; retry after Retry-After seconds.'),
@@ -155,21 +160,32 @@ const startTrialRoute = createRoute({
 const trialRoute = createRoute({
   method: 'get',
   path: '/trials/{document}',
+  middleware: [members()] as const,
+  operationId: 'getTrial',
+  tags: ['simulations'],
   summary: 'The trial of a policy: counts of sampled, agreed and differing calls.',
   request: { params: DocumentParam },
-  responses: { 200: jsonResponse(TrialSchema, 'The trial.'), 401: ERRORS[401], 403: ERRORS[403], 404: errorResponse('NO_TRIAL.') },
+  responses: {
+    200: jsonResponse(TrialSchema, 'The trial.'),
+    401: ERRORS[401],
+    403: ERRORS[403],
+    404: errorResponse('NOT_FOUND (details.resource "trial"): the policy has no trial.'),
+  },
 });
 
 const stopTrialRoute = createRoute({
   method: 'post',
   path: '/trials/{document}/stop',
+  middleware: [members('owner', 'admin')] as const,
+  operationId: 'stopTrial',
+  tags: ['simulations'],
   summary: 'Stop a trial (owner or admin); nothing is promoted.',
   request: { params: DocumentParam },
   responses: {
     200: jsonResponse(TrialSchema, 'The trial, stopped.'),
     401: ERRORS[401],
     403: ERRORS[403],
-    404: errorResponse('NO_TRIAL.'),
+    404: errorResponse('NOT_FOUND (details.resource "trial"): the policy has no trial.'),
     503: errorResponse('LOCKED: the store is busy; nothing was written; retry after Retry-After seconds.'),
   },
 });
@@ -209,15 +225,10 @@ async function policyOf(ctx: AppContext, version: z.infer<typeof Version>, at: s
   if (VersionRef.safeParse(version).success) {
     const ref = version as z.infer<typeof VersionRef>;
     const stored = await (ref.sequence === undefined ? ctx.store.get(ref.id) : ctx.store.getVersion(ref.id, ref.sequence)).catch(
-      storeError,
+      storeErrorFor('document'),
     );
-    if (!stored) {
-      throw new ApiError(
-        404,
-        'NOT_FOUND',
-        `${ref.id} has no ${ref.sequence === undefined ? 'running version' : `version ${ref.sequence}`}`,
-      );
-    }
+    if (!stored)
+      throw notFound('version', `${ref.id} has no ${ref.sequence === undefined ? 'running version' : `version ${ref.sequence}`}`);
     const read = readJsonText(stored.text);
     if (!read.ok) throw new ApiError(422, 'INVALID_POLICY', `${at}: ${ref.id} version ${stored.sequence} is not a policy document`);
     document = read.value;
@@ -342,7 +353,6 @@ export function simulationRoutes() {
   const app = router();
 
   app.openapi(simulateRoute, async (c) => {
-    requireMember(c.get('principal'));
     const ctx = c.get('ctx');
     const body = c.req.valid('json');
     const document = await policyOf(ctx, body.document, '/document');
@@ -384,28 +394,25 @@ export function simulationRoutes() {
   });
 
   app.openapi(startTrialRoute, async (c) => {
-    requireMember(c.get('principal'), 'owner', 'admin');
     const body = c.req.valid('json');
     const report = await c
       .get('ctx')
       .trials.start({ document: body.document, sequence: body.sequence, sampleRate: body.sample_rate })
-      .catch(storeError);
+      .catch(storeErrorFor('document'));
     return c.json(snake(report), 201);
   });
 
   app.openapi(trialRoute, async (c) => {
-    requireMember(c.get('principal'));
     const { document } = c.req.valid('param');
-    const report = await c.get('ctx').trials.report(document).catch(storeError);
-    if (!report) throw new ApiError(404, 'NO_TRIAL', `${document} has no trial`);
+    const report = await c.get('ctx').trials.report(document).catch(storeErrorFor('document'));
+    if (!report) throw notFound('trial', `${document} has no trial`);
     return c.json(snake(report), 200);
   });
 
   app.openapi(stopTrialRoute, async (c) => {
-    requireMember(c.get('principal'), 'owner', 'admin');
     const { document } = c.req.valid('param');
-    const report = await c.get('ctx').trials.stop(document).catch(storeError);
-    if (!report) throw new ApiError(404, 'NO_TRIAL', `${document} has no trial`);
+    const report = await c.get('ctx').trials.stop(document).catch(storeErrorFor('document'));
+    if (!report) throw notFound('trial', `${document} has no trial`);
     return c.json(snake(report), 200);
   });
 
