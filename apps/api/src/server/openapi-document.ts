@@ -143,6 +143,8 @@ export function finishDocument(doc: OpenApiDocument): OpenApiDocument {
       if (!op.tags || op.tags.length === 0) op.tags = named ? [named.tag] : [];
       if (!op.operationId || op.tags.length === 0) missing.push(key);
       op.security = [{ bearer: [] }];
+      // Every operation refuses a query parameter it does not declare (openapi.ts), so every one can answer 400.
+      op.responses['400'] ??= errorAnswer('INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape.');
       op.responses['401'] ??= errorAnswer('MISSING_KEY or INVALID_KEY: no key, or a key that is not known (WWW-Authenticate: Bearer).');
       if (op.requestBody !== undefined) {
         op.responses['413'] ??= errorAnswer('TOO_LARGE: the body is over the limit; nothing was read.');

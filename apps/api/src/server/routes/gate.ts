@@ -30,7 +30,7 @@ import { agentNameIssues, type CallRequestBody, callBodyIssues, readJsonBody } f
 import { offLoop } from '../compile-thread.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { router, validationError } from '../openapi.ts';
+import { onlyDeclaredQuery, router, validationError } from '../openapi.ts';
 import { loadPinnedRules, readRulesetVersion } from '../rulesets/ruleset-versions.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { newCallId } from '../state/call-id.ts';
@@ -253,12 +253,14 @@ function sweepArguments(ctx: AppContext, now: Date): void {
   forgetOldArguments(ctx.db, new Date(now.getTime() - ARGUMENTS_RETENTION_DAYS * 86_400_000));
 }
 
+const NO_QUERY: ReadonlySet<string> = new Set();
+
 export function gateRoutes() {
   const app = router();
   // Described by callRoute, served by a plain handler: the request is checked by hand, synchronously and
   // with zod's issues (call-request.ts), instead of by zod-openapi's validators (issue 8).
   app.openAPIRegistry.registerPath(callRoute);
-  app.post('/agents/:agent/calls', async (c) => {
+  app.post('/agents/:agent/calls', onlyDeclaredQuery(NO_QUERY), async (c) => {
     const ctx = c.get('ctx');
     const principal = c.get('principal');
     const name = c.req.param('agent');
