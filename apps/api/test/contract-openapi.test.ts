@@ -88,6 +88,7 @@ describe('the OpenAPI document', () => {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: '/v1/openapi.json', config });
     const errors = problems.filter((p) => p.severity === 'error');
+    // biome-ignore lint/suspicious/noConsole: Redocly's findings (warnings too) are this test's report
     for (const p of problems) console.log(`redocly ${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`);
     expect(errors.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
   });
