@@ -24,7 +24,7 @@ export const API_CODES = {
   INVALID_ID: { status: 400, meaning: 'An id or path parameter that can never name a resource (malformed, out of range).' },
   INVALID_CURSOR: { status: 400, meaning: 'A paging cursor that cannot be read; start again without one.' },
   BAD_REQUEST: { status: 400, meaning: 'The request cannot be read (a fault of the HTTP request itself).' },
-  MISSING_KEY: { status: 401, meaning: 'No Authorization: Bearer <key> header.' },
+  MISSING_KEY: { status: 401, meaning: 'No `Authorization: Bearer KEY` header.' },
   INVALID_KEY: { status: 401, meaning: 'The bearer key is not known.' },
   NO_ROUTE: { status: 404, meaning: 'No route answers this method and path.' },
   TOO_LARGE: { status: 413, meaning: 'The body, or what it would store, is over the limit; nothing was read or written.' },

@@ -73,6 +73,11 @@ export const limitQuery = (max: number, fallback: number) =>
     .optional()
     .openapi({ type: 'integer', description: `1-${max}, default ${fallback}.` });
 
+/** The `Location` header of a 201, for createRoute's responses: where what was made is read. */
+export const LOCATION = {
+  Location: { description: 'The path of what was made.', schema: { type: 'string' as const } },
+};
+
 /** A JSON response of `schema`, for createRoute's responses. */
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },

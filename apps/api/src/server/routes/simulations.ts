@@ -29,7 +29,7 @@ import { router } from '../openapi.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { recordedDecisions } from '../state/decisions.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
-import { ArgumentsObject, members, notFound, storeErrorFor } from './route-kit.ts';
+import { ArgumentsObject, LOCATION, members, notFound, storeErrorFor } from './route-kit.ts';
 import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
 
 /** The validation codes of approvers.users checked against the workspace's members. */
@@ -148,7 +148,7 @@ const startTrialRoute = createRoute({
   summary: 'Start a trial of a stored candidate version on a sample of live calls (owner or admin).',
   request: jsonBody(TrialBody),
   responses: {
-    201: jsonResponse(TrialSchema, 'The trial, running.'),
+    201: { ...jsonResponse(TrialSchema, 'The trial, running.'), headers: LOCATION },
     ...ERRORS,
     404: errorResponse('NOT_FOUND: no such document or version (details.resource).'),
     400: errorResponse('INVALID_SAVE: the version runs already or the sample rate is out of range; INVALID_BODY.'),
@@ -399,7 +399,7 @@ export function simulationRoutes() {
       .get('ctx')
       .trials.start({ document: body.document, sequence: body.sequence, sampleRate: body.sample_rate })
       .catch(storeErrorFor('document'));
-    return c.json(snake(report), 201);
+    return c.json(snake(report), 201, { Location: `/v1/trials/${encodeURIComponent(report.document)}` });
   });
 
   app.openapi(trialRoute, async (c) => {
