@@ -83,11 +83,13 @@ const Calls = z.union([
 ]);
 const SimulationBody = z.strictObject({ document: Version, candidate: Version.optional(), calls: Calls }).openapi('SimulationBody');
 
+/** A count of calls. */
+const Count = z.number().int().min(0);
 const Decision = z.object({ decision: z.string(), rule: z.string().nullable(), code: z.string().nullable() });
 const Outcome = z.union([Decision, z.object({ not_evaluable: z.literal(true), code: z.string() })]);
 const SimulationResult = z.object({
   compared: z.enum(['candidate', 'expected', 'recorded']),
-  counts: z.object({ calls: z.number(), agreed: z.number(), differed: z.number(), not_evaluable: z.number() }),
+  counts: z.object({ calls: Count, agreed: Count, differed: Count, not_evaluable: Count }),
   calls: z.array(
     z.object({
       name: z.string(),
@@ -96,8 +98,8 @@ const SimulationResult = z.object({
       code: z.string().optional(),
       document: Outcome,
       candidate: Outcome.optional(),
-      expected: z.unknown().optional(),
-      recorded: z.unknown().optional(),
+      expected: Expectation.optional().openapi({ description: "The pasted call's or example's expectation." }),
+      recorded: Decision.optional().openapi({ description: 'What the gate decided when the call was recorded.' }),
     }),
   ),
 });
@@ -105,13 +107,13 @@ const SimulationResult = z.object({
 const TrialSchema = z
   .object({
     document: z.string(),
-    candidate: z.number(),
-    sample_rate: z.number(),
-    started_at: z.string(),
-    calls: z.number(),
-    sampled: z.number(),
-    agreed: z.number(),
-    differed: z.number(),
+    candidate: z.number().int().min(1),
+    sample_rate: z.number().gt(0).lte(1),
+    started_at: z.iso.datetime({ offset: true }),
+    calls: Count,
+    sampled: Count,
+    agreed: Count,
+    differed: Count,
     differing: z.array(z.string()),
     running: z.boolean(),
   })
@@ -200,7 +202,7 @@ interface SimCall {
   tool: CompiledTool | undefined;
   toolName: string;
   arguments: Record<string, unknown> | null;
-  expected?: unknown;
+  expected?: z.infer<typeof Expectation>;
   recorded?: { decision: string; rule: string | null; code: string | null };
 }
 

@@ -42,7 +42,7 @@ const AuthorizationSchema = z
     binding: z.object({ name: z.string(), action: z.string(), amount: AmountMapping.optional() }),
     authorized_by: z.string().openapi({ description: 'The member id, or "system" for bindings recorded by the workspace itself.' }),
     authorized_by_name: z.string(),
-    authorized_at: z.string(),
+    authorized_at: z.iso.datetime({ offset: true }),
   })
   .openapi('ToolAuthorization');
 
