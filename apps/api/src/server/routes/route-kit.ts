@@ -71,7 +71,7 @@ export const limitQuery = (max: number, fallback: number) =>
     .transform(Number)
     .pipe(z.number().int().min(1).max(max))
     .optional()
-    .openapi({ type: 'integer', description: `1-${max}, default ${fallback}.` });
+    .openapi({ type: 'integer', minimum: 1, maximum: max, default: fallback, description: `1-${max}, default ${fallback}.` });
 
 /** The `Location` header of a 201, for createRoute's responses: where what was made is read. */
 export const LOCATION = {
