@@ -125,7 +125,7 @@ describe('reading documents', () => {
     for (const path of [`${DOC}/versions/0`, `${DOC}/versions/abc`, `${DOC}/diff?from=-1`, `${DOC}/diff`, `${DOC}/diff?from=1&to=1.5`]) {
       const res = await server.call('GET', path, { key: server.key('viewer') });
       expect(res.status, path).toBe(400);
-      expect(['INVALID_PATH', 'INVALID_QUERY'], path).toContain(res.json.error.code);
+      expect(['INVALID_ID', 'INVALID_QUERY'], path).toContain(res.json.error.code);
     }
   });
 

@@ -250,6 +250,6 @@ describe('trials', () => {
     expect(rate.status).toBe(400);
     const none = await post(`/v1/trials/${encodeURIComponent('policies/none.policy.json')}/stop`, undefined, 'owner');
     expect(none.status).toBe(404);
-    expect(none.json.error.code).toBe('NO_TRIAL');
+    expect(none.json.error).toMatchObject({ code: 'NOT_FOUND', details: { resource: 'trial' } });
   });
 });

@@ -43,10 +43,10 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect(colang.json.rulebook).toEqual(sheet.json.rulebook);
   });
 
-  it('answers 422 rule_sheet_unsupported with each problem’s line, message and code', async () => {
+  it('answers 422 RULE_SHEET_UNSUPPORTED with each problem’s line, message and code', async () => {
     const r = await post('/v1/rule-sheets/compile', { sheet: UNSUPPORTED_SHEET });
     expect(r.status).toBe(422);
-    expect(r.json.error.code).toBe('rule_sheet_unsupported');
+    expect(r.json.error.code).toBe('RULE_SHEET_UNSUPPORTED');
     expect(r.json.error.details.problems).toEqual([
       expect.objectContaining({ line: 4, code: 'rule_sheet_unsupported', message: expect.any(String) }),
     ]);
@@ -203,7 +203,7 @@ describe('POST /v1/rules/check', () => {
   it('answers 422 for rules that do not compile, 400 for a bad call', async () => {
     const r = await post('/v1/rules/check', { rules: { sheet: UNSUPPORTED_SHEET }, call: { tool: 'refund_card' } });
     expect(r.status).toBe(422);
-    expect(r.json.error.code).toBe('rule_sheet_unsupported');
+    expect(r.json.error.code).toBe('RULE_SHEET_UNSUPPORTED');
     const bad = await post('/v1/rules/check', { rules: { sheet: SHOP_SHEET }, call: { tool: 'refund_card', confirmed: 'yes' } });
     expect(bad.status).toBe(400);
     const both = await post('/v1/rules/check', { rules: {}, call: { tool: 'refund_card' } });
@@ -224,16 +224,17 @@ describe('policy templates', () => {
     expect(check.json.valid).toBe(true);
   });
 
-  it('answers 422 with the parameter codes, 404 for an unknown template', async () => {
+  it('answers 422 INVALID_PARAMETERS with the parameter codes, 404 NOT_FOUND for an unknown template', async () => {
     const unknown = await post('/v1/policies/templates/support-refunds', { params: { colour: 'blue' } });
     expect(unknown.status).toBe(422);
-    expect(unknown.json.error.code).toBe('UNKNOWN_PARAMETER');
+    expect(unknown.json.error.code).toBe('INVALID_PARAMETERS');
     expect(unknown.json.error.details.problems[0]).toMatchObject({ code: 'UNKNOWN_PARAMETER', path: '/params/colour' });
     const invalid = await post('/v1/policies/templates/support-refunds', { params: { auto_limit: 'lots' } });
     expect(invalid.status).toBe(422);
-    expect(invalid.json.error.code).toBe('INVALID_PARAMETER');
+    expect(invalid.json.error.code).toBe('INVALID_PARAMETERS');
+    expect(invalid.json.error.details.problems[0].code).toBe('INVALID_PARAMETER');
     const none = await post('/v1/policies/templates/nope', {});
     expect(none.status).toBe(404);
-    expect(none.json.error.code).toBe('UNKNOWN_TEMPLATE');
+    expect(none.json.error).toMatchObject({ code: 'NOT_FOUND', details: { resource: 'template' } });
   });
 });

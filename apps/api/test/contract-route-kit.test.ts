@@ -48,4 +48,26 @@ describe('the route kit', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('cache-control')).toBe('no-store');
   });
+
+  it('answers a 201 with Location, where what was made is read', async () => {
+    const id = 'policies/refunds.policy.json';
+    const running = await server.ctx.store.get(id);
+    const saved = await server.ctx.store.save({
+      id,
+      text: running?.text.replace('"version"', '"version" ') ?? '',
+      author: { kind: 'person', label: 'test' },
+      reason: 'a candidate',
+      activate: false,
+    });
+    const res = await fetch(`${server.url}/v1/trials`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.key('owner')}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ document: id, sequence: saved.sequence, sample_rate: 0.5 }),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const location = res.headers.get('location') as string;
+    expect(location).toBe(`/v1/trials/${encodeURIComponent(id)}`);
+    const read = await server.call('GET', location, { key: server.key('viewer') });
+    expect(read.json).toMatchObject({ document: id, candidate: saved.sequence });
+  });
 });

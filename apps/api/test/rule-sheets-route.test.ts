@@ -87,10 +87,10 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect(colang.json.rulebook).toEqual(sheet.json.rulebook);
   });
 
-  it("answers 422 rule_sheet_unsupported for the seed's unsupported.yaml, the problem on line 4", async () => {
+  it("answers 422 RULE_SHEET_UNSUPPORTED for the seed's unsupported.yaml, the problem on line 4", async () => {
     const answer = await post({ sheet: UNSUPPORTED_SHEET });
     expect(answer.status).toBe(422);
-    expectError(answer, 'rule_sheet_unsupported');
+    expectError(answer, 'RULE_SHEET_UNSUPPORTED');
     expect(answer.json.error.message).toBe('the sheet was not compiled; nothing was changed');
     expect(answer.json.error.details.problems).toEqual([
       {
@@ -107,7 +107,7 @@ describe('POST /v1/rule-sheets/compile', () => {
     const text = 'rules:\n  - action: refund_card\n    when: { amount_over: 200 }\n  - action: charge_card\n\tnever: true\n';
     const answer = await post({ sheet: text });
     expect(answer.status).toBe(422);
-    expectError(answer, 'rule_sheet_unsupported');
+    expectError(answer, 'RULE_SHEET_UNSUPPORTED');
     expect(problemLines(answer.json)).toContain(5);
     const many = await post({
       sheet:
@@ -117,10 +117,11 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect(problemLines(many.json)).toEqual([3, 5, 8]);
   });
 
-  it('answers 422 with the Colang code for refused Colang', async () => {
+  it('answers 422 COLANG_UNSUPPORTED for refused Colang, each problem with its Colang code', async () => {
     const answer = await post({ colang: 'define flow refund_card\n  refuse\n\ndefine flow refund_card\n  refuse\n' });
     expect(answer.status).toBe(422);
-    expectError(answer, 'colang_duplicate');
+    expectError(answer, 'COLANG_UNSUPPORTED');
+    expect(answer.json.error.details.problems.map((p: { code: string }) => p.code)).toEqual(['colang_duplicate']);
     expect(answer.json.error.message).toBe('the policy was not compiled; nothing was changed');
     expect(problemLines(answer.json)).toEqual([4]);
   });

@@ -146,7 +146,7 @@ describe('deep Colang: colang_limit with its line, never exit 70', () => {
     ]);
   });
 
-  it('POST /v1/rule-sheets/compile answers 422 colang_limit with the line, never 500', async () => {
+  it('POST /v1/rule-sheets/compile answers 422 COLANG_UNSUPPORTED with colang_limit at the line, never 500', async () => {
     const server = await startServer();
     try {
       for (const [colang, line] of [
@@ -160,7 +160,7 @@ describe('deep Colang: colang_limit with its line, never exit 70', () => {
         });
         expect(res.status).toBe(422);
         const body = (await res.json()) as { error: { code: string; details: { problems: { code: string; line: number }[] } } };
-        expect(body.error.code).toBe('colang_limit');
+        expect(body.error.code).toBe('COLANG_UNSUPPORTED');
         expect(body.error.details.problems.map((p) => [p.code, p.line])).toEqual([['colang_limit', line]]);
       }
     } finally {

@@ -11,7 +11,8 @@ import { consoleMissingPage } from './console-missing-page.ts';
 import type { AppContext } from './context.ts';
 import { errorBody, handleError } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
-import { router } from './openapi.ts';
+import { onlyDeclaredQuery, router } from './openapi.ts';
+import { finishDocument, type OpenApiDocument } from './openapi-document.ts';
 import { referencePage } from './reference-page.ts';
 import { approvalRoutes } from './routes/approvals.ts';
 import { decisionRoutes } from './routes/decisions.ts';
@@ -36,6 +37,9 @@ const TYPES: Record<string, string> = {
 
 export { MAX_BODY_BYTES };
 
+const INFO =
+  'Tollgate governs what AI agents do with their tools. Every route but health, this document and its reference page needs a bearer key; errors are `{"error": {"code", "message", "details"?}}` with a code from Error.code (docs/api.md).';
+
 export interface AppOptions {
   /** The data folder's state; without it only health and the stateless compile route answer (tests of the engine routes). */
   ctx?: AppContext;
@@ -57,7 +61,9 @@ export function createApp(options: AppOptions = {}): Hono {
   const ctx = options.ctx;
   // Degraded, with each damaged file named, while the store holds damage (docs/store.md, "Faults"); it reads
   // only what the store already found, so it answers at once even while a write waits for the lock.
-  app.get('/v1/health', (c) => {
+  // The public routes take no query, as every described route refuses what it does not declare.
+  const noQuery = onlyDeclaredQuery(new Set());
+  app.get('/v1/health', noQuery, (c) => {
     const damage = ctx ? ctx.store.problems().filter((p) => DAMAGE_CODES.includes(p.code)) : [];
     if (damage.length === 0) return c.json({ status: 'ok' });
     return c.json({ status: 'degraded', problems: damage.map((p) => ({ id: p.id, code: p.code, message: p.message })) });
@@ -82,9 +88,15 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', decisionRoutes());
     api.route('/', rulesetRoutes(options.ruleTimeoutMs === undefined ? {} : { ruleTimeoutMs: options.ruleTimeoutMs }));
     api.route('/', toolBindingRoutes());
-    const doc = api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Tollgate API', version: '1' }, servers: [{ url: '/v1' }] });
-    app.get('/v1/openapi.json', (c) => c.json(doc));
-    app.get('/v1/reference', (c) => c.html(referencePage(doc)));
+    const doc = finishDocument(
+      api.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: 'Tollgate API', version: '1', description: INFO },
+        servers: [{ url: '/v1' }],
+      }) as unknown as OpenApiDocument,
+    );
+    app.get('/v1/openapi.json', noQuery, (c) => c.json(doc));
+    app.get('/v1/reference', noQuery, (c) => c.html(referencePage(doc)));
     app.route('/v1', api);
   }
   app.notFound(noRoute);

@@ -25,7 +25,8 @@ export function validationError(issues: readonly Issue[], target?: string) {
     code: i.code === 'custom' && typeof i.params?.code === 'string' ? i.params.code : i.code,
     message: i.message,
   }));
-  const code = target === 'param' ? 'INVALID_PATH' : target === 'query' ? 'INVALID_QUERY' : 'INVALID_BODY';
+  // A path parameter that fails its schema can never name a resource: INVALID_ID, as the store says of an id.
+  const code = target === 'param' ? 'INVALID_ID' : target === 'query' ? 'INVALID_QUERY' : 'INVALID_BODY';
   const what = target === 'param' ? 'the path' : target === 'query' ? 'the query' : 'the body';
   const first = details[0];
   return errorBody(code, first ? `${first.path || what}: ${first.message}` : `${what} is not valid`, { issues: details });

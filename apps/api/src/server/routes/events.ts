@@ -2,9 +2,9 @@
 // console updates live; a comment every 15 s keeps proxies from closing a quiet stream.
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import { requireMember } from '../auth.ts';
 import type { ServerEvent } from '../context.ts';
-import { router } from '../openapi.ts';
+import { onlyDeclaredQuery, router } from '../openapi.ts';
+import { members } from './route-kit.ts';
 import { ERRORS } from './stateless.ts';
 
 export const HEARTBEAT_MS = 15_000;
@@ -12,6 +12,8 @@ export const HEARTBEAT_MS = 15_000;
 const eventsRoute = createRoute({
   method: 'get',
   path: '/events',
+  operationId: 'streamEvents',
+  tags: ['events'],
   summary: 'Server-sent events: `approval` {id, status} and `document` {id, sequence}, with a heartbeat comment every 15 s.',
   responses: {
     200: {
@@ -27,8 +29,8 @@ const eventsRoute = createRoute({
 export function eventRoutes() {
   const app = router();
   app.openAPIRegistry.registerPath(eventsRoute);
-  app.get('/events', (c) => {
-    requireMember(c.get('principal'));
+  // Described by registerPath (a stream, not a JSON answer), so it states the checks openapi() adds itself.
+  app.get('/events', members(), onlyDeclaredQuery(new Set()), (c) => {
     const hub = c.get('ctx').events;
     return streamSSE(c, async (stream) => {
       const queue: ServerEvent[] = [];
