@@ -8,7 +8,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { isTempFile, moveAside, writeFileAtomic, writeFileOnce } from './atomic-file.ts';
 import { digestOf } from './digest.ts';
 import { idProblem } from './document-id.ts';
-import { type DocumentIndex, emptyIndex, planActivate, planPrune, planRevert, planSave } from './document-index.ts';
+import { checkPrecondition, type DocumentIndex, emptyIndex, planActivate, planPrune, planRevert, planSave } from './document-index.ts';
 import { DEFAULT_LOCK_TIMEOUT_MS, FileLock } from './lock.ts';
 import { checkSave, DEFAULT_MAX_DOCUMENT_BYTES, DEFAULT_MAX_VERSIONS, inUseOf } from './memory-store.ts';
 import {
@@ -31,11 +31,13 @@ import {
   type DocumentSave,
   type DocumentStore,
   type DocumentVersion,
+  type Precondition,
   type StoredDocument,
   StoreError,
   type StoreProblem,
   type StoreWrite,
   type VersionsInUse,
+  type WriteOptions,
 } from './types.ts';
 
 export interface FolderStoreOptions {
@@ -160,10 +162,10 @@ export class FolderDocumentStore implements DocumentStore {
     return version;
   }
 
-  async activate(id: string, sequence: number): Promise<DocumentVersion> {
+  async activate(id: string, sequence: number, options: WriteOptions = {}): Promise<DocumentVersion> {
     const version = await this.lock.hold(() => {
       const index = this.requireIndex(id);
-      const planned = planActivate(index, id, sequence);
+      const planned = planActivate(index, id, sequence, options.ifMatch);
       this.commit(id, index, { ...index, ...planned.index });
       return planned.version;
     });
@@ -171,10 +173,10 @@ export class FolderDocumentStore implements DocumentStore {
     return version;
   }
 
-  async revert(id: string): Promise<DocumentVersion> {
+  async revert(id: string, options: WriteOptions = {}): Promise<DocumentVersion> {
     const version = await this.lock.hold(() => {
       const index = this.requireIndex(id);
-      const planned = planRevert(index, id);
+      const planned = planRevert(index, id, options.ifMatch);
       this.commit(id, index, { ...index, ...planned.index });
       return planned.version;
     });
@@ -195,9 +197,13 @@ export class FolderDocumentStore implements DocumentStore {
     }
   }
 
-  async writeState(key: string, value: unknown): Promise<void> {
+  async writeState(key: string, value: unknown, options: { ifMatch?: Precondition } = {}): Promise<void> {
     const path = this.statePath(key);
-    await this.lock.hold(() => writeFileAtomic(path, JSON.stringify(value)));
+    const { ifMatch } = options;
+    await this.lock.hold(() => {
+      if (ifMatch) checkPrecondition(this.readIndex(ifMatch.id), ifMatch.id, ifMatch.newest);
+      writeFileAtomic(path, JSON.stringify(value));
+    });
     this.options.onWrite?.({ kind: 'state', key });
   }
 

@@ -14,6 +14,7 @@ import { refuseBindingChange, refuseDamaged, refuseUnknownApprovers, sequenceOf,
 import { activateRoute, diffRoute, editRoute, getRoute, historyRoute, listRoute, revertRoute, versionRoute } from './documents/specs.ts';
 import { documentSummaries } from './documents/summaries.ts';
 import { documentJson, impactJson, versionJson } from './documents/wire.ts';
+import { etagHeaders, optionalPrecondition, requiredPrecondition } from './preconditions.ts';
 import { storeError } from './route-kit.ts';
 
 /** The document routes: list, read, history, versions, edits, activate, revert and diff. */
@@ -29,19 +30,20 @@ export function documentRoutes() {
       await refuseDamaged(c.get('ctx'), id, undefined);
       throw new ApiError(404, 'NOT_FOUND', `no version of ${id} runs`);
     }
-    return c.json(documentJson(doc), 200);
+    return c.json(documentJson(doc), 200, await etagHeaders(c.get('ctx').store, id));
   });
 
   app.openapi(historyRoute, async (c) => {
     const { id } = c.req.valid('param');
     const history = await c.get('ctx').store.history(id).catch(storeError);
     if (history.length === 0) throw new ApiError(404, 'NOT_FOUND', `${id} has no versions`);
-    return c.json({ id, versions: history.map(versionJson) }, 200);
+    return c.json({ id, versions: history.map(versionJson) }, 200, await etagHeaders(c.get('ctx').store, id));
   });
 
   app.openapi(versionRoute, async (c) => {
     const { id, sequence } = c.req.valid('param');
-    return c.json(documentJson(await version(c.get('ctx'), id, sequenceOf(sequence))), 200);
+    const ctx = c.get('ctx');
+    return c.json(documentJson(await version(ctx, id, sequenceOf(sequence))), 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(editRoute, async (c) => {
@@ -49,6 +51,7 @@ export function documentRoutes() {
     const member = requireMember(c.get('principal'), 'owner', 'admin', 'developer');
     const { id } = c.req.valid('param');
     const body = c.req.valid('json');
+    const { ifMatch } = await requiredPrecondition(ctx.store, id, c.req.valid('header')['if-match'], body.based_on);
     if (documentKindOf(id) === 'catalogue' && member.role === 'developer') await refuseBindingChange(ctx, id, body.content);
     // A rule set's pins and the settings' approved versions are checked against the store here (the seam's
     // validators read the text alone); a set's pins without a version are pinned as the version is made.
@@ -65,6 +68,7 @@ export function documentRoutes() {
         author: { kind: member.role === 'developer' ? 'developer' : 'person', label: member.name },
         reason: body.reason,
         ...(body.based_on !== undefined ? { basedOn: body.based_on } : {}),
+        ...(ifMatch !== undefined ? { ifMatch } : {}),
       })
       .catch(storeError);
     const result = {
@@ -74,19 +78,20 @@ export function documentRoutes() {
       impact: impactJson(outcome.impact),
     };
     if (outcome.version) ctx.events.publish({ type: 'document', id, sequence: outcome.version.sequence });
+    const tag = await etagHeaders(ctx.store, id);
     if (outcome.retryAfterSeconds !== undefined) {
-      return c.json(result, 503, { 'Retry-After': String(outcome.retryAfterSeconds) });
+      return c.json(result, 503, { ...tag, 'Retry-After': String(outcome.retryAfterSeconds) });
     }
     switch (outcome.status) {
       case 'applied':
       case 'saved_not_running':
-        return c.json(result, 201);
+        return c.json(result, 201, tag);
       case 'conflict':
-        return c.json(result, 409);
+        return c.json(result, 409, tag);
       case 'refused':
-        return c.json(result, 422);
+        return c.json(result, 422, tag);
       case 'rejected':
-        return c.json(result, 403);
+        return c.json(result, 403, tag);
     }
   });
 
@@ -94,24 +99,26 @@ export function documentRoutes() {
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
     const { sequence } = c.req.valid('json');
+    const precondition = await optionalPrecondition(ctx.store, id, c.req.valid('header')['if-match']);
     if (documentKindOf(id) === 'ruleset') await assertActivatable(ctx, id, sequence);
     if (documentKindOf(id) === 'policy') refuseUnknownApprovers(id, (await version(ctx, id, sequence)).text, ctx);
-    const v = await ctx.store.activate(id, sequence).catch(storeError);
+    const v = await ctx.store.activate(id, sequence, precondition).catch(storeError);
     ctx.events.publish({ type: 'document', id, sequence: v.sequence });
-    return c.json({ id, version: versionJson(v) }, 200);
+    return c.json({ id, version: versionJson(v) }, 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(revertRoute, async (c) => {
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
+    const precondition = await optionalPrecondition(ctx.store, id, c.req.valid('header')['if-match']);
     if (documentKindOf(id) === 'ruleset' && (await lifecycleOf(ctx.store).statusOf(id)) === 'active') {
       // The version a revert lands on is known only once it is made: an active set moves by activating a
       // version, which checks its pins first.
       throw new ApiError(409, 'RULESET_REVERT_ACTIVE', `${id} is active: activate the version to run instead, so its pins are checked`);
     }
-    const v = await ctx.store.revert(id).catch(storeError);
+    const v = await ctx.store.revert(id, precondition).catch(storeError);
     ctx.events.publish({ type: 'document', id, sequence: v.sequence });
-    return c.json({ id, version: versionJson(v) }, 200);
+    return c.json({ id, version: versionJson(v) }, 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(diffRoute, async (c) => {

@@ -69,6 +69,8 @@ const STORE_STATUS: Record<StoreErrorCode, ContentfulStatusCode> = {
   invalid_save: 400,
   // A damaged version or index is refused, never replaced with a guess (docs/store.md, "Faults").
   damaged: 409,
+  // The write's If-Match no longer names the newest version (docs/api.md, "Preconditions and paging").
+  precondition_failed: 412,
 };
 
 /** Seconds a client waits before retrying a write refused because the store was busy (`Retry-After`). */
@@ -78,7 +80,7 @@ export const STORE_RETRY_AFTER_SECONDS = 1;
 export function storeError(err: unknown): never {
   if (err instanceof StoreError) {
     const headers = err.code === 'locked' ? { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) } : undefined;
-    throw new ApiError(STORE_STATUS[err.code], err.code.toUpperCase(), err.message, undefined, headers);
+    throw new ApiError(STORE_STATUS[err.code], err.code.toUpperCase(), err.message, err.details, headers);
   }
   throw err;
 }

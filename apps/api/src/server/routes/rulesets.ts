@@ -13,6 +13,7 @@ import { patchRuleset } from '../rulesets/ruleset-patch.ts';
 import { readRulesetVersion } from '../rulesets/ruleset-versions.ts';
 import { fullView, withCounts } from '../rulesets/ruleset-view.ts';
 import { RULE_TIMEOUT_MS, runRulesetVersion } from '../rulesets/run-version.ts';
+import { etagHeaders, requiredPrecondition } from './preconditions.ts';
 import {
   AUTHORS,
   archiveRoute,
@@ -50,32 +51,47 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
   app.openapi(getRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { version_id } = c.req.valid('query');
-    return c.json(await fullView(c.get('ctx'), id, version_id === undefined ? undefined : Number(version_id)), 200);
+    const ctx = c.get('ctx');
+    const view = await fullView(ctx, id, version_id === undefined ? undefined : Number(version_id));
+    return c.json(view, 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(createRulesetRoute, async (c) => {
     const member = requireMember(c.get('principal'), ...AUTHORS);
-    return c.json(await createRuleset(c.get('ctx'), c.req.valid('json'), member), 201);
+    const ctx = c.get('ctx');
+    const view = await createRuleset(ctx, c.req.valid('json'), member);
+    return c.json(view, 201, await etagHeaders(ctx.store, view.id));
   });
 
   app.openapi(updateRoute, async (c) => {
     const member = requireMember(c.get('principal'), ...AUTHORS);
-    return c.json(await patchRuleset(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), member), 200);
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    const b = c.req.valid('json');
+    const { ifMatch } = await requiredPrecondition(ctx.store, id, c.req.valid('header')['if-match'], b.based_on);
+    const view = await patchRuleset(ctx, id, b, member, ifMatch ?? (b.based_on as number));
+    return c.json(view, 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(latestRoute, async (c) => {
     const member = requireMember(c.get('principal'), ...AUTHORS);
-    return c.json(await updateToLatest(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), member), 200);
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    return c.json(await updateToLatest(ctx, id, c.req.valid('json'), member), 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(archiveRoute, async (c) => {
     const member = requireMember(c.get('principal'), ...STEWARDS);
-    return c.json(await archiveRuleset(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), member), 200);
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    return c.json(await archiveRuleset(ctx, id, c.req.valid('json'), member), 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(restoreRoute, async (c) => {
     const member = requireMember(c.get('principal'), ...STEWARDS);
-    return c.json(await restoreRuleset(c.get('ctx'), c.req.valid('param').id, member), 200);
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    return c.json(await restoreRuleset(ctx, id, member), 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(validateRoute, async (c) => {

@@ -30,9 +30,12 @@ export async function saveDraftVersion(
   set: { name: string; description?: string; tags?: string[]; pins: { rule_id: string; version_id?: number }[] },
   author: { kind: 'person' | 'developer'; label: string },
   reason: string,
+  ifMatch?: number,
 ): Promise<number> {
   const text = rulesetText(await checkRulesetText(ctx, rulesetText(set)));
-  const saved = await ctx.store.save({ id, text, author, reason, activate: false }).catch(storeError);
+  const saved = await ctx.store
+    .save({ id, text, author, reason, activate: false, ...(ifMatch === undefined ? {} : { ifMatch }) })
+    .catch(storeError);
   ctx.events.publish({ type: 'document', id, sequence: saved.sequence });
   return saved.sequence;
 }

@@ -110,6 +110,9 @@ export const UpdateBody = z
     replaced_by: z.string().min(1).max(1024).optional(),
     active_version: z.number().int().min(1).optional(),
     reason: z.string().min(1).max(2000).optional(),
+    based_on: z.number().int().min(1).optional().openapi({
+      description: 'The newest version the change was made from (the ETag read), when If-Match is not sent',
+    }),
   })
   .strict()
   .openapi('RulesetUpdate');
