@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
 import { flushDecisions } from '../src/server/state/decision-log.ts';
-import { agentKey, type LooseJson, okJson, startServer, type TestServer } from './server-harness.ts';
+import { agentKey, type LooseJson, okJson, patchRuleset, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -23,13 +23,10 @@ const refundsBotKey = () => agentKey(s, 'refunds-bot');
 
 const ok = okJson;
 const create = (body: Record<string, unknown>, key = owner()) => s.call('POST', '/v1/rulesets', { key, body });
-const patch = (id: string, body: Record<string, unknown>, key = owner()) => s.call('PATCH', path(id), { key, body });
+const patch = (id: string, body: Record<string, unknown>, key = owner()) => patchRuleset(s, id, body, key);
 const validate = (id: string, body: Record<string, unknown>) => s.call('POST', path(id, '/validate'), { key: s.key('viewer'), body });
 async function editDocument(id: string, content: string): Promise<number> {
-  const json = await ok(
-    s.call('POST', `/v1/documents/${encodeURIComponent(id)}/edits`, { key: owner(), body: { content, reason: `test: ${id}` } }),
-    201,
-  );
+  const json = await ok(postEdit(s, id, owner(), { content, reason: `test: ${id}` }), 201);
   return json.version.sequence;
 }
 async function setRuleStatus(id: string, status: string): Promise<void> {
@@ -261,17 +258,13 @@ describe('pins, versions and runs', () => {
 
   it('a new text of the set through the documents editor is a draft version too, its pins checked against the store', async () => {
     const id = 'rulesets/trial.ruleset.json';
-    const url = `/v1/documents/${encodeURIComponent(id)}/edits`;
     const refused = await ok(
-      s.call('POST', url, {
-        key: owner(),
-        body: { content: JSON.stringify({ name: 'Trial', pins: [{ rule_id: 'colang/nope.co' }] }), reason: 'x' },
-      }),
+      postEdit(s, id, owner(), { content: JSON.stringify({ name: 'Trial', pins: [{ rule_id: 'colang/nope.co' }] }), reason: 'x' }),
       422,
     );
     expect(refused).toMatchObject({ status: 'refused', reasons: [expect.stringContaining('RULE_NOT_VISIBLE')] });
     const content = `${JSON.stringify({ name: 'Trial', pins: [{ rule_id: POLICY, version_id: 2 }] }, null, 2)}\n`;
-    const held = await ok(s.call('POST', url, { key: owner(), body: { content, reason: 'repin by hand' } }), 201);
+    const held = await ok(postEdit(s, id, owner(), { content, reason: 'repin by hand' }), 201);
     expect(held.status).toBe('saved_not_running');
     const set = await ok(s.call('GET', path(id), { key: s.key('viewer') }));
     expect(set.versions.at(-1)).toMatchObject({ version_id: held.version.sequence, draft: true, active: false });

@@ -78,6 +78,17 @@ export async function postEdit(
   });
 }
 
+/** PATCHes a rule set with If-Match: the ETag of its newest version, read just before. */
+export async function patchRuleset(
+  server: TestServer,
+  id: string,
+  body: unknown,
+  key = server.key('owner'),
+): Promise<{ status: number; json: LooseJson; text: string }> {
+  const { headers } = await preconditionOf(server, id);
+  return server.call('PATCH', `/v1/rulesets/${encodeURIComponent(id)}`, { key, headers, body });
+}
+
 /** A table's row count straight from the database, after the decision log's queue is written (as every read does). */
 export function countRows(server: TestServer, table: 'decisions' | 'approvals'): number {
   flushDecisions(server.ctx.db);

@@ -11,6 +11,7 @@ import { type ApprovalRow, claimApproval, decideApproval, findApproval, listAppr
 import { argumentsDigest, findDecision } from '../state/decisions.ts';
 import type { MemberRow, Principal } from '../state/members.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
+import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
 import { ArgumentsObject, ErrorSchema, limitQuery } from './route-kit.ts';
 
 const Approval = z
@@ -75,6 +76,7 @@ const listRoute = createRoute({
         .optional()
         .openapi({ description: 'Only requests of this status; decided is approved, denied and expired together.' }),
       limit: limitQuery(MAX_APPROVALS_LIMIT, DEFAULT_APPROVALS_LIMIT),
+      cursor: CursorQuery,
     }),
   },
   responses: {
@@ -82,14 +84,14 @@ const listRoute = createRoute({
       description: 'Requests, newest first, at most limit of them',
       content: {
         'application/json': {
-          schema: z.object({
-            approvals: z.array(Approval),
-            has_more: z.boolean().openapi({ description: 'Whether older requests match too.' }),
-          }),
+          schema: z.object({ approvals: z.array(Approval), ...PageFields }),
         },
       },
     },
-    400: { description: 'A bad status or limit', content: { 'application/json': { schema: ErrorSchema } } },
+    400: {
+      description: 'A bad status or limit (INVALID_QUERY), or a cursor not given by this server (INVALID_CURSOR)',
+      content: { 'application/json': { schema: ErrorSchema } },
+    },
     403: errors[403],
   },
 });
@@ -183,10 +185,11 @@ export function approvalRoutes() {
   app.openapi(listRoute, (c) => {
     const ctx = c.get('ctx');
     requireMember(c.get('principal'));
-    const { status, limit } = c.req.valid('query');
-    const { rows, more } = listApprovals(ctx.db, status, ctx.now(), limit ?? DEFAULT_APPROVALS_LIMIT);
+    const { status, limit, cursor } = c.req.valid('query');
+    const page = listApprovals(ctx.db, status, ctx.now(), limit ?? DEFAULT_APPROVALS_LIMIT, pageKeyOf(cursor));
     const principal = c.get('principal');
-    return exactJson(c, { approvals: rows.map((r) => present(ctx, principal, r)), has_more: more }, 200);
+    const approvals = page.rows.map((r) => present(ctx, principal, r));
+    return exactJson(c, { approvals, has_more: page.more, next_cursor: page.next }, 200);
   });
 
   app.openapi(getRoute, (c) => {

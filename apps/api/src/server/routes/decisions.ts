@@ -6,6 +6,7 @@ import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { type DecisionRow, findDecision, listDecisions } from '../state/decisions.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
+import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
 import { limitQuery } from './route-kit.ts';
 import { ERRORS, jsonResponse } from './stateless.ts';
 
@@ -25,6 +26,7 @@ const ListQuery = z.strictObject({
   since: Timestamp.optional().openapi({ description: 'Only calls at or after this ISO date-time.' }),
   until: Timestamp.optional().openapi({ description: 'Only calls at or before this ISO date-time.' }),
   limit: limitQuery(MAX_DECISIONS_LIMIT, DEFAULT_DECISIONS_LIMIT),
+  cursor: CursorQuery,
   with_arguments: WithArguments,
 });
 const OneQuery = z.strictObject({ with_arguments: WithArguments });
@@ -60,8 +62,10 @@ const listRoute = createRoute({
   summary: 'Recorded gate decisions, newest first (members; arguments only for owners and admins).',
   request: { query: ListQuery },
   responses: {
-    200: jsonResponse(z.object({ decisions: z.array(DecisionSchema) }), 'The decisions.'),
-    400: errorResponse('INVALID_QUERY: a bad agent, since, until, limit or with_arguments.'),
+    200: jsonResponse(z.object({ decisions: z.array(DecisionSchema), ...PageFields }), 'One page of decisions.'),
+    400: errorResponse(
+      'INVALID_QUERY: a bad agent, since, until, limit or with_arguments; INVALID_CURSOR: a cursor not given by this server.',
+    ),
     401: ERRORS[401],
     403: ERRORS[403],
   },
@@ -113,13 +117,16 @@ export function decisionRoutes() {
     if (q.since !== undefined && q.until !== undefined && new Date(q.since) > new Date(q.until)) {
       throw new ApiError(400, 'INVALID_QUERY', 'since is after until');
     }
-    const rows = listDecisions(c.get('ctx').db, {
+    const after = pageKeyOf(q.cursor);
+    const page = listDecisions(c.get('ctx').db, {
       ...(q.agent !== undefined ? { agent: q.agent } : {}),
       ...(q.since !== undefined ? { since: new Date(q.since).toISOString() } : {}),
       ...(q.until !== undefined ? { until: new Date(q.until).toISOString() } : {}),
       limit: q.limit ?? DEFAULT_DECISIONS_LIMIT,
+      ...(after !== undefined ? { after } : {}),
     });
-    return exactJson(c, { decisions: rows.map((r) => present(r, withArguments)) }, 200);
+    const decisions = page.rows.map((r) => present(r, withArguments));
+    return exactJson(c, { decisions, has_more: page.more, next_cursor: page.next }, 200);
   });
 
   app.openapi(oneRoute, (c) => {

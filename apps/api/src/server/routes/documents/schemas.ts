@@ -84,7 +84,8 @@ export const EditBody = z
     content: z.string(),
     reason: z.string().min(1).max(2000),
     based_on: z.number().int().min(1).nullable().optional().openapi({
-      description: 'The running version the content was written from (null: no version yet); checked with the write (409 conflict). An edit sends this, If-Match, or both naming the same version (docs/api.md, "Preconditions and paging")',
+      description:
+        'The running version the content was written from (null: no version yet); checked with the write (409 conflict). An edit sends this, If-Match, or both naming the same version (docs/api.md, "Preconditions and paging")',
     }),
   })
   .strict()
