@@ -84,7 +84,12 @@ export function listDecisionsQuery(filter: DecisionFilter): { sql: string; param
  * indexes hold them (time, then insertion), so it stops at the limit instead of sorting an agent's whole log.
  */
 export function recordedDecisionsQuery(filter: DecisionFilter): { sql: string; params: (string | number)[] } {
-  return decisionsQuery('SELECT call_id, agent, tool, action, decision, rule, code, arguments, created_at', filter, 'created_at, rowid');
+  const { after: _, ...oldestFirst } = filter; // a cursor pages the newest-first list only
+  return decisionsQuery(
+    'SELECT call_id, agent, tool, action, decision, rule, code, arguments, created_at',
+    oldestFirst,
+    'created_at, rowid',
+  );
 }
 
 /** Recorded calls oldest first, as the filter narrows them (a simulation's source). */
