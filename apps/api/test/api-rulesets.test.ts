@@ -235,10 +235,15 @@ describe('pins, versions and runs', () => {
   });
 
   it('answers bad input with a code, never a 500', async () => {
-    expect((await ok(s.call('GET', path('rulesets/none.ruleset.json'), { key: s.key('viewer') }), 404)).error.code).toBe(
-      'RULESET_NOT_FOUND',
-    );
-    expect((await ok(s.call('GET', path(SUPPORT, '?version_id=9'), { key: s.key('viewer') }), 404)).error.code).toBe('VERSION_NOT_FOUND');
+    expect((await ok(s.call('GET', path('rulesets/none.ruleset.json'), { key: s.key('viewer') }), 404)).error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: { resource: 'ruleset' },
+    });
+    expect((await ok(s.call('GET', path(SUPPORT, '?version_id=9'), { key: s.key('viewer') }), 404)).error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: { resource: 'version' },
+    });
+    expect((await ok(s.call('GET', path('policies/refunds.policy.json'), { key: s.key('viewer') }), 400)).error.code).toBe('INVALID_ID');
     expect((await ok(validate(SUPPORT, { call: { tool: 'x' } }), 400)).error.code).toBe('INVALID_BODY');
     expect((await ok(patch(SUPPORT, { replaced_by: 'rulesets/support-next.ruleset.json' }), 400)).error.code).toBe(
       'REPLACED_BY_NOT_ARCHIVED',
@@ -253,7 +258,7 @@ describe('pins, versions and runs', () => {
           400,
         )
       ).error.code,
-    ).toBe('NO_STATUS');
+    ).toBe('INVALID_ID');
   });
 
   it('a new text of the set through the documents editor is a draft version too, its pins checked against the store', async () => {

@@ -1,13 +1,14 @@
 // Routes: the recorded gate decisions, newest first, for members. The arguments themselves (kept only for
 // the retention period) are shown only on request, and only to owners and admins; their digest always.
 import { createRoute, z } from '@hono/zod-openapi';
-import { requireMember } from '../auth.ts';
+import { createMiddleware } from 'hono/factory';
+import { type Env, requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { type DecisionRow, findDecision, listDecisions } from '../state/decisions.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
-import { limitQuery } from './route-kit.ts';
+import { limitQuery, members, notFound } from './route-kit.ts';
 import { ERRORS, jsonResponse } from './stateless.ts';
 
 export const DEFAULT_DECISIONS_LIMIT = 100;
@@ -52,14 +53,23 @@ const DecisionSchema = z
       .optional()
       .openapi({ description: 'Only with ?with_arguments=true: the arguments, or null once forgotten.' }),
     session: z.string().nullable(),
-    created_at: z.string(),
+    created_at: Timestamp,
   })
   .openapi('RecordedDecision');
+
+/** Route middleware: with_arguments=true is for owners and admins, who see arguments (docs/api.md). */
+function argumentsReaders() {
+  return createMiddleware<Env>(async function requireArgumentsReader(c, next) {
+    if (c.req.query('with_arguments') === 'true') requireMember(c.get('principal'), 'owner', 'admin');
+    await next();
+  });
+}
 
 const listRoute = createRoute({
   method: 'get',
   path: '/decisions',
   summary: 'Recorded gate decisions, newest first (members; arguments only for owners and admins).',
+  middleware: [members(), argumentsReaders()] as const,
   request: { query: ListQuery },
   responses: {
     200: jsonResponse(z.object({ decisions: z.array(DecisionSchema), ...PageFields }), 'One page of decisions.'),
@@ -75,6 +85,7 @@ const oneRoute = createRoute({
   method: 'get',
   path: '/decisions/{call_id}',
   summary: 'One recorded gate decision by call id (members; arguments only for owners and admins).',
+  middleware: [members(), argumentsReaders()] as const,
   request: { params: CallParam, query: OneQuery },
   responses: {
     200: jsonResponse(DecisionSchema, 'The decision.'),
@@ -112,8 +123,6 @@ export function decisionRoutes() {
   app.openapi(listRoute, (c) => {
     const q = c.req.valid('query');
     const withArguments = q.with_arguments === 'true';
-    if (withArguments) requireMember(c.get('principal'), 'owner', 'admin');
-    else requireMember(c.get('principal'));
     if (q.since !== undefined && q.until !== undefined && new Date(q.since) > new Date(q.until)) {
       throw new ApiError(400, 'INVALID_QUERY', 'since is after until');
     }
@@ -132,10 +141,8 @@ export function decisionRoutes() {
   app.openapi(oneRoute, (c) => {
     const { call_id } = c.req.valid('param');
     const withArguments = c.req.valid('query').with_arguments === 'true';
-    if (withArguments) requireMember(c.get('principal'), 'owner', 'admin');
-    else requireMember(c.get('principal'));
     const row = findDecision(c.get('ctx').db, call_id);
-    if (!row) throw new ApiError(404, 'NOT_FOUND', `no decision with call id ${call_id}`);
+    if (!row) throw notFound('decision', `no decision with call id ${call_id}`);
     return exactJson(c, present(row, withArguments), 200);
   });
 

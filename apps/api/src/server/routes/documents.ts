@@ -4,18 +4,17 @@
 import { analyzeImpact, documentKindOf, formatProblem } from '@tollgate/engine';
 import type { StoredDocument } from '@tollgate/store';
 import { createTwoFilesPatch } from 'diff';
-import { requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
 import { assertActivatable } from '../rulesets/ruleset-versions.ts';
 import { checkAgainstStore } from '../rulesets/store-checks.ts';
-import { refuseBindingChange, refuseDamaged, refuseUnknownApprovers, sequenceOf, version } from './documents/checks.ts';
+import { assertDocumentId, refuseBindingChange, refuseDamaged, refuseUnknownApprovers, sequenceOf, version } from './documents/checks.ts';
 import { activateRoute, diffRoute, editRoute, getRoute, historyRoute, listRoute, revertRoute, versionRoute } from './documents/specs.ts';
 import { documentSummaries } from './documents/summaries.ts';
 import { documentJson, impactJson, versionJson } from './documents/wire.ts';
 import { etagHeaders, optionalPrecondition, requiredPrecondition } from './preconditions.ts';
-import { storeError } from './route-kit.ts';
+import { memberOf, notFound, storeError } from './route-kit.ts';
 
 /** The document routes: list, read, history, versions, edits, activate, revert and diff. */
 export function documentRoutes() {
@@ -25,31 +24,35 @@ export function documentRoutes() {
 
   app.openapi(getRoute, async (c) => {
     const { id } = c.req.valid('param');
+    assertDocumentId(id);
     const doc = await c.get('ctx').store.get(id).catch(storeError);
     if (!doc) {
       await refuseDamaged(c.get('ctx'), id, undefined);
-      throw new ApiError(404, 'NOT_FOUND', `no version of ${id} runs`);
+      throw notFound('document', `no version of ${id} runs`);
     }
     return c.json(documentJson(doc), 200, await etagHeaders(c.get('ctx').store, id));
   });
 
   app.openapi(historyRoute, async (c) => {
     const { id } = c.req.valid('param');
+    assertDocumentId(id);
     const history = await c.get('ctx').store.history(id).catch(storeError);
-    if (history.length === 0) throw new ApiError(404, 'NOT_FOUND', `${id} has no versions`);
+    if (history.length === 0) throw notFound('document', `${id} has no versions`);
     return c.json({ id, versions: history.map(versionJson) }, 200, await etagHeaders(c.get('ctx').store, id));
   });
 
   app.openapi(versionRoute, async (c) => {
     const { id, sequence } = c.req.valid('param');
+    assertDocumentId(id);
     const ctx = c.get('ctx');
     return c.json(documentJson(await version(ctx, id, sequenceOf(sequence))), 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(editRoute, async (c) => {
     const ctx = c.get('ctx');
-    const member = requireMember(c.get('principal'), 'owner', 'admin', 'developer');
+    const member = memberOf(c);
     const { id } = c.req.valid('param');
+    assertDocumentId(id);
     const body = c.req.valid('json');
     const { ifMatch } = await requiredPrecondition(ctx.store, id, c.req.valid('header')['if-match'], body.based_on);
     if (documentKindOf(id) === 'catalogue' && member.role === 'developer') await refuseBindingChange(ctx, id, body.content);
@@ -85,7 +88,7 @@ export function documentRoutes() {
     switch (outcome.status) {
       case 'applied':
       case 'saved_not_running':
-        return c.json(result, 201, tag);
+        return c.json(result, 201, { ...tag, Location: `/v1/documents/${encodeURIComponent(id)}/versions/${outcome.version?.sequence}` });
       case 'conflict':
         return c.json(result, 409, tag);
       case 'refused':
@@ -98,6 +101,7 @@ export function documentRoutes() {
   app.openapi(activateRoute, async (c) => {
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
+    assertDocumentId(id);
     const { sequence } = c.req.valid('json');
     const precondition = await optionalPrecondition(ctx.store, id, c.req.valid('header')['if-match']);
     if (documentKindOf(id) === 'ruleset') await assertActivatable(ctx, id, sequence);
@@ -110,6 +114,7 @@ export function documentRoutes() {
   app.openapi(revertRoute, async (c) => {
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
+    assertDocumentId(id);
     const precondition = await optionalPrecondition(ctx.store, id, c.req.valid('header')['if-match']);
     if (documentKindOf(id) === 'ruleset' && (await lifecycleOf(ctx.store).statusOf(id)) === 'active') {
       // The version a revert lands on is known only once it is made: an active set moves by activating a
@@ -124,12 +129,13 @@ export function documentRoutes() {
   app.openapi(diffRoute, async (c) => {
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
+    assertDocumentId(id);
     const query = c.req.valid('query');
     const a = await version(ctx, id, sequenceOf(query.from));
     let b: StoredDocument | undefined;
     if (query.to === undefined) {
       b = await ctx.store.get(id).catch(storeError);
-      if (!b) throw new ApiError(404, 'NOT_FOUND', `no version of ${id} runs; give to=`);
+      if (!b) throw notFound('version', `no version of ${id} runs; give to=`);
     } else {
       b = await version(ctx, id, sequenceOf(query.to));
     }

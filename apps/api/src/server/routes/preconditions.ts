@@ -20,12 +20,18 @@ export const IfMatchHeader = z.object({
 });
 
 /** The ETag response header, for a route's responses. */
-export const ETagHeader = z.object({
-  ETag: z.string().openapi({ description: 'The newest stored version, a strong entity tag', example: '"7"' }),
-});
+export const ETAG = {
+  ETag: { description: 'The newest stored version, a strong entity tag (`"7"`).', schema: { type: 'string' as const } },
+};
 
-/** `json(...)` with the ETag header declared. */
-export const withETag = <T extends object>(response: T) => ({ ...response, headers: ETagHeader });
+/** `json(...)` with the ETag header declared, and `more` headers (LOCATION on a 201). */
+export const withETag = <T extends object>(
+  response: T,
+  more: Record<string, { description: string; schema: { type: 'string' } }> = {},
+) => ({
+  ...response,
+  headers: { ...ETAG, ...more },
+});
 
 export const etag = (sequence: number) => `"${sequence}"`;
 

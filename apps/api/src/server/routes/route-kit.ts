@@ -2,12 +2,13 @@
 // middleware, and a store refusal as an API error.
 import { z } from '@hono/zod-openapi';
 import { StoreError, type StoreErrorCode } from '@tollgate/store';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type Env, requireMember } from '../auth.ts';
 import { MAX_ARGUMENTS_DEPTH, tooDeep } from '../call-request.ts';
 import { ApiError } from '../errors.ts';
-import type { Role } from '../state/members.ts';
+import type { MemberRow, Role } from '../state/members.ts';
 
 export const ErrorSchema = z
   .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) })
@@ -40,6 +41,11 @@ export const limitQuery = (max: number, fallback: number) =>
     .optional()
     .openapi({ type: 'integer', description: `1-${max}, default ${fallback}.` });
 
+/** The `Location` header of a 201, for createRoute's responses: where what was made is read. */
+export const LOCATION = {
+  Location: { description: 'The path of what was made.', schema: { type: 'string' as const } },
+};
+
 /** A JSON response of `schema`, for createRoute's responses. */
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
@@ -48,6 +54,11 @@ export const json = <T extends z.ZodType>(schema: T, description: string) => ({
 
 /** A required JSON request body of `schema`, for createRoute's request. */
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
+
+/** The member behind a request that passed members(): the handler's view of who asks. */
+export function memberOf(c: Context<Env>): MemberRow {
+  return requireMember(c.get('principal'));
+}
 
 /** Route middleware: the principal must be a member, of one of `roles` when given (before any body is read). */
 export function members(...roles: Role[]) {
@@ -72,6 +83,24 @@ const STORE_STATUS: Record<StoreErrorCode, ContentfulStatusCode> = {
   // The write's If-Match no longer names the newest version (docs/api.md, "Preconditions and paging").
   precondition_failed: 412,
 };
+
+/** What a 404 NOT_FOUND says is missing, in its `details.resource`. */
+export type Resource =
+  | 'document'
+  | 'version'
+  | 'ruleset'
+  | 'rule'
+  | 'agent'
+  | 'approval'
+  | 'trial'
+  | 'template'
+  | 'member'
+  | 'decision'
+  | 'catalogue'
+  | 'tool';
+
+/** 404 NOT_FOUND naming the kind of resource missing (docs/api.md, "One vocabulary"). */
+export const notFound = (resource: Resource, message: string) => new ApiError(404, 'NOT_FOUND', message, { resource });
 
 /** Seconds a client waits before retrying a write refused because the store was busy (`Retry-After`). */
 export const STORE_RETRY_AFTER_SECONDS = 1;

@@ -4,7 +4,6 @@
 // a new version (lifecycle state). Running a set judges every pinned rule in parallel, for one pass or fail;
 // a run that fails midway records nothing. The changes themselves live in ../rulesets/ (ruleset-changes.ts,
 // ruleset-patch.ts); the operations in rulesets/specs.ts.
-import { requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
@@ -14,15 +13,14 @@ import { readRulesetVersion } from '../rulesets/ruleset-versions.ts';
 import { fullView, withCounts } from '../rulesets/ruleset-view.ts';
 import { RULE_TIMEOUT_MS, runRulesetVersion } from '../rulesets/run-version.ts';
 import { etagHeaders, requiredPrecondition } from './preconditions.ts';
+import { memberOf } from './route-kit.ts';
 import {
-  AUTHORS,
   archiveRoute,
   createRulesetRoute,
   getRoute,
   latestRoute,
   listRoute,
   restoreRoute,
-  STEWARDS,
   statusRoute,
   updateRoute,
   validateRoute,
@@ -57,14 +55,15 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
   });
 
   app.openapi(createRulesetRoute, async (c) => {
-    const member = requireMember(c.get('principal'), ...AUTHORS);
+    const member = memberOf(c);
     const ctx = c.get('ctx');
     const view = await createRuleset(ctx, c.req.valid('json'), member);
-    return c.json(view, 201, await etagHeaders(ctx.store, view.id));
+    const location = `/v1/rulesets/${encodeURIComponent(view.id)}`;
+    return c.json(view, 201, { ...(await etagHeaders(ctx.store, view.id)), Location: location });
   });
 
   app.openapi(updateRoute, async (c) => {
-    const member = requireMember(c.get('principal'), ...AUTHORS);
+    const member = memberOf(c);
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
     const b = c.req.valid('json');
@@ -74,21 +73,21 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
   });
 
   app.openapi(latestRoute, async (c) => {
-    const member = requireMember(c.get('principal'), ...AUTHORS);
+    const member = memberOf(c);
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
     return c.json(await updateToLatest(ctx, id, c.req.valid('json'), member), 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(archiveRoute, async (c) => {
-    const member = requireMember(c.get('principal'), ...STEWARDS);
+    const member = memberOf(c);
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
     return c.json(await archiveRuleset(ctx, id, c.req.valid('json'), member), 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(restoreRoute, async (c) => {
-    const member = requireMember(c.get('principal'), ...STEWARDS);
+    const member = memberOf(c);
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
     return c.json(await restoreRuleset(ctx, id, member), 200, await etagHeaders(ctx.store, id));
@@ -105,7 +104,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
   });
 
   app.openapi(statusRoute, async (c) => {
-    const member = requireMember(c.get('principal'), ...STEWARDS);
+    const member = memberOf(c);
     const { id } = c.req.valid('param');
     const { status } = c.req.valid('json');
     await setRuleStatus(c.get('ctx'), id, status, member);

@@ -1,7 +1,7 @@
 // The document routes as OpenAPI operations (createRoute): path, roles, request and every answer.
 import { createRoute, z } from '@hono/zod-openapi';
 import { IfMatchHeader, withETag } from '../preconditions.ts';
-import { ErrorSchema, json, members } from '../route-kit.ts';
+import { ErrorSchema, json, LOCATION, members } from '../route-kit.ts';
 import {
   ActivateBody,
   DiffSchema,
@@ -80,7 +80,7 @@ export const editRoute = createRoute({
     body: { required: true, content: { 'application/json': { schema: EditBody } } },
   },
   responses: {
-    201: withETag(json(OutcomeSchema, 'Stored: applied, or saved_not_running')),
+    201: withETag(json(OutcomeSchema, 'Stored: applied, or saved_not_running'), LOCATION),
     400: errors[400],
     401: errors[401],
     403: json(

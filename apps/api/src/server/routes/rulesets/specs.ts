@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Role } from '../../state/members.ts';
 import { IfMatchHeader, withETag } from '../preconditions.ts';
-import { ErrorSchema, json, jsonBody, members } from '../route-kit.ts';
+import { ErrorSchema, json, jsonBody, LOCATION, members } from '../route-kit.ts';
 import {
   ArchiveBody,
   CreateBody,
@@ -52,7 +52,7 @@ export const createRulesetRoute = createRoute({
   summary: 'Creates a rule set, as a draft (owner, admin or developer)',
   middleware: [members(...AUTHORS)] as const,
   request: { body: jsonBody(CreateBody) },
-  responses: { 201: withETag(json(RulesetSchema, 'The new rule set, version 1, draft')), ...errors },
+  responses: { 201: withETag(json(RulesetSchema, 'The new rule set, version 1, draft'), LOCATION), ...errors },
 });
 
 export const updateRoute = createRoute({
