@@ -54,6 +54,11 @@ export function documentRoutes() {
     const { id } = c.req.valid('param');
     assertDocumentId(id);
     const body = c.req.valid('json');
+    const bytes = Buffer.byteLength(body.content, 'utf8');
+    if (bytes > ctx.seam.maxEditBytes) {
+      // The one answer to content over the store's limit, as the store's too_large is everywhere (route-kit.ts).
+      throw new ApiError(413, 'TOO_LARGE', `${id}: the content is ${bytes} bytes, more than the limit of ${ctx.seam.maxEditBytes} bytes`);
+    }
     const { ifMatch } = await requiredPrecondition(ctx.store, id, c.req.valid('header')['if-match'], body.based_on);
     if (documentKindOf(id) === 'catalogue' && member.role === 'developer') await refuseBindingChange(ctx, id, body.content);
     // A rule set's pins and the settings' approved versions are checked against the store here (the seam's

@@ -89,6 +89,7 @@ export const editRoute = createRoute({
     ),
     409: withETag(json(OutcomeSchema, 'conflict: the running version is no longer based_on; nothing stored')),
     412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing stored'),
+    413: json(ErrorSchema, "TOO_LARGE: the content is over the store's document limit; nothing stored"),
     428: json(ErrorSchema, 'PRECONDITION_REQUIRED: neither If-Match nor based_on was sent (or If-Match: *); nothing stored'),
     422: json(OutcomeSchema, 'refused: the content does not load or is too large; nothing stored'),
     503: json(
