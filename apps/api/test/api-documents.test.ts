@@ -204,6 +204,17 @@ describe('edits', () => {
     expect(res.json.status).toBe('refused');
   });
 
+  it('refuses an edit of a malformed id as 400 INVALID_ID, as every route does', async () => {
+    for (const id of ['../etc/passwd', '.tollgate/index.json']) {
+      const res = await server.call('POST', `/v1/documents/${encodeURIComponent(id)}/edits`, {
+        key: server.key('owner'),
+        body: { content: '{}', reason: 'x', based_on: null },
+      });
+      expect(res.status, id).toBe(400);
+      expect(res.json.error.code, id).toBe('INVALID_ID');
+    }
+  });
+
   it('creates a new document through an edit', async () => {
     const id = 'settings.yaml';
     const res = await server.call('POST', `/v1/documents/${encodeURIComponent(id)}/edits`, {
