@@ -1,19 +1,19 @@
 // Routes: documents. Each route is declared with createRoute and zod schemas (documents/specs.ts), so it is
 // described in /v1/openapi.json. Ids hold slashes and travel URL-encoded as one path segment
 // (/v1/documents/policies%2Frefunds.policy.json).
-import { analyzeImpact, documentKindOf, formatProblem } from '@tollgate/engine';
+import { analyzeImpact, documentKindOf } from '@tollgate/engine';
 import type { StoredDocument } from '@tollgate/store';
 import { createTwoFilesPatch } from 'diff';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
 import { assertActivatable } from '../rulesets/ruleset-versions.ts';
-import { checkAgainstStore } from '../rulesets/store-checks.ts';
-import { assertDocumentId, refuseBindingChange, refuseDamaged, refuseUnknownApprovers, sequenceOf, version } from './documents/checks.ts';
+import { assertDocumentId, refuseDamaged, refuseUnknownApprovers, sequenceOf, version } from './documents/checks.ts';
 import { activateRoute, diffRoute, editRoute, getRoute, historyRoute, listRoute, revertRoute, versionRoute } from './documents/specs.ts';
+import { submitEdit } from './documents/submit-edit.ts';
 import { documentSummaries } from './documents/summaries.ts';
 import { documentJson, impactJson, versionJson } from './documents/wire.ts';
-import { etagHeaders, optionalPrecondition, requiredPrecondition } from './preconditions.ts';
+import { etag, etagHeaders, optionalPrecondition, requiredPrecondition } from './preconditions.ts';
 import { memberOf, notFound, storeError } from './route-kit.ts';
 
 /** The document routes: list, read, history, versions, edits, activate, revert and diff. */
@@ -60,33 +60,9 @@ export function documentRoutes() {
       throw new ApiError(413, 'TOO_LARGE', `${id}: the content is ${bytes} bytes, more than the limit of ${ctx.seam.maxEditBytes} bytes`);
     }
     const { ifMatch } = await requiredPrecondition(ctx.store, id, c.req.valid('header')['if-match'], body.based_on);
-    if (documentKindOf(id) === 'catalogue' && member.role === 'developer') await refuseBindingChange(ctx, id, body.content);
-    // A rule set's pins and the settings' approved versions are checked against the store here (the seam's
-    // validators read the text alone); a set's pins without a version are pinned as the version is made.
-    const checked = await checkAgainstStore(ctx, id, body.content);
-    if (!checked.ok) {
-      const reasons = checked.problems.map((p) => formatProblem(id, p));
-      return c.json({ status: 'refused' as const, reasons, impact: { widens_security: false, widened_subjects: [] } }, 422);
-    }
-    const outcome = await ctx.seam
-      .submit({
-        kind: 'document',
-        document: id,
-        content: checked.content,
-        author: { kind: member.role === 'developer' ? 'developer' : 'person', label: member.name },
-        reason: body.reason,
-        ...(body.based_on !== undefined ? { basedOn: body.based_on } : {}),
-        ...(ifMatch !== undefined ? { ifMatch } : {}),
-      })
-      .catch(storeError);
-    const result = {
-      status: outcome.status,
-      ...(outcome.version ? { version: versionJson(outcome.version) } : {}),
-      reasons: outcome.version ? [...outcome.reasons, ...checked.notes] : [...outcome.reasons],
-      impact: impactJson(outcome.impact),
-    };
-    if (outcome.version) ctx.events.publish({ type: 'document', id, sequence: outcome.version.sequence });
-    const tag = await etagHeaders(ctx.store, id);
+    const { outcome, result } = await submitEdit(ctx, id, body, member, ifMatch);
+    // A stored version is the newest at its write; else the tag is read now.
+    const tag = outcome.version ? { ETag: etag(outcome.version.sequence) } : await etagHeaders(ctx.store, id);
     if (outcome.retryAfterSeconds !== undefined) {
       return c.json(result, 503, { ...tag, 'Retry-After': String(outcome.retryAfterSeconds) });
     }
