@@ -219,7 +219,10 @@ describe('the edit route refuses them too, and stores nothing', () => {
     try {
       const sheet = `/v1/documents/${encodeURIComponent('sheets/support.rules.yaml')}`;
       const before = await server.call('GET', sheet, { key: server.key('viewer') });
-      const emptied = await server.call('POST', `${sheet}/edits`, { key: server.key('owner'), body: { content: '', reason: 'empty' } });
+      const emptied = await server.call('POST', `${sheet}/edits`, {
+        key: server.key('owner'),
+        body: { content: '', reason: 'empty', based_on: before.json.version.sequence },
+      });
       expect(emptied.status).toBe(422);
       expect(emptied.json.status).toBe('refused');
       expect(emptied.json.reasons).toEqual([expect.stringMatching(/^sheets\/support\.rules\.yaml:1: rule_sheet_unsupported: /)]);
@@ -228,7 +231,10 @@ describe('the edit route refuses them too, and stores nothing', () => {
 
       const colang = `/v1/documents/${encodeURIComponent('colang/deep.co')}`;
       for (const content of [DEEP_PARENS, DEEP_NOTS]) {
-        const deep = await server.call('POST', `${colang}/edits`, { key: server.key('owner'), body: { content, reason: 'deep' } });
+        const deep = await server.call('POST', `${colang}/edits`, {
+          key: server.key('owner'),
+          body: { content, reason: 'deep', based_on: null },
+        });
         expect(deep.status).toBe(422);
         expect(deep.json.status).toBe('refused');
         expect(deep.json.reasons[0]).toMatch(/^colang\/deep\.co:\d: colang_limit: /);

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from './atomic-file.ts';
 import { idProblem } from './document-id.ts';
-import { type DocumentIndex, planActivate, planPrune, planRevert, planSave } from './document-index.ts';
+import { checkPrecondition, type DocumentIndex, planActivate, planPrune, planRevert, planSave } from './document-index.ts';
 import { FolderFiles } from './folder-files.ts';
 import { FolderLayout } from './folder-layout.ts';
 import { type FolderScan, scanFolder } from './folder-scan.ts';
@@ -19,11 +19,13 @@ import {
   type DocumentSave,
   type DocumentStore,
   type DocumentVersion,
+  type Precondition,
   type StoredDocument,
   StoreError,
   type StoreProblem,
   type StoreWrite,
   type VersionsInUse,
+  type WriteOptions,
 } from './types.ts';
 
 export interface FolderStoreOptions {
@@ -146,10 +148,10 @@ export class FolderDocumentStore implements DocumentStore {
     return version;
   }
 
-  async activate(id: string, sequence: number): Promise<DocumentVersion> {
+  async activate(id: string, sequence: number, options: WriteOptions = {}): Promise<DocumentVersion> {
     const version = await this.lock.hold(() => {
       const index = this.files.requireIndex(id);
-      const planned = planActivate(index, id, sequence);
+      const planned = planActivate(index, id, sequence, options.ifMatch);
       this.commit(id, index, { ...index, ...planned.index });
       return planned.version;
     });
@@ -157,10 +159,10 @@ export class FolderDocumentStore implements DocumentStore {
     return version;
   }
 
-  async revert(id: string): Promise<DocumentVersion> {
+  async revert(id: string, options: WriteOptions = {}): Promise<DocumentVersion> {
     const version = await this.lock.hold(() => {
       const index = this.files.requireIndex(id);
-      const planned = planRevert(index, id);
+      const planned = planRevert(index, id, options.ifMatch);
       this.commit(id, index, { ...index, ...planned.index });
       return planned.version;
     });
@@ -181,9 +183,13 @@ export class FolderDocumentStore implements DocumentStore {
     }
   }
 
-  async writeState(key: string, value: unknown): Promise<void> {
+  async writeState(key: string, value: unknown, options: { ifMatch?: Precondition } = {}): Promise<void> {
     const path = this.layout.statePath(key);
-    await this.lock.hold(() => writeFileAtomic(path, JSON.stringify(value)));
+    const { ifMatch } = options;
+    await this.lock.hold(() => {
+      if (ifMatch) checkPrecondition(this.files.readIndex(ifMatch.id), ifMatch.id, ifMatch.newest);
+      writeFileAtomic(path, JSON.stringify(value));
+    });
     this.options.onWrite?.({ kind: 'state', key });
   }
 

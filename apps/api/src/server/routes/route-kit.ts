@@ -121,10 +121,9 @@ const STORE_CODES: Record<StoreErrorCode, ApiCode> = {
   invalid_save: 'INVALID_SAVE',
   // A damaged version or index is refused, never replaced with a guess (docs/store.md, "Faults").
   damaged: 'DAMAGED',
+  // The write's If-Match no longer names the newest version (docs/api.md, "Preconditions and paging").
+  precondition_failed: 'PRECONDITION_FAILED',
 };
-
-/** Seconds a client waits before retrying a write refused because the store was busy (`Retry-After`). */
-export const STORE_RETRY_AFTER_SECONDS = 1;
 
 /** What a 404 NOT_FOUND says is missing, in its `details.resource`. */
 export type Resource =
@@ -144,6 +143,9 @@ export type Resource =
 /** 404 NOT_FOUND naming the kind of resource missing (docs/api.md, "One vocabulary"). */
 export const notFound = (resource: Resource, message: string) => new ApiError(404, 'NOT_FOUND', message, { resource });
 
+/** Seconds a client waits before retrying a write refused because the store was busy (`Retry-After`). */
+export const STORE_RETRY_AFTER_SECONDS = 1;
+
 /**
  * A store refusal as an API error (nothing was written); anything else is a bug and stays one. The one
  * mapping from the store's codes to HTTP (docs/api.md, "One vocabulary"): every route answers a store
@@ -155,7 +157,7 @@ export const notFound = (resource: Resource, message: string) => new ApiError(40
 export function storeError(err: unknown, resource?: Resource): never {
   if (err instanceof StoreError) {
     const headers = err.code === 'locked' ? { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) } : undefined;
-    const details = err.code === 'not_found' && resource !== undefined ? { resource } : undefined;
+    const details = err.code === 'not_found' && resource !== undefined ? { ...err.details, resource } : err.details;
     const code = STORE_CODES[err.code];
     throw new ApiError(API_CODES[code].status, code, err.message, details, headers);
   }

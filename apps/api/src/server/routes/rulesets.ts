@@ -4,7 +4,6 @@
 // a new version (lifecycle state). Running a set judges every pinned rule in parallel, for one pass or fail;
 // a run that fails midway records nothing. The changes themselves live in ../rulesets/ (ruleset-changes.ts,
 // ruleset-patch.ts); the operations in rulesets/specs.ts.
-import { requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
@@ -13,15 +12,15 @@ import { patchRuleset } from '../rulesets/ruleset-patch.ts';
 import { readRulesetVersion } from '../rulesets/ruleset-versions.ts';
 import { fullView, withCounts } from '../rulesets/ruleset-view.ts';
 import { RULE_TIMEOUT_MS, runRulesetVersion } from '../rulesets/run-version.ts';
+import { etagHeaders, requiredPrecondition } from './preconditions.ts';
+import { memberOf } from './route-kit.ts';
 import {
-  AUTHORS,
   archiveRoute,
   createRulesetRoute,
   getRoute,
   latestRoute,
   listRoute,
   restoreRoute,
-  STEWARDS,
   statusRoute,
   updateRoute,
   validateRoute,
@@ -50,32 +49,48 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
   app.openapi(getRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { version_id } = c.req.valid('query');
-    return c.json(await fullView(c.get('ctx'), id, version_id === undefined ? undefined : Number(version_id)), 200);
+    const ctx = c.get('ctx');
+    const view = await fullView(ctx, id, version_id === undefined ? undefined : Number(version_id));
+    return c.json(view, 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(createRulesetRoute, async (c) => {
-    const member = requireMember(c.get('principal'), ...AUTHORS);
-    return c.json(await createRuleset(c.get('ctx'), c.req.valid('json'), member), 201);
+    const member = memberOf(c);
+    const ctx = c.get('ctx');
+    const view = await createRuleset(ctx, c.req.valid('json'), member);
+    const location = `/v1/rulesets/${encodeURIComponent(view.id)}`;
+    return c.json(view, 201, { ...(await etagHeaders(ctx.store, view.id)), Location: location });
   });
 
   app.openapi(updateRoute, async (c) => {
-    const member = requireMember(c.get('principal'), ...AUTHORS);
-    return c.json(await patchRuleset(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), member), 200);
+    const member = memberOf(c);
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    const b = c.req.valid('json');
+    const { ifMatch } = await requiredPrecondition(ctx.store, id, c.req.valid('header')['if-match'], b.based_on);
+    const view = await patchRuleset(ctx, id, b, member, ifMatch ?? (b.based_on as number));
+    return c.json(view, 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(latestRoute, async (c) => {
-    const member = requireMember(c.get('principal'), ...AUTHORS);
-    return c.json(await updateToLatest(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), member), 200);
+    const member = memberOf(c);
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    return c.json(await updateToLatest(ctx, id, c.req.valid('json'), member), 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(archiveRoute, async (c) => {
-    const member = requireMember(c.get('principal'), ...STEWARDS);
-    return c.json(await archiveRuleset(c.get('ctx'), c.req.valid('param').id, c.req.valid('json'), member), 200);
+    const member = memberOf(c);
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    return c.json(await archiveRuleset(ctx, id, c.req.valid('json'), member), 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(restoreRoute, async (c) => {
-    const member = requireMember(c.get('principal'), ...STEWARDS);
-    return c.json(await restoreRuleset(c.get('ctx'), c.req.valid('param').id, member), 200);
+    const member = memberOf(c);
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    return c.json(await restoreRuleset(ctx, id, member), 200, await etagHeaders(ctx.store, id));
   });
 
   app.openapi(validateRoute, async (c) => {
@@ -89,7 +104,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
   });
 
   app.openapi(statusRoute, async (c) => {
-    const member = requireMember(c.get('principal'), ...STEWARDS);
+    const member = memberOf(c);
     const { id } = c.req.valid('param');
     const { status } = c.req.valid('json');
     await setRuleStatus(c.get('ctx'), id, status, member);

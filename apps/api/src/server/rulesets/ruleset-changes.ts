@@ -4,7 +4,7 @@
 import type { RuleStatus } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { storeError } from '../routes/route-kit.ts';
+import { notFound, storeError } from '../routes/route-kit.ts';
 import type { MemberRow, Role } from '../state/members.ts';
 import { hasStatus, lifecycleOf } from './lifecycle.ts';
 import { assertRulesetId, checkRulesetText, readRulesetVersion, rulesetText, rulesetVersions } from './ruleset-versions.ts';
@@ -20,7 +20,7 @@ export async function assertReplacement(ctx: AppContext, id: string, replacement
   if (replacement === id) throw new ApiError(400, 'INVALID_REPLACEMENT', 'a rule set cannot replace itself');
   assertRulesetId(replacement);
   const history = await ctx.store.history(replacement).catch(() => []);
-  if (!history.some((v) => !v.rejected)) throw new ApiError(404, 'RULESET_NOT_FOUND', `no rule set ${replacement} to point agents at`);
+  if (!history.some((v) => !v.rejected)) throw notFound('ruleset', `no rule set ${replacement} to point agents at`);
 }
 
 /** Saves the next version of a set's pins, as a draft: it runs once someone activates it. */
@@ -30,9 +30,12 @@ export async function saveDraftVersion(
   set: { name: string; description?: string; tags?: string[]; pins: { rule_id: string; version_id?: number }[] },
   author: { kind: 'person' | 'developer'; label: string },
   reason: string,
+  ifMatch?: number,
 ): Promise<number> {
   const text = rulesetText(await checkRulesetText(ctx, rulesetText(set)));
-  const saved = await ctx.store.save({ id, text, author, reason, activate: false }).catch(storeError);
+  const saved = await ctx.store
+    .save({ id, text, author, reason, activate: false, ...(ifMatch === undefined ? {} : { ifMatch }) })
+    .catch(storeError);
   ctx.events.publish({ type: 'document', id, sequence: saved.sequence });
   return saved.sequence;
 }
@@ -66,7 +69,7 @@ export async function updateToLatest(ctx: AppContext, id: string, b: { rule_ids?
   // The newest version is the base, so a second update builds on a draft not yet activated.
   const versions = await rulesetVersions(ctx, id).catch(storeError);
   const newest = versions[versions.length - 1];
-  if (!newest) throw new ApiError(404, 'RULESET_NOT_FOUND', `no rule set ${id}`);
+  if (!newest) throw notFound('ruleset', `no rule set ${id}`);
   const base = await readRulesetVersion(ctx, id, newest.version_id);
   if ((await lifecycleOf(ctx.store).statusOf(id)) === 'archived')
     throw new ApiError(409, 'RULESET_ARCHIVED', `${id} is archived: restore it first`);
@@ -112,11 +115,11 @@ export async function setRuleStatus(ctx: AppContext, id: string, status: RuleSta
   if (!hasStatus(id) || id.startsWith('rulesets/')) {
     throw new ApiError(
       400,
-      'NO_STATUS',
+      'INVALID_ID',
       `${id} is not a rule document (a policy, sheet or Colang file); rule sets change status through /v1/rulesets`,
     );
   }
   const history = await ctx.store.history(id).catch(storeError);
-  if (!history.some((v) => !v.rejected)) throw new ApiError(404, 'NOT_FOUND', `no rule ${id}`);
+  if (!history.some((v) => !v.rejected)) throw notFound('rule', `no rule ${id}`);
   await lifecycleOf(ctx.store).update(id, { status }, member.name, ctx.now());
 }

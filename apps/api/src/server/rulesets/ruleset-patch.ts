@@ -20,14 +20,25 @@ export interface RulesetPatch {
   replaced_by?: string;
   active_version?: number;
   reason?: string;
+  /** The newest version the change was made from, when If-Match is not sent. */
+  based_on?: number;
 }
 
 /** Who may change a set's status, replacement or active version (an author may change pins and metadata). */
 const STEWARDS: readonly Role[] = ['owner', 'admin'];
 
-/** Applies a PATCH to the set and answers it after the change. */
-export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch, member: Member) {
+/**
+ * Applies a PATCH to the set and answers it after the change. `ifMatch` (the newest version the writer
+ * read) is checked first and again by the store with each write, under its lock.
+ */
+export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch, member: Member, ifMatch: number) {
   const current = await readRulesetVersion(ctx, id);
+  const newest = (await ctx.store.history(id).catch(storeError)).at(-1)?.sequence ?? null;
+  if (newest !== ifMatch) {
+    throw new ApiError(412, 'PRECONDITION_FAILED', `${id} changed since version ${ifMatch}: its newest version is ${newest ?? 'none'}`, {
+      current: newest,
+    });
+  }
   const lifecycle = lifecycleOf(ctx.store);
   const touchesLifecycle = b.status !== undefined || b.active_version !== undefined || b.replaced_by !== undefined;
   if (touchesLifecycle && !STEWARDS.includes(member.role)) {
@@ -44,7 +55,7 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
       tags: b.tags ?? current.view.tags,
       pins: b.pins,
     };
-    const version = await saveDraftVersion(ctx, id, set, authorOf(member), b.reason ?? 'pins changed');
+    const version = await saveDraftVersion(ctx, id, set, authorOf(member), b.reason ?? 'pins changed', ifMatch);
     // The metadata now lives in the new version's text; overrides would hide it.
     await lifecycle.update(id, { name: undefined, description: undefined, tags: undefined }, member.name, ctx.now());
     return fullView(ctx, id, version);
@@ -60,7 +71,7 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
     const willBeActive = (b.status ?? record.status) === 'active';
     assertPinsResolved(target.view);
     if (willBeActive) assertNoDraftRules(target.view);
-    await ctx.store.activate(id, b.active_version).catch(storeError);
+    await ctx.store.activate(id, b.active_version, { ifMatch }).catch(storeError);
     activeVersion = b.active_version;
     ctx.events.publish({ type: 'document', id, sequence: b.active_version });
   }
@@ -98,6 +109,6 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
       }),
     );
   }
-  if (Object.keys(change).length > 0) await lifecycle.update(id, change, member.name, ctx.now());
+  if (Object.keys(change).length > 0) await lifecycle.update(id, change, member.name, ctx.now(), { ifMatch });
   return fullView(ctx, id);
 }

@@ -2,12 +2,18 @@
 // version that exists (or is damaged), a developer's catalogue edit that would change a tool's binding, a
 // policy version whose approvers cannot approve.
 import { validateDocument } from '@tollgate/engine';
-import type { StoredDocument } from '@tollgate/store';
+import { idProblem, type StoredDocument } from '@tollgate/store';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
 import { cachedJudgedMembers } from '../../state/auth-cache.ts';
 import { authorizationsOf, changedBindings, readCatalogueTools } from '../../state/tool-bindings.ts';
-import { storeError } from '../route-kit.ts';
+import { notFound, storeError } from '../route-kit.ts';
+
+/** A malformed id names no document on any route: 400 INVALID_ID (docs/api.md, "One vocabulary"). */
+export function assertDocumentId(id: string): void {
+  const problem = idProblem(id);
+  if (problem) throw new ApiError(400, 'INVALID_ID', `${JSON.stringify(id)}: ${problem}`);
+}
 
 export function sequenceOf(text: string): number {
   return Number(text);
@@ -17,7 +23,7 @@ export async function version(ctx: AppContext, id: string, sequence: number): Pr
   const v = await ctx.store.getVersion(id, sequence).catch(storeError);
   if (!v) {
     await refuseDamaged(ctx, id, sequence);
-    throw new ApiError(404, 'NOT_FOUND', `${id} has no version ${sequence}`);
+    throw notFound('version', `${id} has no version ${sequence}`);
   }
   return v;
 }

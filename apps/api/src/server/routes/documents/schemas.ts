@@ -14,7 +14,10 @@ export const IdParam = z
   });
 
 export const SEQUENCE = /^[1-9][0-9]{0,8}$/;
-export const SequenceText = z.string().regex(SEQUENCE, 'expected a positive integer');
+export const SequenceText = z
+  .string()
+  .regex(SEQUENCE, 'expected a positive integer')
+  .openapi({ type: 'integer', minimum: 1, maximum: 999_999_999 });
 
 export const AuthorSchema = z.object({
   kind: z.enum(['person', 'developer', 'model', 'external', 'system']),
@@ -27,7 +30,7 @@ export const VersionSchema = z
     author: AuthorSchema,
     reason: z.string(),
     based_on: z.number().int().nullable(),
-    created_at: z.string(),
+    created_at: z.iso.datetime({ offset: true }),
     running: z.boolean(),
     rejected: z.boolean(),
     problems: z.array(z.string()),
@@ -84,7 +87,8 @@ export const EditBody = z
     content: z.string(),
     reason: z.string().min(1).max(2000),
     based_on: z.number().int().min(1).nullable().optional().openapi({
-      description: 'The running version the content was written from (null: no version yet); left out, not checked',
+      description:
+        'The running version the content was written from (null: no version yet); checked with the write (409 conflict). An edit sends this, If-Match, or both naming the same version (docs/api.md, "Preconditions and paging")',
     }),
   })
   .strict()

@@ -1,6 +1,7 @@
 // The document routes as OpenAPI operations (createRoute): path, roles, request and every answer.
 import { createRoute, z } from '@hono/zod-openapi';
-import { ErrorSchema, json, members } from '../route-kit.ts';
+import { IfMatchHeader, withETag } from '../preconditions.ts';
+import { ErrorSchema, json, LOCATION, members } from '../route-kit.ts';
 import {
   ActivateBody,
   DiffSchema,
@@ -32,7 +33,7 @@ export const getRoute = createRoute({
   middleware: [members()] as const,
   request: { params: z.object({ id: IdParam }) },
   responses: {
-    200: json(DocumentSchema, 'The running version'),
+    200: withETag(json(DocumentSchema, 'The running version')),
     ...errors,
     409: json(ErrorSchema, "DAMAGED: the running version's file is damaged"),
   },
@@ -46,7 +47,7 @@ export const historyRoute = createRoute({
   middleware: [members()] as const,
   request: { params: z.object({ id: IdParam }) },
   responses: {
-    200: json(z.object({ id: z.string(), versions: z.array(VersionSchema) }), 'The versions'),
+    200: withETag(json(z.object({ id: z.string(), versions: z.array(VersionSchema) }), 'The versions')),
     ...errors,
   },
 });
@@ -60,7 +61,11 @@ export const versionRoute = createRoute({
   request: {
     params: z.object({ id: IdParam, sequence: SequenceText.openapi({ param: { name: 'sequence', in: 'path' }, example: '1' }) }),
   },
-  responses: { 200: json(DocumentSchema, 'The version'), ...errors, 409: json(ErrorSchema, "DAMAGED: the version's file is damaged") },
+  responses: {
+    200: withETag(json(DocumentSchema, 'The version')),
+    ...errors,
+    409: json(ErrorSchema, "DAMAGED: the version's file is damaged"),
+  },
 });
 
 export const editRoute = createRoute({
@@ -71,17 +76,21 @@ export const editRoute = createRoute({
   middleware: [members('owner', 'admin', 'developer')] as const,
   request: {
     params: z.object({ id: IdParam }),
+    headers: IfMatchHeader,
     body: { required: true, content: { 'application/json': { schema: EditBody } } },
   },
   responses: {
-    201: json(OutcomeSchema, 'Stored: applied, or saved_not_running'),
+    201: withETag(json(OutcomeSchema, 'Stored: applied, or saved_not_running'), LOCATION),
     400: errors[400],
     401: errors[401],
     403: json(
       z.union([OutcomeSchema, ErrorSchema]),
       "rejected by a writer (an outcome), or a lacking role (an error: ROLE_REQUIRED, or BINDING_CHANGE_FORBIDDEN for a developer's edit that changes a tool's binding)",
     ),
-    409: json(OutcomeSchema, 'conflict: the document changed since based_on; nothing stored'),
+    409: withETag(json(OutcomeSchema, 'conflict: the running version is no longer based_on; nothing stored')),
+    412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing stored'),
+    413: json(ErrorSchema, "TOO_LARGE: the content is over the store's document limit; nothing stored"),
+    428: json(ErrorSchema, 'PRECONDITION_REQUIRED: neither If-Match nor based_on was sent (or If-Match: *); nothing stored'),
     422: json(OutcomeSchema, 'refused: the content does not load or is too large; nothing stored'),
     503: json(
       OutcomeSchema,
@@ -98,10 +107,12 @@ export const activateRoute = createRoute({
   middleware: [members('owner', 'admin')] as const,
   request: {
     params: z.object({ id: IdParam }),
+    headers: IfMatchHeader,
     body: { required: true, content: { 'application/json': { schema: ActivateBody } } },
   },
   responses: {
-    200: json(VersionResult, 'The version now running'),
+    200: withETag(json(VersionResult, 'The version now running')),
+    412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing changed'),
     ...errors,
     409: json(ErrorSchema, 'A rejected version cannot run (REJECTED_VERSION), or its file is damaged (DAMAGED)'),
     422: json(
@@ -118,9 +129,10 @@ export const revertRoute = createRoute({
   tags: ['documents'],
   summary: 'Runs the version that ran before the current one (owner or admin)',
   middleware: [members('owner', 'admin')] as const,
-  request: { params: z.object({ id: IdParam }) },
+  request: { params: z.object({ id: IdParam }), headers: IfMatchHeader },
   responses: {
-    200: json(VersionResult, 'The version now running'),
+    200: withETag(json(VersionResult, 'The version now running')),
+    412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing changed'),
     ...errors,
     409: json(ErrorSchema, 'Nothing to revert to, or the version to return to is damaged (DAMAGED)'),
     503: json(ErrorSchema, 'LOCKED: the store is busy; retry after Retry-After seconds'),

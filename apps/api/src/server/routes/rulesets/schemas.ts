@@ -2,7 +2,7 @@
 // /v1/openapi.json describes them.
 import { z } from '@hono/zod-openapi';
 import { RULE_STATUSES } from '@tollgate/engine';
-import { ErrorSchema, json } from '../route-kit.ts';
+import { ArgumentsObject, ErrorSchema, json } from '../route-kit.ts';
 
 export const IdParam = z
   .string()
@@ -23,7 +23,12 @@ export const VersionQuery = z.object({
     .string()
     .regex(/^[1-9][0-9]{0,8}$/, 'expected a positive integer')
     .optional()
-    .openapi({ param: { name: 'version_id', in: 'query' }, description: 'A rule-set version; the active one when left out' }),
+    .openapi({
+      param: { name: 'version_id', in: 'query' },
+      type: 'integer',
+      minimum: 1,
+      description: 'A rule-set version; the active one when left out',
+    }),
 });
 
 export const Status = z.enum(RULE_STATUSES);
@@ -80,7 +85,7 @@ export const RulesetSchema = z
         version_id: z.number().int(),
         author: z.string(),
         reason: z.string(),
-        created_at: z.string(),
+        created_at: z.iso.datetime({ offset: true }),
         active: z.boolean(),
         draft: z.boolean(),
       }),
@@ -110,6 +115,9 @@ export const UpdateBody = z
     replaced_by: z.string().min(1).max(1024).optional(),
     active_version: z.number().int().min(1).optional(),
     reason: z.string().min(1).max(2000).optional(),
+    based_on: z.number().int().min(1).optional().openapi({
+      description: 'The newest version the change was made from (the ETag read), when If-Match is not sent',
+    }),
   })
   .strict()
   .openapi('RulesetUpdate');
@@ -130,8 +138,16 @@ export const ArchiveBody = z
 export const CallBody = z
   .object({
     tool: z.string().min(1).max(256),
-    arguments: z.unknown(),
-    history: z.array(z.object({ tool: z.string(), arguments: z.unknown().optional(), result: z.unknown().optional() })).optional(),
+    arguments: ArgumentsObject,
+    history: z
+      .array(
+        z.object({
+          tool: z.string(),
+          arguments: ArgumentsObject.optional(),
+          result: z.unknown().optional().openapi({ description: "The earlier call's result: any JSON value" }),
+        }),
+      )
+      .optional(),
     contexts: z.record(z.string(), z.unknown()).optional(),
     confirmed: z.boolean().optional(),
   })

@@ -1,7 +1,8 @@
 // The rule-set routes as OpenAPI operations (createRoute): path, roles, request and every answer.
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Role } from '../../state/members.ts';
-import { ErrorSchema, json, jsonBody, members } from '../route-kit.ts';
+import { IfMatchHeader, withETag } from '../preconditions.ts';
+import { ErrorSchema, json, jsonBody, LOCATION, members } from '../route-kit.ts';
 import {
   ArchiveBody,
   CreateBody,
@@ -41,7 +42,7 @@ export const getRoute = createRoute({
   summary: 'A rule set at a version (the active one by default), its pins resolved',
   middleware: [members()] as const,
   request: { params: z.object({ id: IdParam }), query: VersionQuery },
-  responses: { 200: json(RulesetSchema, 'The rule set'), ...errors },
+  responses: { 200: withETag(json(RulesetSchema, 'The rule set')), ...errors },
 });
 
 export const createRulesetRoute = createRoute({
@@ -51,7 +52,7 @@ export const createRulesetRoute = createRoute({
   summary: 'Creates a rule set, as a draft (owner, admin or developer)',
   middleware: [members(...AUTHORS)] as const,
   request: { body: jsonBody(CreateBody) },
-  responses: { 201: json(RulesetSchema, 'The new rule set, version 1, draft'), ...errors },
+  responses: { 201: withETag(json(RulesetSchema, 'The new rule set, version 1, draft'), LOCATION), ...errors },
 });
 
 export const updateRoute = createRoute({
@@ -60,8 +61,13 @@ export const updateRoute = createRoute({
   tags: ['rulesets'],
   summary: 'New pins save the next version as a draft; status, metadata or the active version change without one',
   middleware: [members(...AUTHORS)] as const,
-  request: { params: z.object({ id: IdParam }), body: jsonBody(UpdateBody) },
-  responses: { 200: json(RulesetSchema, 'The rule set after the change'), ...errors },
+  request: { params: z.object({ id: IdParam }), headers: IfMatchHeader, body: jsonBody(UpdateBody) },
+  responses: {
+    200: withETag(json(RulesetSchema, 'The rule set after the change')),
+    ...errors,
+    412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match (or based_on) no longer names the newest version (details.current)'),
+    428: json(ErrorSchema, 'PRECONDITION_REQUIRED: neither If-Match nor based_on was sent (or If-Match: *)'),
+  },
 });
 
 export const latestRoute = createRoute({
@@ -71,7 +77,7 @@ export const latestRoute = createRoute({
   summary: 'Re-pins one, several or all rules to their running versions, as the next version in draft',
   middleware: [members(...AUTHORS)] as const,
   request: { params: z.object({ id: IdParam }), body: jsonBody(LatestBody) },
-  responses: { 200: json(RulesetSchema, 'The new draft version'), ...errors },
+  responses: { 200: withETag(json(RulesetSchema, 'The new draft version')), ...errors },
 });
 
 export const archiveRoute = createRoute({
@@ -81,7 +87,7 @@ export const archiveRoute = createRoute({
   summary: 'Archives a rule set, naming a replacement agents are pointed at (owner or admin)',
   middleware: [members(...STEWARDS)] as const,
   request: { params: z.object({ id: IdParam }), body: jsonBody(ArchiveBody) },
-  responses: { 200: json(RulesetSchema, 'The archived set'), ...errors },
+  responses: { 200: withETag(json(RulesetSchema, 'The archived set')), ...errors },
 });
 
 export const restoreRoute = createRoute({
@@ -91,7 +97,7 @@ export const restoreRoute = createRoute({
   summary: 'Restores an archived rule set to the status it had (owner or admin)',
   middleware: [members(...STEWARDS)] as const,
   request: { params: z.object({ id: IdParam }) },
-  responses: { 200: json(RulesetSchema, 'The restored set'), ...errors },
+  responses: { 200: withETag(json(RulesetSchema, 'The restored set')), ...errors },
 });
 
 export const validateRoute = createRoute({
