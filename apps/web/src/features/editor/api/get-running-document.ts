@@ -4,8 +4,6 @@ import { api, bodyOf } from '../../../lib/api/client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import type { RunningText } from './types.ts';
 
-export type { RunningText } from './types.ts';
-
 export async function getRunningDocument(id: string, signal?: AbortSignal): Promise<RunningText> {
   return bodyOf(await api.GET('/documents/{id}', { params: { path: { id } }, signal }));
 }
