@@ -80,7 +80,7 @@ describe("an agent's decision map", () => {
     expect(tool(tools, 'read_customer').outcome).toEqual({ decision: 'deny', rule: null, code: 'DEFAULT', fail_closed: false });
   });
 
-  it("maps refunds-bot under the policy version its rule set pins, and refuses a policy_version it cannot take", async () => {
+  it('maps refunds-bot under the policy version its rule set pins, and refuses a policy_version it cannot take', async () => {
     const map = await okJson(server.call('GET', '/v1/agents/refunds-bot/decision-map', { key: server.key('viewer') }));
     expect(map.policies.map((p: LooseJson) => [p.document, p.version])).toEqual([[POLICY, 1]]);
     const refused = await server.call('GET', '/v1/agents/refunds-bot/decision-map?policy_version=1', { key: server.key('viewer') });
@@ -150,6 +150,25 @@ describe('an argument-dependent tool', () => {
       '(/region unreadable (missing or another type) or /region eq "eu")',
     ]);
     expect([undefined, 'eu']).toContain(JSON.parse(changes[0].witness.arguments).region);
+  });
+});
+
+describe('a big policy', () => {
+  it('is mapped on the compile thread with the same answer', async () => {
+    // Rules for actions no tool has: the text passes the compile thread's threshold (16 KiB), the map is unchanged.
+    const filler = Array.from({ length: 300 }, (_, i) => ({ id: `filler-${i}`, actions: [`filler.action-${i}`], effect: 'deny' }));
+    const before = await okJson(server.call('GET', '/v1/agents/support-bot/decision-map', { key: server.key('viewer') }));
+    const content = refundsWith('250', [
+      ...filler,
+      { id: 'eu-search', actions: ['orders.search'], when: [{ path: '/region', eq: 'eu' }], effect: 'deny' },
+    ]);
+    expect(content.length).toBeGreaterThan(16 * 1024);
+    const big = await runVersion(content, 'many rules');
+    const after = await okJson(server.call('GET', '/v1/agents/support-bot/decision-map', { key: server.key('viewer') }));
+    expect(after.policies[0].version).toBe(big);
+    expect(after.policies[0].tools).toEqual(before.policies[0].tools);
+    const preview = await okJson(server.call('GET', `${DOC}/impact-preview?candidate=1&running=${big}`, { key: server.key('viewer') }));
+    expect(preview.catalogues[0].tools.map((t: LooseJson) => t.tool)).toEqual(['search_orders', 'issue_refund']);
   });
 });
 

@@ -76,7 +76,11 @@ export async function assertPolicyDocument(ctx: AppContext, id: string): Promise
   if (history.length === 0) throw new ApiError(404, 'NOT_FOUND', `no document ${id}`, { resource: 'document' });
   const kind = documentKindOf(id);
   if (kind !== 'policy') {
-    throw new ApiError(400, 'NOT_A_POLICY', `${id} is ${kind === undefined ? 'not a known kind of document' : `a ${kind}`}, not a policy: only a policy has a decision map`);
+    throw new ApiError(
+      400,
+      'NOT_A_POLICY',
+      `${id} is ${kind === undefined ? 'not a known kind of document' : `a ${kind}`}, not a policy: only a policy has a decision map`,
+    );
   }
 }
 
@@ -91,7 +95,10 @@ export interface CatalogueSubject {
  * The catalogues a policy document is reviewed over: those of the agents that use it (naming it, or
  * through a rule set whose version they run pins it), or the workspace's catalogue when no agent does.
  */
-export async function policyCatalogues(ctx: AppContext, id: string): Promise<{ source: 'agents' | 'workspace'; catalogues: CatalogueSubject[] }> {
+export async function policyCatalogues(
+  ctx: AppContext,
+  id: string,
+): Promise<{ source: 'agents' | 'workspace'; catalogues: CatalogueSubject[] }> {
   const byCatalogue = new Map<string, string[]>();
   for (const other of await ctx.store.list().catch(storeError)) {
     if (documentKindOf(other) !== 'agent') continue;

@@ -45,7 +45,10 @@ export const ToolDecisionSchema = z
         }),
       )
       .optional(),
-    rules: z.array(z.string()).optional().openapi({ description: 'depends_on_arguments: the rules whose argument conditions are involved' }),
+    rules: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'depends_on_arguments: the rules whose argument conditions are involved' }),
     reason: z.string().optional(),
     words: z.string().openapi({ example: 'read_customer (customers.read): deny (DEFAULT)' }),
   })

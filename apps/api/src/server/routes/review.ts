@@ -37,7 +37,13 @@ export const agentMapRoute = createRoute({
   summary: "The decision of every tool of an agent's catalogue under its policy (a version of it, or the running one)",
   middleware: [members()] as const,
   request: {
-    params: z.object({ agent: z.string().min(1).max(128).openapi({ param: { name: 'agent', in: 'path' }, example: 'support-bot' }) }),
+    params: z.object({
+      agent: z
+        .string()
+        .min(1)
+        .max(128)
+        .openapi({ param: { name: 'agent', in: 'path' }, example: 'support-bot' }),
+    }),
     query: z.object({
       policy_version: sequence(
         'policy_version',
