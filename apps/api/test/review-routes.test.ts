@@ -3,6 +3,7 @@
 // impact preview of reverting v2 (auto limit 250) to v1 (limit 100), and the refusals.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentMapSchema, DocumentMapSchema, ImpactPreviewSchema } from '../src/server/routes/review-schemas.ts';
 import { type LooseJson, okJson, startServer, type TestServer } from './server-harness.ts';
 
 const POLICY = 'policies/refunds.policy.json';
@@ -51,6 +52,7 @@ const tool = (tools: LooseJson[], name: string) => tools.find((t) => t.tool === 
 describe("an agent's decision map", () => {
   it("gives every tool of support-bot's catalogue its decision under the running refunds policy", async () => {
     const map = await okJson(server.call('GET', '/v1/agents/support-bot/decision-map', { key: server.key('viewer') }));
+    expect(AgentMapSchema.strict().safeParse(map).error).toBeUndefined();
     expect(map.agent).toBe('support-bot');
     expect(map.catalogue).toBe('catalogue.yaml');
     expect(map.policies.map((p: LooseJson) => [p.document, p.version])).toEqual([[POLICY, 1]]);
@@ -94,6 +96,7 @@ describe('the impact preview', () => {
     const v2 = await runVersion(refundsWith('250'), 'auto limit 250');
     expect(v2).toBe(2);
     const preview = await okJson(server.call('GET', `${DOC}/impact-preview?candidate=1`, { key: server.key('viewer') }));
+    expect(ImpactPreviewSchema.strict().safeParse(preview).error).toBeUndefined();
     expect([preview.running, preview.candidate, preview.source]).toEqual([2, 1, 'agents']);
     expect(preview.catalogues.map((k: LooseJson) => [k.id, k.agents])).toEqual([['catalogue.yaml', ['refunds-bot', 'support-bot']]]);
     const [catalogue] = preview.catalogues;
@@ -138,6 +141,7 @@ describe('an argument-dependent tool', () => {
     const before = await okJson(server.call('GET', '/v1/agents/support-bot/decision-map?policy_version=1', { key: server.key('viewer') }));
     expect(tool(before.policies[0].tools, 'search_orders').decision).toBe('allow');
     const docMap = await okJson(server.call('GET', `${DOC}/decision-map?version=${v3}`, { key: server.key('viewer') }));
+    expect(DocumentMapSchema.strict().safeParse(docMap).error).toBeUndefined();
     expect([docMap.version, docMap.source]).toEqual([v3, 'agents']);
     expect(tool(docMap.catalogues[0].tools, 'search_orders').decision).toBe('depends_on_arguments');
     const preview = await okJson(server.call('GET', `${DOC}/impact-preview?candidate=${v3}&running=2`, { key: server.key('viewer') }));
@@ -150,6 +154,25 @@ describe('an argument-dependent tool', () => {
       '(/region unreadable (missing or another type) or /region eq "eu")',
     ]);
     expect([undefined, 'eu']).toContain(JSON.parse(changes[0].witness.arguments).region);
+  });
+});
+
+describe('a policy no agent uses', () => {
+  it("is mapped over the workspace's catalogue, and says so", async () => {
+    const id = encodeURIComponent('policies/payouts.policy.json');
+    const content = JSON.stringify({
+      schema: 'tollgate/policy@1',
+      default: 'deny',
+      rules: [{ id: 'pay', actions: ['payouts.*'], effect: 'allow' }],
+    });
+    const stored = await server.call('POST', `/v1/documents/${id}/edits`, {
+      key: server.key('owner'),
+      body: { content, reason: 'a payouts policy' },
+    });
+    expect(stored.status, JSON.stringify(stored.json)).toBe(201);
+    const map = await okJson(server.call('GET', `/v1/documents/${id}/decision-map`, { key: server.key('viewer') }));
+    expect([map.source, map.catalogues.map((k: LooseJson) => [k.id, k.agents])]).toEqual(['workspace', [['catalogue.yaml', []]]]);
+    expect(tool(map.catalogues[0].tools, 'send_payout').words).toBe('send_payout (payouts.send): allow (pay)');
   });
 });
 
