@@ -32,6 +32,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           return (await import('./commands/policy-test.ts')).policyTest(one(rest, 'FILE'), values, io);
         case 'template':
           return (await import('./commands/policy-template.ts')).policyTemplate(rest, values, io);
+        case 'map':
+          return (await import('./commands/policy-map.ts')).policyMap(one(rest, 'POLICY'), values, io);
+        case 'diff':
+          return (await import('./commands/policy-map.ts')).policyDiff(rest, values, io);
       }
     }
     if (group === 'rules') {

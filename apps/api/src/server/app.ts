@@ -20,6 +20,7 @@ import { documentRoutes } from './routes/documents.ts';
 import { eventRoutes } from './routes/events.ts';
 import { gateRoutes } from './routes/gate.ts';
 import { memberRoutes } from './routes/members.ts';
+import { reviewRoutes } from './routes/review.ts';
 import { rulesetRoutes } from './routes/rulesets.ts';
 import { simulationRoutes } from './routes/simulations.ts';
 import { statelessRoutes } from './routes/stateless.ts';
@@ -88,6 +89,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', decisionRoutes());
     api.route('/', rulesetRoutes(options.ruleTimeoutMs === undefined ? {} : { ruleTimeoutMs: options.ruleTimeoutMs }));
     api.route('/', toolBindingRoutes());
+    api.route('/', reviewRoutes());
     const doc = finishDocument(
       api.getOpenAPI31Document({
         openapi: '3.1.0',

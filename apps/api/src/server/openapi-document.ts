@@ -53,6 +53,9 @@ export const OPERATIONS: Record<string, { operationId: string; tag: string }> = 
   'POST /rulesets/{id}/archive': { operationId: 'archiveRuleset', tag: 'rulesets' },
   'POST /rulesets/{id}/restore': { operationId: 'restoreRuleset', tag: 'rulesets' },
   'POST /rulesets/{id}/validate': { operationId: 'validateRuleset', tag: 'rulesets' },
+  'GET /agents/{agent}/decision-map': { operationId: 'getAgentDecisionMap', tag: 'review' },
+  'GET /documents/{id}/decision-map': { operationId: 'getPolicyDecisionMap', tag: 'review' },
+  'GET /documents/{id}/impact-preview': { operationId: 'getImpactPreview', tag: 'review' },
 };
 
 /** The tags, in the reference page's order, each with what its operations are about. */
@@ -66,6 +69,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'decisions', description: 'The recorded gate decisions.' },
   { name: 'policies', description: 'Stateless policy validation, evaluation and templates.' },
   { name: 'rules', description: 'Stateless compiling and checking of rule sheets and Colang.' },
+  { name: 'review', description: 'Decision maps of policy versions and the impact preview of a candidate.' },
   { name: 'simulations', description: 'Simulations of calls and trials of candidate versions.' },
   { name: 'members', description: 'Members and the key in use.' },
   { name: 'events', description: 'The live event stream.' },

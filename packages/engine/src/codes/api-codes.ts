@@ -65,6 +65,12 @@ export const API_CODES = {
   COLANG_UNSUPPORTED: { status: 422, meaning: 'The Colang policy was not compiled; details.problems give each problem with its line.' },
   TOO_MANY_CALLS: { status: 422, meaning: 'More recorded calls match than a simulation replays; narrow the selection.' },
   // The gate and approvals.
+  POLICY_NOT_LOADABLE: { status: 409, meaning: 'A stored policy version a decision map or impact preview reads does not compile; details.problems say why.' },
+  NOT_A_POLICY: { status: 400, meaning: 'A decision map or impact preview was asked of a document that is not a policy.' },
+  NO_AGENT_POLICY: {
+    status: 400,
+    meaning: 'A policy version was named for an agent that runs a rule set, not a policy of its own; map the pinned policy instead.',
+  },
   AGENT_NOT_LOADABLE: { status: 409, meaning: "The agent's running document or rule set does not load; details.problems say why." },
   ALREADY_DECIDED: { status: 409, meaning: 'The approval was decided already.' },
   APPROVAL_EXPIRED: { status: 409, meaning: 'The approval expired before it was decided.' },
