@@ -65,7 +65,10 @@ export const API_CODES = {
   COLANG_UNSUPPORTED: { status: 422, meaning: 'The Colang policy was not compiled; details.problems give each problem with its line.' },
   TOO_MANY_CALLS: { status: 422, meaning: 'More recorded calls match than a simulation replays; narrow the selection.' },
   // The gate and approvals.
-  POLICY_NOT_LOADABLE: { status: 409, meaning: 'A stored policy version a decision map or impact preview reads does not compile; details.problems say why.' },
+  POLICY_NOT_LOADABLE: {
+    status: 409,
+    meaning: 'A stored policy version a decision map or impact preview reads does not compile; details.problems say why.',
+  },
   NOT_A_POLICY: { status: 400, meaning: 'A decision map or impact preview was asked of a document that is not a policy.' },
   NO_AGENT_POLICY: {
     status: 400,

@@ -4,7 +4,7 @@ import { CompiledPolicy, decisionDiff, decisionMap, type PolicyDocument } from '
 import { formatDiagnostic } from '@tollgate/engine/source';
 import { diffEntryJson, toolDecisionJson } from '../../server/review/answers.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
-import { type ParsedOptions, required } from '../main.ts';
+import { type ParsedOptions, required } from '../options.ts';
 import { loadMembers, loadPolicy, loadTools } from './load-policy.ts';
 
 /** A policy file compiled, or its problems on stderr (undefined: the command exits 1). */

@@ -5,8 +5,8 @@ import { type Agent, documentKindOf, type Member, readAgent, type ToolBinding } 
 import { offLoop } from '../compile-thread.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { loadAgentCached } from '../gate/load-agent.ts';
 import { version } from '../routes/documents/checks.ts';
-import { loadAgentCached } from '../routes/gate.ts';
 import { type Resource, storeError } from '../routes/route-kit.ts';
 import { readRulesetVersion, workspaceCatalogue } from '../rulesets/ruleset-versions.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
