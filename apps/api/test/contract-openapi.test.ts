@@ -59,7 +59,7 @@ function pathOf(path: string, op: Operation, override: Record<string, string> = 
 
 /** The key that passes an operation's role checks: the agent's for the gate, else the owner's. */
 function keyFor(path: string): string {
-  return path.startsWith('/agents/') ? agentKey(server, 'support-bot') : server.key('owner');
+  return path === '/agents/{agent}/calls' ? agentKey(server, 'support-bot') : server.key('owner');
 }
 
 /** Sends a request and holds the answer to the contract: a declared 4xx in the one Error shape. */

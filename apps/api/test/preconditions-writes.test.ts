@@ -118,12 +118,26 @@ describe('required preconditions', () => {
     expect((await read(SET)).json.name).toBe(before.json.name);
   });
 
-  it('refuses If-Match and based_on that disagree as 400 INVALID_BODY', async () => {
+  it('checks If-Match and based_on each in its own sense when both are sent', async () => {
+    // A newer version is stored while an older one runs: the editor's text is the running version's
+    // (based_on) and the document it read is the newest (If-Match); both hold, so the edit applies.
     const n = await historyLength();
-    const res = await edit(refundsWith(71), { ifMatch: `"${n}"`, basedOn: n - 1 });
-    expect(res.status).toBe(400);
-    expect(res.json.error.code).toBe('INVALID_BODY');
+    const activated = await s.call('POST', `${DOC}/activate`, {
+      key: s.key('owner'),
+      headers: { 'if-match': `"${n}"` },
+      body: { sequence: 1 },
+    });
+    expect(activated.status).toBe(200);
+    const stale = await edit(refundsWith(71), { ifMatch: `"${n - 1}"`, basedOn: 1 });
+    expect(stale.status).toBe(412);
     expect(await historyLength()).toBe(n);
+    const moved = await edit(refundsWith(71), { ifMatch: `"${n}"`, basedOn: n });
+    expect(moved.status).toBe(409);
+    expect(moved.json.status).toBe('conflict');
+    expect(await historyLength()).toBe(n);
+    const both = await edit(refundsWith(71), { ifMatch: `"${n}"`, basedOn: 1 });
+    expect(both.status, JSON.stringify(both.json)).toBe(201);
+    expect(await historyLength()).toBe(n + 1);
   });
 
   it('refuses a stale If-Match on an edit, activate and revert as 412 with the current tag, changing nothing', async () => {

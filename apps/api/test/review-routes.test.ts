@@ -167,7 +167,7 @@ describe('a policy no agent uses', () => {
     });
     const stored = await server.call('POST', `/v1/documents/${id}/edits`, {
       key: server.key('owner'),
-      body: { content, reason: 'a payouts policy' },
+      body: { content, reason: 'a payouts policy', based_on: null },
     });
     expect(stored.status, JSON.stringify(stored.json)).toBe(201);
     const map = await okJson(server.call('GET', `/v1/documents/${id}/decision-map`, { key: server.key('viewer') }));
