@@ -29,18 +29,6 @@ const NOT_SOURCE = /\.test\.tsx?$|\.reference\.ts$|\/node_modules\//;
 const KNOWN_CYCLES: readonly (readonly string[])[] = [
   // The edit seam and its writers: removed by the diagnostics work on the edit seam.
   ['packages/store/src/edits/edit-seam.ts', 'packages/store/src/edits/writers.ts'],
-  // The decision log and the decisions it records: removed by the preconditions work on decisions.
-  ['apps/api/src/server/state/decision-log.ts', 'apps/api/src/server/state/decisions.ts'],
-  // The server's context, compile thread, body readers and OpenAPI wiring: removed by the contract work on the route kit.
-  [
-    'apps/api/src/server/auth.ts',
-    'apps/api/src/server/compile-body.ts',
-    'apps/api/src/server/compile-thread.ts',
-    'apps/api/src/server/context.ts',
-    'apps/api/src/server/exact-body.ts',
-    'apps/api/src/server/openapi.ts',
-    'apps/api/src/server/rule-sheets.ts',
-  ],
 ];
 
 /** The import graph between source files, by path from the repository root. */

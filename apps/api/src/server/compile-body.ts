@@ -3,8 +3,8 @@
 // POST /v1/rules/check, so it imports only the engine and the error shape.
 import { type Catalogue, compileRules, type RulesCompileResult, readCatalogue } from '@tollgate/engine';
 import type { Diagnostic } from '@tollgate/engine/source';
+import type { CompileBody } from './compile-body-schema.ts';
 import { errorBody } from './errors.ts';
-import type { CompileBody } from './rule-sheets.ts';
 
 /** A problem as the API reports it: the diagnostic with its line (null when it has none) at the top. */
 export function problemWithLine(d: Diagnostic): Diagnostic & { line: number | null } {

@@ -5,8 +5,8 @@
 import { Worker } from 'node:worker_threads';
 import type { DocumentKind } from '@tollgate/engine';
 import type { CompileAnswer } from './compile-body.ts';
+import type { CompileBody } from './compile-body-schema.ts';
 import type { ReviewTask } from './review/answers.ts';
-import type { CompileBody } from './rule-sheets.ts';
 
 export const INLINE_MAX_CHARS = 16 * 1024;
 

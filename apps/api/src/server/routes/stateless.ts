@@ -21,11 +21,11 @@ import {
 } from '@tollgate/engine';
 import { type Diagnostic, diagnosticJson } from '@tollgate/engine/source';
 import { compileBody, compileRulesInBody, type RulesRefusal } from '../compile-body.ts';
+import { CompileBody } from '../compile-body-schema.ts';
 import { compileOffLoop } from '../compile-thread.ts';
 import { ApiError } from '../errors.ts';
 import { bodyFindings } from '../exact-body.ts';
 import { router } from '../openapi.ts';
-import { CompileBody } from '../rule-sheets.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { runningBindings } from '../state/tool-bindings.ts';
 import { ArgumentsObject, ErrorSchema, members, notFound, withGrant } from './route-kit.ts';
