@@ -19,12 +19,6 @@ const NOT_SOURCE = /\.test\.tsx?$|\.d\.ts$|(^|\/)(node_modules|test|fixtures|dis
  * and when one is back under the limit (remove it here then). Emptied when those branches are merged.
  */
 const KNOWN_OVER: Readonly<Record<string, number>> = {
-  // The decision log: split by the preconditions work on decisions and paging.
-  'apps/api/src/server/state/decision-log.ts': 402,
-  // Routes: split by the contract work on the route kit.
-  'apps/api/src/server/routes/simulations.ts': 421,
-  'apps/api/src/server/routes/documents.ts': 517,
-  'apps/api/src/server/routes/rulesets.ts': 552,
   // The sheet reader: split by the diagnostics work on sheet columns.
   'packages/engine/src/sheet/read-sheet.ts': 689,
 };
