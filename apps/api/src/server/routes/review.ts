@@ -20,7 +20,7 @@ import { AgentMapSchema, DocumentMapSchema, ImpactPreviewSchema } from './review
 import { ErrorSchema, json, members } from './route-kit.ts';
 
 const errors = {
-  400: json(ErrorSchema, 'A bad path or query (INVALID_PATH, INVALID_QUERY)'),
+  400: json(ErrorSchema, 'A bad path or query (INVALID_ID, INVALID_QUERY)'),
   401: json(ErrorSchema, 'A missing or unknown key'),
   403: json(ErrorSchema, 'Not a member'),
   404: json(ErrorSchema, 'NOT_FOUND: details.resource names what is missing (agent, document or version)'),

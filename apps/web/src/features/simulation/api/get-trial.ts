@@ -1,4 +1,4 @@
-// GET /v1/trials/{document}: the trial of a policy, or null when none is running (404 NO_TRIAL).
+// GET /v1/trials/{document}: the trial of a policy, or null when none is running (404 NOT_FOUND, resource trial).
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api/api-error.ts';
 import { api, bodyOf } from '../../../lib/api/client.ts';
