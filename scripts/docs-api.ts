@@ -1,14 +1,18 @@
 // npm run docs: rewrites the route table of docs/api.md from the OpenAPI document the app serves at
-// GET /v1/openapi.json (built on a temporary data folder, so the table lists every route).
+// GET /v1/openapi.json (built on a temporary data folder, so the table lists every route), and its API
+// error-code table from API_CODES (packages/engine/src/codes/api-codes.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { API_CODES } from '@tollgate/engine';
 import { createApp } from '../apps/api/src/server/app.ts';
 import { openContext } from '../apps/api/src/server/context.ts';
 
 export const ROUTES_BEGIN = '<!-- routes:begin -->';
 export const ROUTES_END = '<!-- routes:end -->';
+export const CODES_BEGIN = '<!-- codes:begin -->';
+export const CODES_END = '<!-- codes:end -->';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -39,23 +43,37 @@ export function renderRouteTable(doc: OpenApiDocument): string {
     for (const method of METHODS) {
       const op = item[method];
       if (!op) continue;
-      const summary = (op.summary ?? '').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+      const summary = cell(op.summary ?? '');
       out += `| ${method.toUpperCase()} | \`${prefix}${path}\` | ${summary} |\n`;
     }
   }
   return `${out}\n`;
 }
 
-/** docs/api.md with the route table between the markers replaced. */
-export function withRouteTable(text: string, table: string): string {
-  const from = text.indexOf(ROUTES_BEGIN);
-  const to = text.indexOf(ROUTES_END);
-  if (from < 0 || to < from) throw new Error(`docs/api.md lacks the ${ROUTES_BEGIN} ... ${ROUTES_END} markers`);
-  return `${text.slice(0, from + ROUTES_BEGIN.length)}\n${table}${text.slice(to)}`;
+/** A table cell's text: pipes escaped, on one line. */
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+
+/** The API error codes as Markdown: code, status and meaning, in the registry's order. */
+export function renderCodeTable(): string {
+  let out = '\n| code | status | meaning |\n| --- | --- | --- |\n';
+  for (const [code, { status, meaning }] of Object.entries(API_CODES)) out += `| \`${code}\` | ${status} | ${cell(meaning)} |\n`;
+  return `${out}\n`;
 }
+
+/** `text` with what lies between the markers `begin` and `end` replaced by `table`. */
+export function withSection(text: string, begin: string, end: string, table: string): string {
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`docs/api.md lacks the ${begin} ... ${end} markers`);
+  return `${text.slice(0, from + begin.length)}\n${table}${text.slice(to)}`;
+}
+
+/** docs/api.md with the route table between the markers replaced. */
+export const withRouteTable = (text: string, table: string) => withSection(text, ROUTES_BEGIN, ROUTES_END, table);
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const file = new URL('../docs/api.md', import.meta.url);
   const text = readFileSync(file, 'utf8');
-  writeFileSync(file, withRouteTable(text, renderRouteTable(await openApiDocument())));
+  const routes = withRouteTable(text, renderRouteTable(await openApiDocument()));
+  writeFileSync(file, withSection(routes, CODES_BEGIN, CODES_END, renderCodeTable()));
 }

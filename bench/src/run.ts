@@ -8,6 +8,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runApiSuite } from './api.bench.ts';
+import { runCliSuite } from './cli.bench.ts';
 import type { Figure } from './measure.ts';
 import { runPeersSuite } from './peers.bench.ts';
 import { runPolicySuite } from './policy.bench.ts';
@@ -22,10 +23,11 @@ const SUITES: Record<string, Suite> = {
   store: runStoreSuite,
   api: runApiSuite,
   peers: runPeersSuite,
+  cli: runCliSuite,
 };
 SUITES.web = async () => (await import('./web.bench.ts')).runWebSuite(); // loads Playwright only when asked for
 /** The order of a full run (issue 8), then any suite registered beside these. */
-const ORDER = ['policy', 'sheet', 'store', 'api', 'web', 'peers'];
+const ORDER = ['policy', 'sheet', 'store', 'api', 'web', 'peers', 'cli'];
 
 const CHILD = '--child-out=';
 const args = process.argv.slice(2);

@@ -2,7 +2,7 @@
 // the new binding on the catalogue's page, authorizes it (a viewer sees the state but no button). The
 // catalogue is put back (and authorized again) through the API, so later journeys see the demo's.
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { agentKey, memberKey, signIn } from './demo.ts';
+import { agentKey, editPrecondition, memberKey, signIn } from './demo.ts';
 
 const CATALOGUE = 'catalogue.yaml';
 const DOC = `/v1/documents/${encodeURIComponent(CATALOGUE)}`;
@@ -10,9 +10,10 @@ const TOOLS = `/v1/catalogues/${encodeURIComponent(CATALOGUE)}/tools`;
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
 async function editCatalogue(request: APIRequestContext, content: string): Promise<void> {
+  const precondition = await editPrecondition(request, CATALOGUE);
   const response = await request.post(`${DOC}/edits`, {
-    headers: auth(memberKey('owner')),
-    data: { content, reason: 'rebind issue_refund' },
+    headers: { ...auth(memberKey('owner')), ...precondition.headers },
+    data: { content, reason: 'rebind issue_refund', ...precondition.data },
   });
   expect(response.status()).toBe(201);
 }

@@ -1,7 +1,7 @@
 // The demo workspace's keys (written by `tollgate serve --demo`) and the sign-in step the journeys share.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 export interface DemoKeys {
   members: { name: string; role: string; id: string; key: string }[];
@@ -27,6 +27,21 @@ export function agentKey(): string {
   const agent = demoKeys().agents.find((a) => a.name === 'support-bot');
   if (!agent) throw new Error('the demo has no support-bot');
   return agent.key;
+}
+
+/**
+ * The precondition of an edit of document `id` as a client sends it (docs/api.md, "Preconditions and
+ * paging"): If-Match with the ETag its history answers, or based_on null when nothing is stored yet.
+ */
+export async function editPrecondition(
+  request: APIRequestContext,
+  id: string,
+): Promise<{ headers: Record<string, string>; data: { based_on?: null } }> {
+  const history = await request.get(`/v1/documents/${encodeURIComponent(id)}/history`, {
+    headers: { authorization: `Bearer ${memberKey('owner')}` },
+  });
+  const tag = history.headers().etag;
+  return tag === undefined ? { headers: {}, data: { based_on: null } } : { headers: { 'if-match': tag }, data: {} };
 }
 
 /** Opens the console at `hash` and signs in with `key`. */

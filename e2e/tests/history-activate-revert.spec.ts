@@ -18,6 +18,12 @@ test('an owner sees what an edit widens, activates version 1 and reverts', async
   const { from, to } = await widenRefundLimit(request, key);
   const stored = await versionCount(request, key);
 
+  // The console names the newest version it read as If-Match on activate and revert (docs/console.md).
+  const preconditions: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && /\/(activate|revert)$/.test(r.url()))
+      preconditions.push(`${r.url().split('/').at(-1)} ${r.headers()['if-match']}`);
+  });
   await signIn(page, key, `#/documents/${encodeURIComponent(REFUNDS_ID)}`);
   await page.getByRole('link', { name: 'History and diffs' }).click();
   await expect(page.getByRole('heading', { name: `History of ${REFUNDS_ID}` })).toBeVisible();
@@ -41,5 +47,6 @@ test('an owner sees what an edit widens, activates version 1 and reverts', async
   await expect(versionItem(page, to).getByText('running')).toBeVisible();
   await expect(versionItem(page, 1).getByText('running')).toHaveCount(0);
   await expect(impact).toContainText('Widens security');
+  expect(preconditions).toEqual([`activate "${stored}"`, `revert "${stored}"`]);
   await page.screenshot({ path: 'test-results/screens/history.png', fullPage: true });
 });

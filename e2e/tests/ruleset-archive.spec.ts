@@ -19,7 +19,7 @@ async function seedDraftSet(request: APIRequestContext): Promise<void> {
   if ((await request.get(rule, { headers: owner() })).status() === 404) {
     const saved = await request.post(`${rule}/edits`, {
       headers: owner(),
-      data: { content: 'define flow read_order\n  refuse\n', reason: 'a rule still in draft' },
+      data: { content: 'define flow read_order\n  refuse\n', reason: 'a rule still in draft', based_on: null },
     });
     expect(saved.status(), await saved.text()).toBe(201);
   }

@@ -2,7 +2,7 @@
 // the console, runs the new draft, activates it, and refunds-bot's decisions follow; a viewer and a developer
 // are offered only what their roles allow.
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { demoKeys, memberKey, signIn } from './demo.ts';
+import { demoKeys, editPrecondition, memberKey, signIn } from './demo.ts';
 
 const SUPPORT = 'rulesets/support.ruleset.json';
 const POLICY = 'policies/refunds.policy.json';
@@ -47,7 +47,11 @@ async function policyText(request: APIRequestContext, sequence?: number): Promis
 }
 
 async function savePolicy(request: APIRequestContext, content: string, reason: string): Promise<number> {
-  const response = await request.post(`${POLICY_PATH}/edits`, { headers: auth(memberKey('owner')), data: { content, reason } });
+  const precondition = await editPrecondition(request, POLICY);
+  const response = await request.post(`${POLICY_PATH}/edits`, {
+    headers: { ...auth(memberKey('owner')), ...precondition.headers },
+    data: { content, reason, ...precondition.data },
+  });
   const body = (await response.json()) as { status: string; version?: { sequence: number } };
   expect(body.status, JSON.stringify(body)).toBe('applied');
   return body.version?.sequence ?? 0;

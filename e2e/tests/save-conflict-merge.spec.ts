@@ -16,6 +16,11 @@ test('a conflicting save opens the three-way view, and the merge is applied', as
   const id = ownPolicyId('merge');
   await saveVersion(request, owner, id, REFUNDS_TEXT, null, 'a policy for the merge journey');
 
+  // Each save names the running version it was based on, as based_on (docs/console.md).
+  const preconditions: unknown[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/edits')) preconditions.push(r.postDataJSON()?.based_on);
+  });
   await signIn(page, owner, `#/edit/${encodeURIComponent(id)}`);
   await expect(page.getByRole('textbox', { name: 'Document text' })).toBeAttached();
   await expect(page.getByText('editing from version 1')).toBeVisible();
@@ -43,6 +48,7 @@ test('a conflicting save opens the three-way view, and the merge is applied', as
   await expect(merge).toHaveCount(0);
   await expect(page.getByText('editing from version 3')).toBeVisible();
 
+  expect(preconditions).toEqual([1, 2]);
   const running = await runningText(request, owner, id);
   expect(running.sequence).toBe(3);
   expect(running.text).toContain('"approval_ttl_seconds": 7200');

@@ -1,6 +1,6 @@
 // Journey: the owner simulates the running refunds policy against a wider candidate, over recorded and pasted calls.
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { agentKey, memberKey, signIn } from './demo.ts';
+import { agentKey, editPrecondition, memberKey, signIn } from './demo.ts';
 
 const POLICY = 'policies/refunds.policy.json';
 const PATH = `/v1/documents/${encodeURIComponent(POLICY)}`;
@@ -30,7 +30,11 @@ function withAutoLimit(text: string, limit: string): string {
 
 /** Stores `content` as a new version through the edit seam; answers its sequence. */
 async function edit(request: APIRequestContext, content: string, reason: string): Promise<number> {
-  const response = await request.post(`${PATH}/edits`, { headers: owner(), data: { content, reason } });
+  const precondition = await editPrecondition(request, POLICY);
+  const response = await request.post(`${PATH}/edits`, {
+    headers: { ...owner(), ...precondition.headers },
+    data: { content, reason, ...precondition.data },
+  });
   expect(response.ok()).toBe(true);
   const outcome = (await response.json()) as { status: string; version?: { sequence: number } };
   expect(['applied', 'saved_not_running']).toContain(outcome.status);

@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-// The tollgate CLI: runs the TypeScript entry through tsx, so a fresh clone needs no build step.
-import { register } from 'tsx/esm/api';
+// The tollgate CLI. `npm install` bundles it into apps/api/dist/tollgate.mjs (scripts/build-cli.mjs), which
+// starts without loading TypeScript; while that bundle is missing, or older than any source it was built
+// from (fresh-bundle.mjs), the TypeScript entry runs through tsx instead, so a fresh clone or an edited
+// source never needs a build step (docs/cli.md, "Startup").
+import { BUNDLE, bundleIsFresh } from './fresh-bundle.mjs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
+if (bundleIsFresh()) {
+  await import(BUNDLE.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/cli/run.ts');
+}

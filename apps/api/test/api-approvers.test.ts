@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember } from '../src/server/state/members.ts';
 import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
-import { startServer, type TestServer } from './server-harness.ts';
+import { postEdit, startServer, type TestServer } from './server-harness.ts';
 
 const POLICY = 'policies/refunds.policy.json';
 const DOC = `/v1/documents/${encodeURIComponent(POLICY)}`;
@@ -118,9 +118,9 @@ describe('edits, activation and simulation', () => {
   it("refuses an owner's edit naming a stranger, a developer or a viewer with 422, storing nothing", async () => {
     const before = await running();
     for (const user of [randomUUID(), idOf('developer'), idOf('viewer')]) {
-      const r = await s.call('POST', `${DOC}/edits`, {
-        key: s.key('owner'),
-        body: { content: `${JSON.stringify(refundsApprovedBy(user), null, 2)}\n`, reason: 'approved by one person' },
+      const r = await postEdit(s, POLICY, s.key('owner'), {
+        content: `${JSON.stringify(refundsApprovedBy(user), null, 2)}\n`,
+        reason: 'approved by one person',
       });
       expect(r.status).toBe(422);
       expect(r.json.status).toBe('refused');
@@ -132,10 +132,7 @@ describe('edits, activation and simulation', () => {
   it('refuses to activate or simulate a version whose approver has since left or can no longer approve', async () => {
     const colleague = createMember(s.ctx.db, `approver-${randomUUID().slice(0, 8)}`, 'approver');
     const edit = (content: unknown) =>
-      s.call('POST', `${DOC}/edits`, {
-        key: s.key('owner'),
-        body: { content: `${JSON.stringify(content, null, 2)}\n`, reason: 'approvers' },
-      });
+      postEdit(s, POLICY, s.key('owner'), { content: `${JSON.stringify(content, null, 2)}\n`, reason: 'approvers' });
     const named = await edit(refundsApprovedBy(colleague.id));
     expect(named.status).toBe(201);
     const sequence = named.json.version.sequence as number;

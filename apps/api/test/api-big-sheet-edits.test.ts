@@ -2,7 +2,7 @@
 // /v1/health answers while they run (it would wait for them on the event loop), and the outcome and the
 // decision are the ones the event loop would give.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './server-harness.ts';
+import { postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -37,9 +37,8 @@ async function healthFirst<T>(slow: () => Promise<T>): Promise<{ order: string[]
 
 describe('a big sheet', () => {
   it('is validated off the event loop when saved, and loaded off it when an agent runs it', async () => {
-    const id = encodeURIComponent('sheets/support.rules.yaml');
     const saved = await healthFirst(() =>
-      s.call('POST', `/v1/documents/${id}/edits`, { key: s.key('owner'), body: { content: bigSheet(3000), reason: 'a big sheet' } }),
+      postEdit(s, 'sheets/support.rules.yaml', s.key('owner'), { content: bigSheet(3000), reason: 'a big sheet' }),
     );
     expect(saved.order).toEqual(['health', 'slow']);
     expect(saved.result.status).toBe(201);
@@ -53,9 +52,8 @@ describe('a big sheet', () => {
   });
 
   it('that does not compile is refused through the thread with its line, as inline', async () => {
-    const id = encodeURIComponent('sheets/support.rules.yaml');
     const text = `${bigSheet(3000)}  - action: tool_1\n    never: true\n`;
-    const r = await s.call('POST', `/v1/documents/${id}/edits`, { key: s.key('owner'), body: { content: text, reason: 'a second rule' } });
+    const r = await postEdit(s, 'sheets/support.rules.yaml', s.key('owner'), { content: text, reason: 'a second rule' });
     expect(r.status).toBe(422);
     expect(r.json.status).toBe('refused');
     expect(r.json.reasons.map((d: { line?: number }) => d.line)).toContain(9003);

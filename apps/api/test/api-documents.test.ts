@@ -2,7 +2,7 @@
 // edits through the seam (widening flagged, conflicts, refusals), activate and revert by role, and diffs.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../src/server/context.ts';
-import { startServer, type TestServer } from './server-harness.ts';
+import { preconditionOf, startServer, type TestServer } from './server-harness.ts';
 
 const POLICY = 'policies/refunds.policy.json';
 const ENC = encodeURIComponent(POLICY);
@@ -37,7 +37,13 @@ async function historyLength(id = ENC): Promise<number> {
 
 async function edit(limit: string, who: 'owner' | 'admin' | 'developer' = 'owner', extra: Record<string, unknown> = {}) {
   const content = await withAutoLimit(limit);
-  return server.call('POST', `${DOC}/edits`, { key: server.key(who), body: { content, reason: `auto limit ${limit}`, ...extra } });
+  // An edit that names its base in the body sends no If-Match (both must agree); the others send the ETag.
+  const headers = 'based_on' in extra ? {} : (await preconditionOf(server, POLICY)).headers;
+  return server.call('POST', `${DOC}/edits`, {
+    key: server.key(who),
+    headers,
+    body: { content, reason: `auto limit ${limit}`, ...extra },
+  });
 }
 
 describe('reading documents', () => {
@@ -117,7 +123,7 @@ describe('reading documents', () => {
       const res = await server.call('GET', `/v1/documents/${encodeURIComponent(id)}`, { key: server.key('viewer') });
       expect(res.status, id).toBeGreaterThanOrEqual(400);
       expect(res.status, id).toBeLessThan(500);
-      expect(['INVALID_ID', 'NOT_FOUND'], id).toContain(res.json.error.code);
+      expect(res.json.error.code, id).toBe('INVALID_ID');
     }
   });
 
@@ -125,7 +131,7 @@ describe('reading documents', () => {
     for (const path of [`${DOC}/versions/0`, `${DOC}/versions/abc`, `${DOC}/diff?from=-1`, `${DOC}/diff`, `${DOC}/diff?from=1&to=1.5`]) {
       const res = await server.call('GET', path, { key: server.key('viewer') });
       expect(res.status, path).toBe(400);
-      expect(['INVALID_PATH', 'INVALID_QUERY'], path).toContain(res.json.error.code);
+      expect(['INVALID_ID', 'INVALID_QUERY'], path).toContain(res.json.error.code);
     }
   });
 
@@ -180,7 +186,7 @@ describe('edits', () => {
 
   it('refuses content that does not load with 422, its line and code in the reasons, and stores nothing', async () => {
     const content = '{\n  "schema": "tollgate/policy@1",\n  "default": "maybe",\n  "rules": []\n}\n';
-    const res = await server.call('POST', `${DOC}/edits`, { key: server.key('owner'), body: { content, reason: 'bad' } });
+    const res = await server.call('POST', `${DOC}/edits`, { key: server.key('owner'), body: { content, reason: 'bad', based_on: 1 } });
     expect(res.status).toBe(422);
     expect(res.json.status).toBe('refused');
     expect(res.json.version).toBeUndefined();
@@ -192,10 +198,21 @@ describe('edits', () => {
   it('refuses an id that names no kind of document with 422', async () => {
     const res = await server.call('POST', `/v1/documents/${encodeURIComponent('notes/readme.txt')}/edits`, {
       key: server.key('owner'),
-      body: { content: 'hello', reason: 'x' },
+      body: { content: 'hello', reason: 'x', based_on: null },
     });
     expect(res.status).toBe(422);
     expect(res.json.status).toBe('refused');
+  });
+
+  it('refuses an edit of a malformed id as 400 INVALID_ID, as every route does', async () => {
+    for (const id of ['../etc/passwd', '.tollgate/index.json']) {
+      const res = await server.call('POST', `/v1/documents/${encodeURIComponent(id)}/edits`, {
+        key: server.key('owner'),
+        body: { content: '{}', reason: 'x', based_on: null },
+      });
+      expect(res.status, id).toBe(400);
+      expect(res.json.error.code, id).toBe('INVALID_ID');
+    }
   });
 
   it('creates a new document through an edit', async () => {

@@ -5,7 +5,7 @@
 // numbers are shown, stored and claimed as written. No case answers 500 or records a decision it refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOVERNED_SHEET, SHOP_CATALOGUE } from './rules-fixtures.ts';
-import { agentKey, countRows, type LooseJson, startServer, type TestServer } from './server-harness.ts';
+import { agentKey, countRows, type LooseJson, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -161,9 +161,9 @@ describe('contradictory amount bounds', () => {
     const id = encodeURIComponent('policies/refunds.policy.json');
     const history = async () => (await s.call('GET', `/v1/documents/${id}/history`, { key: s.key('owner') })).text;
     const before = await history();
-    const r = await s.call('POST', `/v1/documents/${id}/edits`, {
-      key: s.key('owner'),
-      body: { content: `${JSON.stringify(policy({ lt: '0' }), null, 2)}\n`, reason: 'test' },
+    const r = await postEdit(s, 'policies/refunds.policy.json', s.key('owner'), {
+      content: `${JSON.stringify(policy({ lt: '0' }), null, 2)}\n`,
+      reason: 'test',
     });
     expect(r.status).not.toBe(201);
     expect(r.text).toContain('CONTRADICTORY_BOUNDS');

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_WITH_SPENDING_LIMIT, DEMO_DOCUMENTS } from '../src/server/demo.ts';
 import { flushDecisions } from '../src/server/state/decision-log.ts';
-import { countRows, startServer, type TestServer } from './server-harness.ts';
+import { countRows, patchRuleset, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -27,7 +27,7 @@ const row = (callId: string) => {
 /** Stores a new version of a document with the owner key and makes it the running one. */
 async function edit(id: string, content: string): Promise<void> {
   const path = `/v1/documents/${encodeURIComponent(id)}`;
-  const res = await s.call('POST', `${path}/edits`, { key: s.key('owner'), body: { content, reason: `test: ${id}` } });
+  const res = await postEdit(s, id, s.key('owner'), { content, reason: `test: ${id}` });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   if (res.json.status !== 'applied') {
     const act = await s.call('POST', `${path}/activate`, { key: s.key('owner'), body: { sequence: res.json.version.sequence } });
@@ -103,13 +103,13 @@ describe('observe windows', () => {
 
 /** Changes the set's lifecycle (status, replacement, active version) with the owner key: no new version. */
 async function patchSet(body: Record<string, unknown>, id = RULESET): Promise<void> {
-  const res = await s.call('PATCH', `/v1/rulesets/${encodeURIComponent(id)}`, { key: s.key('owner'), body });
+  const res = await patchRuleset(s, id, body);
   expect(res.status, JSON.stringify(res.json)).toBe(200);
 }
 
 /** Saves new pins (the next version, a draft) and activates that version. */
 async function repin(pins: unknown[]): Promise<number> {
-  const res = await s.call('PATCH', `/v1/rulesets/${encodeURIComponent(RULESET)}`, { key: s.key('owner'), body: { pins } });
+  const res = await patchRuleset(s, RULESET, { pins });
   expect(res.status, JSON.stringify(res.json)).toBe(200);
   expect(res.json.draft).toBe(true);
   await patchSet({ active_version: res.json.version_id });

@@ -132,13 +132,12 @@ describe('the gate refusing bad requests', () => {
     decided++;
   });
 
-  it('answers 400 INVALID_JSON for a body that is not JSON, 415 for another media type or an untyped body', async () => {
+  it('answers 400 INVALID_JSON for a body that is not JSON, INVALID_BODY for none, 415 for another media type or an untyped body', async () => {
     const json = { authorization: `Bearer ${s.key('agent')}`, 'content-type': 'application/json' };
     // Each says where the body stops being JSON.
     const cases: [string, { line: number; column: number }][] = [
       ['not json at all', { line: 1, column: 1 }],
       ['{"tool": "issue_refund", ', { line: 1, column: 26 }],
-      ['', { line: 1, column: 1 }],
       ['{"tool": "issue_refund",\n  "arguments": {"amount": "50"},\n}', { line: 3, column: 1 }],
     ];
     for (const [raw, at] of cases) {
@@ -152,10 +151,14 @@ describe('the gate refusing bad requests', () => {
     expect(plain.json).toEqual({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Media Type' } });
     const untyped = await post(CALLS, { authorization: json.authorization }, [body]);
     expect(untyped.status).toBe(415);
-    // No type and no body reads as an empty object.
-    const empty = await post(CALLS, { authorization: json.authorization }, []);
-    expect(empty.status).toBe(400);
-    expect(empty.json.error.details.issues.map((i: { path: string }) => i.path)).toEqual(['/tool', '/arguments']);
+    // No body, typed or not, is a missing body, as on every route that requires one.
+    for (const headers of [json, { authorization: json.authorization }]) {
+      const empty = await post(CALLS, headers, []);
+      expect(empty.status).toBe(400);
+      expect(empty.json).toEqual({ error: { code: 'INVALID_BODY', message: 'a body is required' } });
+    }
+    const emptyText = await post(CALLS, json, ['']);
+    expect(emptyText.json).toEqual({ error: { code: 'INVALID_BODY', message: 'a body is required' } });
     // A JSON type with parameters, and a +json type, are JSON.
     const charset = await post(CALLS, { ...json, 'content-type': 'application/json; charset=utf-8' }, ['{"tool":"issue_refund"}']);
     expect(charset.json.error.details.issues).toEqual([
@@ -178,19 +181,19 @@ describe('the gate refusing bad requests', () => {
     expect(chunked.json.error.code).toBe('TOO_LARGE');
   });
 
-  it('answers 400 INVALID_PATH for an agent name over 128 characters, before the body', async () => {
+  it('answers 400 INVALID_ID for an agent name over 128 characters, before the body', async () => {
     const valid = { tool: 'issue_refund', arguments: { amount: '50' } };
     const long = await call(valid, s.key('agent'), `/v1/agents/${'a'.repeat(129)}/calls`);
     expect(long.status).toBe(400);
     expect(long.json).toEqual({
       error: {
-        code: 'INVALID_PATH',
+        code: 'INVALID_ID',
         message: '/agent: Too big: expected string to have <=128 characters',
         details: { issues: [{ path: '/agent', code: 'too_big', message: 'Too big: expected string to have <=128 characters' }] },
       },
     });
     const both = await call({ tool: 42 }, s.key('agent'), `/v1/agents/${'a'.repeat(129)}/calls`);
-    expect(both.json.error.code).toBe('INVALID_PATH');
+    expect(both.json.error.code).toBe('INVALID_ID');
     // 128 characters (and 65 emoji, 130 UTF-16 units) pass; the key then belongs to another agent.
     for (const name of ['a'.repeat(128), encodeURIComponent('😀'.repeat(65))]) {
       const fits = await call(valid, s.key('agent'), `/v1/agents/${name}/calls`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_WITH_SPENDING_LIMIT } from '../src/server/demo.ts';
 import { flushDecisions } from '../src/server/state/decision-log.ts';
 import { createKey } from '../src/server/state/members.ts';
-import { countRows, postLarge, startServer, type TestServer } from './server-harness.ts';
+import { countRows, postEdit, postLarge, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -61,10 +61,9 @@ describe('the gate', () => {
   });
 
   it('holds the delegation as the hard limit: over its spending limit, and tools without an amount, are denied', async () => {
-    const path = `/v1/documents/${encodeURIComponent('agents/support-bot.agent.yaml')}/edits`;
-    const edit = await s.call('POST', path, {
-      key: s.key('owner'),
-      body: { content: AGENT_WITH_SPENDING_LIMIT, reason: 'a spending limit' },
+    const edit = await postEdit(s, 'agents/support-bot.agent.yaml', s.key('owner'), {
+      content: AGENT_WITH_SPENDING_LIMIT,
+      reason: 'a spending limit',
     });
     expect(edit.status).toBe(201);
     expect((await call({ tool: 'issue_refund', arguments: { amount: '5000.5' } })).json).toMatchObject({

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
 import { lifecycleOf } from '../src/server/rulesets/lifecycle.ts';
-import { agentKey, type LooseJson, okJson, startServer, type TestServer } from './server-harness.ts';
+import { agentKey, type LooseJson, okJson, patchRuleset, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -24,12 +24,11 @@ const refundsBotKey = () => agentKey(s, 'refunds-bot');
 
 const ok = okJson;
 const create = (body: Record<string, unknown>) => s.call('POST', '/v1/rulesets', { key: owner(), body });
-const patch = (id: string, body: Record<string, unknown>) => s.call('PATCH', path(id), { key: owner(), body });
+const patch = (id: string, body: Record<string, unknown>) => patchRuleset(s, id, body);
 const getSet = (id: string, query = '') => ok(s.call('GET', path(id, query), { key: s.key('viewer') }));
 const validate = (id: string, call: Record<string, unknown>) =>
   ok(s.call('POST', path(id, '/validate'), { key: s.key('viewer'), body: { call } }));
-const editDocument = (id: string, content: string) =>
-  s.call('POST', `/v1/documents/${encodeURIComponent(id)}/edits`, { key: owner(), body: { content, reason: `test: ${id}` } });
+const editDocument = (id: string, content: string) => postEdit(s, id, owner(), { content, reason: `test: ${id}` });
 async function edit(id: string, content: string): Promise<number> {
   const json = await ok(editDocument(id, content), 201);
   return json.version.sequence;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
 import { flushDecisions } from '../src/server/state/decision-log.ts';
-import { agentKey, type LooseJson, okJson, startServer, type TestServer } from './server-harness.ts';
+import { agentKey, type LooseJson, okJson, patchRuleset, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -23,13 +23,10 @@ const refundsBotKey = () => agentKey(s, 'refunds-bot');
 
 const ok = okJson;
 const create = (body: Record<string, unknown>, key = owner()) => s.call('POST', '/v1/rulesets', { key, body });
-const patch = (id: string, body: Record<string, unknown>, key = owner()) => s.call('PATCH', path(id), { key, body });
+const patch = (id: string, body: Record<string, unknown>, key = owner()) => patchRuleset(s, id, body, key);
 const validate = (id: string, body: Record<string, unknown>) => s.call('POST', path(id, '/validate'), { key: s.key('viewer'), body });
 async function editDocument(id: string, content: string): Promise<number> {
-  const json = await ok(
-    s.call('POST', `/v1/documents/${encodeURIComponent(id)}/edits`, { key: owner(), body: { content, reason: `test: ${id}` } }),
-    201,
-  );
+  const json = await ok(postEdit(s, id, owner(), { content, reason: `test: ${id}` }), 201);
   return json.version.sequence;
 }
 async function setRuleStatus(id: string, status: string): Promise<void> {
@@ -238,10 +235,15 @@ describe('pins, versions and runs', () => {
   });
 
   it('answers bad input with a code, never a 500', async () => {
-    expect((await ok(s.call('GET', path('rulesets/none.ruleset.json'), { key: s.key('viewer') }), 404)).error.code).toBe(
-      'RULESET_NOT_FOUND',
-    );
-    expect((await ok(s.call('GET', path(SUPPORT, '?version_id=9'), { key: s.key('viewer') }), 404)).error.code).toBe('VERSION_NOT_FOUND');
+    expect((await ok(s.call('GET', path('rulesets/none.ruleset.json'), { key: s.key('viewer') }), 404)).error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: { resource: 'ruleset' },
+    });
+    expect((await ok(s.call('GET', path(SUPPORT, '?version_id=9'), { key: s.key('viewer') }), 404)).error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: { resource: 'version' },
+    });
+    expect((await ok(s.call('GET', path('policies/refunds.policy.json'), { key: s.key('viewer') }), 400)).error.code).toBe('INVALID_ID');
     expect((await ok(validate(SUPPORT, { call: { tool: 'x' } }), 400)).error.code).toBe('INVALID_BODY');
     expect((await ok(patch(SUPPORT, { replaced_by: 'rulesets/support-next.ruleset.json' }), 400)).error.code).toBe(
       'REPLACED_BY_NOT_ARCHIVED',
@@ -256,22 +258,18 @@ describe('pins, versions and runs', () => {
           400,
         )
       ).error.code,
-    ).toBe('NO_STATUS');
+    ).toBe('INVALID_ID');
   });
 
   it('a new text of the set through the documents editor is a draft version too, its pins checked against the store', async () => {
     const id = 'rulesets/trial.ruleset.json';
-    const url = `/v1/documents/${encodeURIComponent(id)}/edits`;
     const refused = await ok(
-      s.call('POST', url, {
-        key: owner(),
-        body: { content: JSON.stringify({ name: 'Trial', pins: [{ rule_id: 'colang/nope.co' }] }), reason: 'x' },
-      }),
+      postEdit(s, id, owner(), { content: JSON.stringify({ name: 'Trial', pins: [{ rule_id: 'colang/nope.co' }] }), reason: 'x' }),
       422,
     );
     expect(refused).toMatchObject({ status: 'refused', reasons: [expect.objectContaining({ code: 'RULE_NOT_VISIBLE' })] });
     const content = `${JSON.stringify({ name: 'Trial', pins: [{ rule_id: POLICY, version_id: 2 }] }, null, 2)}\n`;
-    const held = await ok(s.call('POST', url, { key: owner(), body: { content, reason: 'repin by hand' } }), 201);
+    const held = await ok(postEdit(s, id, owner(), { content, reason: 'repin by hand' }), 201);
     expect(held.status).toBe('saved_not_running');
     const set = await ok(s.call('GET', path(id), { key: s.key('viewer') }));
     expect(set.versions.at(-1)).toMatchObject({ version_id: held.version.sequence, draft: true, active: false });

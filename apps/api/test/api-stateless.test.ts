@@ -224,16 +224,17 @@ describe('policy templates', () => {
     expect(check.json.valid).toBe(true);
   });
 
-  it('answers 422 with the parameter codes, 404 for an unknown template', async () => {
+  it('answers 422 INVALID_PARAMETERS with the parameter codes, 404 NOT_FOUND for an unknown template', async () => {
     const unknown = await post('/v1/policies/templates/support-refunds', { params: { colour: 'blue' } });
     expect(unknown.status).toBe(422);
-    expect(unknown.json.error.code).toBe('UNKNOWN_PARAMETER');
+    expect(unknown.json.error.code).toBe('INVALID_PARAMETERS');
     expect(unknown.json.error.details.problems[0]).toMatchObject({ code: 'UNKNOWN_PARAMETER', path: '/params/colour' });
     const invalid = await post('/v1/policies/templates/support-refunds', { params: { auto_limit: 'lots' } });
     expect(invalid.status).toBe(422);
-    expect(invalid.json.error.code).toBe('INVALID_PARAMETER');
+    expect(invalid.json.error.code).toBe('INVALID_PARAMETERS');
+    expect(invalid.json.error.details.problems[0].code).toBe('INVALID_PARAMETER');
     const none = await post('/v1/policies/templates/nope', {});
     expect(none.status).toBe(404);
-    expect(none.json.error.code).toBe('UNKNOWN_TEMPLATE');
+    expect(none.json.error).toMatchObject({ code: 'NOT_FOUND', details: { resource: 'template' } });
   });
 });

@@ -193,7 +193,7 @@ describe('a running server', () => {
     const running = (await s.call('GET', `/v1/documents/${enc}`, { key: owner })).json;
     const saved = await s.call('POST', `/v1/documents/${enc}/edits`, {
       key: owner,
-      body: { content: `${running.text}\n`, reason: 'second' },
+      body: { content: `${running.text}\n`, reason: 'second', based_on: running.version.sequence },
     });
     expect(saved.status).toBe(201);
     const second = saved.json.version.sequence as number;

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
-import { startServer, type TestServer } from './server-harness.ts';
+import { postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -21,7 +21,6 @@ afterAll(async () => {
 });
 
 const CATALOGUE = 'catalogue.yaml';
-const EDITS = `/v1/documents/${encodeURIComponent(CATALOGUE)}/edits`;
 const TOOLS = `/v1/catalogues/${encodeURIComponent(CATALOGUE)}/tools`;
 const authorizePath = (tool: string) => `${TOOLS}/${tool}/authorize`;
 type Who = 'owner' | 'admin' | 'approver' | 'developer' | 'viewer';
@@ -50,7 +49,7 @@ async function running(): Promise<{ sequence: number; text: string }> {
   return { sequence: r.json.version.sequence, text: r.json.text };
 }
 
-const edit = (who: Who, content: string) => s.call('POST', EDITS, { key: s.key(who), body: { content, reason: 'rebind issue_refund' } });
+const edit = (who: Who, content: string) => postEdit(s, CATALOGUE, s.key(who), { content, reason: 'rebind issue_refund' });
 const refund = (args: Record<string, unknown>) =>
   s.call('POST', '/v1/agents/support-bot/calls', { key: s.key('agent'), body: { tool: 'issue_refund', arguments: args } });
 
@@ -317,9 +316,9 @@ describe('a workspace that ran before tool authorizations', () => {
         body: { tool: 'issue_refund', arguments: { amount: '50' } },
       });
       expect(call.json).toMatchObject({ decision: 'allow', rule: 'refund-auto' });
-      const changed = await upgraded.call('POST', EDITS, {
-        key: upgraded.key('owner'),
-        body: { content: catalogueWith('refund.issue', { pointer: '/total', currency: 'USD' }), reason: 'rebind' },
+      const changed = await postEdit(upgraded, CATALOGUE, upgraded.key('owner'), {
+        content: catalogueWith('refund.issue', { pointer: '/total', currency: 'USD' }),
+        reason: 'rebind',
       });
       expect(changed.status).toBe(201);
     } finally {

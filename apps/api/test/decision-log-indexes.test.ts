@@ -77,6 +77,17 @@ describe('the decision log reads by index', () => {
     });
   }
 
+  const AFTER = { createdAt: SINCE, rowid: 9000 };
+  for (const [what, filter, index] of [
+    ['the page after a cursor', { ...LIMIT, after: AFTER }, 'decisions_by_time'],
+    ["an agent's page after a cursor", { ...LIMIT, agent: 'agent-1', after: AFTER }, 'decisions_by_agent'],
+  ] as const) {
+    it(`lists ${what}`, () => {
+      const { sql, params } = listDecisionsQuery(filter);
+      expectIndexed(planOf(sql, params), index);
+    });
+  }
+
   it("reads a session's history", () => {
     expectIndexed(planOf(SESSION_HISTORY_SQL, ['agent-1', 's-7']), 'decisions_by_session');
     // And it is the history: allowed calls of that agent and session, oldest first.

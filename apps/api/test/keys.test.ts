@@ -105,7 +105,7 @@ describe('the console and the API on one origin', () => {
     const app = createApp({ webDist: dist });
     const api = await app.request('/v1/nope');
     expect(api.status).toBe(404);
-    expect(await api.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    expect(await api.json()).toMatchObject({ error: { code: 'NO_ROUTE' } });
     const page = await app.request('/documents');
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<title>console</title>');

@@ -11,8 +11,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 interface Diagnostic {
   code: string;
   path?: string;
-  line: number;
-  column: number;
+  range: { start: { line: number; column: number } };
 }
 
 /** Either answer's members: a test asserts which are there before it reads them. */
@@ -59,7 +58,7 @@ const SHOP_RULEBOOK = {
   ],
 };
 
-const problemLines = (json: Body) => json.error.details.problems.map((p) => p.line);
+const problemLines = (json: Body) => json.error.details.problems.map((p) => p.range.start.line);
 
 describe('POST /v1/rule-sheets/compile', () => {
   it('answers 200 with the compiled sheet: Colang, rulebook, source map, overlay and lints', async () => {
@@ -75,7 +74,7 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect(json.source_map).toEqual({ file: 'shop.rules.yaml', flows: { refund_card: { line: 3 } }, contexts: {} });
     expect(json.colang).toMatch(/^# Compiled from shop\.rules\.yaml by tollgate\./);
     expect(json.colang).toContain('define flow refund_card\n  allow when not $when_refund_card or $supervisor_approved\n');
-    expect(json.lints.map((l) => [l.code, l.line])).toEqual([['WRITE_UNGOVERNED', 2]]);
+    expect(json.lints.map((l) => [l.code, l.range.start.line])).toEqual([['WRITE_UNGOVERNED', 2]]);
   });
 
   it('compiles a sheet without a catalogue, and Colang (whose answer has colang null)', async () => {
@@ -98,10 +97,8 @@ describe('POST /v1/rule-sheets/compile', () => {
         code: 'RULE_SHEET_UNSUPPORTED',
         severity: 'error',
         message: '`refund_card` has a rule already: one rule per action, so how two would combine is never guessed',
+        range: { start: { line: 4, column: 1 }, end: { line: 4, column: 1 } },
         line: 4,
-        column: 13,
-        endLine: 4,
-        endColumn: 24,
       },
     ]);
   });
@@ -120,10 +117,11 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect(problemLines(many.json)).toEqual([3, 5, 8]);
   });
 
-  it('answers 422 with the Colang code for refused Colang', async () => {
+  it('answers 422 COLANG_UNSUPPORTED for refused Colang, each problem with its Colang code', async () => {
     const answer = await post({ colang: 'define flow refund_card\n  refuse\n\ndefine flow refund_card\n  refuse\n' });
     expect(answer.status).toBe(422);
-    expectError(answer, 'COLANG_DUPLICATE');
+    expectError(answer, 'COLANG_UNSUPPORTED');
+    expect(answer.json.error.details.problems.map((p: { code: string }) => p.code)).toEqual(['COLANG_DUPLICATE']);
     expect(answer.json.error.message).toBe('the policy was not compiled; nothing was changed');
     expect(problemLines(answer.json)).toEqual([4]);
   });
@@ -198,10 +196,10 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect((await post({ sheet: GOVERNED_SHEET })).text).toBe(second.text);
   });
 
-  it('answers 404 NOT_FOUND as JSON for another method on the route', async () => {
+  it('answers 404 NO_ROUTE as JSON for another method on the route', async () => {
     const res = await createApp().request('/v1/rule-sheets/compile');
     expect(res.status).toBe(404);
-    expect(((await res.json()) as Body).error.code).toBe('NOT_FOUND');
+    expect(((await res.json()) as Body).error.code).toBe('NO_ROUTE');
   });
 
   describe('over a real socket', () => {

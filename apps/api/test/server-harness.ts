@@ -50,6 +50,45 @@ export async function okJson(res: Promise<{ status: number; json: LooseJson }>, 
   return r.json;
 }
 
+/**
+ * The precondition of a write to a document as a client sends it: If-Match with the ETag of the newest
+ * version (read from its history), or based_on null when nothing is stored yet.
+ */
+export async function preconditionOf(server: TestServer, id: string): Promise<{ headers: Record<string, string>; basedOn?: null }> {
+  const res = await fetch(`${server.url}/v1/documents/${encodeURIComponent(id)}/history`, {
+    headers: { authorization: `Bearer ${server.key('owner')}` },
+  });
+  const tag = res.headers.get('etag');
+  await res.body?.cancel();
+  return tag === null ? { headers: {}, basedOn: null } : { headers: { 'if-match': tag } };
+}
+
+/** POSTs an edit with its precondition (preconditionOf); `body` is the edit's content and reason. */
+export async function postEdit(
+  server: TestServer,
+  id: string,
+  key: string,
+  body: { content: string; reason: string },
+): Promise<{ status: number; json: LooseJson; text: string }> {
+  const { headers, basedOn } = await preconditionOf(server, id);
+  return server.call('POST', `/v1/documents/${encodeURIComponent(id)}/edits`, {
+    key,
+    headers,
+    body: basedOn === undefined ? body : { ...body, based_on: basedOn },
+  });
+}
+
+/** PATCHes a rule set with If-Match: the ETag of its newest version, read just before. */
+export async function patchRuleset(
+  server: TestServer,
+  id: string,
+  body: unknown,
+  key = server.key('owner'),
+): Promise<{ status: number; json: LooseJson; text: string }> {
+  const { headers } = await preconditionOf(server, id);
+  return server.call('PATCH', `/v1/rulesets/${encodeURIComponent(id)}`, { key, headers, body });
+}
+
 /** A table's row count straight from the database, after the decision log's queue is written (as every read does). */
 export function countRows(server: TestServer, table: 'decisions' | 'approvals'): number {
   flushDecisions(server.ctx.db);

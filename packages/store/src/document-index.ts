@@ -16,8 +16,28 @@ export function emptyIndex(): DocumentIndex {
   return { next: 1, running: null, activations: [], versions: [] };
 }
 
+/** The newest stored sequence of a document (its entity tag), or null when none is stored. */
+export function newestSequence(index: DocumentIndex | undefined): number | null {
+  let newest: number | null = null;
+  for (const v of index?.versions ?? []) if (newest === null || v.sequence > newest) newest = v.sequence;
+  return newest;
+}
+
+/** Refuses a write whose precondition (the newest stored sequence read) no longer holds; nothing is written. */
+export function checkPrecondition(index: DocumentIndex | undefined, id: string, expected: number | null | undefined): void {
+  if (expected === undefined) return;
+  const current = newestSequence(index);
+  if (current === expected) return;
+  throw new StoreError(
+    'precondition_failed',
+    `${id} changed since version ${expected ?? 'none'}: its newest version is ${current ?? 'none'}; read it again and retry`,
+    { current },
+  );
+}
+
 /** Checks a save against the index and returns the version it makes and the index after it. */
 export function planSave(index: DocumentIndex, save: DocumentSave, now: Date): { index: DocumentIndex; version: DocumentVersion } {
+  checkPrecondition(index, save.id, save.ifMatch);
   if (save.basedOn !== undefined && save.basedOn !== index.running) {
     throw new StoreError(
       'conflict',
@@ -54,7 +74,13 @@ export function planSave(index: DocumentIndex, save: DocumentSave, now: Date): {
 }
 
 /** Makes a stored, loadable version the running one. */
-export function planActivate(index: DocumentIndex, id: string, sequence: number): { index: DocumentIndex; version: DocumentVersion } {
+export function planActivate(
+  index: DocumentIndex,
+  id: string,
+  sequence: number,
+  ifMatch?: number,
+): { index: DocumentIndex; version: DocumentVersion } {
+  checkPrecondition(index, id, ifMatch);
   const target = index.versions.find((v) => v.sequence === sequence);
   if (!target) throw new StoreError('not_found', `${id} has no version ${sequence}`);
   if (target.rejected) throw new StoreError('rejected_version', `${id} version ${sequence} did not load, so it can never run`);
@@ -67,7 +93,8 @@ export function planActivate(index: DocumentIndex, id: string, sequence: number)
 }
 
 /** Back to the version that ran before the current one: the activation stack is popped past versions that are gone. */
-export function planRevert(index: DocumentIndex, id: string): { index: DocumentIndex; version: DocumentVersion } {
+export function planRevert(index: DocumentIndex, id: string, ifMatch?: number): { index: DocumentIndex; version: DocumentVersion } {
+  checkPrecondition(index, id, ifMatch);
   const stack = [...index.activations];
   stack.pop();
   while (stack.length > 0) {

@@ -2,16 +2,18 @@
 
 import { byteLength } from './digest.ts';
 import { idProblem } from './document-id.ts';
-import { type DocumentIndex, emptyIndex, planActivate, planPrune, planRevert, planSave } from './document-index.ts';
+import { checkPrecondition, type DocumentIndex, emptyIndex, planActivate, planPrune, planRevert, planSave } from './document-index.ts';
 import {
   type DocumentSave,
   type DocumentStore,
   type DocumentVersion,
+  type Precondition,
   type StoredDocument,
   StoreError,
   type StoreProblem,
   type StoreWrite,
   type VersionsInUse,
+  type WriteOptions,
 } from './types.ts';
 
 export interface MemoryStoreOptions {
@@ -86,15 +88,15 @@ export class MemoryDocumentStore implements DocumentStore {
     return structuredClone(version);
   }
 
-  async activate(id: string, sequence: number): Promise<DocumentVersion> {
-    const { index, version } = planActivate(this.required(id), id, sequence);
+  async activate(id: string, sequence: number, options: WriteOptions = {}): Promise<DocumentVersion> {
+    const { index, version } = planActivate(this.required(id), id, sequence, options.ifMatch);
     this.indexes.set(id, index);
     this.onWrite?.({ kind: 'document', id });
     return structuredClone(version);
   }
 
-  async revert(id: string): Promise<DocumentVersion> {
-    const { index, version } = planRevert(this.required(id), id);
+  async revert(id: string, options: WriteOptions = {}): Promise<DocumentVersion> {
+    const { index, version } = planRevert(this.required(id), id, options.ifMatch);
     this.indexes.set(id, index);
     this.onWrite?.({ kind: 'document', id });
     return structuredClone(version);
@@ -109,7 +111,8 @@ export class MemoryDocumentStore implements DocumentStore {
     return text === undefined ? undefined : JSON.parse(text);
   }
 
-  async writeState(key: string, value: unknown): Promise<void> {
+  async writeState(key: string, value: unknown, options: { ifMatch?: Precondition } = {}): Promise<void> {
+    if (options.ifMatch) checkPrecondition(this.indexes.get(options.ifMatch.id), options.ifMatch.id, options.ifMatch.newest);
     this.state.set(key, JSON.stringify(value));
     this.onWrite?.({ kind: 'state', key });
   }

@@ -42,10 +42,29 @@ export interface DocumentSave {
    * save is a Conflict unless that is the running version; left out, it is not checked.
    */
   basedOn?: number | null;
+  /**
+   * The newest stored sequence the writer read (null: none stored), an entity tag: the save is refused as
+   * `precondition_failed`, nothing written, unless it still is. Checked with the write, under the lock.
+   */
+  ifMatch?: number | null;
   /** Run the new version from the next call (default true). */
   activate?: boolean;
   /** Keep it as a rejected version that never runs, with why. */
   rejected?: string[];
+}
+
+/**
+ * A precondition on a write: the document's newest stored sequence must still be `newest` (null: none
+ * stored), checked under the store's lock with the write it guards; refused as `precondition_failed`.
+ */
+export interface Precondition {
+  id: string;
+  newest: number | null;
+}
+
+/** Options of activate and revert: `ifMatch` is the newest stored sequence the writer read. */
+export interface WriteOptions {
+  ifMatch?: number;
 }
 
 /** A write the store made: to a document (save, activate, revert) or to its small JSON state. */
@@ -87,13 +106,14 @@ export interface DocumentStore {
   history(id: string): Promise<DocumentVersion[]>;
   save(save: DocumentSave): Promise<DocumentVersion>;
   /** Makes a stored, loadable version the running one. */
-  activate(id: string, sequence: number): Promise<DocumentVersion>;
+  activate(id: string, sequence: number, options?: WriteOptions): Promise<DocumentVersion>;
   /** Back to the version that ran before the current one (after activating 1, 3, 2 a revert runs 3). */
-  revert(id: string): Promise<DocumentVersion>;
+  revert(id: string, options?: WriteOptions): Promise<DocumentVersion>;
   problems(): StoreProblem[];
   /** Small JSON state kept beside the documents (trial counts). */
   readState(key: string): Promise<unknown>;
-  writeState(key: string, value: unknown): Promise<void>;
+  /** `ifMatch` guards the write by a document's newest sequence, as a save's does (a rule set's lifecycle state). */
+  writeState(key: string, value: unknown, options?: { ifMatch?: Precondition }): Promise<void>;
   /**
    * Reads, changes and writes one state value as one step, so two processes counting at once lose no
    * count (an atomic counter: trial counts). `update` is synchronous and gets a copy; it answers the new
@@ -112,14 +132,18 @@ export type StoreErrorCode =
   | 'nothing_to_revert'
   | 'locked'
   | 'invalid_save'
-  | 'damaged';
+  | 'damaged'
+  | 'precondition_failed';
 
 /** A refusal by the store: nothing was written. */
 export class StoreError extends Error {
   readonly code: StoreErrorCode;
-  constructor(code: StoreErrorCode, message: string) {
+  /** For `precondition_failed`: the document's newest stored sequence now (null: none). */
+  readonly details?: { current: number | null };
+  constructor(code: StoreErrorCode, message: string, details?: { current: number | null }) {
     super(message);
     this.code = code;
+    if (details !== undefined) this.details = details;
     this.name = 'StoreError';
   }
 }

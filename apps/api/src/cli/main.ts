@@ -1,47 +1,14 @@
 // The tollgate CLI's entry: parses the command line and runs one command, mapping every failure to
 // an exit code and a message (never a stack trace).
-import { parseArgs } from 'node:util';
 import { CliError, type CliIo, EXIT_OK, EXIT_UNREADABLE } from './io.ts';
+import { one, parseCommandLine } from './options.ts';
 import { USAGE } from './usage.ts';
-
-const OPTIONS = {
-  json: { type: 'boolean' },
-  members: { type: 'string' },
-  tools: { type: 'string' },
-  tool: { type: 'string' },
-  args: { type: 'string' },
-  examples: { type: 'string' },
-  param: { type: 'string', multiple: true },
-  out: { type: 'string' },
-  'examples-out': { type: 'string' },
-  force: { type: 'boolean' },
-  catalogue: { type: 'string' },
-  'out-dir': { type: 'string' },
-  server: { type: 'string' },
-  call: { type: 'string' },
-  data: { type: 'string' },
-  demo: { type: 'boolean' },
-  member: { type: 'string' },
-  role: { type: 'string' },
-  agent: { type: 'string' },
-  grant: { type: 'string', multiple: true },
-  host: { type: 'string' },
-  port: { type: 'string' },
-  version: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-export type ParsedOptions = ReturnType<typeof parse>['values'];
-
-function parse(argv: string[]) {
-  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-}
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
+  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parse(argv);
+    parsed = parseCommandLine(argv);
   } catch (err) {
     io.stderr.write(`tollgate: ${(err as Error).message}\n\n${USAGE}`);
     return EXIT_UNREADABLE;
@@ -65,6 +32,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           return (await import('./commands/policy-test.ts')).policyTest(one(rest, 'FILE'), values, io);
         case 'template':
           return (await import('./commands/policy-template.ts')).policyTemplate(rest, values, io);
+        case 'map':
+          return (await import('./commands/policy-map.ts')).policyMap(one(rest, 'POLICY'), values, io);
+        case 'diff':
+          return (await import('./commands/policy-map.ts')).policyDiff(rest, values, io);
       }
     }
     if (group === 'rules') {
@@ -107,16 +78,4 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`tollgate: internal error: ${(err as Error).message}\n`);
     return 70;
   }
-}
-
-/** Exactly one positional argument. */
-export function one(rest: string[], name: string): string {
-  if (rest.length !== 1) throw new CliError('USAGE', `expected one ${name}, got ${rest.length === 0 ? 'none' : rest.join(' ')}`);
-  return rest[0] as string;
-}
-
-/** A required option. */
-export function required(value: string | undefined, flag: string): string {
-  if (value === undefined) throw new CliError('USAGE', `missing --${flag}`);
-  return value;
 }

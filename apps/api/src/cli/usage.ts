@@ -14,6 +14,12 @@ Usage:
       Exit 0 whatever the decision, 1 when the document is invalid, 2 unreadable.
   tollgate policy test FILE --examples FILE [--json]
       Runs example calls. Exit 0 when every expected outcome holds, 1 otherwise.
+  tollgate policy map POLICY --tools TOOLS.json [--members FILE] [--json]
+      The decision of every tool: allow, require approval (by whom), deny, or the amount bands and
+      argument rules it depends on. Exit 0 whatever the decisions, 1 when the document is invalid, 2 unreadable.
+  tollgate policy diff RUNNING CANDIDATE [--tools TOOLS.json] [--members FILE] [--json]
+      Every region of calls the candidate decides differently from RUNNING, from what to what, and
+      whether it widens or narrows (every class of tool without --tools). Exit codes as for map.
   tollgate policy template list [--json]
   tollgate policy template show NAME [--json]
   tollgate policy template create NAME [--param KEY=VALUE ...] [--out FILE] [--examples-out FILE] [--force]

@@ -4,12 +4,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { DAMAGE_CODES } from '@tollgate/store';
 import { type Context, Hono } from 'hono';
+import { apiHeaders } from './api-headers.ts';
 import { bearerAuth } from './auth.ts';
 import { bodyLimit, MAX_BODY_BYTES } from './body-limit.ts';
+import { consoleMissingPage } from './console-missing-page.ts';
 import type { AppContext } from './context.ts';
 import { errorBody, handleError } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
-import { router } from './openapi.ts';
+import { onlyDeclaredQuery, router } from './openapi.ts';
+import { finishDocument, type OpenApiDocument } from './openapi-document.ts';
 import { referencePage } from './reference-page.ts';
 import { approvalRoutes } from './routes/approvals.ts';
 import { decisionRoutes } from './routes/decisions.ts';
@@ -17,6 +20,7 @@ import { documentRoutes } from './routes/documents.ts';
 import { eventRoutes } from './routes/events.ts';
 import { gateRoutes } from './routes/gate.ts';
 import { memberRoutes } from './routes/members.ts';
+import { reviewRoutes } from './routes/review.ts';
 import { rulesetRoutes } from './routes/rulesets.ts';
 import { simulationRoutes } from './routes/simulations.ts';
 import { statelessRoutes } from './routes/stateless.ts';
@@ -34,6 +38,9 @@ const TYPES: Record<string, string> = {
 
 export { MAX_BODY_BYTES };
 
+const INFO =
+  'Tollgate governs what AI agents do with their tools. Every route but health, this document and its reference page needs a bearer key; errors are `{"error": {"code", "message", "details"?}}` with a code from Error.code (docs/api.md).';
+
 export interface AppOptions {
   /** The data folder's state; without it only health and the stateless compile route answer (tests of the engine routes). */
   ctx?: AppContext;
@@ -42,6 +49,9 @@ export interface AppOptions {
   /** How long one rule of a rule set may take in a validate run (default 10 s). */
   ruleTimeoutMs?: number;
 }
+
+// A path no route answers is not a missing resource: NO_ROUTE, never NOT_FOUND (docs/api.md).
+const noRoute = (c: Context) => c.json(errorBody('NO_ROUTE', `no route for ${c.req.method} ${c.req.path}`), 404);
 
 const tooLarge = (c: Context) => c.json(errorBody('TOO_LARGE', `the body is over ${MAX_BODY_BYTES} bytes`), 413);
 
@@ -52,7 +62,9 @@ export function createApp(options: AppOptions = {}): Hono {
   const ctx = options.ctx;
   // Degraded, with each damaged file named, while the store holds damage (docs/store.md, "Faults"); it reads
   // only what the store already found, so it answers at once even while a write waits for the lock.
-  app.get('/v1/health', (c) => {
+  // The public routes take no query, as every described route refuses what it does not declare.
+  const noQuery = onlyDeclaredQuery(new Set());
+  app.get('/v1/health', noQuery, (c) => {
     const damage = ctx ? ctx.store.problems().filter((p) => DAMAGE_CODES.includes(p.code)) : [];
     if (damage.length === 0) return c.json({ status: 'ok' });
     return c.json({ status: 'degraded', problems: damage.map((p) => ({ id: p.id, code: p.code, message: p.message })) });
@@ -61,6 +73,7 @@ export function createApp(options: AppOptions = {}): Hono {
     app.route('/v1/rule-sheets', ruleSheets);
   } else {
     const api = router();
+    api.use('*', apiHeaders);
     api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }));
     api.use('*', bearerAuth(ctx));
     // The gate reads its own body with the same exact reader (call-request.ts), so it is mounted before
@@ -76,18 +89,25 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', decisionRoutes());
     api.route('/', rulesetRoutes(options.ruleTimeoutMs === undefined ? {} : { ruleTimeoutMs: options.ruleTimeoutMs }));
     api.route('/', toolBindingRoutes());
-    const doc = api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Tollgate API', version: '1' }, servers: [{ url: '/v1' }] });
-    app.get('/v1/openapi.json', (c) => c.json(doc));
-    app.get('/v1/reference', (c) => c.html(referencePage(doc)));
+    api.route('/', reviewRoutes());
+    const doc = finishDocument(
+      api.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: { title: 'Tollgate API', version: '1', description: INFO },
+        servers: [{ url: '/v1' }],
+      }) as unknown as OpenApiDocument,
+    );
+    app.get('/v1/openapi.json', noQuery, (c) => c.json(doc));
+    app.get('/v1/reference', noQuery, (c) => c.html(referencePage(doc)));
     app.route('/v1', api);
   }
-  app.notFound((c) => c.json(errorBody('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), 404));
+  app.notFound(noRoute);
   const dist = options.webDist;
   if (dist && existsSync(join(dist, 'index.html'))) {
     app.get('*', (c) => {
       // An API path no route answers is a 404, never the console's page.
       if (c.req.path === '/v1' || c.req.path.startsWith('/v1/')) {
-        return c.json(errorBody('NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`), 404);
+        return noRoute(c);
       }
       const path = c.req.path === '/' ? '/index.html' : c.req.path;
       const file = normalize(join(dist, path));
@@ -101,5 +121,6 @@ export function createApp(options: AppOptions = {}): Hono {
       }
     });
   }
+  if (dist && !existsSync(join(dist, 'index.html'))) app.get('*', consoleMissingPage);
   return app;
 }

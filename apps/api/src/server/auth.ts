@@ -6,6 +6,9 @@ import { ApiError } from './errors.ts';
 import { cachedPrincipalOf } from './state/auth-cache.ts';
 import type { Grant, Principal, Role } from './state/members.ts';
 
+/** Every 401 says how to authenticate (RFC 6750): a bearer key. */
+export const CHALLENGE = { 'WWW-Authenticate': 'Bearer' } as const;
+
 export type Env = { Variables: { principal: Principal; ctx: AppContext } };
 
 /** Reads the bearer key and sets the principal. */
@@ -13,10 +16,10 @@ export function bearerAuth(ctx: AppContext) {
   return createMiddleware<Env>(async function authenticate(c, next) {
     c.set('ctx', ctx);
     const header = c.req.header('authorization');
-    if (!header) throw new ApiError(401, 'MISSING_KEY', 'send Authorization: Bearer <key>');
+    if (!header) throw new ApiError(401, 'MISSING_KEY', 'send Authorization: Bearer <key>', undefined, CHALLENGE);
     const m = /^Bearer\s+(\S+)$/i.exec(header);
     const principal = m ? cachedPrincipalOf(ctx.db, m[1] as string) : undefined;
-    if (!principal) throw new ApiError(401, 'INVALID_KEY', 'the key is not known');
+    if (!principal) throw new ApiError(401, 'INVALID_KEY', 'the key is not known', undefined, CHALLENGE);
     c.set('principal', principal);
     await next();
   });

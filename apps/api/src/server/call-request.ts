@@ -5,6 +5,7 @@
 // check is added: arguments nested too deep (MAX_ARGUMENTS_DEPTH).
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { ApiError } from './errors.ts';
 import { EMPTY, readBodyExactly } from './exact-body.ts';
 
 /** A call's body once `callBodyIssues` found nothing wrong with it. */
@@ -180,19 +181,19 @@ function onlyKnownKeys(value: Record<string, unknown>): boolean {
 const JSON_REQUEST = /^application\/([a-z.-]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 
 /**
- * The request's body as a JSON value, read exactly: a body of another media type is 415, an empty one 400
- * (both through the app's onError), one the exact reader refuses the Response that says why, and a request
- * with neither a type nor a body reads as `{}`.
+ * The request's body as a JSON value, read exactly: a body of another media type is 415, a missing or
+ * empty one 400 INVALID_BODY, as every route that requires a body answers (openapi.ts), and one the exact
+ * reader refuses the Response that says why.
  */
 export async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
   const type = c.req.header('content-type');
   if (type === undefined) {
     if ((await c.req.arrayBuffer()).byteLength > 0) throw new HTTPException(415, { message: 'Unsupported Media Type' });
-    return {};
+    throw new ApiError(400, 'INVALID_BODY', 'a body is required');
   }
   if (!JSON_REQUEST.test(type)) throw new HTTPException(415, { message: 'Unsupported Media Type' });
   // The exact reader, as the other routes' bodies are read (exact-body.ts); a refusal is answered as is.
   const read = await readBodyExactly(c, maxBytes);
-  if (read === EMPTY) throw new HTTPException(400, { message: 'Malformed JSON in request body' });
+  if (read === EMPTY) throw new ApiError(400, 'INVALID_BODY', 'a body is required');
   return read instanceof Response ? read : read.value;
 }

@@ -1,29 +1,45 @@
-// Compiling a checked POST /v1/rule-sheets/compile body: what both compile routes answer, inline or on
-// the compile thread (compile-thread.ts), so it imports only the engine and the error shape.
-import { type Catalogue, compileRules, readCatalogue } from '@tollgate/engine';
+// Compiling rules sent in a body (a sheet or Colang, with an optional catalogue): the one step behind
+// POST /v1/rule-sheets/compile (both routes, inline or on the compile thread, compile-thread.ts) and
+// POST /v1/rules/check, so it imports only the engine and the error shape.
+import { type Catalogue, compileRules, type RulesCompileResult, readCatalogue } from '@tollgate/engine';
 import { type Diagnostic, diagnosticJson } from '@tollgate/engine/source';
+import type { CompileBody } from './compile-body-schema.ts';
 import { errorBody } from './errors.ts';
-import type { CompileBody } from './rule-sheets.ts';
 
 /** A problem as the API reports it: the diagnostic with its line (null when it has none) at the top. */
 export function problemWithLine(d: Diagnostic): Omit<Diagnostic, 'line'> & { line: number | null } {
   return { ...diagnosticJson(d), line: d.line ?? null };
 }
 
-export type CompileAnswer =
-  | { status: 200; body: { colang: string | null; rulebook: unknown; overlay: unknown; lints: Diagnostic[]; source_map: unknown } }
-  | { status: 400 | 422; body: ReturnType<typeof errorBody> };
+/** Rules in a body: exactly one of sheet and colang, with an optional catalogue to lint them against. */
+export interface RulesInBody {
+  sheet?: string | undefined;
+  colang?: string | undefined;
+  catalogue?: string | undefined;
+  catalogue_format?: 'yaml' | 'json' | undefined;
+  source?: string | undefined;
+}
+
+/** A refusal of rules in a body, as the routes answer it. */
+export interface RulesRefusal {
+  status: 400 | 422;
+  body: ReturnType<typeof errorBody>;
+}
+
+export type CompiledRulesInBody = { ok: true; compiled: Extract<RulesCompileResult, { ok: true }>; catalogue: Catalogue | undefined };
 
 /**
- * Compiles a checked body; 400 unless exactly one of sheet and colang, 422 for a catalogue that does not
- * load or rules that do not compile (`RULE_SHEET_UNSUPPORTED`, or the Colang code), each problem with its line.
+ * Compiles the rules of a checked body: 400 INVALID_BODY unless exactly one of sheet and colang (at
+ * `pointer`), 422 INVALID_CATALOGUE for a catalogue that does not load, 422 RULE_SHEET_UNSUPPORTED or
+ * COLANG_UNSUPPORTED for rules that do not compile, each problem with its line.
  *
  * @example
- * compileBody({ sheet: 'rules:\n  - action: refund_card\n    never: true\n' }) // { status: 200, body: { colang, ... } }
+ * compileRulesInBody({ sheet: 'rules:\n  - action: refund_card\n    never: true\n' }) // { ok: true, compiled, catalogue: undefined }
  */
-export function compileBody(body: CompileBody): CompileAnswer {
+export function compileRulesInBody(body: RulesInBody, pointer = ''): CompiledRulesInBody | RulesRefusal {
   if ((body.sheet === undefined) === (body.colang === undefined)) {
-    return { status: 400, body: errorBody('INVALID_BODY', 'send exactly one of "sheet" and "colang"', { issues: [] }) };
+    const message = `${pointer ? `${pointer}: ` : ''}send exactly one of "sheet" and "colang"`;
+    return { status: 400, body: errorBody('INVALID_BODY', message, { issues: [] }) };
   }
   let catalogue: Catalogue | undefined;
   if (body.catalogue !== undefined) {
@@ -32,23 +48,44 @@ export function compileBody(body: CompileBody): CompileAnswer {
     catalogue = read.catalogue;
   }
   const kind = body.sheet !== undefined ? 'sheet' : 'colang';
-  const result = compileRules((body.sheet ?? body.colang) as string, kind, catalogue, body.source);
-  if (!result.ok) {
-    const code = kind === 'sheet' ? 'RULE_SHEET_UNSUPPORTED' : (result.problems[0]?.code ?? 'COLANG_SYNTAX');
+  const compiled = compileRules((body.sheet ?? body.colang) as string, kind, catalogue, body.source);
+  if (!compiled.ok) {
+    // One code per rule language; each problem keeps its own code (docs/api.md, "One vocabulary").
+    const code = kind === 'sheet' ? 'RULE_SHEET_UNSUPPORTED' : 'COLANG_UNSUPPORTED';
     const what = kind === 'sheet' ? 'sheet' : 'policy';
     return {
       status: 422,
-      body: errorBody(code, `the ${what} was not compiled; nothing was changed`, { problems: result.problems.map(problemWithLine) }),
+      body: errorBody(code, `the ${what} was not compiled; nothing was changed`, { problems: compiled.problems.map(problemWithLine) }),
     };
   }
+  return { ok: true, compiled, catalogue };
+}
+
+/** A JSON object the engine defines, as the answer carries it. */
+type JsonObject = Record<string, unknown>;
+
+export type CompileAnswer =
+  | { status: 200; body: { colang: string | null; rulebook: JsonObject; overlay: JsonObject; lints: Diagnostic[]; source_map: JsonObject } }
+  | RulesRefusal;
+
+/**
+ * Compiles a checked POST /v1/rule-sheets/compile body into the route's answer.
+ *
+ * @example
+ * compileBody({ sheet: 'rules:\n  - action: refund_card\n    never: true\n' }) // { status: 200, body: { colang, ... } }
+ */
+export function compileBody(body: CompileBody): CompileAnswer {
+  const result = compileRulesInBody(body);
+  if (!('ok' in result)) return result;
+  const { compiled } = result;
   return {
     status: 200,
     body: {
-      colang: result.colang ?? null,
-      rulebook: result.rulebook,
-      overlay: result.overlay,
-      lints: result.lints,
-      source_map: result.sourceMap,
+      colang: compiled.colang ?? null,
+      rulebook: compiled.rulebook as unknown as JsonObject,
+      overlay: compiled.overlay as unknown as JsonObject,
+      lints: compiled.lints,
+      source_map: compiled.sourceMap as unknown as JsonObject,
     },
   };
 }

@@ -5,7 +5,8 @@
 import { Worker } from 'node:worker_threads';
 import type { DocumentKind } from '@tollgate/engine';
 import type { CompileAnswer } from './compile-body.ts';
-import type { CompileBody } from './rule-sheets.ts';
+import type { CompileBody } from './compile-body-schema.ts';
+import type { ReviewTask } from './review/answers.ts';
 
 export const INLINE_MAX_CHARS = 16 * 1024;
 
@@ -36,7 +37,7 @@ class CompileThread {
     this.worker.once('exit', fail);
   }
 
-  /** Runs one task of compile.worker.mjs: a route's compile, a document's validation or impact, an agent's rules. */
+  /** Runs one task of compile.worker.mjs: a route's compile, a document's validation or impact, an agent's rules, a decision map or impact preview. */
   run(task: Task): Promise<unknown> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
@@ -51,7 +52,8 @@ export type Task =
   | { body: CompileBody }
   | { validate: { id: string; text: string } }
   | { impact: { kind: DocumentKind; running: string | undefined; text: string } }
-  | { rules: { text: string; kind: 'sheet' | 'colang'; id: string } };
+  | { rules: { text: string; kind: 'sheet' | 'colang'; id: string } }
+  | { review: ReviewTask };
 
 let thread: CompileThread | undefined;
 

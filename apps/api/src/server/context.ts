@@ -39,15 +39,32 @@ export interface AppContext {
 
 export type ServerEvent = { type: 'approval'; id: string; status: string } | { type: 'document'; id: string; sequence: number };
 
-/** A tiny publish/subscribe for server-sent events. */
+/** A tiny publish/subscribe for server-sent events; closing it ends every stream (a server stopping). */
 export class EventHub {
   private readonly listeners = new Set<(e: ServerEvent) => void>();
+  private readonly closers = new Set<() => void>();
+  private closed = false;
   publish(event: ServerEvent): void {
     for (const listener of this.listeners) listener(event);
   }
   subscribe(listener: (e: ServerEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+  /** Calls `closer` when the hub closes (at once if it has); returns a function that forgets it. */
+  onClose(closer: () => void): () => void {
+    if (this.closed) {
+      closer();
+      return () => {};
+    }
+    this.closers.add(closer);
+    return () => this.closers.delete(closer);
+  }
+  /** Ends every stream: a stopping server must not wait for clients that never hang up. */
+  close(): void {
+    this.closed = true;
+    for (const closer of [...this.closers]) closer();
+    this.closers.clear();
   }
 }
 

@@ -1,6 +1,7 @@
 // API errors: `{"error": {"code", "message", "details"?}}` with a fitting status. Bad input never gets a
 // 500 and never changes state; a bug gets a 500 without a stack trace.
 
+import type { ApiCode } from '@tollgate/engine';
 import { readJsonText } from '@tollgate/engine/source';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -8,11 +9,18 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
-  readonly code: string;
+  /** One of API_CODES (packages/engine/src/codes/api-codes.ts); the contract tests hold every answered code to it. */
+  readonly code: ApiCode | (string & {});
   readonly details: unknown;
   /** Response headers the error needs (`Retry-After` on a busy store). */
   readonly headers: Record<string, string> | undefined;
-  constructor(status: ContentfulStatusCode, code: string, message: string, details?: unknown, headers?: Record<string, string>) {
+  constructor(
+    status: ContentfulStatusCode,
+    code: ApiCode | (string & {}),
+    message: string,
+    details?: unknown,
+    headers?: Record<string, string>,
+  ) {
     super(message);
     this.status = status;
     this.code = code;
@@ -21,7 +29,7 @@ export class ApiError extends Error {
   }
 }
 
-export function errorBody(code: string, message: string, details?: unknown) {
+export function errorBody(code: ApiCode | (string & {}), message: string, details?: unknown) {
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 
@@ -29,11 +37,12 @@ export function errorBody(code: string, message: string, details?: unknown) {
 export async function handleError(err: Error, c: Context) {
   if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status, err.headers);
   if (err instanceof HTTPException) {
-    const code =
-      err.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : err.status === 400 && /json/i.test(err.message) ? 'INVALID_JSON' : 'HTTP_ERROR';
+    // Hono's own refusals (a media type, a body it cannot read) in the API's vocabulary; any other is a 400.
     const message = err.message || 'the request cannot be read';
-    if (code === 'INVALID_JSON') return c.json(errorBody(code, message, await notJsonAt(c)), 400);
-    return c.json(errorBody(code, message), err.status);
+    if (err.status === 415) return c.json(errorBody('UNSUPPORTED_MEDIA_TYPE', message), 415);
+    if (err.status === 413) return c.json(errorBody('TOO_LARGE', message), 413);
+    if (/json/i.test(err.message)) return c.json(errorBody('INVALID_JSON', message, await notJsonAt(c)), 400);
+    return c.json(errorBody('BAD_REQUEST', message), 400);
   }
   if (err instanceof SyntaxError) return c.json(errorBody('INVALID_JSON', 'the body is not JSON', await notJsonAt(c)), 400);
   return c.json(errorBody('INTERNAL', 'the server could not answer this request'), 500);

@@ -4,24 +4,13 @@ import { z } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compileBody } from './compile-body.ts';
+import { CompileBody } from './compile-body-schema.ts';
 import { compileOffLoop } from './compile-thread.ts';
 import { errorBody } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
 import { validationError } from './openapi.ts';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-
-/** `{sheet | colang, catalogue?, catalogue_format?}`: exactly one of sheet and colang. */
-export const CompileBody = z
-  .strictObject({
-    sheet: z.string().optional().openapi({ description: 'A rule sheet (YAML).' }),
-    colang: z.string().optional().openapi({ description: 'A Colang policy; send this or sheet, not both.' }),
-    catalogue: z.string().optional().openapi({ description: 'A catalogue, to lint the rules against.' }),
-    catalogue_format: z.enum(['yaml', 'json']).optional().openapi({ description: "The catalogue's format; yaml unless given." }),
-    source: z.string().max(256).optional().openapi({ description: 'A file name for the source map.' }),
-  })
-  .openapi('RuleSheetCompileBody');
-export type CompileBody = z.infer<typeof CompileBody>;
 
 /** The ctx-less route (no data folder, no keys): the engine routes' tests and `rules compile --server`. */
 export const ruleSheets = new Hono().post(

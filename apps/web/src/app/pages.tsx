@@ -6,6 +6,7 @@ import { ApprovalsPage } from '../features/approvals/components/approvals-page.t
 import { useMe } from '../features/auth/api/get-me.ts';
 import { DocumentsPage } from '../features/documents/components/documents-page.tsx';
 import { PolicyCheck } from '../features/policy-check/components/policy-check.tsx';
+import { canActivate, canAuthorize, canEdit, canReadArguments } from '../lib/capabilities.ts';
 import { hrefOf, navigate, type Route } from './router.ts';
 
 // The editor brings the sheet compiler and Monaco; both load only when a document is opened for editing.
@@ -23,22 +24,13 @@ const RulesetsPage = lazy(() => import('../features/rulesets/components/rulesets
 // The history page brings Monaco's diff editor; it loads only when a history is opened.
 const HistoryPage = lazy(() => import('../features/documents/components/history-page.tsx').then((m) => ({ default: m.HistoryPage })));
 
-/** The roles the edit seam takes edits from (docs/api.md, POST /v1/documents/{id}/edits). */
-const EDITING_ROLES: readonly string[] = ['owner', 'admin', 'developer'];
-
-/** The roles that may read recorded arguments (GET /v1/decisions?with_arguments=true). */
-const ARGUMENT_ROLES: readonly string[] = ['owner', 'admin'];
-
-/** The roles that may activate and revert, and authorize a tool's binding (docs/api.md, docs/catalogue.md). */
-const MANAGING_ROLES: readonly string[] = ['owner', 'admin'];
-
 export function Page({ route, memberKey }: { route: Route; memberKey: string }) {
   const me = useMe(memberKey);
   if (route.page === 'playground') return <PolicyCheck />;
   if (route.page === 'simulation') {
     return (
       <Suspense fallback={<Loading label="Loading the simulation" />}>
-        <SimulationPage withArguments={ARGUMENT_ROLES.includes(me.data?.role ?? '')} />
+        <SimulationPage withArguments={canReadArguments(me.data?.role)} />
       </Suspense>
     );
   }
@@ -47,7 +39,7 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
     return <ApprovalsPage memberKey={memberKey} viewer={viewer} tab={route.tab} onTab={(tab) => navigate({ page: 'approvals', tab })} />;
   }
   if (route.page === 'edit') {
-    const canSave = EDITING_ROLES.includes(me.data?.role ?? '');
+    const canSave = canEdit(me.data?.role);
     return (
       <Suspense fallback={<Loading label="Loading the editor" />}>
         <EditPage
@@ -62,10 +54,7 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
   if (route.page === 'templates') {
     return (
       <Suspense fallback={<Loading label="Loading the templates" />}>
-        <TemplatesPage
-          canCreate={EDITING_ROLES.includes(me.data?.role ?? '')}
-          editHref={(document) => hrefOf({ page: 'edit', document })}
-        />
+        <TemplatesPage canCreate={canEdit(me.data?.role)} editHref={(document) => hrefOf({ page: 'edit', document })} />
       </Suspense>
     );
   }
@@ -74,7 +63,7 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
       <Suspense fallback={<Loading label="Loading the rules form" />}>
         <RulesPage
           id={route.document}
-          canSave={EDITING_ROLES.includes(me.data?.role ?? '')}
+          canSave={canEdit(me.data?.role)}
           backHref={hrefOf({ page: 'documents', document: route.document })}
           editHref={hrefOf({ page: 'edit', document: route.document })}
         />
@@ -95,7 +84,7 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
     );
   }
   if (route.page === 'history') {
-    const canManage = MANAGING_ROLES.includes(me.data?.role ?? '');
+    const canManage = canActivate(me.data?.role);
     return (
       <Suspense fallback={<Loading label="Loading the history" />}>
         <HistoryPage id={route.document} canManage={canManage} backHref={hrefOf({ page: 'documents', document: route.document })} />
@@ -109,7 +98,7 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
       editHref={(document) => hrefOf({ page: 'edit', document })}
       historyHref={(document) => hrefOf({ page: 'history', document })}
       rulesHref={(document) => hrefOf({ page: 'rules', document })}
-      canAuthorize={MANAGING_ROLES.includes(me.data?.role ?? '')}
+      canAuthorize={canAuthorize(me.data?.role)}
     />
   );
 }

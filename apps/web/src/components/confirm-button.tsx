@@ -1,7 +1,7 @@
 // A button with a confirmation step: the first click asks, the second acts. What to read or pick before
 // confirming goes inside the question; an error is shown plainly, or the caller's way.
 import { type ReactNode, useState } from 'react';
-import { ApiError } from '../lib/api-client.ts';
+import { ApiError } from '../lib/api/api-error.ts';
 
 interface ConfirmButtonProps {
   label: string;

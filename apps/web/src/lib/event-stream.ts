@@ -1,5 +1,5 @@
 // Server-sent events over fetch, parsed by hand: EventSource cannot send an Authorization header.
-import { authHeaders } from './api-client.ts';
+import { bearer } from './api/client.ts';
 
 export interface StreamEvent {
   event: string;
@@ -36,7 +36,7 @@ export async function readEventStream(
   signal: AbortSignal,
   onOpen?: () => void,
 ): Promise<void> {
-  const response = await fetch(path, { headers: { accept: 'text/event-stream', ...authHeaders(key) }, signal });
+  const response = await fetch(path, { headers: { accept: 'text/event-stream', ...bearer(key) }, signal });
   if (!response.ok || response.body === null) throw new Error(`the event stream answered ${response.status}`);
   onOpen?.();
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -3,7 +3,9 @@
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { exampleSuiteIdOf } from '@tollgate/engine';
-import { ApiError, apiFetch, segment } from './api-client.ts';
+import { ApiError } from './api/api-error.ts';
+import { api, bodyOf } from './api/client.ts';
+import { queryKeys } from './query-keys.ts';
 
 /** The running version of a policy's suite. */
 export interface StoredSuite {
@@ -23,7 +25,7 @@ export async function getExampleSuite(policyId: string, signal?: AbortSignal): P
   const id = exampleSuiteIdOf(policyId);
   if (id === undefined) return null;
   try {
-    const body = await apiFetch<{ version: { sequence: number }; text: string }>(`/v1/documents/${segment(id)}`, { signal });
+    const body = bodyOf(await api.GET('/documents/{id}', { params: { path: { id } }, signal }));
     return { id, sequence: body.version.sequence, text: body.text };
   } catch (error) {
     // No suite yet is an answer, not an error: the panel offers to create one.
@@ -35,7 +37,7 @@ export async function getExampleSuite(policyId: string, signal?: AbortSignal): P
 export const exampleSuiteQueryOptions = (policyId: string) =>
   queryOptions({
     // Under 'documents', so a saved edit of any document refreshes it by prefix.
-    queryKey: ['documents', 'example-suite', policyId],
+    queryKey: queryKeys.documents.exampleSuite(policyId),
     queryFn: ({ signal }) => getExampleSuite(policyId, signal),
     // The editor holds its own suite text; a background refetch must not look like a new base.
     refetchOnWindowFocus: false,

@@ -2,6 +2,7 @@
 // meaning, HTTP status for API errors). Each reader's registry (POLICY_CODES, SHEET_CODES, ...) is a view of
 // it, docs' code tables are rendered from it (scripts/render-code-tables.ts), and so is the API's Error.code
 // enum. How to add a code: CONTRIBUTING.md; renamed codes: docs/documents.md, "Codes renamed".
+import { API_CODES } from './api-codes.ts';
 import { DOCUMENT_ONLY_CODES } from './documents.ts';
 import type { CodeDomain, CodeEntry, PolicyKind } from './entry.ts';
 import { GATE_ONLY_CODES } from './gate.ts';
@@ -10,21 +11,6 @@ import { RULES_CODES } from './rules.ts';
 import { SHARED_CODES } from './shared.ts';
 
 export type { CodeDomain, CodeEntry, PolicyKind } from './entry.ts';
-
-/**
- * The API's error codes join the registry here. At merge, this one line is replaced by
- * `import { API_CODES } from './api-codes.ts';` (packages/engine/src/codes/api-codes.ts, each code with its
- * HTTP status and one-line meaning); nothing else changes.
- */
-const API_CODES: Readonly<Record<string, ApiCodeSource>> = {};
-
-/** What the API's registry says of a code; `meaning` (or `message`/`when`) is its one line. */
-interface ApiCodeSource {
-  readonly status: number;
-  readonly meaning?: string;
-  readonly message?: string;
-  readonly when?: string;
-}
 
 /** The parts of the table, each code in exactly one (a test holds that no part repeats another's code). */
 export const CODE_PARTS = [SHARED_CODES, POLICY_ONLY_CODES, DOCUMENT_ONLY_CODES, RULES_CODES, GATE_ONLY_CODES] as const;
@@ -59,8 +45,9 @@ function fold(): ReadonlyMap<string, CodeInfo> {
     if (e.policyKind !== undefined) info.policyKind = e.policyKind;
     out.set(code, info);
   }
+  // The API's error codes (api-codes.ts) join the table here, each with its HTTP status.
   for (const [code, api] of Object.entries(API_CODES)) {
-    const meaning = api.meaning ?? api.message ?? api.when ?? code;
+    const meaning = api.meaning;
     const known = out.get(code);
     if (known) {
       known.domains.push('api');

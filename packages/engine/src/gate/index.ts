@@ -1,4 +1,4 @@
-// The gate: one agent call decided from its agent's compiled parts (DESIGN.md, "The gate").
+// The gate: one agent call decided from its agent's compiled parts (decide-call.ts names the steps).
 
 export * from './decide-call.ts';
 export * from './prepare-gate.ts';

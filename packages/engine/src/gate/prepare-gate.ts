@@ -1,4 +1,4 @@
-// Prepares an agent's gate parts once, for many calls (issue 8, "API gate"): what a decision needs that does
+// Prepares an agent's gate parts once, for many calls (docs/performance.md): what a decision needs that does
 // not depend on the call. Tools by name with their compiled amount mappings and whether the delegation covers
 // them, each rulebook's overlay laid once, the delegation's validity and the observe windows parsed, and the
 // rule set's own verdict. decidePrepared (decide-call.ts) then decides a call from it in a few microseconds.
@@ -10,7 +10,7 @@ import type { CompiledTool } from '../policy/tool.ts';
 import type { Catalogue, CatalogueTool } from '../rulebook/catalogue.ts';
 import { layOverlay } from '../rulebook/overlay.ts';
 import type { Rulebook } from '../rulebook/types.ts';
-import type { DecideCallInput, GateDecisionKind } from './decide-call.ts';
+import type { DecideCallInput, GateDecisionKind } from './gate-types.ts';
 
 /** What decides every call of one agent: the decision's input without the call, the time and the members. */
 export type GateParts = Omit<DecideCallInput, 'call' | 'now' | 'members'>;

@@ -12,6 +12,8 @@ export interface ProposedEdit {
   reason: string;
   /** The version the text was written from; left out, the version running now. */
   basedOn?: number | null;
+  /** The newest stored sequence the author read (an entity tag); the store refuses the save unless it still is. */
+  ifMatch?: number | null;
 }
 
 export type EditStatus = 'applied' | 'saved_not_running' | 'refused' | 'rejected' | 'conflict';

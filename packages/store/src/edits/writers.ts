@@ -44,6 +44,7 @@ export async function saveEdit(store: DocumentStore, edit: ProposedEdit, impact:
       author: edit.author,
       reason: edit.reason,
       basedOn: edit.basedOn ?? null,
+      ...(edit.ifMatch !== undefined ? { ifMatch: edit.ifMatch } : {}),
       activate,
     });
     const reasons = activate
@@ -57,6 +58,8 @@ export async function saveEdit(store: DocumentStore, edit: ProposedEdit, impact:
         ];
     return { status: activate ? 'applied' : 'saved_not_running', version, reasons, impact };
   } catch (err) {
+    // A failed precondition is the caller's to answer (412), not an outcome of the edit.
+    if (err instanceof StoreError && err.code === 'precondition_failed') throw err;
     if (err instanceof StoreError && err.code === 'conflict')
       return { status: 'conflict', reasons: [problem('EDIT_CONFLICT', err.message)], impact };
     // Busy, not wrong: the caller is told to retry (the API answers 503 with Retry-After; docs/store.md, "The lock").

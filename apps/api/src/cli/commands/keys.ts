@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { openDatabase } from '../../server/state/db.ts';
 import { createKey, createMember, findMember, GRANTS, type Grant, listMembers, ROLES, type Role } from '../../server/state/members.ts';
 import { CliError, type CliIo, EXIT_OK } from '../io.ts';
-import type { ParsedOptions } from '../main.ts';
+import type { ParsedOptions } from '../options.ts';
 
 function database(options: ParsedOptions) {
   if (!options.data) throw new CliError('USAGE', 'missing --data DIR');

@@ -2,7 +2,7 @@
 import { CompiledPolicy, compileTool, evaluatePolicy, type PolicyDocument, type ToolBinding } from '@tollgate/engine/policy';
 import { formatDiagnostic } from '@tollgate/engine/source';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
-import { type ParsedOptions, required } from '../main.ts';
+import { type ParsedOptions, required } from '../options.ts';
 import { readJsonFile } from '../read-input.ts';
 import { loadMembers, loadPolicy } from './load-policy.ts';
 

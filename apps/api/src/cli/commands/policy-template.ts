@@ -2,7 +2,7 @@
 import { createFromTemplate, getTemplate, listTemplates } from '@tollgate/engine/policy';
 import { formatDiagnostic } from '@tollgate/engine/source';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
-import { one, type ParsedOptions } from '../main.ts';
+import { one, type ParsedOptions } from '../options.ts';
 import { writeFileAtomic } from './write-file.ts';
 
 export function policyTemplate(rest: string[], options: ParsedOptions, io: CliIo): number {

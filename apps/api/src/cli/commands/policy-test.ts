@@ -2,7 +2,7 @@
 import { CompiledPolicy, type PolicyDocument, readExampleSuite, runPolicyTests } from '@tollgate/engine/policy';
 import { formatDiagnostic } from '@tollgate/engine/source';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
-import { type ParsedOptions, required } from '../main.ts';
+import { type ParsedOptions, required } from '../options.ts';
 import { MAX_DOCUMENT_BYTES, readTextFile } from '../read-input.ts';
 import { loadPolicy } from './load-policy.ts';
 

@@ -1,7 +1,7 @@
 // tollgate policy validate: exit 0 valid, 1 invalid, 2 unreadable or not JSON.
 import { diagnosticJson, formatDiagnostic } from '@tollgate/engine/source';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
-import type { ParsedOptions } from '../main.ts';
+import type { ParsedOptions } from '../options.ts';
 import { loadMembers, loadPolicy, loadTools } from './load-policy.ts';
 
 export function policyValidate(file: string, options: ParsedOptions, io: CliIo): number {

@@ -2,7 +2,7 @@
 import { type Catalogue, checkTool, layOverlay, type SessionCall } from '@tollgate/engine';
 import { formatDiagnostic } from '@tollgate/engine/source';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
-import { type ParsedOptions, required } from '../main.ts';
+import { type ParsedOptions, required } from '../options.ts';
 import { readJsonFile } from '../read-input.ts';
 import { compileRulesFile, loadCatalogue, printRefusal } from './load-rules.ts';
 

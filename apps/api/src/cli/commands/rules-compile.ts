@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { formatLint, formatRulebook, type RulesCompileResult } from '@tollgate/engine';
 import { type Diagnostic, formatDiagnostic } from '@tollgate/engine/source';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
-import type { ParsedOptions } from '../main.ts';
+import type { ParsedOptions } from '../options.ts';
 import { MAX_DOCUMENT_BYTES, readTextFile } from '../read-input.ts';
 import { compileRulesFile, loadCatalogue, printRefusal } from './load-rules.ts';
 import { writeFilesAtomic } from './write-file.ts';

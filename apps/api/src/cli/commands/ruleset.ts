@@ -8,7 +8,7 @@ import { ApiError } from '../../server/errors.ts';
 import { pinContextFor, pinnedIdsOf } from '../../server/rulesets/ruleset-versions.ts';
 import { runRulesetVersion } from '../../server/rulesets/run-version.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE } from '../io.ts';
-import { required } from '../main.ts';
+import { required } from '../options.ts';
 import { MAX_DOCUMENT_BYTES, readJsonFile, readTextFile } from '../read-input.ts';
 
 async function withData<T>(data: string | undefined, run: (ctx: AppContext) => Promise<T>): Promise<T> {

@@ -1,4 +1,5 @@
 // tollgate serve: the console and the API on one port, over a data folder (documents + tollgate.db).
+import type { Server as HttpServer } from 'node:http';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve as serveNode } from '@hono/node-server';
@@ -7,7 +8,10 @@ import { createApp } from '../../server/app.ts';
 import { openContext } from '../../server/context.ts';
 import { seedDemo } from '../../server/demo.ts';
 import { CliError, type CliIo } from '../io.ts';
-import type { ParsedOptions } from '../main.ts';
+import type { ParsedOptions } from '../options.ts';
+
+/** How long a stopping server lets requests in flight finish before it cuts their connections. */
+const STOP_GRACE_MS = 3_000;
 
 const WEB_DIST = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
@@ -27,6 +31,7 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   const demo = options.demo ? await seedDemo(ctx) : undefined;
   const app = createApp({ ctx, webDist: WEB_DIST });
   return new Promise((done) => {
+    // No createServer option is given, so the server is node:http's (the type also admits HTTP/2's).
     const server = serveNode({ fetch: app.fetch, hostname: host, port }, (info) => {
       io.stdout.write(`Tollgate is serving the console and API at http://${host}:${info.port}/ (data in ${dataDir})\n`);
       if (demo) {
@@ -39,7 +44,15 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
       io.stderr.write(`tollgate serve: cannot listen on ${host}:${port}: ${err.code ?? err.message}\n`);
       void ctx.close().then(() => done(2));
     });
-    const stop = () => server.close(() => void ctx.close().then(() => done(0)));
+    // A stop (docs/api.md, "Stopping the server"): no new connections, event streams ended, idle keep-alive
+    // connections closed, requests in flight finished (any still open after STOP_GRACE_MS are cut), then
+    // the decision log written and the database closed.
+    const stop = () => {
+      server.close(() => void ctx.close().then(() => done(0)));
+      ctx.events.close();
+      (server as HttpServer).closeIdleConnections();
+      setTimeout(() => (server as HttpServer).closeAllConnections(), STOP_GRACE_MS).unref();
+    };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });

@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { checkStore, repairStore, StoreError, type StoreFinding } from '@tollgate/store';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
-import { type ParsedOptions, required } from '../main.ts';
+import { type ParsedOptions, required } from '../options.ts';
 
 function documentsOf(options: ParsedOptions): string {
   const dataDir = resolve(required(options.data, 'data'));

@@ -3,7 +3,6 @@
 // agent reads its own and claims an approved one once.
 import { createRoute, z } from '@hono/zod-openapi';
 import { APPROVER_ROLES } from '@tollgate/engine';
-import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
@@ -11,7 +10,10 @@ import { type ApprovalRow, claimApproval, decideApproval, findApproval, listAppr
 import { argumentsDigest, findDecision } from '../state/decisions.ts';
 import type { MemberRow, Principal } from '../state/members.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
-import { ArgumentsObject, ErrorSchema, limitQuery } from './route-kit.ts';
+import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
+import { ArgumentsObject, ErrorSchema, limitQuery, memberOf, members, notFound } from './route-kit.ts';
+
+const DateTime = z.iso.datetime({ offset: true });
 
 const Approval = z
   .object({
@@ -19,7 +21,7 @@ const Approval = z
     call_id: z.string(),
     agent: z.string(),
     tool: z.string(),
-    arguments: z.unknown().openapi({
+    arguments: z.record(z.string(), z.unknown()).nullable().openapi({
       description:
         "The held call's arguments, shown only to this request's eligible approvers and to owners and admins (arguments_shown); null for anyone else, and after the retention period.",
     }),
@@ -30,19 +32,19 @@ const Approval = z
     amount: z.string().nullable(),
     currency: z.string().nullable(),
     policy_document: z.string(),
-    policy_sequence: z.number(),
+    policy_sequence: z.number().int(),
     rule: z.string().nullable(),
     description: z.string().nullable(),
     approvers: z.array(z.string()),
     status: z.enum(['pending', 'approved', 'denied', 'expired']),
-    expires_at: z.string(),
+    expires_at: DateTime,
     decided_by: z.string().nullable(),
-    decided_at: z.string().nullable(),
+    decided_at: DateTime.nullable(),
     reason: z.string().nullable(),
     signature: z.string().nullable().openapi({ description: 'Ed25519 over signed_content, base64.' }),
     signed_content: z.string().nullable(),
-    claimed_at: z.string().nullable(),
-    created_at: z.string(),
+    claimed_at: DateTime.nullable(),
+    created_at: DateTime,
   })
   .openapi('Approval');
 type Approval = z.infer<typeof Approval>;
@@ -68,6 +70,7 @@ const listRoute = createRoute({
   method: 'get',
   path: '/approvals',
   summary: 'List approval requests',
+  middleware: [members()] as const,
   request: {
     query: z.object({
       status: z
@@ -75,6 +78,7 @@ const listRoute = createRoute({
         .optional()
         .openapi({ description: 'Only requests of this status; decided is approved, denied and expired together.' }),
       limit: limitQuery(MAX_APPROVALS_LIMIT, DEFAULT_APPROVALS_LIMIT),
+      cursor: CursorQuery,
     }),
   },
   responses: {
@@ -82,14 +86,14 @@ const listRoute = createRoute({
       description: 'Requests, newest first, at most limit of them',
       content: {
         'application/json': {
-          schema: z.object({
-            approvals: z.array(Approval),
-            has_more: z.boolean().openapi({ description: 'Whether older requests match too.' }),
-          }),
+          schema: z.object({ approvals: z.array(Approval), ...PageFields }),
         },
       },
     },
-    400: { description: 'A bad status or limit', content: { 'application/json': { schema: ErrorSchema } } },
+    400: {
+      description: 'A bad status or limit (INVALID_QUERY), or a cursor not given by this server (INVALID_CURSOR)',
+      content: { 'application/json': { schema: ErrorSchema } },
+    },
     403: errors[403],
   },
 });
@@ -105,6 +109,7 @@ const decideRoute = (verb: 'approve' | 'deny') =>
     method: 'post',
     path: `/approvals/{id}/${verb}`,
     summary: verb === 'approve' ? 'Approve a held call (signed)' : 'Deny a held call (signed)',
+    middleware: [members()] as const,
     request: { params: IdParams, body: { required: true, content: { 'application/json': { schema: DecideBody } } } },
     responses: { 200: ok('The decided request with its signature'), ...errors },
   });
@@ -143,7 +148,7 @@ function present(ctx: AppContext, principal: Principal, row: ApprovalRow): Appro
     call_id: row.call_id,
     agent: row.agent,
     tool: row.tool,
-    arguments: shown ? readStoredJson(decision?.arguments) : null,
+    arguments: shown ? ((readStoredJson(decision?.arguments) ?? null) as Record<string, unknown> | null) : null,
     arguments_shown: shown,
     arguments_digest: row.arguments_digest,
     amount: decision?.amount ?? null,
@@ -169,11 +174,11 @@ function present(ctx: AppContext, principal: Principal, row: ApprovalRow): Appro
 function visible(ctx: AppContext, principal: Principal, id: string): ApprovalRow {
   const row = findApproval(ctx.db, id);
   if (principal.kind === 'agent') {
-    if (!row) throw new ApiError(404, 'NOT_FOUND', `no approval request ${id}`);
+    if (!row) throw notFound('approval', `no approval request ${id}`);
     if (row.agent !== principal.agent) throw new ApiError(403, 'AGENT_MISMATCH', `this request belongs to ${row.agent}`);
     return row;
   }
-  if (!row) throw new ApiError(404, 'NOT_FOUND', `no approval request ${id}`);
+  if (!row) throw notFound('approval', `no approval request ${id}`);
   return row;
 }
 
@@ -182,11 +187,11 @@ export function approvalRoutes() {
 
   app.openapi(listRoute, (c) => {
     const ctx = c.get('ctx');
-    requireMember(c.get('principal'));
-    const { status, limit } = c.req.valid('query');
-    const { rows, more } = listApprovals(ctx.db, status, ctx.now(), limit ?? DEFAULT_APPROVALS_LIMIT);
+    const { status, limit, cursor } = c.req.valid('query');
+    const page = listApprovals(ctx.db, status, ctx.now(), limit ?? DEFAULT_APPROVALS_LIMIT, pageKeyOf(cursor));
     const principal = c.get('principal');
-    return exactJson(c, { approvals: rows.map((r) => present(ctx, principal, r)), has_more: more }, 200);
+    const approvals = page.rows.map((r) => present(ctx, principal, r));
+    return exactJson(c, { approvals, has_more: page.more, next_cursor: page.next }, 200);
   });
 
   app.openapi(getRoute, (c) => {
@@ -198,11 +203,11 @@ export function approvalRoutes() {
   for (const verb of ['approve', 'deny'] as const) {
     app.openapi(decideRoute(verb), (c) => {
       const ctx = c.get('ctx');
-      const member = requireMember(c.get('principal'));
+      const member = memberOf(c);
       const { id } = c.req.valid('param');
       const { reason } = c.req.valid('json');
       const row = findApproval(ctx.db, id);
-      if (!row) throw new ApiError(404, 'NOT_FOUND', `no approval request ${id}`);
+      if (!row) throw notFound('approval', `no approval request ${id}`);
       if (!eligible(member, row)) {
         throw new ApiError(403, 'NOT_ELIGIBLE', 'you are not an eligible approver of this request');
       }
@@ -211,7 +216,7 @@ export function approvalRoutes() {
         if (outcome.reason === 'expired')
           throw new ApiError(409, 'APPROVAL_EXPIRED', 'the request has expired and can no longer be decided');
         if (outcome.reason === 'already_decided') throw new ApiError(409, 'ALREADY_DECIDED', 'the request has been decided already');
-        throw new ApiError(404, 'NOT_FOUND', `no approval request ${id}`);
+        throw notFound('approval', `no approval request ${id}`);
       }
       ctx.events.publish({ type: 'approval', id, status: outcome.row.status });
       return exactJson(c, present(ctx, c.get('principal'), outcome.row), 200);
@@ -233,7 +238,8 @@ export function approvalRoutes() {
         arguments_mismatch: ['ARGUMENTS_MISMATCH', 'the arguments are not the ones approved'],
         expired: ['APPROVAL_EXPIRED', 'the request has expired'],
       }[outcome.reason];
-      throw new ApiError(outcome.reason === 'not_found' ? 404 : 409, code as string, message as string);
+      if (outcome.reason === 'not_found') throw notFound('approval', message as string);
+      throw new ApiError(409, code as string, message as string);
     }
     ctx.events.publish({ type: 'approval', id, status: 'claimed' });
     return exactJson(c, present(ctx, principal, outcome.row), 200);

@@ -1,12 +1,14 @@
 // Routes: the recorded gate decisions, newest first, for members. The arguments themselves (kept only for
 // the retention period) are shown only on request, and only to owners and admins; their digest always.
 import { createRoute, z } from '@hono/zod-openapi';
-import { requireMember } from '../auth.ts';
+import { createMiddleware } from 'hono/factory';
+import { type Env, requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { type DecisionRow, findDecision, listDecisions } from '../state/decisions.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
-import { limitQuery } from './route-kit.ts';
+import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
+import { limitQuery, members, notFound } from './route-kit.ts';
 import { ERRORS, jsonResponse } from './stateless.ts';
 
 export const DEFAULT_DECISIONS_LIMIT = 100;
@@ -25,6 +27,7 @@ const ListQuery = z.strictObject({
   since: Timestamp.optional().openapi({ description: 'Only calls at or after this ISO date-time.' }),
   until: Timestamp.optional().openapi({ description: 'Only calls at or before this ISO date-time.' }),
   limit: limitQuery(MAX_DECISIONS_LIMIT, DEFAULT_DECISIONS_LIMIT),
+  cursor: CursorQuery,
   with_arguments: WithArguments,
 });
 const OneQuery = z.strictObject({ with_arguments: WithArguments });
@@ -50,18 +53,29 @@ const DecisionSchema = z
       .optional()
       .openapi({ description: 'Only with ?with_arguments=true: the arguments, or null once forgotten.' }),
     session: z.string().nullable(),
-    created_at: z.string(),
+    created_at: Timestamp,
   })
   .openapi('RecordedDecision');
+
+/** Route middleware: with_arguments=true is for owners and admins, who see arguments (docs/api.md). */
+function argumentsReaders() {
+  return createMiddleware<Env>(async function requireArgumentsReader(c, next) {
+    if (c.req.query('with_arguments') === 'true') requireMember(c.get('principal'), 'owner', 'admin');
+    await next();
+  });
+}
 
 const listRoute = createRoute({
   method: 'get',
   path: '/decisions',
   summary: 'Recorded gate decisions, newest first (members; arguments only for owners and admins).',
+  middleware: [members(), argumentsReaders()] as const,
   request: { query: ListQuery },
   responses: {
-    200: jsonResponse(z.object({ decisions: z.array(DecisionSchema) }), 'The decisions.'),
-    400: errorResponse('INVALID_QUERY: a bad agent, since, until, limit or with_arguments.'),
+    200: jsonResponse(z.object({ decisions: z.array(DecisionSchema), ...PageFields }), 'One page of decisions.'),
+    400: errorResponse(
+      'INVALID_QUERY: a bad agent, since, until, limit or with_arguments; INVALID_CURSOR: a cursor not given by this server.',
+    ),
     401: ERRORS[401],
     403: ERRORS[403],
   },
@@ -71,6 +85,7 @@ const oneRoute = createRoute({
   method: 'get',
   path: '/decisions/{call_id}',
   summary: 'One recorded gate decision by call id (members; arguments only for owners and admins).',
+  middleware: [members(), argumentsReaders()] as const,
   request: { params: CallParam, query: OneQuery },
   responses: {
     200: jsonResponse(DecisionSchema, 'The decision.'),
@@ -108,27 +123,26 @@ export function decisionRoutes() {
   app.openapi(listRoute, (c) => {
     const q = c.req.valid('query');
     const withArguments = q.with_arguments === 'true';
-    if (withArguments) requireMember(c.get('principal'), 'owner', 'admin');
-    else requireMember(c.get('principal'));
     if (q.since !== undefined && q.until !== undefined && new Date(q.since) > new Date(q.until)) {
       throw new ApiError(400, 'INVALID_QUERY', 'since is after until');
     }
-    const rows = listDecisions(c.get('ctx').db, {
+    const after = pageKeyOf(q.cursor);
+    const page = listDecisions(c.get('ctx').db, {
       ...(q.agent !== undefined ? { agent: q.agent } : {}),
       ...(q.since !== undefined ? { since: new Date(q.since).toISOString() } : {}),
       ...(q.until !== undefined ? { until: new Date(q.until).toISOString() } : {}),
       limit: q.limit ?? DEFAULT_DECISIONS_LIMIT,
+      ...(after !== undefined ? { after } : {}),
     });
-    return exactJson(c, { decisions: rows.map((r) => present(r, withArguments)) }, 200);
+    const decisions = page.rows.map((r) => present(r, withArguments));
+    return exactJson(c, { decisions, has_more: page.more, next_cursor: page.next }, 200);
   });
 
   app.openapi(oneRoute, (c) => {
     const { call_id } = c.req.valid('param');
     const withArguments = c.req.valid('query').with_arguments === 'true';
-    if (withArguments) requireMember(c.get('principal'), 'owner', 'admin');
-    else requireMember(c.get('principal'));
     const row = findDecision(c.get('ctx').db, call_id);
-    if (!row) throw new ApiError(404, 'NOT_FOUND', `no decision with call id ${call_id}`);
+    if (!row) throw notFound('decision', `no decision with call id ${call_id}`);
     return exactJson(c, present(row, withArguments), 200);
   });
 

@@ -2,9 +2,9 @@
 // console updates live; a comment every 15 s keeps proxies from closing a quiet stream.
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import { requireMember } from '../auth.ts';
 import type { ServerEvent } from '../context.ts';
-import { router } from '../openapi.ts';
+import { onlyDeclaredQuery, router } from '../openapi.ts';
+import { members } from './route-kit.ts';
 import { ERRORS } from './stateless.ts';
 
 export const HEARTBEAT_MS = 15_000;
@@ -12,6 +12,8 @@ export const HEARTBEAT_MS = 15_000;
 const eventsRoute = createRoute({
   method: 'get',
   path: '/events',
+  operationId: 'streamEvents',
+  tags: ['events'],
   summary: 'Server-sent events: `approval` {id, status} and `document` {id, sequence}, with a heartbeat comment every 15 s.',
   responses: {
     200: {
@@ -27,8 +29,8 @@ const eventsRoute = createRoute({
 export function eventRoutes() {
   const app = router();
   app.openAPIRegistry.registerPath(eventsRoute);
-  app.get('/events', (c) => {
-    requireMember(c.get('principal'));
+  // Described by registerPath (a stream, not a JSON answer), so it states the checks openapi() adds itself.
+  app.get('/events', members(), onlyDeclaredQuery(new Set()), (c) => {
     const hub = c.get('ctx').events;
     return streamSSE(c, async (stream) => {
       const queue: ServerEvent[] = [];
@@ -45,9 +47,15 @@ export function eventRoutes() {
         unsubscribe();
         wake?.();
       });
+      // A stopping server ends the stream, so the client reconnects elsewhere or later (docs/api.md, "Stopping the server").
+      let closing = false;
+      const forget = hub.onClose(() => {
+        closing = true;
+        wake?.();
+      });
       // The first bytes: the client knows it is subscribed once it reads them.
       await stream.write(': connected\n\n');
-      while (!stream.aborted && !stream.closed) {
+      while (!closing && !stream.aborted && !stream.closed) {
         const event = queue.shift();
         if (event) {
           await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
@@ -60,6 +68,7 @@ export function eventRoutes() {
       }
       clearInterval(heartbeat);
       unsubscribe();
+      forget();
     });
   });
   return app;

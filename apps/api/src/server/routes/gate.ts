@@ -2,41 +2,18 @@
 // the store) decide it; the decision is recorded, and a held call gets an approval request.
 import { randomUUID } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
-import {
-  type Agent,
-  type CatalogueOverlay,
-  catalogueFormatOf,
-  compilePolicy,
-  compileRules,
-  DEFAULT_APPROVAL_TTL_SECONDS,
-  decidePrepared,
-  documentKindOf,
-  type GateParts,
-  type GatePolicy,
-  type GateRulebook,
-  type GateRuleset,
-  isApprovedVersion,
-  type PreparedGate,
-  prepareGate,
-  type Rulebook,
-  readAgent,
-  readCatalogue,
-  readSettings,
-  type Settings,
-} from '@tollgate/engine';
-import { readJsonText, writeJson } from '@tollgate/engine/source';
+import { decidePrepared } from '@tollgate/engine';
+import { writeJson } from '@tollgate/engine/source';
 import { MAX_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, readJsonBody } from '../call-request.ts';
-import { offLoop } from '../compile-thread.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { router, validationError } from '../openapi.ts';
-import { loadPinnedRules, readRulesetVersion } from '../rulesets/ruleset-versions.ts';
+import { loadAgentCached } from '../gate/load-agent.ts';
+import { onlyDeclaredQuery, router, validationError } from '../openapi.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { newCallId } from '../state/call-id.ts';
 import { decisionLogOf } from '../state/decision-log.ts';
 import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
-import { authorizationGeneration, unauthorizedTools } from '../state/tool-bindings.ts';
 import { ErrorSchema } from './route-kit.ts';
 
 export const CallBody = z
@@ -56,7 +33,9 @@ const CallAnswer = z
     rule: z.string().nullable(),
     code: z.string().nullable(),
     explanation: z.record(z.string(), z.unknown()).openapi({ description: 'What the agent is told, at its disclosure level.' }),
-    approval: z.object({ id: z.string(), expires_at: z.string(), approvers_count: z.number() }).optional(),
+    approval: z
+      .object({ id: z.string(), expires_at: z.iso.datetime({ offset: true }), approvers_count: z.number().int().min(0) })
+      .optional(),
     observed: z
       .object({ window: z.string(), would_have_been: z.enum(['allow', 'deny', 'require_approval', 'confirm']) })
       .optional()
@@ -68,6 +47,8 @@ const CallAnswer = z
 export const callRoute = createRoute({
   method: 'post',
   path: '/agents/{agent}/calls',
+  operationId: 'decideCall',
+  tags: ['gate'],
   summary: "Decide an agent's call",
   request: {
     params: z.object({ agent: z.string().min(1).max(128) }),
@@ -81,164 +62,6 @@ export const callRoute = createRoute({
   },
 });
 
-interface LoadedAgent {
-  agent: Agent;
-  /** Documents read at a pinned sequence rather than their running one. */
-  pinned: string[];
-  parts: GateParts;
-  /** The parts prepared once for every call (prepareGate): tools by name, overlays laid, dates parsed. */
-  prepared: PreparedGate;
-  versions: Record<string, number>;
-}
-
-async function running(ctx: AppContext, id: string, versions: Record<string, number>): Promise<string> {
-  const doc = await ctx.store.get(id);
-  if (!doc) throw new ApiError(409, 'AGENT_NOT_LOADABLE', `${id} has no running version`);
-  versions[id] = doc.sequence;
-  return doc.text;
-}
-
-function unloadable(id: string, problems: unknown): never {
-  throw new ApiError(409, 'AGENT_NOT_LOADABLE', `${id} does not load`, { problems });
-}
-
-/** A pinned rule that does not load makes the agent unloadable, naming the rule. */
-function rulesUnloadable(err: unknown): never {
-  if (err instanceof ApiError) throw new ApiError(409, 'AGENT_NOT_LOADABLE', err.message, err.details);
-  throw err;
-}
-
-const loadedAgents = new WeakMap<
-  AppContext,
-  Map<string, { loaded: LoadedAgent; generation: number; authorizations: number; versionsJson: string }>
->();
-
-/**
- * The agent as loaded for its documents' current versions, with its versions as recorded JSON. A loaded
- * agent is trusted until the store is written (`ctx.documentChanges`) or a tool is authorized: a call then
- * reads no document at all. The generations are taken before loading, so a write during a load leaves a
- * stale entry unused.
- */
-export async function loadAgentCached(ctx: AppContext, name: string): Promise<{ loaded: LoadedAgent; versionsJson: string }> {
-  let cache = loadedAgents.get(ctx);
-  if (!cache) {
-    cache = new Map();
-    loadedAgents.set(ctx, cache);
-  }
-  const generation = ctx.documentChanges.generation;
-  const authorizations = authorizationGeneration(ctx.db);
-  const hit = cache.get(name);
-  if (hit && hit.generation === generation && hit.authorizations === authorizations) return hit;
-  const loaded = await loadAgent(ctx, name);
-  const entry = { loaded, generation, authorizations, versionsJson: JSON.stringify(loaded.versions) };
-  cache.set(name, entry);
-  return entry;
-}
-
-/** Loads the agent and every document it names, at their running versions (pinned ones at their pin). */
-export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAgent> {
-  const id = `agents/${name}.agent.yaml`;
-  if (documentKindOf(id) !== 'agent') throw new ApiError(404, 'AGENT_NOT_FOUND', `no agent named ${name}`);
-  const doc = await ctx.store.get(id);
-  if (!doc) throw new ApiError(404, 'AGENT_NOT_FOUND', `no agent named ${name}`);
-  const versions: Record<string, number> = { [id]: doc.sequence };
-  const read = readAgent(doc.text);
-  if (!read.ok) unloadable(id, read.problems);
-  const agent = read.agent;
-
-  const catalogueRead = readCatalogue(await running(ctx, agent.catalogue, versions), catalogueFormatOf(agent.catalogue) ?? 'yaml');
-  if (!catalogueRead.ok) unloadable(agent.catalogue, catalogueRead.problems);
-
-  let rulebook: Rulebook | undefined;
-  let overlay: CatalogueOverlay | undefined;
-  if (agent.rulebook !== undefined) {
-    const kind = documentKindOf(agent.rulebook) === 'colang' ? 'colang' : 'sheet';
-    const text = await running(ctx, agent.rulebook, versions);
-    const id = agent.rulebook;
-    // A big sheet compiles on the compile thread, so loading the agent never holds the other calls.
-    const compiled = await offLoop(text.length, { rules: { text, kind, id } }, () => compileRules(text, kind, undefined, id));
-    if (!compiled.ok) unloadable(agent.rulebook, compiled.problems);
-    rulebook = compiled.rulebook;
-    overlay = compiled.overlay;
-  }
-
-  // Settings first: whether only approved rule sets run decides whether the rule set's pins are read at all.
-  let ttl = DEFAULT_APPROVAL_TTL_SECONDS;
-  let settingsRead: Settings | undefined;
-  const settingsDoc = await ctx.store.get('settings.yaml');
-  if (settingsDoc) {
-    const s = readSettings(settingsDoc.text, undefined, { stored: true });
-    if (s.ok) {
-      settingsRead = s.settings;
-      ttl = s.settings.approval_ttl_seconds;
-      versions['settings.yaml'] = settingsDoc.sequence;
-    }
-  }
-  const approvedRulesets = settingsRead?.approved_rulesets_only ? settingsRead.approved_rulesets : undefined;
-
-  const policies: GatePolicy[] = [];
-  const rulebooks: GateRulebook[] = [];
-  const pinned: string[] = [];
-  let ruleset: GateRuleset | undefined;
-  const addPolicy = (document: string, sequence: number, text: string) => {
-    const read = readJsonText(text);
-    if (!read.ok) unloadable(document, [read.diagnostic]);
-    if (read.diagnostics.length > 0) unloadable(document, read.diagnostics);
-    const compiled = compilePolicy(read.value);
-    if (!compiled.ok) unloadable(document, compiled.errors);
-    policies.push({ document, sequence, policy: compiled.policy });
-  };
-  if (agent.policy !== undefined) {
-    const text = await running(ctx, agent.policy, versions);
-    addPolicy(agent.policy, versions[agent.policy] as number, text);
-  } else if (agent.ruleset !== undefined) {
-    // The version the agent names, else the set's active one; a draft version or a set the gate refuses
-    // (archived, disabled, draft, not approved, pinning a rule disabled since) runs nothing.
-    const { view } = await readRulesetVersion(ctx, agent.ruleset, agent.ruleset_version).catch((err: unknown) => {
-      if (err instanceof ApiError) unloadable(agent.ruleset as string, [{ message: err.message }]);
-      throw err;
-    });
-    versions[agent.ruleset] = view.version_id;
-    ruleset = { document: agent.ruleset, version: view.version_id, status: view.status };
-    if (view.draft) ruleset.draftVersion = true;
-    if (view.replaced_by !== undefined) ruleset.replaced_by = view.replaced_by;
-    const unusable = view.pins.filter((p) => p.status === 'disabled' || p.status === 'archived').map((p) => p.rule_id);
-    if (unusable.length > 0) ruleset.unusableRules = unusable;
-    const runs =
-      (view.status === 'active' || view.status === 'test') &&
-      !view.draft &&
-      unusable.length === 0 &&
-      (approvedRulesets === undefined || isApprovedVersion(approvedRulesets, agent.ruleset, view.version_id));
-    for (const rule of runs ? await loadPinnedRules(ctx, view).catch(rulesUnloadable) : []) {
-      versions[rule.rule_id] = rule.version_id;
-      if (rule.pinned) pinned.push(rule.rule_id);
-      if (rule.kind === 'policy') policies.push({ document: rule.rule_id, sequence: rule.version_id, policy: rule.policy });
-      else {
-        const book: GateRulebook = { document: rule.rule_id, sequence: rule.version_id, rulebook: rule.rulebook };
-        if (rule.overlay !== undefined) book.overlay = rule.overlay;
-        rulebooks.push(book);
-      }
-    }
-  }
-
-  const parts: GateParts = {
-    catalogue: catalogueRead.catalogue,
-    rulebook,
-    overlay,
-    rulebooks,
-    policies,
-    ruleset,
-    approvedRulesets,
-    observeWindows: settingsRead?.observe_windows ?? [],
-    delegation: agent.delegation,
-    defaultApprovalTtlSeconds: ttl,
-    disclosure: agent.disclosure,
-    // Tools whose binding is not the authorized one run no call (docs/catalogue.md, "The authorized binding").
-    unauthorizedTools: unauthorizedTools(ctx.db, agent.catalogue, catalogueRead.catalogue),
-  };
-  return { agent, pinned, versions, parts, prepared: prepareGate(parts) };
-}
-
 /** How long a decision's arguments are kept (their digest is kept always). */
 export const ARGUMENTS_RETENTION_DAYS = 30;
 const SWEEP_EVERY_MS = 3600_000;
@@ -251,12 +74,14 @@ function sweepArguments(ctx: AppContext, now: Date): void {
   forgetOldArguments(ctx.db, new Date(now.getTime() - ARGUMENTS_RETENTION_DAYS * 86_400_000));
 }
 
+const NO_QUERY: ReadonlySet<string> = new Set();
+
 export function gateRoutes() {
   const app = router();
   // Described by callRoute, served by a plain handler: the request is checked by hand, synchronously and
   // with zod's issues (call-request.ts), instead of by zod-openapi's validators (issue 8).
   app.openAPIRegistry.registerPath(callRoute);
-  app.post('/agents/:agent/calls', async (c) => {
+  app.post('/agents/:agent/calls', onlyDeclaredQuery(NO_QUERY), async (c) => {
     const ctx = c.get('ctx');
     const principal = c.get('principal');
     const name = c.req.param('agent');

@@ -1,11 +1,9 @@
 // Routes: members. Who a key belongs to (for the console), and a member's public signing key (PEM), so
 // anyone can verify the approvals they signed.
 import { createRoute, z } from '@hono/zod-openapi';
-import { requireMember } from '../auth.ts';
-import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { findMember } from '../state/members.ts';
-import { ErrorSchema } from './route-kit.ts';
+import { ErrorSchema, memberOf, members, notFound } from './route-kit.ts';
 
 const PublicKey = z
   .object({
@@ -19,6 +17,8 @@ const PublicKey = z
 const publicKeyRoute = createRoute({
   method: 'get',
   path: '/members/{id}/public-key',
+  operationId: 'getMemberPublicKey',
+  tags: ['members'],
   summary: "A member's public signing key",
   request: { params: z.object({ id: z.string().min(1).max(128) }) },
   responses: {
@@ -39,7 +39,10 @@ const Me = z
 const meRoute = createRoute({
   method: 'get',
   path: '/me',
+  operationId: 'getMe',
+  tags: ['members'],
   summary: 'The member the key belongs to: id, name, role and grants',
+  middleware: [members()] as const,
   responses: {
     200: { description: 'The member', content: { 'application/json': { schema: Me } } },
     403: { description: "An agent's key", content: { 'application/json': { schema: ErrorSchema } } },
@@ -50,13 +53,13 @@ export function memberRoutes() {
   const app = router();
   app.openapi(meRoute, (c) => {
     const principal = c.get('principal');
-    const member = requireMember(principal);
+    const member = memberOf(c);
     return c.json({ id: member.id, name: member.name, role: member.role, grants: [...principal.grants] }, 200);
   });
   app.openapi(publicKeyRoute, (c) => {
     const { id } = c.req.valid('param');
     const member = findMember(c.get('ctx').db, id);
-    if (!member || member.id !== id) throw new ApiError(404, 'NOT_FOUND', `no member ${id}`);
+    if (!member || member.id !== id) throw notFound('member', `no member ${id}`);
     return c.json({ id: member.id, name: member.name, algorithm: 'Ed25519' as const, public_key: member.public_key }, 200);
   });
   return app;

@@ -1,16 +1,49 @@
 // What the route modules share: the error body's schema, JSON response and request helpers, the member-role
 // middleware, and a store refusal as an API error.
 import { z } from '@hono/zod-openapi';
+import { API_CODE_NAMES, API_CODES, type ApiCode } from '@tollgate/engine';
 import { StoreError, type StoreErrorCode } from '@tollgate/store';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { type Env, requireMember } from '../auth.ts';
+import { type Env, requireGrant, requireMember } from '../auth.ts';
 import { MAX_ARGUMENTS_DEPTH, tooDeep } from '../call-request.ts';
 import { ApiError } from '../errors.ts';
-import type { Role } from '../state/members.ts';
+import type { Grant, MemberRow, Role } from '../state/members.ts';
 
+/** One fault of a refused body, query or path: where (a JSON Pointer), the zod or reader code, and what. */
+const IssueSchema = z
+  .object({
+    path: z.string(),
+    code: z.string(),
+    message: z.string(),
+    line: z.number().int().min(1).optional(),
+    column: z.number().int().min(1).optional(),
+  })
+  .openapi('Issue');
+
+/**
+ * What an error carries besides its message, by code (docs/api.md): the issues of a refused request, the
+ * problems behind a refusal, the kind of resource missing, the newest version, or where a body stops being
+ * JSON; other members name what is at fault (rules, tools).
+ */
+const ErrorDetails = z
+  .object({
+    issues: z.array(IssueSchema).optional(),
+    problems: z.array(z.record(z.string(), z.unknown())).optional(),
+    errors: z.array(z.record(z.string(), z.unknown())).optional(),
+    resource: z.string().optional(),
+    current: z.number().int().min(0).optional(),
+    line: z.number().int().min(1).optional(),
+    column: z.number().int().min(1).optional(),
+  })
+  .catchall(z.unknown())
+  .openapi('ErrorDetails');
+
+/** The one error body: `{"error": {"code", "message", "details"?}}`, the code one of API_CODES. */
 export const ErrorSchema = z
-  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }) })
+  .object({
+    error: z.object({ code: z.enum(API_CODE_NAMES as [ApiCode, ...ApiCode[]]), message: z.string(), details: ErrorDetails.optional() }),
+  })
   .openapi('Error');
 
 /**
@@ -38,7 +71,12 @@ export const limitQuery = (max: number, fallback: number) =>
     .transform(Number)
     .pipe(z.number().int().min(1).max(max))
     .optional()
-    .openapi({ type: 'integer', description: `1-${max}, default ${fallback}.` });
+    .openapi({ type: 'integer', minimum: 1, maximum: max, default: fallback, description: `1-${max}, default ${fallback}.` });
+
+/** The `Location` header of a 201, for createRoute's responses: where what was made is read. */
+export const LOCATION = {
+  Location: { description: 'The path of what was made.', schema: { type: 'string' as const } },
+};
 
 /** A JSON response of `schema`, for createRoute's responses. */
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -49,6 +87,19 @@ export const json = <T extends z.ZodType>(schema: T, description: string) => ({
 /** A required JSON request body of `schema`, for createRoute's request. */
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 
+/** The member behind a request that passed members(): the handler's view of who asks. */
+export function memberOf(c: Context<Env>): MemberRow {
+  return requireMember(c.get('principal'));
+}
+
+/** Route middleware: the key must hold `grant` (after members(), so an agent's key is MEMBER_REQUIRED first). */
+export function withGrant(grant: Grant) {
+  return createMiddleware<Env>(async function requireKeyGrant(c, next) {
+    requireGrant(c.get('principal'), grant);
+    await next();
+  });
+}
+
 /** Route middleware: the principal must be a member, of one of `roles` when given (before any body is read). */
 export function members(...roles: Role[]) {
   return createMiddleware<Env>(async function requireRole(c, next) {
@@ -57,28 +108,64 @@ export function members(...roles: Role[]) {
   });
 }
 
-const STORE_STATUS: Record<StoreErrorCode, ContentfulStatusCode> = {
-  not_found: 404,
-  invalid_id: 400,
-  rejected_version: 409,
-  nothing_to_revert: 409,
-  conflict: 409,
+// The store's refusals in the API's vocabulary; each code's status is the registry's (API_CODES).
+const STORE_CODES: Record<StoreErrorCode, ApiCode> = {
+  not_found: 'NOT_FOUND',
+  invalid_id: 'INVALID_ID',
+  rejected_version: 'REJECTED_VERSION',
+  nothing_to_revert: 'NOTHING_TO_REVERT',
+  conflict: 'CONFLICT',
   // Another process holds the store's lock past the wait: busy, not wrong; the client retries (docs/store.md).
-  locked: 503,
-  too_large: 413,
-  invalid_save: 400,
+  locked: 'LOCKED',
+  too_large: 'TOO_LARGE',
+  invalid_save: 'INVALID_SAVE',
   // A damaged version or index is refused, never replaced with a guess (docs/store.md, "Faults").
-  damaged: 409,
+  damaged: 'DAMAGED',
+  // The write's If-Match no longer names the newest version (docs/api.md, "Preconditions and paging").
+  precondition_failed: 'PRECONDITION_FAILED',
 };
+
+/** What a 404 NOT_FOUND says is missing, in its `details.resource`. */
+export type Resource =
+  | 'document'
+  | 'version'
+  | 'ruleset'
+  | 'rule'
+  | 'agent'
+  | 'approval'
+  | 'trial'
+  | 'template'
+  | 'member'
+  | 'decision'
+  | 'catalogue'
+  | 'tool';
+
+/** 404 NOT_FOUND naming the kind of resource missing (docs/api.md, "One vocabulary"). */
+export const notFound = (resource: Resource, message: string) => new ApiError(404, 'NOT_FOUND', message, { resource });
 
 /** Seconds a client waits before retrying a write refused because the store was busy (`Retry-After`). */
 export const STORE_RETRY_AFTER_SECONDS = 1;
 
-/** A store refusal as an API error (nothing was written); anything else is a bug and stays one. */
-export function storeError(err: unknown): never {
+/**
+ * A store refusal as an API error (nothing was written); anything else is a bug and stays one. The one
+ * mapping from the store's codes to HTTP (docs/api.md, "One vocabulary"): every route answers a store
+ * refusal through it, `resource` naming what a not_found misses.
+ *
+ * @example
+ * const doc = await ctx.store.get(id).catch((err) => storeError(err, 'document'));
+ */
+export function storeError(err: unknown, resource?: Resource): never {
   if (err instanceof StoreError) {
     const headers = err.code === 'locked' ? { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) } : undefined;
-    throw new ApiError(STORE_STATUS[err.code], err.code.toUpperCase(), err.message, undefined, headers);
+    const details = err.code === 'not_found' && resource !== undefined ? { ...err.details, resource } : err.details;
+    const code = STORE_CODES[err.code];
+    throw new ApiError(API_CODES[code].status, code, err.message, details, headers);
   }
   throw err;
 }
+
+/** storeError for a promise's catch, naming what a not_found misses. */
+export const storeErrorFor =
+  (resource: Resource) =>
+  (err: unknown): never =>
+    storeError(err, resource);

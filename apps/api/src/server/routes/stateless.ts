@@ -5,7 +5,6 @@ import {
   type Catalogue,
   CompiledPolicy,
   checkTool,
-  compileRules,
   compileTool,
   createFromTemplate,
   evaluatePolicy,
@@ -14,7 +13,6 @@ import {
   listTemplates,
   type Member,
   type PolicyDocument,
-  readCatalogue,
   type SessionCall,
   type ToolBinding,
   validateMembers,
@@ -22,17 +20,16 @@ import {
   validateToolBinding,
 } from '@tollgate/engine';
 import { type Diagnostic, diagnosticJson } from '@tollgate/engine/source';
-import { requireGrant, requireMember } from '../auth.ts';
-import { compileBody, problemWithLine } from '../compile-body.ts';
+import { compileBody, compileRulesInBody, type RulesRefusal } from '../compile-body.ts';
+import { CompileBody } from '../compile-body-schema.ts';
 import { compileOffLoop } from '../compile-thread.ts';
 import { DiagnosticSchema } from '../diagnostic-schema.ts';
 import { ApiError } from '../errors.ts';
 import { bodyFindings } from '../exact-body.ts';
 import { router } from '../openapi.ts';
-import { CompileBody } from '../rule-sheets.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { runningBindings } from '../state/tool-bindings.ts';
-import { ArgumentsObject, ErrorSchema } from './route-kit.ts';
+import { ArgumentsObject, ErrorSchema, members, notFound, withGrant } from './route-kit.ts';
 
 /** The error shape every route answers with, for the OpenAPI description. */
 const errorResponse = (description: string) => ({ content: { 'application/json': { schema: ErrorSchema } }, description });
@@ -55,6 +52,18 @@ export function jsonResponse<T extends z.ZodType>(schema: T, description: string
 
 const JsonObject = z.record(z.string(), z.unknown());
 const Problem = DiagnosticSchema;
+/** A JSON object the engine defines (a rulebook, an overlay, an explanation): described, not restated. */
+const EngineObject = (description: string) => z.record(z.string(), z.unknown()).openapi({ description });
+/** A problem the rules do not stop for: a Diagnostic. */
+const Lint = DiagnosticSchema;
+const TemplateParameter = z
+  .object({
+    name: z.string(),
+    type: z.enum(['currency', 'amount', 'integer', 'patterns']),
+    description: z.string(),
+    default: z.string(),
+  })
+  .openapi('TemplateParameter');
 const Members = z.array(z.unknown()).openapi({
   description: "Members at decision time: [{id, role, signing}]. Left out, approvers.users are checked against the workspace's members.",
 });
@@ -88,6 +97,12 @@ const CheckBody = z
   .openapi('RulesCheckBody');
 const TemplateBody = z.strictObject({ params: z.record(z.string(), z.string()).optional() }).openapi('PolicyTemplateBody');
 
+/** Throws a refusal of rules in a body as the API's error. */
+function refuse(refusal: RulesRefusal): never {
+  const { code, message, details } = refusal.body.error as { code: string; message: string; details?: unknown };
+  throw new ApiError(refusal.status, code, message, details);
+}
+
 /** 422 with the problems of a part of the body that the engine refuses. */
 function refuseIf(problems: Diagnostic[], code: string, what: string): void {
   if (problems.length > 0) throw new ApiError(422, code, `${what}: ${problems[0]?.message}`, { problems: problems.map(diagnosticJson) });
@@ -116,22 +131,25 @@ function toolsOf(tools: unknown[] | undefined): ToolBinding[] | undefined {
 const compileRoute = createRoute({
   method: 'post',
   path: '/rule-sheets/compile',
+  middleware: [members(), withGrant('catalogue')] as const,
+  operationId: 'compileRules',
+  tags: ['rules'],
   summary: 'Compile a rule sheet or Colang; keeps nothing (needs the catalogue grant).',
   request: jsonBody(CompileBody),
   responses: {
     200: jsonResponse(
       z.object({
         colang: z.string().nullable(),
-        rulebook: z.unknown(),
-        overlay: z.unknown(),
-        lints: z.array(z.unknown()),
-        source_map: z.unknown(),
+        rulebook: EngineObject('The compiled rulebook (docs/rules.md).'),
+        overlay: EngineObject('What the rules lay over the catalogue: tool kinds and confirmations.'),
+        lints: z.array(Lint),
+        source_map: EngineObject("Where each of the rulebook's rules comes from in the source."),
       }),
       'The Colang (null for Colang input), rulebook, overlay and lints.',
     ),
     ...ERRORS,
     422: errorResponse(
-      'RULE_SHEET_UNSUPPORTED (or the Colang code, COLANG_LIMIT among them) with details.problems [{line, message, code}], each code RULE_SHEET_UNSUPPORTED or RULE_SHEET_LIMIT for a sheet; or INVALID_CATALOGUE.',
+      'RULE_SHEET_UNSUPPORTED or COLANG_UNSUPPORTED with details.problems [{line, message, code}] (each its own code, RULE_SHEET_LIMIT or COLANG_LIMIT among them); or INVALID_CATALOGUE.',
     ),
   },
 });
@@ -139,6 +157,9 @@ const compileRoute = createRoute({
 const validateRoute = createRoute({
   method: 'post',
   path: '/policies/validate',
+  middleware: [members()] as const,
+  operationId: 'validatePolicy',
+  tags: ['policies'],
   summary: 'Validate a policy document, optionally against members and tools.',
   request: jsonBody(ValidateBody),
   responses: {
@@ -154,6 +175,9 @@ const validateRoute = createRoute({
 const evaluateRoute = createRoute({
   method: 'post',
   path: '/policies/evaluate',
+  middleware: [members()] as const,
+  operationId: 'evaluatePolicy',
+  tags: ['policies'],
   summary: 'Decide one call against a policy document, as `tollgate policy evaluate --json` does.',
   request: jsonBody(EvaluateBody),
   responses: {
@@ -163,8 +187,8 @@ const evaluateRoute = createRoute({
         rule: z.string().nullable(),
         code: z.string().nullable(),
         approvers: z.array(z.string()).nullable(),
-        approval: z.object({ ttl_seconds: z.number(), expires_at: z.string() }).nullable(),
-        explanation: z.unknown(),
+        approval: z.object({ ttl_seconds: z.number().int().min(0), expires_at: z.iso.datetime({ offset: true }) }).nullable(),
+        explanation: EngineObject('Why: the deciding rule, the conditions it checked and the amounts (docs/policy.md).'),
       }),
       'The decision, the deciding rule, approvers and the explanation.',
     ),
@@ -176,6 +200,9 @@ const evaluateRoute = createRoute({
 const checkRoute = createRoute({
   method: 'post',
   path: '/rules/check',
+  middleware: [members()] as const,
+  operationId: 'checkRules',
+  tags: ['rules'],
   summary: 'Check one call against a rule sheet or Colang and a catalogue.',
   request: jsonBody(CheckBody),
   responses: {
@@ -190,17 +217,20 @@ const checkRoute = createRoute({
       'The verdict, the rule and why.',
     ),
     ...ERRORS,
-    422: errorResponse('The rules do not compile (RULE_SHEET_UNSUPPORTED or the Colang code) or INVALID_CATALOGUE.'),
+    422: errorResponse('The rules do not compile (RULE_SHEET_UNSUPPORTED or COLANG_UNSUPPORTED) or INVALID_CATALOGUE.'),
   },
 });
 
 const listTemplatesRoute = createRoute({
   method: 'get',
   path: '/policies/templates',
+  middleware: [members()] as const,
+  operationId: 'listPolicyTemplates',
+  tags: ['policies'],
   summary: 'The policy templates and their parameters.',
   responses: {
     200: jsonResponse(
-      z.array(z.object({ name: z.string(), title: z.string(), description: z.string(), parameters: z.array(z.unknown()) })),
+      z.array(z.object({ name: z.string(), title: z.string(), description: z.string(), parameters: z.array(TemplateParameter) })),
       'Every template.',
     ),
     401: ERRORS[401],
@@ -211,6 +241,9 @@ const listTemplatesRoute = createRoute({
 const createTemplateRoute = createRoute({
   method: 'post',
   path: '/policies/templates/{name}',
+  middleware: [members()] as const,
+  operationId: 'draftPolicyFromTemplate',
+  tags: ['policies'],
   summary: 'Draft a policy from a template; nothing is stored or activated.',
   request: { params: z.object({ name: z.string() }), ...jsonBody(TemplateBody) },
   responses: {
@@ -218,16 +251,16 @@ const createTemplateRoute = createRoute({
       z.object({
         template: z.string(),
         parameters: z.record(z.string(), z.string()),
-        document: z.unknown(),
-        examples: z.unknown(),
+        document: EngineObject('The drafted policy document (policy@1).'),
+        examples: EngineObject('An example suite for the draft: {tools, examples}.'),
         notes: z.record(z.string(), z.string()),
-        delegation: z.unknown(),
+        delegation: EngineObject('A hint of the agent document that would run the draft.'),
       }),
       'The draft: document, examples, notes and a delegation hint.',
     ),
     ...ERRORS,
-    404: errorResponse('UNKNOWN_TEMPLATE.'),
-    422: errorResponse('Parameter errors (UNKNOWN_PARAMETER, INVALID_PARAMETER, PARAMETER_ORDER) in details.problems.'),
+    404: errorResponse('NOT_FOUND (details.resource "template"): no template by this name.'),
+    422: errorResponse('INVALID_PARAMETERS: details.problems give each (UNKNOWN_PARAMETER, INVALID_PARAMETER, PARAMETER_ORDER).'),
   },
 });
 
@@ -236,19 +269,12 @@ export function statelessRoutes() {
   const app = router();
 
   app.openapi(compileRoute, async (c) => {
-    const principal = c.get('principal');
-    requireMember(principal);
-    requireGrant(principal, 'catalogue');
     const answer = await compileOffLoop(c.req.valid('json'), compileBody);
-    if (answer.status !== 200) {
-      const { code, message, details } = answer.body.error as { code: string; message: string; details?: unknown };
-      throw new ApiError(answer.status, code, message, details);
-    }
+    if (answer.status !== 200) refuse(answer);
     return c.json(answer.body, 200);
   });
 
   app.openapi(validateRoute, async (c) => {
-    requireMember(c.get('principal'));
     const body = c.req.valid('json');
     const ctx = c.get('ctx');
     // Without members or tools in the body, the workspace's own, as `tollgate policy validate --members
@@ -267,7 +293,6 @@ export function statelessRoutes() {
   });
 
   app.openapi(evaluateRoute, (c) => {
-    requireMember(c.get('principal'));
     const body = c.req.valid('json');
     const members = membersOf(body.members, '/members');
     const toolProblems = validateToolBinding(body.tool, '/tool');
@@ -293,26 +318,11 @@ export function statelessRoutes() {
   });
 
   app.openapi(checkRoute, (c) => {
-    requireMember(c.get('principal'));
     const body = c.req.valid('json');
     const { rules, call } = body;
-    if ((rules.sheet === undefined) === (rules.colang === undefined)) {
-      throw new ApiError(400, 'INVALID_BODY', '/rules: send exactly one of "sheet" and "colang"', { issues: [] });
-    }
-    let catalogue: Catalogue | undefined;
-    if (body.catalogue !== undefined) {
-      const read = readCatalogue(body.catalogue, body.catalogue_format ?? 'yaml');
-      if (!read.ok) throw new ApiError(422, 'INVALID_CATALOGUE', 'the catalogue does not load', { problems: read.problems });
-      catalogue = read.catalogue;
-    }
-    const kind = rules.sheet !== undefined ? 'sheet' : 'colang';
-    const compiled = compileRules((rules.sheet ?? rules.colang) as string, kind, catalogue);
-    if (!compiled.ok) {
-      const code = kind === 'sheet' ? 'RULE_SHEET_UNSUPPORTED' : (compiled.problems[0]?.code ?? 'COLANG_SYNTAX');
-      throw new ApiError(422, code, `the ${kind === 'sheet' ? 'sheet' : 'policy'} was not compiled; nothing was changed`, {
-        problems: compiled.problems.map(problemWithLine),
-      });
-    }
+    const read = compileRulesInBody({ ...rules, catalogue: body.catalogue, catalogue_format: body.catalogue_format }, '/rules');
+    if (!('ok' in read)) refuse(read);
+    const { compiled, catalogue } = read;
     // Without a catalogue the called tool is an uncatalogued write, as `tollgate rules check` treats it.
     const base: Catalogue = catalogue ?? { tools: [{ name: call.tool, action: 'uncatalogued', kind: 'write' }] };
     const verdict = checkTool({
@@ -334,7 +344,6 @@ export function statelessRoutes() {
   });
 
   app.openapi(listTemplatesRoute, (c) => {
-    requireMember(c.get('principal'));
     return c.json(
       listTemplates().map(({ name, title, description, parameters }) => ({ name, title, description, parameters: [...parameters] })),
       200,
@@ -342,12 +351,12 @@ export function statelessRoutes() {
   });
 
   app.openapi(createTemplateRoute, (c) => {
-    requireMember(c.get('principal'));
     const { name } = c.req.valid('param');
-    if (!getTemplate(name)) throw new ApiError(404, 'UNKNOWN_TEMPLATE', `there is no template "${name}"`);
+    if (!getTemplate(name)) throw notFound('template', `there is no template "${name}"`);
     const draft = createFromTemplate(name, c.req.valid('json').params ?? {});
     if (!draft.ok) {
-      throw new ApiError(422, draft.errors[0]?.code ?? 'INVALID_PARAMETER', `the parameters are not valid: ${draft.errors[0]?.message}`, {
+      const first = draft.errors[0];
+      throw new ApiError(422, 'INVALID_PARAMETERS', `the parameters are not valid: ${first?.code}: ${first?.message}`, {
         problems: draft.errors.map(diagnosticJson),
       });
     }

@@ -5,7 +5,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { CatalogueTool } from '@tollgate/engine';
 import { documentKindOf } from '@tollgate/engine';
-import { requireMember } from '../auth.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
@@ -18,7 +17,7 @@ import {
   bindingOf,
   readCatalogueTools,
 } from '../state/tool-bindings.ts';
-import { ErrorSchema, json, members, storeError } from './route-kit.ts';
+import { ErrorSchema, json, memberOf, members, notFound, storeError } from './route-kit.ts';
 
 const CatalogueParam = z
   .string()
@@ -43,7 +42,7 @@ const AuthorizationSchema = z
     binding: z.object({ name: z.string(), action: z.string(), amount: AmountMapping.optional() }),
     authorized_by: z.string().openapi({ description: 'The member id, or "system" for bindings recorded by the workspace itself.' }),
     authorized_by_name: z.string(),
-    authorized_at: z.string(),
+    authorized_at: z.iso.datetime({ offset: true }),
   })
   .openapi('ToolAuthorization');
 
@@ -81,6 +80,7 @@ const errors = {
 const listRoute = createRoute({
   method: 'get',
   path: '/catalogues/{id}/tools',
+  operationId: 'listCatalogueTools',
   tags: ['catalogues'],
   summary: "A catalogue's tools with their bindings and whether each is authorized (members)",
   middleware: [members()] as const,
@@ -91,6 +91,7 @@ const listRoute = createRoute({
 const authorizeRoute = createRoute({
   method: 'post',
   path: '/catalogues/{id}/tools/{name}/authorize',
+  operationId: 'authorizeTool',
   tags: ['catalogues'],
   summary: "Authorizes a tool's current binding, so the gate runs its calls again (owner or admin)",
   middleware: [members('owner', 'admin')] as const,
@@ -129,9 +130,9 @@ function toolJson(tool: CatalogueTool, authorization: AuthorizationRow | undefin
 
 /** The running catalogue's tools by name, or 404. */
 async function runningTools(ctx: AppContext, id: string) {
-  if (documentKindOf(id) !== 'catalogue') throw new ApiError(404, 'NOT_FOUND', `${id} is not a catalogue id`);
+  if (documentKindOf(id) !== 'catalogue') throw notFound('catalogue', `${id} is not a catalogue id`);
   const doc = await ctx.store.get(id).catch(storeError);
-  if (!doc) throw new ApiError(404, 'NOT_FOUND', `no version of ${id} runs`);
+  if (!doc) throw notFound('catalogue', `no version of ${id} runs`);
   return { sequence: doc.sequence, tools: readCatalogueTools(id, doc.text) ?? new Map<string, CatalogueTool>() };
 }
 
@@ -149,12 +150,12 @@ export function toolBindingRoutes() {
 
   app.openapi(authorizeRoute, async (c) => {
     const ctx = c.get('ctx');
-    const member = requireMember(c.get('principal'), 'owner', 'admin');
+    const member = memberOf(c);
     const { id, name } = c.req.valid('param');
     const { digest } = c.req.valid('json');
     const { tools } = await runningTools(ctx, id);
     const tool = tools.get(name);
-    if (!tool) throw new ApiError(404, 'NOT_FOUND', `${id} has no tool named ${name}`);
+    if (!tool) throw notFound('tool', `${id} has no tool named ${name}`);
     const binding = bindingOf(tool);
     if (bindingDigest(binding) !== digest) {
       throw new ApiError(409, 'BINDING_CHANGED', `${name}'s binding is no longer the one with digest ${digest}: read the tools again`, {

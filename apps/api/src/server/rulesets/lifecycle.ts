@@ -76,6 +76,7 @@ export class Lifecycle {
     change: Partial<Omit<LifecycleRecord, 'changed_at' | 'changed_by'>>,
     by: string,
     at: Date,
+    options: { ifMatch?: number } = {},
   ): Promise<LifecycleRecord> {
     const run = this.writing.then(async () => {
       const records = await this.load();
@@ -85,7 +86,9 @@ export class Lifecycle {
         else (next as unknown as Record<string, unknown>)[key] = value;
       }
       const written = { ...records, [id]: next };
-      await this.store.writeState(LIFECYCLE_KEY, written);
+      // A rule set's PATCH with If-Match writes only while the set's newest version is still the one read.
+      const { ifMatch } = options;
+      await this.store.writeState(LIFECYCLE_KEY, written, ifMatch === undefined ? {} : { ifMatch: { id, newest: ifMatch } });
       this.records = written;
       return next;
     });

@@ -22,6 +22,7 @@ import type { DocumentVersion } from '@tollgate/store';
 import { offLoop } from '../compile-thread.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { notFound } from '../routes/route-kit.ts';
 import { lifecycleOf } from './lifecycle.ts';
 
 export type RuleKind = 'policy' | 'sheet' | 'colang';
@@ -130,8 +131,7 @@ export function rulesetText(set: Ruleset): string {
 }
 
 export function assertRulesetId(id: string): void {
-  if (documentKindOf(id) !== 'ruleset')
-    throw new ApiError(404, 'RULESET_NOT_FOUND', `${id} is not a rule set id (rulesets/<name>.ruleset.json)`);
+  if (documentKindOf(id) !== 'ruleset') throw new ApiError(400, 'INVALID_ID', `${id} is not a rule set id (rulesets/<name>.ruleset.json)`);
 }
 
 /** Every stored version of a set, oldest first, with its active and draft marks. */
@@ -159,12 +159,12 @@ export async function readRulesetVersion(
 ): Promise<{ view: RulesetVersionView; ruleset: Ruleset }> {
   assertRulesetId(id);
   const history = (await ctx.store.history(id)).filter((v) => !v.rejected);
-  if (history.length === 0) throw new ApiError(404, 'RULESET_NOT_FOUND', `no rule set ${id}`);
+  if (history.length === 0) throw notFound('ruleset', `no rule set ${id}`);
   const active = history.find((v) => v.running)?.sequence ?? null;
   const wanted = versionId ?? active;
-  if (wanted === null) throw new ApiError(404, 'RULESET_NOT_FOUND', `${id} has no active version`);
+  if (wanted === null) throw notFound('version', `${id} has no active version`);
   const stored = await ctx.store.getVersion(id, wanted);
-  if (!stored || stored.rejected) throw new ApiError(404, 'VERSION_NOT_FOUND', `${id} has no version ${wanted}`);
+  if (!stored || stored.rejected) throw notFound('version', `${id} has no version ${wanted}`);
   // The stored text was checked when saved; read it without the store so a rule disabled since still shows.
   const read = readRuleset(stored.text);
   if (!read.ok) throw new ApiError(409, 'RULESET_NOT_LOADABLE', `version ${wanted} of ${id} does not load`, { problems: read.problems });

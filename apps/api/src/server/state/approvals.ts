@@ -4,6 +4,7 @@
 import { sign } from 'node:crypto';
 import { canonicalJson } from '@tollgate/engine';
 import type { Db } from './db.ts';
+import { AFTER_KEY_SQL, type PageKey, pageOf } from './keyset.ts';
 import type { MemberRow } from './members.ts';
 
 export interface ApprovalRow {
@@ -54,9 +55,15 @@ export type ApprovalFilter = ApprovalStatus | 'decided' | undefined;
 
 /**
  * Requests newest first, at most `limit` of them (the list of an old workspace holds every held call ever
- * made), with whether more match.
+ * made), with whether more match and the cursor of the next page (keyset.ts).
  */
-export function listApprovals(db: Db, filter: ApprovalFilter, now: Date, limit: number): { rows: ApprovalRow[]; more: boolean } {
+export function listApprovals(
+  db: Db,
+  filter: ApprovalFilter,
+  now: Date,
+  limit: number,
+  after?: PageKey,
+): { rows: ApprovalRow[]; more: boolean; next: string | null } {
   const at = now.toISOString();
   const [where, params]: [string, string[]] =
     filter === undefined
@@ -68,11 +75,16 @@ export function listApprovals(db: Db, filter: ApprovalFilter, now: Date, limit: 
           : filter === 'decided'
             ? ["WHERE status <> 'pending' OR expires_at <= ?", [at]]
             : ['WHERE status = ?', [filter]];
-  // One more than asked says whether more match.
-  const rows = db
-    .prepare(`SELECT * FROM approvals ${where} ORDER BY created_at DESC, rowid DESC LIMIT ?`)
-    .all(...params, limit + 1) as ApprovalRow[];
-  return rows.length > limit ? { rows: rows.slice(0, limit), more: true } : { rows, more: false };
+  const conditions = where === '' ? [] : [`(${where.slice('WHERE '.length)})`];
+  const values: (string | number)[] = [...params];
+  if (after !== undefined) {
+    conditions.push(AFTER_KEY_SQL);
+    values.push(after.createdAt, after.rowid);
+  }
+  const sql = `SELECT *, rowid AS row_key FROM approvals ${conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : ''}`;
+  // One more than asked says whether more match (keyset.ts).
+  const rows = db.prepare(`${sql} ORDER BY created_at DESC, rowid DESC LIMIT ?`).all(...values, limit + 1);
+  return pageOf(rows as (ApprovalRow & { row_key: number })[], limit);
 }
 
 /** What an approving member signs: the request's content with the decision, as canonical JSON. */

@@ -1,7 +1,7 @@
 // The decision log's writer: decisions are queued in memory and written together, one SQLite transaction
 // every FLUSH_AFTER_MS (or every MAX_BATCH decisions, whichever comes first), by a writer thread with its
-// own connection (decision-writer.worker.mjs), so the gate's event loop never waits on SQLite (issue 8:
-// a commit per call cost more than the decision, and writing on the event loop cost a tenth of its time).
+// own connection (decision-writer.worker.mjs), so the gate's event loop never waits on SQLite: a commit per call
+// cost more than the decision, and writing on the event loop cost a tenth of its time.
 // What stays exact:
 // - a held call is written at once, after every decision queued before it, with its approval request in
 //   one transaction, before the agent is told it is held (the request must exist to be approved or claimed);
@@ -13,11 +13,11 @@
 // - when a write fails the decisions stay queued and are retried, and the gate answers 500 (fails closed)
 //   until they are written.
 // An in-memory database, or a writer thread that cannot start, is written on this thread instead.
-import { Worker } from 'node:worker_threads';
 import type { ApprovalRow } from './approvals.ts';
 import { insertApproval } from './approvals.ts';
 import type { Db } from './db.ts';
-import type { DecisionRow } from './decisions.ts';
+import { type DecisionRow, INSERT, INSERT_MISSING, valuesOf } from './decision-row.ts';
+import { WriterThread } from './decision-writer.ts';
 
 const RETRY_MS = 100;
 /** How long a decision may wait in the queue; a crash loses at most this much of the log. */
@@ -29,152 +29,6 @@ const MAX_BATCH = 256;
  * so what a crash can lose stays a few milliseconds of decisions however far the disk falls behind.
  */
 const MAX_UNWRITTEN_BATCHES = 2;
-/** How long a read waits for the writer thread before it gives up (SQLite's own busy timeout is 5 s). */
-const WAIT_MS = 10_000;
-
-const COLUMNS = [
-  'call_id',
-  'agent',
-  'tool',
-  'action',
-  'amount',
-  'currency',
-  'decision',
-  'rule',
-  'code',
-  'versions',
-  'arguments',
-  'arguments_digest',
-  'session',
-  'created_at',
-] as const satisfies readonly (keyof DecisionRow)[];
-const INSERT = `INSERT INTO decisions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
-/** Rows the writer thread may have written already are written here without their duplicates. */
-const INSERT_MISSING = INSERT.replace('INSERT', 'INSERT OR IGNORE');
-
-/** A row as its statement's values, in COLUMNS order (positional binding, and cheap to post). */
-function valuesOf(row: DecisionRow): unknown[] {
-  return [
-    row.call_id,
-    row.agent,
-    row.tool,
-    row.action,
-    row.amount,
-    row.currency,
-    row.decision,
-    row.rule,
-    row.code,
-    row.versions,
-    row.arguments,
-    row.arguments_digest,
-    row.session,
-    row.created_at,
-  ];
-}
-
-// The writer thread's shared state; see decision-writer.worker.mjs.
-const WRITTEN = 0;
-const FAILURES = 1;
-const FAILING = 2;
-const CHANGES = 3;
-const CLOSED = 4;
-
-/** Whether batch `a` is at or after batch `b`: sequences are 32-bit and wrap. */
-const atOrAfter = (a: number, b: number) => ((a - b) | 0) >= 0;
-
-/** The writer thread and the batches sent to it that it has not yet written. */
-class WriterThread {
-  private readonly worker: Worker;
-  private readonly state: Int32Array;
-  private seq = 0;
-  private sent: { seq: number; rows: DecisionRow[] }[] = [];
-  dead = false;
-
-  constructor(path: string, onFailure: (message: string) => void, onExit: () => void) {
-    this.state = new Int32Array(new SharedArrayBuffer(8 * Int32Array.BYTES_PER_ELEMENT));
-    this.worker = new Worker(new URL('./decision-writer.worker.mjs', import.meta.url), {
-      workerData: { path, insert: INSERT, shared: this.state.buffer },
-    });
-    this.worker.unref();
-    this.worker.on('message', (m: { failed?: string }) => {
-      if (m.failed !== undefined) onFailure(m.failed);
-    });
-    this.worker.on('error', (err) => onFailure(`the writer thread failed: ${String(err)}`));
-    this.worker.once('exit', () => {
-      this.dead = true;
-      onExit();
-    });
-  }
-
-  get failing(): boolean {
-    return Atomics.load(this.state, FAILING) === 1;
-  }
-
-  /** Batches sent and not yet written. */
-  get behind(): number {
-    return (this.seq - Atomics.load(this.state, WRITTEN)) | 0;
-  }
-
-  /** Whether the thread is gone (or going): it could not open the database, was closed, or exited. */
-  get closed(): boolean {
-    return this.dead || Atomics.load(this.state, CLOSED) === 1;
-  }
-
-  send(rows: DecisionRow[]): void {
-    this.seq = (this.seq + 1) | 0;
-    this.sent.push({ seq: this.seq, rows });
-    this.worker.postMessage({ batch: { seq: this.seq, rows: rows.map(valuesOf) } });
-  }
-
-  /** The rows sent and not yet written, oldest first. */
-  unwritten(): DecisionRow[] {
-    this.prune();
-    return this.sent.flatMap((b) => b.rows);
-  }
-
-  private prune(): void {
-    const written = Atomics.load(this.state, WRITTEN);
-    let i = 0;
-    while (i < this.sent.length && atOrAfter(written, (this.sent[i] as { seq: number }).seq)) i++;
-    if (i > 0) this.sent = this.sent.slice(i);
-  }
-
-  /** Blocks until every batch sent is written; throws when a write fails meanwhile or the writer is silent. */
-  waitWritten(timeoutMs = WAIT_MS): void {
-    const target = this.seq;
-    const failures = Atomics.load(this.state, FAILURES);
-    // A batch that failed is retried on the writer's timer; a reader waiting asks for the retry now.
-    if (this.failing) this.worker.postMessage({});
-    const written = this.waitFor(() => {
-      if (atOrAfter(Atomics.load(this.state, WRITTEN), target)) return true;
-      if (Atomics.load(this.state, FAILURES) !== failures) throw new Error('the decision log cannot be written');
-      if (this.closed) throw new Error('the decision log writer did not answer');
-      return false;
-    }, timeoutMs);
-    if (!written) throw new Error('the decision log writer did not answer');
-    this.prune();
-  }
-
-  /** Asks the thread to close its connection and waits (briefly) until it has. */
-  close(): void {
-    if (this.dead) return;
-    this.worker.postMessage({ close: true });
-    this.waitFor(() => Atomics.load(this.state, CLOSED) === 1, 1000);
-    void this.worker.terminate();
-  }
-
-  /** Blocks until `done` holds (true) or `timeoutMs` pass (false), waking on each change the thread makes. */
-  private waitFor(done: () => boolean, timeoutMs: number): boolean {
-    const deadline = performance.now() + timeoutMs;
-    for (;;) {
-      const changes = Atomics.load(this.state, CHANGES);
-      if (done()) return true;
-      const left = deadline - performance.now();
-      if (left <= 0) return false;
-      Atomics.wait(this.state, CHANGES, changes, left);
-    }
-  }
-}
 
 /** Queued decision rows of one database, written in batches. */
 export class DecisionLog {

@@ -5,26 +5,11 @@ import { hash } from 'node:crypto';
 import { canonicalJson } from '@tollgate/engine';
 import type { Db } from './db.ts';
 import { flushDecisions, unwrittenDecisions } from './decision-log.ts';
+import type { DecisionRow } from './decision-row.ts';
+import { AFTER_KEY_SQL, type PageKey, pageOf } from './keyset.ts';
 import { readStoredJson } from './stored-json.ts';
 
-export interface DecisionRow {
-  call_id: string;
-  agent: string;
-  tool: string;
-  action: string | null;
-  amount: string | null;
-  currency: string | null;
-  decision: string;
-  rule: string | null;
-  code: string | null;
-  /** JSON: {document id: sequence}. */
-  versions: string;
-  /** JSON, or null once the retention period has passed. */
-  arguments: string | null;
-  arguments_digest: string;
-  session: string | null;
-  created_at: string;
-}
+export type { DecisionRow } from './decision-row.ts';
 
 /** The sha-256 (hex) of the arguments' canonical JSON (sorted keys, no spaces). */
 export function argumentsDigest(args: unknown): string {
@@ -85,11 +70,13 @@ export interface DecisionFilter {
   since?: string;
   until?: string;
   limit: number;
+  /** The key of the previous page's last row: only rows after it, newest first (listDecisions). */
+  after?: PageKey;
 }
 
 /** The statement listing decisions newest first (by the time index, or the agent's), and its parameters. */
 export function listDecisionsQuery(filter: DecisionFilter): { sql: string; params: (string | number)[] } {
-  return decisionsQuery('SELECT *', filter, 'created_at DESC, rowid DESC');
+  return decisionsQuery('SELECT *, rowid AS row_key', filter, 'created_at DESC, rowid DESC');
 }
 
 /**
@@ -97,7 +84,12 @@ export function listDecisionsQuery(filter: DecisionFilter): { sql: string; param
  * indexes hold them (time, then insertion), so it stops at the limit instead of sorting an agent's whole log.
  */
 export function recordedDecisionsQuery(filter: DecisionFilter): { sql: string; params: (string | number)[] } {
-  return decisionsQuery('SELECT call_id, agent, tool, action, decision, rule, code, arguments, created_at', filter, 'created_at, rowid');
+  const { after: _, ...oldestFirst } = filter; // a cursor pages the newest-first list only
+  return decisionsQuery(
+    'SELECT call_id, agent, tool, action, decision, rule, code, arguments, created_at',
+    oldestFirst,
+    'created_at, rowid',
+  );
 }
 
 /** Recorded calls oldest first, as the filter narrows them (a simulation's source). */
@@ -122,13 +114,20 @@ function decisionsQuery(select: string, filter: DecisionFilter, order: string): 
     where.push('created_at <= ?');
     params.push(filter.until);
   }
+  if (filter.after !== undefined) {
+    where.push(AFTER_KEY_SQL);
+    params.push(filter.after.createdAt, filter.after.rowid);
+  }
   params.push(filter.limit);
   return { sql: `${select} FROM decisions ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`, params };
 }
 
-/** Decisions newest first, as the filter narrows them. */
-export function listDecisions(db: Db, filter: DecisionFilter): DecisionRow[] {
+/**
+ * One page of decisions newest first, as the filter narrows them: at most `limit`, whether more follow, and
+ * the cursor of the next page (keyset.ts).
+ */
+export function listDecisions(db: Db, filter: DecisionFilter): { rows: DecisionRow[]; more: boolean; next: string | null } {
   flushDecisions(db);
-  const { sql, params } = listDecisionsQuery(filter);
-  return db.prepare(sql).all(...params) as DecisionRow[];
+  const { sql, params } = listDecisionsQuery({ ...filter, limit: filter.limit + 1 });
+  return pageOf(db.prepare(sql).all(...params) as (DecisionRow & { row_key: number })[], filter.limit);
 }

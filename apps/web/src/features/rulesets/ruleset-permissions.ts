@@ -1,5 +1,6 @@
-// What a member's role may do to a rule set (apps/api rulesets.ts: pins and metadata for owners, admins and
-// developers; status, the active version, archive and restore for owners and admins).
+// What a member's role may do to a rule set: pins and metadata for those who edit, status, the active version,
+// archive and restore for those who activate (lib/capabilities.ts).
+import { canActivate, canEdit } from '../../lib/capabilities.ts';
 import type { RuleStatus, Ruleset } from './api/types.ts';
 
 export interface RulesetPermissions {
@@ -9,12 +10,9 @@ export interface RulesetPermissions {
   canSteward: boolean;
 }
 
-const REPINNING: readonly string[] = ['owner', 'admin', 'developer'];
-const STEWARDING: readonly string[] = ['owner', 'admin'];
-
 /** Example: `permissionsOf('developer')` is `{canRepin: true, canSteward: false}`. */
 export function permissionsOf(role: string | null | undefined): RulesetPermissions {
-  return { canRepin: REPINNING.includes(role ?? ''), canSteward: STEWARDING.includes(role ?? '') };
+  return { canRepin: canEdit(role), canSteward: canActivate(role) };
 }
 
 /** The statuses offered as changes: every lifecycle status but the current one; archiving has its own step. */

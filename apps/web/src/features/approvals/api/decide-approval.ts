@@ -1,6 +1,7 @@
 // POST /v1/approvals/{id}/approve|deny {reason?}: a signed decision; every approvals query is refreshed after.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, segment } from '../../../lib/api-client.ts';
+import { api, bodyOf } from '../../../lib/api/client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import type { Approval } from './types.ts';
 
 export interface Decision {
@@ -9,9 +10,10 @@ export interface Decision {
   reason: string;
 }
 
-export function decideApproval({ id, verb, reason }: Decision): Promise<Approval> {
+export async function decideApproval({ id, verb, reason }: Decision): Promise<Approval> {
   const body = reason.trim() === '' ? {} : { reason: reason.trim() };
-  return apiFetch<Approval>(`/v1/approvals/${segment(id)}/${verb}`, { method: 'POST', body });
+  const init = { params: { path: { id } }, body };
+  return bodyOf(verb === 'approve' ? await api.POST('/approvals/{id}/approve', init) : await api.POST('/approvals/{id}/deny', init));
 }
 
 export function useDecideApproval(onDecided: (approval: Approval) => void) {
@@ -20,7 +22,7 @@ export function useDecideApproval(onDecided: (approval: Approval) => void) {
     mutationFn: decideApproval,
     onSuccess: async (approval) => {
       onDecided(approval);
-      await client.invalidateQueries({ queryKey: ['approvals'] });
+      await client.invalidateQueries({ queryKey: queryKeys.approvals.all });
     },
   });
 }

@@ -2,6 +2,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { readEventStream } from '../../../lib/event-stream.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 const RETRY_MS = 2000;
 
@@ -17,13 +18,13 @@ export function useApprovalEvents(key: string): boolean {
         '/v1/events',
         key,
         (event) => {
-          if (event.event === 'approval') void client.invalidateQueries({ queryKey: ['approvals'] });
+          if (event.event === 'approval') void client.invalidateQueries({ queryKey: queryKeys.approvals.all });
         },
         controller.signal,
         () => {
           setLive(true);
           // Anything that happened while disconnected is fetched again.
-          void client.invalidateQueries({ queryKey: ['approvals'] });
+          void client.invalidateQueries({ queryKey: queryKeys.approvals.all });
         },
       )
         .catch(() => undefined)

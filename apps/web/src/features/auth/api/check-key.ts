@@ -1,6 +1,7 @@
 // Checks a member key against the API (GET /v1/documents) before keeping it: unknown and agent keys are refused.
 import { useMutation } from '@tanstack/react-query';
-import { ApiError, apiFetch } from '../../../lib/api-client.ts';
+import { ApiError } from '../../../lib/api/api-error.ts';
+import { api, bearer } from '../../../lib/api/client.ts';
 
 /** The message a person reads when a key is refused. */
 export function refusalOf(error: unknown): string {
@@ -12,9 +13,9 @@ export function refusalOf(error: unknown): string {
   return 'The key could not be checked.';
 }
 
-/** Resolves with the key when the API accepts it as a member's. */
+/** Resolves with the key when the API accepts it as a member's (the client throws ApiError otherwise). */
 export async function checkKey(key: string): Promise<string> {
-  await apiFetch<unknown>('/v1/documents', { key });
+  await api.GET('/documents', { headers: bearer(key) });
   return key;
 }
 

@@ -1,5 +1,5 @@
 // A tool's binding in words, as the catalogue page shows it beside the Authorize button.
-import type { AmountMapping } from './get-catalogue-tools.ts';
+import type { AmountMapping } from './types.ts';
 
 /**
  * The action and amount mapping a person authorizes, in one line.

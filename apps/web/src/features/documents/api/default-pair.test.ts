@@ -4,8 +4,19 @@ import { defaultPair } from './default-pair.ts';
 import type { DocumentVersion } from './types.ts';
 
 function version(sequence: number, running = false): DocumentVersion {
-  const author = { kind: 'member', label: 'Olive' };
-  return { sequence, author, reason: 'r', based_on: null, created_at: '2026-01-01T00:00:00Z', running, rejected: false, problems: [] };
+  const author = { kind: 'person' as const, label: 'Olive' };
+  const stored = { digest: 'd', bytes: 1 };
+  return {
+    sequence,
+    author,
+    reason: 'r',
+    based_on: null,
+    created_at: '2026-01-01T00:00:00Z',
+    running,
+    rejected: false,
+    problems: [],
+    ...stored,
+  };
 }
 
 describe('defaultPair', () => {

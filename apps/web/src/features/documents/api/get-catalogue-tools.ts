@@ -1,42 +1,16 @@
 // GET /v1/catalogues/{id}/tools: a catalogue's tools, each with its binding and whether it is authorized.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiFetch, segment } from '../../../lib/api-client.ts';
+import { api, bodyOf } from '../../../lib/api/client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import type { CatalogueTools } from './types.ts';
 
-export interface AmountMapping {
-  pointer: string;
-  currency: string;
-  currency_pointer?: string;
-}
-
-/** One tool's binding as docs/catalogue.md ("The authorized binding") defines it, and its authorization. */
-export interface CatalogueToolBinding {
-  name: string;
-  action: string;
-  amount: AmountMapping | null;
-  digest: string;
-  authorized: boolean;
-  authorization: {
-    digest: string;
-    binding: { name: string; action: string; amount?: AmountMapping };
-    authorized_by: string;
-    authorized_by_name: string;
-    authorized_at: string;
-  } | null;
-}
-
-export interface CatalogueTools {
-  catalogue: string;
-  sequence: number;
-  tools: CatalogueToolBinding[];
-}
-
-export function getCatalogueTools(id: string, signal?: AbortSignal): Promise<CatalogueTools> {
-  return apiFetch<CatalogueTools>(`/v1/catalogues/${segment(id)}/tools`, { signal });
+export async function getCatalogueTools(id: string, signal?: AbortSignal): Promise<CatalogueTools> {
+  return bodyOf(await api.GET('/catalogues/{id}/tools', { params: { path: { id } }, signal }));
 }
 
 // Under 'documents': an edit, activation or revert of the catalogue (invalidated by that prefix) moves its tools.
 export const catalogueToolsQueryOptions = (id: string) =>
-  queryOptions({ queryKey: ['documents', 'catalogue-tools', id], queryFn: ({ signal }) => getCatalogueTools(id, signal) });
+  queryOptions({ queryKey: queryKeys.documents.catalogueTools(id), queryFn: ({ signal }) => getCatalogueTools(id, signal) });
 
 export function useCatalogueTools(id: string) {
   return useQuery(catalogueToolsQueryOptions(id));

@@ -1,23 +1,17 @@
 // GET /v1/documents/{id}/versions/{sequence}: one stored version, with its text.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiFetch, segment } from '../../../lib/api-client.ts';
-import type { DocumentVersion } from './types.ts';
+import { api, bodyOf } from '../../../lib/api/client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import type { DocumentText } from './types.ts';
 
-export interface StoredVersion {
-  id: string;
-  kind: string | null;
-  version: DocumentVersion;
-  text: string;
-}
-
-export function getVersion(id: string, sequence: number, signal?: AbortSignal): Promise<StoredVersion> {
-  return apiFetch<StoredVersion>(`/v1/documents/${segment(id)}/versions/${sequence}`, { signal });
+export async function getVersion(id: string, sequence: number, signal?: AbortSignal): Promise<DocumentText> {
+  return bodyOf(await api.GET('/documents/{id}/versions/{sequence}', { params: { path: { id, sequence: String(sequence) } }, signal }));
 }
 
 // A stored version's text never changes, so it stays fresh for good.
 export const versionQueryOptions = (id: string, sequence: number) =>
   queryOptions({
-    queryKey: ['documents', 'version', id, sequence],
+    queryKey: queryKeys.documents.version(id, sequence),
     queryFn: ({ signal }) => getVersion(id, sequence, signal),
     staleTime: Number.POSITIVE_INFINITY,
   });

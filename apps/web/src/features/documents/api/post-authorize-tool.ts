@@ -1,7 +1,8 @@
 // POST /v1/catalogues/{id}/tools/{name}/authorize {digest}: an owner or admin authorizes the binding they read.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, segment } from '../../../lib/api-client.ts';
-import type { CatalogueToolBinding } from './get-catalogue-tools.ts';
+import { api, bodyOf } from '../../../lib/api/client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import type { CatalogueToolBinding } from './types.ts';
 
 export interface AuthorizeRequest {
   catalogue: string;
@@ -10,14 +11,17 @@ export interface AuthorizeRequest {
   digest: string;
 }
 
-export function postAuthorizeTool({ catalogue, tool, digest }: AuthorizeRequest): Promise<CatalogueToolBinding> {
-  return apiFetch(`/v1/catalogues/${segment(catalogue)}/tools/${segment(tool)}/authorize`, { method: 'POST', body: { digest } });
+export async function postAuthorizeTool({ catalogue, tool, digest }: AuthorizeRequest): Promise<CatalogueToolBinding> {
+  return bodyOf(
+    await api.POST('/catalogues/{id}/tools/{name}/authorize', { params: { path: { id: catalogue, name: tool } }, body: { digest } }),
+  );
 }
 
 export function usePostAuthorizeTool() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: postAuthorizeTool,
-    onSettled: (_data, _error, request) => queryClient.invalidateQueries({ queryKey: ['documents', 'catalogue-tools', request.catalogue] }),
+    onSettled: (_data, _error, request) =>
+      queryClient.invalidateQueries({ queryKey: queryKeys.documents.catalogueTools(request.catalogue) }),
   });
 }

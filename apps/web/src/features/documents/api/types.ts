@@ -1,26 +1,21 @@
-// The document shapes the API answers (docs/api.md, GET /v1/documents and friends).
-export interface DocumentProblem {
-  code: string;
-  severity: 'error' | 'warning' | 'info';
-  message: string;
-}
+// The document shapes the API answers, from the generated schema (GET /v1/documents and friends, docs/api.md).
+import type { components } from '../../../lib/api/schema';
 
-export interface DocumentSummary {
-  id: string;
-  kind: string | null;
-  status: 'running' | 'newer_rejected' | 'newer_not_running' | 'rejected_only' | 'not_loaded';
-  running_sequence: number | null;
-  versions: number;
-  problems: DocumentProblem[];
-}
+type Schemas = components['schemas'];
 
-export interface DocumentVersion {
-  sequence: number;
-  author: { kind: string; label: string };
-  reason: string;
-  based_on: number | null;
-  created_at: string;
-  running: boolean;
-  rejected: boolean;
-  problems: string[];
+export type DocumentProblem = Schemas['DocumentProblem'];
+export type DocumentSummary = Schemas['DocumentSummary'];
+export type DocumentVersion = Schemas['DocumentVersion'];
+/** A document at one version, with its text (the running one, or a stored one). */
+export type DocumentText = Schemas['Document'];
+export type DocumentDiff = Schemas['DocumentDiff'];
+export type CatalogueTools = Schemas['CatalogueToolBindings'];
+export type CatalogueToolBinding = Schemas['CatalogueToolBinding'];
+export type ToolBinding = Schemas['ToolBinding'];
+/** A tool's amount mapping, as its binding declares it (docs/catalogue.md). */
+export type AmountMapping = NonNullable<CatalogueToolBinding['amount']>;
+
+/** The newest stored sequence of a history (oldest first): the document's entity tag, which activate and revert send as If-Match. */
+export function newestSequence(history: readonly DocumentVersion[]): number | null {
+  return history.reduce<number | null>((newest, v) => (newest === null || v.sequence > newest ? v.sequence : newest), null);
 }

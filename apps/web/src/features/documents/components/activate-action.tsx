@@ -4,7 +4,7 @@ import { ConfirmButton } from '../../../components/confirm-button.tsx';
 import { usePostActivate } from '../api/post-activate.ts';
 import type { DocumentVersion } from '../api/types.ts';
 
-export function ActivateAction({ id, version }: { id: string; version: DocumentVersion }) {
+export function ActivateAction({ id, version, newest }: { id: string; version: DocumentVersion; newest: number }) {
   const activate = usePostActivate();
   if (version.running || version.rejected) return null;
   return (
@@ -15,7 +15,7 @@ export function ActivateAction({ id, version }: { id: string; version: DocumentV
       confirmLabel={`Confirm activating version ${version.sequence}`}
       pending={activate.isPending}
       error={activate.error}
-      onConfirm={() => activate.mutate({ id, sequence: version.sequence })}
+      onConfirm={() => activate.mutate({ id, sequence: version.sequence, newest })}
     />
   );
 }

@@ -3,8 +3,9 @@
 import { ConfirmButton } from '../../../components/confirm-button.tsx';
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { bindingText } from '../api/binding-text.ts';
-import { type CatalogueToolBinding, useCatalogueTools } from '../api/get-catalogue-tools.ts';
+import { useCatalogueTools } from '../api/get-catalogue-tools.ts';
 import { usePostAuthorizeTool } from '../api/post-authorize-tool.ts';
+import type { CatalogueToolBinding } from '../api/types.ts';
 
 function AuthorizeAction({ catalogue, tool }: { catalogue: string; tool: CatalogueToolBinding }) {
   const authorize = usePostAuthorizeTool();

@@ -1,6 +1,7 @@
 // A document's history: every version, two of them compared, and activate and revert for owners and admins.
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { useHistory } from '../api/get-history.ts';
+import { newestSequence } from '../api/types.ts';
 import { ActivateAction } from './activate-action.tsx';
 import { CompareVersions } from './compare-versions.tsx';
 import { HistoryList } from './history-list.tsx';
@@ -15,6 +16,8 @@ interface HistoryPageProps {
 
 export function HistoryPage({ id, canManage, backHref }: HistoryPageProps) {
   const history = useHistory(id);
+  // The document's entity tag as this page read it: activate and revert send it as If-Match.
+  const newest = history.data === undefined ? null : newestSequence(history.data);
   return (
     <div className="history-page">
       <section className="panel" aria-labelledby="versions-heading">
@@ -24,8 +27,11 @@ export function HistoryPage({ id, canManage, backHref }: HistoryPageProps) {
         <h2 id="versions-heading" className="document-title">
           History of {id}
         </h2>
-        {canManage && <RevertAction id={id} />}
-        <HistoryList id={id} actions={canManage ? (version) => <ActivateAction id={id} version={version} /> : undefined} />
+        {canManage && newest !== null && <RevertAction id={id} newest={newest} />}
+        <HistoryList
+          id={id}
+          actions={canManage && newest !== null ? (version) => <ActivateAction id={id} version={version} newest={newest} /> : undefined}
+        />
       </section>
       {history.isPending && <Loading label="Loading the versions to compare" />}
       {history.isError && <ErrorNotice error={history.error} />}

@@ -3,7 +3,7 @@
 import { ConfirmButton } from '../../../components/confirm-button.tsx';
 import { usePostRevert } from '../api/post-revert.ts';
 
-export function RevertAction({ id }: { id: string }) {
+export function RevertAction({ id, newest }: { id: string; newest: number }) {
   const revert = usePostRevert();
   return (
     <ConfirmButton
@@ -13,7 +13,7 @@ export function RevertAction({ id }: { id: string }) {
       confirmLabel="Confirm revert"
       pending={revert.isPending}
       error={revert.error}
-      onConfirm={() => revert.mutate(id)}
+      onConfirm={() => revert.mutate({ id, newest })}
     />
   );
 }

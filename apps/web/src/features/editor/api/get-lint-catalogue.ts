@@ -2,14 +2,16 @@
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { type LintCatalogue, readCatalogue } from '@tollgate/engine';
-import { ApiError, apiFetch, segment } from '../../../lib/api-client.ts';
+import { ApiError } from '../../../lib/api/api-error.ts';
+import { api, bodyOf } from '../../../lib/api/client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 const CATALOGUE_ID = 'catalogue.yaml';
 
 /** The store's catalogue as lint input; undefined when there is none or it does not read. */
 export async function getLintCatalogue(signal?: AbortSignal): Promise<LintCatalogue | null> {
   try {
-    const running = await apiFetch<{ text: string }>(`/v1/documents/${segment(CATALOGUE_ID)}`, { signal });
+    const running = bodyOf(await api.GET('/documents/{id}', { params: { path: { id: CATALOGUE_ID } }, signal }));
     const read = readCatalogue(running.text, 'yaml');
     return read.ok ? read.catalogue : null;
   } catch (error) {
@@ -19,7 +21,7 @@ export async function getLintCatalogue(signal?: AbortSignal): Promise<LintCatalo
 }
 
 export const lintCatalogueQueryOptions = () =>
-  queryOptions({ queryKey: ['documents', 'detail', CATALOGUE_ID, 'lint'], queryFn: ({ signal }) => getLintCatalogue(signal) });
+  queryOptions({ queryKey: queryKeys.documents.catalogueRead(CATALOGUE_ID, 'lint'), queryFn: ({ signal }) => getLintCatalogue(signal) });
 
 export function useLintCatalogue() {
   return useQuery(lintCatalogueQueryOptions());

@@ -1,16 +1,7 @@
-// The shapes the editor reads and writes (docs/api.md: GET /v1/documents/{id}, POST /v1/documents/{id}/edits).
-import type { ReasonItem } from '../../../components/reason-list.tsx';
-export interface EditorVersion {
-  sequence: number;
-  reason: string;
-  based_on: number | null;
-  running: boolean;
-  rejected: boolean;
-}
+// The shapes the editor reads and writes, from the generated schema (GET /v1/documents/{id}, POST /v1/documents/{id}/edits).
+import type { components } from '../../../lib/api/schema';
 
-export interface EditOutcome {
-  status: 'applied' | 'saved_not_running' | 'refused' | 'rejected' | 'conflict';
-  version?: EditorVersion;
-  reasons: ReasonItem[];
-  impact: { widens_security: boolean; widened_subjects: string[] };
-}
+export type { EditOutcome } from '../../../lib/api/document-edits.ts';
+export type EditorVersion = components['schemas']['DocumentVersion'];
+/** The running version the editor opens, with its text. */
+export type RunningText = components['schemas']['Document'];

@@ -3,7 +3,7 @@ import type { LintCatalogue } from '@tollgate/engine';
 import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { ErrorNotice } from '../../../components/query-state.tsx';
 import { CodeEditor, type CodeEditorHandle } from '../../../lib/monaco/code-editor.tsx';
-import type { RunningText } from '../api/get-running-document.ts';
+import type { RunningText } from '../api/types.ts';
 import { languageOf } from '../editor-language.ts';
 import { useAfterPaint } from '../use-after-paint.ts';
 import { useDocumentSave } from '../use-document-save.ts';

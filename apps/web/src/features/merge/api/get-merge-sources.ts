@@ -1,6 +1,7 @@
 // GET /v1/documents/{id} and /versions/{base}: their running text and your base, the two texts a merge needs.
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiFetch, segment } from '../../../lib/api-client.ts';
+import { api, bodyOf } from '../../../lib/api/client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export interface MergeSources {
   theirs: { sequence: number; text: string };
@@ -8,26 +9,25 @@ export interface MergeSources {
   base: { sequence: number; text: string } | null;
 }
 
-interface VersionText {
-  version: { sequence: number };
-  text: string;
+async function versionText(id: string, sequence: number | null, signal?: AbortSignal): Promise<{ sequence: number; text: string }> {
+  const body =
+    sequence === null
+      ? bodyOf(await api.GET('/documents/{id}', { params: { path: { id } }, signal }))
+      : bodyOf(await api.GET('/documents/{id}/versions/{sequence}', { params: { path: { id, sequence: String(sequence) } }, signal }));
+  return { sequence: body.version.sequence, text: body.text };
 }
 
 export async function getMergeSources(id: string, base: number | null, signal?: AbortSignal): Promise<MergeSources> {
-  const path = `/v1/documents/${segment(id)}`;
-  const [running, based] = await Promise.all([
-    apiFetch<VersionText>(path, { signal }),
-    base === null ? Promise.resolve(null) : apiFetch<VersionText>(`${path}/versions/${base}`, { signal }),
+  const [theirs, based] = await Promise.all([
+    versionText(id, null, signal),
+    base === null ? Promise.resolve(null) : versionText(id, base, signal),
   ]);
-  return {
-    theirs: { sequence: running.version.sequence, text: running.text },
-    base: based === null ? null : { sequence: based.version.sequence, text: based.text },
-  };
+  return { theirs, base: based };
 }
 
 export const mergeSourcesQueryOptions = (id: string, base: number | null) =>
   queryOptions({
-    queryKey: ['documents', 'merge', id, base],
+    queryKey: queryKeys.documents.merge(id, base),
     queryFn: ({ signal }) => getMergeSources(id, base, signal),
     // The running version must be the one the merge is resubmitted on; never refresh it under the person.
     refetchOnWindowFocus: false,

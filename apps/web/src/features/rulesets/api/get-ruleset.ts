@@ -1,16 +1,17 @@
 // GET /v1/rulesets/{id}?version_id=: one set at a version (the active one when none is named), pins resolved.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { requestRuleset, rulesetPath } from './request-ruleset.ts';
+import { api, bodyOf } from '../../../lib/api/client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import type { Ruleset } from './types.ts';
 
-export function getRuleset(id: string, versionId: number | null, signal?: AbortSignal): Promise<Ruleset> {
-  const query = versionId === null ? '' : `?version_id=${versionId}`;
-  return requestRuleset<Ruleset>(rulesetPath(id, query), { signal });
+export async function getRuleset(id: string, versionId: number | null, signal?: AbortSignal): Promise<Ruleset> {
+  const query = versionId === null ? {} : { version_id: String(versionId) };
+  return bodyOf(await api.GET('/rulesets/{id}', { params: { path: { id }, query }, signal }));
 }
 
 export const rulesetQueryOptions = (id: string, versionId: number | null) =>
   queryOptions({
-    queryKey: ['rulesets', 'detail', id, versionId ?? 'active'],
+    queryKey: queryKeys.rulesets.detail(id, versionId),
     queryFn: ({ signal }) => getRuleset(id, versionId, signal),
   });
 

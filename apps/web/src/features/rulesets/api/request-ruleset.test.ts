@@ -1,6 +1,6 @@
 // Unit tests of reading the rules at fault from an error's details.
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError } from '../../../lib/api/api-error.ts';
 import { rulesOf } from './request-ruleset.ts';
 
 describe('rulesOf', () => {

@@ -1,7 +1,8 @@
 // POST /v1/rulesets/{id}/update-to-latest {rule_ids?}: re-pins one or every rule with a newer running
 // version and saves the next set version, as a draft (owner, admin or developer).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { requestRuleset, rulesetPath } from './request-ruleset.ts';
+import { api, bodyOf } from '../../../lib/api/client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import type { Ruleset } from './types.ts';
 
 export interface UpdateToLatestRequest {
@@ -10,11 +11,9 @@ export interface UpdateToLatestRequest {
   ruleIds?: string[];
 }
 
-export function updateToLatest({ id, ruleIds }: UpdateToLatestRequest): Promise<Ruleset> {
-  return requestRuleset<Ruleset>(rulesetPath(id, '/update-to-latest'), {
-    method: 'POST',
-    body: ruleIds === undefined ? {} : { rule_ids: ruleIds },
-  });
+export async function updateToLatest({ id, ruleIds }: UpdateToLatestRequest): Promise<Ruleset> {
+  const body = ruleIds === undefined ? {} : { rule_ids: ruleIds };
+  return bodyOf(await api.POST('/rulesets/{id}/update-to-latest', { params: { path: { id } }, body }));
 }
 
 /** `onSaved` gets the new draft version, so the page can show it. */
@@ -25,7 +24,10 @@ export function useUpdateToLatest(onSaved: (draft: Ruleset) => void) {
     onSuccess: async (draft) => {
       onSaved(draft);
       // The set's history gained a version too.
-      await Promise.all([client.invalidateQueries({ queryKey: ['rulesets'] }), client.invalidateQueries({ queryKey: ['documents'] })]);
+      await Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.rulesets.all }),
+        client.invalidateQueries({ queryKey: queryKeys.documents.all }),
+      ]);
     },
   });
 }

@@ -1,7 +1,7 @@
 // The pins of one set version: each rule with its name, description and owner (docs/rulesets.md),
 // its kind, the version pinned, the version in use, the rule's status and a "newer version N" badge, with
 // Update to latest where the member may re-pin.
-import type { Ruleset, RulesetPin } from '../api/types.ts';
+import { newestVersion, type Ruleset, type RulesetPin } from '../api/types.ts';
 import { inUseLabel, newerBadge, pinnedLabel } from '../pin-labels.ts';
 import { StatusBadge } from './status-badge.tsx';
 import { UpdateToLatestButton } from './update-to-latest-button.tsx';
@@ -39,7 +39,7 @@ export function PinsTable(props: PinsTableProps) {
   const { set, onSaved } = props;
   // The Update column shows only when there is something the member may update, on the newest version:
   // the next version is built on the newest one (a draft may re-pin already), never on an older one shown.
-  const newest = set.versions.at(-1)?.version_id ?? set.version_id;
+  const newest = newestVersion(set);
   const canRepin = props.canRepin && set.newer_pins > 0 && set.version_id === newest;
   return (
     <section className="panel" aria-labelledby="pins-heading">

@@ -1,5 +1,5 @@
 // An API error said plainly: its message, its code and, for a refusal, the rules at fault (error.details.rules).
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError } from '../../../lib/api/api-error.ts';
 import { rulesOf } from '../api/request-ruleset.ts';
 
 export function RulesetError({ error }: { error: Error }) {

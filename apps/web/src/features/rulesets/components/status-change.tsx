@@ -1,7 +1,7 @@
 // Change the set's status (draft, test, active, disabled) after a confirmation; owners and admins only.
 import { useId, useState } from 'react';
 import { usePatchRuleset } from '../api/patch-ruleset.ts';
-import type { RuleStatus, Ruleset } from '../api/types.ts';
+import { newestVersion, type RuleStatus, type Ruleset } from '../api/types.ts';
 import { statusChoices } from '../ruleset-permissions.ts';
 import { ConfirmStep } from './confirm-step.tsx';
 
@@ -35,7 +35,7 @@ export function StatusChange({ set }: { set: Ruleset }) {
         confirmLabel={`Confirm ${target}`}
         pending={patch.isPending}
         error={patch.error}
-        onConfirm={() => patch.mutate({ id: set.id, change: { status: target } })}
+        onConfirm={() => patch.mutate({ id: set.id, change: { status: target }, newest: newestVersion(set) })}
       />
     </div>
   );

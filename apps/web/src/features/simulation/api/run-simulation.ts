@@ -1,6 +1,6 @@
 // POST /v1/simulations: decide pasted, recorded or example calls with a version and a candidate; each row gets its arguments summary.
 import { useMutation } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api-client.ts';
+import { api, bodyOf } from '../../../lib/api/client.ts';
 import { getDecisions } from './get-decisions.ts';
 import { summariseArguments, summariseExample, summariseRecorded } from './summarise.ts';
 import type { SimulatedCall, SimulationRequest, SimulationResult } from './types.ts';
@@ -21,7 +21,7 @@ export async function runSimulation(request: SimulationRequest): Promise<Simulat
   const calls = 'pasted' in source ? source.pasted : 'examples' in source ? { examples: source.examples } : { recorded: source.recorded };
   const body = { document: request.document, ...(request.candidate ? { candidate: request.candidate } : {}), calls };
   const [result, recorded] = await Promise.all([
-    apiFetch<SimulationResult>('/v1/simulations', { method: 'POST', body }),
+    api.POST('/simulations', { body }).then(bodyOf),
     'recorded' in source ? getDecisions(source.recorded, request.withArguments) : Promise.resolve([]),
   ]);
   const byCall = new Map(recorded.map((d) => [d.call_id, d]));

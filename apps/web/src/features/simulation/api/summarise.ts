@@ -1,5 +1,5 @@
 // One-line summaries of a call's arguments for the results table.
-import type { RecordedDecision } from './get-decisions.ts';
+import type { RecordedDecision } from './types.ts';
 
 const MAX_LENGTH = 80;
 
@@ -12,7 +12,7 @@ export function summariseArguments(args: Record<string, unknown> | null | undefi
 }
 
 /** A recorded call: its amount and currency, then its arguments when they were read and kept. */
-export function summariseRecorded(decision: RecordedDecision): string {
+export function summariseRecorded(decision: Pick<RecordedDecision, 'call_id' | 'amount' | 'currency' | 'arguments'>): string {
   const amount = decision.amount === null ? null : `${decision.amount} ${decision.currency ?? ''}`.trim();
   const args = decision.arguments === undefined ? null : summariseArguments(decision.arguments);
   const parts = [amount, args].filter((p): p is string => p !== null);

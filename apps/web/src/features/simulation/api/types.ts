@@ -1,44 +1,28 @@
-// The simulation shapes the API answers (docs/api.md, "Simulations"; POST /v1/simulations, GET /v1/trials/{document}).
+// The simulation shapes, from the generated schema (docs/api.md, "Simulations"; POST /v1/simulations, GET /v1/trials/{document}).
 import type { ExampleSuite } from '@tollgate/engine';
+import type { components, paths } from '../../../lib/api/schema';
 
-export interface Decided {
-  decision: string;
-  rule: string | null;
-  code: string | null;
-}
+type Schemas = components['schemas'];
 
-export type Outcome = Decided | { not_evaluable: true; code: string };
+export type SimulationResult = paths['/simulations']['post']['responses'][200]['content']['application/json'];
+/** One decided call; its `expected` and `recorded` are untyped in the schema and read loosely where shown. */
+export type SimulatedCall = SimulationResult['calls'][number];
+export type CallStatus = SimulatedCall['status'];
+export type PastedCall = Schemas['PastedCall'];
+export type TrialReport = Schemas['Trial'];
+export type RecordedDecision = Schemas['RecordedDecision'];
+/** The policy documents to pick from (GET /v1/documents, narrowed to policies). */
+export type PolicySummary = Schemas['DocumentSummary'];
+/** The stored versions to pick from (GET /v1/documents/{id}/history). */
+export type PolicyVersion = Schemas['DocumentVersion'];
 
-export type CallStatus = 'agreed' | 'differed' | 'not_evaluable' | 'decided';
-
-export interface SimulatedCall {
-  name: string;
-  tool: string;
-  status: CallStatus;
-  code?: string;
-  document: Outcome;
-  candidate?: Outcome;
-  expected?: unknown;
-  recorded?: unknown;
-}
-
-export interface SimulationResult {
-  compared: 'candidate' | 'expected' | 'recorded';
-  counts: { calls: number; agreed: number; differed: number; not_evaluable: number };
-  calls: SimulatedCall[];
-}
-
+/** A stored version to simulate: the running one without a sequence (the first arm of SimulationBody's document). */
 export interface VersionRef {
   id: string;
   sequence?: number;
 }
 
-export interface PastedCall {
-  tool: { name: string; action: string; amount?: { pointer: string; currency: string; currency_pointer?: string } };
-  arguments: Record<string, unknown> | null;
-  expect?: { decision: string; rule?: string | null; code?: string | null };
-}
-
+/** Which recorded calls to replay (SimulationBody's calls.recorded). */
 export interface RecordedFilter {
   agent?: string;
   since?: string;
@@ -54,31 +38,4 @@ export interface SimulationRequest {
   calls: CallsSource;
   /** Owners and admins may read recorded arguments (GET /v1/decisions?with_arguments=true). */
   withArguments: boolean;
-}
-
-export interface TrialReport {
-  document: string;
-  candidate: number;
-  sample_rate: number;
-  started_at: string;
-  calls: number;
-  sampled: number;
-  agreed: number;
-  differed: number;
-  differing: string[];
-  running: boolean;
-}
-
-/** The policy documents and versions to pick from (a subset of GET /v1/documents and /history). */
-export interface PolicySummary {
-  id: string;
-  kind: string | null;
-  running_sequence: number | null;
-}
-
-export interface PolicyVersion {
-  sequence: number;
-  reason: string;
-  running: boolean;
-  rejected: boolean;
 }

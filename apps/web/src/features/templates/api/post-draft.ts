@@ -3,15 +3,10 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { exampleSuiteIdOf } from '@tollgate/engine';
-import type { ReasonItem } from '../../../components/reason-list.tsx';
-import { apiFetch, segment } from '../../../lib/api-client.ts';
+import { type EditOutcome, postDocumentEdit } from '../../../lib/api/document-edits.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
-/** The edit seam's answer (docs/api.md, POST /v1/documents/{id}/edits). */
-export interface DraftOutcome {
-  status: 'applied' | 'saved_not_running' | 'refused' | 'rejected' | 'conflict';
-  version?: { sequence: number };
-  reasons: ReasonItem[];
-}
+export type DraftOutcome = EditOutcome;
 
 export interface DraftRequest {
   id: string;
@@ -27,25 +22,17 @@ export interface DraftOutcomes {
   examples: { id: string; outcome: DraftOutcome } | null;
 }
 
-export function postDraft(id: string, content: string, reason: string): Promise<DraftOutcome> {
-  // based_on null: a first version; the seam answers conflict when the id is already taken.
-  return apiFetch<DraftOutcome>(`/v1/documents/${segment(id)}/edits`, {
-    method: 'POST',
-    body: { content, reason, based_on: null },
-    accept: [403, 409, 422],
-  });
-}
-
-/** The policy first: a suite without its policy would be a stray. */
+/** The policy first: a suite without its policy would be a stray. based_on null: the seam answers conflict when the id is taken. */
 export async function createDraft({ id, content, examples, reason }: DraftRequest): Promise<DraftOutcomes> {
-  const policy = await postDraft(id, content, reason);
+  const policy = await postDocumentEdit({ id, content, reason, basedOn: null });
   const suiteId = exampleSuiteIdOf(id);
   const stored = policy.status === 'applied' || policy.status === 'saved_not_running';
   if (!stored || suiteId === undefined) return { policy, examples: null };
-  return { policy, examples: { id: suiteId, outcome: await postDraft(suiteId, examples, `${reason}: its example calls`) } };
+  const suite = await postDocumentEdit({ id: suiteId, content: examples, reason: `${reason}: its example calls`, basedOn: null });
+  return { policy, examples: { id: suiteId, outcome: suite } };
 }
 
 export function useCreateDraft() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createDraft, onSuccess: () => queryClient.invalidateQueries({ queryKey: ['documents'] }) });
+  return useMutation({ mutationFn: createDraft, onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.documents.all }) });
 }

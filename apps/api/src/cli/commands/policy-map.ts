@@ -1,0 +1,57 @@
+// tollgate policy map / policy diff: a policy's decision map over a tools file, and the decision diff of two
+// policy files (docs/review.md). Exit 0 whatever the decisions, 1 when a document is invalid, 2 unreadable.
+import { CompiledPolicy, decisionDiff, decisionMap, type PolicyDocument } from '@tollgate/engine';
+import { formatDiagnostic } from '@tollgate/engine/source';
+import { diffEntryJson, toolDecisionJson } from '../../server/review/answers.ts';
+import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
+import { type ParsedOptions, required } from '../options.ts';
+import { loadMembers, loadPolicy, loadTools } from './load-policy.ts';
+
+/** A policy file compiled, or its problems on stderr (undefined: the command exits 1). */
+function compiledPolicy(file: string, io: CliIo): CompiledPolicy | undefined {
+  const loaded = loadPolicy(file);
+  if (loaded.valid) return new CompiledPolicy(loaded.document as PolicyDocument);
+  for (const e of loaded.errors) io.stderr.write(`${formatDiagnostic(file, e)}\n`);
+  io.stderr.write(`${file}: invalid, so it decides nothing\n`);
+  return undefined;
+}
+
+/** `tollgate policy map POLICY --tools TOOLS.json [--members FILE] [--json]`: one line per tool. */
+export function policyMap(file: string, options: ParsedOptions, io: CliIo): number {
+  const tools = loadTools(required(options.tools, 'tools')) ?? [];
+  const members = loadMembers(options.members);
+  const policy = compiledPolicy(file, io);
+  if (!policy) return EXIT_INVALID;
+  const map = decisionMap(policy, tools, members ? { members } : {});
+  if (options.json) io.stdout.write(`${JSON.stringify({ tools: map.map(toolDecisionJson) }, null, 2)}\n`);
+  else for (const tool of map) io.stdout.write(`${tool.words}\n`);
+  return EXIT_OK;
+}
+
+/** `tollgate policy diff RUNNING CANDIDATE [--tools TOOLS.json] [--members FILE] [--json]`: one line per change. */
+export function policyDiff(files: string[], options: ParsedOptions, io: CliIo): number {
+  const [runningFile, candidateFile] = twoFiles(files);
+  const tools = loadTools(options.tools);
+  const members = loadMembers(options.members);
+  const running = compiledPolicy(runningFile, io);
+  const candidate = compiledPolicy(candidateFile, io);
+  if (!running || !candidate) return EXIT_INVALID;
+  const diff = decisionDiff(running, candidate, tools, members ? { members } : {});
+  if (options.json) {
+    const out = { entries: diff.entries.map(diffEntryJson), widens: diff.widens, narrows: diff.narrows, depends: diff.depends };
+    io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  } else if (diff.entries.length === 0) {
+    io.stdout.write('no call changes decision\n');
+  } else {
+    for (const entry of diff.entries) io.stdout.write(`${entry.words}\n`);
+  }
+  return EXIT_OK;
+}
+
+/** Exactly two positional arguments: the running version's file, then the candidate's. */
+function twoFiles(files: string[]): [string, string] {
+  if (files.length !== 2) {
+    throw new CliError('USAGE', `expected RUNNING and CANDIDATE, got ${files.length === 0 ? 'none' : files.join(' ')}`);
+  }
+  return [files[0] as string, files[1] as string];
+}

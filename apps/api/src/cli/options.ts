@@ -1,0 +1,49 @@
+// The tollgate CLI's options and the helpers commands read them with. Kept apart from main.ts, which
+// loads the commands, so no command imports the module that imports it.
+import { parseArgs } from 'node:util';
+import { CliError } from './io.ts';
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  members: { type: 'string' },
+  tools: { type: 'string' },
+  tool: { type: 'string' },
+  args: { type: 'string' },
+  examples: { type: 'string' },
+  param: { type: 'string', multiple: true },
+  out: { type: 'string' },
+  'examples-out': { type: 'string' },
+  force: { type: 'boolean' },
+  catalogue: { type: 'string' },
+  'out-dir': { type: 'string' },
+  server: { type: 'string' },
+  call: { type: 'string' },
+  data: { type: 'string' },
+  demo: { type: 'boolean' },
+  member: { type: 'string' },
+  role: { type: 'string' },
+  agent: { type: 'string' },
+  grant: { type: 'string', multiple: true },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  version: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export type ParsedOptions = ReturnType<typeof parseCommandLine>['values'];
+
+export function parseCommandLine(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+/** Exactly one positional argument. */
+export function one(rest: string[], name: string): string {
+  if (rest.length !== 1) throw new CliError('USAGE', `expected one ${name}, got ${rest.length === 0 ? 'none' : rest.join(' ')}`);
+  return rest[0] as string;
+}
+
+/** A required option. */
+export function required(value: string | undefined, flag: string): string {
+  if (value === undefined) throw new CliError('USAGE', `missing --${flag}`);
+  return value;
+}

@@ -1,0 +1,18 @@
+// The headers every answer of an authenticated /v1 route carries (docs/api.md, "Headers"), set in one
+// place whatever answered (a route, a refusal in middleware, the error handler): `Cache-Control: no-store`
+// (answers carry arguments, keys and drafts no cache should keep), `WWW-Authenticate: Bearer` on a 401 and
+// `Retry-After` on a 503 or 429, so a client knows how to authenticate or when to try again.
+import type { MiddlewareHandler } from 'hono';
+import { CHALLENGE } from './auth.ts';
+
+/** Seconds a client waits before retrying a 503 or 429 that did not say (a busy store says its own). */
+export const DEFAULT_RETRY_AFTER_SECONDS = 1;
+
+export const apiHeaders: MiddlewareHandler = async function setApiHeaders(c, next) {
+  await next();
+  const headers = c.res.headers;
+  headers.set('Cache-Control', 'no-store');
+  const status = c.res.status;
+  if (status === 401 && !headers.has('WWW-Authenticate')) headers.set('WWW-Authenticate', CHALLENGE['WWW-Authenticate']);
+  if ((status === 503 || status === 429) && !headers.has('Retry-After')) headers.set('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
+};

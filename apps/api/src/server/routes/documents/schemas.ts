@@ -1,0 +1,114 @@
+// The document routes' zod schemas (request and response bodies, path and query parameters), as
+// /v1/openapi.json describes them.
+import { z } from '@hono/zod-openapi';
+import { DiagnosticSchema } from '../../diagnostic-schema.ts';
+import { ErrorSchema, json } from '../route-kit.ts';
+
+export const IdParam = z
+  .string()
+  .min(1)
+  .max(1024)
+  .openapi({
+    param: { name: 'id', in: 'path' },
+    description: 'The document id, URL-encoded as one path segment',
+    example: 'policies/refunds.policy.json',
+  });
+
+export const SEQUENCE = /^[1-9][0-9]{0,8}$/;
+export const SequenceText = z
+  .string()
+  .regex(SEQUENCE, 'expected a positive integer')
+  .openapi({ type: 'integer', minimum: 1, maximum: 999_999_999 });
+
+export const AuthorSchema = z.object({
+  kind: z.enum(['person', 'developer', 'model', 'external', 'system']),
+  label: z.string(),
+});
+
+export const VersionSchema = z
+  .object({
+    sequence: z.number().int(),
+    author: AuthorSchema,
+    reason: z.string(),
+    based_on: z.number().int().nullable(),
+    created_at: z.iso.datetime({ offset: true }),
+    running: z.boolean(),
+    rejected: z.boolean(),
+    problems: z.array(z.string()),
+    digest: z.string(),
+    bytes: z.number().int(),
+  })
+  .openapi('DocumentVersion');
+
+export const ImpactSchema = z.object({ widens_security: z.boolean(), widened_subjects: z.array(z.string()) }).openapi('EditImpact');
+
+export const ProblemSchema = z
+  .object({
+    source: z.enum(['store', 'version', 'document']),
+    code: z.string(),
+    severity: z.enum(['error', 'warning', 'info']),
+    message: z.string(),
+    line: z.number().int().optional(),
+    path: z.string().optional(),
+  })
+  .openapi('DocumentProblem');
+
+export const STATUSES = ['running', 'newer_rejected', 'newer_not_running', 'rejected_only', 'not_loaded'] as const;
+export type DocumentStatus = (typeof STATUSES)[number];
+
+export const SummarySchema = z
+  .object({
+    id: z.string(),
+    kind: z.string().nullable(),
+    status: z.enum(STATUSES).openapi({
+      description:
+        'running: the newest version runs; newer_rejected: a newer working copy did not load and an older version runs; newer_not_running: a newer version is stored as a candidate; rejected_only: no version loads; not_loaded: the store could not read it',
+    }),
+    running_sequence: z.number().int().nullable(),
+    versions: z.number().int(),
+    problems: z.array(ProblemSchema),
+  })
+  .openapi('DocumentSummary');
+
+export const DocumentSchema = z
+  .object({ id: z.string(), kind: z.string().nullable(), version: VersionSchema, text: z.string() })
+  .openapi('Document');
+
+export const OutcomeSchema = z
+  .object({
+    status: z.enum(['applied', 'saved_not_running', 'refused', 'rejected', 'conflict']),
+    version: VersionSchema.optional(),
+    reasons: z.array(DiagnosticSchema),
+    impact: ImpactSchema,
+  })
+  .openapi('EditOutcome');
+
+export const EditBody = z
+  .object({
+    content: z.string(),
+    reason: z.string().min(1).max(2000),
+    based_on: z.number().int().min(1).nullable().optional().openapi({
+      description:
+        'The running version the content was written from (null: no version yet); checked with the write (409 conflict). An edit sends this, If-Match, or both naming the same version (docs/api.md, "Preconditions and paging")',
+    }),
+  })
+  .strict()
+  .openapi('DocumentEdit');
+
+export const ActivateBody = z
+  .object({ sequence: z.number().int().min(1) })
+  .strict()
+  .openapi('DocumentActivate');
+
+export const VersionResult = z.object({ id: z.string(), version: VersionSchema }).openapi('DocumentVersionResult');
+
+export const DiffSchema = z
+  .object({ id: z.string(), from: z.number().int(), to: z.number().int(), unified: z.string(), impact: ImpactSchema })
+  .openapi('DocumentDiff');
+
+export const errors = {
+  400: json(ErrorSchema, 'The request is not valid'),
+  401: json(ErrorSchema, 'A missing or unknown key'),
+  403: json(ErrorSchema, 'A lacking role'),
+  404: json(ErrorSchema, 'No such document or version'),
+};

@@ -1,0 +1,159 @@
+// The document routes as OpenAPI operations (createRoute): path, roles, request and every answer.
+import { createRoute, z } from '@hono/zod-openapi';
+import { IfMatchHeader, withETag } from '../preconditions.ts';
+import { ErrorSchema, json, LOCATION, members } from '../route-kit.ts';
+import {
+  ActivateBody,
+  DiffSchema,
+  DocumentSchema,
+  EditBody,
+  errors,
+  IdParam,
+  OutcomeSchema,
+  SequenceText,
+  SummarySchema,
+  VersionResult,
+  VersionSchema,
+} from './schemas.ts';
+
+export const listRoute = createRoute({
+  method: 'get',
+  path: '/documents',
+  tags: ['documents'],
+  summary: 'Every document: kind, status, running sequence and problems',
+  middleware: [members()] as const,
+  responses: { 200: json(z.object({ documents: z.array(SummarySchema) }), 'The documents'), ...errors },
+});
+
+export const getRoute = createRoute({
+  method: 'get',
+  path: '/documents/{id}',
+  tags: ['documents'],
+  summary: 'The running version of a document, with its text',
+  middleware: [members()] as const,
+  request: { params: z.object({ id: IdParam }) },
+  responses: {
+    200: withETag(json(DocumentSchema, 'The running version')),
+    ...errors,
+    409: json(ErrorSchema, "DAMAGED: the running version's file is damaged"),
+  },
+});
+
+export const historyRoute = createRoute({
+  method: 'get',
+  path: '/documents/{id}/history',
+  tags: ['documents'],
+  summary: 'Every stored version, oldest first, rejected ones included',
+  middleware: [members()] as const,
+  request: { params: z.object({ id: IdParam }) },
+  responses: {
+    200: withETag(json(z.object({ id: z.string(), versions: z.array(VersionSchema) }), 'The versions')),
+    ...errors,
+  },
+});
+
+export const versionRoute = createRoute({
+  method: 'get',
+  path: '/documents/{id}/versions/{sequence}',
+  tags: ['documents'],
+  summary: 'One stored version, with its text',
+  middleware: [members()] as const,
+  request: {
+    params: z.object({ id: IdParam, sequence: SequenceText.openapi({ param: { name: 'sequence', in: 'path' }, example: '1' }) }),
+  },
+  responses: {
+    200: withETag(json(DocumentSchema, 'The version')),
+    ...errors,
+    409: json(ErrorSchema, "DAMAGED: the version's file is damaged"),
+  },
+});
+
+export const editRoute = createRoute({
+  method: 'post',
+  path: '/documents/{id}/edits',
+  tags: ['documents'],
+  summary: 'Submits an edit through the edit seam (owner, admin or developer)',
+  middleware: [members('owner', 'admin', 'developer')] as const,
+  request: {
+    params: z.object({ id: IdParam }),
+    headers: IfMatchHeader,
+    body: { required: true, content: { 'application/json': { schema: EditBody } } },
+  },
+  responses: {
+    201: withETag(json(OutcomeSchema, 'Stored: applied, or saved_not_running'), LOCATION),
+    400: errors[400],
+    401: errors[401],
+    403: json(
+      z.union([OutcomeSchema, ErrorSchema]),
+      "rejected by a writer (an outcome), or a lacking role (an error: ROLE_REQUIRED, or BINDING_CHANGE_FORBIDDEN for a developer's edit that changes a tool's binding)",
+    ),
+    409: withETag(json(OutcomeSchema, 'conflict: the running version is no longer based_on; nothing stored')),
+    412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing stored'),
+    413: json(ErrorSchema, "TOO_LARGE: the content is over the store's document limit; nothing stored"),
+    428: json(ErrorSchema, 'PRECONDITION_REQUIRED: neither If-Match nor based_on was sent (or If-Match: *); nothing stored'),
+    422: json(OutcomeSchema, 'refused: the content does not load or is too large; nothing stored'),
+    503: json(
+      OutcomeSchema,
+      'refused: the store is busy (another process holds its lock); nothing stored; retry after Retry-After seconds',
+    ),
+  },
+});
+
+export const activateRoute = createRoute({
+  method: 'post',
+  path: '/documents/{id}/activate',
+  tags: ['documents'],
+  summary: 'Runs a stored, loadable version (owner or admin)',
+  middleware: [members('owner', 'admin')] as const,
+  request: {
+    params: z.object({ id: IdParam }),
+    headers: IfMatchHeader,
+    body: { required: true, content: { 'application/json': { schema: ActivateBody } } },
+  },
+  responses: {
+    200: withETag(json(VersionResult, 'The version now running')),
+    412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing changed'),
+    ...errors,
+    409: json(ErrorSchema, 'A rejected version cannot run (REJECTED_VERSION), or its file is damaged (DAMAGED)'),
+    422: json(
+      ErrorSchema,
+      "INVALID_POLICY: a policy version whose approvers.users are not the workspace's members able to approve (details.errors: UNKNOWN_APPROVER, APPROVER_ROLE_NOT_CAPABLE)",
+    ),
+    503: json(ErrorSchema, 'LOCKED: the store is busy; retry after Retry-After seconds'),
+  },
+});
+
+export const revertRoute = createRoute({
+  method: 'post',
+  path: '/documents/{id}/revert',
+  tags: ['documents'],
+  summary: 'Runs the version that ran before the current one (owner or admin)',
+  middleware: [members('owner', 'admin')] as const,
+  request: { params: z.object({ id: IdParam }), headers: IfMatchHeader },
+  responses: {
+    200: withETag(json(VersionResult, 'The version now running')),
+    412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing changed'),
+    ...errors,
+    409: json(ErrorSchema, 'Nothing to revert to, or the version to return to is damaged (DAMAGED)'),
+    503: json(ErrorSchema, 'LOCKED: the store is busy; retry after Retry-After seconds'),
+  },
+});
+
+export const diffRoute = createRoute({
+  method: 'get',
+  path: '/documents/{id}/diff',
+  tags: ['documents'],
+  summary: 'A unified diff of two versions and what the second widens over the first',
+  middleware: [members()] as const,
+  request: {
+    params: z.object({ id: IdParam }),
+    query: z.object({
+      from: SequenceText.openapi({ param: { name: 'from', in: 'query' }, example: '1' }),
+      to: SequenceText.optional().openapi({
+        param: { name: 'to', in: 'query' },
+        description: 'The running version when left out',
+      }),
+    }),
+  },
+  responses: { 200: json(DiffSchema, 'The diff'), ...errors, 409: json(ErrorSchema, "DAMAGED: a version's file is damaged") },
+});

@@ -1,0 +1,58 @@
+// An edit through the document route: a developer's catalogue edit that changes a binding is refused, the
+// text is checked against the store (a rule set's pins, the settings' approved versions), and the edit goes
+// through the edit seam with its precondition; the answer is the outcome as the route sends it.
+import { documentKindOf } from '@tollgate/engine';
+import type { Diagnostic } from '@tollgate/engine/source';
+import type { EditOutcome } from '@tollgate/store';
+import type { AppContext } from '../../context.ts';
+import { diagnosticsJson } from '../../diagnostic-schema.ts';
+import { checkAgainstStore } from '../../rulesets/store-checks.ts';
+import type { MemberRow } from '../../state/members.ts';
+import { storeError } from '../route-kit.ts';
+import { refuseBindingChange } from './checks.ts';
+import { impactJson, versionJson } from './wire.ts';
+
+export interface EditRequest {
+  content: string;
+  reason: string;
+  based_on?: number | null;
+}
+
+/** The outcome of an edit on the wire, with the edit seam's outcome it came from (none when refused before it). */
+export async function submitEdit(ctx: AppContext, id: string, body: EditRequest, member: MemberRow, ifMatch: number | undefined) {
+  if (documentKindOf(id) === 'catalogue' && member.role === 'developer') await refuseBindingChange(ctx, id, body.content);
+  // A rule set's pins and the settings' approved versions are checked against the store here (the seam's
+  // validators read the text alone); a set's pins without a version are pinned as the version is made.
+  const checked = await checkAgainstStore(ctx, id, body.content);
+  if (!checked.ok) {
+    const refused: EditOutcome = { status: 'refused', reasons: checked.problems, impact: { widensSecurity: false, widenedSubjects: [] } };
+    return {
+      outcome: refused,
+      result: { status: refused.status, reasons: diagnosticsJson(checked.problems), impact: impactJson(refused.impact) },
+    };
+  }
+  const outcome = await ctx.seam
+    .submit({
+      kind: 'document',
+      document: id,
+      content: checked.content,
+      author: { kind: member.role === 'developer' ? 'developer' : 'person', label: member.name },
+      reason: body.reason,
+      ...(body.based_on !== undefined ? { basedOn: body.based_on } : {}),
+      ...(ifMatch !== undefined ? { ifMatch } : {}),
+    })
+    .catch(storeError);
+  const result = {
+    status: outcome.status,
+    ...(outcome.version ? { version: versionJson(outcome.version) } : {}),
+    reasons: diagnosticsJson(outcome.version ? [...outcome.reasons, ...checked.notes.map(pinNote)] : outcome.reasons),
+    impact: impactJson(outcome.impact),
+  };
+  if (outcome.version) ctx.events.publish({ type: 'document', id, sequence: outcome.version.sequence });
+  return { outcome, result };
+}
+
+/** A note of the store checks on a stored edit (pins taken at their running versions), as a Diagnostic. */
+function pinNote(message: string): Diagnostic {
+  return { code: 'PINNED_AT_RUNNING', severity: 'info', message };
+}

@@ -1,0 +1,193 @@
+// Routes: review before a version runs. The decision map of an agent's tools (or of a policy version over
+// the catalogues of the agents that use it), and the impact preview of a candidate version against the
+// running one: the engine's decisionMap and impactPreview (docs/review.md), computed on the compile thread
+// for a big policy.
+import { createRoute, z } from '@hono/zod-openapi';
+import { ApiError } from '../errors.ts';
+import { router } from '../openapi.ts';
+import type { PreviewJson, ToolDecisionJson } from '../review/answers.ts';
+import {
+  agentSubject,
+  assertPolicyDocument,
+  judgedMembers,
+  policyCatalogues,
+  review,
+  runningVersion,
+  versionText,
+} from '../review/sources.ts';
+import { IdParam, SequenceText } from './documents/schemas.ts';
+import { AgentMapSchema, DocumentMapSchema, ImpactPreviewSchema } from './review-schemas.ts';
+import { ErrorSchema, json, members } from './route-kit.ts';
+
+const errors = {
+  400: json(ErrorSchema, 'A bad path or query (INVALID_ID, INVALID_QUERY)'),
+  401: json(ErrorSchema, 'A missing or unknown key'),
+  403: json(ErrorSchema, 'Not a member'),
+  404: json(ErrorSchema, 'NOT_FOUND: details.resource names what is missing (agent, document or version)'),
+  409: json(ErrorSchema, 'POLICY_NOT_LOADABLE, AGENT_NOT_LOADABLE, CATALOGUE_MISSING, DAMAGED: something it reads does not load'),
+};
+
+const sequence = (name: string, description: string) =>
+  SequenceText.optional().openapi({ param: { name, in: 'query' }, description, example: '1' });
+
+export const agentMapRoute = createRoute({
+  method: 'get',
+  path: '/agents/{agent}/decision-map',
+  tags: ['review'],
+  summary: "The decision of every tool of an agent's catalogue under its policy (a version of it, or the running one)",
+  middleware: [members()] as const,
+  request: {
+    params: z.object({
+      agent: z
+        .string()
+        .min(1)
+        .max(128)
+        .openapi({ param: { name: 'agent', in: 'path' }, example: 'support-bot' }),
+    }),
+    query: z.object({
+      policy_version: sequence(
+        'policy_version',
+        "A version of the agent's own policy; the versions the gate runs when left out (an agent on a rule set takes none)",
+      ),
+    }),
+  },
+  responses: { 200: json(AgentMapSchema, 'One map per policy the agent runs'), ...errors },
+});
+
+export const documentMapRoute = createRoute({
+  method: 'get',
+  path: '/documents/{id}/decision-map',
+  tags: ['review'],
+  summary: 'The decision of every tool of the catalogues that use a policy, under one of its versions',
+  middleware: [members()] as const,
+  request: {
+    params: z.object({ id: IdParam }),
+    query: z.object({ version: sequence('version', 'The running version when left out') }),
+  },
+  responses: {
+    200: json(DocumentMapSchema, 'One map per catalogue'),
+    ...errors,
+    400: json(ErrorSchema, 'NOT_A_POLICY: the document is not a policy; or a bad path or query'),
+  },
+});
+
+export const impactPreviewRoute = createRoute({
+  method: 'get',
+  path: '/documents/{id}/impact-preview',
+  tags: ['review'],
+  summary: 'Which tools a candidate version of a policy changes, from what decision to what, against the running one',
+  middleware: [members()] as const,
+  request: {
+    params: z.object({ id: IdParam }),
+    query: z.object({
+      candidate: SequenceText.openapi({ param: { name: 'candidate', in: 'query' }, example: '1' }),
+      running: sequence('running', 'The version to compare with; the running one when left out'),
+    }),
+  },
+  responses: {
+    200: json(ImpactPreviewSchema, 'The preview, per catalogue'),
+    ...errors,
+    400: json(ErrorSchema, 'NOT_A_POLICY: the document is not a policy; or a bad path or query'),
+  },
+});
+
+export function reviewRoutes() {
+  const app = router();
+
+  app.openapi(agentMapRoute, async (c) => {
+    const ctx = c.get('ctx');
+    const { agent } = c.req.valid('param');
+    const { policy_version } = c.req.valid('query');
+    const subject = await agentSubject(ctx, agent);
+    let versions = subject.policies;
+    if (policy_version !== undefined) {
+      if (subject.policy === undefined) {
+        throw new ApiError(
+          400,
+          'NO_AGENT_POLICY',
+          `${agent} names no policy of its own (a rule set pins its versions): ask GET /v1/documents/{id}/decision-map?version=N`,
+        );
+      }
+      versions = [{ document: subject.policy, sequence: Number(policy_version) }];
+    }
+    const members = judgedMembers(ctx);
+    const policies: { document: string; version: number; tools: ToolDecisionJson[] }[] = [];
+    for (const { document, sequence } of versions) {
+      const policy = await versionText(ctx, document, sequence);
+      const answer = await review<{ ok: true; maps: ToolDecisionJson[][] }>(
+        { map: { policy, catalogues: [subject.tools], members } },
+        `${document} version ${sequence}`,
+      );
+      policies.push({ document, version: sequence, tools: answer.maps[0] ?? [] });
+    }
+    return c.json({ agent, catalogue: subject.catalogue, policies }, 200);
+  });
+
+  app.openapi(documentMapRoute, async (c) => {
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    const query = c.req.valid('query');
+    await assertPolicyDocument(ctx, id);
+    const at =
+      query.version === undefined
+        ? await runningVersion(ctx, id)
+        : { sequence: Number(query.version), text: await versionText(ctx, id, Number(query.version)) };
+    const { source, catalogues } = await policyCatalogues(ctx, id);
+    const answer = await review<{ ok: true; maps: ToolDecisionJson[][] }>(
+      { map: { policy: at.text, catalogues: catalogues.map((k) => k.tools), members: judgedMembers(ctx) } },
+      `${id} version ${at.sequence}`,
+    );
+    return c.json(
+      {
+        id,
+        version: at.sequence,
+        source,
+        catalogues: catalogues.map((k, i) => ({ id: k.id, agents: k.agents, tools: answer.maps[i] ?? [] })),
+      },
+      200,
+    );
+  });
+
+  app.openapi(impactPreviewRoute, async (c) => {
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    const query = c.req.valid('query');
+    await assertPolicyDocument(ctx, id);
+    const running =
+      query.running === undefined
+        ? await runningVersion(ctx, id)
+        : { sequence: Number(query.running), text: await versionText(ctx, id, Number(query.running)) };
+    const candidate = { sequence: Number(query.candidate), text: await versionText(ctx, id, Number(query.candidate)) };
+    const { source, catalogues } = await policyCatalogues(ctx, id);
+    const answer = await review<{ ok: true; previews: PreviewJson[] }>(
+      {
+        preview: {
+          running: running.text,
+          candidate: candidate.text,
+          catalogues: catalogues.map((k) => k.tools),
+          members: judgedMembers(ctx),
+        },
+      },
+      `${id} versions ${running.sequence} -> ${candidate.sequence}`,
+    );
+    const previews = catalogues.map((k, i) => {
+      const p = answer.previews[i] as PreviewJson;
+      return { id: k.id, agents: k.agents, tools: p.tools, unchanged: p.unchanged };
+    });
+    return c.json(
+      {
+        id,
+        running: running.sequence,
+        candidate: candidate.sequence,
+        source,
+        catalogues: previews,
+        widens: answer.previews.some((p) => p.widens),
+        narrows: answer.previews.some((p) => p.narrows),
+        depends: answer.previews.some((p) => p.depends),
+      },
+      200,
+    );
+  });
+
+  return app;
+}

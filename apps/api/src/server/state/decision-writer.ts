@@ -1,0 +1,111 @@
+// The decision log's writer thread (decision-writer.worker.mjs) as the log sees it: the batches sent to it
+// and not yet written, and the waits on the state it shares (see decision-log.ts for what stays exact).
+import { Worker } from 'node:worker_threads';
+import { type DecisionRow, INSERT, valuesOf } from './decision-row.ts';
+
+/** How long a read waits for the writer thread before it gives up (SQLite's own busy timeout is 5 s). */
+export const WAIT_MS = 10_000;
+
+// The writer thread's shared state; see decision-writer.worker.mjs.
+const WRITTEN = 0;
+const FAILURES = 1;
+const FAILING = 2;
+const CHANGES = 3;
+const CLOSED = 4;
+
+/** Whether batch `a` is at or after batch `b`: sequences are 32-bit and wrap. */
+const atOrAfter = (a: number, b: number) => ((a - b) | 0) >= 0;
+
+/** The writer thread and the batches sent to it that it has not yet written. */
+export class WriterThread {
+  private readonly worker: Worker;
+  private readonly state: Int32Array;
+  private seq = 0;
+  private sent: { seq: number; rows: DecisionRow[] }[] = [];
+  dead = false;
+
+  constructor(path: string, onFailure: (message: string) => void, onExit: () => void) {
+    this.state = new Int32Array(new SharedArrayBuffer(8 * Int32Array.BYTES_PER_ELEMENT));
+    this.worker = new Worker(new URL('./decision-writer.worker.mjs', import.meta.url), {
+      workerData: { path, insert: INSERT, shared: this.state.buffer },
+    });
+    this.worker.unref();
+    this.worker.on('message', (m: { failed?: string }) => {
+      if (m.failed !== undefined) onFailure(m.failed);
+    });
+    this.worker.on('error', (err) => onFailure(`the writer thread failed: ${String(err)}`));
+    this.worker.once('exit', () => {
+      this.dead = true;
+      onExit();
+    });
+  }
+
+  get failing(): boolean {
+    return Atomics.load(this.state, FAILING) === 1;
+  }
+
+  /** Batches sent and not yet written. */
+  get behind(): number {
+    return (this.seq - Atomics.load(this.state, WRITTEN)) | 0;
+  }
+
+  /** Whether the thread is gone (or going): it could not open the database, was closed, or exited. */
+  get closed(): boolean {
+    return this.dead || Atomics.load(this.state, CLOSED) === 1;
+  }
+
+  send(rows: DecisionRow[]): void {
+    this.seq = (this.seq + 1) | 0;
+    this.sent.push({ seq: this.seq, rows });
+    this.worker.postMessage({ batch: { seq: this.seq, rows: rows.map(valuesOf) } });
+  }
+
+  /** The rows sent and not yet written, oldest first. */
+  unwritten(): DecisionRow[] {
+    this.prune();
+    return this.sent.flatMap((b) => b.rows);
+  }
+
+  private prune(): void {
+    const written = Atomics.load(this.state, WRITTEN);
+    let i = 0;
+    while (i < this.sent.length && atOrAfter(written, (this.sent[i] as { seq: number }).seq)) i++;
+    if (i > 0) this.sent = this.sent.slice(i);
+  }
+
+  /** Blocks until every batch sent is written; throws when a write fails meanwhile or the writer is silent. */
+  waitWritten(timeoutMs = WAIT_MS): void {
+    const target = this.seq;
+    const failures = Atomics.load(this.state, FAILURES);
+    // A batch that failed is retried on the writer's timer; a reader waiting asks for the retry now.
+    if (this.failing) this.worker.postMessage({});
+    const written = this.waitFor(() => {
+      if (atOrAfter(Atomics.load(this.state, WRITTEN), target)) return true;
+      if (Atomics.load(this.state, FAILURES) !== failures) throw new Error('the decision log cannot be written');
+      if (this.closed) throw new Error('the decision log writer did not answer');
+      return false;
+    }, timeoutMs);
+    if (!written) throw new Error('the decision log writer did not answer');
+    this.prune();
+  }
+
+  /** Asks the thread to close its connection and waits (briefly) until it has. */
+  close(): void {
+    if (this.dead) return;
+    this.worker.postMessage({ close: true });
+    this.waitFor(() => Atomics.load(this.state, CLOSED) === 1, 1000);
+    void this.worker.terminate();
+  }
+
+  /** Blocks until `done` holds (true) or `timeoutMs` pass (false), waking on each change the thread makes. */
+  private waitFor(done: () => boolean, timeoutMs: number): boolean {
+    const deadline = performance.now() + timeoutMs;
+    for (;;) {
+      const changes = Atomics.load(this.state, CHANGES);
+      if (done()) return true;
+      const left = deadline - performance.now();
+      if (left <= 0) return false;
+      Atomics.wait(this.state, CHANGES, changes, left);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+// Every query key the console uses, declared once. Keys nest: invalidating a prefix (queryKeys.documents.all)
+// refreshes everything under it, which is how a saved edit, an activation or a revert refreshes every view
+// of the documents (their list, histories, texts, diffs, catalogue tools and example suites).
+
+export const queryKeys = {
+  documents: {
+    all: ['documents'] as const,
+    list: () => ['documents', 'list'] as const,
+    detail: (id: string) => ['documents', 'detail', id] as const,
+    /** The catalogue read as lint input, or as the run panel's tools: under its detail, so an edit refreshes them. */
+    catalogueRead: (id: string, use: 'lint' | 'tools') => ['documents', 'detail', id, use] as const,
+    history: (id: string) => ['documents', 'history', id] as const,
+    version: (id: string, sequence: number) => ['documents', 'version', id, sequence] as const,
+    diff: (id: string, from: number, to: number) => ['documents', 'diff', id, from, to] as const,
+    catalogueTools: (id: string) => ['documents', 'catalogue-tools', id] as const,
+    merge: (id: string, base: number | null) => ['documents', 'merge', id, base] as const,
+    exampleSuite: (policyId: string) => ['documents', 'example-suite', policyId] as const,
+  },
+  rulesets: {
+    all: ['rulesets'] as const,
+    list: (status: string) => ['rulesets', 'list', status] as const,
+    detail: (id: string, versionId: number | null) => ['rulesets', 'detail', id, versionId ?? 'active'] as const,
+  },
+  approvals: {
+    all: ['approvals'] as const,
+    list: (filter: string, limit: number) => ['approvals', 'list', filter, limit] as const,
+  },
+  me: (key: string) => ['me', key] as const,
+  health: () => ['health'] as const,
+  trial: (document: string) => ['trials', document] as const,
+};

@@ -1,0 +1,118 @@
+// Every top-level `error.code` the API can answer, with its one HTTP status and a one-line meaning. The
+// API's errors are typed by these names (apps/api/src/server/errors.ts), the OpenAPI document's
+// `Error.code` is an enum of them, and docs/api.md's code table is rendered from them (`npm run docs`).
+// One fault, one code (docs/api.md, "One vocabulary"): a missing resource of any kind is NOT_FOUND (its
+// `details.resource` says which), an id that can never name one is INVALID_ID, a path no route answers is
+// NO_ROUTE. The problems behind a refusal (Diagnostics) carry their own codes in `details`.
+
+export interface ApiCodeEntry {
+  /** The HTTP status the code is always answered with. */
+  readonly status: 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 422 | 428 | 500 | 503;
+  /** What the code means, in one line. */
+  readonly meaning: string;
+}
+
+export const API_CODES = {
+  // The request itself.
+  INVALID_JSON: { status: 400, meaning: 'The body is not UTF-8 JSON; details give the line and column where it stops being JSON.' },
+  DUPLICATE_MEMBER: { status: 400, meaning: 'The body repeats a member of an object; details.issues name each repeat.' },
+  INVALID_BODY: {
+    status: 400,
+    meaning: 'The body is missing where required or does not match the schema; details.issues name each fault.',
+  },
+  INVALID_QUERY: { status: 400, meaning: 'A query parameter is unknown to the route or not valid; the message names it.' },
+  INVALID_ID: { status: 400, meaning: 'An id or path parameter that can never name a resource (malformed, out of range).' },
+  INVALID_CURSOR: { status: 400, meaning: 'A paging cursor that cannot be read; start again without one.' },
+  BAD_REQUEST: { status: 400, meaning: 'The request cannot be read (a fault of the HTTP request itself).' },
+  MISSING_KEY: { status: 401, meaning: 'No `Authorization: Bearer KEY` header.' },
+  INVALID_KEY: { status: 401, meaning: 'The bearer key is not known.' },
+  NO_ROUTE: { status: 404, meaning: 'No route answers this method and path.' },
+  TOO_LARGE: { status: 413, meaning: 'The body, or what it would store, is over the limit; nothing was read or written.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body is not application/json.' },
+  PRECONDITION_FAILED: {
+    status: 412,
+    meaning: 'If-Match names a version that is no longer the newest; details.current is the newest. Nothing was written.',
+  },
+  PRECONDITION_REQUIRED: { status: 428, meaning: 'An edit needs If-Match or based_on, naming the version it was based on.' },
+  // Who may do it.
+  MEMBER_REQUIRED: { status: 403, meaning: "An agent's key cannot do this; use a member's key." },
+  ROLE_REQUIRED: { status: 403, meaning: 'The member lacks the role this needs; the message names the roles.' },
+  GRANT_REQUIRED: { status: 403, meaning: 'The key lacks the grant this needs.' },
+  AGENT_KEY_REQUIRED: { status: 403, meaning: "Only the agent's own key may do this." },
+  AGENT_MISMATCH: { status: 403, meaning: 'The agent key belongs to another agent.' },
+  NOT_ELIGIBLE: { status: 403, meaning: 'The member is not an eligible approver of this request.' },
+  BINDING_CHANGE_FORBIDDEN: { status: 403, meaning: "The edit changes a tool's binding, which needs an owner or admin." },
+  // What is stored.
+  NOT_FOUND: {
+    status: 404,
+    meaning: 'The resource does not exist; details.resource says which kind (document, version, ruleset, agent, ...).',
+  },
+  CONFLICT: { status: 409, meaning: 'The store changed under the write (based_on is not the newest version); nothing was written.' },
+  REJECTED_VERSION: { status: 409, meaning: 'The version did not load, so it can never run.' },
+  NOTHING_TO_REVERT: { status: 409, meaning: 'There is no earlier running version to return to.' },
+  DAMAGED: { status: 409, meaning: 'The stored version or index is damaged; it is refused, never guessed (docs/store.md).' },
+  INVALID_SAVE: { status: 400, meaning: 'The store refuses the write as asked (e.g. a candidate that runs already, a rate out of range).' },
+  LOCKED: { status: 503, meaning: 'Another process holds the store; nothing was written; retry after Retry-After seconds.' },
+  // What a body holds.
+  INVALID_POLICY: { status: 422, meaning: 'The policy document is not valid; details list the problems.' },
+  INVALID_TOOL: { status: 422, meaning: 'The tool is not valid; details.problems list the faults.' },
+  INVALID_TOOLS: { status: 422, meaning: 'The tools are not valid; details.problems list the faults.' },
+  INVALID_MEMBERS: { status: 422, meaning: 'The members are not valid; details.problems list the faults.' },
+  INVALID_CATALOGUE: { status: 422, meaning: 'The catalogue does not load; details.problems list the faults.' },
+  INVALID_EXAMPLES: { status: 422, meaning: 'The example calls are not valid; details.problems list the faults.' },
+  INVALID_PARAMETERS: { status: 422, meaning: "The template's parameters are not valid; details.problems list the faults." },
+  RULE_SHEET_UNSUPPORTED: { status: 422, meaning: 'The rule sheet was not compiled; details.problems give each problem with its line.' },
+  COLANG_UNSUPPORTED: { status: 422, meaning: 'The Colang policy was not compiled; details.problems give each problem with its line.' },
+  TOO_MANY_CALLS: { status: 422, meaning: 'More recorded calls match than a simulation replays; narrow the selection.' },
+  // The gate and approvals.
+  POLICY_NOT_LOADABLE: {
+    status: 409,
+    meaning: 'A stored policy version a decision map or impact preview reads does not compile; details.problems say why.',
+  },
+  NOT_A_POLICY: { status: 400, meaning: 'A decision map or impact preview was asked of a document that is not a policy.' },
+  NO_AGENT_POLICY: {
+    status: 400,
+    meaning: 'A policy version was named for an agent that runs a rule set, not a policy of its own; map the pinned policy instead.',
+  },
+  AGENT_NOT_LOADABLE: { status: 409, meaning: "The agent's running document or rule set does not load; details.problems say why." },
+  ALREADY_DECIDED: { status: 409, meaning: 'The approval was decided already.' },
+  APPROVAL_EXPIRED: { status: 409, meaning: 'The approval expired before it was decided.' },
+  NOT_APPROVED: { status: 409, meaning: 'The approval request is not approved, so it cannot be claimed.' },
+  ALREADY_CLAIMED: { status: 409, meaning: 'The approved request has been claimed already.' },
+  ARGUMENTS_MISMATCH: { status: 409, meaning: 'The arguments are not the ones approved.' },
+  BINDING_CHANGED: { status: 409, meaning: "The tool's binding changed since it was read; read the tools again." },
+  // Rule sets.
+  CATALOGUE_MISSING: { status: 409, meaning: 'The rule set names a catalogue that is not stored.' },
+  CATALOGUE_NOT_LOADABLE: { status: 409, meaning: "The rule set's catalogue does not load." },
+  RULE_NOT_LOADABLE: { status: 409, meaning: 'A pinned rule does not load.' },
+  RULESET_ARCHIVED: { status: 409, meaning: 'The rule set is archived.' },
+  RULESET_DISABLED: { status: 409, meaning: 'The rule set is disabled.' },
+  RULESET_EXISTS: { status: 409, meaning: 'A rule set with this id exists already.' },
+  RULESET_NOT_ARCHIVED: { status: 409, meaning: 'The rule set is not archived.' },
+  RULESET_NOT_LOADABLE: { status: 409, meaning: 'The rule set does not load.' },
+  RULESET_PINS_DRAFT: { status: 409, meaning: 'A set cannot be active while it pins a draft rule; details.rules name them.' },
+  RULESET_PIN_UNRESOLVED: {
+    status: 409,
+    meaning: 'The version pins rules without a version, so it runs nothing; update the pins to latest first.',
+  },
+  RULESET_REVERT_ACTIVE: {
+    status: 409,
+    meaning: 'An active rule set is not reverted; activate the version to run instead, so its pins are checked.',
+  },
+  RULESET_RULE_UNUSABLE: { status: 409, meaning: 'The set pins rules since disabled or archived; details.rules name them.' },
+  RULESET_REFUSED: { status: 422, meaning: 'The pins are refused; details name every rule at fault.' },
+  RULESET_RUN_FAILED: { status: 503, meaning: 'A rule threw or gave no answer in time; nothing was recorded; retry.' },
+  PIN_NOT_FOUND: { status: 400, meaning: 'The body names a rule the set does not pin.' },
+  PINS_CURRENT: { status: 409, meaning: 'Every pin named is at its rule’s running version already.' },
+  PINS_WITH_STATUS: { status: 400, meaning: 'New pins save a draft version: change status or the active version in a second request.' },
+  INVALID_REPLACEMENT: { status: 400, meaning: 'A rule set cannot replace itself.' },
+  REPLACED_BY_NOT_ARCHIVED: { status: 400, meaning: 'replaced_by names the replacement of an archived set: archive it too.' },
+  // A bug.
+  INTERNAL: { status: 500, meaning: 'The server could not answer; nothing was written. A bug: report it.' },
+} as const satisfies Record<string, ApiCodeEntry>;
+
+/** A top-level API error code. */
+export type ApiCode = keyof typeof API_CODES;
+
+/** Every API error code, in the registry's order (the OpenAPI enum's order). */
+export const API_CODE_NAMES = Object.keys(API_CODES) as ApiCode[];

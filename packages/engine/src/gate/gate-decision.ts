@@ -1,0 +1,46 @@
+// How the gate words a decision it makes itself (no policy judged): the notice an agent is told follows the
+// disclosure level, and the call's action and amount ride along.
+import type { DisclosureLevel } from '../policy/evaluate.ts';
+import type { GateDecision, GateDecisionKind, GateNotice } from './gate-types.ts';
+
+/** What every decision of one call repeats: its action, and its amount once the gate has read it. */
+export interface DecisionBase {
+  action: string | null;
+  amount: string | null;
+  currency: string | null;
+}
+
+/** What a step needs to word a decision: the disclosure level and the call's base. */
+export interface DecisionScope {
+  readonly level: DisclosureLevel;
+  readonly base: DecisionBase;
+}
+
+/** A decision the gate makes itself (no policy judged). A plain function, not a closure made per call. */
+export function gateDecision(
+  scope: DecisionScope,
+  decision: GateDecisionKind,
+  code: string,
+  rule: string | null,
+  summary: string,
+  confirmation: string | null = null,
+): GateDecision {
+  const notice: GateNotice = { decision };
+  if (confirmation !== null) notice.confirmation = confirmation;
+  if (scope.level !== 'none') {
+    notice.code = code;
+    notice.rule = rule;
+    notice.description = summary;
+  }
+  return { ...scope.base, decision, rule, code, summary, notice, policies: [], approval: null, confirmation };
+}
+
+/** A denial the gate makes itself, with no rule named. */
+export function gateDenial(scope: DecisionScope, code: string, summary: string): GateDecision {
+  return gateDecision(scope, 'deny', code, null, summary);
+}
+
+/** Why a tool whose binding is not authorized runs no call; says who can mend it. */
+export function notAuthorizedSummary(tool: string): string {
+  return `${tool}'s binding (its action and amount mapping) is not authorized since it was added or changed: an owner or admin must authorize the tool before its calls run, so the call is denied`;
+}

@@ -1,0 +1,100 @@
+// Argument regions: sets of argument classes written as boxes (per path, the classes allowed), what they
+// say in words, and whether a call's arguments lie in one (docs/review.md, "Arguments").
+import { CompiledCondition, type Condition } from '../conditions/condition.ts';
+import type { Tri } from '../conditions/tri.ts';
+import type { PathSpace } from './argument-space.ts';
+
+/** At one path, the combinations of condition results (T, F, U per condition) a region admits. */
+export interface ArgumentConstraint {
+  path: string;
+  conditions: Condition[];
+  vectors: string[];
+  words: string;
+}
+
+/** Per path, the class indices a box admits, or null for every class. */
+export type Box = (number[] | null)[];
+
+/**
+ * Writes a set of class combinations as disjoint boxes: one box when the set is the product of its
+ * projections, else split on the first path that varies, joining the parts that agree on the rest.
+ */
+export function boxes(combos: readonly (readonly number[])[], counts: readonly number[]): Box[] {
+  if (combos.length === 0) return [];
+  const projections = counts.map((_, i) => [...new Set(combos.map((c) => c[i] as number))].sort((a, b) => a - b));
+  const product = projections.reduce((n, p) => n * p.length, 1);
+  if (product === combos.length) return [projections.map((p, i) => (p.length === counts[i] ? null : p))];
+  const axis = projections.findIndex((p) => p.length > 1);
+  const parts = new Map<string, { values: number[]; box: Box }>();
+  for (const value of projections[axis] as number[]) {
+    const sub = combos.filter((c) => c[axis] === value);
+    for (const box of boxes(
+      sub.map((c) => c.filter((_, i) => i !== axis)),
+      counts.filter((_, i) => i !== axis),
+    )) {
+      const key = JSON.stringify(box);
+      const part = parts.get(key);
+      if (part) part.values.push(value);
+      else parts.set(key, { values: [value], box });
+    }
+  }
+  return [...parts.values()].map(({ values, box }) => [
+    ...box.slice(0, axis),
+    values.length === counts[axis] ? null : values,
+    ...box.slice(axis),
+  ]);
+}
+
+/** The constraints a box puts on the arguments: one per path it restricts. */
+export function constraintsOf(paths: readonly PathSpace[], box: Box): ArgumentConstraint[] {
+  const out: ArgumentConstraint[] = [];
+  paths.forEach((p, i) => {
+    const allowed = box[i];
+    if (allowed === null || allowed === undefined) return;
+    const vectors = allowed.map((k) => (p.classes[k] as { vector: string }).vector);
+    out.push({ path: p.path, conditions: p.conditions, vectors, words: constraintWords(p.path, p.conditions, vectors) });
+  });
+  return out;
+}
+
+const LETTER = ['F', 'T', 'U'] as const;
+
+const compiledConditions = new WeakMap<Condition, CompiledCondition>();
+
+/** Whether the arguments' value at the constraint's path gives one of its admitted results. */
+export function constraintHolds(c: ArgumentConstraint, args: unknown): boolean {
+  let vector = '';
+  for (const cond of c.conditions) {
+    let compiled = compiledConditions.get(cond);
+    if (!compiled) {
+      compiled = new CompiledCondition(cond);
+      compiledConditions.set(cond, compiled);
+    }
+    vector += LETTER[compiled.evaluate(args) as Tri];
+  }
+  return c.vectors.includes(vector);
+}
+
+function constraintWords(path: string, conditions: readonly Condition[], vectors: readonly string[]): string {
+  const alternatives = vectors.map((v) => {
+    if (/^U+$/.test(v)) return `${path} unreadable (missing or another type)`;
+    return conditions
+      .map((c, i) => {
+        const test = `${path} ${operatorWords(c)}`;
+        const letter = v[i];
+        return letter === 'T' ? test : letter === 'F' ? `not ${test}` : `${test} unknown`;
+      })
+      .join(' and ');
+  });
+  return alternatives.length === 1 ? (alternatives[0] as string) : `(${alternatives.join(' or ')})`;
+}
+
+function operatorWords(c: Condition): string {
+  if (c.eq !== undefined) return `eq ${JSON.stringify(c.eq)}`;
+  if (c.in !== undefined) return `in ${JSON.stringify(c.in)}`;
+  if (c.starts_with !== undefined) return `starts_with ${JSON.stringify(c.starts_with)}`;
+  return (['gt', 'gte', 'lt', 'lte'] as const)
+    .filter((k) => c[k] !== undefined)
+    .map((k) => `${k} ${c[k]}`)
+    .join(', ');
+}

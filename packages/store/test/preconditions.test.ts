@@ -1,0 +1,88 @@
+// Preconditions on writes (docs/store.md, "The stores"): save, activate, revert and writeState with
+// `ifMatch` write only while the document's newest stored sequence is the one given, checked with the
+// write, in both stores; of writers racing from one read exactly one writes.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FolderDocumentStore } from '../src/folder-store.ts';
+import { MemoryDocumentStore } from '../src/memory-store.ts';
+import { type DocumentStore, StoreError } from '../src/types.ts';
+import { ANA, useTempDirs } from './helpers.ts';
+
+const { tempDir, onCleanup } = useTempDirs();
+const ID = 'policies/refunds.policy.json';
+
+const stores: [string, () => Promise<DocumentStore>][] = [
+  ['memory', async () => new MemoryDocumentStore()],
+  [
+    'folder',
+    async () => {
+      const store = await FolderDocumentStore.open(tempDir(), { watch: false });
+      onCleanup(() => store.close());
+      return store;
+    },
+  ],
+];
+
+async function refusal(promise: Promise<unknown>): Promise<StoreError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(StoreError);
+    return err as StoreError;
+  }
+  throw new Error('expected the store to refuse');
+}
+
+const save = (store: DocumentStore, text: string, ifMatch?: number | null) =>
+  store.save({ id: ID, text, author: ANA, reason: text, ...(ifMatch === undefined ? {} : { ifMatch }) });
+
+for (const [name, open] of stores) {
+  describe(`the ${name} store`, () => {
+    it('saves while ifMatch names the newest version, and refuses a stale one with the current tag, writing nothing', async () => {
+      const store = await open();
+      await save(store, 'one', null);
+      expect((await refusal(save(store, 'again', null))).details).toEqual({ current: 1 });
+      await save(store, 'two', 1);
+      const stale = await refusal(save(store, 'three', 1));
+      expect(stale.code).toBe('precondition_failed');
+      expect(stale.details).toEqual({ current: 2 });
+      expect((await store.history(ID)).map((v) => v.sequence)).toEqual([1, 2]);
+    });
+
+    it('activates and reverts only while ifMatch holds', async () => {
+      const store = await open();
+      await save(store, 'one');
+      await save(store, 'two');
+      expect((await refusal(store.activate(ID, 1, { ifMatch: 1 }))).code).toBe('precondition_failed');
+      expect((await store.get(ID))?.sequence).toBe(2);
+      await store.activate(ID, 1, { ifMatch: 2 });
+      expect((await refusal(store.revert(ID, { ifMatch: 3 }))).code).toBe('precondition_failed');
+      expect((await store.get(ID))?.sequence).toBe(1);
+      await store.revert(ID, { ifMatch: 2 });
+      expect((await store.get(ID))?.sequence).toBe(2);
+    });
+
+    it('writes state guarded by a document only while its tag holds', async () => {
+      const store = await open();
+      await save(store, 'one');
+      expect((await refusal(store.writeState('lifecycle', { a: 1 }, { ifMatch: { id: ID, newest: 7 } }))).code).toBe('precondition_failed');
+      expect(await store.readState('lifecycle')).toBeUndefined();
+      await store.writeState('lifecycle', { a: 2 }, { ifMatch: { id: ID, newest: 1 } });
+      expect(await store.readState('lifecycle')).toEqual({ a: 2 });
+    });
+
+    it('of any number of writers racing from one read, exactly one saves', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 2, max: 8 }), async (writers) => {
+          const store = await open();
+          await save(store, 'base');
+          const results = await Promise.allSettled(Array.from({ length: writers }, (_, i) => save(store, `writer ${i}`, 1)));
+          expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+          for (const r of results) if (r.status === 'rejected') expect((r.reason as StoreError).code).toBe('precondition_failed');
+          expect(await store.history(ID)).toHaveLength(2);
+        }),
+        { numRuns: 10 },
+      );
+    });
+  });
+}
