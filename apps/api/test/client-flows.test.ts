@@ -96,7 +96,7 @@ describe('the main flows through the generated client', () => {
     const history = answered(await owner.GET('/documents/{id}/history', { params: { path: { id: POLICY } } }));
     expect(history.versions.map((v) => v.sequence)).toEqual([base, edited]);
     const version = answered(
-      await owner.GET('/documents/{id}/versions/{sequence}', { params: { path: { id: POLICY, sequence: String(base) } } }),
+      await owner.GET('/documents/{id}/versions/{sequence}', { params: { path: { id: POLICY, sequence: base } } }),
     );
     expect(version.text).toBe(read.text);
 
@@ -108,7 +108,7 @@ describe('the main flows through the generated client', () => {
     expect(answered(activated).version).toMatchObject({ sequence: base, running: true });
 
     const diff = answered(
-      await owner.GET('/documents/{id}/diff', { params: { path: { id: POLICY }, query: { from: String(base), to: String(edited) } } }),
+      await owner.GET('/documents/{id}/diff', { params: { path: { id: POLICY }, query: { from: base, to: edited } } }),
     );
     expect(diff.unified).toContain('7200');
 

@@ -27,7 +27,11 @@ export async function postDocumentEdit({ id, content, reason, basedOn }: Documen
     return outcomeOf(result);
   } catch (error) {
     if (error instanceof ApiError && error.changedSinceOpened) {
-      return { status: 'conflict', reasons: [error.message], impact: { widens_security: false, widened_subjects: [] } };
+      return {
+        status: 'conflict',
+        reasons: [{ code: error.code, severity: 'error', message: error.message }],
+        impact: { widens_security: false, widened_subjects: [] },
+      };
     }
     throw error;
   }

@@ -5,7 +5,7 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 import type { DocumentDiff } from './types.ts';
 
 export async function getDiff(id: string, from: number, to: number, signal?: AbortSignal): Promise<DocumentDiff> {
-  return bodyOf(await api.GET('/documents/{id}/diff', { params: { path: { id }, query: { from: String(from), to: String(to) } }, signal }));
+  return bodyOf(await api.GET('/documents/{id}/diff', { params: { path: { id }, query: { from, to } }, signal }));
 }
 
 export const diffQueryOptions = (id: string, from: number, to: number) =>

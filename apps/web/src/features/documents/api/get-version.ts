@@ -5,7 +5,7 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 import type { DocumentText } from './types.ts';
 
 export async function getVersion(id: string, sequence: number, signal?: AbortSignal): Promise<DocumentText> {
-  return bodyOf(await api.GET('/documents/{id}/versions/{sequence}', { params: { path: { id, sequence: String(sequence) } }, signal }));
+  return bodyOf(await api.GET('/documents/{id}/versions/{sequence}', { params: { path: { id, sequence } }, signal }));
 }
 
 // A stored version's text never changes, so it stays fresh for good.

@@ -13,7 +13,7 @@ async function versionText(id: string, sequence: number | null, signal?: AbortSi
   const body =
     sequence === null
       ? bodyOf(await api.GET('/documents/{id}', { params: { path: { id } }, signal }))
-      : bodyOf(await api.GET('/documents/{id}/versions/{sequence}', { params: { path: { id, sequence: String(sequence) } }, signal }));
+      : bodyOf(await api.GET('/documents/{id}/versions/{sequence}', { params: { path: { id, sequence } }, signal }));
   return { sequence: body.version.sequence, text: body.text };
 }
 

@@ -5,7 +5,7 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 import type { Ruleset } from './types.ts';
 
 export async function getRuleset(id: string, versionId: number | null, signal?: AbortSignal): Promise<Ruleset> {
-  const query = versionId === null ? {} : { version_id: String(versionId) };
+  const query = versionId === null ? {} : { version_id: versionId };
   return bodyOf(await api.GET('/rulesets/{id}', { params: { path: { id }, query }, signal }));
 }
 
