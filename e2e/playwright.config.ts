@@ -1,4 +1,4 @@
-// Playwright: the built console in Debian's Chromium against a real `tollgate serve` (DESIGN.md, "Engineering").
+// Playwright: the built console in Debian's Chromium against a real `tollgate serve`.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

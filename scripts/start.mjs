@@ -1,5 +1,6 @@
-// npm start [-- serve options]: builds the console only when apps/web/dist has no build, then serves it
-// with the API over the demo workspace in ./.tollgate-data (issue 6). `npm run build` refreshes a build.
+// npm start [-- serve options]: builds the console only when apps/web/dist has no build, then serves it with the API
+// over the demo workspace in ./.tollgate-data (docs/console.md, "Layout and the build"). `npm run build` refreshes a
+// build.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

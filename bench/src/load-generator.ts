@@ -1,5 +1,5 @@
 // autocannon in a process of its own, so the load generator never competes with the servers it loads
-// for their event loop or their process's heap and threads (the api suite, issue 8). `startLoadGenerator`
+// for their event loop or their process's heap and threads (docs/performance.md, "The api suite"). `startLoadGenerator`
 // forks this file; each `load` sends one run's options over IPC and gets autocannon's result back. Every
 // target is loaded by the same child with the same settings.
 import { type ChildProcess, fork } from 'node:child_process';

@@ -14,7 +14,7 @@ export interface Figure {
   note?: string;
 }
 
-/** The fewest runs any figure is quoted over (issue 8: "repeats (≥ 5 runs)"). */
+/** The fewest runs any figure is quoted over (docs/performance.md, "The instrument": at least five runs). */
 export const MIN_RUNS = 5;
 
 export function median(values: number[]): number {

@@ -1,4 +1,4 @@
-// The policy suite: the compiled evaluator on the seed's refunds stream and on a generated 300-rule
+// The policy suite: the compiled evaluator on the reference refunds stream and on a generated 300-rule
 // policy, beside the plain reference evaluator on the same streams (ratios from one process run).
 import { decideCall, decidePrepared, type GateParts, prepareGate } from '@tollgate/engine/gate';
 import { type CompiledTool, compilePolicy, type Member, validatePolicy } from '@tollgate/engine/policy';
@@ -44,7 +44,7 @@ const GATE_COUNT = 20_000;
 /**
  * The whole gate on the refunds stream for an agent like the demo's support-bot (catalogue, rule sheet,
  * refunds policy): parts prepared once (decidePrepared, as the API decides) beside decideCall, which
- * prepares them on every call (as every call did before issue 8's gate work).
+ * prepares them on every call (as every call did before the gate work of docs/performance.md, "API gate").
  */
 function decideGate(calls: Call[], figures: Figure[]) {
   const compiled = compilePolicy(REFUNDS_POLICY);

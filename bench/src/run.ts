@@ -26,7 +26,7 @@ const SUITES: Record<string, Suite> = {
   cli: runCliSuite,
 };
 SUITES.web = async () => (await import('./web.bench.ts')).runWebSuite(); // loads Playwright only when asked for
-/** The order of a full run (issue 8), then any suite registered beside these. */
+/** The order of a full run (docs/performance.md, "One full run"), then any suite registered beside these. */
 const ORDER = ['policy', 'sheet', 'store', 'api', 'web', 'peers', 'cli'];
 
 const CHILD = '--child-out=';

@@ -20,7 +20,7 @@ export interface Call {
   args: Record<string, unknown>;
 }
 
-/** The seed's refunds example (policy-documents.txt, "A complete example"), as examples/ keeps it. */
+/** The reference refunds example (docs/policy.md), as examples/ keeps it. */
 export const REFUNDS_POLICY = refunds as PolicyDocument;
 
 export const REFUND_TOOLS: ToolBinding[] = [

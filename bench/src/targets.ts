@@ -1,5 +1,5 @@
-// Issue 8's targets, checked against the figures of one run: met, missed, or not measured. Figures
-// only; a missed target is reported, never a failure.
+// The targets of docs/performance.md, checked against the figures of one run: met, missed, or not
+// measured. Figures only; a missed target is reported, never a failure.
 import type { Figure } from './measure.ts';
 
 interface Target {

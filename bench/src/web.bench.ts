@@ -1,4 +1,4 @@
-// The web suite: the console's chunks by gzip size (initial vs lazy, issue 8's 200 KB budget) and the
+// The web suite: the console's chunks by gzip size (initial vs lazy, the 200 KB budget of docs/performance.md) and the
 // keystroke-to-marker latency of a 200-rule sheet in Debian's Chromium against a real `tollgate serve`.
 /// <reference lib="dom" />
 

@@ -1,5 +1,6 @@
-// Layout: every page of the console at 1280x800 and on a narrow 400 px window: no sideways scrolling of
-// the page, and the page's main controls shown within the window's width (issue 6). Screenshots as artifacts.
+// Layout: every page of the console at 1280x800 and on a narrow 400 px window: no sideways scrolling of the page, and
+// the page's main controls shown within the window's width (docs/console.md, "Layout and the build"). Screenshots as
+// artifacts.
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import { expect, type Locator, type Page, test } from '@playwright/test';

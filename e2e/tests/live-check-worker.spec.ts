@@ -1,5 +1,5 @@
-// Journey: typing in the sheet editor is checked in a web worker; the editor's versions show when the
-// check of the newest text is in, and the main thread never loads the checker (issue 6).
+// Journey: typing in the sheet editor is checked in a web worker; the editor's versions show when the check of the
+// newest text is in, and the main thread never loads the checker (docs/console.md, "Live checks off the main thread").
 import { expect, test } from '@playwright/test';
 import { memberKey, signIn } from './demo.ts';
 

@@ -1,6 +1,6 @@
-// Journey (issue 7, "Archive a set"): an owner sees a refusal naming the rule at fault, archives the Support set
-// pointing agents at a replacement after reading its recent runs, sees runs refused, finds it in the list under
-// Archived (not Active), and restores it.
+// Journey (docs/rulesets.md, "Versions and lifecycle"): an owner sees a refusal naming the rule at fault, archives the
+// Support set pointing agents at a replacement after reading its recent runs, sees runs refused, finds it in the list
+// under Archived (not Active), and restores it.
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { demoKeys, memberKey, signIn } from './demo.ts';
 

@@ -1,6 +1,6 @@
-// Journey (issue 7, "Must show"): an owner re-pins the Support set's refunds policy to its latest version in
-// the console, runs the new draft, activates it, and refunds-bot's decisions follow; a viewer and a developer
-// are offered only what their roles allow.
+// Journey (docs/rulesets.md, "Pins are resolved when a version is made"): an owner re-pins the Support set's refunds
+// policy to its latest version in the console, runs the new draft, activates it, and refunds-bot's decisions follow; a
+// viewer and a developer are offered only what their roles allow.
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { demoKeys, editPrecondition, memberKey, signIn } from './demo.ts';
 

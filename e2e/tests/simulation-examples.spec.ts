@@ -22,7 +22,7 @@ test("a policy's stored examples are simulated, expected against actual, with ag
   await signIn(page, memberKey('viewer'), '#/simulation');
   const status = page.getByRole('status').filter({ hasText: /calls:/ });
 
-  // Version 1 of the demo's refunds policy is the seed, whatever other journeys have run since.
+  // Version 1 of the demo's refunds policy is examples/refunds.policy.json, whatever other journeys have run since.
   await page.getByLabel('Policy document').selectOption(REFUNDS);
   await page.getByLabel('Policy version').selectOption('1');
   await page.getByRole('radio', { name: "The policy's examples" }).check();

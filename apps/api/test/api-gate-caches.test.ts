@@ -1,7 +1,7 @@
 // The gate's hot path keeps keys, members and loaded agents in memory and batches decision-log writes
-// (issue 8). These tests hold it to what it was without: every decision in the log after a clean
-// shutdown, each visible as soon as it is answered, a held call's approval committed before the agent
-// hears of it, key, role and document changes counting on the next call, and a failing log failing closed.
+// (docs/performance.md, "API gate"). These tests hold it to what it was without: every decision in the log after a
+// clean shutdown, each visible as soon as it is answered, a held call's approval committed before the agent hears of
+// it, key, role and document changes counting on the next call, and a failing log failing closed.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

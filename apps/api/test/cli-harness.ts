@@ -33,7 +33,7 @@ export function workspace(): { dir: string; file(name: string, content: unknown)
   };
 }
 
-/** The seed's complete example (examples/refunds.policy.json). */
+/** The complete reference example (examples/refunds.policy.json). */
 export const REFUNDS = JSON.parse(readFileSync(new URL('../../../examples/refunds.policy.json', import.meta.url), 'utf8'));
 
 export const REFUND_TOOL = { name: 'issue_refund', action: 'refund.issue', amount: { pointer: '/amount', currency: 'USD' } };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { APPROVER, DEVELOPER, REFUND_TOOL, REFUNDS, runCli, workspace } from './cli-harness.ts';
 
 describe('tollgate policy validate', () => {
-  it('exits 0 for the seed example and reports revision 1 with no problems, under either schema name', async () => {
+  it('exits 0 for the reference example (examples/refunds.policy.json) and reports revision 1 with no problems, under either schema name', async () => {
     const w = workspace();
     for (const schema of ['tollgate/policy@1', 'kblock.cloud/policy@1']) {
       const run = await runCli('policy', 'validate', w.file('p.json', { ...REFUNDS, schema }), '--json');

@@ -87,7 +87,7 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect(colang.json.rulebook).toEqual(sheet.json.rulebook);
   });
 
-  it("answers 422 RULE_SHEET_UNSUPPORTED for the seed's unsupported.yaml, the problem on line 4", async () => {
+  it('answers 422 RULE_SHEET_UNSUPPORTED for the reference unsupported.yaml (docs/rule-sheets.md), the problem on line 4', async () => {
     const answer = await post({ sheet: UNSUPPORTED_SHEET });
     expect(answer.status).toBe(422);
     expectError(answer, 'RULE_SHEET_UNSUPPORTED');

@@ -48,7 +48,7 @@ define flow refund_card
 `;
 
 describe('tollgate rules compile', () => {
-  it('compiles the seed sheet: exit 0, "compiled; nothing is kept", nothing written', async () => {
+  it('compiles the reference example sheet (docs/rule-sheets.md): exit 0, "compiled; nothing is kept", nothing written', async () => {
     const w = tempFolder();
     const sheet = w.file('rules.yaml', SHOP_SHEET);
     const run = await runCli('rules', 'compile', sheet);
@@ -56,7 +56,7 @@ describe('tollgate rules compile', () => {
     expect(listFiles(w.dir)).toEqual(['rules.yaml']);
   });
 
-  it("refuses the seed's unsupported.yaml with exit 1 and exactly the seed's line, naming the file as given", async () => {
+  it('refuses the reference unsupported.yaml with exit 1 and exactly the line docs/rule-sheets.md shows, naming the file as given', async () => {
     const w = tempFolder();
     const file = w.file('unsupported.yaml', UNSUPPORTED_SHEET);
     const run = await runCli('rules', 'compile', file);

@@ -1,5 +1,5 @@
-// Shared fixtures for the rules tests: the seed's shop sheet and its unsupported.yaml
-// (rule-sheets.txt), and a YAML catalogue of the tools they name.
+// Shared fixtures for the rules tests: the reference shop sheet and its unsupported.yaml
+// (docs/rule-sheets.md), and a YAML catalogue of the tools they name.
 import { type Dirent, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { serve } from '@hono/node-server';
@@ -7,10 +7,10 @@ import { SHOP_SHEET } from '../../../packages/engine/test/fixtures/shop.ts';
 import { createApp } from '../src/server/app.ts';
 import { workspace } from './cli-harness.ts';
 
-/** The seed's example sheet, verbatim. */
+/** The reference example sheet (docs/rule-sheets.md), verbatim. */
 export { SHOP_SHEET };
 
-/** The seed's unsupported.yaml: the second rule for refund_card is on line 4. */
+/** The reference unsupported.yaml (docs/rule-sheets.md, "Refused, never approximated"): the second rule for refund_card is on line 4. */
 export const UNSUPPORTED_SHEET = `rules:
   - action: refund_card
     requires: [supervisor_approved]
@@ -18,7 +18,7 @@ export const UNSUPPORTED_SHEET = `rules:
     never: true
 `;
 
-/** The exact refusal line the seed prints for unsupported.yaml, given the path as typed. */
+/** The exact refusal line docs/rule-sheets.md shows for unsupported.yaml, given the path as typed. */
 export function unsupportedLine(file: string): string {
   return `${file}:4:13: RULE_SHEET_UNSUPPORTED: \`refund_card\` has a rule already: one rule per action, so how two would combine is never guessed. The sheet was not compiled; nothing was changed.`;
 }
@@ -59,7 +59,7 @@ export const GOVERNED_SHEET = `rules:
     not_after: [refund_card]
 `;
 
-/** The seed's policy example, as its file's text. */
+/** The reference policy example (examples/refunds.policy.json), as its file's text. */
 export const REFUNDS_POLICY_TEXT = readFileSync(new URL('../../../examples/refunds.policy.json', import.meta.url), 'utf8');
 
 const made: string[] = [];

@@ -1,6 +1,6 @@
 /// <reference types="node" />
 // The policy@1 conformance suite: every case is data in test/cases/*.yaml, run by this one runner
-// (OPA's test/cases habit; STYLE.md, "Tests"). Each file's header names the seed sections it covers.
+// (OPA's test/cases habit). Each file's header names the docs/policy.md sections it covers.
 //
 // A case file is one YAML mapping:
 //
@@ -286,7 +286,8 @@ function runEvaluation(f: CaseFile, c: Obj): void {
       }
     }
 
-    // Explanations name conditions and thresholds, never the call's argument values (seed: "What agents and people see").
+    // Explanations name conditions and thresholds, never the call's argument values (docs/policy.md, "Explanations and
+    // disclosure").
     const shown = JSON.stringify(d.explanation) + JSON.stringify(discloseToAgent(d, 'conditions'));
     expect(leakedArguments(shown, args, document)).toEqual([]);
   });

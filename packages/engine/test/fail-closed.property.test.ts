@@ -1,4 +1,4 @@
-// Fail-closed properties (seed: "Missing amounts fail closed", "Missing or malformed values fail closed"):
+// Fail-closed properties (docs/policy.md, "Amounts", "Argument conditions"):
 // removing or corrupting part of a call's arguments never turns a deny or require_approval into an allow.
 // Every generated call is evaluated, then re-evaluated under every corruption of every location in its
 // arguments: a key deleted, a value replaced by one of another type, an array emptied, a decimal malformed.
@@ -54,7 +54,7 @@ function replaceAt(root: Json, path: readonly Step[], value: Json): Json {
 
 /**
  * Every corruption of every location below the root. `stringKeys` names the members only string
- * operators read, where an integer is "another type" too (the seed's "a number where a string is expected").
+ * operators read, where an integer is "another type" too (docs/policy.md, "Argument conditions").
  */
 function corruptionsOf(args: Json, stringKeys: ReadonlySet<string>): Corruption[] {
   const out: Corruption[] = [];
@@ -163,7 +163,7 @@ const REFUND_TOOLS: ToolBinding[] = [
   { name: 'read_order', action: 'orders.read' },
 ];
 
-/** Decimal strings on every side of the seed's thresholds, and arbitrary ones. */
+/** Decimal strings on every side of the reference policy's thresholds, and arbitrary ones. */
 const decimalString = fc.oneof(
   fc.constantFrom(
     '0',
@@ -290,7 +290,7 @@ const GENERATED_TOOL: ToolBinding = { name: 'run', action: 't.run', amount: { po
 // --- Properties -----------------------------------------------------------------------------------
 
 describe('corrupting arguments never turns a deny or require_approval into an allow', () => {
-  it('on the seed refunds policy', () => {
+  it('on the reference refunds policy', () => {
     const tally = newTally();
     fc.assert(
       fc.property(refundCall, ({ tool, ...args }) => {
@@ -303,7 +303,7 @@ describe('corrupting arguments never turns a deny or require_approval into an al
     expect(tally.corrupted).toBeGreaterThan(NUM_RUNS);
   });
 
-  it('on the seed refunds policy, a corrupted or missing amount is never allowed at all', () => {
+  it('on the reference refunds policy, a corrupted or missing amount is never allowed at all', () => {
     let checked = 0;
     fc.assert(
       fc.property(
@@ -325,7 +325,7 @@ describe('corrupting arguments never turns a deny or require_approval into an al
     expect(checked).toBe(NUM_RUNS);
   });
 
-  it('on the seed deploy and inventory policy', () => {
+  it('on the reference deploy and inventory policy', () => {
     const tally = newTally();
     fc.assert(
       fc.property(deployCall, ({ tool, args }) => {

@@ -1,9 +1,9 @@
-// Fuzz properties of the sheet compiler (issue 3, "Must show": random and mutated sheets never crash the
-// compiler; every refusal carries a line within the file). For every text, random or built: compileSheet
-// returns rather than throws, and returns the same through the console's rule cache; a refusal lists
-// RULE_SHEET_UNSUPPORTED errors, each at a line of the text, in line order; a compiled sheet's Colang parses
-// again to the same rulebook. Valid sheets built from the grammar also compile to exactly the rulebook and
-// overlay a small model of the seed says they should.
+// Fuzz properties of the sheet compiler (docs/rule-sheets.md, "Refused, never approximated": random and mutated sheets
+// never crash the compiler; every refusal carries a line within the file). For every text, random or built:
+// compileSheet returns rather than throws, and returns the same through the console's rule cache; a refusal lists
+// RULE_SHEET_UNSUPPORTED errors, each at a line of the text, in line order; a compiled sheet's Colang parses again to
+// the same rulebook. Valid sheets built from the grammar also compile to exactly the rulebook and overlay a small model
+// of docs/rule-sheets.md says they should.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseColang } from '../src/colang/parse.ts';
@@ -314,7 +314,7 @@ const validSheet: fc.Arbitrary<BuiltSheet> = fc
         }
       }
       if (rule.kind !== 'never') {
-        // The seed's order rules must be satisfiable: never after itself, never both after and not after one tool.
+        // The sheet's order rules must be satisfiable: never after itself, never both after and not after one tool.
         const after = rule.after.filter((t) => t !== action);
         const notAfter = rule.notAfter.filter((t) => !after.includes(t));
         rule = { ...rule, after, notAfter };
@@ -482,7 +482,7 @@ describe('sheet fuzz: compileSheet never throws, and every refusal has a line of
     );
   });
 
-  it('the seed’s sheet mutated', () => {
+  it('the reference example sheet mutated', () => {
     fc.assert(
       fc.property(fc.array(mutation, { minLength: 1, maxLength: 3 }), (mutations) => {
         expectSound(mutate(SEED, mutations));
@@ -503,7 +503,7 @@ describe('sheet fuzz: compileSheet never throws, and every refusal has a line of
   });
 });
 
-describe('sheet fuzz: valid sheets compile to what the seed says', () => {
+describe('sheet fuzz: valid sheets compile to what docs/rule-sheets.md says', () => {
   it('every valid sheet compiles to the modelled rulebook and overlay, each flow at its rule’s line', () => {
     fc.assert(
       fc.property(validSheet, (sheet) => {

@@ -1,5 +1,5 @@
 /// <reference types="node" />
-// The differential round trip (STYLE.md, "Differential"; issue 3): a sheet and the Colang it equals give
+// The differential round trip (docs/rule-sheets.md; docs/colang.md, "The IR"): a sheet and the Colang it equals give
 // identical rulebooks. Every sheet is data in test/sheets/, run by this one runner:
 //
 //   sheets/NAME.yaml                 a sheet that compiles. Its emitted Colang is parsed again with

@@ -1,4 +1,4 @@
-// The concurrency test (issue 4, "Must show"): 20 edits based on the same version, submitted at once
+// The concurrency test (docs/store.md, "The lock"): 20 edits based on the same version, submitted at once
 // through two store instances on one folder, across two real processes and within one: exactly one
 // is Applied, the rest are Conflict, the history gains exactly one version, nothing is lost or
 // duplicated, and no lock file is left behind.

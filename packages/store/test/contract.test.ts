@@ -1,4 +1,4 @@
-// The DocumentStore contract (issue 4, "Must show"): one suite, run against the memory store and the
+// The DocumentStore contract (docs/store.md, "The stores"): one suite, run against the memory store and the
 // folder store on a real temp folder, plus a differential property that both stores give the same
 // history for the same random operations.
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// The crash test (issue 4, "Must show"): a child process saving, activating and reverting versions of
+// The crash test (docs/store.md, "Invariants"): a child process saving, activating and reverting versions of
 // two documents in a loop is killed with SIGKILL at random moments, 50 times, on one folder. Each time
 // the store reopens, every stored version reads back whole, the running version is one that was
 // stored, sequences strictly increase, every save the child reported is there, and the next save works.

@@ -1,4 +1,4 @@
-// The edit seam (issue 4, "Must show"; documents-and-edits.txt, "On scripted edits"): the seed's
+// The edit seam (docs/store.md, "The edit seam"): a
 // scripted sequence on a folder store, then the seam's other promises: no validator means Refused, a
 // writer of your own may decline, a wrapping writer cannot hide the impact, basedOn left out means
 // the running version.
@@ -91,7 +91,7 @@ function describeOutcome(outcome: EditOutcome): string[] {
   return [head, ...outcome.reasons.map((r) => `- ${r.message}`)];
 }
 
-describe("the seed's scripted edits", () => {
+describe('a scripted sequence of edits (docs/store.md, "The edit seam")', () => {
   it('applies, conflicts, refuses with a line, refuses unread, reverts, holds and activates', async () => {
     const root = tempDir();
     mkdirSync(join(root, 'intents'));

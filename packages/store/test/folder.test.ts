@@ -1,6 +1,6 @@
-// What only the folder store does (issue 4): working copies beside .tollgate/, hand edits taken in as
-// external or rejected versions (by rescan and by the watcher), oversized working copies reported and
-// not read, a state root elsewhere, reopening, and temp files left by a crash cleaned at open.
+// What only the folder store does (docs/store.md, "The folder store"): working copies beside .tollgate/, hand edits
+// taken in as external or rejected versions (by rescan and by the watcher), oversized working copies reported and not
+// read, a state root elsewhere, reopening, and temp files left by a crash cleaned at open.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Security (issue 4, "Must show"): every id that would leave the folder, name a Windows device, reach
+// Security (docs/store.md, "Invariants"): every id that would leave the folder, name a Windows device, reach
 // the state folder or pass through a link out of the folder is refused with a clear reason, and
 // nothing is written: the folder, .tollgate and the folder beside it list the same before and after.
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';

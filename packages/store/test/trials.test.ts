@@ -1,4 +1,4 @@
-// Trials of candidate policies (issue 4, "Trials"): a stored candidate runs beside the running version
+// Trials of candidate policies (docs/store.md, "Trials"): a stored candidate runs beside the running version
 // on a sample of calls, the caller always gets the running version's answer, the counts live in the
 // store's state (so a new PolicyTrials on a reopened store continues them), and nothing is promoted.
 import { spawn } from 'node:child_process';

@@ -1,8 +1,8 @@
-// The body limit: a body over the limit is refused unread. A body with a length is judged by its
-// content-length header (Node's parser holds the body to it), never by touching the request's body
-// stream: that stream turns @hono/node-server's lightweight request into a full web Request and costs
-// about 150 µs a call, more than the gate's decision (issue 8). A chunked body has no length to judge,
-// so Hono's bodyLimit counts it as it streams.
+// The body limit: a body over the limit is refused unread. A body with a length is judged by its content-length header
+// (Node's parser holds the body to it), never by touching the request's body stream: that stream turns
+// @hono/node-server's lightweight request into a full web Request and costs about 150 µs a call, more than the gate's
+// decision (docs/performance.md, "Reading bodies exactly"). A chunked body has no length to judge, so Hono's bodyLimit
+// counts it as it streams.
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as countingBodyLimit } from 'hono/body-limit';
 

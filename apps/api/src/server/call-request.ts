@@ -1,8 +1,8 @@
-// The gate's request read by hand: the agent's name in the path and the call's JSON body, checked
-// synchronously with the very issues (path, code, message) zod gives for the route's schemas in
-// routes/gate.ts (`CallBody`, the `agent` parameter), so the 400s stay the same without zod-openapi's
-// validators and their per-request work (issue 8); call-request.test.ts holds the two to agreement. One
-// check is added: arguments nested too deep (MAX_ARGUMENTS_DEPTH).
+// The gate's request read by hand: the agent's name in the path and the call's JSON body, checked synchronously with
+// the very issues (path, code, message) zod gives for the route's schemas in routes/gate.ts (`CallBody`, the `agent`
+// parameter), so the 400s stay the same without zod-openapi's validators and their per-request work
+// (docs/performance.md, "API gate"); call-request.test.ts holds the two to agreement. One check is added: arguments
+// nested too deep (MAX_ARGUMENTS_DEPTH).
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from './errors.ts';

@@ -1,5 +1,5 @@
-// The demo workspace a fresh data folder is seeded with (serve --demo): members of every role, the agent
-// support-bot with its catalogue, rule sheet and the seed's refunds policy with its example suite, and
+// The demo workspace a fresh data folder is seeded with (serve --demo): members of every role, the agent support-bot
+// with its catalogue, rule sheet and the refunds policy of examples/refunds.policy.json with its example suite, and
 // refunds-bot running the Support rule set. Seeded once.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,8 +63,8 @@ catalogue: catalogue.yaml
 rulebook: sheets/support.rules.yaml
 policy: policies/refunds.policy.json
 delegation:
-  # No spending limit: a delegation with one refuses every tool without an amount mapping (the seed's
-  # rule), and support-bot reads orders.
+  # No spending limit: a delegation with one refuses every tool without an amount mapping (docs/policy.md,
+  # "Amounts"), and support-bot reads orders.
   actions: [orders.*, refund.issue, payouts.send, customers.*]
 disclosure: rule
 `,

@@ -1,5 +1,5 @@
 // One argument condition: structural validation (members, pointer, for/*, one operator family) and
-// three-valued evaluation over paths with * (seed: "Missing or malformed values fail closed").
+// three-valued evaluation over paths with * (docs/policy.md, "Argument conditions").
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { CompiledCondition, type Condition, familyOf, MAX_POINTER_LENGTH, OPERATOR_FAMILIES, validateCondition } from './condition.ts';

@@ -1,5 +1,5 @@
 // One argument condition: a JSON Pointer (with `*` over arrays), `for: all|any`, and exactly one
-// operator family, decided in three-valued logic (seed: "Missing or malformed values fail closed").
+// operator family, decided in three-valued logic (docs/policy.md, "Argument conditions").
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { MISSING, parsePointer, resolvePointer, step } from '../source/json-pointer.ts';
 import { boundsFamily } from './bounds.ts';

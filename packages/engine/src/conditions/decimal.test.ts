@@ -76,7 +76,7 @@ describe('isDecimalString', () => {
 });
 
 describe('isDecimalValue', () => {
-  it('is the isDecimalString grammar without the limit on integer digits (seed: amounts bound only the fraction)', () => {
+  it('is the isDecimalString grammar without the limit on integer digits (docs/policy.md: amounts bound only the fraction)', () => {
     expect(isDecimalValue(d19)).toBe(true);
     expect(isDecimalValue(`1${'0'.repeat(30)}.${d18}`)).toBe(true);
     expect(isDecimalValue(`-${d19}`, true)).toBe(true);

@@ -21,8 +21,8 @@ export function isDecimalString(s: string, signed = false): boolean {
 
 /**
  * Is `s` a decimal value as a call may carry one (an amount, an argument compared numerically): the
- * grammar of {@link isDecimalString} without a limit on integer digits, since the seed bounds only the
- * fraction ("1 to 18 fraction digits"). A value beyond every threshold still compares exactly.
+ * grammar of {@link isDecimalString} without a limit on integer digits, since docs/policy.md ("Amounts")
+ * bounds only the fraction ("1 to 18 fraction digits"). A value beyond every threshold still compares exactly.
  *
  * @example
  * isDecimalValue('1000000000000000000000') // true

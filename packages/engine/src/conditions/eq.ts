@@ -1,5 +1,5 @@
-// `eq`: the argument equals one JSON scalar. Another type is indeterminate, not false (seed:
-// "a number where a string is expected").
+// `eq`: the argument equals one JSON scalar. Another type is indeterminate, not false (docs/policy.md,
+// "Argument conditions").
 import { JsonNumber } from '../source/json-number.ts';
 import { agreed } from './bounds.ts';
 import { compareDecimal } from './decimal.ts';

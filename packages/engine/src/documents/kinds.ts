@@ -1,4 +1,4 @@
-// Which kind of document an id names, read off its path (DESIGN.md, "Documents").
+// Which kind of document an id names, read off its path (docs/documents.md, "Kinds").
 
 export const DOCUMENT_KINDS = ['catalogue', 'sheet', 'colang', 'policy', 'examples', 'ruleset', 'agent', 'settings'] as const;
 

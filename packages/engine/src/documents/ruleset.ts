@@ -1,7 +1,7 @@
 // The rule set document (rulesets/*.ruleset.json): a name, a description, tags and pins of rule-document
-// versions, read strictly with every problem's path and line (rule-sets.txt; docs/rulesets.md). A set's
+// versions, read strictly with every problem's path and line (docs/rulesets.md). A set's
 // status, replacement and active version are lifecycle state beside the document, not its text: changing
-// them saves no new version (rule-sets.txt, "update_ruleset without pins").
+// them saves no new version (docs/rulesets.md, "Versions and lifecycle").
 import { problem } from '../conditions/family.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { childPointer } from '../source/json-pointer.ts';

@@ -1,5 +1,5 @@
 // validateDocument: every kind through its own reader, problems with lines and paths, lints apart,
-// and the seed's "does not load" report formatted with its line.
+// and the "does not load" report of an edit (docs/store.md, "The edit seam") formatted with its line.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { POLICY_CODES } from '../policy/codes.ts';
@@ -149,7 +149,7 @@ describe('validateDocument', () => {
     expect(brief('catalogues/shop.json', '{"tools": 3}')).toEqual([{ code: 'INVALID_TYPE', path: '/tools', line: 1 }]);
   });
 
-  it('reports an edit that does not load with its line, as the seed does', () => {
+  it('reports an edit that does not load with its line (docs/store.md, "The edit seam")', () => {
     const r = validateDocument('agents/support.agent.yaml', 'catalogue: catalogue.yaml\ndelegation:\n  actions: [refund.*\n');
     expect(r.problems.map((p) => formatDiagnostic('agents/support.agent.yaml', p))).toEqual([
       expect.stringMatching(/^agents\/support\.agent\.yaml:4:\d+: NOT_YAML: not YAML: /),

@@ -1,5 +1,5 @@
 // validateDocument: the one validator the edit seam and the console call for every kind of document.
-// Problems refuse the text; lints and warnings are advice, returned apart (STYLE.md, "Diagnostics").
+// Problems refuse the text; lints and warnings are advice, returned apart (docs/documents.md, "Validation").
 import { lintRulebook } from '../colang/lint.ts';
 import { parseColang } from '../colang/parse.ts';
 import { readExampleSuite } from '../policy/policy-tests.ts';

@@ -11,7 +11,7 @@ import { readCatalogue } from '../rulebook/catalogue.ts';
 import { compileRules } from '../sheet/compile.ts';
 import { type DecideCallInput, decideCall, type GatePolicy } from './decide-call.ts';
 
-/** The seed's refunds policy, as examples/ keeps it. */
+/** The reference refunds policy, as examples/ keeps it. */
 const REFUNDS = refundsExample as PolicyDocument;
 const CATALOGUE = `tools:
   - { name: read_order, action: orders.read, kind: read }

@@ -1,4 +1,4 @@
-// Who may approve a held call, resolved at decision time (seed: "Approvers in rules").
+// Who may approve a held call, resolved at decision time (docs/policy.md, "Approvers").
 import { APPROVER_ROLES, type Approvers, type Member } from './types.ts';
 
 export const MAX_ELIGIBLE_APPROVERS = 32;

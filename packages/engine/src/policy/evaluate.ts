@@ -94,7 +94,7 @@ function refused(base: PolicyDecision, code: DecisionCode, why: string): PolicyD
   };
 }
 
-/** How much of a decision an agent is told (seed: "What agents are told"). */
+/** How much of a decision an agent is told (docs/policy.md, "Explanations and disclosure"). */
 export type DisclosureLevel = 'none' | 'rule' | 'conditions';
 
 export interface AgentNotice {

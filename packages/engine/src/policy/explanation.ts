@@ -43,7 +43,7 @@ export interface Explanation {
     amount?: ExplainedAmount;
     conditions: ExplainedCondition[];
   };
-  /** Rules that matched only because a value could not be read (seed: "Missing amounts fail closed"). */
+  /** Rules that matched only because a value could not be read (docs/policy.md, "Amounts"). */
   fail_closed: FailClosedMatch[];
 }
 

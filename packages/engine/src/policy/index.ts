@@ -1,5 +1,5 @@
 // policy@1: validation with codes and JSON Pointer paths, compiled evaluation, explanations,
-// approvers, policy tests and templates (policy-documents.txt).
+// approvers, policy tests and templates (docs/policy.md).
 
 export * from './approvers.ts';
 export * from './codes.ts';

@@ -10,7 +10,7 @@ import { type DecisionCode, type EvaluateOptions, evaluatePolicy } from './evalu
 import { validateToolBinding } from './tool.ts';
 import type { Effect, ToolBinding } from './types.ts';
 
-/** Arguments of an example are at most 8 KiB of JSON (seed: "Language revision 3 and simulation"). */
+/** Arguments of an example are at most 8 KiB of JSON (docs/policy.md, "Codes": TOO_LARGE). */
 export const MAX_EXAMPLE_ARGUMENT_BYTES = 8 * 1024;
 
 export interface ExampleCall {

@@ -1,5 +1,5 @@
-// Tool bindings: validation with paths, and reading a call's amount exactly (seed: "How amounts are
-// read", "Accepted amount values", "Currencies").
+// Tool bindings: validation with paths, and reading a call's amount exactly (docs/policy.md,
+// "Amounts").
 import { describe, expect, it } from 'vitest';
 import { CompiledTool, INVALID_AMOUNT, NO_AMOUNT, validateToolBinding } from './tool.ts';
 import type { ToolBinding } from './types.ts';

@@ -1,5 +1,5 @@
 // Tool bindings and their amount mappings: validated once, compiled to a reader that takes a call's
-// amount out of its arguments exactly (seed: "How amounts are read", "Currencies").
+// amount out of its arguments exactly (docs/policy.md, "Amounts").
 
 import { unknownMember } from '../conditions/condition.ts';
 import { isDecimalValue } from '../conditions/decimal.ts';

@@ -1,4 +1,4 @@
-// The policy@1 document as written (policy-documents.txt), and the facts known about one call.
+// The policy@1 document as written (docs/policy.md), and the facts known about one call.
 import type { Condition } from '../conditions/condition.ts';
 
 export const POLICY_SCHEMAS = ['tollgate/policy@1', 'kblock.cloud/policy@1'] as const;

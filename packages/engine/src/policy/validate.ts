@@ -1,5 +1,5 @@
 // validatePolicy: every problem of a policy@1 document, each with a code and a JSON Pointer path,
-// errors and warnings apart (policy-documents.txt, "Validation errors").
+// errors and warnings apart (docs/policy.md, "Validation errors").
 import { validateBounds } from '../conditions/bounds.ts';
 import { unknownMember, validateCondition } from '../conditions/condition.ts';
 import { problem } from '../conditions/family.ts';

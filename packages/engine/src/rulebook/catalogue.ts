@@ -1,5 +1,5 @@
 // The catalogue: the tools an agent may call, YAML or JSON, validated with every problem's path and line
-// (DESIGN.md, "Documents"; docs/catalogue.md).
+// (docs/documents.md, "Kinds"; docs/catalogue.md).
 import { codeView } from '../codes/index.ts';
 import { problem } from '../conditions/family.ts';
 import { TOOL_NAME, validateToolBinding } from '../policy/tool.ts';

@@ -20,7 +20,7 @@ const CATALOGUE_YAML = `tools:
   - {name: lookup_order, action: orders.read, kind: read, checks: [{field: order_id, is_not: ""}]}
 `;
 
-// What the seed's sheet (and the lines added to it here) compiles to.
+// What the reference example sheet (docs/rule-sheets.md) (and the lines added to it here) compiles to.
 const rulebook: Rulebook = {
   format: RULEBOOK_FORMAT,
   flows: [

@@ -1,5 +1,5 @@
 // The tool check: one call decided from the rulebook, the overlaid catalogue, the session's earlier calls,
-// host-set contexts and a person's confirmation (issue 3, "The tool check"; docs/catalogue.md).
+// host-set contexts and a person's confirmation (docs/catalogue.md, "The tool check").
 import { codeView } from '../codes/index.ts';
 import { TRUE, UNKNOWN } from '../conditions/tri.ts';
 import type { Catalogue } from './catalogue.ts';

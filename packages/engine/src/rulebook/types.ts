@@ -1,5 +1,5 @@
-// The rulebook IR: what a rule sheet and a Colang policy both lower to (DESIGN.md, "Rule sheet ->
-// Colang -> rulebook"). Canonical JSON with no source positions; positions live in a source map beside it.
+// The rulebook IR: what a rule sheet and a Colang policy both lower to (docs/rule-sheets.md;
+// docs/colang.md, "The IR"). Canonical JSON with no source positions; positions live in a source map beside it.
 
 /** A literal a comparison reads: an exact decimal, a string or a boolean. */
 export type Literal = { decimal: string } | { string: string } | { boolean: boolean };

@@ -1,4 +1,4 @@
-// Running a rule set against one call (rule-sets.txt, "Run one"): every pinned rule judged in parallel, the
+// Running a rule set against one call (docs/rulesets.md, "Running a set"): every pinned rule judged in parallel, the
 // set passing only if every rule passes, so its verdict is one pass or fail. A policy passes on allow and holds
 // the call on require_approval (as the gate does); a rulebook passes on the tool check's allow and holds on a
 // confirmation; a held rule did not pass, so it fails the set. A judge that throws or takes too long fails the

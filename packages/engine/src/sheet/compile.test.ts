@@ -1,5 +1,6 @@
-// compileSheet on every key of the seed: the Colang it equals, the rulebook IR the Colang front end makes of
-// it, and the catalogue overlay; the seed's example sheet end to end; its unsupported.yaml refusal, verbatim.
+// compileSheet on every key of a sheet (docs/rule-sheets.md): the Colang it equals, the rulebook IR the Colang front
+// end makes of it, and the catalogue overlay; the reference example sheet end to end; its unsupported.yaml refusal,
+// verbatim.
 import { describe, expect, it } from 'vitest';
 import { SHOP_SHEET } from '../../test/fixtures/shop.ts';
 import { parseColang } from '../colang/parse.ts';
@@ -313,8 +314,8 @@ describe('compileSheet: each key, as Colang, rulebook and overlay', () => {
 
 const SEED = SHOP_SHEET;
 
-describe('the seed’s example sheet, end to end', () => {
-  it('compiles to the Colang, the rulebook and the overlay the seed describes', () => {
+describe('the reference example sheet (docs/rule-sheets.md), end to end', () => {
+  it('compiles to the Colang, the rulebook and the overlay docs/rule-sheets.md describes', () => {
     const r = compiled(SEED);
     expect(r.colang).toBe(
       `${HEADER}\ndefine context when_refund_card on refund_card\n  amount > 200\n\ndefine flow refund_card\n  allow when not $when_refund_card or $supervisor_approved\n`,
@@ -362,7 +363,7 @@ describe('the seed’s example sheet, end to end', () => {
   });
 });
 
-describe('the seed’s unsupported.yaml and formatRefusal', () => {
+describe('the reference unsupported.yaml (docs/rule-sheets.md) and formatRefusal', () => {
   const UNSUPPORTED_YAML = sheet(
     'rules:',
     '  - action: refund_card',
@@ -371,7 +372,7 @@ describe('the seed’s unsupported.yaml and formatRefusal', () => {
     '    never: true',
   );
 
-  it('refuses a second rule of refund_card at line 4, in the seed’s words exactly', () => {
+  it('refuses a second rule of refund_card at line 4, in the words of docs/rule-sheets.md exactly', () => {
     const r = compileSheet(UNSUPPORTED_YAML, undefined, 'unsupported.yaml');
     expect(r.ok).toBe(false);
     if (r.ok) return;

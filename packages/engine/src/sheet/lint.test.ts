@@ -1,4 +1,4 @@
-// The lints of a sheet against a catalogue (rule-sheets.txt, "The lints"): RULE_ACTION_UNKNOWN at the
+// The lints of a sheet against a catalogue (docs/rule-sheets.md, "Lints"): RULE_ACTION_UNKNOWN at the
 // rule's line, WRITE_UNGOVERNED at the line of rules:, formatted `FILE:LINE: lint CODE: message`; advice
 // that never stops a compile.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Lints of a sheet against a catalogue: advice, never a failure (rule-sheets.txt, "The lints").
+// Lints of a sheet against a catalogue: advice, never a failure (docs/rule-sheets.md, "Lints").
 import { codesIn } from '../codes/index.ts';
 import { byPosition, type Diagnostic } from '../source/diagnostic.ts';
 import type { Sheet } from './read-sheet.ts';

@@ -1,4 +1,4 @@
-// The sheet reader: what each key reads to, and every refusal (rule-sheets.txt, "Refused, never
+// The sheet reader: what each key reads to, and every refusal (docs/rule-sheets.md, "Refused, never
 // approximated"), each with its exact line and the words of its reason; all of a sheet's problems, in line order.
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../source/diagnostic.ts';
@@ -47,7 +47,7 @@ function expectRefusals(text: string, want: [number, string][]): void {
 }
 
 describe('readSheet: the keys', () => {
-  it('reads the seed sheet: each rule at the line of its action', () => {
+  it('reads the reference example sheet (docs/rule-sheets.md): each rule at the line of its action', () => {
     const read = readSheet(
       sheet(
         "# The shop's rules, as a sheet a person can read aloud.",
@@ -80,7 +80,7 @@ describe('readSheet: the keys', () => {
     });
   });
 
-  it('names the nine keys of the seed, in its order', () => {
+  it('names the nine keys of the reference example sheet, in its order', () => {
     expect(SHEET_KEYS).toEqual([
       'requires',
       'when',
@@ -195,7 +195,7 @@ describe('readSheet: the keys', () => {
   });
 });
 
-describe('readSheet: the seed’s refusals, each at its line', () => {
+describe('readSheet: the refusals of docs/rule-sheets.md, each at its line', () => {
   it('a key that is not one of the nine', () => {
     expectRefusals(sheet('rules:', '  - action: refund_card', '    requires: [supervisor_approved]', '    approver: alice'), [
       [4, '"approver" is not a key of a rule: use action, requires, when, never'],

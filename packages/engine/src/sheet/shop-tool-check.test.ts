@@ -1,6 +1,6 @@
-// The seed's sheet enforced end to end: compiled, its overlay laid over a catalogue read from YAML, every
-// call decided by checkTool. Each construct: the when bound, the required context, a computed context the
-// host tries to set, a missing amount (fail closed), confirmation, order rules, at_most, checks.
+// The reference example sheet (docs/rule-sheets.md) enforced end to end: compiled, its overlay laid over a catalogue
+// read from YAML, every call decided by checkTool. Each construct: the when bound, the required context, a computed
+// context the host tries to set, a missing amount (fail closed), confirmation, order rules, at_most, checks.
 import { describe, expect, it } from 'vitest';
 import { SHOP_SHEET_EXTENDED } from '../../test/fixtures/shop.ts';
 import { readCatalogue } from '../rulebook/catalogue.ts';
@@ -9,7 +9,7 @@ import { layOverlay } from '../rulebook/overlay.ts';
 import { checkTool, type ToolVerdict } from '../rulebook/tool-check.ts';
 import { compileSheet } from './compile.ts';
 
-// The seed's sheet, lines 1-10 as the seed writes them, then rules for a check and a refusal.
+// The reference sheet, lines 1-10 as docs/rule-sheets.md writes them, then rules for a check and a refusal.
 const SHEET = SHOP_SHEET_EXTENDED;
 
 const CATALOGUE = `tools:

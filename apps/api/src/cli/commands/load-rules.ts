@@ -31,7 +31,7 @@ export function compileRulesFile(file: string, catalogue?: Catalogue): RulesComp
   return compileRules(readTextFile(file, MAX_DOCUMENT_BYTES), kind, catalogue, file);
 }
 
-/** Prints a refusal, one line per problem, as rule-sheets.txt shows it. */
+/** Prints a refusal, one line per problem, as docs/rule-sheets.md shows it ("Refused, never approximated"). */
 export function printRefusal(file: string, result: Extract<RulesCompileResult, { ok: false }>, io: CliIo): void {
   for (const p of result.problems) io.stderr.write(`${formatRefusal(file, p, result.kind === 'sheet' ? 'sheet' : 'policy')}\n`);
 }

@@ -79,7 +79,7 @@ const NO_QUERY: ReadonlySet<string> = new Set();
 export function gateRoutes() {
   const app = router();
   // Described by callRoute, served by a plain handler: the request is checked by hand, synchronously and
-  // with zod's issues (call-request.ts), instead of by zod-openapi's validators (issue 8).
+  // with zod's issues (call-request.ts), instead of by zod-openapi's validators (docs/performance.md, "API gate").
   app.openAPIRegistry.registerPath(callRoute);
   app.post('/agents/:agent/calls', onlyDeclaredQuery(NO_QUERY), async (c) => {
     const ctx = c.get('ctx');

@@ -1,4 +1,4 @@
-// Routes: rule sets (rule-sets.txt). A set's pins are versioned in the store: every change of pins saves
+// Routes: rule sets (docs/rulesets.md). A set's pins are versioned in the store: every change of pins saves
 // the next version as a draft, which runs for agents once activated, every pin at a version (a pin sent
 // without one takes its rule's running version then). Status, metadata and the active version change without
 // a new version (lifecycle state). Running a set judges every pinned rule in parallel, for one pass or fail;

@@ -140,7 +140,7 @@ const compileRoute = createRoute({
     200: jsonResponse(
       z.object({
         colang: z.string().nullable(),
-        rulebook: EngineObject('The compiled rulebook (docs/rules.md).'),
+        rulebook: EngineObject('The compiled rulebook (docs/colang.md, "The IR").'),
         overlay: EngineObject('What the rules lay over the catalogue: tool kinds and confirmations.'),
         lints: z.array(Lint),
         source_map: EngineObject("Where each of the rulebook's rules comes from in the source."),

@@ -1,6 +1,6 @@
 // Statuses of rule documents and rule sets, with an archived set's replacement and a set's metadata as
 // renamed without a new version: lifecycle state kept beside the documents (the store's state), not in
-// their text, so changing it saves no version (rule-sets.txt, "update_ruleset without pins").
+// their text, so changing it saves no version (docs/rulesets.md, "Versions and lifecycle").
 import { type DocumentKind, documentKindOf, type RuleStatus } from '@tollgate/engine';
 import type { DocumentStore } from '@tollgate/store';
 

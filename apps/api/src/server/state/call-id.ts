@@ -1,6 +1,6 @@
-// Call ids: UUIDs of version 7 (RFC 9562), a millisecond timestamp then random bits. Time-ordered ids
-// land at the end of the decision log's primary-key index, where random (version 4) ids touch a random
-// page of it per insert: with a large log that halves the cost of writing a decision (issue 8).
+// Call ids: UUIDs of version 7 (RFC 9562), a millisecond timestamp then random bits. Time-ordered ids land at the end
+// of the decision log's primary-key index, where random (version 4) ids touch a random page of it per insert: with a
+// large log that halves the cost of writing a decision (docs/performance.md, "The decision log at scale").
 import { randomFillSync } from 'node:crypto';
 
 const bytes = Buffer.alloc(16);

@@ -1,4 +1,5 @@
-// The sample the console opens with: the refunds policy of policy-documents.txt, "A complete example".
+// The sample the console opens with: the refunds policy of examples/refunds.policy.json (docs/policy.md, "The
+// document").
 
 /** A valid revision-1 policy: read orders freely, refunds by amount, never payouts or exports. */
 export const SAMPLE_POLICY = `{

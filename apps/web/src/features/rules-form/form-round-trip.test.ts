@@ -1,5 +1,5 @@
 // Property: rules built through the form's edits, in any order, are read back by the form and by the
-// engine as exactly what was set (STYLE.md: "the form writes YAML the reader reads back to the same rules").
+// engine as exactly what was set: the form writes YAML the reader reads back to the same rules.
 import { compileSheet, type SheetRule } from '@tollgate/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -112,7 +112,7 @@ describe('rules built through the form', () => {
         rules.forEach(([action, fields, seed], index) => {
           text = applied(addRule(text, action));
           const edits = editsOf(fields);
-          // Keys are set in an order of the seed's choosing: the result must not depend on it.
+          // Keys are set in an order fast-check chooses: the result must not depend on it.
           const order = edits.map((_, i) => (i + seed) % edits.length);
           for (const i of order) text = applied(setRuleField(text, index, edits[i] as FieldEdit));
         });

@@ -1,5 +1,5 @@
-// What a pin shows: the version pinned, the version in use and the "newer version" badge (rule-sets.txt,
-// "Move a set to a new rule version").
+// What a pin shows: the version pinned, the version in use and the "newer version" badge (docs/rulesets.md,
+// "Pins are resolved when a version is made").
 import type { RulesetPin } from './api/types.ts';
 
 /**

@@ -1748,7 +1748,7 @@ export interface operations {
         content: {
           'application/json': {
             colang: string | null;
-            /** @description The compiled rulebook (docs/rules.md). */
+            /** @description The compiled rulebook (docs/colang.md, "The IR"). */
             rulebook: {
               [key: string]: unknown;
             };

@@ -1,5 +1,5 @@
 // Policy templates: the registry, and createFromTemplate, which turns parameters into a draft with examples,
-// notes and a delegation hint (policy-documents.txt, "Templates and their parameters").
+// notes and a delegation hint (docs/policy.md, "Templates").
 import { problem } from '../../conditions/family.ts';
 import type { PolicyDocument } from '../types.ts';
 import { deploysWithApproval } from './deploys-with-approval.ts';

@@ -8,7 +8,7 @@ import { SuiteBuilder } from './suite-builder.ts';
 
 const NEVER = ['payouts.*', 'customers.export'];
 
-/** A support agent that reads orders and issues refunds within limits (the seed's complete example). */
+/** A support agent that reads orders and issues refunds within limits (the complete example, examples/refunds.policy.json). */
 export const supportRefunds = defineTemplate({
   name: 'support-refunds',
   title: 'Support refunds',

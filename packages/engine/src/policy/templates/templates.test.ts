@@ -38,7 +38,7 @@ describe('drafts with default parameters', () => {
     });
   }
 
-  it('support-refunds with defaults is the seed complete example', () => {
+  it('support-refunds with defaults is the complete reference example (examples/refunds.policy.json)', () => {
     const draft = checkDraft(createFromTemplate('support-refunds'));
     expect(draft.document).toEqual({
       schema: 'tollgate/policy@1',

@@ -1,4 +1,4 @@
-// Groups documents by kind in the order the design lists them (DESIGN.md, "Documents").
+// Groups documents by kind in the order docs/documents.md lists them ("Kinds").
 import type { DocumentSummary } from './types.ts';
 
 export const KIND_ORDER = ['catalogue', 'sheet', 'colang', 'policy', 'examples', 'ruleset', 'agent', 'settings'] as const;

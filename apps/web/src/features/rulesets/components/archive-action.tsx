@@ -1,5 +1,5 @@
 // Archive with an optional replacement from the other sets, showing the runs of the last 30 days before the
-// confirmation (rule-sets.txt, "Archive a set"); restore for an archived set.
+// confirmation (docs/rulesets.md, "Versions and lifecycle"); restore for an archived set.
 import { useId, useState } from 'react';
 import { useArchiveRuleset, useRestoreRuleset } from '../api/archive-ruleset.ts';
 import { useRulesets } from '../api/get-rulesets.ts';

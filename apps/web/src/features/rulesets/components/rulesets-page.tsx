@@ -1,4 +1,4 @@
-// The console's Rule sets page (issue 7, "Console"): the list, or one set when the route names it.
+// The console's Rule sets page (docs/rulesets.md): the list, or one set when the route names it.
 import { permissionsOf } from '../ruleset-permissions.ts';
 import { RulesetDetail } from './ruleset-detail.tsx';
 import { RulesetList } from './ruleset-list.tsx';
