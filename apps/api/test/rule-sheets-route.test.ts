@@ -11,7 +11,8 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 interface Diagnostic {
   code: string;
   path?: string;
-  range: { start: { line: number; column: number } };
+  line: number;
+  column: number;
 }
 
 /** Either answer's members: a test asserts which are there before it reads them. */
@@ -58,7 +59,7 @@ const SHOP_RULEBOOK = {
   ],
 };
 
-const problemLines = (json: Body) => json.error.details.problems.map((p) => p.range.start.line);
+const problemLines = (json: Body) => json.error.details.problems.map((p) => p.line);
 
 describe('POST /v1/rule-sheets/compile', () => {
   it('answers 200 with the compiled sheet: Colang, rulebook, source map, overlay and lints', async () => {
@@ -74,7 +75,7 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect(json.source_map).toEqual({ file: 'shop.rules.yaml', flows: { refund_card: { line: 3 } }, contexts: {} });
     expect(json.colang).toMatch(/^# Compiled from shop\.rules\.yaml by tollgate\./);
     expect(json.colang).toContain('define flow refund_card\n  allow when not $when_refund_card or $supervisor_approved\n');
-    expect(json.lints.map((l) => [l.code, l.range.start.line])).toEqual([['WRITE_UNGOVERNED', 2]]);
+    expect(json.lints.map((l) => [l.code, l.line])).toEqual([['WRITE_UNGOVERNED', 2]]);
   });
 
   it('compiles a sheet without a catalogue, and Colang (whose answer has colang null)', async () => {
@@ -97,8 +98,10 @@ describe('POST /v1/rule-sheets/compile', () => {
         code: 'RULE_SHEET_UNSUPPORTED',
         severity: 'error',
         message: '`refund_card` has a rule already: one rule per action, so how two would combine is never guessed',
-        range: { start: { line: 4, column: 1 }, end: { line: 4, column: 1 } },
         line: 4,
+        column: 13,
+        endLine: 4,
+        endColumn: 24,
       },
     ]);
   });

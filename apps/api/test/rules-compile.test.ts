@@ -193,7 +193,7 @@ describe('tollgate rules compile', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines)
       expect(line).toMatch(
-        new RegExp(`^${escapeRegExp(file)}:\\d+:\\d+: colang_\\w+: .+\\. The policy was not compiled; nothing was changed\\.$`),
+        new RegExp(`^${escapeRegExp(file)}:\\d+:\\d+: COLANG_\\w+: .+\\. The policy was not compiled; nothing was changed\\.$`),
       );
   });
 

@@ -17,13 +17,13 @@ afterEach(removeWorkspaces);
 const DEEP_PARENS = `define flow refund_card\n  allow when ${'('.repeat(3000)}$supervisor_approved${')'.repeat(3000)}\n`;
 const DEEP_NOTS = `# five thousand nots\ndefine flow refund_card\n  allow when ${'not '.repeat(5000)}$supervisor_approved\n`;
 
-/** The refusal lines of a run as [file:line, code]. */
+/** The refusal lines of a run (`file:line:column: CODE: ...`) as [file:line, code]. */
 function refusals(stderr: string): string[][] {
   return stderr
     .split('\n')
     .filter(Boolean)
     .map((l) => {
-      const m = /^(.*?:\d+): (\w+): /.exec(l);
+      const m = /^(.*?:\d+):\d+: (\w+): /.exec(l);
       return m ? [m[1] as string, m[2] as string] : [l];
     });
 }
@@ -225,7 +225,7 @@ describe('the edit route refuses them too, and stores nothing', () => {
       });
       expect(emptied.status).toBe(422);
       expect(emptied.json.status).toBe('refused');
-      expect(emptied.json.reasons).toEqual([expect.stringMatching(/^sheets\/support\.rules\.yaml:1: RULE_SHEET_UNSUPPORTED: /)]);
+      expect(emptied.json.reasons).toMatchObject([{ code: 'RULE_SHEET_UNSUPPORTED', line: 1 }]);
       const after = await server.call('GET', sheet, { key: server.key('viewer') });
       expect(after.json.text).toBe(before.json.text);
 
@@ -237,7 +237,7 @@ describe('the edit route refuses them too, and stores nothing', () => {
         });
         expect(deep.status).toBe(422);
         expect(deep.json.status).toBe('refused');
-        expect(deep.json.reasons[0]).toMatch(/^colang\/deep\.co:\d: COLANG_LIMIT: /);
+        expect(deep.json.reasons[0]).toMatchObject({ code: 'COLANG_LIMIT', severity: 'error' });
       }
     } finally {
       await server.stop();
@@ -262,8 +262,10 @@ describe('tollgate verify over a folder holding them', () => {
       'colang/parens.co:2: COLANG_LIMIT',
       'colang/nots.co:3: COLANG_LIMIT',
     ]) {
+      // FILE:LINE:COLUMN: CODE: the column is where on the line the problem stands.
+      const [file, line, code] = start.split(/: |:/);
       expect(
-        lines.some((l) => l.startsWith(start)),
+        lines.some((l) => new RegExp(`^${file?.replace(/\./g, '\\.')}:${line}:\\d+: ${code}`).test(l)),
         `${start} in ${run.stdout}`,
       ).toBe(true);
     }

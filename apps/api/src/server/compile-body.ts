@@ -6,11 +6,6 @@ import { type Diagnostic, diagnosticJson } from '@tollgate/engine/source';
 import type { CompileBody } from './compile-body-schema.ts';
 import { errorBody } from './errors.ts';
 
-/** A problem as the API reports it: the diagnostic with its line (null when it has none) at the top. */
-export function problemWithLine(d: Diagnostic): Omit<Diagnostic, 'line'> & { line: number | null } {
-  return { ...diagnosticJson(d), line: d.line ?? null };
-}
-
 /** Rules in a body: exactly one of sheet and colang, with an optional catalogue to lint them against. */
 export interface RulesInBody {
   sheet?: string | undefined;
@@ -44,7 +39,11 @@ export function compileRulesInBody(body: RulesInBody, pointer = ''): CompiledRul
   let catalogue: Catalogue | undefined;
   if (body.catalogue !== undefined) {
     const read = readCatalogue(body.catalogue, body.catalogue_format ?? 'yaml');
-    if (!read.ok) return { status: 422, body: errorBody('INVALID_CATALOGUE', 'the catalogue does not load', { problems: read.problems }) };
+    if (!read.ok)
+      return {
+        status: 422,
+        body: errorBody('INVALID_CATALOGUE', 'the catalogue does not load', { problems: read.problems.map(diagnosticJson) }),
+      };
     catalogue = read.catalogue;
   }
   const kind = body.sheet !== undefined ? 'sheet' : 'colang';
@@ -55,7 +54,7 @@ export function compileRulesInBody(body: RulesInBody, pointer = ''): CompiledRul
     const what = kind === 'sheet' ? 'sheet' : 'policy';
     return {
       status: 422,
-      body: errorBody(code, `the ${what} was not compiled; nothing was changed`, { problems: compiled.problems.map(problemWithLine) }),
+      body: errorBody(code, `the ${what} was not compiled; nothing was changed`, { problems: compiled.problems.map(diagnosticJson) }),
     };
   }
   return { ok: true, compiled, catalogue };

@@ -278,7 +278,7 @@ describe('decidePrepared', () => {
     // The generators reach every stage of the gate.
     for (const code of [
       ...Object.keys(GATE_CODES),
-      'never',
+      'NEVER',
       'AT_MOST_EXCEEDED',
       'DEFAULT',
       'allow',

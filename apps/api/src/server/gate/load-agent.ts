@@ -22,7 +22,7 @@ import {
   readSettings,
   type Settings,
 } from '@tollgate/engine';
-import { readJsonText } from '@tollgate/engine/source';
+import { type Diagnostic, diagnosticJson, readJsonText } from '@tollgate/engine/source';
 import { offLoop } from '../compile-thread.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -47,8 +47,8 @@ async function running(ctx: AppContext, id: string, versions: Record<string, num
   return doc.text;
 }
 
-function unloadable(id: string, problems: unknown): never {
-  throw new ApiError(409, 'AGENT_NOT_LOADABLE', `${id} does not load`, { problems });
+function unloadable(id: string, problems: readonly Diagnostic[]): never {
+  throw new ApiError(409, 'AGENT_NOT_LOADABLE', `${id} does not load`, { problems: problems.map(diagnosticJson) });
 }
 
 /** A pinned rule that does not load makes the agent unloadable, naming the rule. */
@@ -144,7 +144,7 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
     // The version the agent names, else the set's active one; a draft version or a set the gate refuses
     // (archived, disabled, draft, not approved, pinning a rule disabled since) runs nothing.
     const { view } = await readRulesetVersion(ctx, agent.ruleset, agent.ruleset_version).catch((err: unknown) => {
-      if (err instanceof ApiError) unloadable(agent.ruleset as string, [{ message: err.message }]);
+      if (err instanceof ApiError) unloadable(agent.ruleset as string, [{ code: err.code, severity: 'error', message: err.message }]);
       throw err;
     });
     versions[agent.ruleset] = view.version_id;

@@ -16,14 +16,11 @@ import {
   type ToolBinding,
   type ToolDecision,
 } from '@tollgate/engine';
-import { readJsonText, writeJson } from '@tollgate/engine/source';
+import { type Diagnostic, diagnosticJson, readJsonText, writeJson } from '@tollgate/engine/source';
 
 /** A policy text that does not compile: what is wrong, by the engine's codes. */
-export interface PolicyProblem {
-  code: string;
-  path: string;
-  message: string;
-}
+/** A problem of a stored policy version: a Diagnostic, as every error's details.problems. */
+export type PolicyProblem = Diagnostic;
 
 export type Compiled = { ok: true; policy: CompiledPolicy } | { ok: false; problems: PolicyProblem[] };
 
@@ -36,8 +33,8 @@ export function compilePolicyText(text: string): Compiled {
   return compiled.ok ? { ok: true, policy: compiled.policy } : { ok: false, problems: compiled.errors.map(problemOf) };
 }
 
-function problemOf(d: { code: string; path?: string; message: string }): PolicyProblem {
-  return { code: d.code, path: d.path ?? '', message: d.message };
+function problemOf(d: Diagnostic): PolicyProblem {
+  return diagnosticJson(d);
 }
 
 export function intervalJson(i: Interval) {

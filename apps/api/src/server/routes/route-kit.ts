@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { type Env, requireGrant, requireMember } from '../auth.ts';
 import { MAX_ARGUMENTS_DEPTH, tooDeep } from '../call-request.ts';
+import { DiagnosticSchema } from '../diagnostic-schema.ts';
 import { ApiError } from '../errors.ts';
 import type { Grant, MemberRow, Role } from '../state/members.ts';
 
@@ -29,7 +30,7 @@ const IssueSchema = z
 const ErrorDetails = z
   .object({
     issues: z.array(IssueSchema).optional(),
-    problems: z.array(z.record(z.string(), z.unknown())).optional(),
+    problems: z.array(DiagnosticSchema).optional(),
     errors: z.array(z.record(z.string(), z.unknown())).optional(),
     resource: z.string().optional(),
     current: z.number().int().min(0).optional(),

@@ -17,7 +17,7 @@ import {
   readRuleset,
   resolvePins,
 } from '@tollgate/engine';
-import { readJsonText } from '@tollgate/engine/source';
+import { diagnosticJson, readJsonText } from '@tollgate/engine/source';
 import type { DocumentVersion } from '@tollgate/store';
 import { offLoop } from '../compile-thread.ts';
 import type { AppContext } from '../context.ts';
@@ -112,12 +112,7 @@ export async function checkRulesetText(ctx: AppContext, text: string): Promise<R
   const message = rules.length > 0 ? `the rule set is refused; rules at fault: ${rules.join(', ')}` : 'the rule set is refused';
   throw new ApiError(422, 'RULESET_REFUSED', message, {
     rules,
-    problems: read.problems.map((p) => ({
-      code: p.code,
-      message: p.message,
-      path: p.path ?? '',
-      ...(p.line !== undefined ? { line: p.line } : {}),
-    })),
+    problems: read.problems.map(diagnosticJson),
   });
 }
 

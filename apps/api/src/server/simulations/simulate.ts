@@ -21,7 +21,7 @@ import {
   validatePolicy,
   validateToolBinding,
 } from '@tollgate/engine';
-import { writeJson } from '@tollgate/engine/source';
+import { diagnosticJson, writeJson } from '@tollgate/engine/source';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { ArgumentsObject, notFound, storeErrorFor } from '../routes/route-kit.ts';
@@ -138,7 +138,7 @@ export function exampleCalls(suite: unknown): SimCall[] {
   const problems = validateExampleSuite(suite);
   if (problems.length > 0) {
     throw new ApiError(422, 'INVALID_EXAMPLES', `/calls/examples${problems[0]?.path ?? ''}: ${problems[0]?.message}`, {
-      problems: problems.map((p) => ({ code: p.code, path: `/calls/examples${p.path ?? ''}`, message: p.message })),
+      problems: problems.map((p) => diagnosticJson({ ...p, path: `/calls/examples${p.path ?? ''}` })),
     });
   }
   const s = suite as ExampleSuite;
@@ -157,7 +157,7 @@ export function pastedCalls(calls: z.infer<typeof PastedCall>[]): SimCall[] {
   const problems = calls.flatMap((call, i) => validateToolBinding(call.tool, `/calls/${i}/tool`));
   if (problems.length > 0) {
     throw new ApiError(422, 'INVALID_TOOL', `${problems[0]?.path ?? '/calls'}: ${problems[0]?.message}`, {
-      problems: problems.map((p) => ({ code: p.code, path: p.path ?? '', message: p.message })),
+      problems: problems.map(diagnosticJson),
     });
   }
   return calls.map((call, i) => ({

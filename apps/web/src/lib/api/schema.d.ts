@@ -856,9 +856,7 @@ export interface components {
     };
     ErrorDetails: {
       issues?: components['schemas']['Issue'][];
-      problems?: {
-        [key: string]: unknown;
-      }[];
+      problems?: components['schemas']['Diagnostic'][];
       errors?: {
         [key: string]: unknown;
       }[];
@@ -876,22 +874,6 @@ export interface components {
       line?: number;
       column?: number;
     };
-    CallBody: {
-      /** @description The catalogue tool's name. */
-      tool: string;
-      /** @description The call's arguments (a JSON object). */
-      arguments: {
-        [key: string]: unknown;
-      };
-      /** @description A session id: earlier allowed calls with it are the history. */
-      session?: string;
-      /** @description Contexts the host sets for this call. */
-      contexts?: {
-        [key: string]: unknown;
-      };
-      /** @description Whether a person confirmed this call. */
-      confirmed?: boolean;
-    };
     Diagnostic: {
       /** @description A code of the registry (docs/documents.md, "Codes"); scripts match on it. */
       code: string;
@@ -907,6 +889,22 @@ export interface components {
       endLine?: number;
       /** @description Just past the end (exclusive), as Monaco reads it. */
       endColumn?: number;
+    };
+    CallBody: {
+      /** @description The catalogue tool's name. */
+      tool: string;
+      /** @description The call's arguments (a JSON object). */
+      arguments: {
+        [key: string]: unknown;
+      };
+      /** @description A session id: earlier allowed calls with it are the history. */
+      session?: string;
+      /** @description Contexts the host sets for this call. */
+      contexts?: {
+        [key: string]: unknown;
+      };
+      /** @description Whether a person confirmed this call. */
+      confirmed?: boolean;
     };
     RuleSheetCompileBody: {
       /** @description A rule sheet (YAML). */
