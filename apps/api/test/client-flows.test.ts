@@ -95,9 +95,7 @@ describe('the main flows through the generated client', () => {
 
     const history = answered(await owner.GET('/documents/{id}/history', { params: { path: { id: POLICY } } }));
     expect(history.versions.map((v) => v.sequence)).toEqual([base, edited]);
-    const version = answered(
-      await owner.GET('/documents/{id}/versions/{sequence}', { params: { path: { id: POLICY, sequence: base } } }),
-    );
+    const version = answered(await owner.GET('/documents/{id}/versions/{sequence}', { params: { path: { id: POLICY, sequence: base } } }));
     expect(version.text).toBe(read.text);
 
     const activated = await owner.POST('/documents/{id}/activate', {
@@ -107,9 +105,7 @@ describe('the main flows through the generated client', () => {
     });
     expect(answered(activated).version).toMatchObject({ sequence: base, running: true });
 
-    const diff = answered(
-      await owner.GET('/documents/{id}/diff', { params: { path: { id: POLICY }, query: { from: base, to: edited } } }),
-    );
+    const diff = answered(await owner.GET('/documents/{id}/diff', { params: { path: { id: POLICY }, query: { from: base, to: edited } } }));
     expect(diff.unified).toContain('7200');
 
     const reverted = await owner.POST('/documents/{id}/revert', {

@@ -26,8 +26,7 @@ const NOT_SOURCE = /\.test\.tsx?$|\.reference\.ts$|\/node_modules\//;
  * Cycles other branches remove, each given as the files it joins; the test fails on any other cycle and on
  * an entry here that is no longer one. Emptied when those branches are merged.
  */
-const KNOWN_CYCLES: readonly (readonly string[])[] = [
-];
+const KNOWN_CYCLES: readonly (readonly string[])[] = [];
 
 /** The import graph between source files, by path from the repository root. */
 async function importGraph(): Promise<Map<string, string[]>> {

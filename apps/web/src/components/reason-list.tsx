@@ -26,7 +26,6 @@ export function ReasonList({
     // biome-ignore lint/a11y/noRedundantRoles: list-style none drops the implicit role in some browsers
     <ul role="list" aria-label={label} className="outcome-reasons">
       {items.map(reasonText).map((item, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: two reasons may read the same
         <li key={`${i}:${item}`}>{render ? render(item) : item}</li>
       ))}
     </ul>
