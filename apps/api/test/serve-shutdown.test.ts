@@ -39,6 +39,14 @@ describe('tollgate serve on SIGTERM', () => {
     const owner = keys.members.find((m: { role: string }) => m.role === 'owner').key as string;
     const agent = keys.agents.find((a: { name: string }) => a.name === 'support-bot').key as string;
     const stream = await openStream(url, owner);
+    // A sheet over 16 KiB is compiled on the compile thread: a used thread must not keep the process alive.
+    const rules = Array.from({ length: 900 }, (_, i) => `  - action: act_${i}\n    never: true`).join('\n');
+    const compiled = await fetch(`${url}/v1/rule-sheets/compile`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ sheet: `rules:\n${rules}\n` }),
+    });
+    expect(compiled.status).toBe(200);
     // Decisions acknowledged just before the signal, over keep-alive connections that stay open and idle.
     const acknowledged: string[] = [];
     for (let i = 0; i < 20; i++) {

@@ -21,7 +21,6 @@ class CompileThread {
 
   constructor() {
     this.worker = new Worker(new URL('./compile.worker.mjs', import.meta.url));
-    this.worker.unref();
     this.worker.on('message', (m: { id: number; answer?: unknown; failed?: string }) => {
       const waiting = this.pending.get(m.id);
       this.pending.delete(m.id);
@@ -35,6 +34,9 @@ class CompileThread {
     };
     this.worker.on('error', fail);
     this.worker.once('exit', fail);
+    // After the listeners: attaching a 'message' listener refs the worker's port again, which kept a
+    // stopping server alive once the thread had been used (serve-shutdown.test.ts).
+    this.worker.unref();
   }
 
   /** Runs one task of compile.worker.mjs: a route's compile, a document's validation or impact, an agent's rules, a decision map or impact preview. */

@@ -29,7 +29,6 @@ export class WriterThread {
     this.worker = new Worker(new URL('./decision-writer.worker.mjs', import.meta.url), {
       workerData: { path, insert: INSERT, shared: this.state.buffer },
     });
-    this.worker.unref();
     this.worker.on('message', (m: { failed?: string }) => {
       if (m.failed !== undefined) onFailure(m.failed);
     });
@@ -38,6 +37,8 @@ export class WriterThread {
       this.dead = true;
       onExit();
     });
+    // After the listeners, which ref the worker's port again (compile-thread.ts says the same).
+    this.worker.unref();
   }
 
   get failing(): boolean {
