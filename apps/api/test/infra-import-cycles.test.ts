@@ -22,12 +22,6 @@ const SOURCES = [
 ];
 const NOT_SOURCE = /\.test\.tsx?$|\.reference\.ts$|\/node_modules\//;
 
-/**
- * Cycles other branches remove, each given as the files it joins; the test fails on any other cycle and on
- * an entry here that is no longer one. Emptied when those branches are merged.
- */
-const KNOWN_CYCLES: readonly (readonly string[])[] = [];
-
 /** The import graph between source files, by path from the repository root. */
 async function importGraph(): Promise<Map<string, string[]>> {
   const tree: DependencyTree = await parseDependencyTree(SOURCES, {
@@ -105,15 +99,9 @@ function pathAround(graph: Map<string, string[]>, component: string[]): string {
   return component.join(' <-> ');
 }
 
-it('finds no source file in an import cycle beyond the known ones, and every known one still there', { timeout: 180_000 }, async () => {
+it('finds no source file in an import cycle', { timeout: 180_000 }, async () => {
   const graph = await importGraph();
   expect(graph.size, 'the sources were found').toBeGreaterThan(300);
-  const found = cycles(graph);
-  const key = (files: readonly string[]) => [...files].sort().join('\n');
-  const known = new Set(KNOWN_CYCLES.map(key));
-  const unexpected = found.filter((c) => !known.has(key(c))).map((c) => pathAround(graph, c));
-  expect(unexpected, 'import cycles (move what both sides need into a module of its own)').toEqual([]);
-  const foundKeys = new Set(found.map(key));
-  const gone = KNOWN_CYCLES.filter((c) => !foundKeys.has(key(c))).map((c) => c.join(' <-> '));
-  expect(gone, 'cycles that are gone: remove them from KNOWN_CYCLES').toEqual([]);
+  const found = cycles(graph).map((c) => pathAround(graph, c));
+  expect(found, 'import cycles (move what both sides need into a module of its own)').toEqual([]);
 });
