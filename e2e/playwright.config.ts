@@ -39,7 +39,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npm run build -w apps/web && node apps/api/bin/tollgate.mjs serve --data ${dataDir} --demo --port ${port}`,
+    command: `npm run build -w apps/web && node apps/api/bin/tollgate.cjs serve --data ${dataDir} --demo --port ${port}`,
     cwd: repoRoot,
     url: `http://127.0.0.1:${port}/v1/health`,
     reuseExistingServer: false,

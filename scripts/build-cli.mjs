@@ -1,24 +1,28 @@
-// Bundles the tollgate CLI (apps/api/src/cli/run.ts) into apps/api/dist/tollgate.mjs with esbuild, so the
+// Bundles the tollgate CLI (apps/api/src/cli/main.ts) into apps/api/dist/tollgate.cjs with esbuild, so the
 // CLI starts without loading TypeScript through tsx. Runs from the root `prepare` script on every
-// `npm install` and `npm ci`; the user never runs a build step. apps/api/bin/tollgate.mjs runs the bundle
+// `npm install` and `npm ci`; the user never runs a build step. apps/api/bin/tollgate.cjs runs the bundle
 // only while it is newer than every source it was built from (listed in dist/inputs.json), and the
 // TypeScript entry through tsx otherwise (docs/cli.md, "Startup").
 //
-// Kept outside the bundle: better-sqlite3 (a native addon) and the two worker threads, which the server
-// starts by URL from their source folders. A bundled module that finds a file by `new URL(..., import.meta.url)`
-// gets its source file's URL instead of the bundle's, so those paths (the workers, examples/, apps/web/dist)
-// resolve as they do from the sources.
+// CommonJS, so Node never starts its ES module loader for the CLI (docs/performance.md, "The cli suite").
+// esbuild splits only ES modules into chunks, so each command the entry loads on demand
+// (`import('./commands/NAME.ts')` in main.ts) is a bundle of its own, dist/command-NAME.cjs, required when
+// asked for: `policy validate` never loads the server. Kept outside: better-sqlite3 (a native addon) and the
+// two worker threads, which the server starts by URL from their source folders. A bundled module that finds
+// a file by `new URL(..., import.meta.url)` gets its source file's URL instead of the bundle's, so those paths
+// (the workers, examples/, apps/web/dist) resolve as they do from the sources.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { bundleIsFresh } from '../apps/api/bin/fresh-bundle.mjs';
 
+const { bundleIsFresh } = createRequire(import.meta.url)('../apps/api/bin/fresh-bundle.cjs');
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = fileURLToPath(new URL('../apps/api/dist', import.meta.url));
-const entry = fileURLToPath(new URL('../apps/api/src/cli/run.ts', import.meta.url));
+const cliDir = fileURLToPath(new URL('../apps/api/src/cli/', import.meta.url));
 
-/** `import.meta.url` in a source file of the repository becomes that file's URL, found from the output file. */
+/** `import.meta.url` in a source file of the repository becomes that file's URL, found from the bundle. */
 const sourceUrls = {
   name: 'source-urls',
   setup(b) {
@@ -26,44 +30,100 @@ const sourceUrls = {
       if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
       const text = readFileSync(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return { contents: text, loader: 'ts' };
-      // Every output file is in outdir (chunks too), so one relative path serves every chunk.
+      // Every output file is in outdir, so one relative path serves every bundle.
       const fromOut = relative(outdir, args.path).split(sep).join('/');
-      const url = `new URL(${JSON.stringify(fromOut)}, import.meta.url).href`;
+      const url = `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(fromOut)})).href`;
       return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
     });
   },
 };
 
+/** The entry's on-demand commands stay outside it, each required from its own bundle; their names are kept. */
+function commandsApart(names) {
+  return {
+    name: 'commands-apart',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/commands\/[\w-]+\.ts$/ }, (args) => {
+        if (args.kind !== 'dynamic-import' || args.importer !== `${cliDir}main.ts`) return undefined;
+        const name = basename(args.path, '.ts');
+        names.add(name);
+        return { path: `./command-${name}.cjs`, external: true };
+      });
+    },
+  };
+}
+
+/**
+ * io.ts is one module for the entry and every command: a command throws its CliError and the entry tells
+ * it by `instanceof`, which a copy in each bundle would break. It is a bundle of its own, dist/cli-io.cjs.
+ */
+const oneIo = {
+  name: 'one-io',
+  setup(b) {
+    b.onResolve({ filter: /^\.{1,2}\/(?:.*\/)?io\.ts$/ }, (args) => {
+      if (args.kind === 'entry-point' || join(dirname(args.importer), args.path) !== `${cliDir}io.ts`) return undefined;
+      return { path: './cli-io.cjs', external: true };
+    });
+  },
+};
+
+/**
+ * jsonc-parser's modules may be dropped where nothing of theirs is used: its index builds about 1,200 strings
+ * for its formatter when it loads, and the engine uses only its parser (packages/engine/src/source/json-text.ts).
+ */
+const jsoncWithoutSideEffects = {
+  name: 'jsonc-without-side-effects',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (
+        args.pluginData === 'jsonc' ||
+        !(args.path === 'jsonc-parser' || args.importer.includes(`${sep}node_modules${sep}jsonc-parser${sep}`))
+      ) {
+        return undefined;
+      }
+      const found = await b.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'jsonc',
+      });
+      return { ...found, sideEffects: false };
+    });
+  },
+};
+
+const shared = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outdir,
+  outExtension: { '.js': '.cjs' },
+  external: ['better-sqlite3'],
+  // import() becomes require(): an import() of a CommonJS file would start the ES module loader.
+  supported: { 'dynamic-import': false },
+  // The ES module build of a package first: some packages' main builds (jsonc-parser's UMD) require
+  // files by names no bundler can follow.
+  mainFields: ['module', 'main'],
+  metafile: true,
+  // Input paths in the metafile are then from the repository root, as inputs.json lists them.
+  absWorkingDir: root,
+  logLevel: 'warning',
+};
+
 export async function buildCli() {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
-  const result = await build({
-    entryPoints: { tollgate: entry },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // Each command stays a chunk of its own, loaded when asked for: `policy validate` never loads the server.
-    splitting: true,
-    outdir,
-    outExtension: { '.js': '.mjs' },
-    chunkNames: 'chunk-[hash]',
-    external: ['better-sqlite3'],
-    // The ES module build of a package first: some packages' main builds (jsonc-parser's UMD) require
-    // files by names no bundler can follow.
-    mainFields: ['module', 'main'],
-    // Bundled CommonJS packages call require(): give them Node's.
-    banner: {
-      js: "import { createRequire as __tollgateRequire } from 'node:module';\nconst require = __tollgateRequire(import.meta.url);",
-    },
-    plugins: [sourceUrls],
-    metafile: true,
-    // Input paths in the metafile are then from the repository root, as inputs.json lists them.
-    absWorkingDir: root,
-    logLevel: 'warning',
+  const commands = new Set();
+  const entry = await build({
+    ...shared,
+    entryPoints: { tollgate: `${cliDir}main.ts`, 'cli-io': `${cliDir}io.ts` },
+    plugins: [sourceUrls, oneIo, commandsApart(commands), jsoncWithoutSideEffects],
   });
+  const entryPoints = Object.fromEntries([...commands].map((name) => [`command-${name}`, `${cliDir}commands/${name}.ts`]));
+  const parts = await build({ ...shared, entryPoints, plugins: [sourceUrls, oneIo, jsoncWithoutSideEffects] });
   // The bundled sources, and what decides how they are bundled: this script and the installed packages.
-  const inputs = Object.keys(result.metafile.inputs)
+  const inputs = [...new Set([...Object.keys(entry.metafile.inputs), ...Object.keys(parts.metafile.inputs)])]
     .filter((path) => !path.includes('node_modules/'))
     .concat(['scripts/build-cli.mjs', 'package-lock.json'])
     .sort();
@@ -77,7 +137,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (process.argv.includes('--if-stale') && bundleIsFresh()) process.exit(0);
   try {
     const { outdir: out, inputs } = await buildCli();
-    console.log(`build-cli: bundled the tollgate CLI from ${inputs.length} sources into ${relative(root, out)}/tollgate.mjs`);
+    console.log(`build-cli: bundled the tollgate CLI from ${inputs.length} sources into ${relative(root, out)}/tollgate.cjs`);
   } catch (err) {
     // A failed bundle never fails the install: the CLI runs through tsx without it.
     rmSync(outdir, { recursive: true, force: true });

@@ -16,7 +16,7 @@ if (existsSync(built)) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const cli = fileURLToPath(new URL('../apps/api/bin/tollgate.mjs', import.meta.url));
+const cli = fileURLToPath(new URL('../apps/api/bin/tollgate.cjs', import.meta.url));
 const server = spawn(process.execPath, [cli, 'serve', '--data', './.tollgate-data', '--demo', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',

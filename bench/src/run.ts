@@ -100,7 +100,7 @@ for (const f of figures) {
   );
 }
 const targets = checkTargets(figures);
-console.log('\ntargets (issue 8):');
+console.log('\ntargets (docs/performance.md):');
 for (const t of targets) {
   if (t.status === 'not measured' && requested.length > 0) continue; // a partial run: only its own targets
   const mark = t.status === 'met' ? 'met   ' : t.status === 'missed' ? 'MISSED' : 'n/a   ';

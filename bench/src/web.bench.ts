@@ -112,7 +112,7 @@ function chunkFigures(): { figures: Figure[]; lines: string[] } {
 async function keystrokeFigures(notes: string[]): Promise<Figure[]> {
   const data = mkdtempSync(join(tmpdir(), 'tollgate-bench-web-'));
   const port = await freePort();
-  const server = spawn(process.execPath, ['apps/api/bin/tollgate.mjs', 'serve', '--data', data, '--demo', '--port', String(port)], {
+  const server = spawn(process.execPath, ['apps/api/bin/tollgate.cjs', 'serve', '--data', data, '--demo', '--port', String(port)], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

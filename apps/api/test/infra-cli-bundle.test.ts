@@ -1,4 +1,4 @@
-// The bundled CLI (scripts/build-cli.mjs, apps/api/dist/tollgate.mjs) says exactly what the TypeScript
+// The bundled CLI (scripts/build-cli.mjs, apps/api/dist/tollgate.cjs, run by the bin apps/api/bin/tollgate.cjs) says exactly what the TypeScript
 // entry run through tsx says, exit codes included; and `tollgate serve` from the bundle runs its two
 // worker threads (the decision writer, the compile thread) and the console-missing page. Real processes.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -10,14 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOP_CATALOGUE, SHOP_SHEET, UNSUPPORTED_SHEET } from './rules-fixtures.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const BUNDLE = join(root, 'apps/api/dist/tollgate.mjs');
+const BUNDLE = join(root, 'apps/api/dist/tollgate.cjs');
+const BIN = join(root, 'apps/api/bin/tollgate.cjs');
 const ENTRY = join(root, 'apps/api/src/cli/run.ts');
 
 function run(argv: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, argv, { cwd: root, encoding: 'utf8', timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
-const bundled = (...args: string[]) => run([BUNDLE, ...args]);
+// The bin runs the bundle while it is fresh, as it is after the build below.
+const bundled = (...args: string[]) => run([BIN, ...args]);
 const throughTsx = (...args: string[]) => run(['--import', 'tsx', ENTRY, ...args]);
 
 const dir = mkdtempSync(join(tmpdir(), 'tollgate-bundle-'));
@@ -69,13 +71,31 @@ describe('the bundled CLI', () => {
   });
 });
 
+describe('what `policy validate` loads from the bundle', () => {
+  it('is the entry, the one command and cli-io, and never the ES module loader', { timeout: 60_000 }, () => {
+    // A preload that reports, at exit, the files required and Node's internal modules loaded.
+    const report = file(
+      'report-loads.cjs',
+      "process.on('exit', () => process.stderr.write(JSON.stringify({ files: Object.keys(require.cache), internal: process.moduleLoadList }) + '\\n'));",
+    );
+    const r = run(['-r', report, BIN, 'policy', 'validate', 'examples/refunds.policy.json']);
+    expect(r.code, r.stderr).toBe(0);
+    const loads = JSON.parse(r.stderr.trim().split('\n').pop() as string) as { files: string[]; internal: string[] };
+    const fromDist = loads.files.filter((f) => f.startsWith(dirname(BUNDLE))).map((f) => f.slice(dirname(BUNDLE).length + 1));
+    expect(fromDist.sort()).toEqual(['cli-io.cjs', 'command-policy-validate.cjs', 'tollgate.cjs']);
+    expect(loads.internal).not.toContain('NativeModule internal/modules/esm/loader');
+  });
+});
+
 describe('files the bundle finds by URL', () => {
   it('are the files beside its sources: the worker threads, the examples, the console folder', () => {
     // scripts/build-cli.mjs turns a source's import.meta.url into that source's URL, found from the bundle.
     const found: string[] = [];
-    for (const name of readdirSync(dirname(BUNDLE)).filter((f) => f.endsWith('.mjs'))) {
+    for (const name of readdirSync(dirname(BUNDLE)).filter((f) => f.endsWith('.cjs'))) {
       const text = readFileSync(join(dirname(BUNDLE), name), 'utf8');
-      for (const m of text.matchAll(/new URL\(\s*"([^"]+)",\s*new URL\("([^"]+)", import\.meta\.url\)\.href\s*\)/g)) {
+      const pattern =
+        /new URL\(\s*"([^"]+)",\s*require\("node:url"\)\.pathToFileURL\(require\("node:path"\)\.join\(__dirname, "([^"]+)"\)\)\.href\s*\)/g;
+      for (const m of text.matchAll(pattern)) {
         const source = new URL(m[2] as string, pathToFileURL(BUNDLE));
         expect(existsSync(source), `${name}: ${m[2]}`).toBe(true);
         found.push(fileURLToPath(new URL(m[1] as string, source)).slice(root.length));
@@ -99,7 +119,7 @@ describe('tollgate serve from the bundle', () => {
   const data = mkdtempSync(join(tmpdir(), 'tollgate-bundle-serve-'));
 
   beforeAll(async () => {
-    server = spawn(process.execPath, [BUNDLE, 'serve', '--data', data, '--demo', '--port', '0'], {
+    server = spawn(process.execPath, [BIN, 'serve', '--data', data, '--demo', '--port', '0'], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

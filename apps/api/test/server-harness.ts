@@ -147,7 +147,7 @@ export async function startServer(options: { dataDir?: string; now?: () => Date;
 export function spawnServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    [join(REPO_ROOT, 'apps/api/bin/tollgate.mjs'), 'serve', '--data', dataDir, '--demo', '--port', '0'],
+    [join(REPO_ROOT, 'apps/api/bin/tollgate.cjs'), 'serve', '--data', dataDir, '--demo', '--port', '0'],
     {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

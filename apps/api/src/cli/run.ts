@@ -1,5 +1,5 @@
-// Runs the tollgate CLI on this process's arguments and sets its exit code: the entry both of the bundle
-// (scripts/build-cli.mjs) and of the TypeScript fallback (apps/api/bin/tollgate.mjs).
+// Runs the tollgate CLI from its TypeScript sources (`node --import tsx apps/api/src/cli/run.ts ...`), as
+// the bin does through tsx when its bundle is stale (apps/api/bin/tollgate.cjs; docs/cli.md, "Startup").
 import { main } from './main.ts';
 
 process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr });
