@@ -13,6 +13,7 @@ test("a receipt checked against a key that is not the decider's is shown as not 
   );
 
   await signIn(page, memberKey('approver'), '#/approvals');
+  await expect(page.getByText('Live')).toBeVisible();
   const call = await request.post('/v1/agents/support-bot/calls', {
     headers: { authorization: `Bearer ${agentKey()}` },
     data: { tool: 'issue_refund', arguments: { amount: '777' } },
