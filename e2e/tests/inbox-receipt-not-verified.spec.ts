@@ -28,4 +28,19 @@ test("a receipt checked against a key that is not the decider's is shown as not 
   await expect(receipt).toContainText(callId);
   await expect(receipt).toContainText("Signature NOT verified: the signature does not match the signed content and the decider's key");
   await expect(receipt).not.toContainText('Signature verified');
+
+  // On a narrow window the receipt's fingerprint-long words and a card's call id wrap instead of widening the page.
+  const other = await request.post('/v1/agents/support-bot/calls', {
+    headers: { authorization: `Bearer ${agentKey()}` },
+    data: { tool: 'issue_refund', arguments: { amount: '778' } },
+  });
+  const otherCall = (await other.json()) as { call_id: string; approval: { id: string } };
+  await page.setViewportSize({ width: 400, height: 800 });
+  await expect(page.getByRole('listitem').filter({ hasText: otherCall.call_id })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+  await page.screenshot({ path: 'test-results/screens/inbox-narrow.png', fullPage: true });
+  await request.post(`/v1/approvals/${otherCall.approval.id}/deny`, {
+    headers: { authorization: `Bearer ${memberKey('owner')}` },
+    data: { reason: 'only held to show a card on a narrow window' },
+  });
 });

@@ -8,7 +8,7 @@ export function DecisionReceipt({ approval, onDismiss }: { approval: Approval; o
   const check = useReceiptCheck(approval);
   const signer = approval.decided_by_name ?? approval.decided_by ?? 'nobody';
   return (
-    <section className="receipt" aria-label="Signed decision">
+    <section className={check.data?.verified === false ? 'receipt receipt-unverified' : 'receipt'} aria-label="Signed decision">
       <p>
         <strong>{approval.status === 'approved' ? 'Approved' : 'Denied'}</strong> {approval.agent} · <code>{approval.tool}</code> · call{' '}
         <code>{approval.call_id}</code>
