@@ -26,6 +26,10 @@ export const queryKeys = {
     list: (filter: string, limit: number) => ['approvals', 'list', filter, limit] as const,
   },
   me: (key: string) => ['me', key] as const,
+  /** A member's public signing key, which verifies the decisions they signed. */
+  memberKey: (id: string) => ['members', 'public-key', id] as const,
+  /** A decision's receipt as checked in the browser, by request and signature. */
+  receipt: (approvalId: string, signature: string) => ['receipts', approvalId, signature] as const,
   health: () => ['health'] as const,
   trial: (document: string) => ['trials', document] as const,
 };

@@ -2,18 +2,21 @@
 // admins see); an eligible member approves or denies one once (signed with their Ed25519 identity); the
 // agent reads its own and claims an approved one once.
 import { createRoute, z } from '@hono/zod-openapi';
-import { APPROVER_ROLES } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { type ApprovalRow, claimApproval, decideApproval, findApproval, listApprovals, statusOf } from '../state/approvals.ts';
+import { cachedMembers } from '../state/auth-cache.ts';
 import { argumentsDigest, findDecision } from '../state/decisions.ts';
-import type { MemberRow, Principal } from '../state/members.ts';
+import type { Principal } from '../state/members.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
+import { deciderName, eligibleApprovers, isEligible, listedApprovers, membersById } from './approval-people.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
 import { ArgumentsObject, ErrorSchema, limitQuery, memberOf, members, notFound } from './route-kit.ts';
 
 const DateTime = z.iso.datetime({ offset: true });
+
+const NamedMember = z.object({ id: z.string(), name: z.string() }).openapi('NamedMember');
 
 const Approval = z
   .object({
@@ -35,15 +38,21 @@ const Approval = z
     policy_sequence: z.number().int(),
     rule: z.string().nullable(),
     description: z.string().nullable(),
-    approvers: z.array(z.string()),
+    approvers: z.array(z.string()).openapi({ description: 'The ids of the members the request was held for, as the gate listed them.' }),
+    eligible_approvers: z.array(NamedMember).openapi({
+      description:
+        'The listed approvers who may decide the request now (still of a role that approves, with a signing identity), by id and name.',
+    }),
     status: z.enum(['pending', 'approved', 'denied', 'expired']),
     expires_at: DateTime,
-    decided_by: z.string().nullable(),
+    decided_by: z.string().nullable().openapi({ description: "The deciding member's id (their public key verifies the signature)." }),
+    decided_by_name: z.string().nullable().openapi({ description: "The deciding member's name; null while undecided." }),
     decided_at: DateTime.nullable(),
     reason: z.string().nullable(),
     signature: z.string().nullable().openapi({ description: 'Ed25519 over signed_content, base64.' }),
     signed_content: z.string().nullable(),
     claimed_at: DateTime.nullable(),
+    held_at: DateTime.openapi({ description: 'When the gate held the call (the same instant as created_at).' }),
     created_at: DateTime,
   })
   .openapi('Approval');
@@ -121,15 +130,6 @@ const claimRoute = createRoute({
   responses: { 200: ok('The claimed request'), ...errors },
 });
 
-/** Whether the member may decide the request: listed as eligible, still able to approve, and signing. */
-function eligible(member: MemberRow, row: ApprovalRow): boolean {
-  return (
-    ((readStoredJson(row.approvers) ?? []) as string[]).includes(member.id) &&
-    (APPROVER_ROLES as readonly string[]).includes(member.role) &&
-    member.signing === 1
-  );
-}
-
 /**
  * Whether the principal sees a held call's arguments: its eligible approvers, who decide on them, and owners
  * and admins, who see them in the decision log too (docs/api.md); no one else, agents included.
@@ -137,10 +137,10 @@ function eligible(member: MemberRow, row: ApprovalRow): boolean {
 function seesArguments(principal: Principal, row: ApprovalRow): boolean {
   if (principal.kind !== 'member') return false;
   const member = principal.member;
-  return member.role === 'owner' || member.role === 'admin' || eligible(member, row);
+  return member.role === 'owner' || member.role === 'admin' || isEligible(member, row);
 }
 
-function present(ctx: AppContext, principal: Principal, row: ApprovalRow): Approval {
+function present(ctx: AppContext, principal: Principal, row: ApprovalRow, people = membersById(cachedMembers(ctx.db))): Approval {
   const decision = findDecision(ctx.db, row.call_id);
   const shown = seesArguments(principal, row);
   return {
@@ -157,15 +157,18 @@ function present(ctx: AppContext, principal: Principal, row: ApprovalRow): Appro
     policy_sequence: row.policy_sequence,
     rule: row.rule,
     description: row.description,
-    approvers: (readStoredJson(row.approvers) ?? []) as string[],
+    approvers: listedApprovers(row),
+    eligible_approvers: eligibleApprovers(row, people),
     status: statusOf(row, ctx.now()),
     expires_at: row.expires_at,
     decided_by: row.decided_by,
+    decided_by_name: deciderName(row, people),
     decided_at: row.decided_at,
     reason: row.reason,
     signature: row.signature,
     signed_content: row.signed_content,
     claimed_at: row.claimed_at,
+    held_at: row.created_at,
     created_at: row.created_at,
   };
 }
@@ -190,7 +193,8 @@ export function approvalRoutes() {
     const { status, limit, cursor } = c.req.valid('query');
     const page = listApprovals(ctx.db, status, ctx.now(), limit ?? DEFAULT_APPROVALS_LIMIT, pageKeyOf(cursor));
     const principal = c.get('principal');
-    const approvals = page.rows.map((r) => present(ctx, principal, r));
+    const people = membersById(cachedMembers(ctx.db));
+    const approvals = page.rows.map((r) => present(ctx, principal, r, people));
     return exactJson(c, { approvals, has_more: page.more, next_cursor: page.next }, 200);
   });
 
@@ -208,7 +212,7 @@ export function approvalRoutes() {
       const { reason } = c.req.valid('json');
       const row = findApproval(ctx.db, id);
       if (!row) throw notFound('approval', `no approval request ${id}`);
-      if (!eligible(member, row)) {
+      if (!isEligible(member, row)) {
         throw new ApiError(403, 'NOT_ELIGIBLE', 'you are not an eligible approver of this request');
       }
       const outcome = decideApproval(ctx.db, id, member, verb === 'approve' ? 'approved' : 'denied', reason ?? null, ctx.now());

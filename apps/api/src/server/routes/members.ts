@@ -1,5 +1,6 @@
 // Routes: members. Who a key belongs to (for the console), and a member's public signing key (PEM), so
 // anyone can verify the approvals they signed.
+import { createHash, createPublicKey } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '../openapi.ts';
 import { findMember } from '../state/members.ts';
@@ -11,6 +12,9 @@ const PublicKey = z
     name: z.string(),
     algorithm: z.literal('Ed25519'),
     public_key: z.string().openapi({ description: 'SPKI PEM; verifies approval signatures over signed_content.' }),
+    fingerprint: z.string().openapi({
+      description: "SHA256: and the unpadded base64 of the SHA-256 of the key's SPKI DER, e.g. SHA256:3q2+7w…",
+    }),
   })
   .openapi('MemberPublicKey');
 
@@ -49,6 +53,15 @@ const meRoute = createRoute({
   },
 });
 
+/**
+ * The fingerprint a person compares keys by: `SHA256:` and the unpadded base64 of the SHA-256 of the SPKI
+ * DER (the console computes the same from the key it verifies with; docs/console.md, "Approvals inbox").
+ */
+export function keyFingerprint(publicKeyPem: string): string {
+  const der = createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' });
+  return `SHA256:${createHash('sha256').update(der).digest('base64').replace(/=+$/, '')}`;
+}
+
 export function memberRoutes() {
   const app = router();
   app.openapi(meRoute, (c) => {
@@ -60,7 +73,8 @@ export function memberRoutes() {
     const { id } = c.req.valid('param');
     const member = findMember(c.get('ctx').db, id);
     if (!member || member.id !== id) throw notFound('member', `no member ${id}`);
-    return c.json({ id: member.id, name: member.name, algorithm: 'Ed25519' as const, public_key: member.public_key }, 200);
+    const { id: memberId, name, public_key } = member;
+    return c.json({ id: memberId, name, algorithm: 'Ed25519' as const, public_key, fingerprint: keyFingerprint(public_key) }, 200);
   });
   return app;
 }

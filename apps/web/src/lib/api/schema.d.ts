@@ -1075,12 +1075,18 @@ export interface components {
       policy_sequence: number;
       rule: string | null;
       description: string | null;
+      /** @description The ids of the members the request was held for, as the gate listed them. */
       approvers: string[];
+      /** @description The listed approvers who may decide the request now (still of a role that approves, with a signing identity), by id and name. */
+      eligible_approvers: components['schemas']['NamedMember'][];
       /** @enum {string} */
       status: 'pending' | 'approved' | 'denied' | 'expired';
       /** Format: date-time */
       expires_at: string;
+      /** @description The deciding member's id (their public key verifies the signature). */
       decided_by: string | null;
+      /** @description The deciding member's name; null while undecided. */
+      decided_by_name: string | null;
       /** Format: date-time */
       decided_at: string | null;
       reason: string | null;
@@ -1089,8 +1095,17 @@ export interface components {
       signed_content: string | null;
       /** Format: date-time */
       claimed_at: string | null;
+      /**
+       * Format: date-time
+       * @description When the gate held the call (the same instant as created_at).
+       */
+      held_at: string;
       /** Format: date-time */
       created_at: string;
+    };
+    NamedMember: {
+      id: string;
+      name: string;
     };
     ApprovalDecisionBody: {
       reason?: string;
@@ -1115,6 +1130,8 @@ export interface components {
       algorithm: 'Ed25519';
       /** @description SPKI PEM; verifies approval signatures over signed_content. */
       public_key: string;
+      /** @description SHA256: and the unpadded base64 of the SHA-256 of the key's SPKI DER, e.g. SHA256:3q2+7w… */
+      fingerprint: string;
     };
     SimulationBody: {
       /** @description A stored version {id, sequence?} (the running one without sequence), or a policy document. */

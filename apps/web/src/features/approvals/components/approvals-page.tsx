@@ -1,11 +1,11 @@
-// The approvals inbox: pending requests live from the event stream, decided ones in a second tab.
+// The approvals inbox: pending requests live from the event stream, decided ones in a second tab; a
+// decision's receipt appears in a live region, so screen readers announce it (docs/console.md).
 import { useState } from 'react';
 import type { Approval, Viewer } from '../api/types.ts';
 import { useApprovalEvents } from '../api/use-approval-events.ts';
 import { ApprovalList } from './approval-list.tsx';
+import { type ApprovalsTab, ApprovalTabs, PANEL_ID, tabElementId } from './approval-tabs.tsx';
 import { DecisionReceipt } from './decision-receipt.tsx';
-
-export type ApprovalsTab = 'pending' | 'decided';
 
 export function ApprovalsPage({
   memberKey,
@@ -28,22 +28,14 @@ export function ApprovalsPage({
         </h2>
         <span className={live ? 'live live-on' : 'live'}>{live ? 'Live' : 'Connecting…'}</span>
       </div>
-      <div role="tablist" aria-label="Approval requests" className="tabs">
-        <TabButton selected={tab === 'pending'} onClick={() => onTab('pending')} label="Pending" />
-        <TabButton selected={tab === 'decided'} onClick={() => onTab('decided')} label="Decided" />
+      <ApprovalTabs tab={tab} onTab={onTab} />
+      {/* Always present, so what appears in it is announced. */}
+      <div role="status" aria-live="polite" aria-label="Decision receipt">
+        {receipt && <DecisionReceipt key={receipt.id} approval={receipt} onDismiss={() => setReceipt(null)} />}
       </div>
-      {receipt && <DecisionReceipt approval={receipt} onDismiss={() => setReceipt(null)} />}
-      <div role="tabpanel" aria-label={tab === 'pending' ? 'Pending' : 'Decided'}>
+      <div role="tabpanel" id={PANEL_ID} aria-labelledby={tabElementId(tab)}>
         <ApprovalList tab={tab} viewer={viewer} onDecided={setReceipt} />
       </div>
     </section>
-  );
-}
-
-function TabButton({ selected, onClick, label }: { selected: boolean; onClick: () => void; label: string }) {
-  return (
-    <button type="button" role="tab" aria-selected={selected} className={selected ? 'tab tab-selected' : 'tab'} onClick={onClick}>
-      {label}
-    </button>
   );
 }

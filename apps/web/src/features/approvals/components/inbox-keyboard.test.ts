@@ -1,0 +1,39 @@
+// Unit tests of the inbox's keyboard moves: which tab a key selects, and which card takes focus after a decision.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { nextFocus } from './approval-list.tsx';
+import { tabAfterKey } from './approval-tabs.tsx';
+
+describe('tabAfterKey', () => {
+  it('moves right and left with wrapping, Home to the first and End to the last', () => {
+    expect(tabAfterKey('ArrowRight', 0)).toBe(1);
+    expect(tabAfterKey('ArrowRight', 1)).toBe(0);
+    expect(tabAfterKey('ArrowLeft', 0)).toBe(1);
+    expect(tabAfterKey('ArrowLeft', 1)).toBe(0);
+    expect(tabAfterKey('Home', 1)).toBe(0);
+    expect(tabAfterKey('End', 0)).toBe(1);
+  });
+  it('ignores every other key', () => {
+    for (const key of ['ArrowUp', 'ArrowDown', 'Enter', ' ', 'Tab', 'a']) expect(tabAfterKey(key, 0)).toBeNull();
+  });
+});
+
+describe('nextFocus', () => {
+  it('picks the card after the decided one, else the one before, else none', () => {
+    expect(nextFocus(['a', 'b', 'c'], 'a')).toBe('b');
+    expect(nextFocus(['a', 'b', 'c'], 'c')).toBe('b');
+    expect(nextFocus(['a'], 'a')).toBeNull();
+    expect(nextFocus(['a', 'b'], 'gone')).toBe('a');
+  });
+  it('never picks the decided card, and finds one whenever another is left (property)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ minLength: 1 }), { minLength: 1, maxLength: 20 }), fc.nat(), (ids, pick) => {
+        const decided = ids[pick % ids.length] as string;
+        const next = nextFocus(ids, decided);
+        expect(next).not.toBe(decided);
+        expect(next === null).toBe(ids.length === 1);
+        if (next !== null) expect(Math.abs(ids.indexOf(next) - ids.indexOf(decided))).toBe(1);
+      }),
+    );
+  });
+});

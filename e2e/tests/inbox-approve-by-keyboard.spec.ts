@@ -1,0 +1,117 @@
+// Journey: an approver works through two identical held calls by keyboard. Each card names its eligible
+// approvers, when it was held and its call id; the tabs move with the arrow keys; after each approval focus
+// moves to the next card, then to the empty message; the receipt verifies in the browser and the Decided
+// tab says who decided and when.
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { agentKey, demoKeys, memberKey, signIn } from './demo.ts';
+
+const asOwner = { authorization: `Bearer ${memberKey('owner')}` };
+
+/** Denies whatever earlier journeys left pending, so this one starts from an empty inbox. */
+async function clearPending(request: APIRequestContext): Promise<void> {
+  const list = await request.get('/v1/approvals?status=pending', { headers: asOwner });
+  for (const a of ((await list.json()) as { approvals: { id: string }[] }).approvals) {
+    await request.post(`/v1/approvals/${a.id}/deny`, { headers: asOwner, data: { reason: 'cleared before the keyboard journey' } });
+  }
+}
+
+async function hold(request: APIRequestContext): Promise<{ id: string; callId: string; heldAt: string }> {
+  const call = await request.post('/v1/agents/support-bot/calls', {
+    headers: { authorization: `Bearer ${agentKey()}` },
+    data: { tool: 'issue_refund', arguments: { amount: '321' } },
+  });
+  const held = (await call.json()) as { call_id: string; approval: { id: string } };
+  const read = await request.get(`/v1/approvals/${held.approval.id}`, { headers: { authorization: `Bearer ${agentKey()}` } });
+  return { id: held.approval.id, callId: held.call_id, heldAt: ((await read.json()) as { held_at: string }).held_at };
+}
+
+test('an approver approves two identical calls by keyboard; focus follows, the receipt verifies, Decided names who and when', async ({
+  page,
+  request,
+}) => {
+  await clearPending(request);
+  await signIn(page, memberKey('approver'), '#/approvals');
+  await expect(page.getByText('Live')).toBeVisible();
+  const first = await hold(request);
+  const second = await hold(request);
+  expect(second.callId).not.toBe(first.callId);
+
+  const pending = page.getByRole('list', { name: 'Pending requests' });
+  await expect(pending.getByRole('listitem')).toHaveCount(2);
+  const names = demoKeys().members.filter((m) => ['owner', 'admin', 'approver'].includes(m.role));
+  for (const held of [first, second]) {
+    const card = pending.getByRole('listitem').filter({ hasText: held.callId });
+    await expect(card).toHaveCount(1);
+    await expect(card).toContainText('support-bot');
+    await expect(card).toContainText('issue_refund');
+    await expect(card).toContainText(
+      `Eligible approvers: ${names
+        .map((m) => m.name)
+        .join(', ')
+        .replace(/, ([^,]+)$/, ', and $1')}`,
+    );
+    await expect(card.getByText('Held at')).toBeVisible();
+    const time = card.locator(`time[datetime="${held.heldAt}"]`);
+    await expect(time).toHaveAttribute('title', held.heldAt);
+    await expect(time).toHaveText(/\d/);
+  }
+
+  // The tabs: one in the Tab order, arrows and Home/End move between them.
+  const pendingTab = page.getByRole('tab', { name: 'Pending' });
+  const decidedTab = page.getByRole('tab', { name: 'Decided' });
+  await expect(pendingTab).toHaveAttribute('tabindex', '0');
+  await expect(decidedTab).toHaveAttribute('tabindex', '-1');
+  await pendingTab.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(decidedTab).toBeFocused();
+  await expect(decidedTab).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tabpanel', { name: 'Decided' })).toBeVisible();
+  await page.keyboard.press('Home');
+  await expect(pendingTab).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(decidedTab).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(pendingTab).toBeFocused();
+  await expect(pendingTab).toHaveAttribute('aria-selected', 'true');
+
+  // Newest first: approve the second call by keyboard; focus moves to the first call's card.
+  const secondCard = pending.getByRole('listitem').filter({ hasText: second.callId });
+  const firstCard = pending.getByRole('listitem').filter({ hasText: first.callId });
+  await secondCard.getByLabel('Reason (optional)').fill('checked by phone');
+  await page.keyboard.press('Tab');
+  await expect(secondCard.getByRole('button', { name: 'Approve' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(firstCard).toBeFocused();
+
+  // The receipt is in a live region and verified in the browser against april's key.
+  const april = demoKeys().members.find((m) => m.role === 'approver');
+  const key = await request.get(`/v1/members/${april?.id}/public-key`, { headers: asOwner });
+  const fingerprint = ((await key.json()) as { fingerprint: string }).fingerprint;
+  const receipt = page.getByRole('status', { name: 'Decision receipt' });
+  await expect(receipt).toContainText(`Signature verified — signed by ${april?.name} with key ${fingerprint}`);
+  await expect(receipt).toContainText(second.callId);
+  const raw = receipt.getByLabel('Signature');
+  await expect(raw).toBeHidden();
+  await receipt.getByText('Raw signature').click();
+  await expect(raw).toHaveText(/^[A-Za-z0-9+/=]{40,}$/);
+
+  // The last card: after it, focus goes to the empty message.
+  await expect(pending.getByRole('listitem')).toHaveCount(1);
+  await firstCard.getByLabel('Reason (optional)').focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Nothing is waiting for a decision.')).toBeFocused();
+  await expect(receipt).toContainText(first.callId);
+  await expect(receipt).toContainText('Signature verified');
+  await page.screenshot({ path: 'test-results/screens/inbox-keyboard.png', fullPage: true });
+
+  // Decided: who decided, the decision and when.
+  await decidedTab.click();
+  const decided = page.getByRole('list', { name: 'Decided requests' }).getByRole('listitem').filter({ hasText: second.callId });
+  await expect(decided).toContainText('Approved');
+  await expect(decided).toContainText(`Decided by${april?.name}`);
+  const read = await request.get(`/v1/approvals/${second.id}`, { headers: asOwner });
+  const decidedAt = ((await read.json()) as { decided_at: string }).decided_at;
+  await expect(decided.locator(`time[datetime="${decidedAt}"]`)).toHaveAttribute('title', decidedAt);
+  await expect(decided.getByText('Decided at')).toBeVisible();
+});
