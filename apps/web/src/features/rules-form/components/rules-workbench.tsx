@@ -68,9 +68,9 @@ export function RulesWorkbench({ id, initialText, catalogue, renderSave }: Rules
     <div className="rules-workbench">
       <section className="panel rules-form" aria-labelledby="rules-form-heading">
         <div className="panel-head">
-          <h2 id="rules-form-heading" className="document-title">
+          <h1 id="rules-form-heading" className="document-title" tabIndex={-1}>
             Rules of {id}
-          </h2>
+          </h1>
           <span className="muted">{rows.ok ? `${rows.rows.length} ${rows.rows.length === 1 ? 'rule' : 'rules'}` : ''}</span>
         </div>
         <p className={`status ${compiled.ok ? 'status-valid' : 'status-invalid'}`} role="status" aria-label="Compile status">

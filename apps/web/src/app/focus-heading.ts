@@ -1,0 +1,50 @@
+// Moves focus to the page's main heading (its h1, tabIndex -1) after an in-app navigation, so a keyboard or screen
+// reader starts at the new page rather than on the link that led there (docs/console.md, "Keyboard").
+import { useEffect, useRef } from 'react';
+import type { Route } from './router.ts';
+
+/** How long a lazily loaded page may take to show its heading before the focus stays where it is. */
+const WAIT_MS = 5000;
+
+/** Focuses `main`'s h1 once it is in the document (pages load lazily); answers a cancel. */
+export function focusMainHeading(): () => void {
+  const main = document.querySelector('main');
+  if (main === null) return () => {};
+  const tryFocus = (): boolean => {
+    const heading = main.querySelector<HTMLElement>('h1');
+    if (heading === null) return false;
+    heading.focus();
+    return true;
+  };
+  if (tryFocus()) return () => {};
+  const observer = new MutationObserver(() => {
+    if (tryFocus()) stop();
+  });
+  const timer = window.setTimeout(() => stop(), WAIT_MS);
+  const stop = () => {
+    observer.disconnect();
+    window.clearTimeout(timer);
+  };
+  observer.observe(main, { childList: true, subtree: true });
+  return stop;
+}
+
+/** The part of a route that makes it another page: a document picked in a list or a tab keeps the focus where it is. */
+function pageOf(route: Route): string {
+  if (route.page === 'edit' || route.page === 'history' || route.page === 'rules') return `${route.page} ${route.document}`;
+  return route.page;
+}
+
+/** Focuses the main heading whenever the page changes, and when `signedIn` turns true; never on the first load. */
+export function useFocusHeadingOnNavigate(route: Route, signedIn: boolean): void {
+  const page = `${pageOf(route)} ${signedIn}`;
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the page's name is the trigger, not a value the effect reads.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    return focusMainHeading();
+  }, [page]);
+}
