@@ -8,6 +8,8 @@ import 'monaco-editor/editor/contrib/suggest/browser/suggestController.js';
 // Ctrl+M (Ctrl+Shift+M on a Mac): Tab moves focus. Without it the bare editor traps Tab (docs/console.md, "Keyboard").
 import 'monaco-editor/features/toggleTabFocusMode/register.js';
 
+import { applyConsoleTheme } from './console-theme.ts';
+
 self.MonacoEnvironment = {
   getWorker(_workerId: string, label: string) {
     if (label === 'json') {
@@ -16,5 +18,7 @@ self.MonacoEnvironment = {
     return new Worker(new URL('monaco-editor/editor/editor.worker.js', import.meta.url), { type: 'module' });
   },
 };
+
+applyConsoleTheme(monaco);
 
 export { monaco };
