@@ -4,15 +4,18 @@ import { useEffect, useRef } from 'react';
 import type { Route } from './router.ts';
 
 /** How long a lazily loaded page may take to show its heading before the focus stays where it is. */
-const WAIT_MS = 5000;
+const WAIT_MS = 10_000;
 
-/** Focuses `main`'s h1 once it is in the document (pages load lazily); answers a cancel. */
-export function focusMainHeading(): () => void {
+/**
+ * Focuses `main`'s h1 once it is in the document, and is not `stale` (a lazily loaded page may leave the previous
+ * page on screen until it arrives); answers a cancel.
+ */
+export function focusMainHeading(stale: Element | null = null): () => void {
   const main = document.querySelector('main');
   if (main === null) return () => {};
   const tryFocus = (): boolean => {
     const heading = main.querySelector<HTMLElement>('h1');
-    if (heading === null) return false;
+    if (heading === null || heading === stale) return false;
     heading.focus();
     return true;
   };
@@ -21,11 +24,14 @@ export function focusMainHeading(): () => void {
     if (tryFocus()) stop();
   });
   const timer = window.setTimeout(() => stop(), WAIT_MS);
+  // A person who moves the focus while the page loads keeps it there.
   const stop = () => {
     observer.disconnect();
     window.clearTimeout(timer);
+    document.removeEventListener('focusin', stop);
   };
   observer.observe(main, { childList: true, subtree: true });
+  document.addEventListener('focusin', stop);
   return stop;
 }
 
@@ -39,12 +45,14 @@ function pageOf(route: Route): string {
 export function useFocusHeadingOnNavigate(route: Route, signedIn: boolean): void {
   const page = `${pageOf(route)} ${signedIn}`;
   const first = useRef(true);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the page's name is the trigger, not a value the effect reads.
+  // The heading on screen when the page changed: rendering has not reached the document yet, so it is the old page's.
+  const shown = useRef({ page, stale: null as Element | null });
+  if (shown.current.page !== page) shown.current = { page, stale: document.querySelector('main h1') };
   useEffect(() => {
     if (first.current) {
       first.current = false;
       return;
     }
-    return focusMainHeading();
+    return focusMainHeading(shown.current.stale);
   }, [page]);
 }

@@ -14,8 +14,6 @@ interface ScrollPaneProps {
 /** Example: `<ScrollPane label="Colang" className="document-text">{colang}</ScrollPane>`. */
 export function ScrollPane({ label, className, as: Element = 'pre', children }: ScrollPaneProps) {
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a pane that scrolls must take focus to be scrolled by keys.
-    // biome-ignore lint/a11y/useSemanticElements: a pre's line breaks and spaces are its content; a section would add nothing.
     <Element className={className} tabIndex={0} role="region" aria-label={label}>
       {children}
     </Element>
