@@ -3,7 +3,7 @@ import type { Diagnostic } from '@tollgate/engine';
 import { type Ref, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
 import { changedSpan } from './changed-span.ts';
 import { EditorKeyHint } from './editor-key-hint.tsx';
-import { allowKeyboardExit } from './keyboard-exit.ts';
+import { allowKeyboardExit, type TabMode } from './keyboard-exit.ts';
 import { loadMonaco, type Monaco } from './load-monaco.ts';
 import { toMarkers } from './to-markers.ts';
 
@@ -43,7 +43,7 @@ export function CodeEditor({
   const [loaded, setLoaded] = useState<{ monaco: Monaco; editor: Editor } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const hintId = useId();
-  const [movesFocus, setMovesFocus] = useState(false);
+  const [tabMode, setTabMode] = useState<TabMode>({ movesFocus: false, everywhere: false });
   const latest = useRef({ onChange, onSave, initialText });
   latest.current = { onChange, onSave, initialText };
 
@@ -70,7 +70,7 @@ export function CodeEditor({
         });
         editor.onDidChangeModelContent(() => latest.current.onChange(editor?.getValue() ?? ''));
         editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave?.());
-        exit = allowKeyboardExit(monaco, editor, hintId, setMovesFocus);
+        exit = allowKeyboardExit(monaco, editor, hintId, setTabMode);
         setLoaded({ monaco, editor });
       },
       (error: unknown) => setFailure(error instanceof Error ? error.message : 'the editor did not load'),
@@ -123,7 +123,7 @@ export function CodeEditor({
           {failure}
         </p>
       )}
-      <EditorKeyHint id={hintId} movesFocus={movesFocus} />
+      <EditorKeyHint id={hintId} mode={tabMode} />
       <div ref={host} className="code-editor-host" />
     </div>
   );

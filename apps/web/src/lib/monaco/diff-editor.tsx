@@ -1,7 +1,7 @@
 // Monaco's diff editor in a component: loads lazily, read-only, two texts side by side (inline on narrow windows).
 import { useEffect, useId, useRef, useState } from 'react';
 import { EditorKeyHint } from './editor-key-hint.tsx';
-import { allowKeyboardExit } from './keyboard-exit.ts';
+import { allowKeyboardExit, type TabMode } from './keyboard-exit.ts';
 import { loadMonaco, type Monaco } from './load-monaco.ts';
 
 type DiffEditorInstance = ReturnType<Monaco['editor']['createDiffEditor']>;
@@ -19,7 +19,7 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
   const [loaded, setLoaded] = useState<{ monaco: Monaco; editor: DiffEditorInstance } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const hintId = useId();
-  const [movesFocus, setMovesFocus] = useState(false);
+  const [tabMode, setTabMode] = useState<TabMode>({ movesFocus: false, everywhere: false });
 
   useEffect(() => {
     let disposed = false;
@@ -39,9 +39,7 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
           hideUnchangedRegions: { enabled: true, contextLineCount: 3 },
           fontSize: 13,
         });
-        exits = [editor.getOriginalEditor(), editor.getModifiedEditor()].map((side) =>
-          allowKeyboardExit(monaco, side, hintId, setMovesFocus),
-        );
+        exits = [editor.getOriginalEditor(), editor.getModifiedEditor()].map((side) => allowKeyboardExit(monaco, side, hintId, setTabMode));
         setLoaded({ monaco, editor });
       },
       (error: unknown) => setFailure(error instanceof Error ? error.message : 'the diff editor did not load'),
@@ -75,7 +73,7 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
           {failure}
         </p>
       )}
-      <EditorKeyHint id={hintId} movesFocus={movesFocus} />
+      <EditorKeyHint id={hintId} mode={tabMode} />
       <div ref={host} className="code-editor-host diff-editor-host" />
     </div>
   );

@@ -1,48 +1,64 @@
 // The way out of every Monaco editor by keyboard (docs/console.md, "Keyboard"): Ctrl+M turns Tab into focus
-// movement for every editor (Monaco's tab-focus mode), and Esc then Tab leaves this editor once.
+// movement in every editor until pressed again, and Esc then Tab leaves this editor once.
 import type { Monaco } from './load-monaco.ts';
 
 type Editor = ReturnType<Monaco['editor']['create']>;
 
-/** Whether Tab moves focus out of `editor` now, by Ctrl+M or by a pending Esc. */
-export function tabMovesFocus(monaco: Monaco, editor: Editor): boolean {
-  return editor.getOption(monaco.editor.EditorOption.tabFocusMode);
+// Ctrl+M holds for every editor on the page, as Monaco's own tab-focus mode does; the console owns the state so
+// each editor's hint can say what Tab does now.
+let everywhere = false;
+const followers = new Set<() => void>();
+
+function toggleEverywhere(): void {
+  everywhere = !everywhere;
+  for (const follow of followers) follow();
+}
+
+/** What Tab does in an editor now: moves focus (by Ctrl+M, or once after Esc), and whether Ctrl+M is on. */
+export interface TabMode {
+  movesFocus: boolean;
+  everywhere: boolean;
 }
 
 /**
- * Lets a keyboard leave `editor`: after Esc, the next Tab (or Shift+Tab) moves focus instead of indenting; any
- * other key, or leaving the editor, ends that. The editor's input is described by the element `describedBy`
- * (the visible hint). `onMode` hears whether Tab moves focus whenever that changes.
+ * Lets a keyboard leave `editor`: Ctrl+M (Ctrl+Shift+M on a Mac) makes Tab and Shift+Tab move focus in every
+ * editor until pressed again; after Esc, the next Tab moves focus once (any other key, or leaving, ends that). The
+ * editor's input is described by the element `describedBy` (the visible hint); `onMode` hears whether Tab moves
+ * focus, and why, whenever that changes.
  * Example: `const exit = allowKeyboardExit(monaco, editor, hintId, setMovesFocus); ... exit.dispose()`.
  */
-export function allowKeyboardExit(monaco: Monaco, editor: Editor, describedBy: string, onMode: (movesFocus: boolean) => void) {
-  const { KeyCode } = monaco;
+export function allowKeyboardExit(monaco: Monaco, editor: Editor, describedBy: string, onMode: (mode: TabMode) => void) {
+  const { KeyCode, KeyMod } = monaco;
   let armed = false;
-  const disarm = () => {
-    if (!armed) return;
-    armed = false;
-    // false leaves the shared Ctrl+M mode as it is: Monaco ORs this option with it.
-    editor.updateOptions({ tabFocusMode: false });
+  const apply = () => {
+    editor.updateOptions({ tabFocusMode: everywhere || armed });
+    onMode({ movesFocus: everywhere || armed, everywhere });
   };
+  const arm = (on: boolean) => {
+    if (armed === on) return;
+    armed = on;
+    apply();
+  };
+  followers.add(apply);
   const subscriptions = [
+    editor.addAction({
+      id: 'tollgate.toggleTabMovesFocus',
+      label: 'Toggle Tab moves focus',
+      keybindings: [KeyMod.CtrlCmd | KeyCode.KeyM, KeyMod.WinCtrl | KeyMod.Shift | KeyCode.KeyM],
+      run: toggleEverywhere,
+    }),
     editor.onKeyDown((event) => {
-      if (event.keyCode === KeyCode.Escape) {
-        armed = true;
-        editor.updateOptions({ tabFocusMode: true });
-      } else if (event.keyCode !== KeyCode.Tab && event.keyCode !== KeyCode.Shift) {
-        disarm();
-      }
+      if (event.keyCode === KeyCode.Escape) arm(true);
+      else if (event.keyCode !== KeyCode.Tab && event.keyCode !== KeyCode.Shift) arm(false);
     }),
-    editor.onDidBlurEditorText(disarm),
-    editor.onDidChangeConfiguration((change) => {
-      if (change.hasChanged(monaco.editor.EditorOption.tabFocusMode)) onMode(tabMovesFocus(monaco, editor));
-    }),
+    editor.onDidBlurEditorText(() => arm(false)),
     editor.onDidFocusEditorText(() => describe(editor, describedBy)),
   ];
   describe(editor, describedBy);
-  onMode(tabMovesFocus(monaco, editor));
+  apply();
   return {
     dispose() {
+      followers.delete(apply);
       for (const subscription of subscriptions) subscription.dispose();
     },
   };

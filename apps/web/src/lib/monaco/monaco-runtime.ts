@@ -5,8 +5,6 @@ import 'monaco-editor/languages/features/json/register.js';
 // editor.api.js is the bare editor: hover and completion (the JSON Schema's help) are contributions of their own.
 import 'monaco-editor/editor/contrib/hover/browser/hoverContribution.js';
 import 'monaco-editor/editor/contrib/suggest/browser/suggestController.js';
-// Ctrl+M (Ctrl+Shift+M on a Mac): Tab moves focus. Without it the bare editor traps Tab (docs/console.md, "Keyboard").
-import 'monaco-editor/features/toggleTabFocusMode/register.js';
 
 import { applyConsoleTheme } from './console-theme.ts';
 
