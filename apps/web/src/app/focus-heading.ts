@@ -41,7 +41,10 @@ function pageOf(route: Route): string {
   return route.page;
 }
 
-/** Focuses the main heading whenever the page changes, and when `signedIn` turns true; never on the first load. */
+/**
+ * Focuses the main heading whenever the page changes, and when `signedIn` turns true; never on the first load, and
+ * never while signed out, where the sign-in form keeps the focus on its key field.
+ */
 export function useFocusHeadingOnNavigate(route: Route, signedIn: boolean): void {
   const page = `${pageOf(route)} ${signedIn}`;
   const first = useRef(true);
@@ -53,6 +56,7 @@ export function useFocusHeadingOnNavigate(route: Route, signedIn: boolean): void
       first.current = false;
       return;
     }
+    if (!signedIn) return;
     return focusMainHeading(shown.current.stale);
-  }, [page]);
+  }, [page, signedIn]);
 }
