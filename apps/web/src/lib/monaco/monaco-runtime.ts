@@ -6,7 +6,7 @@ import 'monaco-editor/languages/features/json/register.js';
 import 'monaco-editor/editor/contrib/hover/browser/hoverContribution.js';
 import 'monaco-editor/editor/contrib/suggest/browser/suggestController.js';
 
-import { applyConsoleTheme } from './console-theme.ts';
+import { CONSOLE_THEME, CONSOLE_THEME_DATA } from './console-theme.ts';
 
 self.MonacoEnvironment = {
   getWorker(_workerId: string, label: string) {
@@ -17,6 +17,8 @@ self.MonacoEnvironment = {
   },
 };
 
-applyConsoleTheme(monaco);
+// Every editor's theme: text at 4.5:1 or more, the diff's included.
+monaco.editor.defineTheme(CONSOLE_THEME, CONSOLE_THEME_DATA);
+monaco.editor.setTheme(CONSOLE_THEME);
 
 export { monaco };
