@@ -2,7 +2,17 @@
 // "Accessibility"), label-in-name included. Every state is checked and all findings are reported together.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { COLANG_ID, ensureColang, holdCall, MONACO_MS, openDiff, openEditor, runSimulation, SHEET_ID } from './console-states.ts';
+import {
+  COLANG_ID,
+  ensureColang,
+  holdCall,
+  MONACO_MS,
+  openDiff,
+  openEditor,
+  runSimulation,
+  SHEET_ID,
+  storeTwoVersions,
+} from './console-states.ts';
 import { memberKey, signIn } from './demo.ts';
 import { REFUNDS_ID } from './history.ts';
 
@@ -36,7 +46,8 @@ async function check(page: Page, state: string): Promise<void> {
 }
 
 test('every page and state has no serious or critical axe violation', async ({ page, request }) => {
-  test.setTimeout(240_000);
+  // About twenty states, each read by axe: a few minutes on a busy machine.
+  test.setTimeout(420_000);
   await ensureColang(request);
 
   await page.goto('/#/documents');
@@ -60,7 +71,8 @@ test('every page and state has no serious or critical axe violation', async ({ p
   await expect(page.locator('.rules-yaml .monaco-editor')).toBeVisible({ timeout: MONACO_MS });
   await check(page, 'rules page, form and YAML');
 
-  const versions = await openDiff(page, request);
+  const versions = await storeTwoVersions(request, 'a11y-walk');
+  await openDiff(page, versions);
   await check(page, 'history and diff');
 
   await runSimulation(page, versions);
@@ -91,6 +103,8 @@ test('every page and state has no serious or critical axe violation', async ({ p
   await page.getByRole('button', { name: 'Sign out' }).click();
   await signIn(page, memberKey('approver'), '#/approvals');
   await holdCall(request);
+  // Read afresh: the call may have been held before the page's event stream was open.
+  await page.reload();
   const card = page.getByRole('list', { name: 'Pending requests' }).getByRole('listitem').first();
   await expect(card).toBeVisible();
   await check(page, 'approvals pending');

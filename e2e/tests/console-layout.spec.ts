@@ -4,7 +4,7 @@
 /// <reference lib="dom" />
 import { fileURLToPath } from 'node:url';
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { holdCall, openDiff, openEditor, runSimulation, SHEET_ID } from './console-states.ts';
+import { holdCall, openDiff, openEditor, runSimulation, SHEET_ID, storeTwoVersions } from './console-states.ts';
 import { memberKey, signIn } from './demo.ts';
 import { REFUNDS_ID } from './history.ts';
 
@@ -55,16 +55,22 @@ for (const viewport of VIEWPORTS) {
       test.setTimeout(150_000);
       const size = viewport.width;
       await signIn(page, memberKey('owner'), '#/approvals');
-      await holdCall(request);
+      const held = await holdCall(request);
       // Read afresh: the call may have been held before the page's event stream was open.
       await page.reload();
       const inbox = page.getByRole('region', { name: 'Approvals' });
       await expect(inbox.getByRole('list', { name: 'Pending requests' }).getByRole('listitem').first()).toBeVisible();
       await inbox.screenshot({ path: `${SCREENSHOTS}inbox-${size}.png` });
+      // Denied again, so no other journey finds it waiting.
+      const denied = await request.post(`/v1/approvals/${encodeURIComponent(held)}/deny`, {
+        headers: { authorization: `Bearer ${memberKey('approver')}` },
+        data: { reason: 'a layout screenshot only' },
+      });
+      expect(denied.ok()).toBe(true);
 
-      let versions = { from: 0, to: 0 };
+      const versions = await storeTwoVersions(request, `layout-${size}`);
       await test.step('the diff gets the page width', async () => {
-        versions = await openDiff(page, request);
+        await openDiff(page, versions);
         const diff = page.locator('.monaco-diff-editor');
         const width = (await diff.boundingBox())?.width ?? 0;
         // The panel's padding and border aside, the diff spans the page (at most 1200 px wide).
@@ -79,7 +85,7 @@ for (const viewport of VIEWPORTS) {
 
       await test.step("the simulation's columns can all be reached", async () => {
         await runSimulation(page, versions);
-        const table = page.getByRole('table', { name: new RegExp(`^${REFUNDS_ID}`) });
+        const table = page.getByRole('table', { name: new RegExp(`^${versions.id}`) });
         const pane = page.getByRole('region', { name: 'Simulated calls, scrolls sideways' });
         await expect(pane).toHaveAttribute('tabindex', '0');
         for (const column of ['Call', `Version ${versions.from}`, `Candidate: Version ${versions.to}`, 'Status']) {

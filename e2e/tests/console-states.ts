@@ -2,7 +2,7 @@
 // text, a held call, a diff, a simulation with a candidate.
 import { type APIRequestContext, expect, type Page } from '@playwright/test';
 import { agentKey, memberKey } from './demo.ts';
-import { REFUNDS_ID, widenRefundLimit } from './history.ts';
+import { ownPolicyId, REFUNDS_TEXT, saveVersion } from './own-policy.ts';
 
 export const SHEET_ID = 'sheets/support.rules.yaml';
 export const COLANG_ID = 'colang/a11y-walk.co';
@@ -45,18 +45,34 @@ export async function holdCall(request: APIRequestContext): Promise<string> {
   return held.approval?.id ?? '';
 }
 
-/** The refunds policy's history with two versions that differ; opens it and waits for the side-by-side diff. */
-export async function openDiff(page: Page, request: APIRequestContext): Promise<{ from: number; to: number }> {
-  const versions = await widenRefundLimit(request, memberKey('owner'));
-  await page.goto(`/#/history/${encodeURIComponent(REFUNDS_ID)}`);
-  await expect(page.locator('.monaco-diff-editor')).toBeVisible({ timeout: MONACO_MS });
-  return versions;
+/** Two versions of a policy of the journey's own, the second widening refund-auto from 100 to 250 USD. */
+export interface TwoVersions {
+  id: string;
+  from: number;
+  to: number;
 }
 
-/** Runs the simulation of the refunds policy's older version against its newer one over three pasted calls. */
-export async function runSimulation(page: Page, versions: { from: number; to: number }): Promise<void> {
+/** Stores a policy of the journey's own in two versions that differ (no other journey's documents change). */
+export async function storeTwoVersions(request: APIRequestContext, stem: string): Promise<TwoVersions> {
+  const id = ownPolicyId(stem);
+  const key = memberKey('owner');
+  const from = await saveVersion(request, key, id, REFUNDS_TEXT, null, 'the refunds policy, to compare');
+  const wide = REFUNDS_TEXT.replace('"lte": "100"\n', '"lte": "250"\n').replace('"gt": "100",', '"gt": "250",');
+  expect(wide).not.toBe(REFUNDS_TEXT);
+  const to = await saveVersion(request, key, id, wide, from, 'refunds up to 250 USD without approval');
+  return { id, from, to };
+}
+
+/** Opens the history of `versions.id` and waits for the side-by-side diff of its two versions. */
+export async function openDiff(page: Page, versions: TwoVersions): Promise<void> {
+  await page.goto(`/#/history/${encodeURIComponent(versions.id)}`);
+  await expect(page.locator('.monaco-diff-editor')).toBeVisible({ timeout: MONACO_MS });
+}
+
+/** Runs the simulation of the older version against the newer one over three pasted calls. */
+export async function runSimulation(page: Page, versions: TwoVersions): Promise<void> {
   await page.goto('/#/simulation');
-  await page.getByLabel('Policy document').selectOption(REFUNDS_ID);
+  await page.getByLabel('Policy document').selectOption(versions.id);
   await page.getByLabel('Policy version').selectOption(String(versions.from));
   await page.getByLabel('Candidate version').selectOption(String(versions.to));
   await page.getByRole('radio', { name: 'Pasted JSON' }).check();

@@ -2,9 +2,8 @@
 // it, leave every editor (Esc then Tab, or Ctrl+M), and approve a held call: Tab and Enter, never the mouse.
 /// <reference lib="dom" />
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { holdCall, MONACO_MS, openDiff, SHEET_ID } from './console-states.ts';
+import { holdCall, MONACO_MS, openDiff, SHEET_ID, storeTwoVersions } from './console-states.ts';
 import { memberKey } from './demo.ts';
-import { REFUNDS_ID } from './history.ts';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -70,7 +69,9 @@ test('a keyboard alone signs in, edits and saves a policy, leaves every editor a
 
   // The policy editor: type, Tab indents inside, Esc then Tab leaves to the reason, which saves with Enter.
   const policyEditor = page.locator('.code-editor-host .monaco-editor');
-  await openByAddress(page, `#/edit/${encodeURIComponent(REFUNDS_ID)}`, policyEditor);
+  // A policy of the journey's own, so its save changes no other journey's documents.
+  const versions = await storeTwoVersions(request, 'keyboard');
+  await openByAddress(page, `#/edit/${encodeURIComponent(versions.id)}`, policyEditor);
   const hint = page.locator('.editor-key-hint');
   await expect(hint).toContainText('Ctrl+M: Tab moves focus');
   await tabIntoEditor(page);
@@ -119,7 +120,7 @@ test('a keyboard alone signs in, edits and saves a policy, leaves every editor a
   expect(await page.evaluate(() => document.activeElement?.closest('.rules-yaml') != null), 'the focus stays on the YAML side').toBe(true);
 
   // The history's diff (two read-only editors): Ctrl+M, then Tab walks out of both to the impact summary's page.
-  await openDiff(page, request);
+  await openDiff(page, { ...versions, to: versions.to + 1 });
   await expect(page.getByRole('heading', { level: 1 })).toBeFocused();
   await pressUntil(page, 'Tab', () => focusInEditor(page), 120);
   await page.keyboard.press('Control+M');
@@ -135,6 +136,9 @@ test('a keyboard alone signs in, edits and saves a policy, leaves every editor a
   await page.keyboard.press('Enter');
   await signInByKeyboard(page, memberKey('approver'), '#/approvals');
   await holdCall(request);
+  // Read afresh: the call may have been held before the page's event stream was open.
+  await page.reload();
+  await pressUntil(page, 'Tab', () => isFocused(page.getByRole('link', { name: 'Skip to content' })), 3);
   const pending = page.getByRole('list', { name: 'Pending requests' }).getByRole('listitem');
   await expect(pending.first()).toBeVisible();
   const approve = pending.first().getByRole('button', { name: 'Approve' });
