@@ -44,7 +44,8 @@ export function DocumentDetail({ id, editHref, historyHref, rulesHref, canAuthor
         {document.isSuccess && (
           <>
             <p className="muted">Running version {document.data.version.sequence}</p>
-            <figure className="code-figure" aria-label="Running text">
+            {/* The pane inside carries the name "Running text", once. */}
+            <figure className="code-figure">
               <ScrollPane label="Running text" className="document-text">
                 {document.data.text}
               </ScrollPane>
