@@ -10,7 +10,7 @@ test('a template with its own limit becomes a new policy, opened in the editor',
   const name = `support-${Date.now().toString(36)}`;
   await signIn(page, memberKey('developer'), '#/templates');
   await expect(page.getByRole('list', { name: 'Templates' }).getByRole('listitem')).toHaveCount(4);
-  await page.getByRole('button', { name: 'Use Support refunds' }).click();
+  await page.getByRole('button', { name: 'Use this template: Support refunds' }).click();
 
   const form = page.getByRole('form', { name: 'Parameters of Support refunds' });
   const autoLimit = form.getByLabel('auto_limit', { exact: true });

@@ -125,7 +125,7 @@ test("an owner updates the refunds policy's pin to latest, activates the draft, 
   await expect(row.getByText(`newer version ${narrowed}`)).toBeVisible();
   await expect(row.getByRole('cell', { name: `version ${pinned}` }).first()).toBeVisible();
   await page.screenshot({ path: 'test-results/screens/ruleset-newer.png', fullPage: true });
-  await row.getByRole('button', { name: `Update ${POLICY} to latest` }).click();
+  await row.getByRole('button', { name: `Update to latest: ${POLICY}` }).click();
 
   // The next set version is a draft, shown at once, pinning the policy's new version.
   const draft = Math.max(...before.versions.map((v) => v.version_id)) + 1;
@@ -196,7 +196,7 @@ test('a viewer is offered no status or update buttons; a developer may update bu
 
   await page.getByRole('button', { name: 'Sign out' }).click();
   await signIn(page, memberKey('developer'), `#/rulesets/${encodeURIComponent(SUPPORT)}`);
-  await expect(pinRow(page, POLICY).getByRole('button', { name: `Update ${POLICY} to latest` })).toBeVisible();
+  await expect(pinRow(page, POLICY).getByRole('button', { name: `Update to latest: ${POLICY}` })).toBeVisible();
   for (const name of lifecycleButtons) await expect(page.getByRole('button', { name })).toHaveCount(0);
 });
 

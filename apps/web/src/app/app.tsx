@@ -6,6 +6,7 @@ import { SignInForm } from '../features/auth/components/sign-in-form.tsx';
 import { StoreHealthBanner } from '../features/health/components/store-health-banner.tsx';
 import { PolicyCheck } from '../features/policy-check/components/policy-check.tsx';
 import { clearSessionKey, readSessionKey, writeSessionKey } from '../lib/session-key.ts';
+import { focusMainHeading, useFocusHeadingOnNavigate } from './focus-heading.ts';
 import { NavBar } from './nav-bar.tsx';
 import { Page } from './pages.tsx';
 import { Providers } from './providers.tsx';
@@ -32,18 +33,32 @@ function Shell() {
     client.clear();
     setKey(null);
   };
+  useFocusHeadingOnNavigate(route, key !== null);
   return (
     <div className="shell">
+      {/* The first stop for Tab; the hash router owns the URL's fragment, so it moves focus itself. */}
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link is a link by convention; "#content" would be read as a route. */}
+      <a
+        className="skip-link"
+        href="#content"
+        onClick={(event) => {
+          event.preventDefault();
+          focusMainHeading();
+        }}
+      >
+        Skip to content
+      </a>
       <header className="masthead">
-        <h1 className="brand">
+        {/* Each page's own title is its h1; the product name is the banner's. */}
+        <p className="brand">
           <span className="brand-mark" aria-hidden="true" />
           Tollgate
-        </h1>
+        </p>
         {key !== null && <MemberBadge memberKey={key} onSignOut={signOut} />}
       </header>
       <NavBar current={route.page} />
       <StoreHealthBanner />
-      <main>
+      <main id="content">
         {/* The playground runs the engine in the browser and needs no key. */}
         {key !== null ? (
           <Page route={route} memberKey={key} />

@@ -1,7 +1,9 @@
 // Monaco in a component: loads lazily, reports each change, shows diagnostics as markers, Ctrl/Cmd+S saves.
 import type { Diagnostic } from '@tollgate/engine';
-import { type Ref, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { type Ref, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
 import { changedSpan } from './changed-span.ts';
+import { EditorKeyHint } from './editor-key-hint.tsx';
+import { allowKeyboardExit, type TabMode } from './keyboard-exit.ts';
 import { loadMonaco, type Monaco } from './load-monaco.ts';
 import { toMarkers } from './to-markers.ts';
 
@@ -40,12 +42,15 @@ export function CodeEditor({
   const host = useRef<HTMLDivElement>(null);
   const [loaded, setLoaded] = useState<{ monaco: Monaco; editor: Editor } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const hintId = useId();
+  const [tabMode, setTabMode] = useState<TabMode>({ movesFocus: false, everywhere: false });
   const latest = useRef({ onChange, onSave, initialText });
   latest.current = { onChange, onSave, initialText };
 
   useEffect(() => {
     let disposed = false;
     let editor: Editor | undefined;
+    let exit: { dispose(): void } | undefined;
     loadMonaco().then(
       (monaco) => {
         if (disposed || host.current === null) return;
@@ -65,16 +70,18 @@ export function CodeEditor({
         });
         editor.onDidChangeModelContent(() => latest.current.onChange(editor?.getValue() ?? ''));
         editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.KeyS, () => latest.current.onSave?.());
+        exit = allowKeyboardExit(monaco, editor, hintId, setTabMode);
         setLoaded({ monaco, editor });
       },
       (error: unknown) => setFailure(error instanceof Error ? error.message : 'the editor did not load'),
     );
     return () => {
       disposed = true;
+      exit?.dispose();
       editor?.getModel()?.dispose();
       editor?.dispose();
     };
-  }, [language, label, readOnly, modelPath]);
+  }, [language, label, readOnly, modelPath, hintId]);
 
   useEffect(() => {
     const model = loaded?.editor.getModel();
@@ -116,6 +123,7 @@ export function CodeEditor({
           {failure}
         </p>
       )}
+      <EditorKeyHint id={hintId} mode={tabMode} />
       <div ref={host} className="code-editor-host" />
     </div>
   );

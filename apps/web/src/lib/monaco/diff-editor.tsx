@@ -1,5 +1,7 @@
 // Monaco's diff editor in a component: loads lazily, read-only, two texts side by side (inline on narrow windows).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { EditorKeyHint } from './editor-key-hint.tsx';
+import { allowKeyboardExit, type TabMode } from './keyboard-exit.ts';
 import { loadMonaco, type Monaco } from './load-monaco.ts';
 
 type DiffEditorInstance = ReturnType<Monaco['editor']['createDiffEditor']>;
@@ -16,10 +18,13 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
   const host = useRef<HTMLDivElement>(null);
   const [loaded, setLoaded] = useState<{ monaco: Monaco; editor: DiffEditorInstance } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const hintId = useId();
+  const [tabMode, setTabMode] = useState<TabMode>({ movesFocus: false, everywhere: false });
 
   useEffect(() => {
     let disposed = false;
     let editor: DiffEditorInstance | undefined;
+    let exits: { dispose(): void }[] = [];
     loadMonaco().then(
       (monaco) => {
         if (disposed || host.current === null) return;
@@ -34,18 +39,20 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
           hideUnchangedRegions: { enabled: true, contextLineCount: 3 },
           fontSize: 13,
         });
+        exits = [editor.getOriginalEditor(), editor.getModifiedEditor()].map((side) => allowKeyboardExit(monaco, side, hintId, setTabMode));
         setLoaded({ monaco, editor });
       },
       (error: unknown) => setFailure(error instanceof Error ? error.message : 'the diff editor did not load'),
     );
     return () => {
       disposed = true;
+      for (const exit of exits) exit.dispose();
       const model = editor?.getModel();
       editor?.dispose();
       model?.original.dispose();
       model?.modified.dispose();
     };
-  }, []);
+  }, [hintId]);
 
   useEffect(() => {
     if (!loaded) return;
@@ -66,6 +73,7 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
           {failure}
         </p>
       )}
+      <EditorKeyHint id={hintId} mode={tabMode} />
       <div ref={host} className="code-editor-host diff-editor-host" />
     </div>
   );

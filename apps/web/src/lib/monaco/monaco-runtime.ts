@@ -6,6 +6,8 @@ import 'monaco-editor/languages/features/json/register.js';
 import 'monaco-editor/editor/contrib/hover/browser/hoverContribution.js';
 import 'monaco-editor/editor/contrib/suggest/browser/suggestController.js';
 
+import { CONSOLE_THEME, CONSOLE_THEME_DATA } from './console-theme.ts';
+
 self.MonacoEnvironment = {
   getWorker(_workerId: string, label: string) {
     if (label === 'json') {
@@ -14,5 +16,9 @@ self.MonacoEnvironment = {
     return new Worker(new URL('monaco-editor/editor/editor.worker.js', import.meta.url), { type: 'module' });
   },
 };
+
+// Every editor's theme: text at 4.5:1 or more, the diff's included.
+monaco.editor.defineTheme(CONSOLE_THEME, CONSOLE_THEME_DATA);
+monaco.editor.setTheme(CONSOLE_THEME);
 
 export { monaco };

@@ -23,9 +23,9 @@ export function ApprovalsPage({
   return (
     <section className="panel" aria-labelledby="approvals-heading">
       <div className="panel-head">
-        <h2 id="approvals-heading" className="panel-title">
+        <h1 id="approvals-heading" className="panel-title" tabIndex={-1}>
           Approvals
-        </h2>
+        </h1>
         <span className={live ? 'live live-on' : 'live'}>{live ? 'Live' : 'Connecting…'}</span>
       </div>
       <ApprovalTabs tab={tab} onTab={onTab} />

@@ -1,22 +1,27 @@
 // The sign-in form: a member key, checked against the API, kept for the session when accepted.
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { refusalOf, useCheckKey } from '../api/check-key.ts';
 
 export function SignInForm({ onSignedIn }: { onSignedIn: (key: string) => void }) {
   const [key, setKey] = useState('');
   const check = useCheckKey(onSignedIn);
+  const field = useRef<HTMLInputElement>(null);
+  // The key is the only thing this page asks for, so typing can start at once.
+  useEffect(() => field.current?.focus(), []);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (key.trim() !== '') check.mutate(key.trim());
   };
   return (
     <section className="panel sign-in" aria-labelledby="sign-in-heading">
-      <h2 id="sign-in-heading">Sign in</h2>
+      <h1 id="sign-in-heading" tabIndex={-1}>
+        Sign in
+      </h1>
       <p className="muted">Paste the key you were given (tollgate keys create, or the demo keys printed by npm start).</p>
       <form onSubmit={submit} className="stack">
         <label className="field">
           <span>Member key</span>
-          <input type="password" autoComplete="off" value={key} onChange={(event) => setKey(event.target.value)} required />
+          <input ref={field} type="password" autoComplete="off" value={key} onChange={(event) => setKey(event.target.value)} required />
         </label>
         {check.isError && (
           <p className="state state-error" role="alert">

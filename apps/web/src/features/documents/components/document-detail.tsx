@@ -1,6 +1,7 @@
 // The selected document: its running text, links to edit it (a sheet also as a form) and to compare its versions,
 // a catalogue's tools with their authorized bindings, and its history.
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { useDocument } from '../api/get-document.ts';
 import { CatalogueTools } from './catalogue-tools.tsx';
 import { HistoryList } from './history-list.tsx';
@@ -43,8 +44,11 @@ export function DocumentDetail({ id, editHref, historyHref, rulesHref, canAuthor
         {document.isSuccess && (
           <>
             <p className="muted">Running version {document.data.version.sequence}</p>
-            <figure className="code-figure" aria-label="Running text">
-              <pre className="document-text">{document.data.text}</pre>
+            {/* The pane inside carries the name "Running text", once. */}
+            <figure className="code-figure">
+              <ScrollPane label="Running text" className="document-text">
+                {document.data.text}
+              </ScrollPane>
             </figure>
           </>
         )}

@@ -19,9 +19,9 @@ export function DocumentsPage({ selected, onSelect, editHref, historyHref, rules
   return (
     <div className="split">
       <section className="panel" aria-labelledby="documents-heading">
-        <h2 id="documents-heading" className="panel-title">
+        <h1 id="documents-heading" className="panel-title" tabIndex={-1}>
           Documents
-        </h2>
+        </h1>
         <DocumentTree selected={selected} onSelect={onSelect} />
       </section>
       {selected === null ? (

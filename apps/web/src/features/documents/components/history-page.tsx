@@ -24,9 +24,9 @@ export function HistoryPage({ id, canManage, backHref }: HistoryPageProps) {
         <a className="back-link" href={backHref}>
           Back to the document
         </a>
-        <h2 id="versions-heading" className="document-title">
+        <h1 id="versions-heading" className="document-title" tabIndex={-1}>
           History of {id}
-        </h2>
+        </h1>
         {canManage && newest !== null && <RevertAction id={id} newest={newest} />}
         <HistoryList
           id={id}

@@ -75,9 +75,9 @@ export function DocumentEditor({ opened, catalogue, canSave, renderAside, render
     <div className="document-editor" data-text-version={textVersion} data-checked-version={checkedVersion}>
       <section className="panel editor-main" aria-labelledby="editor-doc-heading">
         <div className="panel-head">
-          <h2 id="editor-doc-heading" className="document-title">
+          <h1 id="editor-doc-heading" className="document-title" tabIndex={-1}>
             {id}
-          </h2>
+          </h1>
           <span className="muted">{basedOn === null ? 'no running version' : `editing from version ${basedOn}`}</span>
         </div>
         {check === undefined ? <p className="status state-loading">Checking…</p> : <CheckSummary check={check} />}

@@ -1,5 +1,6 @@
 // One table row per example: pass or fail, what it expects, and what the policy being edited decides and by which rule.
 import type { ExampleResult, TestReport } from '@tollgate/engine';
+import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { describeOutcome } from '../describe-outcome.ts';
 
 function StatusCell({ status }: { status: ExampleResult['status'] }) {
@@ -15,7 +16,7 @@ export function ExampleResults({ report }: { report: TestReport }) {
         {report.passed} passing, {report.failed} failing
         {report.not_evaluable > 0 && `, ${report.not_evaluable} not evaluable`}
       </p>
-      <div className="example-table-wrap">
+      <ScrollPane as="div" label="Example results, scrolls sideways" className="example-table-wrap">
         <table className="example-table" aria-label="Example results">
           <thead>
             <tr>
@@ -39,7 +40,7 @@ export function ExampleResults({ report }: { report: TestReport }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollPane>
     </>
   );
 }

@@ -12,9 +12,9 @@ export function PolicyCheck() {
   return (
     <div className="policy-check">
       <section className="panel" aria-labelledby="editor-heading">
-        <h2 id="editor-heading" className="panel-title">
+        <h1 id="editor-heading" className="panel-title" tabIndex={-1}>
           Editor
-        </h2>
+        </h1>
         <PolicyEditor text={text} onChange={setText} />
       </section>
       <section className="panel" aria-labelledby="result-heading">

@@ -2,6 +2,7 @@
 // compiles every change; its problems show beside the rule at fault and the Colang and overlay follow.
 import { compileSheet, createSheetCache, type LintCatalogue } from '@tollgate/engine';
 import { type ReactNode, useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { CodeEditor, type CodeEditorHandle } from '../../../lib/monaco/code-editor.tsx';
 import { addRule, type EditResult, type FieldEdit, removeRule, removeRuleKey, setRuleField } from '../edit-sheet-yaml.ts';
 import { placeProblemsByRow } from '../problems-by-row.ts';
@@ -68,9 +69,9 @@ export function RulesWorkbench({ id, initialText, catalogue, renderSave }: Rules
     <div className="rules-workbench">
       <section className="panel rules-form" aria-labelledby="rules-form-heading">
         <div className="panel-head">
-          <h2 id="rules-form-heading" className="document-title">
+          <h1 id="rules-form-heading" className="document-title" tabIndex={-1}>
             Rules of {id}
-          </h2>
+          </h1>
           <span className="muted">{rows.ok ? `${rows.rows.length} ${rows.rows.length === 1 ? 'rule' : 'rules'}` : ''}</span>
         </div>
         <p className={`status ${compiled.ok ? 'status-valid' : 'status-invalid'}`} role="status" aria-label="Compile status">
@@ -119,13 +120,15 @@ export function RulesWorkbench({ id, initialText, catalogue, renderSave }: Rules
         <div className="compiled-panes">
           <figure className="code-figure compiled-pane">
             <figcaption className="compiled-caption">Colang</figcaption>
-            <pre className="document-text compiled-text">
+            <ScrollPane label="Colang" className="document-text compiled-text">
               {compiled.ok ? compiled.colang : 'The sheet is refused; nothing compiled until its problems are fixed.'}
-            </pre>
+            </ScrollPane>
           </figure>
           <figure className="code-figure compiled-pane">
             <figcaption className="compiled-caption">Overlay</figcaption>
-            <pre className="document-text compiled-text">{compiled.ok ? `${JSON.stringify(compiled.overlay, null, 2)}\n` : '—'}</pre>
+            <ScrollPane label="Overlay" className="document-text compiled-text">
+              {compiled.ok ? `${JSON.stringify(compiled.overlay, null, 2)}\n` : '—'}
+            </ScrollPane>
           </figure>
         </div>
       </section>

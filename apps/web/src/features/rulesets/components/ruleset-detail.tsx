@@ -26,9 +26,9 @@ export interface RulesetDetailProps {
 function SetHeader({ set, historyHref, rulesetHref }: { set: Ruleset; historyHref: string; rulesetHref: (id: string) => string }) {
   return (
     <header className="ruleset-header">
-      <h2 className="ruleset-title">
+      <h1 className="ruleset-title" tabIndex={-1}>
         {set.name} <StatusBadge status={set.status} />
-      </h2>
+      </h1>
       <p className="muted">
         <code>{set.id}</code> · {set.active_version === null ? 'no active version' : `active version ${set.active_version}`} ·{' '}
         <a href={historyHref}>History and diffs</a>

@@ -45,9 +45,9 @@ export function RulesetList({ rulesetHref }: { rulesetHref: (id: string) => stri
   return (
     <section className="panel" aria-labelledby="rulesets-heading">
       <div className="panel-head">
-        <h2 id="rulesets-heading" className="panel-title">
+        <h1 id="rulesets-heading" className="panel-title" tabIndex={-1}>
           Rule sets
-        </h2>
+        </h1>
         <div className="ruleset-filter">
           <label htmlFor={fieldId}>Show</label>
           <select id={fieldId} className="select" value={status} onChange={(event) => setStatus(event.target.value as RulesetListStatus)}>

@@ -20,7 +20,8 @@ export function UpdateToLatestButton({ id, ruleId, onSaved }: UpdateToLatestButt
         type="button"
         className="button"
         disabled={update.isPending}
-        aria-label={ruleId === undefined ? undefined : `Update ${ruleId} to latest`}
+        // The visible text starts the name (label in name, WCAG 2.5.3); the pin it updates follows.
+        aria-label={ruleId === undefined ? undefined : `${label}: ${ruleId}`}
         onClick={() => update.mutate({ id, ruleIds: ruleId === undefined ? undefined : [ruleId] })}
       >
         {update.isPending ? `${label}…` : label}

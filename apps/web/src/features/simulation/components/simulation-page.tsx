@@ -22,9 +22,9 @@ export function SimulationPage({ withArguments }: { withArguments: boolean }) {
 
   return (
     <section className="panel stack" aria-labelledby="simulation-heading">
-      <h2 id="simulation-heading" className="panel-title">
+      <h1 id="simulation-heading" className="panel-title" tabIndex={-1}>
         Simulation
-      </h2>
+      </h1>
       {policies.isPending && <Loading label="Loading the policies" />}
       {policies.isError && <ErrorNotice error={policies.error} />}
       {policies.data?.length === 0 && <Empty>No policy documents to simulate.</Empty>}

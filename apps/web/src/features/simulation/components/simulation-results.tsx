@@ -1,5 +1,6 @@
 // The results: agreed/differed/not-evaluable counts above a table with one row per call.
 import { Empty } from '../../../components/query-state.tsx';
+import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import type { Simulation } from '../api/run-simulation.ts';
 import type { SimulationRequest } from '../api/types.ts';
 import { ResultRow } from './result-row.tsx';
@@ -23,7 +24,7 @@ export function SimulationResults({ simulation, request }: { simulation: Simulat
       {rows.length === 0 ? (
         <Empty>No calls matched: widen the agent or the time range.</Empty>
       ) : (
-        <div className="sim-table-wrap">
+        <ScrollPane as="div" label="Simulated calls, scrolls sideways" className="sim-table-wrap">
           <table className="sim-table">
             <caption>
               {request.document.id}: {mine} against {theirs.toLowerCase()}, {counts.calls} calls
@@ -43,7 +44,7 @@ export function SimulationResults({ simulation, request }: { simulation: Simulat
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollPane>
       )}
     </section>
   );

@@ -3,6 +3,7 @@
 import type { TemplateInfo } from '@tollgate/engine';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { ErrorNotice } from '../../../components/query-state.tsx';
+import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { useCreateDraft } from '../api/post-draft.ts';
 import { buildDraft, checkDraftName, draftId } from '../draft.ts';
 import { DraftOutcome } from './draft-outcome.tsx';
@@ -83,7 +84,9 @@ export function TemplateForm({ template, canCreate, editHref }: TemplateFormProp
       </form>
       <figure className="code-figure template-preview" aria-label="Draft preview">
         <figcaption className="compiled-caption">Preview</figcaption>
-        <pre className="document-text">{draft.ok ? draft.text : 'Fix the parameters to see the draft.'}</pre>
+        <ScrollPane label="Draft preview" className="document-text">
+          {draft.ok ? draft.text : 'Fix the parameters to see the draft.'}
+        </ScrollPane>
       </figure>
     </div>
   );

@@ -19,7 +19,8 @@ export function TemplateGallery({ templates, chosen, onChoose }: TemplateGallery
             type="button"
             className="button"
             aria-pressed={template.name === chosen}
-            aria-label={`Use ${template.title}`}
+            // The visible text starts the name (label in name, WCAG 2.5.3); the template's title follows.
+            aria-label={`${template.name === chosen ? 'Chosen' : 'Use this template'}: ${template.title}`}
             onClick={() => onChoose(template.name)}
           >
             {template.name === chosen ? 'Chosen' : 'Use this template'}

@@ -12,9 +12,9 @@ export function TemplatesPage({ canCreate, editHref }: { canCreate: boolean; edi
   return (
     <div className="stack">
       <section className="panel" aria-labelledby="templates-heading">
-        <h2 id="templates-heading" className="panel-title">
+        <h1 id="templates-heading" className="panel-title" tabIndex={-1}>
           Policy templates
-        </h2>
+        </h1>
         <p className="muted">
           A template is a ready-made policy for a common kind of agent. Its draft never activates anything by itself: it is saved through
           the edit seam like any edit. Compare its actions with your tools' before it runs.
