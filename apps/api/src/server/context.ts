@@ -18,6 +18,7 @@ import { cachedJudgedMembers } from './state/auth-cache.ts';
 import { type Db, openDatabase } from './state/db.ts';
 import { closeDecisionLog } from './state/decision-log.ts';
 import { adoptRunningBindings } from './state/tool-bindings.ts';
+import { SqliteTrialCounter } from './state/trial-counts.ts';
 import { versionsInUse } from './versions-in-use.ts';
 
 export interface AppContext {
@@ -37,7 +38,19 @@ export interface AppContext {
   close(): Promise<void>;
 }
 
-export type ServerEvent = { type: 'approval'; id: string; status: string } | { type: 'document'; id: string; sequence: number };
+export type ServerEvent =
+  | { type: 'approval'; id: string; status: string }
+  | { type: 'document'; id: string; sequence: number }
+  | {
+      type: 'trial';
+      document: string;
+      candidate: number;
+      running: boolean;
+      calls: number;
+      sampled: number;
+      agreed: number;
+      differed: number;
+    };
 
 /** A tiny publish/subscribe for server-sent events; closing it ends every stream (a server stopping). */
 export class EventHub {
@@ -118,7 +131,7 @@ export async function openContext(
     db,
     store,
     seam,
-    trials: new PolicyTrials(store),
+    trials: new PolicyTrials(store, { counter: new SqliteTrialCounter(db) }),
     documentChanges,
     now,
     events,

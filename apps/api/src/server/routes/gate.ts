@@ -8,6 +8,7 @@ import { MAX_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, readJsonBody } from '../call-request.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { observeTrials } from '../gate/live-trials.ts';
 import { loadAgentCached } from '../gate/load-agent.ts';
 import { onlyDeclaredQuery, router, validationError } from '../openapi.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
@@ -99,11 +100,12 @@ export function gateRoutes() {
     sweepArguments(ctx, now);
     const members = cachedJudgedMembers(ctx.db);
     const history = body.session === undefined ? [] : sessionHistory(ctx.db, name, body.session);
-    const d = decidePrepared(loaded.prepared, {
+    const input = {
       members,
       now,
       call: { tool: body.tool, arguments: body.arguments, history, contexts: body.contexts, confirmed: body.confirmed },
-    });
+    };
+    const d = decidePrepared(loaded.prepared, input);
     const callId = newCallId(now.getTime());
     const digest = argumentsDigest(body.arguments);
     const createdAt = now.toISOString();
@@ -165,6 +167,8 @@ export function gateRoutes() {
     if (approvalId && d.approval) {
       answer.approval = { id: approvalId, expires_at: d.approval.expires_at, approvers_count: d.approval.approvers.length };
     }
+    // Candidates under trial decide the call again once it is answered (gate/live-trials.ts).
+    observeTrials(ctx, loaded.prepared, input, d, callId);
     return c.json(answer, 200);
   });
   return app;

@@ -1184,13 +1184,31 @@ export interface components {
       sampled: number;
       agreed: number;
       differed: number;
+      /** @description The ids of the newest 100 calls whose answers differed, oldest first. */
       differing: string[];
+      /** @description The newest 100 differing calls, oldest first, with the running version's and the candidate's answers. */
+      differences: {
+        call_id: string;
+        running: {
+          decision: string;
+          rule: string | null;
+          code: string | null;
+        };
+        candidate: {
+          decision: string;
+          rule: string | null;
+          code: string | null;
+        };
+      }[];
       running: boolean;
     };
     TrialBody: {
       document: string;
       sequence: number;
-      sample_rate: number;
+      /** @description The share of calls that also run the candidate; or give sample_every. */
+      sample_rate?: number;
+      /** @description Every n-th call also runs the candidate (1: every call). */
+      sample_every?: number;
     };
     RecordedDecision: {
       call_id: string;
