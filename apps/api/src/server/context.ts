@@ -7,6 +7,7 @@ import {
   EditSeam,
   engineValidators,
   FolderDocumentStore,
+  HoldModelEdits,
   loadProblems,
   PolicyTrials,
   writeFileAtomic,
@@ -124,7 +125,8 @@ export async function openContext(
         },
       }),
     ),
-    wrapWriter: (inner) => new HoldRulesetEdits(inner, store),
+    // A model's edit of any kind is held for a person to activate; a person's new rule-set pins are a draft.
+    wrapWriter: (inner) => new HoldModelEdits(new HoldRulesetEdits(inner, store), store),
   });
   return {
     dataDir,

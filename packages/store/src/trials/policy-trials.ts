@@ -3,7 +3,7 @@
 // a TrialCounter (the store's state by default, the API's database when served), so a restart continues
 // them. A trial never promotes anything: a person activates the candidate.
 import { type CompiledPolicy, type CompiledTool, compilePolicy, type PolicyOutcome, readJsonText } from '@tollgate/engine';
-import { type DocumentStore, StoreError, type StoredDocument } from '../types.ts';
+import { type DocumentStore, type StoredDocument, StoreError } from '../types.ts';
 import { StateTrialCounter, type TrialCounter, type TrialDifference, type TrialVerdict } from './trial-counter.ts';
 
 export * from './trial-counter.ts';

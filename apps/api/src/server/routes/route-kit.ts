@@ -109,6 +109,19 @@ export function members(...roles: Role[]) {
   });
 }
 
+/**
+ * Route middleware, after members(): the key must be a person's, not a model's (the `model` grant). Making a
+ * version run is a person's to do, so a model's held edit runs only when a person activates it.
+ */
+export function people() {
+  return createMiddleware<Env>(async function requirePerson(c, next) {
+    if (c.get('principal').grants.includes('model')) {
+      throw new ApiError(403, 'PERSON_REQUIRED', "a model's key cannot make a version run; a person activates it");
+    }
+    await next();
+  });
+}
+
 // The store's refusals in the API's vocabulary; each code's status is the registry's (API_CODES).
 const STORE_CODES: Record<StoreErrorCode, ApiCode> = {
   not_found: 'NOT_FOUND',

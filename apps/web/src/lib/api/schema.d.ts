@@ -799,6 +799,7 @@ export interface components {
           | 'MEMBER_REQUIRED'
           | 'ROLE_REQUIRED'
           | 'GRANT_REQUIRED'
+          | 'PERSON_REQUIRED'
           | 'AGENT_KEY_REQUIRED'
           | 'AGENT_MISMATCH'
           | 'NOT_ELIGIBLE'
@@ -1032,11 +1033,136 @@ export interface components {
       version?: components['schemas']['DocumentVersion'];
       reasons: components['schemas']['Diagnostic'][];
       impact: components['schemas']['EditImpact'];
+      /** @description On a conflict of a policy edit: the impact preview of the edit's text against the version that runs now (`running`), per catalogue of the agents that use the policy (docs/review.md) */
+      preview?: {
+        id: string;
+        running: number;
+        /**
+         * @description agents: the catalogues of the agents that use the policy; workspace: no agent uses it, so the workspace's catalogue
+         * @enum {string}
+         */
+        source: 'agents' | 'workspace';
+        catalogues: {
+          id: string;
+          agents: string[];
+          /** @description The tools some call of which changes decision (or may) */
+          tools: {
+            tool: string;
+            action: string;
+            running: components['schemas']['ToolDecision'];
+            candidate: components['schemas']['ToolDecision'];
+            changes: components['schemas']['DecisionDiffEntry'][];
+          }[];
+          unchanged: string[];
+        }[];
+        widens: boolean;
+        narrows: boolean;
+        /** @description Some region may change and cannot be decided without the arguments */
+        depends: boolean;
+      };
     };
     EditImpact: {
       widens_security: boolean;
       widened_subjects: string[];
     };
+    ToolDecision: {
+      tool: string;
+      action: string;
+      /** @enum {string} */
+      decision: 'allow' | 'require_approval' | 'deny' | 'depends_on_amount' | 'depends_on_arguments';
+      outcome?: components['schemas']['ReviewOutcome'];
+      bands?: {
+        amount: components['schemas']['AmountInterval'];
+        outcome?: components['schemas']['ReviewOutcome'];
+        depends_on_arguments?: {
+          rules: string[];
+          reason: string;
+        };
+      }[];
+      /** @description depends_on_arguments: the rules whose argument conditions are involved */
+      rules?: string[];
+      reason?: string;
+      /** @example read_customer (customers.read): deny (DEFAULT) */
+      words: string;
+    };
+    /** @description The outcome of every call, when there is one */
+    ReviewOutcome: {
+      /** @enum {string} */
+      decision: 'allow' | 'require_approval' | 'deny';
+      /** @description The deciding rule's id, or null when a code decided */
+      rule: string | null;
+      /** @description DEFAULT, NO_ELIGIBLE_APPROVER, ... when no rule decided alone */
+      code: string | null;
+      /** @description For a held call: the roles and users the deciding rule names */
+      approvers?: {
+        roles: string[];
+        users: string[];
+      };
+      /** @description For a held call: the workspace's eligible members' ids */
+      eligible?: string[];
+      /** @description The rule matched only because the amount or an argument could not be read */
+      fail_closed: boolean;
+    };
+    /** @description null: calls without an amount */
+    AmountInterval: {
+      /** @description The lower end (a decimal); null is minus infinity */
+      lo: string | null;
+      lo_inclusive: boolean;
+      /** @description The upper end (a decimal); null is infinity */
+      hi: string | null;
+      hi_inclusive: boolean;
+      /** @example (100, 250] */
+      words: string;
+    } | null;
+    DecisionDiffEntry:
+      | {
+          /** @enum {string} */
+          kind: 'change';
+          subject: {
+            label: string;
+            alike?: string[];
+          };
+          region: {
+            amount: components['schemas']['AmountInterval'];
+            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
+            currency: string | null;
+            arguments: {
+              path: string;
+              words: string;
+            }[];
+          };
+          from: components['schemas']['ReviewOutcome'];
+          to: components['schemas']['ReviewOutcome'];
+          /** @enum {string} */
+          direction: 'widens' | 'narrows' | 'changes';
+          witness: {
+            tool: string;
+            /** @description A call in the region, as JSON text (numbers kept as written) */
+            arguments: string;
+          };
+          /** @example issue_refund (refund.issue), amount in (100, 250] USD: allow -> require approval (narrows) */
+          words: string;
+        }
+      | {
+          /** @enum {string} */
+          kind: 'depends_on_arguments';
+          subject: {
+            label: string;
+            alike?: string[];
+          };
+          region: {
+            amount: components['schemas']['AmountInterval'];
+            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
+            currency: string | null;
+            arguments: {
+              path: string;
+              words: string;
+            }[];
+          };
+          rules: string[];
+          reason: string;
+          words: string;
+        };
     DocumentEdit: {
       content: string;
       reason: string;
@@ -1420,55 +1546,6 @@ export interface components {
         tools: components['schemas']['ToolDecision'][];
       }[];
     };
-    ToolDecision: {
-      tool: string;
-      action: string;
-      /** @enum {string} */
-      decision: 'allow' | 'require_approval' | 'deny' | 'depends_on_amount' | 'depends_on_arguments';
-      outcome?: components['schemas']['ReviewOutcome'];
-      bands?: {
-        amount: components['schemas']['AmountInterval'];
-        outcome?: components['schemas']['ReviewOutcome'];
-        depends_on_arguments?: {
-          rules: string[];
-          reason: string;
-        };
-      }[];
-      /** @description depends_on_arguments: the rules whose argument conditions are involved */
-      rules?: string[];
-      reason?: string;
-      /** @example read_customer (customers.read): deny (DEFAULT) */
-      words: string;
-    };
-    /** @description The outcome of every call, when there is one */
-    ReviewOutcome: {
-      /** @enum {string} */
-      decision: 'allow' | 'require_approval' | 'deny';
-      /** @description The deciding rule's id, or null when a code decided */
-      rule: string | null;
-      /** @description DEFAULT, NO_ELIGIBLE_APPROVER, ... when no rule decided alone */
-      code: string | null;
-      /** @description For a held call: the roles and users the deciding rule names */
-      approvers?: {
-        roles: string[];
-        users: string[];
-      };
-      /** @description For a held call: the workspace's eligible members' ids */
-      eligible?: string[];
-      /** @description The rule matched only because the amount or an argument could not be read */
-      fail_closed: boolean;
-    };
-    /** @description null: calls without an amount */
-    AmountInterval: {
-      /** @description The lower end (a decimal); null is minus infinity */
-      lo: string | null;
-      lo_inclusive: boolean;
-      /** @description The upper end (a decimal); null is infinity */
-      hi: string | null;
-      hi_inclusive: boolean;
-      /** @example (100, 250] */
-      words: string;
-    } | null;
     DocumentDecisionMap: {
       id: string;
       version: number;
@@ -1510,55 +1587,6 @@ export interface components {
       /** @description Some region may change and cannot be decided without the arguments */
       depends: boolean;
     };
-    DecisionDiffEntry:
-      | {
-          /** @enum {string} */
-          kind: 'change';
-          subject: {
-            label: string;
-            alike?: string[];
-          };
-          region: {
-            amount: components['schemas']['AmountInterval'];
-            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
-            currency: string | null;
-            arguments: {
-              path: string;
-              words: string;
-            }[];
-          };
-          from: components['schemas']['ReviewOutcome'];
-          to: components['schemas']['ReviewOutcome'];
-          /** @enum {string} */
-          direction: 'widens' | 'narrows' | 'changes';
-          witness: {
-            tool: string;
-            /** @description A call in the region, as JSON text (numbers kept as written) */
-            arguments: string;
-          };
-          /** @example issue_refund (refund.issue), amount in (100, 250] USD: allow -> require approval (narrows) */
-          words: string;
-        }
-      | {
-          /** @enum {string} */
-          kind: 'depends_on_arguments';
-          subject: {
-            label: string;
-            alike?: string[];
-          };
-          region: {
-            amount: components['schemas']['AmountInterval'];
-            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
-            currency: string | null;
-            arguments: {
-              path: string;
-              words: string;
-            }[];
-          };
-          rules: string[];
-          reason: string;
-          words: string;
-        };
   };
   responses: never;
   parameters: never;
@@ -2600,7 +2628,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description TOO_LARGE: the content is over the store's document limit; nothing stored */
+      /** @description TOO_LARGE: the body is over the edit route's transport limit (twice the document limit and 64 KiB), unread; nothing stored */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2618,7 +2646,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description refused: the content does not load or is too large; nothing stored */
+      /** @description refused: the content does not load, or is over the document limit (TOO_LARGE, refused unread); nothing stored */
       422: {
         headers: {
           [name: string]: unknown;
