@@ -22,6 +22,7 @@ import { gateRoutes } from './routes/gate.ts';
 import { memberRoutes } from './routes/members.ts';
 import { reviewRoutes } from './routes/review.ts';
 import { rulesetRoutes } from './routes/rulesets.ts';
+import { shadowRoutes } from './routes/shadows.ts';
 import { simulationRoutes } from './routes/simulations.ts';
 import { statelessRoutes } from './routes/stateless.ts';
 import { toolBindingRoutes } from './routes/tool-bindings.ts';
@@ -103,6 +104,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', memberRoutes());
     api.route('/', eventRoutes());
     api.route('/', simulationRoutes());
+    api.route('/', shadowRoutes());
     api.route('/', decisionRoutes());
     api.route('/', rulesetRoutes(options.ruleTimeoutMs === undefined ? {} : { ruleTimeoutMs: options.ruleTimeoutMs }));
     api.route('/', toolBindingRoutes());

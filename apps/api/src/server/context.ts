@@ -15,6 +15,7 @@ import {
 import { offLoop } from './compile-thread.ts';
 import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
+import { RuleShadows } from './shadows/rule-shadows.ts';
 import { cachedJudgedMembers } from './state/auth-cache.ts';
 import { type Db, openDatabase } from './state/db.ts';
 import { closeDecisionLog } from './state/decision-log.ts';
@@ -28,6 +29,8 @@ export interface AppContext {
   store: FolderDocumentStore;
   seam: EditSeam;
   trials: PolicyTrials;
+  /** Candidate versions of rule files checked detect-only beside the running ones (docs/review.md). */
+  shadows: RuleShadows;
   /**
    * Moves after every write to the documents (save, activate, revert, a working copy taken in): what is
    * derived from documents (the gate's loaded agents) is trusted while it stands still.
@@ -134,6 +137,7 @@ export async function openContext(
     store,
     seam,
     trials: new PolicyTrials(store, { counter: new SqliteTrialCounter(db) }),
+    shadows: new RuleShadows(store),
     documentChanges,
     now,
     events,

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { observeTrials } from '../gate/live-trials.ts';
 import { loadAgentCached } from '../gate/load-agent.ts';
+import { shadowDifferencesFor } from '../gate/shadow-runs.ts';
 import { onlyDeclaredQuery, router, validationError } from '../openapi.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { newCallId } from '../state/call-id.ts';
@@ -106,6 +107,7 @@ export function gateRoutes() {
       call: { tool: body.tool, arguments: body.arguments, history, contexts: body.contexts, confirmed: body.confirmed },
     };
     const d = decidePrepared(loaded.prepared, input);
+    const shadows = await shadowDifferencesFor(ctx, loaded, input.call);
     const callId = newCallId(now.getTime());
     const digest = argumentsDigest(body.arguments);
     const createdAt = now.toISOString();
@@ -125,6 +127,7 @@ export function gateRoutes() {
       arguments_digest: digest,
       session: body.session ?? null,
       created_at: createdAt,
+      shadow_differences: shadows.length === 0 ? null : JSON.stringify(shadows),
     };
     // A held call and its approval request are written before the agent hears of it; any other decision
     // joins this tick's batch (see state/decision-log.ts).

@@ -148,6 +148,7 @@ export type Resource =
   | 'agent'
   | 'approval'
   | 'trial'
+  | 'shadow'
   | 'template'
   | 'member'
   | 'decision'

@@ -113,6 +113,10 @@ const MIGRATIONS: readonly string[] = [
      candidate TEXT NOT NULL
    );
    CREATE INDEX trial_differences_by_trial ON trial_differences (document, started_at, id);`,
+  // Shadow runs of rule files (docs/review.md, "Shadow runs of rule files"): each decision keeps the rules whose
+  // verdict a candidate would change; the partial index finds them however long the log grows.
+  `ALTER TABLE decisions ADD COLUMN shadow_differences TEXT;
+   CREATE INDEX decisions_with_shadow_differences ON decisions (created_at) WHERE shadow_differences IS NOT NULL;`,
 ];
 
 /**

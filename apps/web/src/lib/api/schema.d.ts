@@ -511,6 +511,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/shadows': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Check a stored candidate version of a rule file detect-only beside the running one on live calls (owner or admin). */
+    post: operations['startShadow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/shadows/{document}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The shadow of a rule file: its candidate and whether it runs. */
+    get: operations['getShadow'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/shadows/{document}/stop': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stop a shadow (owner or admin); nothing is promoted. */
+    post: operations['stopShadow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/decisions': {
     parameters: {
       query?: never;
@@ -1336,6 +1387,17 @@ export interface components {
       /** @description Every n-th call also runs the candidate (1: every call). */
       sample_every?: number;
     };
+    Shadow: {
+      document: string;
+      candidate: number;
+      /** Format: date-time */
+      started_at: string;
+      running: boolean;
+    };
+    ShadowBody: {
+      document: string;
+      sequence: number;
+    };
     RecordedDecision: {
       call_id: string;
       agent: string;
@@ -1359,6 +1421,15 @@ export interface components {
       session: string | null;
       /** Format: date-time */
       created_at: string;
+      /** @description The rules of shadowed rule files whose candidate gave this call another verdict than the running version (empty when none); only the running version decided. */
+      shadow_differences: {
+        document: string;
+        rule: string | null;
+        /** @enum {string} */
+        running: 'allow' | 'refuse' | 'confirm';
+        /** @enum {string} */
+        candidate: 'allow' | 'refuse' | 'confirm';
+      }[];
     };
     Ruleset: {
       id: string;
@@ -3851,6 +3922,231 @@ export interface operations {
       };
     };
   };
+  startShadow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ShadowBody'];
+      };
+    };
+    responses: {
+      /** @description The shadow, running. */
+      201: {
+        headers: {
+          /** @description The path of what was made. */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Shadow'];
+        };
+      };
+      /** @description INVALID_SAVE: not a rule sheet or Colang policy, or the version runs already; INVALID_BODY. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such document or version (details.resource). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description REJECTED_VERSION: the version does not load, so it cannot run as a candidate. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit; nothing was read. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description LOCKED: the store is busy; nothing was written; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getShadow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The rule file id, URL-encoded. */
+        document: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The shadow. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Shadow'];
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND (details.resource "shadow"): the rule file has no shadow. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  stopShadow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The rule file id, URL-encoded. */
+        document: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The shadow, stopped. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Shadow'];
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND (details.resource "shadow"): the rule file has no shadow. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description LOCKED: the store is busy; nothing was written; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listDecisions: {
     parameters: {
       query?: {
@@ -3866,6 +4162,8 @@ export interface operations {
         cursor?: string;
         /** @description true to include the kept arguments (owner or admin only). */
         with_arguments?: 'true' | 'false';
+        /** @description differs: only calls on which a shadowed rule file’s candidate gave another verdict (docs/review.md). */
+        shadow?: 'differs';
       };
       header?: never;
       path?: never;
@@ -3888,7 +4186,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_QUERY: a bad agent, since, until, limit or with_arguments; INVALID_CURSOR: a cursor not given by this server. */
+      /** @description INVALID_QUERY: a bad agent, since, until, limit, with_arguments or shadow; INVALID_CURSOR: a cursor not given by this server. */
       400: {
         headers: {
           [name: string]: unknown;
