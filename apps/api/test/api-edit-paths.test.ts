@@ -71,6 +71,15 @@ describe("a model's edits", () => {
     expect([revert.status, revert.json.error.code]).toEqual([403, 'PERSON_REQUIRED']);
     await okJson(server.call('POST', `${path(id)}/activate`, { key: server.key('owner'), body: { sequence: held.sequence } }));
     expect(await running(id)).toMatchObject({ sequence: held.sequence });
+
+    // Nor can it make a rule set's version run, or change whether the set runs.
+    const set = 'rulesets/support.ruleset.json';
+    const newest = (await okJson(server.call('GET', `${path(set)}/history`, { key: server.key('viewer') }))).versions.at(-1).sequence;
+    const patch = await server.call('PATCH', `/v1/rulesets/${encodeURIComponent(set)}`, {
+      key: modelKey,
+      body: { active_version: newest, based_on: newest },
+    });
+    expect([patch.status, patch.json.error.code]).toEqual([403, 'PERSON_REQUIRED']);
   });
 
   it("are a person's own once the key is not a model's: the same member's other key applies", async () => {

@@ -93,6 +93,11 @@ export function memberOf(c: Context<Env>): MemberRow {
   return requireMember(c.get('principal'));
 }
 
+/** The member behind a request and whether the key is a model's (the `model` grant): who authors an edit. */
+export function editorOf(c: Context<Env>): MemberRow & { model: boolean } {
+  return { ...memberOf(c), model: c.get('principal').grants.includes('model') };
+}
+
 /** Route middleware: the key must hold `grant` (after members(), so an agent's key is MEMBER_REQUIRED first). */
 export function withGrant(grant: Grant) {
   return createMiddleware<Env>(async function requireKeyGrant(c, next) {
