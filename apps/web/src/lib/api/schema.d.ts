@@ -433,7 +433,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Server-sent events: `approval` {id, status} and `document` {id, sequence}, with a heartbeat comment every 15 s. */
+    /** Server-sent events: `approval` {id, status}, `document` {id, sequence} and `trial` {document, candidate, running, calls, sampled, agreed, differed} (throttled), with a heartbeat comment every 15 s. */
     get: operations['streamEvents'];
     put?: never;
     post?: never;
