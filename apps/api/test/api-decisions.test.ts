@@ -72,6 +72,7 @@ describe('GET /v1/decisions', () => {
         'arguments_kept',
         'session',
         'created_at',
+        'shadow_differences',
       ].sort(),
     );
   });

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
 import { startServer, type TestServer } from './server-harness.ts';
+import { eventsOf, openEvents as openStream } from './sse-client.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -11,51 +12,8 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** Opens the stream and reads it until `until` holds of what has arrived (or 5 s pass). */
-async function openEvents(key: string) {
-  const controller = new AbortController();
-  const res = await fetch(`${server.url}/v1/events`, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let received = '';
-  async function readUntil(until: (text: string) => boolean): Promise<string> {
-    const deadline = Date.now() + 5000;
-    while (!until(received)) {
-      if (Date.now() > deadline) throw new Error(`timed out; got ${JSON.stringify(received)}`);
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      received += decoder.decode(chunk.value, { stream: true });
-    }
-    return received;
-  }
-  return {
-    res,
-    readUntil,
-    close() {
-      controller.abort();
-    },
-  };
-}
-
-/** The events of a stream's text: [{event, data}]. */
-function eventsOf(text: string): { event: string; data: unknown }[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.includes('data:'))
-    .map((block) => {
-      const lines = block.split('\n');
-      const event =
-        lines
-          .find((l) => l.startsWith('event:'))
-          ?.slice(6)
-          .trim() ?? 'message';
-      const data = lines
-        .filter((l) => l.startsWith('data:'))
-        .map((l) => l.slice(5).trim())
-        .join('\n');
-      return { event, data: JSON.parse(data) };
-    });
-}
+/** Opens the stream with this test's server. */
+const openEvents = (key: string) => openStream(server.url, key);
 
 describe('GET /v1/events', () => {
   it('streams events published on the hub to a connected member', async () => {

@@ -22,7 +22,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tollgate-indexes-'));
   db = openDatabase(join(dir, 'tollgate.db'));
   // Rows spread over agents, sessions and a month.
-  const insert = db.prepare('INSERT INTO decisions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  const insert = db.prepare('INSERT INTO decisions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
   const start = Date.parse('2026-10-01T00:00:00Z');
   db.transaction(() => {
     for (let i = 0; i < 20_000; i++) {
@@ -30,7 +30,25 @@ beforeAll(() => {
       const session = i % 3 === 0 ? null : `s-${i % 500}`;
       // The older three quarters were swept already: their arguments are gone, as in a log past retention.
       const args = i < 15_000 ? null : '{}';
-      insert.run(`c-${i}`, `agent-${i % 4}`, 'issue_refund', 'refund.issue', '50', 'USD', 'allow', 'r', null, '{}', args, 'd', session, at);
+      // One call in a hundred had a shadowed rule file's candidate give another verdict.
+      const shadow = i % 100 === 0 ? '[]' : null;
+      insert.run(
+        `c-${i}`,
+        `agent-${i % 4}`,
+        'issue_refund',
+        'refund.issue',
+        '50',
+        'USD',
+        'allow',
+        'r',
+        null,
+        '{}',
+        args,
+        'd',
+        session,
+        at,
+        shadow,
+      );
     }
   })();
   // No ANALYZE: the server never runs it, so the plans are the planner's without statistics.
@@ -65,6 +83,7 @@ describe('the decision log reads by index', () => {
     ['the newest since a time', { ...LIMIT, since: SINCE }, 'decisions_by_time'],
     ['the newest between two times', { ...LIMIT, since: SINCE, until: UNTIL }, 'decisions_by_time'],
     ["an agent's newest since a time", { ...LIMIT, agent: 'agent-1', since: SINCE }, 'decisions_by_agent'],
+    ['the newest with shadow differences', { ...LIMIT, shadowDiffers: true }, 'decisions_with_shadow_differences'],
   ];
   for (const [what, filter, index] of lists) {
     it(`lists ${what}`, () => {

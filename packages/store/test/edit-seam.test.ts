@@ -271,6 +271,17 @@ describe('the edit seam', () => {
     expect((await seam.submit(modelEdit(V1, { basedOn: 1 }))).status).toBe('conflict');
   });
 
+  it('assesses a conflicting edit against the version that runs now', async () => {
+    const { store, seam } = await seamOn();
+    // Meanwhile version 2 runs with a lower maximum; the stale edit raises it above what runs.
+    await store.save({ id: ID, text: V1.replace('"maximum": 5', '"maximum": 3'), author: ANA, reason: 'narrower' });
+    const stale = await seam.submit(modelEdit(V1.replace('"maximum": 5', '"maximum": 4'), { basedOn: 1 }));
+    expect(stale.status).toBe('conflict');
+    // Against version 1 it would narrow (5 -> 4); against the running version 2 it widens (3 -> 4).
+    expect(stale.impact).toEqual({ widensSecurity: true, widenedSubjects: [`${ID} rules.maximum 3 -> 4`] });
+    expect((await store.history(ID)).length).toBe(2);
+  });
+
   it('never lets an edit through larger than the store holds', async () => {
     const store = new MemoryDocumentStore({ maxDocumentBytes: 1000 });
     const seam = new EditSeam({ store, kindOf, validators: { json: new JsonValidator() }, maxEditBytes: 10_000 });

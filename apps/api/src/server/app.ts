@@ -3,10 +3,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { DAMAGE_CODES } from '@tollgate/store';
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { apiHeaders } from './api-headers.ts';
 import { bearerAuth } from './auth.ts';
-import { bodyLimit, MAX_BODY_BYTES } from './body-limit.ts';
+import { bodyLimit, bodyLimitOf, MAX_BODY_BYTES, MAX_EDIT_BODY_BYTES } from './body-limit.ts';
 import { consoleMissingPage } from './console-missing-page.ts';
 import type { AppContext } from './context.ts';
 import { errorBody, handleError } from './errors.ts';
@@ -22,6 +22,7 @@ import { gateRoutes } from './routes/gate.ts';
 import { memberRoutes } from './routes/members.ts';
 import { reviewRoutes } from './routes/review.ts';
 import { rulesetRoutes } from './routes/rulesets.ts';
+import { shadowRoutes } from './routes/shadows.ts';
 import { simulationRoutes } from './routes/simulations.ts';
 import { statelessRoutes } from './routes/stateless.ts';
 import { toolBindingRoutes } from './routes/tool-bindings.ts';
@@ -53,7 +54,18 @@ export interface AppOptions {
 // A path no route answers is not a missing resource: NO_ROUTE, never NOT_FOUND (docs/api.md).
 const noRoute = (c: Context) => c.json(errorBody('NO_ROUTE', `no route for ${c.req.method} ${c.req.path}`), 404);
 
-const tooLarge = (c: Context) => c.json(errorBody('TOO_LARGE', `the body is over ${MAX_BODY_BYTES} bytes`), 413);
+const tooLarge = (limit: number) => (c: Context) => c.json(errorBody('TOO_LARGE', `the body is over ${limit} bytes`), 413);
+
+/**
+ * One middleware for every route, another for the edit route's larger body (body-limit.ts, bodyLimitOf), so
+ * an edit over the document limit reaches the edit seam and is answered as its outcome.
+ */
+function byRoute(make: (limit: number) => MiddlewareHandler): MiddlewareHandler {
+  const forLimit = new Map([MAX_BODY_BYTES, MAX_EDIT_BODY_BYTES].map((limit) => [limit, make(limit)]));
+  return function limitedByRoute(c, next) {
+    return (forLimit.get(bodyLimitOf(c.req.method, c.req.path)) as MiddlewareHandler)(c, next);
+  };
+}
 
 /** Builds the app. */
 export function createApp(options: AppOptions = {}): Hono {
@@ -74,18 +86,25 @@ export function createApp(options: AppOptions = {}): Hono {
   } else {
     const api = router();
     api.use('*', apiHeaders);
-    api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: tooLarge }));
+    api.use(
+      '*',
+      byRoute((limit) => bodyLimit({ maxSize: limit, onError: tooLarge(limit) })),
+    );
     api.use('*', bearerAuth(ctx));
     // The gate reads its own body with the same exact reader (call-request.ts), so it is mounted before
     // the middleware that reads every other route's: its answer ends the chain before the middleware runs.
     api.route('/', gateRoutes());
-    api.use('*', exactJsonBody({ maxBytes: MAX_BODY_BYTES }));
+    api.use(
+      '*',
+      byRoute((limit) => exactJsonBody({ maxBytes: limit })),
+    );
     api.route('/', statelessRoutes());
     api.route('/', documentRoutes());
     api.route('/', approvalRoutes());
     api.route('/', memberRoutes());
     api.route('/', eventRoutes());
     api.route('/', simulationRoutes());
+    api.route('/', shadowRoutes());
     api.route('/', decisionRoutes());
     api.route('/', rulesetRoutes(options.ruleTimeoutMs === undefined ? {} : { ruleTimeoutMs: options.ruleTimeoutMs }));
     api.route('/', toolBindingRoutes());

@@ -3,11 +3,34 @@
 // @hono/node-server's lightweight request into a full web Request and costs about 150 µs a call, more than the gate's
 // decision (docs/performance.md, "Reading bodies exactly"). A chunked body has no length to judge, so Hono's bodyLimit
 // counts it as it streams.
+
+import { DEFAULT_MAX_DOCUMENT_BYTES } from '@tollgate/store';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as countingBodyLimit } from 'hono/body-limit';
 
 /** The largest request body the API reads (the compile route without a data folder takes more). */
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The largest body of an edit (`POST /v1/documents/{id}/edits`): a document at the store's limit
+ * (DEFAULT_MAX_DOCUMENT_BYTES, the edit seam's too) written as a JSON string, with room for its escapes,
+ * so the seam, not the transport, answers a larger document: a `refused` outcome with TOO_LARGE. A body over
+ * this is still 413 TOO_LARGE, unread (docs/documents.md, "Size limits").
+ */
+export const MAX_EDIT_BODY_BYTES = 2 * DEFAULT_MAX_DOCUMENT_BYTES + 64 * 1024;
+
+/** The edit route, the one that takes MAX_EDIT_BODY_BYTES. */
+const EDIT_PATH = /^\/v1\/documents\/[^/]+\/edits$/;
+
+/**
+ * The body limit of a request: MAX_EDIT_BODY_BYTES for an edit, MAX_BODY_BYTES for every other route.
+ *
+ * @example
+ * bodyLimitOf('POST', '/v1/documents/policies%2Fa.policy.json/edits') // MAX_EDIT_BODY_BYTES
+ */
+export function bodyLimitOf(method: string, path: string): number {
+  return method === 'POST' && EDIT_PATH.test(path) ? MAX_EDIT_BODY_BYTES : MAX_BODY_BYTES;
+}
 
 /**
  * How deep a request body may nest: the 64 levels a call's arguments may have (call-request.ts) and the

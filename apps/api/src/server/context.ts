@@ -7,6 +7,7 @@ import {
   EditSeam,
   engineValidators,
   FolderDocumentStore,
+  HoldModelEdits,
   loadProblems,
   PolicyTrials,
   writeFileAtomic,
@@ -14,10 +15,12 @@ import {
 import { offLoop } from './compile-thread.ts';
 import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
+import { RuleShadows } from './shadows/rule-shadows.ts';
 import { cachedJudgedMembers } from './state/auth-cache.ts';
 import { type Db, openDatabase } from './state/db.ts';
 import { closeDecisionLog } from './state/decision-log.ts';
 import { adoptRunningBindings } from './state/tool-bindings.ts';
+import { SqliteTrialCounter } from './state/trial-counts.ts';
 import { versionsInUse } from './versions-in-use.ts';
 
 export interface AppContext {
@@ -26,6 +29,8 @@ export interface AppContext {
   store: FolderDocumentStore;
   seam: EditSeam;
   trials: PolicyTrials;
+  /** Candidate versions of rule files checked detect-only beside the running ones (docs/review.md). */
+  shadows: RuleShadows;
   /**
    * Moves after every write to the documents (save, activate, revert, a working copy taken in): what is
    * derived from documents (the gate's loaded agents) is trusted while it stands still.
@@ -37,7 +42,19 @@ export interface AppContext {
   close(): Promise<void>;
 }
 
-export type ServerEvent = { type: 'approval'; id: string; status: string } | { type: 'document'; id: string; sequence: number };
+export type ServerEvent =
+  | { type: 'approval'; id: string; status: string }
+  | { type: 'document'; id: string; sequence: number }
+  | {
+      type: 'trial';
+      document: string;
+      candidate: number;
+      running: boolean;
+      calls: number;
+      sampled: number;
+      agreed: number;
+      differed: number;
+    };
 
 /** A tiny publish/subscribe for server-sent events; closing it ends every stream (a server stopping). */
 export class EventHub {
@@ -111,14 +128,16 @@ export async function openContext(
         },
       }),
     ),
-    wrapWriter: (inner) => new HoldRulesetEdits(inner, store),
+    // A model's edit of any kind is held for a person to activate; a person's new rule-set pins are a draft.
+    wrapWriter: (inner) => new HoldModelEdits(new HoldRulesetEdits(inner, store), store),
   });
   return {
     dataDir,
     db,
     store,
     seam,
-    trials: new PolicyTrials(store),
+    trials: new PolicyTrials(store, { counter: new SqliteTrialCounter(db) }),
+    shadows: new RuleShadows(store),
     documentChanges,
     now,
     events,

@@ -70,7 +70,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'policies', description: 'Stateless policy validation, evaluation and templates.' },
   { name: 'rules', description: 'Stateless compiling and checking of rule sheets and Colang.' },
   { name: 'review', description: 'Decision maps of policy versions and the impact preview of a candidate.' },
-  { name: 'simulations', description: 'Simulations of calls and trials of candidate versions.' },
+  { name: 'simulations', description: 'Simulations of calls, trials of candidate policies and shadows of candidate rule files.' },
   { name: 'members', description: 'Members and the key in use.' },
   { name: 'events', description: 'The live event stream.' },
 ];

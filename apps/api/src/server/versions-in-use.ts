@@ -4,6 +4,7 @@
 import { documentKindOf, readAgent, readSettings } from '@tollgate/engine';
 import { readJsonText } from '@tollgate/engine/source';
 import type { DocumentStore } from '@tollgate/store';
+import { SHADOWS_KEY } from './shadows/rule-shadows.ts';
 
 /** The store's `versionsInUse` hook for a Tollgate data folder. */
 export async function versionsInUse(id: string, store: DocumentStore): Promise<number[]> {
@@ -31,6 +32,9 @@ export async function versionsInUse(id: string, store: DocumentStore): Promise<n
   }
   const trial = (await store.readState(`trials/${id}`)) as { candidate?: unknown; running?: unknown } | undefined;
   if (trial?.running === true && typeof trial.candidate === 'number') used.add(trial.candidate);
+  const shadows = (await store.readState(SHADOWS_KEY)) as Record<string, { candidate?: unknown; running?: unknown }> | null | undefined;
+  const shadow = shadows?.[id];
+  if (shadow?.running === true && typeof shadow.candidate === 'number') used.add(shadow.candidate);
   return [...used];
 }
 

@@ -38,6 +38,10 @@ export const API_CODES = {
   MEMBER_REQUIRED: { status: 403, meaning: "An agent's key cannot do this; use a member's key." },
   ROLE_REQUIRED: { status: 403, meaning: 'The member lacks the role this needs; the message names the roles.' },
   GRANT_REQUIRED: { status: 403, meaning: 'The key lacks the grant this needs.' },
+  PERSON_REQUIRED: {
+    status: 403,
+    meaning: "A model's key (the model grant) cannot do this: a person activates or reverts a version, a model's edit included.",
+  },
   AGENT_KEY_REQUIRED: { status: 403, meaning: "Only the agent's own key may do this." },
   AGENT_MISMATCH: { status: 403, meaning: 'The agent key belongs to another agent.' },
   NOT_ELIGIBLE: { status: 403, meaning: 'The member is not an eligible approver of this request.' },

@@ -2,3 +2,4 @@
 
 export * from './decide-call.ts';
 export * from './prepare-gate.ts';
+export * from './shadow-check.ts';

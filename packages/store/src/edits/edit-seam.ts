@@ -63,6 +63,9 @@ export class EditSeam {
     // be read) is not taken for "nothing runs": an edit over it is how it is replaced (docs/store.md).
     const runningSequence = (await this.options.store.history(id)).find((v) => v.running)?.sequence ?? null;
     const running = runningSequence === null ? undefined : await this.options.store.getVersion(id, runningSequence);
+    // Assessed against the version that runs now, a conflict included: its impact says what the edit would
+    // change of what runs, so the author merges knowing it (docs/documents.md, "Conflicts").
+    const impact = await validator.impact(id, running?.text, edit.content);
     if (edit.basedOn !== undefined && edit.basedOn !== runningSequence) {
       return {
         status: 'conflict',
@@ -72,10 +75,9 @@ export class EditSeam {
             `${id} changed since version ${edit.basedOn ?? 'none'}: version ${runningSequence ?? 'none'} is running; read it, merge, and submit again`,
           ),
         ],
-        impact: NO_IMPACT,
+        impact,
       };
     }
-    const impact = await validator.impact(id, running?.text, edit.content);
     const outcome = await this.writer.submit({ ...edit, basedOn: runningSequence }, impact);
     // A writer cannot hide the assessment: every outcome carries it.
     return { ...outcome, impact };

@@ -1,8 +1,12 @@
 // Trials: a stored candidate version of a policy runs beside the running one on a sample of calls. The
-// caller always gets the running version's answer; the counts are kept in the store's state, so a
-// restart continues them. A trial never promotes anything: a person activates the candidate.
+// caller always gets the running version's answer; the trial is kept in the store's state and its counts in
+// a TrialCounter (the store's state by default, the API's database when served), so a restart continues
+// them. A trial never promotes anything: a person activates the candidate.
 import { type CompiledPolicy, type CompiledTool, compilePolicy, type PolicyOutcome, readJsonText } from '@tollgate/engine';
-import { type DocumentStore, StoreError } from '../types.ts';
+import { type DocumentStore, type StoredDocument, StoreError } from '../types.ts';
+import { StateTrialCounter, type TrialCounter, type TrialDifference, type TrialVerdict } from './trial-counter.ts';
+
+export * from './trial-counter.ts';
 
 export interface TrialReport {
   document: string;
@@ -15,14 +19,18 @@ export interface TrialReport {
   sampled: number;
   agreed: number;
   differed: number;
-  /** Ids of the calls whose answers differed (the latest 100). */
+  /** Ids of the calls whose answers differed (the newest 100). */
   differing: string[];
+  /** The calls whose answers differed, with both answers (the newest 100, oldest first). */
+  differences: TrialDifference[];
   running: boolean;
 }
 
-const MAX_DIFFERING = 100;
-/** How long a call waits to count itself while another process holds the store's lock. */
-const COUNT_WAIT_MS = 50;
+/** A trial as the store's state keeps it; its counts are the counter's. */
+type TrialDefinition = Pick<TrialReport, 'document' | 'candidate' | 'sampleRate' | 'startedAt' | 'running'>;
+
+/** How long a process trusts what it read of a trial (another process may start or stop one meanwhile). */
+const DEFINITION_TTL_MS = 1000;
 
 /**
  * Trials of candidate policy versions.
@@ -34,10 +42,13 @@ const COUNT_WAIT_MS = 50;
  */
 export class PolicyTrials {
   private readonly store: DocumentStore;
+  private readonly counter: TrialCounter;
   private readonly compiled = new Map<string, CompiledPolicy>();
+  private readonly definitions = new Map<string, { read: number; trial: TrialDefinition | undefined }>();
 
-  constructor(store: DocumentStore) {
+  constructor(store: DocumentStore, options: { counter?: TrialCounter } = {}) {
     this.store = store;
+    this.counter = options.counter ?? new StateTrialCounter(store);
   }
 
   async start(options: { document: string; sequence: number; sampleRate: number }): Promise<TrialReport> {
@@ -50,32 +61,54 @@ export class PolicyTrials {
     if (candidate.running)
       throw new StoreError('invalid_save', `${document} version ${sequence} is already running; a trial runs a candidate`);
     this.policyOf(candidate.digest, candidate.text);
-    const report: TrialReport = {
-      document,
-      candidate: sequence,
-      sampleRate,
-      startedAt: new Date().toISOString(),
-      calls: 0,
-      sampled: 0,
-      agreed: 0,
-      differed: 0,
-      differing: [],
-      running: true,
-    };
-    await this.store.writeState(this.key(document), report);
-    return report;
+    const trial: TrialDefinition = { document, candidate: sequence, sampleRate, startedAt: new Date().toISOString(), running: true };
+    await this.counter.reset(document);
+    await this.write(trial);
+    return this.withCounts(trial);
   }
 
   async stop(document: string): Promise<TrialReport | undefined> {
-    const report = await this.report(document);
-    if (!report) return undefined;
-    const stopped = { ...report, running: false };
-    await this.store.writeState(this.key(document), stopped);
-    return stopped;
+    const trial = await this.definition(document);
+    if (!trial) return undefined;
+    const stopped = { ...trial, running: false };
+    await this.write(stopped);
+    return this.withCounts(stopped);
   }
 
   async report(document: string): Promise<TrialReport | undefined> {
-    return (await this.store.readState(this.key(document))) as TrialReport | undefined;
+    const trial = await this.definition(document);
+    return trial && this.withCounts(trial);
+  }
+
+  /**
+   * The document's running trial, as read at most a second ago: what a gate asks on every call.
+   *
+   * @example
+   * const trial = await trials.active('policies/refunds.policy.json'); // { candidate: 4, ... } or undefined
+   */
+  async active(document: string): Promise<TrialDefinition | undefined> {
+    const known = this.definitions.get(document);
+    if (known && Date.now() - known.read < DEFINITION_TTL_MS) return known.trial;
+    const trial = await this.definition(document);
+    return trial?.running ? trial : undefined;
+  }
+
+  /**
+   * Counts one call of the document's running trial. On a sampled call, `candidateVerdict` answers the call
+   * with the candidate's stored version; the two answers are compared and counted. Never changes the
+   * running version's answer, which the caller has already.
+   */
+  async observe(
+    trial: TrialDefinition,
+    callId: string,
+    running: TrialVerdict,
+    candidateVerdict: (candidate: StoredDocument) => TrialVerdict | undefined,
+  ): Promise<void> {
+    if (!(await this.counter.countCall(trial))) return;
+    const version = await this.store.getVersion(trial.document, trial.candidate);
+    const candidate = version && candidateVerdict(version);
+    if (!candidate) return;
+    await this.counter.countSample(trial, sameVerdict(running, candidate) ? undefined : { callId, running, candidate });
   }
 
   /** Decides a call with the running version; on a sampled call also with the candidate, and counts. */
@@ -83,42 +116,16 @@ export class PolicyTrials {
     const running = await this.store.get(document);
     if (!running) throw new StoreError('not_found', `no running version of ${document}`);
     const outcome = this.policyOf(running.digest, running.text).decide(tool, args);
-    const report = await this.report(document);
-    if (!report?.running || report.candidate === running.sequence) return outcome;
-    // The candidate's answer is worked out first (reads and compiling cannot happen under the lock); the
-    // counts then change in one step, so calls counted at once by two processes are all counted.
-    const candidate = await this.store.getVersion(document, report.candidate);
-    const other = candidate && this.policyOf(candidate.digest, candidate.text).decide(tool, args);
-    try {
-      await this.store.updateState(
-        this.key(document),
-        (value) => {
-          const now = value as TrialReport | undefined;
-          if (!now?.running || now.candidate !== report.candidate) return value;
-          now.calls++;
-          // Every 1/rate-th call, deterministically: the counts never depend on chance.
-          const sampled = Math.floor(now.calls * now.sampleRate) > Math.floor((now.calls - 1) * now.sampleRate);
-          if (sampled && other) {
-            now.sampled++;
-            if (other.decision === outcome.decision && other.rule === outcome.rule && other.code === outcome.code) now.agreed++;
-            else {
-              now.differed++;
-              now.differing = [...now.differing, callId].slice(-MAX_DIFFERING);
-            }
-          }
-          return now;
-        },
-        { waitMs: COUNT_WAIT_MS },
-      );
-    } catch (err) {
-      // The counts are advisory: a call is never held up or refused because another process holds the
-      // store's lock (docs/store.md, "The lock"); that call goes uncounted.
-      if (!(err instanceof StoreError && err.code === 'locked')) throw err;
-    }
+    const trial = await this.definition(document);
+    if (!trial?.running || trial.candidate === running.sequence) return outcome;
+    await this.observe(trial, callId, verdictOf(outcome), (candidate) =>
+      verdictOf(this.policyOf(candidate.digest, candidate.text).decide(tool, args)),
+    );
     return outcome;
   }
 
-  private policyOf(digest: string, text: string): CompiledPolicy {
+  /** The compiled policy of a stored version's text (kept by digest); throws for a text that is not one. */
+  policyOf(digest: string, text: string): CompiledPolicy {
     const known = this.compiled.get(digest);
     if (known) return known;
     const read = readJsonText(text);
@@ -128,7 +135,35 @@ export class PolicyTrials {
     return compiled.policy;
   }
 
+  private async withCounts(trial: TrialDefinition): Promise<TrialReport> {
+    const counts = await this.counter.counts(trial);
+    return { ...trial, ...counts, differing: counts.differences.map((d) => d.callId) };
+  }
+
+  private async definition(document: string): Promise<TrialDefinition | undefined> {
+    const value = (await this.store.readState(this.key(document))) as TrialDefinition | null | undefined;
+    const trial = value
+      ? { document, candidate: value.candidate, sampleRate: value.sampleRate, startedAt: value.startedAt, running: value.running }
+      : undefined;
+    this.definitions.set(document, { read: Date.now(), trial: trial?.running ? trial : undefined });
+    return trial;
+  }
+
+  private async write(trial: TrialDefinition): Promise<void> {
+    await this.store.writeState(this.key(trial.document), trial);
+    this.definitions.set(trial.document, { read: Date.now(), trial: trial.running ? trial : undefined });
+  }
+
   private key(document: string): string {
     return `trials/${document}`;
   }
+}
+
+/** What a policy answered, as a trial compares it. */
+export function verdictOf(outcome: { decision: string; rule: string | null; code: string | null }): TrialVerdict {
+  return { decision: outcome.decision, rule: outcome.rule, code: outcome.code };
+}
+
+function sameVerdict(a: TrialVerdict, b: TrialVerdict): boolean {
+  return a.decision === b.decision && a.rule === b.rule && a.code === b.code;
 }

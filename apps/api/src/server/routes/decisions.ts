@@ -1,6 +1,7 @@
 // Routes: the recorded gate decisions, newest first, for members. The arguments themselves (kept only for
 // the retention period) are shown only on request, and only to owners and admins; their digest always.
 import { createRoute, z } from '@hono/zod-openapi';
+import type { ShadowDifference } from '@tollgate/engine';
 import { createMiddleware } from 'hono/factory';
 import { type Env, requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
@@ -29,6 +30,10 @@ const ListQuery = z.strictObject({
   limit: limitQuery(MAX_DECISIONS_LIMIT, DEFAULT_DECISIONS_LIMIT),
   cursor: CursorQuery,
   with_arguments: WithArguments,
+  shadow: z
+    .enum(['differs'])
+    .optional()
+    .openapi({ description: 'differs: only calls on which a shadowed rule file’s candidate gave another verdict (docs/review.md).' }),
 });
 const OneQuery = z.strictObject({ with_arguments: WithArguments });
 const CallParam = z.object({ call_id: z.string().min(1).openapi({ description: 'The call id, URL-encoded.' }) });
@@ -54,6 +59,19 @@ const DecisionSchema = z
       .openapi({ description: 'Only with ?with_arguments=true: the arguments, or null once forgotten.' }),
     session: z.string().nullable(),
     created_at: Timestamp,
+    shadow_differences: z
+      .array(
+        z.object({
+          document: z.string(),
+          rule: z.string().nullable(),
+          running: z.enum(['allow', 'refuse', 'confirm']),
+          candidate: z.enum(['allow', 'refuse', 'confirm']),
+        }),
+      )
+      .openapi({
+        description:
+          'The rules of shadowed rule files whose candidate gave this call another verdict than the running version (empty when none); only the running version decided.',
+      }),
   })
   .openapi('RecordedDecision');
 
@@ -74,7 +92,7 @@ const listRoute = createRoute({
   responses: {
     200: jsonResponse(z.object({ decisions: z.array(DecisionSchema), ...PageFields }), 'One page of decisions.'),
     400: errorResponse(
-      'INVALID_QUERY: a bad agent, since, until, limit or with_arguments; INVALID_CURSOR: a cursor not given by this server.',
+      'INVALID_QUERY: a bad agent, since, until, limit, with_arguments or shadow; INVALID_CURSOR: a cursor not given by this server.',
     ),
     401: ERRORS[401],
     403: ERRORS[403],
@@ -113,6 +131,7 @@ function present(row: DecisionRow, withArguments: boolean) {
     ...(withArguments ? { arguments: readStoredJson(row.arguments) as Record<string, unknown> | null } : {}),
     session: row.session,
     created_at: row.created_at,
+    shadow_differences: (readStoredJson(row.shadow_differences) ?? []) as ShadowDifference[],
   };
 }
 
@@ -133,6 +152,7 @@ export function decisionRoutes() {
       ...(q.until !== undefined ? { until: new Date(q.until).toISOString() } : {}),
       limit: q.limit ?? DEFAULT_DECISIONS_LIMIT,
       ...(after !== undefined ? { after } : {}),
+      ...(q.shadow === 'differs' ? { shadowDiffers: true } : {}),
     });
     const decisions = page.rows.map((r) => present(r, withArguments));
     return exactJson(c, { decisions, has_more: page.more, next_cursor: page.next }, 200);

@@ -1,4 +1,4 @@
-// Routes: events. GET /v1/events streams approvals and document versions as server-sent events, so the
+// Routes: events. GET /v1/events streams approvals, document versions and trial counts as server-sent events, so the
 // console updates live; a comment every 15 s keeps proxies from closing a quiet stream.
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
@@ -14,7 +14,8 @@ const eventsRoute = createRoute({
   path: '/events',
   operationId: 'streamEvents',
   tags: ['events'],
-  summary: 'Server-sent events: `approval` {id, status} and `document` {id, sequence}, with a heartbeat comment every 15 s.',
+  summary:
+    'Server-sent events: `approval` {id, status}, `document` {id, sequence} and `trial` {document, candidate, running, calls, sampled, agreed, differed} (throttled), with a heartbeat comment every 15 s.',
   responses: {
     200: {
       content: { 'text/event-stream': { schema: z.string() } },

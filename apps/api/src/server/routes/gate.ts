@@ -8,7 +8,9 @@ import { MAX_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, readJsonBody } from '../call-request.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { observeTrials } from '../gate/live-trials.ts';
 import { loadAgentCached } from '../gate/load-agent.ts';
+import { shadowDifferencesFor } from '../gate/shadow-runs.ts';
 import { onlyDeclaredQuery, router, validationError } from '../openapi.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { newCallId } from '../state/call-id.ts';
@@ -99,11 +101,13 @@ export function gateRoutes() {
     sweepArguments(ctx, now);
     const members = cachedJudgedMembers(ctx.db);
     const history = body.session === undefined ? [] : sessionHistory(ctx.db, name, body.session);
-    const d = decidePrepared(loaded.prepared, {
+    const input = {
       members,
       now,
       call: { tool: body.tool, arguments: body.arguments, history, contexts: body.contexts, confirmed: body.confirmed },
-    });
+    };
+    const d = decidePrepared(loaded.prepared, input);
+    const shadows = await shadowDifferencesFor(ctx, loaded, input.call);
     const callId = newCallId(now.getTime());
     const digest = argumentsDigest(body.arguments);
     const createdAt = now.toISOString();
@@ -123,6 +127,7 @@ export function gateRoutes() {
       arguments_digest: digest,
       session: body.session ?? null,
       created_at: createdAt,
+      shadow_differences: shadows.length === 0 ? null : JSON.stringify(shadows),
     };
     // A held call and its approval request are written before the agent hears of it; any other decision
     // joins this tick's batch (see state/decision-log.ts).
@@ -165,6 +170,8 @@ export function gateRoutes() {
     if (approvalId && d.approval) {
       answer.approval = { id: approvalId, expires_at: d.approval.expires_at, approvers_count: d.approval.approvers.length };
     }
+    // Candidates under trial decide the call again once it is answered (gate/live-trials.ts).
+    observeTrials(ctx, loaded.prepared, input, d, callId);
     return c.json(answer, 200);
   });
   return app;

@@ -5,7 +5,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
-import type { PreviewJson, ToolDecisionJson } from '../review/answers.ts';
+import type { ToolDecisionJson } from '../review/answers.ts';
+import { previewAgainst } from '../review/preview.ts';
 import {
   agentSubject,
   assertPolicyDocument,
@@ -158,35 +159,8 @@ export function reviewRoutes() {
         ? await runningVersion(ctx, id)
         : { sequence: Number(query.running), text: await versionText(ctx, id, Number(query.running)) };
     const candidate = { sequence: Number(query.candidate), text: await versionText(ctx, id, Number(query.candidate)) };
-    const { source, catalogues } = await policyCatalogues(ctx, id);
-    const answer = await review<{ ok: true; previews: PreviewJson[] }>(
-      {
-        preview: {
-          running: running.text,
-          candidate: candidate.text,
-          catalogues: catalogues.map((k) => k.tools),
-          members: judgedMembers(ctx),
-        },
-      },
-      `${id} versions ${running.sequence} -> ${candidate.sequence}`,
-    );
-    const previews = catalogues.map((k, i) => {
-      const p = answer.previews[i] as PreviewJson;
-      return { id: k.id, agents: k.agents, tools: p.tools, unchanged: p.unchanged };
-    });
-    return c.json(
-      {
-        id,
-        running: running.sequence,
-        candidate: candidate.sequence,
-        source,
-        catalogues: previews,
-        widens: answer.previews.some((p) => p.widens),
-        narrows: answer.previews.some((p) => p.narrows),
-        depends: answer.previews.some((p) => p.depends),
-      },
-      200,
-    );
+    const preview = await previewAgainst(ctx, id, running, candidate.text, `${id} versions ${running.sequence} -> ${candidate.sequence}`);
+    return c.json({ ...preview, candidate: candidate.sequence }, 200);
   });
 
   return app;

@@ -93,6 +93,11 @@ export function memberOf(c: Context<Env>): MemberRow {
   return requireMember(c.get('principal'));
 }
 
+/** The member behind a request and whether the key is a model's (the `model` grant): who authors an edit. */
+export function editorOf(c: Context<Env>): MemberRow & { model: boolean } {
+  return { ...memberOf(c), model: c.get('principal').grants.includes('model') };
+}
+
 /** Route middleware: the key must hold `grant` (after members(), so an agent's key is MEMBER_REQUIRED first). */
 export function withGrant(grant: Grant) {
   return createMiddleware<Env>(async function requireKeyGrant(c, next) {
@@ -105,6 +110,19 @@ export function withGrant(grant: Grant) {
 export function members(...roles: Role[]) {
   return createMiddleware<Env>(async function requireRole(c, next) {
     requireMember(c.get('principal'), ...roles);
+    await next();
+  });
+}
+
+/**
+ * Route middleware, after members(): the key must be a person's, not a model's (the `model` grant). Making a
+ * version run is a person's to do, so a model's held edit runs only when a person activates it.
+ */
+export function people() {
+  return createMiddleware<Env>(async function requirePerson(c, next) {
+    if (c.get('principal').grants.includes('model')) {
+      throw new ApiError(403, 'PERSON_REQUIRED', "a model's key cannot make a version run; a person activates it");
+    }
     await next();
   });
 }
@@ -135,6 +153,7 @@ export type Resource =
   | 'agent'
   | 'approval'
   | 'trial'
+  | 'shadow'
   | 'template'
   | 'member'
   | 'decision'

@@ -13,7 +13,7 @@ import { readRulesetVersion } from '../rulesets/ruleset-versions.ts';
 import { fullView, withCounts } from '../rulesets/ruleset-view.ts';
 import { RULE_TIMEOUT_MS, runRulesetVersion } from '../rulesets/run-version.ts';
 import { etagHeaders, requiredPrecondition } from './preconditions.ts';
-import { memberOf } from './route-kit.ts';
+import { editorOf, memberOf } from './route-kit.ts';
 import {
   archiveRoute,
   createRulesetRoute,
@@ -55,7 +55,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
   });
 
   app.openapi(createRulesetRoute, async (c) => {
-    const member = memberOf(c);
+    const member = editorOf(c);
     const ctx = c.get('ctx');
     const view = await createRuleset(ctx, c.req.valid('json'), member);
     const location = `/v1/rulesets/${encodeURIComponent(view.id)}`;
@@ -63,7 +63,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
   });
 
   app.openapi(updateRoute, async (c) => {
-    const member = memberOf(c);
+    const member = editorOf(c);
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
     const b = c.req.valid('json');
@@ -73,7 +73,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
   });
 
   app.openapi(latestRoute, async (c) => {
-    const member = memberOf(c);
+    const member = editorOf(c);
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
     return c.json(await updateToLatest(ctx, id, c.req.valid('json'), member), 200, await etagHeaders(ctx.store, id));

@@ -4,6 +4,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { JsonNumber } from '@tollgate/engine/source';
 import type { TrialReport } from '@tollgate/store';
+import { publishTrial } from '../gate/live-trials.ts';
 import { router } from '../openapi.ts';
 import { compareCalls, Expectation, exampleCalls, pastedCalls, policyOf, recordedCalls, SimulationBody } from '../simulations/simulate.ts';
 import { exactJson } from '../state/stored-json.ts';
@@ -48,12 +49,24 @@ const TrialSchema = z
     sampled: Count,
     agreed: Count,
     differed: Count,
-    differing: z.array(z.string()),
+    differing: z.array(z.string()).openapi({ description: 'The ids of the newest 100 calls whose answers differed, oldest first.' }),
+    differences: z
+      .array(z.object({ call_id: z.string(), running: Decision, candidate: Decision }))
+      .openapi({ description: "The newest 100 differing calls, oldest first, with the running version's and the candidate's answers." }),
     running: z.boolean(),
   })
   .openapi('Trial');
 const TrialBody = z
-  .strictObject({ document: z.string().min(1), sequence: z.number().int().positive(), sample_rate: SampleRate })
+  .strictObject({
+    document: z.string().min(1),
+    sequence: z.number().int().positive(),
+    sample_rate: SampleRate.optional().openapi({ description: 'The share of calls that also run the candidate; or give sample_every.' }),
+    sample_every: z.number().int().min(1).optional().openapi({ description: 'Every n-th call also runs the candidate (1: every call).' }),
+  })
+  .refine((b) => (b.sample_rate === undefined) !== (b.sample_every === undefined), {
+    message: 'give sample_rate or sample_every, one of them',
+    path: ['sample_rate'],
+  })
   .openapi('TrialBody');
 const DocumentParam = z.object({ document: z.string().min(1).openapi({ description: 'The policy id, URL-encoded.' }) });
 
@@ -137,6 +150,7 @@ function snake(r: TrialReport) {
     agreed: r.agreed,
     differed: r.differed,
     differing: r.differing,
+    differences: r.differences.map((d) => ({ call_id: d.callId, running: d.running, candidate: d.candidate })),
     running: r.running,
   };
 }
@@ -163,8 +177,9 @@ export function simulationRoutes() {
     const body = c.req.valid('json');
     const report = await c
       .get('ctx')
-      .trials.start({ document: body.document, sequence: body.sequence, sampleRate: body.sample_rate })
+      .trials.start({ document: body.document, sequence: body.sequence, sampleRate: body.sample_rate ?? 1 / (body.sample_every ?? 1) })
       .catch(storeErrorFor('document'));
+    publishTrial(c.get('ctx'), report.document);
     return c.json(snake(report), 201, { Location: `/v1/trials/${encodeURIComponent(report.document)}` });
   });
 
@@ -179,6 +194,7 @@ export function simulationRoutes() {
     const { document } = c.req.valid('param');
     const report = await c.get('ctx').trials.stop(document).catch(storeErrorFor('document'));
     if (!report) throw notFound('trial', `${document} has no trial`);
+    publishTrial(c.get('ctx'), document);
     return c.json(snake(report), 200);
   });
 

@@ -10,10 +10,12 @@ import { hasStatus, lifecycleOf } from './lifecycle.ts';
 import { assertRulesetId, checkRulesetText, readRulesetVersion, rulesetText, rulesetVersions } from './ruleset-versions.ts';
 import { fullView } from './ruleset-view.ts';
 
-export type Member = Pick<MemberRow, 'name' | 'role'>;
+/** Who changes a set: a member, through a model's key when `model` (docs/documents.md, "Edits through the API"). */
+export type Member = Pick<MemberRow, 'name' | 'role'> & { model?: boolean };
 
-export function authorOf(member: { name: string; role: Role }) {
-  return { kind: member.role === 'developer' ? ('developer' as const) : ('person' as const), label: member.name };
+export function authorOf(member: { name: string; role: Role; model?: boolean }) {
+  const kind = member.model ? ('model' as const) : member.role === 'developer' ? ('developer' as const) : ('person' as const);
+  return { kind, label: member.name };
 }
 
 export async function assertReplacement(ctx: AppContext, id: string, replacement: string): Promise<void> {
@@ -28,7 +30,7 @@ export async function saveDraftVersion(
   ctx: AppContext,
   id: string,
   set: { name: string; description?: string; tags?: string[]; pins: { rule_id: string; version_id?: number }[] },
-  author: { kind: 'person' | 'developer'; label: string },
+  author: { kind: 'person' | 'developer' | 'model'; label: string },
   reason: string,
   ifMatch?: number,
 ): Promise<number> {

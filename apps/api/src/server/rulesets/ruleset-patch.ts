@@ -44,6 +44,10 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
   if (touchesLifecycle && !STEWARDS.includes(member.role)) {
     throw new ApiError(403, 'ROLE_REQUIRED', `this needs the role ${STEWARDS.join(' or ')}; you are ${member.role}`);
   }
+  // Which version runs, and whether the set runs at all, is a person's to change (route-kit.ts, people()).
+  if (touchesLifecycle && member.model) {
+    throw new ApiError(403, 'PERSON_REQUIRED', "a model's key cannot make a version run; a person activates it");
+  }
 
   if (b.pins !== undefined) {
     if (touchesLifecycle) {

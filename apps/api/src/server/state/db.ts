@@ -93,6 +93,30 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (catalogue, tool)
    );
    CREATE TABLE tool_authorizations_adopted (id INTEGER PRIMARY KEY CHECK (id = 1), adopted_at TEXT NOT NULL);`,
+  // Trials' counts (docs/review.md, "Trials on live calls"): one UPDATE adds a call, so concurrent calls and
+  // processes lose no count; the newest differing calls are kept with both answers.
+  `CREATE TABLE trial_counts (
+     document TEXT NOT NULL,
+     started_at TEXT NOT NULL,
+     calls INTEGER NOT NULL DEFAULT 0,
+     sampled INTEGER NOT NULL DEFAULT 0,
+     agreed INTEGER NOT NULL DEFAULT 0,
+     differed INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (document, started_at)
+   );
+   CREATE TABLE trial_differences (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     document TEXT NOT NULL,
+     started_at TEXT NOT NULL,
+     call_id TEXT NOT NULL,
+     running TEXT NOT NULL,
+     candidate TEXT NOT NULL
+   );
+   CREATE INDEX trial_differences_by_trial ON trial_differences (document, started_at, id);`,
+  // Shadow runs of rule files (docs/review.md, "Shadow runs of rule files"): each decision keeps the rules whose
+  // verdict a candidate would change; the partial index finds them however long the log grows.
+  `ALTER TABLE decisions ADD COLUMN shadow_differences TEXT;
+   CREATE INDEX decisions_with_shadow_differences ON decisions (created_at) WHERE shadow_differences IS NOT NULL;`,
 ];
 
 /**

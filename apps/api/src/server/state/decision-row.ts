@@ -18,6 +18,8 @@ export interface DecisionRow {
   arguments_digest: string;
   session: string | null;
   created_at: string;
+  /** JSON: the rule files' shadow differences on this call ([{document, rule, running, candidate}]); null when none. */
+  shadow_differences?: string | null;
 }
 
 export const COLUMNS = [
@@ -35,6 +37,7 @@ export const COLUMNS = [
   'arguments_digest',
   'session',
   'created_at',
+  'shadow_differences',
 ] as const satisfies readonly (keyof DecisionRow)[];
 export const INSERT = `INSERT INTO decisions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 /** Rows the writer thread may have written already are written here without their duplicates. */
@@ -57,5 +60,6 @@ export function valuesOf(row: DecisionRow): unknown[] {
     row.arguments_digest,
     row.session,
     row.created_at,
+    row.shadow_differences ?? null,
   ];
 }

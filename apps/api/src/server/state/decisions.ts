@@ -72,6 +72,8 @@ export interface DecisionFilter {
   limit: number;
   /** The key of the previous page's last row: only rows after it, newest first (listDecisions). */
   after?: PageKey;
+  /** Only calls with shadow differences (docs/review.md, "Shadow runs of rule files"). */
+  shadowDiffers?: boolean;
 }
 
 /** The statement listing decisions newest first (by the time index, or the agent's), and its parameters. */
@@ -114,6 +116,7 @@ function decisionsQuery(select: string, filter: DecisionFilter, order: string): 
     where.push('created_at <= ?');
     params.push(filter.until);
   }
+  if (filter.shadowDiffers === true) where.push('shadow_differences IS NOT NULL');
   if (filter.after !== undefined) {
     where.push(AFTER_KEY_SQL);
     params.push(filter.after.createdAt, filter.after.rowid);

@@ -6,7 +6,12 @@ import { readStoredJson } from './stored-json.ts';
 
 export const ROLES = ['owner', 'admin', 'approver', 'developer', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
-export const GRANTS = ['catalogue'] as const;
+/**
+ * What a key may do beyond its member's role: `catalogue` compiles against the catalogue; `model` marks the key
+ * as a model's (an assistant acting as its member): its edits are authored `model` and held for a person to
+ * activate, and it activates and reverts nothing (docs/documents.md, "A model's edits").
+ */
+export const GRANTS = ['catalogue', 'model'] as const;
 export type Grant = (typeof GRANTS)[number];
 
 export interface MemberRow {

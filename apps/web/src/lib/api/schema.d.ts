@@ -433,7 +433,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Server-sent events: `approval` {id, status} and `document` {id, sequence}, with a heartbeat comment every 15 s. */
+    /** Server-sent events: `approval` {id, status}, `document` {id, sequence} and `trial` {document, candidate, running, calls, sampled, agreed, differed} (throttled), with a heartbeat comment every 15 s. */
     get: operations['streamEvents'];
     put?: never;
     post?: never;
@@ -505,6 +505,57 @@ export interface paths {
     put?: never;
     /** Stop a trial (owner or admin); nothing is promoted. */
     post: operations['stopTrial'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/shadows': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Check a stored candidate version of a rule file detect-only beside the running one on live calls (owner or admin). */
+    post: operations['startShadow'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/shadows/{document}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The shadow of a rule file: its candidate and whether it runs. */
+    get: operations['getShadow'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/shadows/{document}/stop': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stop a shadow (owner or admin); nothing is promoted. */
+    post: operations['stopShadow'];
     delete?: never;
     options?: never;
     head?: never;
@@ -799,6 +850,7 @@ export interface components {
           | 'MEMBER_REQUIRED'
           | 'ROLE_REQUIRED'
           | 'GRANT_REQUIRED'
+          | 'PERSON_REQUIRED'
           | 'AGENT_KEY_REQUIRED'
           | 'AGENT_MISMATCH'
           | 'NOT_ELIGIBLE'
@@ -1032,11 +1084,136 @@ export interface components {
       version?: components['schemas']['DocumentVersion'];
       reasons: components['schemas']['Diagnostic'][];
       impact: components['schemas']['EditImpact'];
+      /** @description On a conflict of a policy edit: the impact preview of the edit's text against the version that runs now (`running`), per catalogue of the agents that use the policy (docs/review.md) */
+      preview?: {
+        id: string;
+        running: number;
+        /**
+         * @description agents: the catalogues of the agents that use the policy; workspace: no agent uses it, so the workspace's catalogue
+         * @enum {string}
+         */
+        source: 'agents' | 'workspace';
+        catalogues: {
+          id: string;
+          agents: string[];
+          /** @description The tools some call of which changes decision (or may) */
+          tools: {
+            tool: string;
+            action: string;
+            running: components['schemas']['ToolDecision'];
+            candidate: components['schemas']['ToolDecision'];
+            changes: components['schemas']['DecisionDiffEntry'][];
+          }[];
+          unchanged: string[];
+        }[];
+        widens: boolean;
+        narrows: boolean;
+        /** @description Some region may change and cannot be decided without the arguments */
+        depends: boolean;
+      };
     };
     EditImpact: {
       widens_security: boolean;
       widened_subjects: string[];
     };
+    ToolDecision: {
+      tool: string;
+      action: string;
+      /** @enum {string} */
+      decision: 'allow' | 'require_approval' | 'deny' | 'depends_on_amount' | 'depends_on_arguments';
+      outcome?: components['schemas']['ReviewOutcome'];
+      bands?: {
+        amount: components['schemas']['AmountInterval'];
+        outcome?: components['schemas']['ReviewOutcome'];
+        depends_on_arguments?: {
+          rules: string[];
+          reason: string;
+        };
+      }[];
+      /** @description depends_on_arguments: the rules whose argument conditions are involved */
+      rules?: string[];
+      reason?: string;
+      /** @example read_customer (customers.read): deny (DEFAULT) */
+      words: string;
+    };
+    /** @description The outcome of every call, when there is one */
+    ReviewOutcome: {
+      /** @enum {string} */
+      decision: 'allow' | 'require_approval' | 'deny';
+      /** @description The deciding rule's id, or null when a code decided */
+      rule: string | null;
+      /** @description DEFAULT, NO_ELIGIBLE_APPROVER, ... when no rule decided alone */
+      code: string | null;
+      /** @description For a held call: the roles and users the deciding rule names */
+      approvers?: {
+        roles: string[];
+        users: string[];
+      };
+      /** @description For a held call: the workspace's eligible members' ids */
+      eligible?: string[];
+      /** @description The rule matched only because the amount or an argument could not be read */
+      fail_closed: boolean;
+    };
+    /** @description null: calls without an amount */
+    AmountInterval: {
+      /** @description The lower end (a decimal); null is minus infinity */
+      lo: string | null;
+      lo_inclusive: boolean;
+      /** @description The upper end (a decimal); null is infinity */
+      hi: string | null;
+      hi_inclusive: boolean;
+      /** @example (100, 250] */
+      words: string;
+    } | null;
+    DecisionDiffEntry:
+      | {
+          /** @enum {string} */
+          kind: 'change';
+          subject: {
+            label: string;
+            alike?: string[];
+          };
+          region: {
+            amount: components['schemas']['AmountInterval'];
+            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
+            currency: string | null;
+            arguments: {
+              path: string;
+              words: string;
+            }[];
+          };
+          from: components['schemas']['ReviewOutcome'];
+          to: components['schemas']['ReviewOutcome'];
+          /** @enum {string} */
+          direction: 'widens' | 'narrows' | 'changes';
+          witness: {
+            tool: string;
+            /** @description A call in the region, as JSON text (numbers kept as written) */
+            arguments: string;
+          };
+          /** @example issue_refund (refund.issue), amount in (100, 250] USD: allow -> require approval (narrows) */
+          words: string;
+        }
+      | {
+          /** @enum {string} */
+          kind: 'depends_on_arguments';
+          subject: {
+            label: string;
+            alike?: string[];
+          };
+          region: {
+            amount: components['schemas']['AmountInterval'];
+            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
+            currency: string | null;
+            arguments: {
+              path: string;
+              words: string;
+            }[];
+          };
+          rules: string[];
+          reason: string;
+          words: string;
+        };
     DocumentEdit: {
       content: string;
       reason: string;
@@ -1201,13 +1378,42 @@ export interface components {
       sampled: number;
       agreed: number;
       differed: number;
+      /** @description The ids of the newest 100 calls whose answers differed, oldest first. */
       differing: string[];
+      /** @description The newest 100 differing calls, oldest first, with the running version's and the candidate's answers. */
+      differences: {
+        call_id: string;
+        running: {
+          decision: string;
+          rule: string | null;
+          code: string | null;
+        };
+        candidate: {
+          decision: string;
+          rule: string | null;
+          code: string | null;
+        };
+      }[];
       running: boolean;
     };
     TrialBody: {
       document: string;
       sequence: number;
-      sample_rate: number;
+      /** @description The share of calls that also run the candidate; or give sample_every. */
+      sample_rate?: number;
+      /** @description Every n-th call also runs the candidate (1: every call). */
+      sample_every?: number;
+    };
+    Shadow: {
+      document: string;
+      candidate: number;
+      /** Format: date-time */
+      started_at: string;
+      running: boolean;
+    };
+    ShadowBody: {
+      document: string;
+      sequence: number;
     };
     RecordedDecision: {
       call_id: string;
@@ -1232,6 +1438,15 @@ export interface components {
       session: string | null;
       /** Format: date-time */
       created_at: string;
+      /** @description The rules of shadowed rule files whose candidate gave this call another verdict than the running version (empty when none); only the running version decided. */
+      shadow_differences: {
+        document: string;
+        rule: string | null;
+        /** @enum {string} */
+        running: 'allow' | 'refuse' | 'confirm';
+        /** @enum {string} */
+        candidate: 'allow' | 'refuse' | 'confirm';
+      }[];
     };
     Ruleset: {
       id: string;
@@ -1419,55 +1634,6 @@ export interface components {
         tools: components['schemas']['ToolDecision'][];
       }[];
     };
-    ToolDecision: {
-      tool: string;
-      action: string;
-      /** @enum {string} */
-      decision: 'allow' | 'require_approval' | 'deny' | 'depends_on_amount' | 'depends_on_arguments';
-      outcome?: components['schemas']['ReviewOutcome'];
-      bands?: {
-        amount: components['schemas']['AmountInterval'];
-        outcome?: components['schemas']['ReviewOutcome'];
-        depends_on_arguments?: {
-          rules: string[];
-          reason: string;
-        };
-      }[];
-      /** @description depends_on_arguments: the rules whose argument conditions are involved */
-      rules?: string[];
-      reason?: string;
-      /** @example read_customer (customers.read): deny (DEFAULT) */
-      words: string;
-    };
-    /** @description The outcome of every call, when there is one */
-    ReviewOutcome: {
-      /** @enum {string} */
-      decision: 'allow' | 'require_approval' | 'deny';
-      /** @description The deciding rule's id, or null when a code decided */
-      rule: string | null;
-      /** @description DEFAULT, NO_ELIGIBLE_APPROVER, ... when no rule decided alone */
-      code: string | null;
-      /** @description For a held call: the roles and users the deciding rule names */
-      approvers?: {
-        roles: string[];
-        users: string[];
-      };
-      /** @description For a held call: the workspace's eligible members' ids */
-      eligible?: string[];
-      /** @description The rule matched only because the amount or an argument could not be read */
-      fail_closed: boolean;
-    };
-    /** @description null: calls without an amount */
-    AmountInterval: {
-      /** @description The lower end (a decimal); null is minus infinity */
-      lo: string | null;
-      lo_inclusive: boolean;
-      /** @description The upper end (a decimal); null is infinity */
-      hi: string | null;
-      hi_inclusive: boolean;
-      /** @example (100, 250] */
-      words: string;
-    } | null;
     DocumentDecisionMap: {
       id: string;
       version: number;
@@ -1509,55 +1675,6 @@ export interface components {
       /** @description Some region may change and cannot be decided without the arguments */
       depends: boolean;
     };
-    DecisionDiffEntry:
-      | {
-          /** @enum {string} */
-          kind: 'change';
-          subject: {
-            label: string;
-            alike?: string[];
-          };
-          region: {
-            amount: components['schemas']['AmountInterval'];
-            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
-            currency: string | null;
-            arguments: {
-              path: string;
-              words: string;
-            }[];
-          };
-          from: components['schemas']['ReviewOutcome'];
-          to: components['schemas']['ReviewOutcome'];
-          /** @enum {string} */
-          direction: 'widens' | 'narrows' | 'changes';
-          witness: {
-            tool: string;
-            /** @description A call in the region, as JSON text (numbers kept as written) */
-            arguments: string;
-          };
-          /** @example issue_refund (refund.issue), amount in (100, 250] USD: allow -> require approval (narrows) */
-          words: string;
-        }
-      | {
-          /** @enum {string} */
-          kind: 'depends_on_arguments';
-          subject: {
-            label: string;
-            alike?: string[];
-          };
-          region: {
-            amount: components['schemas']['AmountInterval'];
-            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
-            currency: string | null;
-            arguments: {
-              path: string;
-              words: string;
-            }[];
-          };
-          rules: string[];
-          reason: string;
-          words: string;
-        };
   };
   responses: never;
   parameters: never;
@@ -2599,7 +2716,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description TOO_LARGE: the content is over the store's document limit; nothing stored */
+      /** @description TOO_LARGE: the body is over the edit route's transport limit (twice the document limit and 64 KiB), unread; nothing stored */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2617,7 +2734,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description refused: the content does not load or is too large; nothing stored */
+      /** @description refused: the content does not load, or is over the document limit (TOO_LARGE, refused unread); nothing stored */
       422: {
         headers: {
           [name: string]: unknown;
@@ -3822,6 +3939,231 @@ export interface operations {
       };
     };
   };
+  startShadow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ShadowBody'];
+      };
+    };
+    responses: {
+      /** @description The shadow, running. */
+      201: {
+        headers: {
+          /** @description The path of what was made. */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Shadow'];
+        };
+      };
+      /** @description INVALID_SAVE: not a rule sheet or Colang policy, or the version runs already; INVALID_BODY. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no such document or version (details.resource). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description REJECTED_VERSION: the version does not load, so it cannot run as a candidate. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit; nothing was read. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description LOCKED: the store is busy; nothing was written; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getShadow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The rule file id, URL-encoded. */
+        document: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The shadow. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Shadow'];
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND (details.resource "shadow"): the rule file has no shadow. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  stopShadow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The rule file id, URL-encoded. */
+        document: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The shadow, stopped. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Shadow'];
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND (details.resource "shadow"): the rule file has no shadow. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description LOCKED: the store is busy; nothing was written; retry after Retry-After seconds. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listDecisions: {
     parameters: {
       query?: {
@@ -3837,6 +4179,8 @@ export interface operations {
         cursor?: string;
         /** @description true to include the kept arguments (owner or admin only). */
         with_arguments?: 'true' | 'false';
+        /** @description differs: only calls on which a shadowed rule file’s candidate gave another verdict (docs/review.md). */
+        shadow?: 'differs';
       };
       header?: never;
       path?: never;
@@ -3859,7 +4203,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_QUERY: a bad agent, since, until, limit or with_arguments; INVALID_CURSOR: a cursor not given by this server. */
+      /** @description INVALID_QUERY: a bad agent, since, until, limit, with_arguments or shadow; INVALID_CURSOR: a cursor not given by this server. */
       400: {
         headers: {
           [name: string]: unknown;

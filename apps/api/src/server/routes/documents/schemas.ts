@@ -2,6 +2,7 @@
 // /v1/openapi.json describes them.
 import { z } from '@hono/zod-openapi';
 import { DiagnosticSchema } from '../../diagnostic-schema.ts';
+import { ImpactPreviewSchema } from '../review-schemas.ts';
 import { ErrorSchema, json } from '../route-kit.ts';
 
 export const IdParam = z
@@ -80,6 +81,10 @@ export const OutcomeSchema = z
     version: VersionSchema.optional(),
     reasons: z.array(DiagnosticSchema),
     impact: ImpactSchema,
+    preview: ImpactPreviewSchema.omit({ candidate: true }).optional().openapi({
+      description:
+        "On a conflict of a policy edit: the impact preview of the edit's text against the version that runs now (`running`), per catalogue of the agents that use the policy (docs/review.md)",
+    }),
   })
   .openapi('EditOutcome');
 

@@ -1,7 +1,7 @@
 // The document routes as OpenAPI operations (createRoute): path, roles, request and every answer.
 import { createRoute, z } from '@hono/zod-openapi';
 import { IfMatchHeader, withETag } from '../preconditions.ts';
-import { ErrorSchema, json, LOCATION, members } from '../route-kit.ts';
+import { ErrorSchema, json, LOCATION, members, people } from '../route-kit.ts';
 import {
   ActivateBody,
   DiffSchema,
@@ -89,9 +89,15 @@ export const editRoute = createRoute({
     ),
     409: withETag(json(OutcomeSchema, 'conflict: the running version is no longer based_on; nothing stored')),
     412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing stored'),
-    413: json(ErrorSchema, "TOO_LARGE: the content is over the store's document limit; nothing stored"),
+    413: json(
+      ErrorSchema,
+      "TOO_LARGE: the body is over the edit route's transport limit (twice the document limit and 64 KiB), unread; nothing stored",
+    ),
     428: json(ErrorSchema, 'PRECONDITION_REQUIRED: neither If-Match nor based_on was sent (or If-Match: *); nothing stored'),
-    422: json(OutcomeSchema, 'refused: the content does not load or is too large; nothing stored'),
+    422: json(
+      OutcomeSchema,
+      'refused: the content does not load, or is over the document limit (TOO_LARGE, refused unread); nothing stored',
+    ),
     503: json(
       OutcomeSchema,
       'refused: the store is busy (another process holds its lock); nothing stored; retry after Retry-After seconds',
@@ -104,7 +110,7 @@ export const activateRoute = createRoute({
   path: '/documents/{id}/activate',
   tags: ['documents'],
   summary: 'Runs a stored, loadable version (owner or admin)',
-  middleware: [members('owner', 'admin')] as const,
+  middleware: [members('owner', 'admin'), people()] as const,
   request: {
     params: z.object({ id: IdParam }),
     headers: IfMatchHeader,
@@ -128,7 +134,7 @@ export const revertRoute = createRoute({
   path: '/documents/{id}/revert',
   tags: ['documents'],
   summary: 'Runs the version that ran before the current one (owner or admin)',
-  middleware: [members('owner', 'admin')] as const,
+  middleware: [members('owner', 'admin'), people()] as const,
   request: { params: z.object({ id: IdParam }), headers: IfMatchHeader },
   responses: {
     200: withETag(json(VersionResult, 'The version now running')),

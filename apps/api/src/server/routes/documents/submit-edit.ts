@@ -6,6 +6,7 @@ import type { Diagnostic } from '@tollgate/engine/source';
 import type { EditOutcome } from '@tollgate/store';
 import type { AppContext } from '../../context.ts';
 import { diagnosticsJson } from '../../diagnostic-schema.ts';
+import { previewAgainst } from '../../review/preview.ts';
 import { checkAgainstStore } from '../../rulesets/store-checks.ts';
 import type { MemberRow } from '../../state/members.ts';
 import { storeError } from '../route-kit.ts';
@@ -19,7 +20,14 @@ export interface EditRequest {
 }
 
 /** The outcome of an edit on the wire, with the edit seam's outcome it came from (none when refused before it). */
-export async function submitEdit(ctx: AppContext, id: string, body: EditRequest, member: MemberRow, ifMatch: number | undefined) {
+export async function submitEdit(
+  ctx: AppContext,
+  id: string,
+  body: EditRequest,
+  editor: { member: MemberRow; model: boolean },
+  ifMatch: number | undefined,
+) {
+  const { member } = editor;
   if (documentKindOf(id) === 'catalogue' && member.role === 'developer') await refuseBindingChange(ctx, id, body.content);
   // A rule set's pins and the settings' approved versions are checked against the store here (the seam's
   // validators read the text alone); a set's pins without a version are pinned as the version is made.
@@ -36,7 +44,7 @@ export async function submitEdit(ctx: AppContext, id: string, body: EditRequest,
       kind: 'document',
       document: id,
       content: checked.content,
-      author: { kind: member.role === 'developer' ? 'developer' : 'person', label: member.name },
+      author: { kind: editor.model ? 'model' : member.role === 'developer' ? 'developer' : 'person', label: member.name },
       reason: body.reason,
       ...(body.based_on !== undefined ? { basedOn: body.based_on } : {}),
       ...(ifMatch !== undefined ? { ifMatch } : {}),
@@ -49,10 +57,29 @@ export async function submitEdit(ctx: AppContext, id: string, body: EditRequest,
     impact: impactJson(outcome.impact),
   };
   if (outcome.version) ctx.events.publish({ type: 'document', id, sequence: outcome.version.sequence });
-  return { outcome, result };
+  const preview = outcome.status === 'conflict' ? await conflictPreview(ctx, id, checked.content) : undefined;
+  return { outcome, result: preview ? { ...result, preview } : result };
 }
 
 /** A note of the store checks on a stored edit (pins taken at their running versions), as a Diagnostic. */
 function pinNote(message: string): Diagnostic {
   return { code: 'PINNED_AT_RUNNING', severity: 'info', message };
+}
+
+/**
+ * A conflicting policy edit's impact preview against the version that runs now (docs/documents.md,
+ * "Conflicts"): which tools the edit's text would change, from what to what. None when nothing runs or the
+ * running version does not load: the conflict stands on its own.
+ */
+async function conflictPreview(ctx: AppContext, id: string, content: string) {
+  if (documentKindOf(id) !== 'policy') return undefined;
+  const running = await ctx.store.get(id).catch(() => undefined);
+  if (!running) return undefined;
+  return previewAgainst(
+    ctx,
+    id,
+    { sequence: running.sequence, text: running.text },
+    content,
+    `${id}: the edit against version ${running.sequence}`,
+  ).catch(() => undefined);
 }

@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Role } from '../../state/members.ts';
 import { IfMatchHeader, withETag } from '../preconditions.ts';
-import { ErrorSchema, json, jsonBody, LOCATION, members } from '../route-kit.ts';
+import { ErrorSchema, json, jsonBody, LOCATION, members, people } from '../route-kit.ts';
 import {
   ArchiveBody,
   CreateBody,
@@ -85,7 +85,7 @@ export const archiveRoute = createRoute({
   path: '/rulesets/{id}/archive',
   tags: ['rulesets'],
   summary: 'Archives a rule set, naming a replacement agents are pointed at (owner or admin)',
-  middleware: [members(...STEWARDS)] as const,
+  middleware: [members(...STEWARDS), people()] as const,
   request: { params: z.object({ id: IdParam }), body: jsonBody(ArchiveBody) },
   responses: { 200: withETag(json(RulesetSchema, 'The archived set')), ...errors },
 });
@@ -95,7 +95,7 @@ export const restoreRoute = createRoute({
   path: '/rulesets/{id}/restore',
   tags: ['rulesets'],
   summary: 'Restores an archived rule set to the status it had (owner or admin)',
-  middleware: [members(...STEWARDS)] as const,
+  middleware: [members(...STEWARDS), people()] as const,
   request: { params: z.object({ id: IdParam }) },
   responses: { 200: withETag(json(RulesetSchema, 'The restored set')), ...errors },
 });
@@ -119,7 +119,7 @@ export const statusRoute = createRoute({
   path: '/documents/{id}/status',
   tags: ['rulesets'],
   summary: "Sets a rule document's status: draft, test, active, disabled or archived (owner or admin)",
-  middleware: [members(...STEWARDS)] as const,
+  middleware: [members(...STEWARDS), people()] as const,
   request: { params: z.object({ id: DocumentIdParam }), body: jsonBody(StatusBody) },
   responses: { 200: json(z.object({ id: z.string(), status: Status }), 'The status now'), ...errors },
 });

@@ -1,0 +1,60 @@
+// Shadow runs at the gate (docs/review.md, "Shadow runs of rule files"): for each rule file the agent runs that
+// is under shadow, the candidate checks the call detect-only beside the running version; the rules whose
+// verdicts differ are recorded with the decision. The running version alone decides.
+import { type GateCall, type ShadowDifference, type ShadowSide, shadowDifference, shadowSide } from '@tollgate/engine';
+import type { AppContext } from '../context.ts';
+import type { RuleShadow } from '../shadows/rule-shadows.ts';
+import type { LoadedAgent } from './load-agent.ts';
+
+/** Each rule file an agent runs, with its running side, laid once per loaded agent. */
+const runningSides = new WeakMap<LoadedAgent, Map<string, ShadowSide>>();
+/** Candidate sides, laid on a loaded agent's catalogue once per candidate. */
+const candidateSides = new WeakMap<LoadedAgent, Map<string, ShadowSide | undefined>>();
+
+/**
+ * The shadow differences of a call: empty when no rule file the agent runs is under shadow, or none differs.
+ *
+ * @example
+ * await shadowDifferencesFor(ctx, loaded, { tool: 'read_order', arguments: {} })
+ * // [{ document: 'sheets/support.rules.yaml', rule: 'read_order', running: 'allow', candidate: 'refuse' }]
+ */
+export async function shadowDifferencesFor(ctx: AppContext, loaded: LoadedAgent, call: GateCall): Promise<ShadowDifference[]> {
+  const active = await ctx.shadows.active();
+  if (active.size === 0) return [];
+  const differences: ShadowDifference[] = [];
+  for (const [document, running] of sidesOf(loaded)) {
+    const shadow = active.get(document);
+    if (!shadow || shadow.candidate === loaded.versions[document]) continue;
+    const candidate = await candidateSide(ctx, loaded, shadow);
+    const difference = candidate && shadowDifference(document, running, candidate, call);
+    if (difference) differences.push(difference);
+  }
+  return differences;
+}
+
+function sidesOf(loaded: LoadedAgent): Map<string, ShadowSide> {
+  const known = runningSides.get(loaded);
+  if (known) return known;
+  const { parts, agent } = loaded;
+  const sides = new Map<string, ShadowSide>();
+  if (agent.rulebook !== undefined && parts.rulebook !== undefined) {
+    sides.set(agent.rulebook, shadowSide(parts.catalogue, parts.rulebook, parts.overlay));
+  }
+  for (const book of parts.rulebooks ?? []) sides.set(book.document, shadowSide(parts.catalogue, book.rulebook, book.overlay));
+  runningSides.set(loaded, sides);
+  return sides;
+}
+
+async function candidateSide(ctx: AppContext, loaded: LoadedAgent, shadow: RuleShadow): Promise<ShadowSide | undefined> {
+  let known = candidateSides.get(loaded);
+  if (!known) {
+    known = new Map();
+    candidateSides.set(loaded, known);
+  }
+  const key = `${shadow.document}@${shadow.candidate}`;
+  if (known.has(key)) return known.get(key);
+  const compiled = await ctx.shadows.candidate(shadow.document, shadow.candidate);
+  const side = compiled && shadowSide(loaded.parts.catalogue, compiled.rulebook, compiled.overlay);
+  known.set(key, side);
+  return side;
+}

@@ -1,0 +1,86 @@
+// Shadow runs of rule files over real HTTP (docs/review.md, "Shadow runs of rule files"): a candidate sheet is
+// checked detect-only beside the running one; only the running version decides, each decision records the
+// rules whose verdict the candidate would change, and GET /v1/decisions?shadow=differs finds them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentKey, type LooseJson, okJson, startServer, type TestServer } from './server-harness.ts';
+
+const SHEET = 'sheets/support.rules.yaml';
+const SHADOW = `/v1/shadows/${encodeURIComponent(SHEET)}`;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+function gateCall(tool: string) {
+  return okJson(
+    server.call('POST', '/v1/agents/support-bot/calls', { key: agentKey(server, 'support-bot'), body: { tool, arguments: { id: '7' } } }),
+  );
+}
+
+function decisions(query: string): Promise<LooseJson> {
+  return okJson(server.call('GET', `/v1/decisions${query}`, { key: server.key('viewer') }));
+}
+
+describe('shadow runs of a rule sheet', () => {
+  it('records the call the candidate would refuse, while the running sheet allows it', async () => {
+    const running = await server.ctx.store.get(SHEET);
+    const candidate = await server.ctx.store.save({
+      id: SHEET,
+      text: `${running?.text}  - action: read_order\n    never: true\n`,
+      author: { kind: 'person', label: 'test' },
+      reason: 'no more order reads',
+      activate: false,
+    });
+    for (const who of ['developer', 'viewer'] as const) {
+      const refused = await server.call('POST', '/v1/shadows', {
+        key: server.key(who),
+        body: { document: SHEET, sequence: candidate.sequence },
+      });
+      expect([refused.status, refused.json.error.code]).toEqual([403, 'ROLE_REQUIRED']);
+    }
+    const started = await okJson(
+      server.call('POST', '/v1/shadows', { key: server.key('admin'), body: { document: SHEET, sequence: candidate.sequence } }),
+      201,
+    );
+    expect(started).toMatchObject({ document: SHEET, candidate: candidate.sequence, running: true });
+    expect(await okJson(server.call('GET', SHADOW, { key: server.key('viewer') }))).toEqual(started);
+
+    const read = await gateCall('read_order');
+    const search = await gateCall('search_orders');
+    // Only the running version decides.
+    expect([read.decision, search.decision]).toEqual(['allow', 'allow']);
+
+    const differing = await decisions('?shadow=differs');
+    expect(differing.decisions.map((d: { call_id: string }) => d.call_id)).toEqual([read.call_id]);
+    expect(differing.decisions[0]).toMatchObject({
+      decision: 'allow',
+      shadow_differences: [{ document: SHEET, rule: 'read_order', running: 'allow', candidate: 'refuse' }],
+    });
+    const one = await okJson(server.call('GET', `/v1/decisions/${encodeURIComponent(search.call_id)}`, { key: server.key('viewer') }));
+    expect(one.shadow_differences).toEqual([]);
+    expect((await server.ctx.store.get(SHEET))?.sequence).toBe(running?.sequence);
+
+    const stopped = await okJson(server.call('POST', `${SHADOW}/stop`, { key: server.key('owner') }));
+    expect(stopped.running).toBe(false);
+    await gateCall('read_order');
+    expect((await decisions('?shadow=differs')).decisions).toHaveLength(1);
+  });
+
+  it('refuses what cannot be a shadow', async () => {
+    const start = (body: unknown) => server.call('POST', '/v1/shadows', { key: server.key('owner'), body });
+    const policy = await start({ document: 'policies/refunds.policy.json', sequence: 1 });
+    expect([policy.status, policy.json.error.code]).toEqual([400, 'INVALID_SAVE']);
+    const runningOne = await start({ document: SHEET, sequence: 1 });
+    expect([runningOne.status, runningOne.json.error.code]).toEqual([400, 'INVALID_SAVE']);
+    const missing = await start({ document: SHEET, sequence: 99 });
+    expect(missing.status).toBe(404);
+    const none = await server.call('GET', `/v1/shadows/${encodeURIComponent('colang/none.co')}`, { key: server.key('viewer') });
+    expect([none.status, none.json.error.details.resource]).toEqual([404, 'shadow']);
+    const bad = await server.call('GET', '/v1/decisions?shadow=agrees', { key: server.key('viewer') });
+    expect(bad.status).toBe(400);
+  });
+});
