@@ -27,6 +27,18 @@ const approve = (id: string, who: Parameters<TestServer['key']>[0], body: unknow
 const row = (id: string) => s.ctx.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as Record<string, unknown>;
 
 describe('approvals', () => {
+  it("refuses a model's key of an eligible approver (403 PERSON_REQUIRED): a person decides a held call", async () => {
+    const id = await held();
+    const approver = s.keys.members.find((m) => m.role === 'approver');
+    const modelKey = createKey(s.ctx.db, { member: approver?.id as string }, ['model']);
+    for (const verb of ['approve', 'deny']) {
+      const r = await s.call('POST', `/v1/approvals/${id}/${verb}`, { key: modelKey, body: {} });
+      expect([r.status, r.json.error.code]).toEqual([403, 'PERSON_REQUIRED']);
+    }
+    expect(row(id).status).toBe('pending');
+    expect((await approve(id, 'approver')).status).toBe(200);
+  });
+
   it('refuses a viewer and a developer (403 NOT_ELIGIBLE) and lets an approver approve with a verifiable signature', async () => {
     const id = await held();
     for (const who of ['viewer', 'developer'] as const) {

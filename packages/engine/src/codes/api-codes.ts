@@ -40,7 +40,8 @@ export const API_CODES = {
   GRANT_REQUIRED: { status: 403, meaning: 'The key lacks the grant this needs.' },
   PERSON_REQUIRED: {
     status: 403,
-    meaning: "A model's key (the model grant) cannot do this: a person activates or reverts a version, a model's edit included.",
+    meaning:
+      "A model's key (the model grant) cannot do this: a person activates or reverts a version, a model's edit included, and a person decides a held call.",
   },
   AGENT_KEY_REQUIRED: { status: 403, meaning: "Only the agent's own key may do this." },
   AGENT_MISMATCH: { status: 403, meaning: 'The agent key belongs to another agent.' },

@@ -12,7 +12,7 @@ import type { Principal } from '../state/members.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { deciderName, eligibleApprovers, isEligible, listedApprovers, membersById } from './approval-people.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
-import { ArgumentsObject, ErrorSchema, limitQuery, memberOf, members, notFound } from './route-kit.ts';
+import { ArgumentsObject, ErrorSchema, limitQuery, memberOf, members, notFound, people } from './route-kit.ts';
 
 const DateTime = z.iso.datetime({ offset: true });
 
@@ -118,7 +118,7 @@ const decideRoute = (verb: 'approve' | 'deny') =>
     method: 'post',
     path: `/approvals/{id}/${verb}`,
     summary: verb === 'approve' ? 'Approve a held call (signed)' : 'Deny a held call (signed)',
-    middleware: [members()] as const,
+    middleware: [members(), people("a model's key cannot decide a held call; a person approves or denies it")] as const,
     request: { params: IdParams, body: { required: true, content: { 'application/json': { schema: DecideBody } } } },
     responses: { 200: ok('The decided request with its signature'), ...errors },
   });

@@ -116,13 +116,12 @@ export function members(...roles: Role[]) {
 
 /**
  * Route middleware, after members(): the key must be a person's, not a model's (the `model` grant). Making a
- * version run is a person's to do, so a model's held edit runs only when a person activates it.
+ * version run is a person's to do, so a model's held edit runs only when a person activates it; and deciding a
+ * held call is a person's, so a model never approves calls, its own agents' included.
  */
-export function people() {
+export function people(refusal = "a model's key cannot make a version run; a person activates it") {
   return createMiddleware<Env>(async function requirePerson(c, next) {
-    if (c.get('principal').grants.includes('model')) {
-      throw new ApiError(403, 'PERSON_REQUIRED', "a model's key cannot make a version run; a person activates it");
-    }
+    if (c.get('principal').grants.includes('model')) throw new ApiError(403, 'PERSON_REQUIRED', refusal);
     await next();
   });
 }
