@@ -1036,6 +1036,13 @@ export interface components {
     EditImpact: {
       widens_security: boolean;
       widened_subjects: string[];
+      /**
+       * @description Policies: every region of calls whose decision changes, narrowing ones too, in the decision diff's words (docs/review.md)
+       * @example [
+       *       "refund.issue, amount in (100, 250] USD: allow -> require approval (narrows)"
+       *     ]
+       */
+      changes?: string[];
     };
     DocumentEdit: {
       content: string;
