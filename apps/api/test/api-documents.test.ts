@@ -151,6 +151,8 @@ describe('reading documents', () => {
       [3, true],
     ]);
     expect(history.json.versions[1]).toMatchObject({ author: { kind: 'person', label: 'olivia' }, reason: 'auto limit 50', based_on: 1 });
+    // The version a revert runs: the one that ran before the running one.
+    expect(history.json.revert_target).toBe(2);
     const v2 = await server.call('GET', `${DOC}/versions/2`, { key: server.key('viewer') });
     expect(v2.status).toBe(200);
     expect(v2.json.version.sequence).toBe(2);
@@ -288,9 +290,12 @@ describe('activate and revert', () => {
     expect(activated.status).toBe(200);
     expect(activated.json).toMatchObject({ id: POLICY, version: { sequence: 1, running: true } });
     expect((await server.call('GET', DOC, { key: server.key('viewer') })).json.version.sequence).toBe(1);
+    const revertTarget = async () => (await server.call('GET', `${DOC}/history`, { key: server.key('viewer') })).json.revert_target;
+    expect(await revertTarget()).toBe(2);
     const reverted = await server.call('POST', `${DOC}/revert`, { key: server.key('admin') });
     expect(reverted.status).toBe(200);
     expect(reverted.json.version).toMatchObject({ sequence: 2, running: true });
+    expect(await revertTarget()).toBe(1);
     expect(events).toEqual([
       { type: 'document', id: POLICY, sequence: 2 },
       { type: 'document', id: POLICY, sequence: 1 },

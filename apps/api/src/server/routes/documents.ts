@@ -39,7 +39,8 @@ export function documentRoutes() {
     assertDocumentId(id);
     const history = await c.get('ctx').store.history(id).catch(storeError);
     if (history.length === 0) throw notFound('document', `${id} has no versions`);
-    return c.json({ id, versions: history.map(versionJson) }, 200, await etagHeaders(c.get('ctx').store, id));
+    const revertTo = (await c.get('ctx').store.revertTarget(id).catch(storeError)) ?? null;
+    return c.json({ id, versions: history.map(versionJson), revert_target: revertTo }, 200, await etagHeaders(c.get('ctx').store, id));
   });
 
   app.openapi(versionRoute, async (c) => {

@@ -2398,6 +2398,8 @@ export interface operations {
           'application/json': {
             id: string;
             versions: components['schemas']['DocumentVersion'][];
+            /** @description The version a revert would run now (the one that ran before the running one); null when none */
+            revert_target: number | null;
           };
         };
       };
