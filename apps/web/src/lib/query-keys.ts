@@ -15,6 +15,12 @@ export const queryKeys = {
     catalogueTools: (id: string) => ['documents', 'catalogue-tools', id] as const,
     merge: (id: string, base: number | null) => ['documents', 'merge', id, base] as const,
     exampleSuite: (policyId: string) => ['documents', 'example-suite', policyId] as const,
+    /** Decision maps read documents of several kinds (agent, catalogue, policies): under `documents`, so any edit refreshes them. */
+    agentMap: (agent: string) => ['documents', 'decision-map', 'agent', agent] as const,
+    policyMap: (id: string) => ['documents', 'decision-map', 'policy', id] as const,
+    /** The impact preview of a candidate version against `running` (null: the running version). */
+    impactPreview: (id: string, candidate: number, running: number | null) =>
+      ['documents', 'impact-preview', id, candidate, running ?? 'running'] as const,
   },
   rulesets: {
     all: ['rulesets'] as const,

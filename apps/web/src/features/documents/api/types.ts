@@ -6,12 +6,20 @@ type Schemas = components['schemas'];
 export type DocumentProblem = Schemas['DocumentProblem'];
 export type DocumentSummary = Schemas['DocumentSummary'];
 export type DocumentVersion = Schemas['DocumentVersion'];
+/** GET /v1/documents/{id}/history's answer: the versions and the version a revert would run. */
+export type DocumentHistory = { versions: DocumentVersion[]; revert_target: number | null };
 /** A document at one version, with its text (the running one, or a stored one). */
 export type DocumentText = Schemas['Document'];
 export type DocumentDiff = Schemas['DocumentDiff'];
 export type CatalogueTools = Schemas['CatalogueToolBindings'];
 export type CatalogueToolBinding = Schemas['CatalogueToolBinding'];
 export type ToolBinding = Schemas['ToolBinding'];
+export type ToolDecision = Schemas['ToolDecision'];
+export type ReviewOutcome = Schemas['ReviewOutcome'];
+export type AgentDecisionMap = Schemas['AgentDecisionMap'];
+export type PolicyDecisionMap = Schemas['DocumentDecisionMap'];
+export type ImpactPreview = Schemas['ImpactPreview'];
+export type DecisionDiffEntry = Schemas['DecisionDiffEntry'];
 /** A tool's amount mapping, as its binding declares it (docs/catalogue.md). */
 export type AmountMapping = NonNullable<CatalogueToolBinding['amount']>;
 
