@@ -34,13 +34,13 @@ test('an owner sees what an edit widens, activates version 1 and reverts', async
   await expect(page.getByLabel('From version')).toHaveValue(String(from));
   await expect(page.getByLabel('To version')).toHaveValue(String(to));
   await expect(page.getByRole('textbox', { name: `Version ${to}` })).toBeAttached();
-  const impact = page.getByRole('region', { name: 'Impact' });
+  const impact = page.getByRole('region', { name: 'Impact', exact: true });
   await expect(impact).toContainText('Widens security');
   await expect(impact.getByRole('list', { name: 'Widened subjects' })).toContainText(
     'refund.issue, amount in (100, 250] USD: require approval → allow (widens)',
   );
   // Beside the diff, the preview over the agents' catalogues names the tool.
-  const beside = page.getByRole('region', { name: `Impact preview of version ${to}` });
+  const beside = page.getByRole('region', { name: `Preview of version ${to}` });
   await expect(beside.getByRole('list', { name: 'Changes of issue_refund' })).toContainText(
     'issue_refund (refund.issue), amount in (100, 250] USD: require approval → allow (widens)',
   );
@@ -48,7 +48,7 @@ test('an owner sees what an edit widens, activates version 1 and reverts', async
   // Activating the demo's v1 again (limit 100) narrows: the dialog says which tool changes, from what to what.
   await page.getByRole('button', { name: 'Activate version 1' }).click();
   const dialog = page.getByRole('group', { name: `Run version 1 of ${REFUNDS_ID}?` });
-  const preview = dialog.getByRole('region', { name: 'Impact preview of version 1' });
+  const preview = dialog.getByRole('region', { name: 'Preview of version 1' });
   await expect(preview).toContainText(`Version 1 narrows (against version ${to})`);
   await expect(preview.getByRole('list', { name: 'Tools that change decision' }).getByRole('listitem').first()).toContainText(
     'issue_refund',
@@ -65,7 +65,7 @@ test('an owner sees what an edit widens, activates version 1 and reverts', async
   // The revert runs version `to` again, and its dialog previews that widening.
   await page.getByRole('button', { name: 'Revert', exact: true }).click();
   const revertDialog = page.getByRole('group', { name: `Run version ${to} again (it ran before the running one)?` });
-  const back = revertDialog.getByRole('region', { name: `Impact preview of version ${to}` });
+  const back = revertDialog.getByRole('region', { name: `Preview of version ${to}` });
   await expect(back.getByRole('list', { name: 'Changes of issue_refund' })).toHaveText(
     'issue_refund (refund.issue), amount in (100, 250] USD: require approval → allow (widens)',
   );

@@ -15,7 +15,8 @@ interface ImpactPreviewProps {
 export function ImpactPreviewPanel({ id, candidate, running = null }: ImpactPreviewProps) {
   const preview = useImpactPreview(id, candidate, running);
   return (
-    <section className="impact impact-preview" aria-label={`Impact preview of version ${candidate}`}>
+    <section className="impact impact-preview" aria-label={`Preview of version ${candidate}`}>
+      <h3 className="panel-subtitle">Impact preview</h3>
       {preview.isPending && <Loading label="Working out which calls change" />}
       {preview.isError && <ErrorNotice error={preview.error} />}
       {preview.isSuccess && <PreviewBody preview={preview.data} />}
