@@ -6,8 +6,6 @@ type Schemas = components['schemas'];
 export type DocumentProblem = Schemas['DocumentProblem'];
 export type DocumentSummary = Schemas['DocumentSummary'];
 export type DocumentVersion = Schemas['DocumentVersion'];
-/** GET /v1/documents/{id}/history's answer: the versions and the version a revert would run. */
-export type DocumentHistory = { versions: DocumentVersion[]; revert_target: number | null };
 /** A document at one version, with its text (the running one, or a stored one). */
 export type DocumentText = Schemas['Document'];
 export type DocumentDiff = Schemas['DocumentDiff'];
