@@ -28,10 +28,10 @@ function ToolRow({ tool }: { tool: ToolDecision }) {
   const depends = tool.outcome === undefined;
   return (
     <tr>
-      <th scope="row" className="sim-tool">
+      <th scope="row" className="map-tool">
         {tool.tool} <span className="muted">({tool.action})</span>
       </th>
-      <td className="sim-decision">
+      <td className="map-decision">
         <span className={`badge badge-decision-${depends ? 'depends' : tool.decision}`}>{decisionLabel(tool.decision)}</span>
       </td>
       <td>
