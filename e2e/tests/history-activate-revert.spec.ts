@@ -15,6 +15,8 @@ function versionItem(page: Page, sequence: number) {
 }
 
 test('an owner sees what an edit widens, activates version 1 and reverts', async ({ page, request }) => {
+  // Three impact previews (beside the diff, in each confirmation) are worked out along the way.
+  test.slow();
   const key = memberKey('owner');
   const { from, to } = await widenRefundLimit(request, key);
   const stored = await versionCount(request, key);
