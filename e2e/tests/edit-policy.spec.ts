@@ -25,12 +25,16 @@ test('a permissive default is listed, fixed, and a widened limit is saved and ap
   await replaceWord(page, /"default":\s"allow"/, 'allow', 'deny');
   await expect(page.getByText('No problems found.')).toBeVisible();
 
+  // The demo's v2: refunds up to 250 USD run without approval, and approval starts above 250 (docs/review.md).
+  await replaceWord(page, /"gt":\s"100",$/, '100', '250');
   await replaceWord(page, /"lte":\s"100"$/, '100', '250');
   await page.getByLabel('Reason for the edit').fill('raise the automatic refund limit');
   await page.getByRole('button', { name: 'Save' }).click();
 
   const outcome = page.getByRole('status', { name: 'Save outcome' });
   await expect(outcome).toContainText('applied');
-  await expect(outcome.getByRole('list', { name: 'Widened subjects' })).toContainText('rules/refund-auto amount lte 100 -> 250');
+  await expect(outcome.getByRole('list', { name: 'Widened subjects' })).toContainText(
+    'refund.issue, amount in (100, 250] USD: require approval -> allow (widens)',
+  );
   await page.screenshot({ path: 'test-results/screens/editor-policy-saved.png', fullPage: true });
 });

@@ -1,4 +1,5 @@
-// Journey: an owner diffs the refunds policy's last two versions, sees the widened limit, then activates and reverts.
+// Journey: an owner diffs the refunds policy's last two versions, sees the widened limit, then activates and reverts,
+// each confirmation previewing which tools change decision.
 import { expect, type Page, test } from '@playwright/test';
 import { memberKey, signIn } from './demo.ts';
 import { REFUNDS_ID, versionCount, widenRefundLimit } from './history.ts';
@@ -14,6 +15,8 @@ function versionItem(page: Page, sequence: number) {
 }
 
 test('an owner sees what an edit widens, activates version 1 and reverts', async ({ page, request }) => {
+  // Three impact previews (beside the diff, in each confirmation) are worked out along the way.
+  test.slow();
   const key = memberKey('owner');
   const { from, to } = await widenRefundLimit(request, key);
   const stored = await versionCount(request, key);
@@ -33,16 +36,41 @@ test('an owner sees what an edit widens, activates version 1 and reverts', async
   await expect(page.getByLabel('From version')).toHaveValue(String(from));
   await expect(page.getByLabel('To version')).toHaveValue(String(to));
   await expect(page.getByRole('textbox', { name: `Version ${to}` })).toBeAttached();
-  const impact = page.getByRole('region', { name: 'Impact' });
+  const impact = page.getByRole('region', { name: 'Impact', exact: true });
   await expect(impact).toContainText('Widens security');
-  await expect(impact.getByRole('list', { name: 'Widened subjects' })).toContainText('rules/refund-auto amount lte 100 -> 250');
+  await expect(impact.getByRole('list', { name: 'Widened subjects' })).toContainText(
+    'refund.issue, amount in (100, 250] USD: require approval → allow (widens)',
+  );
+  // Beside the diff, the preview over the agents' catalogues names the tool.
+  const beside = page.getByRole('region', { name: `Preview of version ${to}` });
+  await expect(beside.getByRole('list', { name: 'Changes of issue_refund' })).toContainText(
+    'issue_refund (refund.issue), amount in (100, 250] USD: require approval → allow (widens)',
+  );
 
+  // Activating the demo's v1 again (limit 100) narrows: the dialog says which tool changes, from what to what.
   await page.getByRole('button', { name: 'Activate version 1' }).click();
+  const dialog = page.getByRole('group', { name: `Run version 1 of ${REFUNDS_ID}?` });
+  const preview = dialog.getByRole('region', { name: 'Preview of version 1' });
+  await expect(preview).toContainText(`Version 1 narrows (against version ${to})`);
+  await expect(preview.getByRole('list', { name: 'Tools that change decision' }).getByRole('listitem').first()).toContainText(
+    'issue_refund',
+  );
+  await expect(preview.getByRole('list', { name: 'Changes of issue_refund' })).toHaveText(
+    'issue_refund (refund.issue), amount in (100, 250] USD: allow → require approval (narrows)',
+  );
+  await expect(preview).toContainText('Unchanged: read_order, search_orders');
+  await page.screenshot({ path: 'test-results/screens/activate-impact-preview.png', fullPage: true });
   await page.getByRole('button', { name: 'Confirm activating version 1' }).click();
   await expect(versionItem(page, 1).getByText('running')).toBeVisible();
   await expect(versionItem(page, to).getByText('running')).toHaveCount(0);
 
+  // The revert runs version `to` again, and its dialog previews that widening.
   await page.getByRole('button', { name: 'Revert', exact: true }).click();
+  const revertDialog = page.getByRole('group', { name: `Run version ${to} again (it ran before the running one)?` });
+  const back = revertDialog.getByRole('region', { name: `Preview of version ${to}` });
+  await expect(back.getByRole('list', { name: 'Changes of issue_refund' })).toHaveText(
+    'issue_refund (refund.issue), amount in (100, 250] USD: require approval → allow (widens)',
+  );
   await page.getByRole('button', { name: 'Confirm revert' }).click();
   await expect(versionItem(page, to).getByText('running')).toBeVisible();
   await expect(versionItem(page, 1).getByText('running')).toHaveCount(0);

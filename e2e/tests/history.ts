@@ -3,8 +3,14 @@ import { type APIRequestContext, expect } from '@playwright/test';
 
 export const REFUNDS_ID = 'policies/refunds.policy.json';
 const REFUNDS_PATH = `/v1/documents/${encodeURIComponent(REFUNDS_ID)}`;
-const NARROW = '"lte": "100"';
-const WIDE = '"lte": "250"';
+// The demo's v1 and v2 (docs/review.md, "The demo's revert"): refund-auto's limit and refund-approval's floor.
+const NARROW = ['"gt": "100",', '"lte": "100"'];
+const WIDE = ['"gt": "250",', '"lte": "250"'];
+
+/** The text with each of `from` replaced by the one of `to` at its place. */
+function swap(text: string, from: readonly string[], to: readonly string[]): string {
+  return from.reduce((t, f, i) => t.replace(f, to[i] as string), text);
+}
 
 async function running(request: APIRequestContext, key: string): Promise<{ text: string; sequence: number }> {
   const response = await request.get(REFUNDS_PATH, { headers: { authorization: `Bearer ${key}` } });
@@ -24,16 +30,18 @@ async function edit(request: APIRequestContext, key: string, content: string, ba
 }
 
 /**
- * Makes the running version widen its predecessor's refund-auto limit from "100" to "250", as an owner would.
- * An earlier journey may already run the wide limit; then it is narrowed first, so the last two versions differ.
+ * Makes the running version widen its predecessor's automatic refund limit from "100" to "250" (the demo's v2),
+ * as an owner would. An earlier journey may already run the wide limit; then it is narrowed first, so the last
+ * two versions differ.
  */
 export async function widenRefundLimit(request: APIRequestContext, key: string): Promise<{ from: number; to: number }> {
   let current = await running(request, key);
-  if (!current.text.includes(NARROW)) {
-    const narrowed = await edit(request, key, current.text.replace(WIDE, NARROW), current.sequence, 'put the refund limit back');
-    current = { text: current.text.replace(WIDE, NARROW), sequence: narrowed };
+  if (!NARROW.every((n) => current.text.includes(n))) {
+    const text = swap(current.text, WIDE, NARROW);
+    const narrowed = await edit(request, key, text, current.sequence, 'put the refund limit back');
+    current = { text, sequence: narrowed };
   }
-  const widened = await edit(request, key, current.text.replace(NARROW, WIDE), current.sequence, 'raise the automatic refund limit');
+  const widened = await edit(request, key, swap(current.text, NARROW, WIDE), current.sequence, 'raise the automatic refund limit');
   return { from: current.sequence, to: widened };
 }
 

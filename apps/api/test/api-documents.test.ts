@@ -21,11 +21,16 @@ afterEach(async () => {
   await server.stop();
 });
 
-/** The running refunds policy with refund-auto's `lte` set to `limit`, the rest of the text kept. */
+/**
+ * The running refunds policy with the automatic refund limit moved to `limit`, the rest of the text kept:
+ * refund-auto's `lte` and refund-approval's `gt` (as the demo's v2 does, docs/review.md).
+ */
 async function withAutoLimit(limit: string): Promise<string> {
   const res = await server.call('GET', DOC, { key: server.key('viewer') });
   const text = res.json.text as string;
-  const edited = text.replace(/("id": "refund-auto",[^}]*"lte": ")[0-9.]+(")/, `$1${limit}$2`);
+  const edited = text
+    .replace(/("id": "refund-auto",[^}]*"lte": ")[0-9.]+(")/, `$1${limit}$2`)
+    .replace(/("id": "refund-approval",[^}]*"gt": ")[0-9.]+(")/, `$1${limit}$2`);
   if (edited === text) throw new Error(`the running policy already has refund-auto lte ${limit}`);
   return edited;
 }
@@ -146,6 +151,8 @@ describe('reading documents', () => {
       [3, true],
     ]);
     expect(history.json.versions[1]).toMatchObject({ author: { kind: 'person', label: 'olivia' }, reason: 'auto limit 50', based_on: 1 });
+    // The version a revert runs: the one that ran before the running one.
+    expect(history.json.revert_target).toBe(2);
     const v2 = await server.call('GET', `${DOC}/versions/2`, { key: server.key('viewer') });
     expect(v2.status).toBe(200);
     expect(v2.json.version.sequence).toBe(2);
@@ -159,7 +166,8 @@ describe('edits', () => {
     expect(res.status).toBe(201);
     expect(res.json.status).toBe('applied');
     expect(res.json.reasons).toEqual([]);
-    expect(res.json.impact).toEqual({ widens_security: true, widened_subjects: ['rules/refund-auto amount lte 100 -> 250'] });
+    const widened = 'refund.issue, amount in (100, 250] USD: require approval -> allow (widens)';
+    expect(res.json.impact).toEqual({ widens_security: true, widened_subjects: [widened], changes: [widened] });
     expect(res.json.version).toMatchObject({ sequence: 2, running: true, based_on: 1, author: { kind: 'person', label: 'adam' } });
     expect(events).toContainEqual({ type: 'document', id: POLICY, sequence: 2 });
     const running = await server.call('GET', DOC, { key: server.key('viewer') });
@@ -170,7 +178,11 @@ describe('edits', () => {
     const res = await edit('50', 'developer', { based_on: 1 });
     expect(res.status).toBe(201);
     expect(res.json.status).toBe('applied');
-    expect(res.json.impact).toEqual({ widens_security: false, widened_subjects: [] });
+    expect(res.json.impact).toEqual({
+      widens_security: false,
+      widened_subjects: [],
+      changes: ['refund.issue, amount in (50, 100] USD: allow -> require approval (narrows)'],
+    });
     expect(res.json.version.author).toEqual({ kind: 'developer', label: 'dev' });
   });
 
@@ -278,9 +290,12 @@ describe('activate and revert', () => {
     expect(activated.status).toBe(200);
     expect(activated.json).toMatchObject({ id: POLICY, version: { sequence: 1, running: true } });
     expect((await server.call('GET', DOC, { key: server.key('viewer') })).json.version.sequence).toBe(1);
+    const revertTarget = async () => (await server.call('GET', `${DOC}/history`, { key: server.key('viewer') })).json.revert_target;
+    expect(await revertTarget()).toBe(2);
     const reverted = await server.call('POST', `${DOC}/revert`, { key: server.key('admin') });
     expect(reverted.status).toBe(200);
     expect(reverted.json.version).toMatchObject({ sequence: 2, running: true });
+    expect(await revertTarget()).toBe(1);
     expect(events).toEqual([
       { type: 'document', id: POLICY, sequence: 2 },
       { type: 'document', id: POLICY, sequence: 1 },
@@ -354,20 +369,28 @@ describe('diff', () => {
     const res = await server.call('GET', `${DOC}/diff?from=1`, { key: server.key('viewer') });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ id: POLICY, from: 1, to: 2 });
-    expect(res.json.impact).toEqual({ widens_security: true, widened_subjects: ['rules/refund-auto amount lte 100 -> 250'] });
+    const widened = 'refund.issue, amount in (100, 250] USD: require approval -> allow (widens)';
+    expect(res.json.impact).toEqual({ widens_security: true, widened_subjects: [widened], changes: [widened] });
     const lines = res.json.unified.split('\n');
     expect(lines).toContain(`--- ${POLICY}\tversion 1`);
     expect(lines).toContain(`+++ ${POLICY}\tversion 2`);
-    expect(lines.filter((l: string) => /^[-+] /.test(l))).toEqual(['-        "lte": "100"', '+        "lte": "250"']);
-    expect(lines).toContain('-        "lte": "100"');
-    expect(lines).toContain('+        "lte": "250"');
+    expect(lines.filter((l: string) => /^[-+] /.test(l))).toEqual([
+      '-        "gt": "100",',
+      '+        "gt": "250",',
+      '-        "lte": "100"',
+      '+        "lte": "250"',
+    ]);
   });
 
-  it('diffs backwards as narrowing, and a version with itself as empty', async () => {
+  it("diffs the demo's revert (v2 with an automatic limit of 250, back to v1's 100) as narrowing, by the calls it changes", async () => {
     expect((await edit('250')).status).toBe(201);
     const back = await server.call('GET', `${DOC}/diff?from=2&to=1`, { key: server.key('developer') });
     expect(back.status).toBe(200);
-    expect(back.json.impact).toEqual({ widens_security: false, widened_subjects: [] });
+    expect(back.json.impact).toEqual({
+      widens_security: false,
+      widened_subjects: [],
+      changes: ['refund.issue, amount in (100, 250] USD: allow -> require approval (narrows)'],
+    });
     const same = await server.call('GET', `${DOC}/diff?from=1&to=1`, { key: server.key('developer') });
     expect(same.json.unified).not.toMatch(/^@@/m);
   });

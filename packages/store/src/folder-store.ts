@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from './atomic-file.ts';
 import { idProblem } from './document-id.ts';
-import { checkPrecondition, type DocumentIndex, planActivate, planPrune, planRevert, planSave } from './document-index.ts';
+import { checkPrecondition, type DocumentIndex, planActivate, planPrune, planRevert, planSave, revertTarget } from './document-index.ts';
 import { FolderFiles } from './folder-files.ts';
 import { FolderLayout } from './folder-layout.ts';
 import { type FolderScan, scanFolder } from './folder-scan.ts';
@@ -157,6 +157,12 @@ export class FolderDocumentStore implements DocumentStore {
     });
     this.options.onWrite?.({ kind: 'document', id });
     return version;
+  }
+
+  async revertTarget(id: string): Promise<number | undefined> {
+    if (idProblem(id)) return undefined;
+    const index = this.files.readIndex(id);
+    return index === undefined ? undefined : revertTarget(index);
   }
 
   async revert(id: string, options: WriteOptions = {}): Promise<DocumentVersion> {

@@ -2,7 +2,16 @@
 
 import { byteLength } from './digest.ts';
 import { idProblem } from './document-id.ts';
-import { checkPrecondition, type DocumentIndex, emptyIndex, planActivate, planPrune, planRevert, planSave } from './document-index.ts';
+import {
+  checkPrecondition,
+  type DocumentIndex,
+  emptyIndex,
+  planActivate,
+  planPrune,
+  planRevert,
+  planSave,
+  revertTarget,
+} from './document-index.ts';
 import {
   type DocumentSave,
   type DocumentStore,
@@ -100,6 +109,11 @@ export class MemoryDocumentStore implements DocumentStore {
     this.indexes.set(id, index);
     this.onWrite?.({ kind: 'document', id });
     return structuredClone(version);
+  }
+
+  async revertTarget(id: string): Promise<number | undefined> {
+    const index = this.indexes.get(id);
+    return index === undefined ? undefined : revertTarget(index);
   }
 
   problems(): StoreProblem[] {

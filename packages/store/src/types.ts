@@ -109,6 +109,8 @@ export interface DocumentStore {
   activate(id: string, sequence: number, options?: WriteOptions): Promise<DocumentVersion>;
   /** Back to the version that ran before the current one (after activating 1, 3, 2 a revert runs 3). */
   revert(id: string, options?: WriteOptions): Promise<DocumentVersion>;
+  /** The version a revert would run now, or undefined when there is nothing to revert to. */
+  revertTarget(id: string): Promise<number | undefined>;
   problems(): StoreProblem[];
   /** Small JSON state kept beside the documents (trial counts). */
   readState(key: string): Promise<unknown>;

@@ -191,10 +191,15 @@ function runContract(name: string, factory: StoreFactory): void {
       await store.activate(DOC, 1);
       await store.activate(DOC, 3);
       await store.activate(DOC, 2);
+      // revertTarget says beforehand what each revert runs.
+      expect(await store.revertTarget(DOC)).toBe(3);
       expect(await store.revert(DOC)).toMatchObject({ sequence: 3, running: true });
       expect(await store.get(DOC)).toMatchObject({ sequence: 3, text: 'three' });
       expect(runningOf(await store.history(DOC))).toEqual([3]);
+      expect(await store.revertTarget(DOC)).toBe(1);
       expect(await store.revert(DOC)).toMatchObject({ sequence: 1, running: true });
+      expect(await store.revertTarget(DOC)).toBeUndefined();
+      expect(await store.revertTarget('never/stored.json')).toBeUndefined();
       expect(await store.get(DOC)).toMatchObject({ sequence: 1, text: 'one' });
       const none = await refusal(store.revert(DOC));
       expect(none.code).toBe('nothing_to_revert');

@@ -27,12 +27,14 @@ describe('the edit seam with the engine validators', () => {
     const outcome = await seam.submit({
       kind: 'document',
       document: POLICY,
-      content: REFUNDS.replace('"lte": "100"', '"lte": "250"'),
+      // The demo's v2: refunds up to 250 USD run without approval (docs/review.md).
+      content: REFUNDS.replace('"gt": "100"', '"gt": "250"').replace('"lte": "100"', '"lte": "250"'),
       author: MODEL,
       reason: 'auto-approve a little more',
     });
     expect(outcome.status).toBe('applied');
-    expect(outcome.impact).toEqual({ widensSecurity: true, widenedSubjects: ['rules/refund-auto amount lte 100 -> 250'] });
+    const widened = 'refund.issue, amount in (100, 250] USD: require approval -> allow (widens)';
+    expect(outcome.impact).toEqual({ widensSecurity: true, widenedSubjects: [widened], changes: [widened] });
     expect((await store.get(POLICY))?.sequence).toBe(2);
   });
 
@@ -94,12 +96,13 @@ describe('the edit seam with the engine validators', () => {
     const outcome = await seam.submit({
       kind: 'document',
       document: POLICY,
-      content: REFUNDS.replace('"gt": "1000"', '"gt": "5000"'),
+      // Refunds over 1000 up to 5000 USD held for approval instead of refused.
+      content: REFUNDS.replace('"gt": "1000"', '"gt": "5000"').replace('"lte": "1000"', '"lte": "5000"'),
       author: MODEL,
       reason: 'r',
     });
     expect(outcome.status).toBe('saved_not_running');
-    expect(outcome.impact.widensSecurity).toBe(true);
+    expect(outcome.impact.widenedSubjects).toEqual(['refund.issue, amount in (1000, 5000] USD: deny -> require approval (widens)']);
     expect((await store.get(POLICY))?.sequence).toBe(1);
   });
 

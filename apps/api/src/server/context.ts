@@ -165,9 +165,11 @@ function ignoreInGit(dataDir: string): void {
 }
 
 /**
- * The sheet and Colang validators and impact analysers, run on the compile thread for a big text, so an
- * edit that saves one never holds the gate or /v1/health while it compiles (compile-thread.ts). They read
- * the text alone (no members, no catalogue), so the thread's answer is the one the event loop would give.
+ * The sheet and Colang validators and impact analysers, and the policy's impact (its decision diff,
+ * docs/documents.md, "Policies"), run on the compile thread for a big text, so an edit that saves one never
+ * holds the gate or /v1/health while it compiles (compile-thread.ts). They read the texts alone (no members,
+ * no catalogue), so the thread's answer is the one the event loop would give; a policy's validation reads
+ * the members and stays here.
  */
 function offLoopRules(validators: Record<DocumentKind, DocumentValidator>): Record<DocumentKind, DocumentValidator> {
   const out = { ...validators };
@@ -179,5 +181,11 @@ function offLoopRules(validators: Record<DocumentKind, DocumentValidator>): Reco
         offLoop(text.length + (running?.length ?? 0), { impact: { kind, running, text } }, () => inner.impact(id, running, text)),
     };
   }
+  const policy = validators.policy;
+  out.policy = {
+    validate: (id, text) => policy.validate(id, text),
+    impact: (id, running, text) =>
+      offLoop(text.length + (running?.length ?? 0), { impact: { kind: 'policy', running, text } }, () => policy.impact(id, running, text)),
+  };
   return out;
 }

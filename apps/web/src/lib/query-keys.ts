@@ -9,12 +9,21 @@ export const queryKeys = {
     detail: (id: string) => ['documents', 'detail', id] as const,
     /** The catalogue read as lint input, or as the run panel's tools: under its detail, so an edit refreshes them. */
     catalogueRead: (id: string, use: 'lint' | 'tools') => ['documents', 'detail', id, use] as const,
+    /** The versions, as a list (the history page and the simulation's version picker share it). */
     history: (id: string) => ['documents', 'history', id] as const,
+    /** The version a revert would run: a key of its own, as the history key holds the versions alone. */
+    revertTarget: (id: string) => ['documents', 'revert-target', id] as const,
     version: (id: string, sequence: number) => ['documents', 'version', id, sequence] as const,
     diff: (id: string, from: number, to: number) => ['documents', 'diff', id, from, to] as const,
     catalogueTools: (id: string) => ['documents', 'catalogue-tools', id] as const,
     merge: (id: string, base: number | null) => ['documents', 'merge', id, base] as const,
     exampleSuite: (policyId: string) => ['documents', 'example-suite', policyId] as const,
+    /** Decision maps read documents of several kinds (agent, catalogue, policies): under `documents`, so any edit refreshes them. */
+    agentMap: (agent: string) => ['documents', 'decision-map', 'agent', agent] as const,
+    policyMap: (id: string) => ['documents', 'decision-map', 'policy', id] as const,
+    /** The impact preview of a candidate version against `running` (null: the running version). */
+    impactPreview: (id: string, candidate: number, running: number | null) =>
+      ['documents', 'impact-preview', id, candidate, running ?? 'running'] as const,
   },
   rulesets: {
     all: ['rulesets'] as const,

@@ -1,8 +1,8 @@
 // What an agent edit widens: delegated actions added, the spending limit raised or removed, the delegation
 // extended, disclosure raised, or another catalogue, rulebook, policy or rule set named (or one removed).
 import { compareDecimal } from '../conditions/decimal.ts';
+import { uncoveredPatterns } from './action-patterns.ts';
 import { type Agent, DISCLOSURE_LEVELS, readAgent } from './agent.ts';
-import { uncoveredPatterns } from './policy-coverage.ts';
 import type { Impact } from './types.ts';
 import { impactOf } from './types.ts';
 import { parseDateTime } from './values.ts';

@@ -1,103 +1,86 @@
-// What a policy@1 edit widens: the default, rules compared by id (coverage, effect, approvers, TTL,
-// guard), and require_approval rules that reach calls the running default denied (docs/documents.md).
+// What a policy@1 edit widens, by the decisions it gives: the semantic decision diff of the running and the
+// new version (docs/review.md), plus the approval lifetimes and guards, which decide no call (docs/documents.md).
+import type { CompiledPolicy } from '../policy/compile.ts';
+import { compilePolicy } from '../policy/compile.ts';
 import { DEFAULT_APPROVAL_TTL_SECONDS } from '../policy/evaluate.ts';
-import type { Effect, PolicyDocument, PolicyRule } from '../policy/types.ts';
-import { validatePolicy } from '../policy/validate.ts';
+import type { PolicyDocument, PolicyRule } from '../policy/types.ts';
+import { type DiffEntry, decisionDiff } from '../review/decision-diff.ts';
 import { readJsonText } from '../source/json-text.ts';
-import { coverageChanges, ruleWithin } from './policy-coverage.ts';
 import type { Impact, ImpactContext } from './types.ts';
-import { impactOf } from './types.ts';
 
-const RANK: Record<Effect, number> = { allow: 0, require_approval: 1, deny: 2 };
+interface LoadedPolicy {
+  document: PolicyDocument;
+  compiled: CompiledPolicy;
+}
 
-/**
- * Reads a valid policy document, or undefined when the text does not load.
- *
- * @example
- * loadPolicy('{"schema": "tollgate/policy@1", "default": "deny", "rules": []}') // { schema: ..., default: 'deny', rules: [] }
- */
-export function loadPolicy(text: string): PolicyDocument | undefined {
+/** A policy no agent ran: it allowed nothing and held nothing (what a new policy is compared with). */
+const NOTHING_RUNS = compilePolicy({ schema: 'tollgate/policy@1', default: 'deny', rules: [] });
+
+/** A valid policy text, read exactly and compiled; undefined when it does not load (as the gate reads it). */
+function loadPolicyText(text: string): LoadedPolicy | undefined {
   const read = readJsonText(text);
   if (!read.ok || read.diagnostics.length > 0) return undefined;
-  return validatePolicy(read.value).valid ? (read.value as PolicyDocument) : undefined;
+  const compiled = compilePolicy(read.value);
+  return compiled.ok ? { document: read.value as PolicyDocument, compiled: compiled.policy } : undefined;
 }
 
 /**
- * Compares a new policy version with the running one. With no running version, only the new document's
- * allow rules are widenings (a policy no agent ran allowed nothing, and held nothing a person decides).
+ * Compares a new policy version with the running one by the calls they decide differently: every region of
+ * calls whose decision moves toward allow, or whose approvers change other than by narrowing, or that may
+ * change depending on arguments, is a widened subject in the decision diff's words; `changes` holds every
+ * region that changes, narrowing ones too. With no running version, the regions the new one allows widen
+ * (a policy no agent ran allowed nothing, and a call held for a person widens nothing automatic).
  *
  * @example
- * analyzePolicyImpact(running, running.replace('"lte": "100"', '"lte": "250"'))
- * // { widensSecurity: true, widenedSubjects: ['rules/refund-auto amount lte 100 -> 250'] }
+ * analyzePolicyImpact(v2, v1) // the demo's revert from an automatic limit of 250 to one of 100
+ * // { widensSecurity: false, widenedSubjects: [],
+ * //   changes: ['refund.issue, amount in (100, 250] USD: allow -> require approval (narrows)'] }
  */
 export function analyzePolicyImpact(runningText: string | undefined, newText: string, context: ImpactContext = {}): Impact {
-  const after = loadPolicy(newText);
-  if (!after) return impactOf([]);
-  const before = runningText === undefined ? undefined : loadPolicy(runningText);
-  if (!before) return impactOf(after.rules.filter((r) => r.effect === 'allow').map((r) => `rules/${r.id} added`));
-  return impactOf(policySubjects(before, after, context.defaultApprovalTtlSeconds ?? DEFAULT_APPROVAL_TTL_SECONDS));
+  const after = loadPolicyText(newText);
+  if (!after) return { widensSecurity: false, widenedSubjects: [], changes: [] };
+  const before = runningText === undefined ? undefined : loadPolicyText(runningText);
+  if (!before) {
+    if (!NOTHING_RUNS.ok) throw new Error('the empty policy does not compile');
+    const allowed = decisionDiff(NOTHING_RUNS.policy, after.compiled).entries.filter(reachesAllow);
+    return impactWith(
+      allowed.map((e) => e.words),
+      allowed,
+    );
+  }
+  const diff = decisionDiff(before.compiled, after.compiled);
+  const widened = diff.entries.filter((e) => e.kind === 'depends_on_arguments' || e.direction !== 'narrows').map((e) => e.words);
+  const orgTtl = context.defaultApprovalTtlSeconds ?? DEFAULT_APPROVAL_TTL_SECONDS;
+  return impactWith([...widened, ...lifetimeSubjects(before.document, after.document, orgTtl)], diff.entries);
+}
+
+function impactWith(widened: string[], entries: readonly DiffEntry[]): Impact {
+  return { widensSecurity: widened.length > 0, widenedSubjects: widened, changes: entries.map((e) => e.words) };
+}
+
+/** A region a new policy may allow: one that becomes allow, or may depending on arguments. */
+function reachesAllow(e: DiffEntry): boolean {
+  return e.kind === 'depends_on_arguments' || e.to.decision === 'allow';
 }
 
 /**
- * Every widening from one valid document to another, in document order.
- *
- * @example
- * policySubjects({ ...doc, default: 'deny' }, { ...doc, default: 'require_approval' }, 86400) // ['default deny -> require_approval']
+ * What widens an approval without changing a decision, rule by rule (by id): a longer lifetime (or one
+ * removed where the organisation default is longer), and a guard removed (an observe window may then relax it).
  */
-export function policySubjects(before: PolicyDocument, after: PolicyDocument, orgTtl: number): string[] {
-  const subjects: string[] = [];
-  if (RANK[after.default] < RANK[before.default]) subjects.push(`default ${before.default} -> ${after.default}`);
+function lifetimeSubjects(before: PolicyDocument, after: PolicyDocument, orgTtl: number): string[] {
   const old = new Map(before.rules.map((r) => [r.id, r]));
-  const kept = new Set(after.rules.map((r) => r.id));
-  for (const rule of before.rules) {
-    // Removing an allow only ever refuses more; removing a deny or approval lets its calls fall to others.
-    if (!kept.has(rule.id) && rule.effect !== 'allow') subjects.push(`rules/${rule.id} removed`);
-  }
+  const out: string[] = [];
   for (const rule of after.rules) {
     const was = old.get(rule.id);
-    const prefix = `rules/${rule.id}`;
-    if (!was) {
-      if (rule.effect === 'allow' || (rule.effect === 'require_approval' && reachesDenied(rule, before))) subjects.push(`${prefix} added`);
-      continue;
+    if (was?.effect === 'require_approval' && rule.effect === 'require_approval') {
+      out.push(...approvalSubjects(was, rule, orgTtl).map((s) => `rules/${rule.id} ${s}`));
     }
-    subjects.push(...ruleSubjects(was, rule, before, orgTtl).map((s) => `${prefix} ${s}`));
   }
-  return subjects;
-}
-
-/** Widenings of one rule kept under its id, without the `rules/<id>` in front. */
-function ruleSubjects(before: PolicyRule, after: PolicyRule, document: PolicyDocument, orgTtl: number): string[] {
-  const out: string[] = [];
-  if (RANK[after.effect] < RANK[before.effect]) out.push(`effect ${before.effect} -> ${after.effect}`);
-  const changes = coverageChanges(before, after);
-  if (after.effect === 'allow') {
-    out.push(...changes.filter((c) => c.grows).map((c) => c.subject));
-    return out;
-  }
-  const held = after.effect === 'require_approval';
-  const spread = held && changes.some((c) => c.grows) && reachesDenied(after, document);
-  for (const c of changes) {
-    // A deny or approval that covers fewer calls lets the rest fall to other rules; an approval that
-    // covers more holds calls the running default denied.
-    if ((before.effect !== 'allow' && c.shrinks) || (spread && c.grows)) out.push(c.subject);
-  }
-  if (held && before.effect === 'require_approval') out.push(...approvalSubjects(before, after, orgTtl));
   return out;
-}
-
-/**
- * Whether a require_approval rule may hold calls the running document denied by default: the running
- * default is deny and no running rule (other than its own earlier version) already covers all its calls.
- */
-function reachesDenied(rule: PolicyRule, running: PolicyDocument): boolean {
-  if (running.default !== 'deny') return false;
-  return !running.rules.some((r) => r.id !== rule.id && ruleWithin(rule, r));
 }
 
 function approvalSubjects(before: PolicyRule, after: PolicyRule, orgTtl: number): string[] {
   const out: string[] = [];
-  for (const role of after.approvers?.roles ?? []) if (!before.approvers?.roles?.includes(role)) out.push(`approvers roles + ${role}`);
-  for (const user of after.approvers?.users ?? []) if (!before.approvers?.users?.includes(user)) out.push(`approvers users + ${user}`);
   const b = before.approval_ttl_seconds;
   const a = after.approval_ttl_seconds;
   if ((a ?? orgTtl) > (b ?? orgTtl)) {

@@ -11,10 +11,12 @@ const POLICY = JSON.stringify({
 });
 
 describe('analyzeImpact', () => {
-  it("gives the issue's example subject for a policy", () => {
+  it('says a policy edit widens by the calls it decides differently', () => {
+    const widened = 'refund.issue, amount in (100, 250] USD: deny -> allow (widens)';
     expect(analyzeImpact('policy', POLICY, POLICY.replace('"lte":"100"', '"lte":"250"'))).toEqual({
       widensSecurity: true,
-      widenedSubjects: ['rules/refund-auto amount lte 100 -> 250'],
+      widenedSubjects: [widened],
+      changes: [widened],
     });
   });
 

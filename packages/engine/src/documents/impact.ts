@@ -16,8 +16,8 @@ import { impactOf } from './types.ts';
  * and identical texts are never flagged.
  *
  * @example
- * analyzeImpact('policy', running, edited)
- * // { widensSecurity: true, widenedSubjects: ['rules/refund-auto amount lte 100 -> 250'] }
+ * analyzeImpact('sheet', 'rules:\n  - action: a\n    at_most: 1\n', 'rules:\n  - action: a\n    at_most: 2\n')
+ * // { widensSecurity: true, widenedSubjects: ['rules/a at_most 1 -> 2'] }
  */
 export function analyzeImpact(kind: DocumentKind, runningText: string | undefined, newText: string, context: ImpactContext = {}): Impact {
   if (runningText === newText) return impactOf([]);

@@ -1,6 +1,7 @@
 // Documents: the kind an id names, one validator for every kind (rule sets, agents and settings have
 // their formats here), and the impact analysers that say what an edit widens.
 
+export * from './action-patterns.ts';
 export * from './agent.ts';
 export * from './codes.ts';
 export * from './guard-implication.ts';
@@ -14,7 +15,6 @@ export * from './impact-ruleset.ts';
 export * from './impact-settings.ts';
 export * from './impact-sheet.ts';
 export * from './kinds.ts';
-export * from './policy-coverage.ts';
 export * from './ruleset.ts';
 export * from './settings.ts';
 export * from './types.ts';

@@ -18,6 +18,11 @@ export interface DocumentContext extends ReferenceContext, Partial<PinContext> {
 export interface Impact {
   widensSecurity: boolean;
   widenedSubjects: string[];
+  /**
+   * Every change of decision in words, narrowing ones too, where the kind's analyser knows them (policies:
+   * the decision diff's regions, docs/review.md); absent for kinds compared rule by rule.
+   */
+  changes?: string[];
 }
 
 /** What an impact analysis may be told beside the two texts. */

@@ -22,6 +22,8 @@ export type EditStatus = 'applied' | 'saved_not_running' | 'refused' | 'rejected
 export interface EditImpact {
   widensSecurity: boolean;
   widenedSubjects: string[];
+  /** Every change of decision in words, narrowing ones too, where the analyser knows them (policies). */
+  changes?: string[];
 }
 
 export interface EditOutcome {

@@ -1,9 +1,10 @@
 // Routes: documents. Each route is declared with createRoute and zod schemas (documents/specs.ts), so it is
 // described in /v1/openapi.json. Ids hold slashes and travel URL-encoded as one path segment
 // (/v1/documents/policies%2Frefunds.policy.json).
-import { analyzeImpact, documentKindOf } from '@tollgate/engine';
+import { analyzeImpact, documentKindOf, type Impact } from '@tollgate/engine';
 import type { StoredDocument } from '@tollgate/store';
 import { createTwoFilesPatch } from 'diff';
+import { offLoop } from '../compile-thread.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
@@ -38,7 +39,8 @@ export function documentRoutes() {
     assertDocumentId(id);
     const history = await c.get('ctx').store.history(id).catch(storeError);
     if (history.length === 0) throw notFound('document', `${id} has no versions`);
-    return c.json({ id, versions: history.map(versionJson) }, 200, await etagHeaders(c.get('ctx').store, id));
+    const revertTo = (await c.get('ctx').store.revertTarget(id).catch(storeError)) ?? null;
+    return c.json({ id, versions: history.map(versionJson), revert_target: revertTo }, 200, await etagHeaders(c.get('ctx').store, id));
   });
 
   app.openapi(versionRoute, async (c) => {
@@ -118,7 +120,13 @@ export function documentRoutes() {
       b = await version(ctx, id, sequenceOf(query.to));
     }
     const kind = documentKindOf(id);
-    const impact = kind === undefined ? { widensSecurity: false, widenedSubjects: [] } : analyzeImpact(kind, a.text, b.text);
+    // A policy's impact is its decision diff: weighed on the compile thread for big texts, as an edit's is.
+    const impact =
+      kind === undefined
+        ? { widensSecurity: false, widenedSubjects: [] }
+        : await offLoop<Impact>(a.text.length + b.text.length, { impact: { kind, running: a.text, text: b.text } }, () =>
+            analyzeImpact(kind, a.text, b.text),
+          );
     const unified = createTwoFilesPatch(id, id, a.text, b.text, `version ${a.sequence}`, `version ${b.sequence}`);
     return c.json({ id, from: a.sequence, to: b.sequence, unified, impact: impactJson(impact) }, 200);
   });

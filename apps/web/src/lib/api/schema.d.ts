@@ -1115,6 +1115,13 @@ export interface components {
     EditImpact: {
       widens_security: boolean;
       widened_subjects: string[];
+      /**
+       * @description Policies: every region of calls whose decision changes, narrowing ones too, in the decision diff's words (docs/review.md)
+       * @example [
+       *       "refund.issue, amount in (100, 250] USD: allow -> require approval (narrows)"
+       *     ]
+       */
+      changes?: string[];
     };
     ToolDecision: {
       tool: string;
@@ -2525,6 +2532,8 @@ export interface operations {
           'application/json': {
             id: string;
             versions: components['schemas']['DocumentVersion'][];
+            /** @description The version a revert would run now (the one that ran before the running one); null when none */
+            revert_target: number | null;
           };
         };
       };

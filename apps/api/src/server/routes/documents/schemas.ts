@@ -41,7 +41,20 @@ export const VersionSchema = z
   })
   .openapi('DocumentVersion');
 
-export const ImpactSchema = z.object({ widens_security: z.boolean(), widened_subjects: z.array(z.string()) }).openapi('EditImpact');
+export const ImpactSchema = z
+  .object({
+    widens_security: z.boolean(),
+    widened_subjects: z.array(z.string()),
+    changes: z
+      .array(z.string())
+      .optional()
+      .openapi({
+        description:
+          "Policies: every region of calls whose decision changes, narrowing ones too, in the decision diff's words (docs/review.md)",
+        example: ['refund.issue, amount in (100, 250] USD: allow -> require approval (narrows)'],
+      }),
+  })
+  .openapi('EditImpact');
 
 export const ProblemSchema = z
   .object({

@@ -47,7 +47,20 @@ export const historyRoute = createRoute({
   middleware: [members()] as const,
   request: { params: z.object({ id: IdParam }) },
   responses: {
-    200: withETag(json(z.object({ id: z.string(), versions: z.array(VersionSchema) }), 'The versions')),
+    200: withETag(
+      json(
+        z.object({
+          id: z.string(),
+          versions: z.array(VersionSchema),
+          revert_target: z
+            .number()
+            .int()
+            .nullable()
+            .openapi({ description: 'The version a revert would run now (the one that ran before the running one); null when none' }),
+        }),
+        'The versions',
+      ),
+    ),
     ...errors,
   },
 });

@@ -20,7 +20,11 @@ export function versionJson(v: DocumentVersion) {
 }
 
 export function impactJson(i: EditImpact) {
-  return { widens_security: i.widensSecurity, widened_subjects: [...i.widenedSubjects] };
+  return {
+    widens_security: i.widensSecurity,
+    widened_subjects: [...i.widenedSubjects],
+    ...(i.changes === undefined ? {} : { changes: [...i.changes] }),
+  };
 }
 
 export function documentJson(d: StoredDocument) {

@@ -12,6 +12,12 @@ export type DocumentDiff = Schemas['DocumentDiff'];
 export type CatalogueTools = Schemas['CatalogueToolBindings'];
 export type CatalogueToolBinding = Schemas['CatalogueToolBinding'];
 export type ToolBinding = Schemas['ToolBinding'];
+export type ToolDecision = Schemas['ToolDecision'];
+export type ReviewOutcome = Schemas['ReviewOutcome'];
+export type AgentDecisionMap = Schemas['AgentDecisionMap'];
+export type PolicyDecisionMap = Schemas['DocumentDecisionMap'];
+export type ImpactPreview = Schemas['ImpactPreview'];
+export type DecisionDiffEntry = Schemas['DecisionDiffEntry'];
 /** A tool's amount mapping, as its binding declares it (docs/catalogue.md). */
 export type AmountMapping = NonNullable<CatalogueToolBinding['amount']>;
 

@@ -1,9 +1,12 @@
 // The selected document: its running text, links to edit it (a sheet also as a form) and to compare its versions,
-// a catalogue's tools with their authorized bindings, and its history.
+// an agent's or a policy's decision map, a catalogue's tools with their authorized bindings, and its history.
+import { useState } from 'react';
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { useDocument } from '../api/get-document.ts';
 import { CatalogueTools } from './catalogue-tools.tsx';
+import { DecisionMapTab } from './decision-map-tab.tsx';
+import { DocumentTabs, type DocumentView } from './document-tabs.tsx';
 import { HistoryList } from './history-list.tsx';
 
 interface DocumentDetailProps {
@@ -18,6 +21,11 @@ interface DocumentDetailProps {
 
 export function DocumentDetail({ id, editHref, historyHref, rulesHref, canAuthorize }: DocumentDetailProps) {
   const document = useDocument(id);
+  const [view, setView] = useState<DocumentView>('text');
+  const kind = document.data?.kind;
+  // Agents and policies decide calls: they offer their decision map beside their text.
+  const mapped = kind === 'agent' || kind === 'policy' ? kind : null;
+  const shown = mapped === null ? 'text' : view;
   return (
     <div className="stack">
       <section className="panel" aria-labelledby="document-heading">
@@ -41,8 +49,9 @@ export function DocumentDetail({ id, editHref, historyHref, rulesHref, canAuthor
         </div>
         {document.isPending && <Loading label="Loading the running version" />}
         {document.isError && <ErrorNotice error={document.error} />}
-        {document.isSuccess && (
-          <>
+        {mapped !== null && <DocumentTabs id={id} view={shown} onView={setView} />}
+        {document.isSuccess && shown === 'text' && (
+          <div {...(mapped === null ? {} : { role: 'tabpanel', 'aria-label': 'Running text' })}>
             <p className="muted">Running version {document.data.version.sequence}</p>
             {/* The pane inside carries the name "Running text", once. */}
             <figure className="code-figure">
@@ -50,7 +59,12 @@ export function DocumentDetail({ id, editHref, historyHref, rulesHref, canAuthor
                 {document.data.text}
               </ScrollPane>
             </figure>
-          </>
+          </div>
+        )}
+        {mapped !== null && shown === 'map' && (
+          <div role="tabpanel" aria-label="Decision map">
+            <DecisionMapTab id={id} kind={mapped} />
+          </div>
         )}
       </section>
       {document.data?.kind === 'catalogue' && (

@@ -1,4 +1,6 @@
-// A document's history: every version, two of them compared, and activate and revert for owners and admins.
+// A document's history: every version, two of them compared, and activate and revert for owners and admins
+// (for a policy, each confirmation shows the impact preview of the version it would run).
+import { documentKindOf } from '@tollgate/engine';
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { useHistory } from '../api/get-history.ts';
 import { newestSequence } from '../api/types.ts';
@@ -18,6 +20,7 @@ export function HistoryPage({ id, canManage, backHref }: HistoryPageProps) {
   const history = useHistory(id);
   // The document's entity tag as this page read it: activate and revert send it as If-Match.
   const newest = history.data === undefined ? null : newestSequence(history.data);
+  const isPolicy = documentKindOf(id) === 'policy';
   return (
     <div className="history-page">
       <section className="panel" aria-labelledby="versions-heading">
@@ -27,15 +30,19 @@ export function HistoryPage({ id, canManage, backHref }: HistoryPageProps) {
         <h1 id="versions-heading" className="document-title" tabIndex={-1}>
           History of {id}
         </h1>
-        {canManage && newest !== null && <RevertAction id={id} newest={newest} />}
+        {canManage && newest !== null && <RevertAction id={id} newest={newest} isPolicy={isPolicy} />}
         <HistoryList
           id={id}
-          actions={canManage && newest !== null ? (version) => <ActivateAction id={id} version={version} newest={newest} /> : undefined}
+          actions={
+            canManage && newest !== null
+              ? (version) => <ActivateAction id={id} version={version} newest={newest} isPolicy={isPolicy} />
+              : undefined
+          }
         />
       </section>
       {history.isPending && <Loading label="Loading the versions to compare" />}
       {history.isError && <ErrorNotice error={history.error} />}
-      {history.isSuccess && <CompareVersions id={id} history={history.data} />}
+      {history.isSuccess && <CompareVersions id={id} history={history.data} isPolicy={isPolicy} />}
     </div>
   );
 }

@@ -26,6 +26,13 @@ export function SaveOutcome({ outcome, onReload }: { outcome: EditOutcome; onRel
           <ReasonList items={impact.widened_subjects} label="Widened subjects" render={(subject) => <code>{subject}</code>} />
         </div>
       )}
+      {/* A policy's impact also names the calls it narrows (its decision diff, docs/documents.md, "Policies"). */}
+      {!impact.widens_security && (impact.changes?.length ?? 0) > 0 && (
+        <div className="outcome-impact">
+          <p>This edit changes no call toward allow; calls decided differently:</p>
+          <ReasonList items={impact.changes ?? []} label="Decision changes" render={(subject) => <code>{subject}</code>} />
+        </div>
+      )}
       {outcome.status === 'conflict' && (
         <button type="button" className="button" onClick={onReload}>
           Discard your text and reload the running version

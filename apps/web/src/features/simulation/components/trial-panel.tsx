@@ -1,4 +1,5 @@
-// A running trial's report for the picked policy: calls seen, sampled, agreed and differed.
+// A trial's report for the picked policy, following the calls as they arrive: calls seen, sampled, agreed
+// and differed, and the calls whose answers differed.
 import { ErrorNotice } from '../../../components/query-state.tsx';
 import { useTrial } from '../api/get-trial.ts';
 
@@ -14,13 +15,26 @@ export function TrialPanel({ document }: { document: string }) {
       </h3>
       <p className="muted">
         Sampling {Math.round(t.sample_rate * 100)}% since {new Date(t.started_at).toLocaleString()}
+        {t.running && ', updated as calls arrive'}
       </p>
-      <dl className="sim-counts">
+      <dl className="sim-counts" aria-label="Trial counts">
         <Count label="Calls" value={t.calls} />
         <Count label="Sampled" value={t.sampled} />
         <Count label="Agreed" value={t.agreed} />
         <Count label="Differed" value={t.differed} />
       </dl>
+      {t.differing.length > 0 && (
+        <>
+          <p className="muted">Calls the candidate would decide differently (the latest {t.differing.length}):</p>
+          <ol aria-label="Differing calls" className="trial-differences">
+            {t.differing.map((call) => (
+              <li key={call}>
+                <code>{call}</code>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
     </section>
   );
 }
