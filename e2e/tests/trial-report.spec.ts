@@ -26,7 +26,12 @@ test("a trial's report counts calls as they arrive, and lists the differing ones
     await expect(count('Calls')).toHaveText('2');
     await expect(count('Agreed')).toHaveText('1');
     await expect(count('Differed')).toHaveText('1');
-    await expect(report.getByRole('list', { name: 'Differing calls' })).toHaveText(differing as string);
+    // The differing call with both answers: v1 holds 200 USD for approval, the candidate allows it.
+    const differences = report.getByRole('list', { name: 'Differing calls' }).getByRole('listitem');
+    await expect(differences).toHaveCount(1);
+    await expect(differences.first()).toContainText(differing as string);
+    await expect(differences.first()).toContainText('running require approval');
+    await expect(differences.first()).toContainText('candidate allow');
 
     await sendRefundCalls(request, ['150']);
     await expect(count('Differed')).toHaveText('2');

@@ -1,7 +1,8 @@
 // A trial's report for the picked policy, following the calls as they arrive: calls seen, sampled, agreed
-// and differed, and the calls whose answers differed.
+// and differed, and the calls whose answers differed, each with the running version's and the candidate's.
 import { ErrorNotice } from '../../../components/query-state.tsx';
 import { useTrial } from '../api/get-trial.ts';
+import type { TrialReport } from '../api/types.ts';
 
 export function TrialPanel({ document }: { document: string }) {
   const trial = useTrial(document);
@@ -23,13 +24,13 @@ export function TrialPanel({ document }: { document: string }) {
         <Count label="Agreed" value={t.agreed} />
         <Count label="Differed" value={t.differed} />
       </dl>
-      {t.differing.length > 0 && (
+      {t.differences.length > 0 && (
         <>
-          <p className="muted">Calls the candidate would decide differently (the latest {t.differing.length}):</p>
+          <p className="muted">Calls the candidate would decide differently (the latest {t.differences.length}):</p>
           <ol aria-label="Differing calls" className="trial-differences">
-            {t.differing.map((call) => (
-              <li key={call}>
-                <code>{call}</code>
+            {t.differences.map((d) => (
+              <li key={d.call_id}>
+                <code>{d.call_id}</code>: running {answerWords(d.running)} → candidate {answerWords(d.candidate)}
               </li>
             ))}
           </ol>
@@ -37,6 +38,12 @@ export function TrialPanel({ document }: { document: string }) {
       )}
     </section>
   );
+}
+
+/** A recorded answer in words: `require approval (refund-approval)`, or the code where no rule decided. */
+function answerWords(answer: TrialReport['differences'][number]['running']): string {
+  const by = answer.rule ?? answer.code;
+  return `${answer.decision.replaceAll('_', ' ')}${by ? ` (${by})` : ''}`;
 }
 
 export function Count({ label, value }: { label: string; value: number }) {
