@@ -26,5 +26,5 @@ test("an agent's and a policy's decision map list the demo's tools", async ({ pa
   const policyMap = page.getByRole('table', { name: 'Decision map of catalogue.yaml' });
   await expect(policyMap.getByRole('row').filter({ hasText: 'issue_refund' })).toContainText('depends on arguments');
   await page.getByRole('tab', { name: 'Running text' }).click();
-  await expect(page.getByRole('figure', { name: 'Running text' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Running text' })).toBeVisible();
 });

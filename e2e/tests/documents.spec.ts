@@ -14,7 +14,7 @@ test('the owner sees the documents by kind and opens the refunds policy with its
 
   await refunds.getByRole('button').click();
   await expect(page.getByRole('heading', { name: 'policies/refunds.policy.json' })).toBeVisible();
-  await expect(page.getByLabel('Running text')).toContainText('"schema": "tollgate/policy@1"');
+  await expect(page.getByRole('region', { name: 'Running text' })).toContainText('"schema": "tollgate/policy@1"');
   const version = page.getByRole('list', { name: 'Versions' }).getByRole('listitem');
   await expect(version).toHaveCount(1);
   await expect(version).toContainText('Version 1');

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { Approval, Viewer } from '../api/types.ts';
 import { useApprovalEvents } from '../api/use-approval-events.ts';
 import { ApprovalList } from './approval-list.tsx';
-import { type ApprovalsTab, ApprovalTabs, PANEL_ID, tabElementId } from './approval-tabs.tsx';
+import { type ApprovalsTab, ApprovalTabs, approvalsTabId, PANEL_ID } from './approval-tabs.tsx';
 import { DecisionReceipt } from './decision-receipt.tsx';
 
 export function ApprovalsPage({
@@ -33,7 +33,7 @@ export function ApprovalsPage({
       <div role="status" aria-live="polite" aria-label="Decision receipt">
         {receipt && <DecisionReceipt key={receipt.id} approval={receipt} onDismiss={() => setReceipt(null)} />}
       </div>
-      <div role="tabpanel" id={PANEL_ID} aria-labelledby={tabElementId(tab)}>
+      <div role="tabpanel" id={PANEL_ID} aria-labelledby={approvalsTabId(tab)}>
         <ApprovalList tab={tab} viewer={viewer} onDecided={setReceipt} />
       </div>
     </section>

@@ -1,20 +1,35 @@
 // Unit tests of the inbox's keyboard moves: which tab a key selects, and which card takes focus after a decision.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { tabAfterKey } from '../../../components/tab-list.tsx';
 import { nextFocus } from './approval-list.tsx';
-import { tabAfterKey } from './approval-tabs.tsx';
 
 describe('tabAfterKey', () => {
   it('moves right and left with wrapping, Home to the first and End to the last', () => {
-    expect(tabAfterKey('ArrowRight', 0)).toBe(1);
-    expect(tabAfterKey('ArrowRight', 1)).toBe(0);
-    expect(tabAfterKey('ArrowLeft', 0)).toBe(1);
-    expect(tabAfterKey('ArrowLeft', 1)).toBe(0);
-    expect(tabAfterKey('Home', 1)).toBe(0);
-    expect(tabAfterKey('End', 0)).toBe(1);
+    expect(tabAfterKey('ArrowRight', 0, 2)).toBe(1);
+    expect(tabAfterKey('ArrowRight', 1, 2)).toBe(0);
+    expect(tabAfterKey('ArrowLeft', 0, 2)).toBe(1);
+    expect(tabAfterKey('ArrowLeft', 1, 2)).toBe(0);
+    expect(tabAfterKey('Home', 1, 2)).toBe(0);
+    expect(tabAfterKey('End', 0, 2)).toBe(1);
+  });
+  it('stays among the tabs, however many (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.nat(),
+        fc.constantFrom('ArrowRight', 'ArrowLeft', 'Home', 'End'),
+        (count, at, key) => {
+          const next = tabAfterKey(key, at % count, count);
+          expect(next).not.toBeNull();
+          expect(next).toBeGreaterThanOrEqual(0);
+          expect(next).toBeLessThan(count);
+        },
+      ),
+    );
   });
   it('ignores every other key', () => {
-    for (const key of ['ArrowUp', 'ArrowDown', 'Enter', ' ', 'Tab', 'a']) expect(tabAfterKey(key, 0)).toBeNull();
+    for (const key of ['ArrowUp', 'ArrowDown', 'Enter', ' ', 'Tab', 'a']) expect(tabAfterKey(key, 0, 2)).toBeNull();
   });
 });
 

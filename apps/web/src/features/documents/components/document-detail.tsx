@@ -6,7 +6,7 @@ import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { useDocument } from '../api/get-document.ts';
 import { CatalogueTools } from './catalogue-tools.tsx';
 import { DecisionMapTab } from './decision-map-tab.tsx';
-import { DocumentTabs, type DocumentView } from './document-tabs.tsx';
+import { DOCUMENT_VIEW_PANEL_ID, DocumentTabs, type DocumentView, documentViewTabId } from './document-tabs.tsx';
 import { HistoryList } from './history-list.tsx';
 
 interface DocumentDetailProps {
@@ -18,6 +18,9 @@ interface DocumentDetailProps {
   /** Whether the member may authorize a catalogue's tools (owners and admins). */
   canAuthorize: boolean;
 }
+
+/** The panel of the shown view, named by its tab. */
+const tabPanel = (view: DocumentView) => ({ role: 'tabpanel', id: DOCUMENT_VIEW_PANEL_ID, 'aria-labelledby': documentViewTabId(view) });
 
 export function DocumentDetail({ id, editHref, historyHref, rulesHref, canAuthorize }: DocumentDetailProps) {
   const document = useDocument(id);
@@ -51,9 +54,8 @@ export function DocumentDetail({ id, editHref, historyHref, rulesHref, canAuthor
         {document.isError && <ErrorNotice error={document.error} />}
         {mapped !== null && <DocumentTabs id={id} view={shown} onView={setView} />}
         {document.isSuccess && shown === 'text' && (
-          <div {...(mapped === null ? {} : { role: 'tabpanel', 'aria-label': 'Running text' })}>
+          <div {...(mapped === null ? {} : tabPanel('text'))}>
             <p className="muted">Running version {document.data.version.sequence}</p>
-            {/* The pane inside carries the name "Running text", once. */}
             <figure className="code-figure">
               <ScrollPane label="Running text" className="document-text">
                 {document.data.text}
@@ -62,7 +64,7 @@ export function DocumentDetail({ id, editHref, historyHref, rulesHref, canAuthor
           </div>
         )}
         {mapped !== null && shown === 'map' && (
-          <div role="tabpanel" aria-label="Decision map">
+          <div {...tabPanel('map')}>
             <DecisionMapTab id={id} kind={mapped} />
           </div>
         )}

@@ -1,27 +1,20 @@
-// The views of an agent or a policy on the documents page: its running text, or its decision map.
+// The views of an agent or a policy on the documents page: its running text, or its decision map
+// (components/tab-list.tsx: the WAI-ARIA tabs pattern).
+import { type Tab, TabList, tabElementId } from '../../../components/tab-list.tsx';
 
 export type DocumentView = 'text' | 'map';
 
-const VIEWS: { view: DocumentView; label: string }[] = [
-  { view: 'text', label: 'Running text' },
-  { view: 'map', label: 'Decision map' },
+const VIEWS: Tab<DocumentView>[] = [
+  { id: 'text', label: 'Running text' },
+  { id: 'map', label: 'Decision map' },
 ];
+
+export const DOCUMENT_VIEW_PANEL_ID = 'document-view-panel';
+/** The id of a view's tab, for the panel's aria-labelledby. */
+export const documentViewTabId = (view: DocumentView) => tabElementId('document-view', view);
 
 export function DocumentTabs({ id, view, onView }: { id: string; view: DocumentView; onView: (view: DocumentView) => void }) {
   return (
-    <div role="tablist" aria-label={`Views of ${id}`} className="tabs">
-      {VIEWS.map((v) => (
-        <button
-          key={v.view}
-          type="button"
-          role="tab"
-          aria-selected={view === v.view}
-          className={view === v.view ? 'tab tab-selected' : 'tab'}
-          onClick={() => onView(v.view)}
-        >
-          {v.label}
-        </button>
-      ))}
-    </div>
+    <TabList label={`Views of ${id}`} idPrefix="document-view" panelId={DOCUMENT_VIEW_PANEL_ID} tabs={VIEWS} tab={view} onTab={onView} />
   );
 }
