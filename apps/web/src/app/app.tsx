@@ -1,15 +1,16 @@
 // The console's shell: header (product, member, sign out), navigation and the routed page, behind sign-in.
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { MemberBadge } from '../features/auth/components/member-badge.tsx';
 import { SignInForm } from '../features/auth/components/sign-in-form.tsx';
 import { StoreHealthBanner } from '../features/health/components/store-health-banner.tsx';
 import { PolicyCheck } from '../features/policy-check/components/policy-check.tsx';
-import { clearSessionKey, readSessionKey, writeSessionKey } from '../lib/session-key.ts';
+import { clearSessionKey, followSessionKey, readSessionKey, writeSessionKey } from '../lib/session-key.ts';
 import { NavBar } from './nav-bar.tsx';
 import { Page } from './pages.tsx';
 import { Providers } from './providers.tsx';
-import { useRoute } from './router.ts';
+import { RouteBoundary } from './route-boundary.tsx';
+import { hrefOf, useRoute } from './router.ts';
 
 export function App() {
   return (
@@ -32,6 +33,15 @@ function Shell() {
     client.clear();
     setKey(null);
   };
+  // Another tab signing in or out changes this tab too (the key is shared, docs/console.md).
+  useEffect(
+    () =>
+      followSessionKey((next) => {
+        if (next === null) client.clear();
+        setKey(next);
+      }),
+    [client],
+  );
   return (
     <div className="shell">
       <header className="masthead">
@@ -44,14 +54,16 @@ function Shell() {
       <NavBar current={route.page} />
       <StoreHealthBanner />
       <main>
-        {/* The playground runs the engine in the browser and needs no key. */}
-        {key !== null ? (
-          <Page route={route} memberKey={key} />
-        ) : route.page === 'playground' ? (
-          <PolicyCheck />
-        ) : (
-          <SignInForm onSignedIn={signIn} />
-        )}
+        <RouteBoundary route={hrefOf(route)}>
+          {/* The playground runs the engine in the browser and needs no key. */}
+          {key !== null ? (
+            <Page route={route} memberKey={key} />
+          ) : route.page === 'playground' ? (
+            <PolicyCheck />
+          ) : (
+            <SignInForm onSignedIn={signIn} />
+          )}
+        </RouteBoundary>
       </main>
     </div>
   );
