@@ -1,6 +1,7 @@
 // GET /v1/events over a real socket: server-sent events reach a connected client; members only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
+import { HEARTBEAT_MS } from '../src/server/routes/events.ts';
 import { startServer, type TestServer } from './server-harness.ts';
 
 let server: TestServer;
@@ -11,7 +12,7 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** Opens the stream and reads it until `until` holds of what has arrived (or 5 s pass). */
+/** Opens the stream and reads it until `until` holds of what has arrived (or 7 s pass). */
 async function openEvents(key: string) {
   const controller = new AbortController();
   const res = await fetch(`${server.url}/v1/events`, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
@@ -19,7 +20,7 @@ async function openEvents(key: string) {
   const decoder = new TextDecoder();
   let received = '';
   async function readUntil(until: (text: string) => boolean): Promise<string> {
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 7000;
     while (!until(received)) {
       if (Date.now() > deadline) throw new Error(`timed out; got ${JSON.stringify(received)}`);
       const chunk = await reader.read();
@@ -98,6 +99,23 @@ describe('GET /v1/events', () => {
     } finally {
       a.close();
       b.close();
+    }
+  });
+
+  it('beats every HEARTBEAT_MS on a quiet stream, so a client can tell it is still live', async () => {
+    const stream = await openEvents(server.key('viewer'));
+    try {
+      await stream.readUntil((t) => t.includes(': connected'));
+      const opened = Date.now();
+      const text = await stream.readUntil((t) => t.includes(': heartbeat\n\n'));
+      const waited = Date.now() - opened;
+      expect(HEARTBEAT_MS).toBe(5000);
+      expect(waited).toBeGreaterThan(HEARTBEAT_MS - 1000);
+      expect(waited).toBeLessThan(HEARTBEAT_MS + 1000);
+      // A comment, not an event: clients that only listen for events never see it.
+      expect(text).not.toContain('event: heartbeat');
+    } finally {
+      stream.close();
     }
   });
 

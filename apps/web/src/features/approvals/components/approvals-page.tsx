@@ -26,7 +26,7 @@ export function ApprovalsPage({
         <h2 id="approvals-heading" className="panel-title">
           Approvals
         </h2>
-        <span className={live ? 'live live-on' : 'live'}>{live ? 'Live' : 'Connecting…'}</span>
+        <span className={live ? 'live live-on' : 'live'}>{live ? 'Live' : 'Not live, connecting…'}</span>
       </div>
       <div role="tablist" aria-label="Approval requests" className="tabs">
         <TabButton selected={tab === 'pending'} onClick={() => onTab('pending')} label="Pending" />
