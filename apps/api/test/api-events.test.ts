@@ -1,7 +1,7 @@
 // GET /v1/events over a real socket: server-sent events reach a connected client; members only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
 import { HEARTBEAT_MS } from '../src/server/routes/events.ts';
+import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
 import { startServer, type TestServer } from './server-harness.ts';
 
 let server: TestServer;

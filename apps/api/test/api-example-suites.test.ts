@@ -88,11 +88,19 @@ describe('example suites as documents', () => {
     const first = suite.examples[0];
     first.expect = { decision: 'deny', rule: null, code: null };
     const content = `${JSON.stringify(suite, null, 2)}\n`;
-    const res = await server.call('POST', `${DOC}/edits`, { key: server.key('developer'), body: { content, reason: 'wrong', based_on: 1 } });
+    const res = await server.call('POST', `${DOC}/edits`, {
+      key: server.key('developer'),
+      body: { content, reason: 'wrong', based_on: 1 },
+    });
     expect(res.json.status).toBe('applied');
     const listed = await policyOf();
     expect(listed.problems).toEqual([
-      { source: 'document', code: 'EXAMPLE_FAILED', severity: 'error', message: `${first.name}: expected deny, got allow, rule read-orders` },
+      {
+        source: 'document',
+        code: 'EXAMPLE_FAILED',
+        severity: 'error',
+        message: `${first.name}: expected deny, got allow, rule read-orders`,
+      },
     ]);
     // The suite itself reads, so its own row stays clean.
     const list = await server.call('GET', '/v1/documents', { key: server.key('viewer') });

@@ -32,7 +32,12 @@ export function exampleProblems(policyText: string, suiteText: string): Problem[
   for (const r of report.results) {
     if (r.status === 'fail') {
       const got = r.actual ? outcomeText(r.actual) : 'nothing';
-      problems.push({ source: 'document', code: 'EXAMPLE_FAILED', severity: 'error', message: `${r.name}: expected ${outcomeText(r.expected)}, got ${got}` });
+      problems.push({
+        source: 'document',
+        code: 'EXAMPLE_FAILED',
+        severity: 'error',
+        message: `${r.name}: expected ${outcomeText(r.expected)}, got ${got}`,
+      });
     } else if (r.status === 'not_evaluable') {
       const message = `${r.name}: ${r.code}: the decision depends on arguments the example lacks`;
       problems.push({ source: 'document', code: 'EXAMPLE_NOT_EVALUABLE', severity: 'error', message });
