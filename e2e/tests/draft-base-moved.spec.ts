@@ -1,16 +1,12 @@
 // Journey: an owner leaves an unsaved edit; someone else's version runs by the time they come back. The
 // draft is offered with a diff against what runs now, and saving the restored text meets the conflict
 // (and its merge) instead of overwriting the other version.
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { memberKey, signIn } from './demo.ts';
+import { replaceWord } from './monaco-edit.ts';
 import { ownPolicyId, REFUNDS_TEXT, saveVersion } from './own-policy.ts';
 
 test.use({ viewport: { width: 1280, height: 2000 } });
-
-async function replaceWord(page: Page, line: RegExp, word: string, replacement: string): Promise<void> {
-  await page.locator('.view-line').filter({ hasText: line }).first().getByText(word).dblclick();
-  await page.keyboard.type(replacement);
-}
 
 test('a draft whose base moved on is shown against what runs now, and its save meets the conflict', async ({ page, request }) => {
   const owner = memberKey('owner');
