@@ -1,16 +1,12 @@
 // Journey: an author writes a policy's example suite in its editor and stores it beside the policy
 // (policies/<name>.examples.json); it is there after a reload, and runs as the author types: lowering the
 // automatic refund limit flips an example to failing, and its row shows what the policy now decides.
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { memberKey, signIn } from './demo.ts';
+import { replaceWord } from './monaco-edit.ts';
 import { ownPolicyId, REFUNDS_EXAMPLES, REFUNDS_TEXT, saveVersion } from './own-policy.ts';
 
 test.use({ viewport: { width: 1280, height: 1600 } });
-
-async function replaceWord(page: Page, line: RegExp, word: string, replacement: string): Promise<void> {
-  await page.locator('.view-line').filter({ hasText: line }).first().getByText(word).dblclick();
-  await page.keyboard.type(replacement);
-}
 
 test('an example flips to failing as a threshold changes, showing the actual decision', async ({ page, request }) => {
   const owner = memberKey('owner');
@@ -37,8 +33,10 @@ test('an example flips to failing as a threshold changes, showing the actual dec
   await page.getByRole('button', { name: 'Store the example suite' }).click();
   await expect(page.getByRole('status', { name: 'Example suite outcome' })).toContainText('stored · version 1');
 
-  // Stored, not kept in this browser: with local storage emptied, a reload reads it back.
-  await page.evaluate(() => localStorage.clear());
+  // Stored, not kept in this browser: with local storage emptied but for the sign-in, a reload reads it back.
+  await page.evaluate(() => {
+    for (const key of Object.keys(localStorage)) if (key !== 'tollgate.member-key') localStorage.removeItem(key);
+  });
   await page.reload();
   await expect(page.getByRole('textbox', { name: 'Document text' })).toBeAttached();
   await expect(counts).toHaveText('12 passing, 0 failing');

@@ -1,15 +1,11 @@
 // Journey: an owner edits a policy while someone else saves another version; the save meets a conflict,
 // the three-way view merges both changes, and the merge is resubmitted on the running version and applied.
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { memberKey, signIn } from './demo.ts';
+import { replaceWord } from './monaco-edit.ts';
 import { ownPolicyId, REFUNDS_TEXT, runningText, saveVersion } from './own-policy.ts';
 
 test.use({ viewport: { width: 1280, height: 2000 } });
-
-async function replaceWord(page: Page, line: RegExp, word: string, replacement: string): Promise<void> {
-  await page.locator('.view-line').filter({ hasText: line }).first().getByText(word).dblclick();
-  await page.keyboard.type(replacement);
-}
 
 test('a conflicting save opens the three-way view, and the merge is applied', async ({ page, request }) => {
   const owner = memberKey('owner');

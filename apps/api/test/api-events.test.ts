@@ -1,5 +1,6 @@
 // GET /v1/events over a real socket: server-sent events reach a connected client; members only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEARTBEAT_MS } from '../src/server/routes/events.ts';
 import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
 import { startServer, type TestServer } from './server-harness.ts';
 import { eventsOf, openEvents as openStream } from './sse-client.ts';
@@ -56,6 +57,23 @@ describe('GET /v1/events', () => {
     } finally {
       a.close();
       b.close();
+    }
+  });
+
+  it('beats every HEARTBEAT_MS on a quiet stream, so a client can tell it is still live', async () => {
+    const stream = await openEvents(server.key('viewer'));
+    try {
+      await stream.readUntil((t) => t.includes(': connected'));
+      const opened = Date.now();
+      const text = await stream.readUntil((t) => t.includes(': heartbeat\n\n'), 7000);
+      const waited = Date.now() - opened;
+      expect(HEARTBEAT_MS).toBe(5000);
+      expect(waited).toBeGreaterThan(HEARTBEAT_MS - 1000);
+      expect(waited).toBeLessThan(HEARTBEAT_MS + 1000);
+      // A comment, not an event: clients that only listen for events never see it.
+      expect(text).not.toContain('event: heartbeat');
+    } finally {
+      stream.close();
     }
   });
 

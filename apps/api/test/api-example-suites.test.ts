@@ -1,6 +1,7 @@
 // A policy's example suite as a stored document (policies/<name>.examples.json): the demo seeds the
 // refunds suite, the generic document routes read and edit it, the seam refuses a broken suite with its
-// line, and the simulations API runs the stored suite against the policy.
+// line, the simulations API runs the stored suite against the policy, and the documents list counts an
+// example that does not hold as a problem of its policy.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,5 +76,34 @@ describe('example suites as documents', () => {
     expect(res.status).toBe(200);
     expect(res.json.compared).toBe('expected');
     expect(res.json.counts).toEqual({ calls: suite.examples.length, agreed: suite.examples.length, differed: 0, not_evaluable: 0 });
+  });
+
+  it('counts a running example that does not hold as a problem of its policy in the documents list', async () => {
+    const policyOf = async () =>
+      (await server.call('GET', '/v1/documents', { key: server.key('viewer') })).json.documents.find(
+        (d: { id: string }) => d.id === 'policies/refunds.policy.json',
+      );
+    expect((await policyOf()).problems).toEqual([]);
+    const suite = JSON.parse((await server.call('GET', DOC, { key: server.key('viewer') })).json.text as string);
+    const first = suite.examples[0];
+    first.expect = { decision: 'deny', rule: null, code: null };
+    const content = `${JSON.stringify(suite, null, 2)}\n`;
+    const res = await server.call('POST', `${DOC}/edits`, {
+      key: server.key('developer'),
+      body: { content, reason: 'wrong', based_on: 1 },
+    });
+    expect(res.json.status).toBe('applied');
+    const listed = await policyOf();
+    expect(listed.problems).toEqual([
+      {
+        source: 'document',
+        code: 'EXAMPLE_FAILED',
+        severity: 'error',
+        message: `${first.name}: expected deny, got allow, rule read-orders`,
+      },
+    ]);
+    // The suite itself reads, so its own row stays clean.
+    const list = await server.call('GET', '/v1/documents', { key: server.key('viewer') });
+    expect(list.json.documents.find((d: { id: string }) => d.id === SUITE).problems).toEqual([]);
   });
 });

@@ -222,7 +222,10 @@ describe('trials', () => {
       expect(refused.status).toBe(403);
       expect(refused.json.error.code).toBe('ROLE_REQUIRED');
     }
-    expect((await server.call('GET', `/v1/trials/${id}`, { key: server.key('viewer') })).status).toBe(404);
+    // No trial is an empty state: 204 with no body, not an error.
+    const none = await server.call('GET', `/v1/trials/${id}`, { key: server.key('viewer') });
+    expect(none.status).toBe(204);
+    expect(none.text).toBe('');
 
     const started = await post('/v1/trials', body, 'admin');
     expect(started.status).toBe(201);

@@ -1,16 +1,17 @@
 // The console's shell: header (product, member, sign out), navigation and the routed page, behind sign-in.
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { MemberBadge } from '../features/auth/components/member-badge.tsx';
 import { SignInForm } from '../features/auth/components/sign-in-form.tsx';
 import { StoreHealthBanner } from '../features/health/components/store-health-banner.tsx';
 import { PolicyCheck } from '../features/policy-check/components/policy-check.tsx';
-import { clearSessionKey, readSessionKey, writeSessionKey } from '../lib/session-key.ts';
+import { clearSessionKey, followSessionKey, readSessionKey, writeSessionKey } from '../lib/session-key.ts';
 import { focusMainHeading, useFocusHeadingOnNavigate } from './focus-heading.ts';
 import { NavBar } from './nav-bar.tsx';
 import { Page } from './pages.tsx';
 import { Providers } from './providers.tsx';
-import { useRoute } from './router.ts';
+import { RouteBoundary } from './route-boundary.tsx';
+import { hrefOf, useRoute } from './router.ts';
 
 export function App() {
   return (
@@ -34,6 +35,15 @@ function Shell() {
     setKey(null);
   };
   useFocusHeadingOnNavigate(route, key !== null);
+  // Another tab signing in or out changes this tab too (the key is shared, docs/console.md).
+  useEffect(
+    () =>
+      followSessionKey((next) => {
+        if (next === null) client.clear();
+        setKey(next);
+      }),
+    [client],
+  );
   return (
     <div className="shell">
       {/* The first stop for Tab; the hash router owns the URL's fragment, so it moves focus itself. */}
@@ -59,14 +69,16 @@ function Shell() {
       <NavBar current={route.page} />
       <StoreHealthBanner />
       <main id="content">
-        {/* The playground runs the engine in the browser and needs no key. */}
-        {key !== null ? (
-          <Page route={route} memberKey={key} />
-        ) : route.page === 'playground' ? (
-          <PolicyCheck />
-        ) : (
-          <SignInForm onSignedIn={signIn} />
-        )}
+        <RouteBoundary route={hrefOf(route)}>
+          {/* The playground runs the engine in the browser and needs no key. */}
+          {key !== null ? (
+            <Page route={route} memberKey={key} />
+          ) : route.page === 'playground' ? (
+            <PolicyCheck />
+          ) : (
+            <SignInForm onSignedIn={signIn} />
+          )}
+        </RouteBoundary>
       </main>
     </div>
   );

@@ -1,28 +1,27 @@
 // Picks the page for a route; the only place features meet (they never import each other).
 
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Loading } from '../components/query-state.tsx';
 import { ApprovalsPage } from '../features/approvals/components/approvals-page.tsx';
 import { useMe } from '../features/auth/api/get-me.ts';
 import { DocumentsPage } from '../features/documents/components/documents-page.tsx';
 import { PolicyCheck } from '../features/policy-check/components/policy-check.tsx';
 import { canActivate, canAuthorize, canEdit, canReadArguments } from '../lib/capabilities.ts';
+import { lazyPage } from './lazy-page.tsx';
 import { hrefOf, navigate, type Route } from './router.ts';
 
 // The editor brings the sheet compiler and Monaco; both load only when a document is opened for editing.
-const EditPage = lazy(() => import('./edit-page.tsx').then((m) => ({ default: m.EditPage })));
+const EditPage = lazyPage(() => import('./edit-page.tsx').then((m) => m.EditPage));
 // The templates gallery brings the engine's templates; it loads when it is opened.
-const TemplatesPage = lazy(() => import('../features/templates/components/templates-page.tsx').then((m) => ({ default: m.TemplatesPage })));
+const TemplatesPage = lazyPage(() => import('../features/templates/components/templates-page.tsx').then((m) => m.TemplatesPage));
 // The simulation page loads when it is opened, keeping the first load small.
-const SimulationPage = lazy(() =>
-  import('../features/simulation/components/simulation-page.tsx').then((m) => ({ default: m.SimulationPage })),
-);
+const SimulationPage = lazyPage(() => import('../features/simulation/components/simulation-page.tsx').then((m) => m.SimulationPage));
 // The Rules page brings the sheet compiler, the yaml package and Monaco; it loads when a sheet's rules are opened.
-const RulesPage = lazy(() => import('./rules-page.tsx').then((m) => ({ default: m.RulesPage })));
+const RulesPage = lazyPage(() => import('./rules-page.tsx').then((m) => m.RulesPage));
 // The rule-sets page brings the engine's catalogue reader for its run panel; it loads when it is opened.
-const RulesetsPage = lazy(() => import('../features/rulesets/components/rulesets-page.tsx').then((m) => ({ default: m.RulesetsPage })));
+const RulesetsPage = lazyPage(() => import('../features/rulesets/components/rulesets-page.tsx').then((m) => m.RulesetsPage));
 // The history page brings Monaco's diff editor; it loads only when a history is opened.
-const HistoryPage = lazy(() => import('../features/documents/components/history-page.tsx').then((m) => ({ default: m.HistoryPage })));
+const HistoryPage = lazyPage(() => import('../features/documents/components/history-page.tsx').then((m) => m.HistoryPage));
 
 export function Page({ route, memberKey }: { route: Route; memberKey: string }) {
   const me = useMe(memberKey);

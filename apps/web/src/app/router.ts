@@ -1,5 +1,6 @@
 // A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/templates, #/rulesets[/<id>].
 import { useEffect, useState } from 'react';
+import { mayLeave } from '../lib/leave-guard.ts';
 
 export type Route =
   | { page: 'documents'; document: string | null }
@@ -43,11 +44,23 @@ export function navigate(route: Route): void {
   window.location.hash = hrefOf(route);
 }
 
-/** The current route, following hash changes. */
+/**
+ * The current route, following hash changes. Leaving a page with unsaved text asks first (lib/leave-guard.ts);
+ * a refusal puts the address back without a new history entry, and the page stays as it was.
+ */
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(window.location.hash));
   useEffect(() => {
-    const follow = () => setRoute(parseRoute(window.location.hash));
+    let current = window.location.hash;
+    const follow = () => {
+      const next = window.location.hash;
+      if (hrefOf(parseRoute(next)) !== hrefOf(parseRoute(current)) && !mayLeave()) {
+        window.history.replaceState(window.history.state, '', current === '' ? window.location.pathname : current);
+        return;
+      }
+      current = next;
+      setRoute(parseRoute(next));
+    };
     window.addEventListener('hashchange', follow);
     return () => window.removeEventListener('hashchange', follow);
   }, []);

@@ -28,13 +28,17 @@ export function splitBlocks(buffer: string): { blocks: string[]; rest: string } 
   return { blocks: parts, rest };
 }
 
-/** Reads `path` as an event stream until `signal` aborts or the stream ends; calls `onOpen` once connected. */
+/**
+ * Reads `path` as an event stream until `signal` aborts or the stream ends; calls `onOpen` once connected and
+ * `onBeat` for every block that arrives, comments (the server's heartbeat) included.
+ */
 export async function readEventStream(
   path: string,
   key: string,
   onEvent: (event: StreamEvent) => void,
   signal: AbortSignal,
   onOpen?: () => void,
+  onBeat?: () => void,
 ): Promise<void> {
   const response = await fetch(path, { headers: { accept: 'text/event-stream', ...bearer(key) }, signal });
   if (!response.ok || response.body === null) throw new Error(`the event stream answered ${response.status}`);
@@ -47,6 +51,7 @@ export async function readEventStream(
     const { blocks, rest } = splitBlocks(buffer + value);
     buffer = rest;
     for (const block of blocks) {
+      onBeat?.();
       const event = parseEventBlock(block);
       if (event) onEvent(event);
     }

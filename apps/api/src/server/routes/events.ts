@@ -1,5 +1,6 @@
-// Routes: events. GET /v1/events streams approvals, document versions and trial counts as server-sent events, so the
-// console updates live; a comment every 15 s keeps proxies from closing a quiet stream.
+// Routes: events. GET /v1/events streams approvals, document versions and trial counts as server-sent events,
+// so the console updates live; a heartbeat comment every 5 s keeps proxies from closing a quiet stream and lets
+// the console tell a live stream from a dead one (it counts itself not live after two missed beats, docs/api.md).
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import type { ServerEvent } from '../context.ts';
@@ -7,7 +8,7 @@ import { onlyDeclaredQuery, router } from '../openapi.ts';
 import { members } from './route-kit.ts';
 import { ERRORS } from './stateless.ts';
 
-export const HEARTBEAT_MS = 15_000;
+export const HEARTBEAT_MS = 5_000;
 
 const eventsRoute = createRoute({
   method: 'get',
@@ -15,7 +16,7 @@ const eventsRoute = createRoute({
   operationId: 'streamEvents',
   tags: ['events'],
   summary:
-    'Server-sent events: `approval` {id, status}, `document` {id, sequence} and `trial` {document, candidate, running, calls, sampled, agreed, differed} (throttled), with a heartbeat comment every 15 s.',
+    'Server-sent events: `approval` {id, status}, `document` {id, sequence} and `trial` {document, candidate, running, calls, sampled, agreed, differed} (throttled), with a heartbeat comment (`: heartbeat`) every 5 s.',
   responses: {
     200: {
       content: { 'text/event-stream': { schema: z.string() } },

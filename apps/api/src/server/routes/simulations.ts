@@ -112,13 +112,14 @@ const trialRoute = createRoute({
   middleware: [members()] as const,
   operationId: 'getTrial',
   tags: ['simulations'],
-  summary: 'The trial of a policy: counts of sampled, agreed and differing calls.',
+  summary: 'The trial of a policy: counts of sampled, agreed and differing calls; 204 when it has none.',
   request: { params: DocumentParam },
   responses: {
     200: jsonResponse(TrialSchema, 'The trial.'),
+    // Most policies have no trial: that is an empty state, not an error (docs/api.md, "Trials").
+    204: { description: 'The policy has no trial.' },
     401: ERRORS[401],
     403: ERRORS[403],
-    404: errorResponse('NOT_FOUND (details.resource "trial"): the policy has no trial.'),
   },
 });
 
@@ -186,7 +187,7 @@ export function simulationRoutes() {
   app.openapi(trialRoute, async (c) => {
     const { document } = c.req.valid('param');
     const report = await c.get('ctx').trials.report(document).catch(storeErrorFor('document'));
-    if (!report) throw notFound('trial', `${document} has no trial`);
+    if (!report) return c.body(null, 204);
     return c.json(snake(report), 200);
   });
 

@@ -1,6 +1,8 @@
 // Saving a document through the edit seam, as every editing page does: a reason (required), the version the
 // text was based on, the outcome, a reload of the running version on a conflict, and Ctrl/Cmd+S anywhere.
+// Unsaved text is kept as a draft until a save succeeds (hooks/use-draft.ts).
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import { type DraftState, useDraft } from '../../hooks/use-draft.ts';
 import { getRunningDocument } from './api/get-running-document.ts';
 import { usePostEdit } from './api/post-edit.ts';
 
@@ -19,18 +21,27 @@ export interface DocumentSave {
   reload(): void;
   /** Moves the base, for a merged text. */
   setBasedOn(base: number | null): void;
+  /** The draft kept of unsaved text, and the one offered back on opening. */
+  draft: DraftState;
+  /** Puts the offered draft's text in place, based on the draft's base. */
+  restoreDraft(): void;
 }
 
 export function useDocumentSave(options: {
   id: string;
   canSave: boolean;
   initialBase: number | null;
+  /** The text of the version the page opened. */
+  initialText: string;
   text: string;
   replaceText(text: string): void;
 }): DocumentSave {
   const { id, canSave, text, replaceText } = options;
   const [reason, setReason] = useState('');
   const [basedOn, setBasedOn] = useState<number | null>(options.initialBase);
+  // The stored text the current one is compared with: what was opened, saved or reloaded last.
+  const [baseText, setBaseText] = useState(options.initialText);
+  const draft = useDraft({ id, base: basedOn, text, baseText, enabled: canSave });
   const [reloadError, setReloadError] = useState<Error | null>(null);
   const reasonInput = useRef<HTMLInputElement>(null);
   const edit = usePostEdit();
@@ -48,12 +59,16 @@ export function useDocumentSave(options: {
         {
           onSuccess: (outcome) => {
             if (outcome.status === 'applied' && outcome.version) setBasedOn(outcome.version.sequence);
-            if (outcome.status === 'applied' || outcome.status === 'saved_not_running') setReason('');
+            if (outcome.status === 'applied' || outcome.status === 'saved_not_running') {
+              setReason('');
+              setBaseText(content);
+              draft.clear();
+            }
           },
         },
       );
     },
-    [canSave, edit, id, reason],
+    [canSave, edit, id, reason, draft],
   );
   const save = useCallback(() => submit(text, basedOn), [submit, text, basedOn]);
 
@@ -61,6 +76,7 @@ export function useDocumentSave(options: {
     getRunningDocument(id).then(
       (running) => {
         replaceText(running.text);
+        setBaseText(running.text);
         setBasedOn(running.version.sequence);
         edit.reset();
       },
@@ -81,5 +97,12 @@ export function useDocumentSave(options: {
     return () => window.removeEventListener('keydown', onKey);
   }, [canSave, save]);
 
-  return { reason, setReason, basedOn, setBasedOn, reasonInput, edit, reloadError, submit, save, reload };
+  const restoreDraft = useCallback(() => {
+    const taken = draft.restore();
+    if (taken === null) return;
+    replaceText(taken.text);
+    setBasedOn(taken.base);
+  }, [draft, replaceText]);
+
+  return { reason, setReason, basedOn, setBasedOn, reasonInput, edit, reloadError, submit, save, reload, draft, restoreDraft };
 }

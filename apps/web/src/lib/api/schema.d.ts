@@ -433,7 +433,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Server-sent events: `approval` {id, status}, `document` {id, sequence} and `trial` {document, candidate, running, calls, sampled, agreed, differed} (throttled), with a heartbeat comment every 15 s. */
+    /** Server-sent events: `approval` {id, status}, `document` {id, sequence} and `trial` {document, candidate, running, calls, sampled, agreed, differed} (throttled), with a heartbeat comment (`: heartbeat`) every 5 s. */
     get: operations['streamEvents'];
     put?: never;
     post?: never;
@@ -484,7 +484,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The trial of a policy: counts of sampled, agreed and differing calls. */
+    /** The trial of a policy: counts of sampled, agreed and differing calls; 204 when it has none. */
     get: operations['getTrial'];
     put?: never;
     post?: never;
@@ -3842,6 +3842,13 @@ export interface operations {
           'application/json': components['schemas']['Trial'];
         };
       };
+      /** @description The policy has no trial. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
       400: {
         headers: {
@@ -3862,15 +3869,6 @@ export interface operations {
       };
       /** @description The key lacks the role or grant. */
       403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description NOT_FOUND (details.resource "trial"): the policy has no trial. */
-      404: {
         headers: {
           [name: string]: unknown;
         };

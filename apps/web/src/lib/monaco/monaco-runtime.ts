@@ -5,6 +5,12 @@ import 'monaco-editor/languages/features/json/register.js';
 // editor.api.js is the bare editor: hover and completion (the JSON Schema's help) are contributions of their own.
 import 'monaco-editor/editor/contrib/hover/browser/hoverContribution.js';
 import 'monaco-editor/editor/contrib/suggest/browser/suggestController.js';
+// The JSON language's mode loads this module (every editor contribution and the services they need) when
+// the first JSON model is made. Monaco reads its services once, when the first editor is created, so a
+// contribution that arrives later finds its service unknown ("[createInstance] ... depends on UNKNOWN
+// service IOutlineModelService", ICodeLensCache, treeViewsDndService). Loaded here, everything registers
+// before any editor exists, and every editor, diff or plain, has the same contributions.
+import 'monaco-editor/internal/common/workers.js';
 
 import { CONSOLE_THEME, CONSOLE_THEME_DATA } from './console-theme.ts';
 

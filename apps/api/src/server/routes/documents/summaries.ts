@@ -1,10 +1,12 @@
 // The documents' summaries for the list route: each stored document's kind, status, running sequence and
-// problems (the store's, a rejected newer version's, and the running version's checked against the store).
+// problems (the store's, a rejected newer version's, the running version's checked against the store, and a
+// running policy's failing examples).
 import type { z } from '@hono/zod-openapi';
-import { documentKindOf, validateDocument } from '@tollgate/engine';
+import { documentKindOf, exampleSuiteIdOf, validateDocument } from '@tollgate/engine';
 import type { DocumentVersion } from '@tollgate/store';
 import type { AppContext } from '../../context.ts';
 import { cachedJudgedMembers } from '../../state/auth-cache.ts';
+import { exampleProblems } from './example-problems.ts';
 import type { DocumentStatus, ProblemSchema, SummarySchema } from './schemas.ts';
 import { diagnosticJson } from './wire.ts';
 
@@ -15,6 +17,13 @@ export function statusOf(history: DocumentVersion[]): DocumentStatus {
   if (!running || !newest) return history.length === 0 ? 'not_loaded' : 'rejected_only';
   if (newest.sequence === running.sequence) return 'running';
   return history.some((v) => v.sequence > running.sequence && v.rejected) ? 'newer_rejected' : 'newer_not_running';
+}
+
+/** The running text of `id` (a policy's example suite), or undefined when there is none. */
+async function runningText(ctx: AppContext, histories: Map<string, DocumentVersion[]>, id: string | undefined) {
+  const running = id === undefined ? undefined : histories.get(id)?.find((v) => v.running);
+  if (id === undefined || running === undefined) return undefined;
+  return (await ctx.store.getVersion(id, running.sequence).catch(() => undefined))?.text;
 }
 
 /** Every document the store holds or reports a problem with, sorted by id. */
@@ -46,6 +55,9 @@ export async function documentSummaries(ctx: AppContext): Promise<z.infer<typeof
         const checked = validateDocument(id, stored.text, { exists, members: cachedJudgedMembers(ctx.db) });
         for (const d of checked.problems) problems.push(diagnosticJson(d, 'error'));
         for (const d of checked.lints) problems.push(diagnosticJson(d, 'warning'));
+        // A sound policy whose running examples do not hold is not problem-free (docs/console.md, "Documents list").
+        const suite = await runningText(ctx, histories, exampleSuiteIdOf(id));
+        if (checked.problems.length === 0 && suite !== undefined) problems.push(...exampleProblems(stored.text, suite));
       }
     }
     documents.push({

@@ -1,41 +1,49 @@
-// GET /v1/events, live: approval events invalidate every ['approvals'] query; reconnects after a drop.
+// GET /v1/events, live: approval events invalidate every ['approvals'] query; reconnects after a drop. Live
+// follows the stream's heartbeat, not the socket: two silent intervals or an ended stream mean not live.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { readEventStream } from '../../../lib/event-stream.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import { watchLiveness } from '../../../lib/stream-liveness.ts';
 
 const RETRY_MS = 2000;
 
-/** Subscribes while mounted; answers whether the stream is connected. */
+/** Subscribes while mounted; answers whether the stream is live (its heartbeat arrives). */
 export function useApprovalEvents(key: string): boolean {
   const client = useQueryClient();
   const [live, setLive] = useState(false);
   useEffect(() => {
     const controller = new AbortController();
+    let attempt: AbortController | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // A silent stream is dropped, which ends this attempt and starts the next.
+    const liveness = watchLiveness(setLive, () => attempt?.abort());
     const connect = () => {
+      attempt = new AbortController();
       readEventStream(
         '/v1/events',
         key,
         (event) => {
           if (event.event === 'approval') void client.invalidateQueries({ queryKey: queryKeys.approvals.all });
         },
-        controller.signal,
+        AbortSignal.any([controller.signal, attempt.signal]),
         () => {
-          setLive(true);
+          liveness.beat();
           // Anything that happened while disconnected is fetched again.
           void client.invalidateQueries({ queryKey: queryKeys.approvals.all });
         },
+        liveness.beat,
       )
         .catch(() => undefined)
         .finally(() => {
-          setLive(false);
+          liveness.end();
           if (!controller.signal.aborted) timer = setTimeout(connect, RETRY_MS);
         });
     };
     connect();
     return () => {
       controller.abort();
+      liveness.end();
       clearTimeout(timer);
     };
   }, [key, client]);

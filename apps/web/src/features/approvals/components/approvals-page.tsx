@@ -26,7 +26,7 @@ export function ApprovalsPage({
         <h1 id="approvals-heading" className="panel-title" tabIndex={-1}>
           Approvals
         </h1>
-        <span className={live ? 'live live-on' : 'live'}>{live ? 'Live' : 'Connecting…'}</span>
+        <span className={live ? 'live live-on' : 'live'}>{live ? 'Live' : 'Not live, connecting…'}</span>
       </div>
       <ApprovalTabs tab={tab} onTab={onTab} />
       {/* Always present, so what appears in it is announced. */}

@@ -1,6 +1,7 @@
 // One document open in Monaco: the engine checks each change; problems, compiled panes and saving beside it.
 import type { LintCatalogue } from '@tollgate/engine';
 import { type ReactNode, useCallback, useRef, useState } from 'react';
+import { DraftNotice, DraftOffer } from '../../../components/draft-offer.tsx';
 import { ErrorNotice } from '../../../components/query-state.tsx';
 import { CodeEditor, type CodeEditorHandle } from '../../../lib/monaco/code-editor.tsx';
 import type { RunningText } from '../api/types.ts';
@@ -52,13 +53,15 @@ export function DocumentEditor({ opened, catalogue, canSave, renderAside, render
     editor.current?.setText(next);
     setText(next);
   }, []);
-  const { reason, setReason, basedOn, setBasedOn, reasonInput, edit, reloadError, submit, save, reload } = useDocumentSave({
-    id,
-    canSave,
-    initialBase: opened.version.sequence,
-    text,
-    replaceText,
-  });
+  const { reason, setReason, basedOn, setBasedOn, reasonInput, edit, reloadError, submit, save, reload, draft, restoreDraft } =
+    useDocumentSave({
+      id,
+      canSave,
+      initialBase: opened.version.sequence,
+      initialText: opened.text,
+      text,
+      replaceText,
+    });
 
   // A merge replaces the text and moves the base to the version it was merged with, then saves.
   const resubmit = useCallback(
@@ -82,9 +85,19 @@ export function DocumentEditor({ opened, catalogue, canSave, renderAside, render
         </div>
         {check === undefined ? <p className="status state-loading">Checking…</p> : <CheckSummary check={check} />}
         {failure !== null && <ErrorNotice error={new Error(`The check failed: ${failure}`)} />}
+        {draft.offer !== null && (
+          <DraftOffer
+            draft={draft.offer}
+            opened={{ version: opened.version.sequence, text: opened.text }}
+            language={languageOf(id)}
+            onRestore={restoreDraft}
+            onDiscard={draft.discard}
+          />
+        )}
         <CodeEditor
           ref={editor}
-          initialText={opened.text}
+          // The text when Monaco arrives: a draft restored before it did is not lost.
+          initialText={text}
           language={languageOf(id)}
           diagnostics={check?.problems ?? NO_PROBLEMS}
           label="Document text"
@@ -92,6 +105,7 @@ export function DocumentEditor({ opened, catalogue, canSave, renderAside, render
           onChange={setText}
           onSave={canSave ? save : undefined}
         />
+        <DraftNotice kept={draft.kept} />
         {canSave ? (
           <SaveForm reason={reason} onReason={setReason} onSave={save} saving={edit.isPending} basedOn={basedOn} reasonRef={reasonInput} />
         ) : (

@@ -1,6 +1,8 @@
 // A stored (or new) example suite's text beside its live results, and saving it with a reason.
 import { type FormEvent, useDeferredValue, useId, useMemo, useState } from 'react';
+import { DraftNotice, DraftOffer } from '../../../components/draft-offer.tsx';
 import { Empty } from '../../../components/query-state.tsx';
+import { useDraft } from '../../../hooks/use-draft.ts';
 import type { StoredSuite } from '../../../lib/example-suites.ts';
 import { runExamples } from '../run-examples.ts';
 import { ExampleResults } from './example-results.tsx';
@@ -24,20 +26,42 @@ interface SuiteEditorProps {
 export function SuiteEditor({ suiteId, policyText, stored, canSave, saving, onSave }: SuiteEditorProps) {
   // null: the policy has no suite and none is being written.
   const [draft, setDraft] = useState<string | null>(stored?.text ?? null);
+  // Unsaved suite text is kept like an editor's (hooks/use-draft.ts); a stored version remounts this editor.
+  const baseText = stored?.text ?? NEW_SUITE;
+  const kept = useDraft({ id: suiteId, base: stored?.sequence ?? null, text: draft ?? baseText, baseText, enabled: canSave });
+  const offer = kept.offer !== null && (
+    <DraftOffer
+      draft={kept.offer}
+      opened={{ version: stored?.sequence ?? null, text: stored?.text ?? '' }}
+      language="json"
+      onRestore={() => setDraft(kept.restore()?.text ?? draft)}
+      onDiscard={kept.discard}
+      savesAgainstBase={false}
+    />
+  );
   if (draft === null) {
     return (
-      <Empty>
-        This policy has no example suite yet: calls with the decisions you expect, stored as <code>{suiteId}</code> and run live as you
-        edit.{' '}
-        {canSave && (
-          <button type="button" className="button" onClick={() => setDraft(NEW_SUITE)}>
-            Create an example suite
-          </button>
-        )}
-      </Empty>
+      <>
+        {offer}
+        <Empty>
+          This policy has no example suite yet: calls with the decisions you expect, stored as <code>{suiteId}</code> and run live as you
+          edit.{' '}
+          {canSave && (
+            <button type="button" className="button" onClick={() => setDraft(NEW_SUITE)}>
+              Create an example suite
+            </button>
+          )}
+        </Empty>
+      </>
     );
   }
-  return <SuiteText {...{ suiteId, policyText, stored, canSave, saving, onSave }} draft={draft} onDraft={setDraft} />;
+  return (
+    <>
+      {offer}
+      <DraftNotice kept={kept.kept} />
+      <SuiteText {...{ suiteId, policyText, stored, canSave, saving, onSave }} draft={draft} onDraft={setDraft} />
+    </>
+  );
 }
 
 function SuiteText({

@@ -1,8 +1,7 @@
-// GET /v1/trials/{document}: the trial of a policy, or null when none is running (404 NOT_FOUND, resource trial).
+// GET /v1/trials/{document}: the trial of a policy, or null when it has none (204, an empty state).
 // While a trial runs its report is fetched again every 2 s (only while the page is visible), so its counts
 // follow the calls as they arrive; a stopped trial is not polled (docs/console.md, "Simulation").
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError } from '../../../lib/api/api-error.ts';
 import { api, bodyOf } from '../../../lib/api/client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import type { TrialReport } from './types.ts';
@@ -11,12 +10,8 @@ import type { TrialReport } from './types.ts';
 export const TRIAL_REFRESH_MS = 2000;
 
 export async function getTrial(document: string, signal?: AbortSignal): Promise<TrialReport | null> {
-  try {
-    return bodyOf(await api.GET('/trials/{document}', { params: { path: { document } }, signal }));
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
+  const result = await api.GET('/trials/{document}', { params: { path: { document } }, signal });
+  return result.response.status === 204 ? null : bodyOf(result);
 }
 
 export const trialQueryOptions = (document: string) =>
