@@ -17,6 +17,9 @@ export default defineConfig({
   testDir: 'tests',
   fullyParallel: false,
   workers: 1,
+  // Monaco's chunk (about 3 MB) takes a few seconds to parse in Chromium on a busy 2-core machine; assertions
+  // wait up to 10 s for it rather than the default 5 s.
+  expect: { timeout: 10_000 },
   forbidOnly: Boolean(process.env.CI),
   // Reporter output paths resolve against this file's folder: ../.reports is the repo root's .reports.
   reporter: [['list'], ['json', { outputFile: '../.reports/e2e.json' }]],
