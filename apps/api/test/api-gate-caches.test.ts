@@ -6,7 +6,6 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openContext } from '../src/server/context.ts';
 import { openDatabase } from '../src/server/state/db.ts';
@@ -379,11 +378,9 @@ describe('the decision log off the event loop', () => {
   });
 
   it('writes on the main thread when the database is in memory', () => {
-    const db = new Database(':memory:');
+    // The state database's own schema, every migration applied, in memory.
+    const db = openDatabase(':memory:');
     try {
-      db.exec(
-        'CREATE TABLE decisions (call_id TEXT PRIMARY KEY, agent TEXT, tool TEXT, action TEXT, amount TEXT, currency TEXT, decision TEXT, rule TEXT, code TEXT, versions TEXT, arguments TEXT, arguments_digest TEXT, session TEXT, created_at TEXT)',
-      );
       const log = new DecisionLog(db);
       log.record(ROW);
       log.flush();

@@ -3,6 +3,22 @@
 import type { CodeEntry } from './entry.ts';
 
 export const DOCUMENT_ONLY_CODES = {
+  EXAMPLE_FAILED: {
+    severity: 'error',
+    meaning: "An example of a policy's suite decides otherwise than it expects.",
+    in: {
+      document:
+        "An example of the running policy's suite decides otherwise than it expects: a problem of the policy in the documents list, and in `tollgate verify` (exit 1).",
+    },
+  },
+  EXAMPLE_NOT_EVALUABLE: {
+    severity: 'error',
+    meaning: "An example's decision depends on arguments the example does not give.",
+    in: {
+      document:
+        "An example of the running policy's suite cannot be decided without arguments it does not give: a problem in the documents list and in `tollgate verify` (exit 1).",
+    },
+  },
   DUPLICATE_TOOL: {
     severity: 'error',
     meaning: 'Two tools share a name; the second is reported.',

@@ -1,5 +1,5 @@
 // A running policy's example suite run against it, for the documents list: an example that does not hold is a
-// problem of the policy, as `tollgate verify` counts it (docs/cli.md, EXAMPLE_FAILED and EXAMPLE_NOT_EVALUABLE).
+// problem of the policy, as `tollgate verify` counts it (EXAMPLE_FAILED and EXAMPLE_NOT_EVALUABLE, docs/documents.md).
 import type { z } from '@hono/zod-openapi';
 import { CompiledPolicy, type PolicyDocument, readExampleSuite, runPolicyTests } from '@tollgate/engine/policy';
 import { readJsonText } from '@tollgate/engine/source';
