@@ -1,6 +1,7 @@
 // The MCP gateway over stdio with real parts: the SDK's own Client spawns `tollgate mcp` (the bundled CLI),
 // which forwards to a recording upstream (fixtures/recording-upstream.mjs) run as a child process. The
 // recording proves a denied or held call never reached the upstream and an approved one reached it once.
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -33,7 +34,7 @@ function errorOf(result: Record<string, unknown>) {
 beforeAll(async () => {
   s = await startServer();
   record = join(s.dataDir, 'recorded.jsonl');
-  const upstreams = `servers:\n  - name: recorder\n    stdio:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(RECORDER)}]\n      env: [RECORD_FILE]\n`;
+  const upstreams = `servers:\n  - name: recorder\n    stdio:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(RECORDER)}]\n      env: [RECORD_FILE]\n  - name: other\n    stdio:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(RECORDER)}]\n  - name: broken\n    stdio: {command: /nonexistent/upstream}\n`;
   await okJson(postEdit(s, 'mcp/servers.yaml', s.key('owner'), { content: upstreams, reason: 'the recorder' }), 201);
   const catalogue = (await s.call('GET', '/v1/documents/catalogue.yaml', { key: s.key('owner') })).json.text as string;
   const mapped = catalogue
@@ -131,4 +132,40 @@ describe('tollgate mcp over stdio', () => {
     expect(error.message).toContain(approvalId);
     expect(recorded().length).toBe(before);
   }, 40_000);
+
+  it('answers an upstream that cannot start or is too slow with a coded error, and a slow one holds no other', async () => {
+    const slow = client.callTool({ name: 'issue_refund', arguments: { amount: '50', slow: 'yes' } }, undefined, { timeout: 20_000 });
+    const started = Date.now();
+    const quick = await client.callTool({ name: 'read_order', arguments: { id: 'o-1' } });
+    expect(quick.content).toEqual([{ type: 'text', text: 'done read {"id":"o-1"}' }]);
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(errorOf(await slow).code).toBe('UPSTREAM_TIMEOUT');
+    // search_orders maps to a server whose command does not exist: not offered, and not a crash.
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('search_orders');
+    expect(errorOf(await client.callTool({ name: 'search_orders', arguments: {} })).code).toBe('TOOL_NOT_OFFERED');
+    expect((await client.callTool({ name: 'read_order', arguments: { id: 'o-2' } })).isError).toBeFalsy();
+  }, 30_000);
+
+  it('refuses a message the exact reader refuses (a member named twice) before anything decides it', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp', '--agent', 'support-bot', '--data', s.dataDir], {
+      env: { PATH: process.env.PATH ?? '', TOLLGATE_AGENT_KEY: agentKey(s, 'support-bot') },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const line = new Promise<string>((resolve) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString('utf8');
+        if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+      });
+    });
+    const before = recorded().length;
+    child.stdin.write(
+      '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"issue_refund","arguments":{"amount":"50","amount":"5000"}}}\n',
+    );
+    const answer = JSON.parse(await line);
+    child.kill();
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    expect(answer.error.message).toContain('DUPLICATE_MEMBER');
+    expect(recorded().length).toBe(before);
+  }, 20_000);
 });
