@@ -49,7 +49,10 @@ export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
       void gateway
         .close()
         .catch(() => undefined)
-        .then(() => ctx.close())
+        .then(() => {
+          ctx.events.close();
+          return ctx.close();
+        })
         .then(() => done(0));
     };
     transport.onclose = stop;

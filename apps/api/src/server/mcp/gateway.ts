@@ -60,18 +60,7 @@ function errorResult(code: string, message: string, details?: Record<string, unk
 export function createGateway(ctx: AppContext, agent: string, options: GatewayOptions) {
   const server = new Server({ name: 'tollgate', version: '1' }, { capabilities: { tools: {} } });
   const session = `mcp-${randomUUID()}`;
-  let pool: { sequence: number; pool: UpstreamPool } | undefined;
-
-  /** The pool for the running upstreams document, made again when a new version runs. */
-  async function upstreams(): Promise<UpstreamPool> {
-    const doc = await ctx.store.get(UPSTREAMS_ID);
-    const sequence = doc?.sequence ?? 0;
-    if (pool?.sequence === sequence) return pool.pool;
-    const read = doc ? readUpstreams(doc.text) : undefined;
-    void pool?.pool.close();
-    pool = { sequence, pool: new UpstreamPool(read?.ok ? read.upstreams.servers : [], options.upstreamTimeoutMs, options.env) };
-    return pool.pool;
-  }
+  const upstreams = () => upstreamsOf(ctx, options);
 
   /** The agent's catalogue tools that map to an upstream tool, each with what its upstream says of it. */
   async function offered(): Promise<Map<string, { tool: CatalogueTool; upstream: Tool }>> {
@@ -179,8 +168,27 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
   return {
     server,
     async close(): Promise<void> {
-      await pool?.pool.close();
       await server.close();
     },
   };
+}
+
+const pools = new WeakMap<AppContext, { sequence: number; pool: UpstreamPool }>();
+
+/**
+ * The data folder's pool of upstream connections for the running upstreams document, shared by every gateway
+ * of the process (the HTTP transport makes one a request) and made again when a new version runs; closed
+ * with the server (its events hub closing).
+ */
+async function upstreamsOf(ctx: AppContext, options: GatewayOptions): Promise<UpstreamPool> {
+  const doc = await ctx.store.get(UPSTREAMS_ID);
+  const sequence = doc?.sequence ?? 0;
+  const held = pools.get(ctx);
+  if (held?.sequence === sequence) return held.pool;
+  const read = doc ? readUpstreams(doc.text) : undefined;
+  void held?.pool.close();
+  const pool = new UpstreamPool(read?.ok ? read.upstreams.servers : [], options.upstreamTimeoutMs, options.env);
+  if (!held) ctx.events.onClose(() => void pools.get(ctx)?.pool.close());
+  pools.set(ctx, { sequence, pool });
+  return pool;
 }
