@@ -40,12 +40,23 @@ beforeAll(async () => {
   const mapped = catalogue
     .replace(
       '{ name: read_order, action: orders.read, kind: read }',
-      '{ name: read_order, action: orders.read, kind: read, upstream: { server: recorder, tool: read } }',
+      '{ name: read_order, action: orders.read, kind: read, upstream: { server: other, tool: read } }',
+    )
+    .replace(
+      '{ name: search_orders, action: orders.search, kind: read }',
+      '{ name: search_orders, action: orders.search, kind: read, upstream: { server: broken, tool: read } }',
     )
     .replace(
       'amount: { pointer: /amount, currency: USD } }\n  - { name: send_payout',
       'amount: { pointer: /amount, currency: USD }, upstream: { server: recorder, tool: refund } }\n  - { name: send_payout',
+    )
+    .replace(
+      '{ name: send_payout, action: payouts.send, kind: write, amount: { pointer: /amount, currency: USD } }',
+      '{ name: send_payout, action: payouts.send, kind: write, amount: { pointer: /amount, currency: USD }, upstream: { server: recorder, tool: refund } }',
     );
+  for (const tool of ['read_order', 'search_orders', 'issue_refund', 'send_payout']) {
+    expect(mapped).toMatch(new RegExp(`name: ${tool}, [^\\n]*upstream`));
+  }
   expect(mapped).not.toBe(catalogue);
   await okJson(postEdit(s, 'catalogue.yaml', s.key('owner'), { content: mapped, reason: 'map to the recorder' }), 201);
   client = new Client({ name: 'test-agent', version: '1' });
@@ -67,7 +78,7 @@ afterAll(async () => {
 describe('tollgate mcp over stdio', () => {
   it('lists only catalogue tools mapped to an upstream tool, with the upstream’s schema and description', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['issue_refund', 'read_order']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['issue_refund', 'read_order', 'send_payout']);
     expect(tools.find((t) => t.name === 'issue_refund')).toMatchObject({
       description: 'Refunds an order.',
       inputSchema: { type: 'object', required: ['amount'] },
@@ -168,4 +179,27 @@ describe('tollgate mcp over stdio', () => {
     expect(answer.error.message).toContain('DUPLICATE_MEMBER');
     expect(recorded().length).toBe(before);
   }, 20_000);
+
+  it('ends a held call with APPROVAL_WAIT_ENDED, naming the approval, once the bounded wait is over', async () => {
+    const short = new Client({ name: 'impatient-agent', version: '1' });
+    await short.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp', '--agent', 'support-bot', '--data', s.dataDir, '--approval-wait', '1'],
+        env: { PATH: process.env.PATH ?? '', TOLLGATE_AGENT_KEY: agentKey(s, 'support-bot'), RECORD_FILE: record },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const before = recorded().length;
+      const error = errorOf(await short.callTool({ name: 'issue_refund', arguments: { amount: '700', order: 'A-5' } }));
+      expect(error.code).toBe('APPROVAL_WAIT_ENDED');
+      expect(error.message).toContain(error.details.approval.id);
+      expect(recorded().length).toBe(before);
+      const approval = await s.call('GET', `/v1/approvals/${error.details.approval.id}`, { key: s.key('viewer') });
+      expect(approval.json.status).toBe('pending');
+    } finally {
+      await short.close();
+    }
+  }, 30_000);
 });
