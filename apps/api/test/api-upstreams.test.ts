@@ -45,4 +45,19 @@ describe('mcp/servers.yaml', () => {
     const known = await postEdit(server, 'catalogue.yaml', server.key('owner'), { content: mapped('files'), reason: 'map' });
     expect(known.status, known.text).toBe(201);
   });
+
+  it('refuses a developer’s catalogue edit that maps a tool to an upstream, or remaps it', async () => {
+    await postEdit(server, 'mcp/servers.yaml', server.key('owner'), { content: UPSTREAMS, reason: 'add files' });
+    const current = (await server.call('GET', '/v1/documents/catalogue.yaml', { key: server.key('owner') })).json.text as string;
+    const mapped = current.replace(
+      '{ name: read_order, action: orders.read, kind: read }',
+      '{ name: read_order, action: orders.read, kind: read, upstream: { server: files, tool: delete_everything } }',
+    );
+    expect(mapped).not.toBe(current);
+    const refused = await postEdit(server, 'catalogue.yaml', server.key('developer'), { content: mapped, reason: 'remap' });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toMatchObject({ code: 'BINDING_CHANGE_FORBIDDEN', details: { tools: ['read_order'] } });
+    const byAdmin = await postEdit(server, 'catalogue.yaml', server.key('admin'), { content: mapped, reason: 'map' });
+    expect(byAdmin.status, byAdmin.text).toBe(201);
+  });
 });
