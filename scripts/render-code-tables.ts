@@ -43,4 +43,11 @@ export function renderCodeBlocks(page: string): string {
 }
 
 /** The docs pages that hold code tables. */
-export const CODE_PAGES = ['docs/policy.md', 'docs/rule-sheets.md', 'docs/colang.md', 'docs/catalogue.md', 'docs/documents.md'] as const;
+export const CODE_PAGES = [
+  'docs/policy.md',
+  'docs/rule-sheets.md',
+  'docs/colang.md',
+  'docs/catalogue.md',
+  'docs/documents.md',
+  'docs/mcp.md',
+] as const;

@@ -27,6 +27,8 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   version: { type: 'string' },
+  'approval-wait': { type: 'string' },
+  'upstream-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -5,6 +5,9 @@ Usage:
   tollgate serve [--data DIR] [--host 127.0.0.1] [--port 8787] [--demo]
       Serves the console and the API over a data folder (documents + tollgate.db; .tollgate-data unless
       given). --demo seeds a fresh folder with a demo workspace and prints its keys once.
+  tollgate mcp --agent NAME [--data DIR] [--approval-wait 600] [--upstream-timeout 30]
+      Serves MCP over stdio as the agent (its key in TOLLGATE_AGENT_KEY): the catalogue tools mapped to
+      mcp/servers.yaml's upstreams, every call decided by the gate before an upstream sees it (docs/mcp.md).
   tollgate keys create --data DIR (--member NAME --role ROLE | --agent NAME) [--grant G ...] [--json]
       Prints a new key (stored hashed). tollgate members list --data DIR [--json] lists the members.
   tollgate policy validate FILE [--members FILE] [--tools FILE] [--json]

@@ -11,6 +11,7 @@ import { consoleMissingPage } from './console-missing-page.ts';
 import type { AppContext } from './context.ts';
 import { errorBody, handleError } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
+import { mcpRoute } from './mcp/mcp-route.ts';
 import { onlyDeclaredQuery, router } from './openapi.ts';
 import { finishDocument, type OpenApiDocument } from './openapi-document.ts';
 import { referencePage } from './reference-page.ts';
@@ -119,6 +120,8 @@ export function createApp(options: AppOptions = {}): Hono {
     app.get('/v1/openapi.json', noQuery, (c) => c.json(doc));
     app.get('/v1/reference', noQuery, (c) => c.html(referencePage(doc)));
     app.route('/v1', api);
+    // MCP's Streamable HTTP (docs/mcp.md): JSON-RPC, so outside /v1 and its error shape.
+    app.route('/mcp', mcpRoute(ctx));
   }
   app.notFound(noRoute);
   const dist = options.webDist;

@@ -19,6 +19,21 @@ export const DOCUMENT_ONLY_CODES = {
         "An example of the running policy's suite cannot be decided without arguments it does not give: a problem in the documents list and in `tollgate verify` (exit 1).",
     },
   },
+  UNKNOWN_UPSTREAM: {
+    severity: 'error',
+    meaning: 'A catalogue tool’s upstream.server names no server of the upstreams document (mcp/servers.yaml).',
+    in: {
+      catalogue: 'A tool’s upstream.server names no server of mcp/servers.yaml (checked where both are known: an edit through the API).',
+    },
+  },
+  INVALID_ENV_NAME: {
+    severity: 'error',
+    meaning: 'The upstreams document names an environment variable by something that is not a name: values never go in the document.',
+    in: {
+      document:
+        'An upstream’s env entry or header value in mcp/servers.yaml is not an environment variable’s name (letters, digits and _); the document names variables, never their values.',
+    },
+  },
   DUPLICATE_TOOL: {
     severity: 'error',
     meaning: 'Two tools share a name; the second is reported.',

@@ -11,6 +11,7 @@ export type CodeDomain =
   | 'check'
   | 'tool-check'
   | 'gate'
+  | 'mcp'
   | 'store'
   | 'api';
 

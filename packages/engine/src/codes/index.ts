@@ -6,6 +6,7 @@ import { API_CODES } from './api-codes.ts';
 import { DOCUMENT_ONLY_CODES } from './documents.ts';
 import type { CodeDomain, CodeEntry, PolicyKind } from './entry.ts';
 import { GATE_ONLY_CODES } from './gate.ts';
+import { MCP_CODES } from './mcp.ts';
 import { POLICY_ONLY_CODES } from './policy.ts';
 import { RULES_CODES } from './rules.ts';
 import { SHARED_CODES } from './shared.ts';
@@ -13,9 +14,9 @@ import { SHARED_CODES } from './shared.ts';
 export type { CodeDomain, CodeEntry, PolicyKind } from './entry.ts';
 
 /** The parts of the table, each code in exactly one (a test holds that no part repeats another's code). */
-export const CODE_PARTS = [SHARED_CODES, POLICY_ONLY_CODES, DOCUMENT_ONLY_CODES, RULES_CODES, GATE_ONLY_CODES] as const;
+export const CODE_PARTS = [SHARED_CODES, POLICY_ONLY_CODES, DOCUMENT_ONLY_CODES, RULES_CODES, GATE_ONLY_CODES, MCP_CODES] as const;
 
-const ENGINE_CODES = { ...SHARED_CODES, ...POLICY_ONLY_CODES, ...DOCUMENT_ONLY_CODES, ...RULES_CODES, ...GATE_ONLY_CODES };
+const ENGINE_CODES = { ...SHARED_CODES, ...POLICY_ONLY_CODES, ...DOCUMENT_ONLY_CODES, ...RULES_CODES, ...GATE_ONLY_CODES, ...MCP_CODES };
 
 /** A code the engine or the store answers. */
 export type EngineCode = keyof typeof ENGINE_CODES;

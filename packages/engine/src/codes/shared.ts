@@ -116,7 +116,7 @@ export const SHARED_CODES = {
       policy:
         'A list holds more items than allowed (rules 1000, actions 64, tools 64, when 32, in 256, starts_with 64, roles 3, users 32).',
       document:
-        'A list holds more items than allowed (pins 100, tags 32, delegation actions 64, observe windows 32, approved rule sets 1000).',
+        'A list holds more items than allowed (pins 100, tags 32, delegation actions 64, observe windows 32, approved rule sets 1000, upstream servers 64, a server’s args, env and headers 64 each).',
     },
   },
   DUPLICATE_VALUE: {

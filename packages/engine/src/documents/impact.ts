@@ -6,6 +6,7 @@ import { analyzePolicyImpact } from './impact-policy.ts';
 import { analyzeRulesetImpact } from './impact-ruleset.ts';
 import { analyzeSettingsImpact } from './impact-settings.ts';
 import { analyzeSheetImpact } from './impact-sheet.ts';
+import { analyzeUpstreamsImpact } from './impact-upstreams.ts';
 import type { DocumentKind } from './kinds.ts';
 import type { Impact, ImpactContext } from './types.ts';
 import { impactOf } from './types.ts';
@@ -39,5 +40,7 @@ export function analyzeImpact(kind: DocumentKind, runningText: string | undefine
       return analyzeAgentImpact(runningText, newText);
     case 'settings':
       return analyzeSettingsImpact(runningText, newText);
+    case 'upstreams':
+      return analyzeUpstreamsImpact(runningText, newText);
   }
 }

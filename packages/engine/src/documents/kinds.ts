@@ -1,8 +1,8 @@
 // Which kind of document an id names, read off its path (docs/documents.md, "Kinds").
 
-export const DOCUMENT_KINDS = ['catalogue', 'sheet', 'colang', 'policy', 'examples', 'ruleset', 'agent', 'settings'] as const;
+export const DOCUMENT_KINDS = ['catalogue', 'sheet', 'colang', 'policy', 'examples', 'ruleset', 'agent', 'settings', 'upstreams'] as const;
 
-/** The eight kinds of document a person authors; each has a validator and an impact analyser. */
+/** The nine kinds of document a person authors; each has a validator and an impact analyser. */
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 /** One file name inside a folder: no slash, and something before the suffix. */
@@ -18,6 +18,7 @@ const PATTERNS: readonly [RegExp, DocumentKind][] = [
   [new RegExp(`^rulesets/${NAME}\\.ruleset\\.json$`), 'ruleset'],
   [new RegExp(`^agents/${NAME}\\.agent\\.yaml$`), 'agent'],
   [/^settings\.yaml$/, 'settings'],
+  [/^mcp\/servers\.yaml$/, 'upstreams'],
 ];
 
 /**
@@ -36,7 +37,7 @@ export function documentKindOf(id: string): DocumentKind | undefined {
 }
 
 /**
- * Whether a string is one of the eight kinds.
+ * Whether a string is one of the nine kinds.
  *
  * @example
  * isDocumentKind('ruleset') // true

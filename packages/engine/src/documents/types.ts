@@ -12,6 +12,8 @@ export interface DocumentContext extends ReferenceContext, Partial<PinContext> {
   catalogue?: LintCatalogue;
   tools?: readonly ToolBinding[];
   members?: readonly Member[];
+  /** The servers of the upstreams document (mcp/servers.yaml): a catalogue tool's upstream.server must name one. */
+  upstreams?: ReadonlySet<string>;
 }
 
 /** Whether an edit widens security, and precisely what it widens (`rules/refund-auto amount lte 100 -> 250`). */

@@ -14,6 +14,7 @@ import { type DocumentKind, documentKindOf } from './kinds.ts';
 import { type PinContext, readRuleset } from './ruleset.ts';
 import { readSettings } from './settings.ts';
 import type { DocumentContext } from './types.ts';
+import { readUpstreams } from './upstreams.ts';
 
 export interface DocumentValidation {
   kind: DocumentKind | undefined;
@@ -41,7 +42,7 @@ export function validateDocument(id: string, text: string, context: DocumentCont
           code: 'DOCUMENT_KIND_UNKNOWN',
           severity: 'error',
           path: '',
-          message: `${id} names no kind of document; use catalogue.yaml, catalogues/*.yaml, sheets/*.rules.yaml, colang/*.co, policies/*.policy.json, policies/*.examples.json, rulesets/*.ruleset.json, agents/*.agent.yaml or settings.yaml`,
+          message: `${id} names no kind of document; use catalogue.yaml, catalogues/*.yaml, sheets/*.rules.yaml, colang/*.co, policies/*.policy.json, policies/*.examples.json, rulesets/*.ruleset.json, agents/*.agent.yaml, settings.yaml or mcp/servers.yaml`,
         },
       ],
       lints: [],
@@ -49,7 +50,7 @@ export function validateDocument(id: string, text: string, context: DocumentCont
   }
   switch (kind) {
     case 'catalogue': {
-      const r = readCatalogue(text, id.endsWith('.json') ? 'json' : 'yaml');
+      const r = readCatalogue(text, id.endsWith('.json') ? 'json' : 'yaml', context.upstreams ? { upstreams: context.upstreams } : {});
       return { kind, problems: r.problems, lints: [] };
     }
     case 'sheet': {
@@ -71,6 +72,8 @@ export function validateDocument(id: string, text: string, context: DocumentCont
       return { kind, problems: readAgent(text, context).problems, lints: [] };
     case 'settings':
       return { kind, problems: readSettings(text, context).problems, lints: [] };
+    case 'upstreams':
+      return { kind, problems: readUpstreams(text).problems, lints: [] };
   }
 }
 

@@ -141,6 +141,7 @@ const KIND_WORDS: Record<DocumentKind, string> = {
   ruleset: 'a rule set',
   agent: 'an agent',
   settings: 'the settings file',
+  upstreams: 'the upstreams document',
 };
 
 /**
@@ -162,6 +163,7 @@ const EXAMPLE_IDS: Record<DocumentKind, string> = {
   ruleset: 'rulesets/support.ruleset.json',
   agent: 'agents/support.agent.yaml',
   settings: 'settings.yaml',
+  upstreams: 'mcp/servers.yaml',
 };
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?(Z|[+-](\d{2}):(\d{2}))$/;

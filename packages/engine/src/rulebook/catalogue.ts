@@ -26,6 +26,19 @@ export interface CatalogueTool extends ToolDeclarations {
   kind: ToolKind;
   amount?: AmountMapping;
   description?: string;
+  /** The upstream MCP server and tool a call of this tool is forwarded to (docs/catalogue.md). */
+  upstream?: UpstreamTool;
+}
+
+/** A catalogue tool's mapping to a tool of a server of the upstreams document (mcp/servers.yaml). */
+export interface UpstreamTool {
+  server: string;
+  tool: string;
+}
+
+/** What a catalogue is checked against beside its text: the upstreams document's server names, where it is known. */
+export interface CatalogueOptions {
+  upstreams?: ReadonlySet<string>;
 }
 
 export interface Catalogue {
@@ -49,7 +62,10 @@ const TOOL_MEMBERS = [
   'not_after',
   'at_most',
   'checks',
+  'upstream',
 ];
+const UPSTREAM_MEMBERS = ['server', 'tool'];
+const SERVER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const MAX_TEXT = 500;
 
 /**
@@ -83,11 +99,11 @@ export function catalogueFormatOf(fileName: string): CatalogueFormat | undefined
  * readCatalogue('tools:\n  - {name: refund_card, action: refund.issue, kind: write}\n', 'yaml')
  * // { ok: true, catalogue: { tools: [{ name: 'refund_card', action: 'refund.issue', kind: 'write' }] }, problems: [] }
  */
-export function readCatalogue(text: string, format: CatalogueFormat): CatalogueResult {
+export function readCatalogue(text: string, format: CatalogueFormat, options: CatalogueOptions = {}): CatalogueResult {
   const read = format === 'yaml' ? readYamlText(text) : readJsonText(text);
   if (!read.ok) return { ok: false, problems: [{ ...read.diagnostic, path: '' }] };
   const problems = [...read.diagnostics];
-  const catalogue = validateCatalogue(read.value, problems);
+  const catalogue = validateCatalogue(read.value, problems, options);
   if (catalogue !== undefined && problems.length === 0) return { ok: true, catalogue, problems: [] };
   return { ok: false, problems: placeProblems(problems, read.rangeOf) };
 }
@@ -99,7 +115,7 @@ export function readCatalogue(text: string, format: CatalogueFormat): CatalogueR
  * @example
  * validateCatalogue({ tools: [{ name: 'x', action: 'a.b', kind: 'read' }] }, problems) // { tools: [...] }
  */
-export function validateCatalogue(value: unknown, problems: Diagnostic[]): Catalogue | undefined {
+export function validateCatalogue(value: unknown, problems: Diagnostic[], options: CatalogueOptions = {}): Catalogue | undefined {
   const before = problems.length;
   if (!isRecord(value)) {
     problems.push(problem('INVALID_TYPE', '', 'a catalogue is a mapping with a tools list, such as tools: [{name: refund_card, ...}]'));
@@ -118,7 +134,7 @@ export function validateCatalogue(value: unknown, problems: Diagnostic[]): Catal
   const names = new Map<string, number>();
   value.tools.forEach((raw, i) => {
     const path = childPointer('/tools', i);
-    const tool = readTool(raw, path, problems);
+    const tool = readTool(raw, path, problems, options);
     const name = isRecord(raw) && typeof raw.name === 'string' ? raw.name : undefined;
     if (name !== undefined) {
       const first = names.get(name);
@@ -136,7 +152,7 @@ export function validateCatalogue(value: unknown, problems: Diagnostic[]): Catal
   return problems.length === before ? { tools } : undefined;
 }
 
-function readTool(raw: unknown, path: string, problems: Diagnostic[]): CatalogueTool | undefined {
+function readTool(raw: unknown, path: string, problems: Diagnostic[], options: CatalogueOptions): CatalogueTool | undefined {
   if (!isRecord(raw)) {
     problems.push(problem('INVALID_TYPE', path, 'a tool is a mapping such as {name: refund_card, action: refund.issue, kind: write}'));
     return undefined;
@@ -158,6 +174,7 @@ function readTool(raw: unknown, path: string, problems: Diagnostic[]): Catalogue
     );
   }
   const checks = raw.checks === undefined ? undefined : validateChecks(raw.checks, `${path}/checks`, problems);
+  const upstream = raw.upstream === undefined ? undefined : readUpstreamTool(raw.upstream, `${path}/upstream`, problems, options);
   if (problems.length !== before) return undefined;
   const tool: CatalogueTool = { name: raw.name as string, action: raw.action as string, kind: raw.kind as ToolKind };
   if (raw.amount !== undefined) tool.amount = raw.amount as AmountMapping;
@@ -167,7 +184,31 @@ function readTool(raw: unknown, path: string, problems: Diagnostic[]): Catalogue
   if (notAfter !== undefined && notAfter.length > 0) tool.not_after = notAfter;
   if (raw.at_most !== undefined) tool.at_most = raw.at_most as number;
   if (checks !== undefined && checks.length > 0) tool.checks = checks;
+  if (upstream !== undefined) tool.upstream = upstream;
   return tool;
+}
+
+/** `upstream: {server, tool}`: a server of mcp/servers.yaml (checked where the document is known) and its tool's name. */
+function readUpstreamTool(raw: unknown, path: string, problems: Diagnostic[], options: CatalogueOptions): UpstreamTool | undefined {
+  if (!isRecord(raw)) {
+    problems.push(problem('INVALID_TYPE', path, 'upstream is a mapping such as {server: files, tool: read_file}'));
+    return undefined;
+  }
+  const before = problems.length;
+  for (const key of Object.keys(raw)) if (!UPSTREAM_MEMBERS.includes(key)) problems.push(unknown(path, key, UPSTREAM_MEMBERS));
+  for (const key of UPSTREAM_MEMBERS) {
+    if (raw[key] === undefined) problems.push(problem('MISSING_MEMBER', path, `upstream needs ${key}`));
+  }
+  if (raw.server !== undefined && !(typeof raw.server === 'string' && SERVER_NAME.test(raw.server))) {
+    problems.push(problem('INVALID_VALUE', `${path}/server`, 'a server name of mcp/servers.yaml: 1-64 lowercase letters, digits, _ and -'));
+  } else if (typeof raw.server === 'string' && options.upstreams && !options.upstreams.has(raw.server)) {
+    problems.push(problem('UNKNOWN_UPSTREAM', `${path}/server`, `mcp/servers.yaml has no server named ${raw.server}; name one it lists`));
+  }
+  if (raw.tool !== undefined && !(typeof raw.tool === 'string' && TOOL_NAME.test(raw.tool))) {
+    problems.push(problem('INVALID_TOOL_NAME', `${path}/tool`, 'the upstream tool’s name: 1-128 letters, digits, _, - or .'));
+  }
+  if (problems.length !== before) return undefined;
+  return { server: raw.server as string, tool: raw.tool as string };
 }
 
 function readText(value: unknown, path: string, problems: Diagnostic[]): string | undefined {

@@ -1,21 +1,11 @@
-// Routes: the gate. An agent sends its call; the agent document and what it names (running versions from
-// the store) decide it; the decision is recorded, and a held call gets an approval request.
-import { randomUUID } from 'node:crypto';
+// Routes: the gate. An agent sends its call; decideAgentCall (gate/decide-agent-call.ts) decides and records
+// it with the agent document and what it names, and a held call gets an approval request.
 import { createRoute, z } from '@hono/zod-openapi';
-import { decidePrepared } from '@tollgate/engine';
-import { writeJson } from '@tollgate/engine/source';
 import { MAX_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, readJsonBody } from '../call-request.ts';
-import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { observeTrials } from '../gate/live-trials.ts';
-import { loadAgentCached } from '../gate/load-agent.ts';
-import { shadowDifferencesFor } from '../gate/shadow-runs.ts';
+import { decideAgentCall } from '../gate/decide-agent-call.ts';
 import { onlyDeclaredQuery, router, validationError } from '../openapi.ts';
-import { cachedJudgedMembers } from '../state/auth-cache.ts';
-import { newCallId } from '../state/call-id.ts';
-import { decisionLogOf } from '../state/decision-log.ts';
-import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
 import { ErrorSchema } from './route-kit.ts';
 
 export const CallBody = z
@@ -64,18 +54,6 @@ export const callRoute = createRoute({
   },
 });
 
-/** How long a decision's arguments are kept (their digest is kept always). */
-export const ARGUMENTS_RETENTION_DAYS = 30;
-const SWEEP_EVERY_MS = 3600_000;
-const lastSweep = new WeakMap<AppContext, number>();
-
-/** Forgets arguments past the retention period, at most once an hour per data folder. */
-function sweepArguments(ctx: AppContext, now: Date): void {
-  if (now.getTime() - (lastSweep.get(ctx) ?? 0) < SWEEP_EVERY_MS) return;
-  lastSweep.set(ctx, now.getTime());
-  forgetOldArguments(ctx.db, new Date(now.getTime() - ARGUMENTS_RETENTION_DAYS * 86_400_000));
-}
-
 const NO_QUERY: ReadonlySet<string> = new Set();
 
 export function gateRoutes() {
@@ -96,83 +74,7 @@ export function gateRoutes() {
     const body = value as CallRequestBody;
     if (principal.kind !== 'agent') throw new ApiError(403, 'AGENT_KEY_REQUIRED', "only the agent's own key sends its calls");
     if (principal.agent !== name) throw new ApiError(403, 'AGENT_MISMATCH', `this key belongs to ${principal.agent}, not ${name}`);
-    const { loaded, versionsJson } = await loadAgentCached(ctx, name);
-    const now = ctx.now();
-    sweepArguments(ctx, now);
-    const members = cachedJudgedMembers(ctx.db);
-    const history = body.session === undefined ? [] : sessionHistory(ctx.db, name, body.session);
-    const input = {
-      members,
-      now,
-      call: { tool: body.tool, arguments: body.arguments, history, contexts: body.contexts, confirmed: body.confirmed },
-    };
-    const d = decidePrepared(loaded.prepared, input);
-    const shadows = await shadowDifferencesFor(ctx, loaded, input.call);
-    const callId = newCallId(now.getTime());
-    const digest = argumentsDigest(body.arguments);
-    const createdAt = now.toISOString();
-    const approvalId = d.decision === 'require_approval' && d.approval ? randomUUID() : undefined;
-    const row: DecisionRow = {
-      call_id: callId,
-      agent: name,
-      tool: body.tool,
-      action: d.action,
-      amount: d.amount,
-      currency: d.currency,
-      decision: d.decision,
-      rule: d.rule,
-      code: d.code,
-      versions: versionsJson,
-      arguments: writeJson(body.arguments),
-      arguments_digest: digest,
-      session: body.session ?? null,
-      created_at: createdAt,
-      shadow_differences: shadows.length === 0 ? null : JSON.stringify(shadows),
-    };
-    // A held call and its approval request are written before the agent hears of it; any other decision
-    // joins this tick's batch (see state/decision-log.ts).
-    const log = decisionLogOf(ctx.db);
-    if (approvalId && d.approval) {
-      log.recordHeld(row, {
-        id: approvalId,
-        call_id: callId,
-        agent: name,
-        tool: body.tool,
-        arguments_digest: digest,
-        policy_document: d.approval.policy.document,
-        policy_sequence: d.approval.policy.sequence,
-        rule: d.rule,
-        description: d.approval.description,
-        approvers: JSON.stringify(d.approval.approvers),
-        status: 'pending',
-        expires_at: d.approval.expires_at,
-        decided_by: null,
-        decided_at: null,
-        reason: null,
-        signature: null,
-        signed_content: null,
-        claimed_at: null,
-        created_at: createdAt,
-      });
-    } else {
-      log.record(row);
-    }
-    if (approvalId) ctx.events.publish({ type: 'approval', id: approvalId, status: 'pending' });
-    const answer: z.infer<typeof CallAnswer> = {
-      call_id: callId,
-      decision: d.decision,
-      // At disclosure none the agent learns the decision only.
-      rule: loaded.agent.disclosure === 'none' ? null : d.rule,
-      code: loaded.agent.disclosure === 'none' ? null : d.code,
-      explanation: { ...d.notice },
-    };
-    if (d.observed) answer.observed = d.observed;
-    if (approvalId && d.approval) {
-      answer.approval = { id: approvalId, expires_at: d.approval.expires_at, approvers_count: d.approval.approvers.length };
-    }
-    // Candidates under trial decide the call again once it is answered (gate/live-trials.ts).
-    observeTrials(ctx, loaded.prepared, input, d, callId);
-    return c.json(answer, 200);
+    return c.json(await decideAgentCall(ctx, name, body), 200);
   });
   return app;
 }

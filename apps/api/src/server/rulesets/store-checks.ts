@@ -1,7 +1,18 @@
 // The checks a new text of a rule set or the settings file gets against the store before the edit seam sees
 // it (the seam's validators read the text alone): a set's pins, resolved to versions as the version is made,
 // and the approved list's rule-set versions (docs/rulesets.md; docs/documents.md, "Settings").
-import { type Diagnostic, documentKindOf, type ReferenceContext, readRuleset, readSettings, resolvePins } from '@tollgate/engine';
+import {
+  catalogueFormatOf,
+  type Diagnostic,
+  documentKindOf,
+  type ReferenceContext,
+  readCatalogue,
+  readRuleset,
+  readSettings,
+  readUpstreams,
+  resolvePins,
+  UPSTREAMS_ID,
+} from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { pinContextFor, pinnedIdsOf, rulesetText } from './ruleset-versions.ts';
 
@@ -40,6 +51,15 @@ export async function checkAgainstStore(ctx: AppContext, id: string, content: st
   if (kind === 'settings') {
     const read = readSettings(content, await ruleSetVersions(ctx));
     return read.ok ? { ok: true, content, notes: [] } : { ok: false, problems: read.problems };
+  }
+  if (kind === 'catalogue') {
+    // A tool's upstream.server must name a server of the running upstreams document, once there is one.
+    const upstreams = await ctx.store.get(UPSTREAMS_ID).catch(() => undefined);
+    const read = upstreams ? readUpstreams(upstreams.text) : undefined;
+    if (!read?.ok) return { ok: true, content, notes: [] };
+    const servers = new Set(read.upstreams.servers.map((s) => s.name));
+    const catalogue = readCatalogue(content, catalogueFormatOf(id) ?? 'yaml', { upstreams: servers });
+    return catalogue.ok ? { ok: true, content, notes: [] } : { ok: false, problems: catalogue.problems };
   }
   return { ok: true, content, notes: [] };
 }

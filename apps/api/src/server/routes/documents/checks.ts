@@ -50,11 +50,17 @@ export async function refuseBindingChange(ctx: AppContext, id: string, content: 
   const running = await ctx.store.get(id).catch(storeError);
   const before = (running ? readCatalogueTools(id, running.text) : undefined) ?? new Map();
   const changed = changedBindings(before, after, authorizationsOf(ctx.db, id));
+  // Where a tool's MCP calls go is the owner's or admin's to say too (docs/mcp.md): a developer never remaps it.
+  for (const [name, tool] of after) {
+    const was = before.get(name)?.upstream;
+    const now = tool.upstream;
+    if ((was?.server !== now?.server || was?.tool !== now?.tool) && !changed.includes(name)) changed.push(name);
+  }
   if (changed.length === 0) return;
   throw new ApiError(
     403,
     'BINDING_CHANGE_FORBIDDEN',
-    `only an owner or admin can change a tool's binding (its action or amount mapping); this edit changes ${changed.join(', ')}`,
+    `only an owner or admin can change a tool's binding (its action, amount mapping or upstream); this edit changes ${changed.join(', ')}`,
     { tools: changed },
   );
 }

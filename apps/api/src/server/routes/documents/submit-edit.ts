@@ -6,6 +6,7 @@ import type { Diagnostic } from '@tollgate/engine/source';
 import type { EditOutcome } from '@tollgate/store';
 import type { AppContext } from '../../context.ts';
 import { diagnosticsJson } from '../../diagnostic-schema.ts';
+import { ApiError } from '../../errors.ts';
 import { previewAgainst } from '../../review/preview.ts';
 import { checkAgainstStore } from '../../rulesets/store-checks.ts';
 import type { MemberRow } from '../../state/members.ts';
@@ -28,7 +29,12 @@ export async function submitEdit(
   ifMatch: number | undefined,
 ) {
   const { member } = editor;
-  if (documentKindOf(id) === 'catalogue' && member.role === 'developer') await refuseBindingChange(ctx, id, body.content);
+  const kind = documentKindOf(id);
+  if (kind === 'catalogue' && member.role === 'developer') await refuseBindingChange(ctx, id, body.content);
+  // The upstreams document says which programs the gateway starts and where it sends calls: owners and admins only.
+  if (kind === 'upstreams' && member.role !== 'owner' && member.role !== 'admin') {
+    throw new ApiError(403, 'ROLE_REQUIRED', `${id} is edited by an owner or admin only`, { roles: ['owner', 'admin'] });
+  }
   // A rule set's pins and the settings' approved versions are checked against the store here (the seam's
   // validators read the text alone); a set's pins without a version are pinned as the version is made.
   const checked = await checkAgainstStore(ctx, id, body.content);

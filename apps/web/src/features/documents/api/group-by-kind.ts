@@ -1,7 +1,7 @@
 // Groups documents by kind in the order docs/documents.md lists them ("Kinds").
 import type { DocumentSummary } from './types.ts';
 
-export const KIND_ORDER = ['catalogue', 'sheet', 'colang', 'policy', 'examples', 'ruleset', 'agent', 'settings'] as const;
+export const KIND_ORDER = ['catalogue', 'sheet', 'colang', 'policy', 'examples', 'ruleset', 'agent', 'settings', 'upstreams'] as const;
 
 export interface KindGroup {
   kind: string;

@@ -1,0 +1,63 @@
+// tollgate mcp: the MCP gateway over stdio for one agent (docs/mcp.md). The agent's key comes from the
+// environment (TOLLGATE_AGENT_KEY), never the command line, and must belong to --agent; stdout carries MCP only.
+import { resolve } from 'node:path';
+import { StoreError } from '@tollgate/store';
+import { openContext } from '../../server/context.ts';
+import { ExactArguments, ExactStdioTransport } from '../../server/mcp/exact-stdio-transport.ts';
+import { createGateway } from '../../server/mcp/gateway.ts';
+import { cachedPrincipalOf } from '../../server/state/auth-cache.ts';
+import { CliError, type CliIo } from '../io.ts';
+import type { ParsedOptions } from '../options.ts';
+
+export const AGENT_KEY_VARIABLE = 'TOLLGATE_AGENT_KEY';
+const DEFAULT_APPROVAL_WAIT_SECONDS = 600;
+const DEFAULT_UPSTREAM_TIMEOUT_SECONDS = 30;
+
+function seconds(text: string | undefined, fallback: number, option: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^[0-9]{1,7}$/.test(text) || value < 1) throw new CliError('USAGE', `--${option} is a whole number of seconds from 1, got ${text}`);
+  return value;
+}
+
+export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
+  const agent = options.agent;
+  if (agent === undefined) throw new CliError('USAGE', 'tollgate mcp needs --agent NAME');
+  const approvalWaitMs = seconds(options['approval-wait'], DEFAULT_APPROVAL_WAIT_SECONDS, 'approval-wait') * 1000;
+  const upstreamTimeoutMs = seconds(options['upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_SECONDS, 'upstream-timeout') * 1000;
+  const key = process.env[AGENT_KEY_VARIABLE];
+  if (!key) throw new CliError('USAGE', `tollgate mcp: set ${AGENT_KEY_VARIABLE} to the agent's key`);
+  const dataDir = resolve(options.data ?? '.tollgate-data');
+  const ctx = await openContext(dataDir).catch((err: unknown) => {
+    if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate mcp: ${err.message}`);
+    throw err;
+  });
+  const principal = cachedPrincipalOf(ctx.db, key);
+  if (principal?.kind !== 'agent' || principal.agent !== agent) {
+    await ctx.close();
+    throw new CliError('USAGE', `tollgate mcp: ${AGENT_KEY_VARIABLE} is not a key of agent ${agent}`);
+  }
+  const exact = new ExactArguments();
+  const gateway = createGateway(ctx, agent, { approvalWaitMs, upstreamTimeoutMs, exact });
+  const transport = new ExactStdioTransport(exact);
+  io.stderr.write(`tollgate mcp: serving ${agent} over stdio (data in ${dataDir})\n`);
+  return new Promise((done) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      void gateway
+        .close()
+        .catch(() => undefined)
+        .then(() => {
+          ctx.events.close();
+          return ctx.close();
+        })
+        .then(() => done(0));
+    };
+    transport.onclose = stop;
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    void gateway.server.connect(transport);
+  });
+}

@@ -1,0 +1,67 @@
+// Streamable HTTP at /mcp on `tollgate serve` (docs/mcp.md): the agent's key as a Bearer token, the body read
+// by the exact JSON reader, then the SDK's web-standard transport in stateless mode, one gateway a request
+// (the upstream connections are shared by the data folder's pool).
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { readJsonText } from '@tollgate/engine/source';
+import { Hono } from 'hono';
+import { MAX_BODY_BYTES } from '../body-limit.ts';
+import type { AppContext } from '../context.ts';
+import { cachedPrincipalOf } from '../state/auth-cache.ts';
+import { ExactArguments } from './exact-stdio-transport.ts';
+import { createGateway } from './gateway.ts';
+
+export interface McpRouteOptions {
+  approvalWaitMs?: number;
+  upstreamTimeoutMs?: number;
+}
+
+function rpcError(code: number, message: string, status: number): Response {
+  return Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status });
+}
+
+/**
+ * The /mcp route for an app over `ctx`.
+ *
+ * @example
+ * app.route('/mcp', mcpRoute(ctx))
+ */
+export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
+  const app = new Hono();
+  app.all('/', async (c) => {
+    const header = c.req.header('authorization');
+    const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    const principal = m ? cachedPrincipalOf(ctx.db, m[1] as string) : undefined;
+    if (principal?.kind !== 'agent') {
+      return c.json({ error: { code: 'INVALID_KEY', message: "send the agent's key: Authorization: Bearer <key>" } }, 401, {
+        'WWW-Authenticate': 'Bearer',
+      });
+    }
+    const exact = new ExactArguments();
+    let parsedBody: unknown;
+    if (c.req.method === 'POST') {
+      const text = await c.req.text();
+      if (text.length > MAX_BODY_BYTES) return rpcError(-32700, `TOO_LARGE: the body is over ${MAX_BODY_BYTES} bytes`, 413);
+      const read = readJsonText(text);
+      if (!read.ok || read.diagnostics.length > 0) {
+        const problem = read.ok ? read.diagnostics[0] : read.diagnostic;
+        return rpcError(-32700, `${problem?.code}: ${problem?.message}`, 400);
+      }
+      for (const message of Array.isArray(read.value) ? read.value : [read.value]) {
+        const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
+        if (m.method === 'tools/call' && (typeof m.id === 'string' || typeof m.id === 'number')) exact.keep(m.id, m.params?.arguments);
+      }
+      // No duplicates and a bounded depth, so JSON.parse reads the same members the reader did.
+      parsedBody = JSON.parse(text);
+    }
+    const gateway = createGateway(ctx, principal.agent, {
+      approvalWaitMs: options.approvalWaitMs ?? 600_000,
+      upstreamTimeoutMs: options.upstreamTimeoutMs ?? 30_000,
+      exact,
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await gateway.server.connect(transport);
+    const response = await transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody });
+    return response;
+  });
+  return app;
+}

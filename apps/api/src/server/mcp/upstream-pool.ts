@@ -1,0 +1,136 @@
+// The gateway's side towards upstream MCP servers (mcp/servers.yaml): one SDK Client per server, connected on
+// first use over stdio or Streamable HTTP, each call bounded by a timeout, so one slow server never holds
+// another's calls (each call awaits only its own server). Secrets come from the environment, never the document.
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type CallToolResult, CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Upstream } from '@tollgate/engine';
+
+/** The variables every started upstream gets beside those its env names, so a command such as npx is found. */
+const BASE_ENV = ['PATH', 'HOME'];
+
+/** Why an upstream call did not give a result: the code the agent is told. */
+export class UpstreamError extends Error {
+  constructor(
+    readonly code: 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_TIMEOUT' | 'UPSTREAM_MALFORMED' | 'UPSTREAM_FAILED',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class UpstreamPool {
+  private readonly clients = new Map<string, Promise<Client>>();
+
+  constructor(
+    private readonly servers: readonly Upstream[],
+    private readonly timeoutMs: number,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  /** The tools a server offers, or an UpstreamError. */
+  async listTools(server: string): Promise<Tool[]> {
+    const client = await this.client(server);
+    try {
+      return (await client.listTools(undefined, { timeout: this.timeoutMs })).tools;
+    } catch (err) {
+      throw failure(server, err);
+    }
+  }
+
+  /** Forwards a call; the upstream's result as it gave it, or an UpstreamError. */
+  async callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    const client = await this.client(server);
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
+        timeout: this.timeoutMs,
+        ...(signal ? { signal } : {}),
+      });
+      return result as CallToolResult;
+    } catch (err) {
+      throw failure(server, err);
+    }
+  }
+
+  async close(): Promise<void> {
+    const clients = [...this.clients.values()];
+    this.clients.clear();
+    await Promise.all(clients.map((c) => c.then((client) => client.close()).catch(() => undefined)));
+  }
+
+  private client(name: string): Promise<Client> {
+    let client = this.clients.get(name);
+    if (!client) {
+      client = this.connect(name);
+      this.clients.set(name, client);
+      // A server that could not be reached is tried again on the next call.
+      client.catch(() => this.clients.delete(name));
+    }
+    return client;
+  }
+
+  private async connect(name: string): Promise<Client> {
+    const server = this.servers.find((s) => s.name === name);
+    if (!server) throw new UpstreamError('UPSTREAM_UNAVAILABLE', `mcp/servers.yaml has no server named ${name}`);
+    const client = new Client({ name: 'tollgate', version: '1' });
+    client.onerror = () => {};
+    const transport = this.transportOf(server);
+    try {
+      await withTimeout(client.connect(transport), this.timeoutMs);
+    } catch (err) {
+      await transport.close().catch(() => undefined);
+      throw new UpstreamError('UPSTREAM_UNAVAILABLE', `upstream ${name} could not be reached: ${(err as Error).message}`);
+    }
+    // A server that went away is connected again on its next call.
+    client.onclose = () => this.clients.delete(name);
+    return client;
+  }
+
+  private transportOf(server: Upstream): Transport {
+    if (server.transport === 'stdio') {
+      const env: Record<string, string> = {};
+      for (const key of [...BASE_ENV, ...server.env]) {
+        const value = this.env[key];
+        if (value !== undefined) env[key] = value;
+      }
+      return new StdioClientTransport({ command: server.command, args: server.args, env, stderr: 'ignore' });
+    }
+    const headers: Record<string, string> = {};
+    for (const [header, variable] of Object.entries(server.headers)) {
+      const value = this.env[variable];
+      if (value !== undefined) headers[header] = value;
+    }
+    return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
+  }
+}
+
+function failure(server: string, err: unknown): UpstreamError {
+  if (err instanceof UpstreamError) return err;
+  const message = (err as Error).message ?? String(err);
+  const code = (err as { code?: unknown }).code;
+  // The SDK's McpError codes: -32001 a request timed out; -32602 and parse errors a result that did not conform.
+  if (code === -32001) return new UpstreamError('UPSTREAM_TIMEOUT', `upstream ${server} did not answer in time`);
+  if (code === -32602 || code === -32700 || /invalid|expected/i.test(message)) {
+    return new UpstreamError('UPSTREAM_MALFORMED', `upstream ${server} answered with something that is not a tool result`);
+  }
+  return new UpstreamError('UPSTREAM_FAILED', `upstream ${server} failed: ${message}`);
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
