@@ -12,7 +12,7 @@ test('a held call appears live, is approved with a signature, and the claim then
     data: { tool: 'issue_refund', arguments: args },
   });
   expect(call.ok()).toBe(true);
-  const held = (await call.json()) as { decision: string; approval?: { id: string } };
+  const held = (await call.json()) as { call_id: string; decision: string; approval?: { id: string } };
   expect(held.decision).toBe('require_approval');
   const id = held.approval?.id ?? '';
 
@@ -34,7 +34,9 @@ test('a held call appears live, is approved with a signature, and the claim then
   await page.screenshot({ path: 'test-results/screens/approved.png', fullPage: true });
 
   await page.getByRole('tab', { name: 'Decided' }).click();
-  await expect(page.getByRole('list', { name: 'Decided requests' }).getByRole('listitem')).toContainText('approved');
+  // Other journeys may have decided calls before: this one is found by its call id.
+  const decided = page.getByRole('list', { name: 'Decided requests' }).getByRole('listitem').filter({ hasText: held.call_id });
+  await expect(decided).toContainText('approved');
 
   const claim = await request.post(`/v1/approvals/${encodeURIComponent(id)}/claim`, {
     headers: { authorization: `Bearer ${agentKey()}` },

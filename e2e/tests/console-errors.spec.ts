@@ -2,22 +2,21 @@
 // another), with no error in the browser's console and no uncaught exception on the page.
 import { expect, type Page, test } from '@playwright/test';
 import { memberKey, signIn } from './demo.ts';
-import { REFUNDS_ID, widenRefundLimit } from './history.ts';
+import { storeTwoVersions } from './console-states.ts';
 
 const SHEET = encodeURIComponent('sheets/support.rules.yaml');
-const POLICY = encodeURIComponent(REFUNDS_ID);
 const RULESET = encodeURIComponent('rulesets/support.ruleset.json');
 
 // Monaco's chunks are large; on a busy machine they take a while to arrive and run.
 const MONACO = { timeout: 30_000 };
 
-/** Each page and what shows once it has settled. */
-const PAGES: { hash: string; settled: (page: Page) => Promise<void> }[] = [
+/** Each page and what shows once it has settled, with `policy` the id of a policy in two versions. */
+const pages = (policy: string): { hash: string; settled: (page: Page) => Promise<void> }[] => [
   { hash: '#/documents', settled: (p) => expect(p.getByRole('list', { name: 'policy' })).toBeVisible() },
-  { hash: `#/documents/${POLICY}`, settled: (p) => expect(p.getByRole('link', { name: 'Edit' })).toBeVisible() },
+  { hash: `#/documents/${policy}`, settled: (p) => expect(p.getByRole('link', { name: 'Edit' })).toBeVisible() },
   // JSON first: its language loads the editor's contributions, which used to find their services unknown later.
-  { hash: `#/edit/${POLICY}`, settled: (p) => expect(p.locator('.document-editor .monaco-editor')).toBeVisible(MONACO) },
-  { hash: `#/history/${POLICY}`, settled: (p) => expect(p.locator('.monaco-diff-editor').first()).toBeVisible(MONACO) },
+  { hash: `#/edit/${policy}`, settled: (p) => expect(p.locator('.document-editor .monaco-editor')).toBeVisible(MONACO) },
+  { hash: `#/history/${policy}`, settled: (p) => expect(p.locator('.monaco-diff-editor').first()).toBeVisible(MONACO) },
   { hash: `#/edit/${SHEET}`, settled: (p) => expect(p.locator('.document-editor .monaco-editor')).toBeVisible(MONACO) },
   { hash: `#/rules/${SHEET}`, settled: (p) => expect(p.locator('.rules-yaml .monaco-editor')).toBeVisible(MONACO) },
   { hash: '#/approvals', settled: (p) => expect(p.getByRole('tab', { name: 'Pending' })).toBeVisible() },
@@ -40,8 +39,8 @@ const PAGES: { hash: string; settled: (page: Page) => Promise<void> }[] = [
 
 test('every page opens with no console error and no uncaught exception', async ({ page, request }) => {
   test.setTimeout(180_000);
-  // Two versions, so the history page opens a diff.
-  await widenRefundLimit(request, memberKey('owner'));
+  // A policy of this journey's own in two versions, so the history page opens a diff.
+  const { id } = await storeTwoVersions(request, 'console-errors');
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
@@ -49,7 +48,7 @@ test('every page opens with no console error and no uncaught exception', async (
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
 
   await signIn(page, memberKey('owner'));
-  for (const { hash, settled } of PAGES) {
+  for (const { hash, settled } of pages(encodeURIComponent(id))) {
     await page.goto(`/${hash}`);
     await settled(page);
     // Monaco's contributions and the page's queries report within a moment of the page showing.

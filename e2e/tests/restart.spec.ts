@@ -27,7 +27,7 @@ const healthy = () =>
 /** Starts `tollgate serve` on PORT and waits until it answers its health check. */
 async function startServer(): Promise<void> {
   if (await healthy()) throw new Error(`port ${PORT} is taken by another server; set TOLLGATE_E2E_RESTART_PORT`);
-  server = spawn(process.execPath, ['apps/api/bin/tollgate.mjs', 'serve', '--data', DATA, '--demo', '--port', String(PORT)], {
+  server = spawn(process.execPath, ['apps/api/bin/tollgate.cjs', 'serve', '--data', DATA, '--demo', '--port', String(PORT)], {
     cwd: REPO,
     stdio: 'ignore',
   });
