@@ -24,13 +24,15 @@ test('a draft whose base moved on is shown against what runs now, and its save m
   await expect(page.locator('.view-line').filter({ hasText: '"lte": "250"' })).toBeVisible();
   // Leaving asks, and the text stays as a draft.
   await page.getByRole('link', { name: 'Documents' }).click();
-  expect(questions).toHaveLength(1);
+  await expect.poll(() => questions.length).toBe(1);
   expect(questions[0]).toContain('unsaved text');
 
   const theirs = REFUNDS_TEXT.replace('"approval_ttl_seconds": 14400', '"approval_ttl_seconds": 7200');
   expect(await saveVersion(request, owner, id, theirs, 1, 'shorter approvals')).toBe(2);
 
+  // Opened again later, in a fresh load: the console reads what runs now.
   await page.goto(`/#/edit/${encodeURIComponent(id)}`);
+  await page.reload();
   const offer = page.getByRole('region', { name: 'Unsaved draft' });
   await expect(offer).toContainText('version 2 runs now, not version 1');
   await expect(offer.locator('.monaco-diff-editor')).toBeVisible({ timeout: 20_000 });

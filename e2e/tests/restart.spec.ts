@@ -104,7 +104,7 @@ test('a restart keeps the shell, the Live indicator follows the stream, and an u
   const failure = page.getByRole('alert').filter({ hasText: 'This page could not be shown' });
   await expect(failure).toBeVisible({ timeout: 15_000 });
   await expect(failure.getByRole('button', { name: 'Reload' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Tollgate' })).toBeVisible();
+  await expect(page.getByRole('banner').getByText('Tollgate')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Documents' })).toBeVisible();
 
   await startServer();

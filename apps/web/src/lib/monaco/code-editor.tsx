@@ -64,6 +64,8 @@ export function CodeEditor({
           readOnly,
           automaticLayout: true,
           minimap: { enabled: false },
+          // Sticky scroll's lines are Tab stops of their own: Esc then Tab would land on them, not on the next control.
+          stickyScroll: { enabled: false },
           scrollBeyondLastLine: false,
           fontSize: 13,
           tabSize: 2,

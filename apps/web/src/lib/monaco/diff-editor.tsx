@@ -33,6 +33,8 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
           originalEditable: false,
           automaticLayout: true,
           minimap: { enabled: false },
+          // Sticky scroll's lines are Tab stops of their own: Esc then Tab would land on them, not on the next control.
+          stickyScroll: { enabled: false },
           scrollBeyondLastLine: false,
           renderSideBySideInlineBreakpoint: 520,
           // Long documents fold their unchanged lines, so the change is in view.

@@ -14,9 +14,6 @@ export const runningDocumentQueryOptions = (id: string) =>
     queryFn: ({ signal }) => getRunningDocument(id, signal),
     // The editor holds its own text; a refetch in the background must not look like a new base.
     refetchOnWindowFocus: false,
-    // Opened afresh every time: a cached version may no longer run, and the editor's base (and a draft's
-    // offer, which compares its base with what runs now) must be what runs (EditorPage waits for it).
-    refetchOnMount: 'always',
   });
 
 export function useRunningDocument(id: string) {

@@ -34,9 +34,9 @@ export function EditorPage({ id, canSave, backHref, formHref, renderAside, rende
           </>
         )}
       </p>
-      {(running.isPending || (running.isSuccess && !running.isFetchedAfterMount)) && <Loading label="Loading the running version" />}
+      {running.isPending && <Loading label="Loading the running version" />}
       {running.isError && <ErrorNotice error={running.error} />}
-      {running.isSuccess && running.isFetchedAfterMount && (!linted || !catalogue.isPending) && (
+      {running.isSuccess && (!linted || !catalogue.isPending) && (
         <DocumentEditor
           key={id}
           opened={running.data}
