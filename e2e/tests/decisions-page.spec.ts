@@ -33,3 +33,19 @@ test('a call the shadow refuses is found with the filter, with its difference', 
     await stopShadow(request);
   }
 });
+
+test('"Load older" adds the next page below the first', async ({ page, request }) => {
+  // One page is 50 decisions: the first of 51 new calls is on the second page.
+  const ids: string[] = [];
+  for (let i = 0; i < 51; i++) ids.push(await sendSheetCall(request, 'search_orders'));
+
+  await signIn(page, memberKey('viewer'), '#/decisions');
+  const rows = page.getByRole('table', { name: /Recorded decisions/ }).getByRole('row');
+  await expect(rows.filter({ hasText: ids[50] as string })).toBeVisible();
+  await expect(rows).toHaveCount(51);
+  await expect(rows.filter({ hasText: ids[0] as string })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Load older' }).click();
+  await expect(rows.filter({ hasText: ids[0] as string })).toBeVisible();
+  await expect(rows.nth(51)).toContainText(ids[0] as string);
+});
