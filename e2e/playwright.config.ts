@@ -27,6 +27,8 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: 'retain-on-failure',
+    // An action whose target never appears fails instead of waiting out the whole test.
+    actionTimeout: 15_000,
     launchOptions: {
       // Never a browser download: Debian's chromium, as the design requires.
       executablePath: '/usr/bin/chromium',

@@ -7,14 +7,19 @@ import {
   ensureColang,
   holdCall,
   MONACO_MS,
+  offerDraft,
   openDiff,
   openEditor,
+  previewShown,
   runSimulation,
   SHEET_ID,
+  startTrial,
+  stopTrial,
   storeTwoVersions,
 } from './console-states.ts';
 import { memberKey, signIn } from './demo.ts';
 import { REFUNDS_ID } from './history.ts';
+import { sendSheetCall, startRefusingShadow, stopShadow } from './shadow-sheet.ts';
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -60,6 +65,9 @@ test('every page and state has no serious or critical axe violation', async ({ p
   await page.goto(`/#/documents/${encodeURIComponent(REFUNDS_ID)}`);
   await expect(page.getByRole('heading', { name: REFUNDS_ID })).toBeVisible();
   await check(page, 'a document read');
+  await page.getByRole('tab', { name: 'Decision map' }).click();
+  await expect(page.getByRole('table', { name: /^Decision map of / })).toBeVisible();
+  await check(page, "a policy's decision map");
 
   for (const id of EDITED_KINDS) {
     await openEditor(page, id);
@@ -73,10 +81,40 @@ test('every page and state has no serious or critical axe violation', async ({ p
 
   const versions = await storeTwoVersions(request, 'a11y-walk');
   await openDiff(page, versions);
-  await check(page, 'history and diff');
+  await previewShown(page, versions.to);
+  await check(page, 'history and diff, with the impact preview beside it');
+  await page.getByRole('button', { name: `Activate version ${versions.from}` }).click();
+  const confirmation = page.getByRole('group', { name: `Run version ${versions.from} of ${versions.id}?` });
+  await previewShown(confirmation, versions.from);
+  await check(page, 'the Activate confirmation with its impact preview');
+  await confirmation.getByRole('button', { name: 'Cancel' }).click();
 
-  await runSimulation(page, versions);
-  await check(page, 'simulation results');
+  await startTrial(request, versions);
+  try {
+    await runSimulation(page, versions);
+    await expect(page.getByRole('region', { name: 'Trial report' })).toContainText(`Trial of version ${versions.from}`);
+    await check(page, 'simulation results and a running trial report');
+  } finally {
+    await stopTrial(request, versions);
+  }
+
+  const offer = await offerDraft(page, versions.id);
+  await check(page, 'a draft offered back in the editor');
+  await offer.getByRole('button', { name: 'Discard the draft' }).click();
+  await expect(offer).toBeHidden();
+
+  await startRefusingShadow(request);
+  try {
+    await sendSheetCall(request, 'read_order');
+    await page.goto('/#/decisions');
+    await expect(page.getByRole('table', { name: /^Recorded decisions/ })).toBeVisible();
+    await check(page, 'decisions');
+    await page.getByRole('checkbox', { name: 'Only calls a shadow decides differently' }).check();
+    await expect(page.getByRole('list', { name: 'Shadow differences' }).first()).toBeVisible();
+    await check(page, 'decisions a shadow decides differently');
+  } finally {
+    await stopShadow(request);
+  }
 
   await page.goto('/#/templates');
   await expect(page.getByRole('list', { name: 'Templates' })).toBeVisible();

@@ -1,6 +1,6 @@
 // Puts the console into the states the accessibility and layout journeys look at: an editor that has checked its
-// text, a held call, a diff, a simulation with a candidate.
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+// text, a held call, a diff with its impact previews, a simulation with a candidate and a running trial, a draft offered back.
+import { type APIRequestContext, expect, type Locator, type Page } from '@playwright/test';
 import { agentKey, memberKey } from './demo.ts';
 import { ownPolicyId, REFUNDS_TEXT, saveVersion } from './own-policy.ts';
 
@@ -81,4 +81,38 @@ export async function runSimulation(page: Page, versions: TwoVersions): Promise<
   await page.getByLabel('Calls (JSON)', { exact: true }).fill(JSON.stringify(calls));
   await page.getByRole('button', { name: 'Run' }).click();
   await expect(page.getByRole('status').filter({ hasText: /calls:/ })).toContainText('3 calls');
+}
+
+/** Waits until the impact preview of `sequence` inside `scope` has its verdict on screen. */
+export async function previewShown(scope: Page | Locator, sequence: number): Promise<void> {
+  await expect(scope.getByRole('region', { name: `Preview of version ${sequence}` }).locator('.impact-verdict')).toBeVisible();
+}
+
+/** Starts a trial of the older version of `versions`, the newer one running; stop it with stopTrial. */
+export async function startTrial(request: APIRequestContext, versions: TwoVersions): Promise<void> {
+  const started = await request.post('/v1/trials', {
+    headers: owner(),
+    data: { document: versions.id, sequence: versions.from, sample_rate: 1 },
+  });
+  expect(started.status(), await started.text()).toBe(201);
+}
+
+export async function stopTrial(request: APIRequestContext, versions: TwoVersions): Promise<void> {
+  const stopped = await request.post(`/v1/trials/${encodeURIComponent(versions.id)}/stop`, { headers: owner() });
+  expect(stopped.ok(), await stopped.text()).toBe(true);
+}
+
+/** Types into the editor of `id` (a space after its first line's brace), reloads, and waits for the draft's offer. */
+export async function offerDraft(page: Page, id: string): Promise<Locator> {
+  await openEditor(page, id);
+  await page.locator('.view-line').first().click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' ');
+  await expect(page.locator('.document-editor')).not.toHaveAttribute('data-text-version', '1');
+  // The reload asks first, as the text is unsaved; the draft is written before it.
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.reload();
+  const offer = page.getByRole('region', { name: 'Unsaved draft' });
+  await expect(offer).toBeVisible({ timeout: MONACO_MS });
+  return offer;
 }

@@ -6,6 +6,7 @@ const LINKS: { label: string; route: Route }[] = [
   { label: 'Approvals', route: { page: 'approvals', tab: 'pending' } },
   { label: 'Policy playground', route: { page: 'playground' } },
   { label: 'Simulation', route: { page: 'simulation' } },
+  { label: 'Decisions', route: { page: 'decisions' } },
   { label: 'Templates', route: { page: 'templates' } },
   { label: 'Rule sets', route: { page: 'rulesets', ruleset: null } },
 ];

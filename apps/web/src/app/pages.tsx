@@ -18,6 +18,8 @@ const TemplatesPage = lazyPage(() => import('../features/templates/components/te
 const SimulationPage = lazyPage(() => import('../features/simulation/components/simulation-page.tsx').then((m) => m.SimulationPage));
 // The Rules page brings the sheet compiler, the yaml package and Monaco; it loads when a sheet's rules are opened.
 const RulesPage = lazyPage(() => import('./rules-page.tsx').then((m) => m.RulesPage));
+// The decisions page loads when it is opened.
+const DecisionsPage = lazyPage(() => import('../features/decisions/components/decisions-page.tsx').then((m) => m.DecisionsPage));
 // The rule-sets page brings the engine's catalogue reader for its run panel; it loads when it is opened.
 const RulesetsPage = lazyPage(() => import('../features/rulesets/components/rulesets-page.tsx').then((m) => m.RulesetsPage));
 // The history page brings Monaco's diff editor; it loads only when a history is opened.
@@ -30,6 +32,13 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
     return (
       <Suspense fallback={<Loading label="Loading the simulation" />}>
         <SimulationPage withArguments={canReadArguments(me.data?.role)} />
+      </Suspense>
+    );
+  }
+  if (route.page === 'decisions') {
+    return (
+      <Suspense fallback={<Loading label="Loading the decisions" />}>
+        <DecisionsPage withArguments={canReadArguments(me.data?.role)} />
       </Suspense>
     );
   }

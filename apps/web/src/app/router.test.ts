@@ -30,7 +30,14 @@ describe('parseRoute', () => {
     expect(hrefOf({ page: 'rulesets', ruleset: 'rulesets/support.ruleset.json' })).toBe('#/rulesets/rulesets%2Fsupport.ruleset.json');
   });
   it('round-trips every page', () => {
-    for (const hash of ['#/approvals', '#/approvals/decided', '#/playground', '#/documents/a%2Fb', '#/edit/sheets%2Fsupport.rules.yaml'])
+    for (const hash of [
+      '#/approvals',
+      '#/approvals/decided',
+      '#/playground',
+      '#/decisions',
+      '#/documents/a%2Fb',
+      '#/edit/sheets%2Fsupport.rules.yaml',
+    ])
       expect(hrefOf(parseRoute(hash))).toBe(hash);
   });
 });

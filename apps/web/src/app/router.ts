@@ -1,4 +1,4 @@
-// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/templates, #/rulesets[/<id>].
+// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/decisions, #/templates, #/rulesets[/<id>].
 import { useEffect, useState } from 'react';
 import { mayLeave } from '../lib/leave-guard.ts';
 
@@ -10,6 +10,7 @@ export type Route =
   | { page: 'approvals'; tab: 'pending' | 'decided' }
   | { page: 'playground' }
   | { page: 'simulation' }
+  | { page: 'decisions' }
   | { page: 'templates' }
   | { page: 'rulesets'; ruleset: string | null };
 
@@ -19,6 +20,7 @@ export function parseRoute(hash: string): Route {
   if (page === 'approvals') return { page: 'approvals', tab: rest === 'decided' ? 'decided' : 'pending' };
   if (page === 'playground') return { page: 'playground' };
   if (page === 'simulation') return { page: 'simulation' };
+  if (page === 'decisions') return { page: 'decisions' };
   if (page === 'templates') return { page: 'templates' };
   if (page === 'rulesets') return { page: 'rulesets', ruleset: rest ? decodeURIComponent(rest) : null };
   if (page === 'edit' && rest) return { page: 'edit', document: decodeURIComponent(rest) };
@@ -32,6 +34,7 @@ export function hrefOf(route: Route): string {
   if (route.page === 'approvals') return route.tab === 'decided' ? '#/approvals/decided' : '#/approvals';
   if (route.page === 'playground') return '#/playground';
   if (route.page === 'simulation') return '#/simulation';
+  if (route.page === 'decisions') return '#/decisions';
   if (route.page === 'templates') return '#/templates';
   if (route.page === 'rulesets') return route.ruleset === null ? '#/rulesets' : `#/rulesets/${encodeURIComponent(route.ruleset)}`;
   if (route.page === 'edit') return `#/edit/${encodeURIComponent(route.document)}`;

@@ -34,6 +34,10 @@ export const queryKeys = {
     all: ['approvals'] as const,
     list: (filter: string, limit: number) => ['approvals', 'list', filter, limit] as const,
   },
+  decisions: {
+    all: ['decisions'] as const,
+    list: (shadowDiffers: boolean, withArguments: boolean) => ['decisions', 'list', { shadowDiffers, withArguments }] as const,
+  },
   me: (key: string) => ['me', key] as const,
   /** A member's public signing key, which verifies the decisions they signed. */
   memberKey: (id: string) => ['members', 'public-key', id] as const,

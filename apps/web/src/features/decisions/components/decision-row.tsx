@@ -1,0 +1,43 @@
+// One recorded decision as a table row: when, which call, who, what, the verdict, and why; below the rule, each
+// shadowed rule file whose candidate would have answered otherwise (docs/review.md, "Shadow runs").
+import type { RecordedDecision, ShadowDifference } from '../api/get-decisions.ts';
+
+function ShadowDifferences({ differences }: { differences: ShadowDifference[] }) {
+  return (
+    <ul className="decision-shadows" aria-label="Shadow differences">
+      {differences.map((d) => (
+        <li key={`${d.document}:${d.rule ?? ''}`}>
+          <span className="decision-shadow-document">{d.document}</span>
+          {d.rule !== null && <span> · {d.rule}</span>}: {d.running} → {d.candidate}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function DecisionRow({ decision: d }: { decision: RecordedDecision }) {
+  return (
+    <tr>
+      <td>
+        <time dateTime={d.created_at} title={d.created_at}>
+          {new Date(d.created_at).toLocaleString()}
+        </time>
+      </td>
+      <td className="decision-call">{d.call_id}</td>
+      <td>{d.agent}</td>
+      <td>
+        {d.tool}
+        {d.arguments !== undefined && (
+          <pre className="decision-args">{d.arguments === null ? 'arguments forgotten' : JSON.stringify(d.arguments, null, 2)}</pre>
+        )}
+      </td>
+      <td>
+        <span className={`badge badge-effect-${d.decision}`}>{d.decision}</span>
+      </td>
+      <td>
+        {d.rule ?? d.code ?? '—'}
+        {d.shadow_differences.length > 0 && <ShadowDifferences differences={d.shadow_differences} />}
+      </td>
+    </tr>
+  );
+}
