@@ -1,8 +1,8 @@
 // Every page of the console, visited in one tab as a person would (Monaco editors and diffs opened one after
 // another), with no error in the browser's console and no uncaught exception on the page.
 import { expect, type Page, test } from '@playwright/test';
-import { memberKey, signIn } from './demo.ts';
 import { storeTwoVersions } from './console-states.ts';
+import { memberKey, signIn } from './demo.ts';
 
 const SHEET = encodeURIComponent('sheets/support.rules.yaml');
 const RULESET = encodeURIComponent('rulesets/support.ruleset.json');
