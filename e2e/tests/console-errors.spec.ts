@@ -3,6 +3,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { storeTwoVersions } from './console-states.ts';
 import { memberKey, signIn } from './demo.ts';
+import { REFUNDS_EXAMPLES, saveVersion } from './own-policy.ts';
 
 const SHEET = encodeURIComponent('sheets/support.rules.yaml');
 const RULESET = encodeURIComponent('rulesets/support.ruleset.json');
@@ -41,6 +42,9 @@ test('every page opens with no console error and no uncaught exception', async (
   test.setTimeout(180_000);
   // A policy of this journey's own in two versions, so the history page opens a diff.
   const { id } = await storeTwoVersions(request, 'console-errors');
+  // With its example suite, as the demo's refunds policy has one: the editor reads it beside the policy.
+  const suite = id.replace(/\.policy\.json$/, '.examples.json');
+  await saveVersion(request, memberKey('owner'), suite, REFUNDS_EXAMPLES, null, 'the refunds examples');
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`);
