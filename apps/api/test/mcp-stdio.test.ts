@@ -2,63 +2,38 @@
 // which forwards to a recording upstream (fixtures/recording-upstream.mjs) run as a child process. The
 // recording proves a denied or held call never reached the upstream and an approved one reached it once.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentKey, okJson, postEdit, REPO_ROOT, startServer, type TestServer } from './server-harness.ts';
+import { errorOf, mapUpstreams, nodeUpstream, pendingApprovalId, RECORDER, recordedCalls } from './mcp-fixture.ts';
+import { agentKey, okJson, REPO_ROOT, startServer, type TestServer } from './server-harness.ts';
 
 const BIN = join(REPO_ROOT, 'apps/api/bin/tollgate.cjs');
-const RECORDER = join(REPO_ROOT, 'apps/api/test/fixtures/recording-upstream.mjs');
 
 let s: TestServer;
 let record: string;
 let client: Client;
 
-type Text = { type: string; text: string };
-
-function recorded(): { tool: string; arguments: Record<string, unknown> }[] {
-  if (!existsSync(record)) return [];
-  return readFileSync(record, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l));
-}
-
-function errorOf(result: Record<string, unknown>) {
-  expect(result.isError).toBe(true);
-  return JSON.parse(((result.content as Text[])[0] as Text).text).error;
-}
+const recorded = () => recordedCalls(record);
 
 beforeAll(async () => {
   s = await startServer();
   record = join(s.dataDir, 'recorded.jsonl');
-  const upstreams = `servers:\n  - name: recorder\n    stdio:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(RECORDER)}]\n      env: [RECORD_FILE]\n  - name: other\n    stdio:\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(RECORDER)}]\n  - name: broken\n    stdio: {command: /nonexistent/upstream}\n`;
-  await okJson(postEdit(s, 'mcp/servers.yaml', s.key('owner'), { content: upstreams, reason: 'the recorder' }), 201);
-  const catalogue = (await s.call('GET', '/v1/documents/catalogue.yaml', { key: s.key('owner') })).json.text as string;
-  const mapped = catalogue
-    .replace(
-      '{ name: read_order, action: orders.read, kind: read }',
-      '{ name: read_order, action: orders.read, kind: read, upstream: { server: other, tool: read } }',
-    )
-    .replace(
-      '{ name: search_orders, action: orders.search, kind: read }',
-      '{ name: search_orders, action: orders.search, kind: read, upstream: { server: broken, tool: read } }',
-    )
-    .replace(
-      'amount: { pointer: /amount, currency: USD } }\n  - { name: send_payout',
-      'amount: { pointer: /amount, currency: USD }, upstream: { server: recorder, tool: refund } }\n  - { name: send_payout',
-    )
-    .replace(
-      '{ name: send_payout, action: payouts.send, kind: write, amount: { pointer: /amount, currency: USD } }',
-      '{ name: send_payout, action: payouts.send, kind: write, amount: { pointer: /amount, currency: USD }, upstream: { server: recorder, tool: refund } }',
-    );
-  for (const tool of ['read_order', 'search_orders', 'issue_refund', 'send_payout']) {
-    expect(mapped).toMatch(new RegExp(`name: ${tool}, [^\\n]*upstream`));
-  }
-  expect(mapped).not.toBe(catalogue);
-  await okJson(postEdit(s, 'catalogue.yaml', s.key('owner'), { content: mapped, reason: 'map to the recorder' }), 201);
+  await mapUpstreams(
+    s,
+    [
+      nodeUpstream('recorder', RECORDER, [], ['RECORD_FILE']),
+      nodeUpstream('other', RECORDER),
+      { name: 'broken', command: '/nonexistent/upstream' },
+    ],
+    {
+      read_order: { server: 'other', tool: 'read' },
+      search_orders: { server: 'broken', tool: 'read' },
+      issue_refund: { server: 'recorder', tool: 'refund' },
+      send_payout: { server: 'recorder', tool: 'refund' },
+    },
+  );
   client = new Client({ name: 'test-agent', version: '1' });
   await client.connect(
     new StdioClientTransport({
@@ -109,12 +84,7 @@ describe('tollgate mcp over stdio', () => {
       onprogress: (p) => progress.push(p.progress),
       timeout: 30_000,
     });
-    let approvalId: string | undefined;
-    for (let i = 0; i < 100 && approvalId === undefined; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      const list = await s.call('GET', '/v1/approvals?status=pending', { key: s.key('approver') });
-      approvalId = list.json.approvals?.[0]?.id;
-    }
+    const approvalId = await pendingApprovalId(s);
     expect(approvalId).toBeDefined();
     await new Promise((r) => setTimeout(r, 1500));
     expect(recorded().length).toBe(before);
@@ -131,12 +101,7 @@ describe('tollgate mcp over stdio', () => {
   it('ends a held call a person denies with an error naming the approval; the upstream is never called', async () => {
     const before = recorded().length;
     const pending = client.callTool({ name: 'issue_refund', arguments: { amount: '600', order: 'A-4' } }, undefined, { timeout: 30_000 });
-    let approvalId: string | undefined;
-    for (let i = 0; i < 100 && approvalId === undefined; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      const list = await s.call('GET', '/v1/approvals?status=pending', { key: s.key('approver') });
-      approvalId = list.json.approvals?.[0]?.id;
-    }
+    const approvalId = await pendingApprovalId(s);
     await okJson(s.call('POST', `/v1/approvals/${approvalId}/deny`, { key: s.key('approver'), body: { reason: 'no' } }));
     const error = errorOf(await pending);
     expect(error.code).toBe('APPROVAL_DENIED');

@@ -1,0 +1,91 @@
+// What the MCP gateway's tests share: the upstreams document and catalogue mappings written through the API
+// as an owner would, the recording upstream's log, and a tool result's error read back.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { okJson, postEdit, REPO_ROOT, type TestServer } from './server-harness.ts';
+
+/** A small upstream that appends every call it receives to RECORD_FILE (fixtures/recording-upstream.mjs). */
+export const RECORDER = join(REPO_ROOT, 'apps/api/test/fixtures/recording-upstream.mjs');
+/** An upstream no one here wrote: the MCP maintainers' reference server, a pinned dev dependency. */
+export const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+export interface StdioUpstream {
+  name: string;
+  command: string;
+  args?: string[];
+  /** Names of the variables the gateway hands the upstream from its own environment. */
+  env?: string[];
+}
+
+/** The upstreams document for `servers`, every one over stdio. */
+export function upstreamsYaml(servers: readonly StdioUpstream[]): string {
+  const lines = ['servers:'];
+  for (const s of servers) {
+    lines.push(`  - name: ${s.name}`, '    stdio:', `      command: ${JSON.stringify(s.command)}`);
+    if (s.args) lines.push(`      args: [${s.args.map((a) => JSON.stringify(a)).join(', ')}]`);
+    if (s.env) lines.push(`      env: [${s.env.join(', ')}]`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A node script run as an upstream over stdio. */
+export function nodeUpstream(name: string, script: string, args: string[] = [], env?: string[]): StdioUpstream {
+  return { name, command: process.execPath, args: [script, ...args], ...(env ? { env } : {}) };
+}
+
+/**
+ * Writes the upstreams document and maps catalogue tools to upstream tools, as the owner, in the demo
+ * catalogue's flow style (`- { name: X, ... }` on one line each).
+ *
+ * @example
+ * await mapUpstreams(s, [nodeUpstream('recorder', RECORDER)], { issue_refund: { server: 'recorder', tool: 'refund' } });
+ */
+export async function mapUpstreams(
+  s: TestServer,
+  servers: readonly StdioUpstream[],
+  mappings: Record<string, { server: string; tool: string }>,
+): Promise<void> {
+  await okJson(postEdit(s, 'mcp/servers.yaml', s.key('owner'), { content: upstreamsYaml(servers), reason: 'the upstreams' }), 201);
+  const catalogue = (await s.call('GET', '/v1/documents/catalogue.yaml', { key: s.key('owner') })).json.text as string;
+  let mapped = catalogue;
+  for (const [tool, target] of Object.entries(mappings)) {
+    const line = new RegExp(`(- \\{ name: ${tool}, [^\\n]*) \\}\\n`);
+    expect(mapped, `the catalogue has a one-line entry for ${tool}`).toMatch(line);
+    mapped = mapped.replace(line, `$1, upstream: { server: ${target.server}, tool: ${target.tool} } }\n`);
+  }
+  await okJson(postEdit(s, 'catalogue.yaml', s.key('owner'), { content: mapped, reason: 'map tools to upstreams' }), 201);
+}
+
+/** The calls a recording upstream received, in order (none when it never started). */
+export function recordedCalls(file: string): { tool: string; arguments: Record<string, unknown> }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l));
+}
+
+type Text = { type: string; text: string };
+
+/** The text of a tool result's first content item. */
+export function textOf(result: Record<string, unknown>): string {
+  return ((result.content as Text[])[0] as Text).text;
+}
+
+/** The project's error shape in an error result (and that it is one). */
+export function errorOf(result: Record<string, unknown>): { code: string; message: string; details?: Record<string, unknown> } {
+  expect(result.isError).toBe(true);
+  return JSON.parse(textOf(result)).error;
+}
+
+/** The id of the newest pending approval once one is listed (a held call's request), polled for 10 s. */
+export async function pendingApprovalId(s: TestServer): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const list = await s.call('GET', '/v1/approvals?status=pending', { key: s.key('approver') });
+    const id = list.json.approvals?.[0]?.id as string | undefined;
+    if (id !== undefined) return id;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('no approval request was listed within 10 s');
+}
