@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
+import { MIGRATIONS } from '../src/server/state/db.ts';
 import { postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
@@ -300,9 +301,14 @@ describe('a workspace that ran before tool authorizations', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-upgrade-'));
     const old = await startServer({ dataDir });
     await old.stop();
-    // The database as the previous release left it: no authorizations, no migration 4.
+    // The database as the previous release left it: no authorizations, no migration 4 (nor the pinned
+    // definitions' migration, which adds to the authorizations' table).
     const db = new Database(`${dataDir}/tollgate.db`);
-    db.exec('DROP TABLE tool_authorizations; DROP TABLE tool_authorizations_adopted; DELETE FROM schema_migrations WHERE version = 4;');
+    const pins = MIGRATIONS.findIndex((sql) => sql.includes('CREATE TABLE upstream_tools')) + 1;
+    db.exec(
+      `DROP TABLE tool_authorizations; DROP TABLE tool_authorizations_adopted; DROP TABLE upstream_tools;
+       DROP TABLE tool_authorization_generation; DELETE FROM schema_migrations WHERE version IN (4, ${pins});`,
+    );
     db.close();
     const upgraded = await startServer({ dataDir });
     try {

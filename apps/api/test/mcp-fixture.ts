@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { okJson, postEdit, REPO_ROOT, type TestServer } from './server-harness.ts';
+import { type LooseJson, okJson, postEdit, REPO_ROOT, type TestServer } from './server-harness.ts';
 
 /** A small upstream that appends every call it receives to RECORD_FILE (fixtures/recording-upstream.mjs). */
 export const RECORDER = join(REPO_ROOT, 'apps/api/test/fixtures/recording-upstream.mjs');
@@ -36,7 +36,8 @@ export function nodeUpstream(name: string, script: string, args: string[] = [], 
 
 /**
  * Writes the upstreams document and maps catalogue tools to upstream tools, as the owner, in the demo
- * catalogue's flow style (`- { name: X, ... }` on one line each).
+ * catalogue's flow style (`- { name: X, ... }` on one line each); then, unless `pin` is false, has the
+ * server ask every upstream and authorizes each mapped tool's definition (pinUpstreamTools).
  *
  * @example
  * await mapUpstreams(s, [nodeUpstream('recorder', RECORDER)], { issue_refund: { server: 'recorder', tool: 'refund' } });
@@ -45,16 +46,41 @@ export async function mapUpstreams(
   s: TestServer,
   servers: readonly StdioUpstream[],
   mappings: Record<string, { server: string; tool: string }>,
+  options: { pin?: boolean } = {},
 ): Promise<void> {
   await okJson(postEdit(s, 'mcp/servers.yaml', s.key('owner'), { content: upstreamsYaml(servers), reason: 'the upstreams' }), 201);
   const catalogue = (await s.call('GET', '/v1/documents/catalogue.yaml', { key: s.key('owner') })).json.text as string;
   let mapped = catalogue;
   for (const [tool, target] of Object.entries(mappings)) {
-    const line = new RegExp(`(- \\{ name: ${tool}, [^\\n]*) \\}\\n`);
+    // An earlier mapping of the tool is replaced, not repeated.
+    const line = new RegExp(`(- \\{ name: ${tool}, [^\\n]*?)(, upstream: \\{[^}\\n]*\\})? \\}\\n`);
     expect(mapped, `the catalogue has a one-line entry for ${tool}`).toMatch(line);
     mapped = mapped.replace(line, `$1, upstream: { server: ${target.server}, tool: ${target.tool} } }\n`);
   }
   await okJson(postEdit(s, 'catalogue.yaml', s.key('owner'), { content: mapped, reason: 'map tools to upstreams' }), 201);
+  if (options.pin !== false) await pinUpstreamTools(s);
+}
+
+/**
+ * As an owner reviewing them: refreshes the upstreams (the server lists each one) and authorizes every mapped
+ * tool of the catalogue whose upstream definition is not the authorized one, with the digests it read.
+ * Returns the names authorized.
+ */
+export async function pinUpstreamTools(s: TestServer, catalogue = 'catalogue.yaml'): Promise<string[]> {
+  await okJson(s.call('POST', '/v1/upstreams/refresh', { key: s.key('owner') }));
+  const tools = await okJson(s.call('GET', `/v1/catalogues/${encodeURIComponent(catalogue)}/tools`, { key: s.key('owner') }));
+  const authorized: string[] = [];
+  for (const tool of tools.tools as LooseJson[]) {
+    if (!tool.upstream?.seen || (tool.upstream.state === 'authorized' && tool.authorized)) continue;
+    await okJson(
+      s.call('POST', `/v1/catalogues/${encodeURIComponent(catalogue)}/tools/${tool.name}/authorize`, {
+        key: s.key('owner'),
+        body: { digest: tool.digest, upstream_digest: tool.upstream.seen.digest },
+      }),
+    );
+    authorized.push(tool.name);
+  }
+  return authorized;
 }
 
 /** The calls a recording upstream received, in order (none when it never started). */
@@ -74,7 +100,7 @@ export function textOf(result: Record<string, unknown>): string {
 }
 
 /** The project's error shape in an error result (and that it is one). */
-export function errorOf(result: Record<string, unknown>): { code: string; message: string; details?: Record<string, unknown> } {
+export function errorOf(result: Record<string, unknown>): { code: string; message: string; details: LooseJson } {
   expect(result.isError).toBe(true);
   return JSON.parse(textOf(result)).error;
 }

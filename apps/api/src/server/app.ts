@@ -27,6 +27,7 @@ import { shadowRoutes } from './routes/shadows.ts';
 import { simulationRoutes } from './routes/simulations.ts';
 import { statelessRoutes } from './routes/stateless.ts';
 import { toolBindingRoutes } from './routes/tool-bindings.ts';
+import { upstreamRoutes } from './routes/upstreams.ts';
 import { ruleSheets } from './rule-sheets.ts';
 
 const TYPES: Record<string, string> = {
@@ -109,6 +110,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', decisionRoutes());
     api.route('/', rulesetRoutes(options.ruleTimeoutMs === undefined ? {} : { ruleTimeoutMs: options.ruleTimeoutMs }));
     api.route('/', toolBindingRoutes());
+    api.route('/', upstreamRoutes());
     api.route('/', reviewRoutes());
     const doc = finishDocument(
       api.getOpenAPI31Document({

@@ -65,6 +65,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'documents', description: 'The stored documents: versions, edits, activation, diffs.' },
   { name: 'rulesets', description: 'Rule sets: pinned rules, their lifecycle and validation runs.' },
   { name: 'catalogues', description: "A catalogue's tools and their authorization." },
+  { name: 'mcp', description: "The MCP gateway's upstream servers, their tools and the definitions pinned." },
   { name: 'approvals', description: 'Approval requests for held calls.' },
   { name: 'decisions', description: 'The recorded gate decisions.' },
   { name: 'policies', description: 'Stateless policy validation, evaluation and templates.' },

@@ -86,6 +86,15 @@ export const API_CODES = {
   ALREADY_CLAIMED: { status: 409, meaning: 'The approved request has been claimed already.' },
   ARGUMENTS_MISMATCH: { status: 409, meaning: 'The arguments are not the ones approved.' },
   BINDING_CHANGED: { status: 409, meaning: "The tool's binding changed since it was read; read the tools again." },
+  UPSTREAM_DEFINITION_CHANGED: {
+    status: 409,
+    meaning:
+      "The upstream's definition of the tool is not the one with the digest sent (it changed since it was read, or none was sent); details.upstream_digest is the current one.",
+  },
+  UPSTREAM_DEFINITION_UNSEEN: {
+    status: 409,
+    meaning: "No gateway has seen the upstream's definition of the tool yet; refresh the upstreams (POST /v1/upstreams/refresh) first.",
+  },
   // Rule sets.
   CATALOGUE_MISSING: { status: 409, meaning: 'The rule set names a catalogue that is not stored.' },
   CATALOGUE_NOT_LOADABLE: { status: 409, meaning: "The rule set's catalogue does not load." },

@@ -64,6 +64,14 @@ export const GATE_ONLY_CODES = {
       gate: "The tool's binding (its action and amount mapping) is not the one an owner or admin authorized: it is new or changed since, and an owner or admin must authorize the tool before its calls run.",
     },
   },
+  TOOL_DEFINITION_CHANGED: {
+    severity: 'error',
+    meaning:
+      "The call came through the MCP gateway and the upstream's definition of the tool (its description or schemas) is not the one an owner or admin authorized: it is new or changed since, so the tool is withheld and its calls denied until an owner or admin reviews the difference and authorizes it.",
+    in: {
+      gate: "The call came through the MCP gateway and the upstream's definition of the tool (its description or schemas) is not the one an owner or admin authorized: it is new or changed since, so the tool is withheld and its calls denied until an owner or admin reviews the difference and authorizes it.",
+    },
+  },
   DELEGATION_ACTION: {
     severity: 'error',
     meaning: "The tool's action is outside the delegation's action patterns.",

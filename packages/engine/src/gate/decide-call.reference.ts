@@ -15,6 +15,7 @@ import type { CatalogueOverlay, Rulebook } from '../rulebook/types.ts';
 import {
   activeWindow,
   type DecideCallInput,
+  definitionChangedSummary,
   type GateApproval,
   type GateDecision,
   type GateDecisionKind,
@@ -74,6 +75,7 @@ export function referenceDecideCall(input: DecideCallInput): GateDecision {
   if (entry === undefined)
     return gate('deny', 'TOOL_UNKNOWN', null, `the catalogue holds no tool named ${call.tool}, so the call is denied`);
   if (input.unauthorizedTools?.includes(entry.name)) return gate('deny', 'TOOL_NOT_AUTHORIZED', null, notAuthorizedSummary(entry.name));
+  if (call.definition === 'changed') return gate('deny', 'TOOL_DEFINITION_CHANGED', null, definitionChangedSummary(entry.name));
   if (!delegation.actions.some((p) => matchesAction(p, entry.action))) {
     return gate('deny', 'DELEGATION_ACTION', null, `the delegation does not cover the action ${entry.action}, so the call is denied`);
   }

@@ -115,6 +115,15 @@ describe('decideCall', () => {
     ).toMatchObject({ decision: 'deny', code: 'DELEGATION_EXPIRED' });
   });
 
+  it('denies a call whose upstream definition changed, after an unauthorized binding and before the delegation', () => {
+    const changed = { tool: 'issue_refund', arguments: { amount: '50' }, definition: 'changed' as const };
+    expect(decide(changed)).toMatchObject({ decision: 'deny', code: 'TOOL_DEFINITION_CHANGED', rule: null, action: 'refund.issue' });
+    expect(decide(changed).summary).toContain('issue_refund');
+    expect(decide({ ...changed, definition: 'authorized' })).toMatchObject({ decision: 'allow', rule: 'refund-auto' });
+    expect(decide(changed, { unauthorizedTools: ['issue_refund'] })).toMatchObject({ code: 'TOOL_NOT_AUTHORIZED' });
+    expect(decide(changed, { delegation: { actions: ['orders.*'] } })).toMatchObject({ code: 'TOOL_DEFINITION_CHANGED' });
+  });
+
   it('refuses invalid amounts and calls the spending limit cannot price', () => {
     expect(decide({ tool: 'issue_refund', arguments: { amount: '-5' } })).toMatchObject({ decision: 'deny', code: 'INVALID_AMOUNT' });
     expect(decide({ tool: 'issue_refund', arguments: {} })).toMatchObject({ decision: 'deny', code: 'DELEGATION_SPENDING_LIMIT' });

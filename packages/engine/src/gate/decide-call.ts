@@ -17,7 +17,7 @@ import { judgePolicies, policyDecision, relaxedAllow, standingOf, windowRelaxedE
 import { openWindow, type PreparedGate, prepareGate } from './prepare-gate.ts';
 import { checkRulebooks } from './rulebook-checks.ts';
 
-export { notAuthorizedSummary } from './gate-decision.ts';
+export { definitionChangedSummary, notAuthorizedSummary } from './gate-decision.ts';
 export type * from './gate-types.ts';
 export { NEVER_RELAXED } from './policy-verdict.ts';
 

@@ -214,6 +214,7 @@ const callArb: fc.Arbitrary<GateCall> = fc.record(
     ),
     contexts: fc.record({ supervisor_approved: fc.boolean() }, { requiredKeys: [] }),
     confirmed: fc.boolean(),
+    definition: fc.constantFrom('authorized' as const, 'changed' as const),
   },
   { requiredKeys: ['tool', 'arguments'] },
 );

@@ -40,6 +40,11 @@ export function gateDenial(scope: DecisionScope, code: string, summary: string):
   return gateDecision(scope, 'deny', code, null, summary);
 }
 
+/** Why a tool whose upstream definition is not the authorized one runs no call through the gateway. */
+export function definitionChangedSummary(tool: string): string {
+  return `the upstream's definition of ${tool} (its description or schemas) is not the one an owner or admin authorized: it is new or changed since, and an owner or admin must review and authorize it before its calls run, so the call is denied`;
+}
+
 /** Why a tool whose binding is not authorized runs no call; says who can mend it. */
 export function notAuthorizedSummary(tool: string): string {
   return `${tool}'s binding (its action and amount mapping) is not authorized since it was added or changed: an owner or admin must authorize the tool before its calls run, so the call is denied`;

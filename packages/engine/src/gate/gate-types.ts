@@ -53,6 +53,12 @@ export interface GateCall {
   history?: readonly SessionCall[];
   contexts?: Record<string, unknown>;
   confirmed?: boolean;
+  /**
+   * Set by an MCP gateway: whether the upstream's definition of the tool (description, schemas) is the one an
+   * owner or admin authorized. `changed` denies the call (TOOL_DEFINITION_CHANGED), as an unauthorized binding
+   * does; absent, the call did not come through an upstream (docs/mcp.md, "Pinned tool definitions").
+   */
+  definition?: 'authorized' | 'changed';
 }
 
 export interface DecideCallInput {

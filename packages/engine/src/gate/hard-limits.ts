@@ -4,7 +4,7 @@
 import { compareDecimal } from '../conditions/decimal.ts';
 import { type CompiledTool, INVALID_AMOUNT } from '../policy/tool.ts';
 import type { CatalogueTool } from '../rulebook/catalogue.ts';
-import { type DecisionScope, gateDecision, gateDenial, notAuthorizedSummary } from './gate-decision.ts';
+import { type DecisionScope, definitionChangedSummary, gateDecision, gateDenial, notAuthorizedSummary } from './gate-decision.ts';
 import type { GateDecision, PreparedCallInput } from './gate-types.ts';
 import type { PreparedGate, PreparedTool } from './prepare-gate.ts';
 
@@ -37,6 +37,7 @@ export function admitCall(prepared: PreparedGate, input: PreparedCallInput): Adm
   const t = now.getTime();
   const refused =
     refusedUnauthorizedBinding(prep, scope) ??
+    refusedChangedDefinition(prep, call.definition, scope) ??
     refusedOutsideDelegation(prep, scope) ??
     refusedExpiredDelegation(prepared, t, scope) ??
     refusedInvalidToolConfiguration(prep, scope) ??
@@ -56,6 +57,14 @@ function refusedByRulesetStatus(prepared: PreparedGate, scope: DecisionScope): G
 
 function refusedUnauthorizedBinding(prep: PreparedTool, scope: DecisionScope): GateDecision | undefined {
   return prep.authorized ? undefined : gateDenial(scope, 'TOOL_NOT_AUTHORIZED', notAuthorizedSummary(prep.entry.name));
+}
+
+function refusedChangedDefinition(
+  prep: PreparedTool,
+  definition: 'authorized' | 'changed' | undefined,
+  scope: DecisionScope,
+): GateDecision | undefined {
+  return definition === 'changed' ? gateDenial(scope, 'TOOL_DEFINITION_CHANGED', definitionChangedSummary(prep.entry.name)) : undefined;
 }
 
 function refusedOutsideDelegation(prep: PreparedTool, scope: DecisionScope): GateDecision | undefined {

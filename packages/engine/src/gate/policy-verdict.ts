@@ -33,6 +33,7 @@ export const NEVER_RELAXED = [
   'DELEGATION_ACTION',
   'TOOL_UNKNOWN',
   'TOOL_NOT_AUTHORIZED',
+  'TOOL_DEFINITION_CHANGED',
 ] as const;
 
 /** Every policy's decision on the call, in the order the agent's parts give them. */

@@ -40,6 +40,12 @@ function sweepArguments(ctx: AppContext, now: Date): void {
   forgetOldArguments(ctx.db, new Date(now.getTime() - ARGUMENTS_RETENTION_DAYS * 86_400_000));
 }
 
+/** What the host knows of a call beyond its body. */
+export interface CallContext {
+  /** Through the MCP gateway: whether the upstream's definition of the tool is the authorized one. */
+  definition?: 'authorized' | 'changed';
+}
+
 /**
  * Decides and records one call of the agent `name` (its key already checked against the name).
  *
@@ -47,7 +53,7 @@ function sweepArguments(ctx: AppContext, now: Date): void {
  * await decideAgentCall(ctx, 'support-bot', { tool: 'read_order', arguments: { id: 'o-1' } })
  * // { call_id: '...', decision: 'allow', rule: 'orders-read', code: null, explanation: {...} }
  */
-export async function decideAgentCall(ctx: AppContext, name: string, body: CallRequestBody): Promise<CallAnswer> {
+export async function decideAgentCall(ctx: AppContext, name: string, body: CallRequestBody, via: CallContext = {}): Promise<CallAnswer> {
   const { loaded, versionsJson } = await loadAgentCached(ctx, name);
   const now = ctx.now();
   sweepArguments(ctx, now);
@@ -56,7 +62,14 @@ export async function decideAgentCall(ctx: AppContext, name: string, body: CallR
   const input = {
     members,
     now,
-    call: { tool: body.tool, arguments: body.arguments, history, contexts: body.contexts, confirmed: body.confirmed },
+    call: {
+      tool: body.tool,
+      arguments: body.arguments,
+      history,
+      contexts: body.contexts,
+      confirmed: body.confirmed,
+      ...(via.definition !== undefined ? { definition: via.definition } : {}),
+    },
   };
   const d = decidePrepared(loaded.prepared, input);
   const shadows = await shadowDifferencesFor(ctx, loaded, input.call);

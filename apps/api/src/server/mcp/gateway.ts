@@ -10,15 +10,16 @@ import {
   type ServerNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type CatalogueTool, readUpstreams, UPSTREAMS_ID } from '@tollgate/engine';
+import type { CatalogueTool } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { type CallAnswer, decideAgentCall } from '../gate/decide-agent-call.ts';
 import { loadAgentCached } from '../gate/load-agent.ts';
 import { claimApproval } from '../state/approvals.ts';
 import { argumentsDigest } from '../state/decisions.ts';
+import { listedDigest, pinnedDigests } from '../state/upstream-definitions.ts';
 import type { ExactArguments } from './exact-stdio-transport.ts';
-import { UpstreamError, UpstreamPool } from './upstream-pool.ts';
+import { UpstreamError, upstreamPoolOf } from './upstream-pool.ts';
 import { waitForApproval } from './wait-approval.ts';
 
 export interface GatewayOptions {
@@ -60,40 +61,53 @@ function errorResult(code: string, message: string, details?: Record<string, unk
 export function createGateway(ctx: AppContext, agent: string, options: GatewayOptions) {
   const server = new Server({ name: 'tollgate', version: '1' }, { capabilities: { tools: {} } });
   const session = `mcp-${randomUUID()}`;
-  const upstreams = () => upstreamsOf(ctx, options);
+  const upstreams = () => upstreamPoolOf(ctx, options);
 
-  /** The agent's catalogue tools that map to an upstream tool, each with what its upstream says of it. */
-  async function offered(): Promise<Map<string, { tool: CatalogueTool; upstream: Tool }>> {
+  /**
+   * The agent's catalogue tools that map to a tool their upstream lists, each with what the upstream says of
+   * it and whether that definition is the one authorized (docs/mcp.md, "Pinned tool definitions"). `fresh`
+   * asks every upstream anew (tools/list); a call uses the last listing.
+   */
+  async function mapped(fresh: boolean): Promise<Map<string, { tool: CatalogueTool; upstream: Tool; authorized: boolean }>> {
     const { loaded } = await loadAgentCached(ctx, agent);
-    const mapped = loaded.parts.catalogue.tools.filter((t) => t.upstream !== undefined);
+    const tools = loaded.parts.catalogue.tools.filter((t) => t.upstream !== undefined);
     const live = await upstreams();
-    const servers = [...new Set(mapped.map((t) => t.upstream?.server as string))];
+    const servers = [...new Set(tools.map((t) => t.upstream?.server as string))];
     // Servers are asked at once; one that fails offers nothing, and never holds the others' tools.
     const listed = await Promise.all(
       servers.map((s) =>
-        live.listTools(s).then(
-          (tools): [string, Tool[]] => [s, tools],
+        live.listTools(s, fresh).then(
+          (found): [string, Tool[]] => [s, found],
           (): [string, Tool[]] => [s, []],
         ),
       ),
     );
     const byServer = new Map<string, Tool[]>(listed);
-    const out = new Map<string, { tool: CatalogueTool; upstream: Tool }>();
-    for (const tool of mapped) {
-      const upstream = byServer.get(tool.upstream?.server as string)?.find((u) => u.name === tool.upstream?.tool);
-      if (upstream) out.set(tool.name, { tool, upstream });
+    const pins = pinnedDigests(ctx.db, loaded.agent.catalogue);
+    const out = new Map<string, { tool: CatalogueTool; upstream: Tool; authorized: boolean }>();
+    for (const tool of tools) {
+      const target = tool.upstream as { server: string; tool: string };
+      if (out.has(tool.name)) continue;
+      const upstream = byServer.get(target.server)?.find((u) => u.name === target.tool);
+      if (!upstream) continue;
+      const pinned = pins.get(tool.name);
+      const authorized = pinned !== undefined && pinned !== null && pinned === listedDigest(target.server, upstream);
+      out.set(tool.name, { tool, upstream, authorized });
     }
     return out;
   }
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = await offered();
+    const tools = await mapped(true);
     return {
-      tools: [...tools.values()].map(({ tool, upstream }) => ({
-        name: tool.name,
-        ...(upstream.description !== undefined ? { description: upstream.description } : {}),
-        inputSchema: upstream.inputSchema,
-      })),
+      // A tool whose upstream definition is not the authorized one is withheld until it is authorized.
+      tools: [...tools.values()]
+        .filter((t) => t.authorized)
+        .map(({ tool, upstream }) => ({
+          name: tool.name,
+          ...(upstream.description !== undefined ? { description: upstream.description } : {}),
+          inputSchema: upstream.inputSchema,
+        })),
     };
   });
 
@@ -104,11 +118,18 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
     if (exact === null || typeof exact !== 'object' || Array.isArray(exact)) {
       return errorResult('INVALID_BODY', 'arguments are a JSON object');
     }
-    const target = (await offered().catch(() => new Map())).get(name)?.tool.upstream;
-    if (!target) return errorResult('TOOL_NOT_OFFERED', `${name} is not a tool this gateway offers; list the tools again`);
+    const found = (await mapped(false).catch(() => new Map<string, never>())).get(name);
+    const target = found?.tool.upstream;
+    if (!found || !target) return errorResult('TOOL_NOT_OFFERED', `${name} is not a tool this gateway offers; list the tools again`);
     let answer: CallAnswer;
     try {
-      answer = await decideAgentCall(ctx, agent, { tool: name, arguments: exact as Record<string, unknown>, session });
+      // A withheld tool's call is still decided, so its denial (TOOL_DEFINITION_CHANGED) is in the decision log.
+      answer = await decideAgentCall(
+        ctx,
+        agent,
+        { tool: name, arguments: exact as Record<string, unknown>, session },
+        { definition: found.authorized ? 'authorized' : 'changed' },
+      );
     } catch (err) {
       if (err instanceof ApiError) return errorResult(err.code, err.message, err.details as Record<string, unknown> | undefined);
       throw err;
@@ -171,24 +192,4 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
       await server.close();
     },
   };
-}
-
-const pools = new WeakMap<AppContext, { sequence: number; pool: UpstreamPool }>();
-
-/**
- * The data folder's pool of upstream connections for the running upstreams document, shared by every gateway
- * of the process (the HTTP transport makes one a request) and made again when a new version runs; closed
- * with the server (its events hub closing).
- */
-async function upstreamsOf(ctx: AppContext, options: GatewayOptions): Promise<UpstreamPool> {
-  const doc = await ctx.store.get(UPSTREAMS_ID);
-  const sequence = doc?.sequence ?? 0;
-  const held = pools.get(ctx);
-  if (held?.sequence === sequence) return held.pool;
-  const read = doc ? readUpstreams(doc.text) : undefined;
-  void held?.pool.close();
-  const pool = new UpstreamPool(read?.ok ? read.upstreams.servers : [], options.upstreamTimeoutMs, options.env);
-  if (!held) ctx.events.onClose(() => void pools.get(ctx)?.pool.close());
-  pools.set(ctx, { sequence, pool });
-  return pool;
 }

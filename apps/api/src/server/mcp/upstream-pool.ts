@@ -6,8 +6,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResult, CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Upstream } from '@tollgate/engine';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { readUpstreams, UPSTREAMS_ID, type Upstream } from '@tollgate/engine';
+import type { AppContext } from '../context.ts';
+import { recordListed } from '../state/upstream-definitions.ts';
 
 /** The variables every started upstream gets beside those its env names, so a command such as npx is found. */
 const BASE_ENV = ['PATH', 'HOME'];
@@ -24,21 +31,42 @@ export class UpstreamError extends Error {
 
 export class UpstreamPool {
   private readonly clients = new Map<string, Promise<Client>>();
+  /** Each server's last listing, until it says its list changed or its connection ends. */
+  private readonly listings = new Map<string, Promise<Tool[]>>();
+  /** Called with each listing a server gives (the gateway records the definitions it saw). */
+  onListed?: (server: string, tools: Tool[]) => void;
 
   constructor(
-    private readonly servers: readonly Upstream[],
+    readonly servers: readonly Upstream[],
     private readonly timeoutMs: number,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
-  /** The tools a server offers, or an UpstreamError. */
-  async listTools(server: string): Promise<Tool[]> {
+  /**
+   * The tools a server offers, or an UpstreamError: asked anew when `fresh` (an agent's tools/list), else
+   * the last listing, which a server's `notifications/tools/list_changed` or a new connection forgets.
+   */
+  listTools(server: string, fresh = false): Promise<Tool[]> {
+    const held = this.listings.get(server);
+    if (held && !fresh) return held;
+    const listing = this.ask(server);
+    this.listings.set(server, listing);
+    listing.catch(() => {
+      if (this.listings.get(server) === listing) this.listings.delete(server);
+    });
+    return listing;
+  }
+
+  private async ask(server: string): Promise<Tool[]> {
     const client = await this.client(server);
+    let tools: Tool[];
     try {
-      return (await client.listTools(undefined, { timeout: this.timeoutMs })).tools;
+      tools = (await client.listTools(undefined, { timeout: this.timeoutMs })).tools;
     } catch (err) {
       throw failure(server, err);
     }
+    this.onListed?.(server, tools);
+    return tools;
   }
 
   /** Forwards a call; the upstream's result as it gave it, or an UpstreamError. */
@@ -58,6 +86,7 @@ export class UpstreamPool {
   async close(): Promise<void> {
     const clients = [...this.clients.values()];
     this.clients.clear();
+    this.listings.clear();
     await Promise.all(clients.map((c) => c.then((client) => client.close()).catch(() => undefined)));
   }
 
@@ -77,6 +106,9 @@ export class UpstreamPool {
     if (!server) throw new UpstreamError('UPSTREAM_UNAVAILABLE', `mcp/servers.yaml has no server named ${name}`);
     const client = new Client({ name: 'tollgate', version: '1' });
     client.onerror = () => {};
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      this.listings.delete(name);
+    });
     const transport = this.transportOf(server);
     try {
       await withTimeout(client.connect(transport), this.timeoutMs);
@@ -84,8 +116,11 @@ export class UpstreamPool {
       await transport.close().catch(() => undefined);
       throw new UpstreamError('UPSTREAM_UNAVAILABLE', `upstream ${name} could not be reached: ${(err as Error).message}`);
     }
-    // A server that went away is connected again on its next call.
-    client.onclose = () => this.clients.delete(name);
+    // A server that went away is connected again, and listed again, on its next call.
+    client.onclose = () => {
+      this.clients.delete(name);
+      this.listings.delete(name);
+    };
     return client;
   }
 
@@ -133,4 +168,32 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
       },
     );
   });
+}
+
+export interface PoolOptions {
+  /** How long an upstream may take to connect or answer. */
+  upstreamTimeoutMs: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+const pools = new WeakMap<AppContext, { sequence: number; pool: UpstreamPool }>();
+
+/**
+ * The data folder's pool of upstream connections for the running upstreams document, shared by every gateway
+ * of the process (the HTTP transport makes one a request) and the refresh route, made again when a new version
+ * runs, and closed with the server (its events hub closing). Every listing's definitions are recorded
+ * (state/upstream-definitions.ts), so a changed definition is seen whoever asked.
+ */
+export async function upstreamPoolOf(ctx: AppContext, options: PoolOptions): Promise<UpstreamPool> {
+  const doc = await ctx.store.get(UPSTREAMS_ID);
+  const sequence = doc?.sequence ?? 0;
+  const held = pools.get(ctx);
+  if (held?.sequence === sequence) return held.pool;
+  const read = doc ? readUpstreams(doc.text) : undefined;
+  void held?.pool.close();
+  const pool = new UpstreamPool(read?.ok ? read.upstreams.servers : [], options.upstreamTimeoutMs, options.env);
+  pool.onListed = (server, tools) => recordListed(ctx.db, server, tools, ctx.now());
+  if (!held) ctx.events.onClose(() => void pools.get(ctx)?.pool.close());
+  pools.set(ctx, { sequence, pool });
+  return pool;
 }

@@ -17,6 +17,7 @@ import {
   bindingOf,
   readCatalogueTools,
 } from '../state/tool-bindings.ts';
+import { definitionState, type SeenDefinition, seenDefinition } from '../state/upstream-definitions.ts';
 import { ErrorSchema, json, memberOf, members, notFound, storeError } from './route-kit.ts';
 
 const CatalogueParam = z
@@ -46,6 +47,29 @@ const AuthorizationSchema = z
   })
   .openapi('ToolAuthorization');
 
+const definitionFields = {
+  digest: z.string().openapi({ description: 'sha-256 (hex) of the canonical JSON {server, definition}.' }),
+  definition: z
+    .record(z.string(), z.unknown())
+    .openapi({ description: 'The tool as the upstream defines it: name, title, description, inputSchema, outputSchema, annotations.' }),
+};
+
+const ToolUpstreamSchema = z
+  .object({
+    server: z.string(),
+    tool: z.string(),
+    state: z.enum(['authorized', 'changed', 'unseen']).openapi({
+      description:
+        'authorized: the definition seen last is the one pinned; changed: the upstream gave another (the tool is withheld and its MCP calls denied); unseen: no gateway has listed the tool yet (the gateway checks it when it does).',
+    }),
+    seen: z
+      .object({ ...definitionFields, seen_at: z.iso.datetime({ offset: true }) })
+      .nullable()
+      .openapi({ description: 'The definition the upstream gave when last listed, and since when.' }),
+    pinned: z.object(definitionFields).nullable().openapi({ description: 'The definition authorized with the binding, if any.' }),
+  })
+  .openapi('CatalogueToolUpstream');
+
 const ToolSchema = z
   .object({
     name: z.string(),
@@ -54,6 +78,10 @@ const ToolSchema = z
     digest: z.string().openapi({ description: "sha-256 (hex) of the binding's canonical JSON {name, action, amount?}." }),
     authorized: z.boolean().openapi({ description: 'Whether the binding is the authorized one: only then does the gate run its calls.' }),
     authorization: AuthorizationSchema.nullable().openapi({ description: 'The binding last authorized, when one was.' }),
+    upstream: ToolUpstreamSchema.nullable().openapi({
+      description:
+        'For a tool mapped to an upstream MCP server\'s tool: its definition, seen and pinned (docs/mcp.md, "Pinned tool definitions"). The gateway offers the tool only while both the binding and the definition are authorized.',
+    }),
   })
   .openapi('CatalogueToolBinding');
 
@@ -67,6 +95,14 @@ const AuthorizeBody = z
       .string()
       .regex(/^[0-9a-f]{64}$/, 'a sha-256 digest in lowercase hex')
       .openapi({ description: 'The digest of the binding being authorized, as the tools list gave it.' }),
+    upstream_digest: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'a sha-256 digest in lowercase hex')
+      .optional()
+      .openapi({
+        description:
+          'For a tool mapped to an upstream: the digest of the upstream definition being authorized (upstream.seen.digest in the tools list). Required for such a tool.',
+      }),
   })
   .openapi('ToolAuthorizeBody');
 
@@ -102,7 +138,10 @@ const authorizeRoute = createRoute({
   responses: {
     200: json(ToolSchema, 'The tool, authorized'),
     ...errors,
-    409: json(ErrorSchema, 'BINDING_CHANGED: the binding is no longer the one with that digest; read it again'),
+    409: json(
+      ErrorSchema,
+      "BINDING_CHANGED: the binding is no longer the one with that digest; UPSTREAM_DEFINITION_CHANGED or UPSTREAM_DEFINITION_UNSEEN: the upstream's definition is not the one with upstream_digest, or none was seen",
+    ),
   },
 });
 
@@ -116,8 +155,28 @@ function authorizationJson(row: AuthorizationRow) {
   };
 }
 
-function toolJson(tool: CatalogueTool, authorization: AuthorizationRow | undefined) {
+function definitionJson(canonical: string) {
+  return readStoredJson(canonical) as Record<string, unknown>;
+}
+
+function upstreamJson(tool: CatalogueTool, authorization: AuthorizationRow | undefined, seen: SeenDefinition | undefined) {
+  if (tool.upstream === undefined) return null;
+  const pinned =
+    authorization?.upstream_digest && authorization.upstream_definition
+      ? { digest: authorization.upstream_digest, definition: definitionJson(authorization.upstream_definition) }
+      : null;
+  return {
+    server: tool.upstream.server,
+    tool: tool.upstream.tool,
+    state: definitionState(pinned?.digest, seen),
+    seen: seen ? { digest: seen.digest, definition: definitionJson(seen.definition), seen_at: seen.seen_at } : null,
+    pinned,
+  };
+}
+
+function toolJson(ctx: AppContext, tool: CatalogueTool, authorization: AuthorizationRow | undefined) {
   const digest = bindingDigest(bindingOf(tool));
+  const seen = tool.upstream ? seenDefinition(ctx.db, tool.upstream.server, tool.upstream.tool) : undefined;
   return {
     name: tool.name,
     action: tool.action,
@@ -125,6 +184,7 @@ function toolJson(tool: CatalogueTool, authorization: AuthorizationRow | undefin
     digest,
     authorized: authorization?.digest === digest,
     authorization: authorization ? authorizationJson(authorization) : null,
+    upstream: upstreamJson(tool, authorization, seen),
   };
 }
 
@@ -145,14 +205,14 @@ export function toolBindingRoutes() {
     const { id } = c.req.valid('param');
     const { sequence, tools } = await runningTools(ctx, id);
     const authorized = authorizationsOf(ctx.db, id);
-    return c.json({ catalogue: id, sequence, tools: [...tools.values()].map((t) => toolJson(t, authorized.get(t.name))) }, 200);
+    return c.json({ catalogue: id, sequence, tools: [...tools.values()].map((t) => toolJson(ctx, t, authorized.get(t.name))) }, 200);
   });
 
   app.openapi(authorizeRoute, async (c) => {
     const ctx = c.get('ctx');
     const member = memberOf(c);
     const { id, name } = c.req.valid('param');
-    const { digest } = c.req.valid('json');
+    const { digest, upstream_digest } = c.req.valid('json');
     const { tools } = await runningTools(ctx, id);
     const tool = tools.get(name);
     if (!tool) throw notFound('tool', `${id} has no tool named ${name}`);
@@ -162,8 +222,30 @@ export function toolBindingRoutes() {
         digest: bindingDigest(binding),
       });
     }
-    const row = authorizeBinding(ctx.db, id, binding, { id: member.id, name: member.name }, ctx.now());
-    return c.json(toolJson(tool, row), 200);
+    // A tool mapped to an upstream is authorized with the definition its upstream gave when last listed, and
+    // only as the authorizer reviewed it: the digest they send must be that definition's.
+    let pin: { digest: string; definition: string } | undefined;
+    if (tool.upstream !== undefined) {
+      const seen = seenDefinition(ctx.db, tool.upstream.server, tool.upstream.tool);
+      if (!seen) {
+        throw new ApiError(
+          409,
+          'UPSTREAM_DEFINITION_UNSEEN',
+          `no gateway has listed ${tool.upstream.tool} of ${tool.upstream.server} yet: refresh the upstreams, review its definition, then authorize`,
+        );
+      }
+      if (upstream_digest !== seen.digest) {
+        throw new ApiError(
+          409,
+          'UPSTREAM_DEFINITION_CHANGED',
+          `${name}'s upstream definition is not the one with digest ${upstream_digest ?? '(none sent)'}: review the current one and send its digest`,
+          { upstream_digest: seen.digest },
+        );
+      }
+      pin = { digest: seen.digest, definition: seen.definition };
+    }
+    const row = authorizeBinding(ctx.db, id, binding, { id: member.id, name: member.name }, ctx.now(), pin);
+    return c.json(toolJson(ctx, tool, row), 200);
   });
 
   return app;

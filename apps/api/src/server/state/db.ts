@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Each migration runs once; never edit one that has shipped, add the next. */
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE members (
      id TEXT PRIMARY KEY,
      name TEXT NOT NULL UNIQUE,
@@ -117,6 +117,25 @@ const MIGRATIONS: readonly string[] = [
   // verdict a candidate would change; the partial index finds them however long the log grows.
   `ALTER TABLE decisions ADD COLUMN shadow_differences TEXT;
    CREATE INDEX decisions_with_shadow_differences ON decisions (created_at) WHERE shadow_differences IS NOT NULL;`,
+  // Pinned tool definitions (docs/mcp.md, "Pinned tool definitions"): the latest definition each upstream
+  // tool was seen with, and the one an owner or admin authorized with a tool's binding. The counter moves on
+  // every authorization, from any connection (a `tollgate mcp` beside `tollgate serve`), so each process's
+  // loaded agents and pins are trusted only while it stands still.
+  `CREATE TABLE upstream_tools (
+     server TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     digest TEXT NOT NULL,
+     definition TEXT NOT NULL,
+     seen_at TEXT NOT NULL,
+     PRIMARY KEY (server, tool)
+   );
+   ALTER TABLE tool_authorizations ADD COLUMN upstream_digest TEXT;
+   ALTER TABLE tool_authorizations ADD COLUMN upstream_definition TEXT;
+   CREATE TABLE tool_authorization_generation (id INTEGER PRIMARY KEY CHECK (id = 1), generation INTEGER NOT NULL);
+   INSERT INTO tool_authorization_generation (id, generation) VALUES (1, 0);
+   CREATE TRIGGER tool_authorizations_inserted AFTER INSERT ON tool_authorizations BEGIN UPDATE tool_authorization_generation SET generation = generation + 1; END;
+   CREATE TRIGGER tool_authorizations_updated AFTER UPDATE ON tool_authorizations BEGIN UPDATE tool_authorization_generation SET generation = generation + 1; END;
+   CREATE TRIGGER tool_authorizations_deleted AFTER DELETE ON tool_authorizations BEGIN UPDATE tool_authorization_generation SET generation = generation + 1; END;`,
 ];
 
 /**

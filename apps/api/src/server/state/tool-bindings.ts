@@ -32,6 +32,17 @@ export interface AuthorizationRow {
   authorized_by: string;
   authorized_by_name: string;
   authorized_at: string;
+  /** For a tool mapped to an upstream: the digest of the upstream definition authorized with the binding. */
+  upstream_digest: string | null;
+  /** That definition's canonical JSON. */
+  upstream_definition: string | null;
+}
+
+/** The upstream definition an authorization pins (docs/mcp.md, "Pinned tool definitions"). */
+export interface DefinitionPin {
+  digest: string;
+  /** The definition's canonical JSON. */
+  definition: string;
 }
 
 /**
@@ -87,21 +98,40 @@ export function changedBindings(
   return changed;
 }
 
-/** Moves on every authorization: the gate's loaded agents are trusted while it stands still. */
-const generations = new WeakMap<Db, { value: number }>();
+interface Generation {
+  read: () => number;
+  value: number;
+  /** Whether `value` was read in this turn of the event loop. */
+  fresh: boolean;
+}
 
-function generationOf(db: Db): { value: number } {
+const generations = new WeakMap<Db, Generation>();
+
+function generationOf(db: Db): Generation {
   let g = generations.get(db);
   if (!g) {
-    g = { value: 0 };
+    const read = db.prepare('SELECT generation FROM tool_authorization_generation WHERE id = 1').pluck();
+    g = { read: () => read.get() as number, value: -1, fresh: false };
     generations.set(db, g);
   }
   return g;
 }
 
-/** The authorizations' generation for this database (authorizations are written through this module only). */
+/**
+ * The authorizations' generation, which a trigger moves on every authorization from any connection (a
+ * `tollgate mcp` process beside `tollgate serve`): read at most once per turn of the event loop, as the key
+ * cache reads its own (state/auth-cache.ts), and again after this process authorizes.
+ */
 export function authorizationGeneration(db: Db): number {
-  return generationOf(db).value;
+  const g = generationOf(db);
+  if (!g.fresh) {
+    g.value = g.read();
+    g.fresh = true;
+    setImmediate(() => {
+      g.fresh = false;
+    });
+  }
+  return g.value;
 }
 
 /** The recorded authorizations of one catalogue document's tools, by tool name. */
@@ -110,8 +140,18 @@ export function authorizationsOf(db: Db, catalogue: string): Map<string, Authori
   return new Map(rows.map((r) => [r.tool, r]));
 }
 
-/** Records `binding` as the authorized binding of its tool in `catalogue`, replacing any earlier one. */
-export function authorizeBinding(db: Db, catalogue: string, binding: ToolBinding, by: Authorizer, now: Date): AuthorizationRow {
+/**
+ * Records `binding` as the authorized binding of its tool in `catalogue`, replacing any earlier one, with
+ * the upstream definition it pins for a tool mapped to an upstream (none otherwise).
+ */
+export function authorizeBinding(
+  db: Db,
+  catalogue: string,
+  binding: ToolBinding,
+  by: Authorizer,
+  now: Date,
+  pin?: DefinitionPin,
+): AuthorizationRow {
   const row: AuthorizationRow = {
     catalogue,
     tool: binding.name,
@@ -120,14 +160,17 @@ export function authorizeBinding(db: Db, catalogue: string, binding: ToolBinding
     authorized_by: by.id,
     authorized_by_name: by.name,
     authorized_at: now.toISOString(),
+    upstream_digest: pin?.digest ?? null,
+    upstream_definition: pin?.definition ?? null,
   };
   db.prepare(
-    `INSERT INTO tool_authorizations (catalogue, tool, digest, binding, authorized_by, authorized_by_name, authorized_at)
-     VALUES (@catalogue, @tool, @digest, @binding, @authorized_by, @authorized_by_name, @authorized_at)
+    `INSERT INTO tool_authorizations (catalogue, tool, digest, binding, authorized_by, authorized_by_name, authorized_at, upstream_digest, upstream_definition)
+     VALUES (@catalogue, @tool, @digest, @binding, @authorized_by, @authorized_by_name, @authorized_at, @upstream_digest, @upstream_definition)
      ON CONFLICT (catalogue, tool) DO UPDATE SET digest = excluded.digest, binding = excluded.binding,
-       authorized_by = excluded.authorized_by, authorized_by_name = excluded.authorized_by_name, authorized_at = excluded.authorized_at`,
+       authorized_by = excluded.authorized_by, authorized_by_name = excluded.authorized_by_name, authorized_at = excluded.authorized_at,
+       upstream_digest = excluded.upstream_digest, upstream_definition = excluded.upstream_definition`,
   ).run(row);
-  generationOf(db).value++;
+  generationOf(db).fresh = false;
   return row;
 }
 

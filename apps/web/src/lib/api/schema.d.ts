@@ -751,6 +751,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/upstreams': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The upstream MCP servers, the tools each was last seen offering and the catalogue tools mapped to them (members) */
+    get: operations['listUpstreams'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/upstreams/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Asks every upstream for its tools now and records their definitions (owner or admin) */
+    post: operations['refreshUpstreams'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/agents/{agent}/decision-map': {
     parameters: {
       query?: never;
@@ -882,6 +916,8 @@ export interface components {
           | 'ALREADY_CLAIMED'
           | 'ARGUMENTS_MISMATCH'
           | 'BINDING_CHANGED'
+          | 'UPSTREAM_DEFINITION_CHANGED'
+          | 'UPSTREAM_DEFINITION_UNSEEN'
           | 'CATALOGUE_MISSING'
           | 'CATALOGUE_NOT_LOADABLE'
           | 'RULE_NOT_LOADABLE'
@@ -1609,6 +1645,7 @@ export interface components {
       /** @description Whether the binding is the authorized one: only then does the gate run its calls. */
       authorized: boolean;
       authorization: components['schemas']['ToolAuthorization'];
+      upstream: components['schemas']['CatalogueToolUpstream'];
     };
     /** @description The binding last authorized, when one was. */
     ToolAuthorization: {
@@ -1628,9 +1665,78 @@ export interface components {
       /** Format: date-time */
       authorized_at: string;
     } | null;
+    /** @description For a tool mapped to an upstream MCP server's tool: its definition, seen and pinned (docs/mcp.md, "Pinned tool definitions"). The gateway offers the tool only while both the binding and the definition are authorized. */
+    CatalogueToolUpstream: {
+      server: string;
+      tool: string;
+      /**
+       * @description authorized: the definition seen last is the one pinned; changed: the upstream gave another (the tool is withheld and its MCP calls denied); unseen: no gateway has listed the tool yet (the gateway checks it when it does).
+       * @enum {string}
+       */
+      state: 'authorized' | 'changed' | 'unseen';
+      /** @description The definition the upstream gave when last listed, and since when. */
+      seen: {
+        /** @description sha-256 (hex) of the canonical JSON {server, definition}. */
+        digest: string;
+        /** @description The tool as the upstream defines it: name, title, description, inputSchema, outputSchema, annotations. */
+        definition: {
+          [key: string]: unknown;
+        };
+        /** Format: date-time */
+        seen_at: string;
+      } | null;
+      /** @description The definition authorized with the binding, if any. */
+      pinned: {
+        /** @description sha-256 (hex) of the canonical JSON {server, definition}. */
+        digest: string;
+        /** @description The tool as the upstream defines it: name, title, description, inputSchema, outputSchema, annotations. */
+        definition: {
+          [key: string]: unknown;
+        };
+      } | null;
+    } | null;
     ToolAuthorizeBody: {
       /** @description The digest of the binding being authorized, as the tools list gave it. */
       digest: string;
+      /** @description For a tool mapped to an upstream: the digest of the upstream definition being authorized (upstream.seen.digest in the tools list). Required for such a tool. */
+      upstream_digest?: string;
+    };
+    Upstreams: {
+      /** @description The running mcp/servers.yaml version, null when none runs. */
+      sequence: number | null;
+      servers: components['schemas']['UpstreamServer'][];
+    };
+    UpstreamServer: {
+      name: string;
+      /** @enum {string} */
+      transport: 'stdio' | 'http';
+      /** @description The tools the server was last seen offering, by name. */
+      tools: components['schemas']['UpstreamTool'][];
+      /** @description Catalogue tools that map to a tool this server was never seen offering. */
+      unmapped: components['schemas']['UpstreamToolMapping'][];
+      /** @description Set by a refresh when the server could not be listed. */
+      error?: {
+        code: string;
+        message: string;
+      };
+    };
+    UpstreamTool: {
+      name: string;
+      digest: string;
+      definition: {
+        [key: string]: unknown;
+      };
+      /** Format: date-time */
+      seen_at: string;
+      /** @description The running catalogues’ tools that map to this one. */
+      mapped_by: components['schemas']['UpstreamToolMapping'][];
+    };
+    UpstreamToolMapping: {
+      catalogue: string;
+      /** @description The catalogue tool, the name the agent sees. */
+      tool: string;
+      /** @enum {string} */
+      state: 'authorized' | 'changed' | 'unseen';
     };
     AgentDecisionMap: {
       agent: string;
@@ -5298,7 +5404,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description BINDING_CHANGED: the binding is no longer the one with that digest; read it again */
+      /** @description BINDING_CHANGED: the binding is no longer the one with that digest; UPSTREAM_DEFINITION_CHANGED or UPSTREAM_DEFINITION_UNSEEN: the upstream's definition is not the one with upstream_digest, or none was seen */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5318,6 +5424,100 @@ export interface operations {
       };
       /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listUpstreams: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The running upstreams */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Upstreams'];
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A missing or unknown key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A lacking role */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  refreshUpstreams: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The upstreams, each server as it answered */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Upstreams'];
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A missing or unknown key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A lacking role */
+      403: {
         headers: {
           [name: string]: unknown;
         };
