@@ -6,7 +6,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResult, CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type Progress,
+  ProgressNotificationSchema,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Upstream } from '@tollgate/engine';
 
 /** The variables every started upstream gets beside those its env names, so a command such as npx is found. */
@@ -24,6 +30,9 @@ export class UpstreamError extends Error {
 
 export class UpstreamPool {
   private readonly clients = new Map<string, Promise<Client>>();
+  /** Where each call's progress goes, by the progress token the pool sent the upstream. */
+  private readonly progress = new Map<string, (progress: Progress) => void>();
+  private calls = 0;
 
   constructor(
     private readonly servers: readonly Upstream[],
@@ -41,17 +50,31 @@ export class UpstreamPool {
     }
   }
 
-  /** Forwards a call; the upstream's result as it gave it, or an UpstreamError. */
-  async callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Forwards a call; the upstream's result as it gave it, or an UpstreamError. With `onprogress`, the upstream
+   * is sent a progress token of the pool's own (never the agent's) and its progress is handed on.
+   */
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    onprogress?: (progress: Progress) => void,
+  ): Promise<CallToolResult> {
     const client = await this.client(server);
+    const token = `tollgate-${++this.calls}`;
+    if (onprogress) this.progress.set(token, onprogress);
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
-        timeout: this.timeoutMs,
-        ...(signal ? { signal } : {}),
-      });
+      const result = await client.callTool(
+        { name: tool, arguments: args, ...(onprogress ? { _meta: { progressToken: token } } : {}) },
+        CallToolResultSchema,
+        { timeout: this.timeoutMs, ...(signal ? { signal } : {}) },
+      );
       return result as CallToolResult;
     } catch (err) {
       throw failure(server, err);
+    } finally {
+      this.progress.delete(token);
     }
   }
 
@@ -77,6 +100,15 @@ export class UpstreamPool {
     if (!server) throw new UpstreamError('UPSTREAM_UNAVAILABLE', `mcp/servers.yaml has no server named ${name}`);
     const client = new Client({ name: 'tollgate', version: '1' });
     client.onerror = () => {};
+    // The pool's own progress tokens, not the SDK's `onprogress`: the SDK forgets a call's handler when its
+    // result arrives, before it hands on a notification read just ahead of that result (the last one, 100%).
+    client.setNotificationHandler(ProgressNotificationSchema, ({ params: { progressToken, progress, total, message } }) => {
+      this.progress.get(String(progressToken))?.({
+        progress,
+        ...(total !== undefined ? { total } : {}),
+        ...(message !== undefined ? { message } : {}),
+      });
+    });
     const transport = this.transportOf(server);
     try {
       await withTimeout(client.connect(transport), this.timeoutMs);
