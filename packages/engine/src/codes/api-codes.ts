@@ -47,6 +47,10 @@ export const API_CODES = {
   AGENT_MISMATCH: { status: 403, meaning: 'The agent key belongs to another agent.' },
   NOT_ELIGIBLE: { status: 403, meaning: 'The member is not an eligible approver of this request.' },
   BINDING_CHANGE_FORBIDDEN: { status: 403, meaning: "The edit changes a tool's binding, which needs an owner or admin." },
+  ORIGIN_NOT_ALLOWED: {
+    status: 403,
+    meaning: 'A request to /mcp reached a loopback address with an Origin naming another host (DNS rebinding); docs/mcp.md.',
+  },
   // What is stored.
   NOT_FOUND: {
     status: 404,

@@ -7,6 +7,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  type Progress,
   type ServerNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -139,26 +140,35 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
     if (answer.decision === 'confirm') {
       return errorResult(answer.code ?? 'CONFIRMATION_REQUIRED', 'a person must confirm this call first', told);
     }
+    const token = extra._meta?.progressToken;
+    // The client's progress token hears a held call's seconds, then the upstream's own progress; a value that
+    // would not increase is dropped, since MCP's progress must increase with each notification.
+    let progressed = Number.NEGATIVE_INFINITY;
+    const sendProgress = ({ progress, total, message }: Progress) => {
+      if (token === undefined || progress <= progressed) return;
+      progressed = progress;
+      const notice: ServerNotification = {
+        method: 'notifications/progress',
+        params: {
+          progressToken: token,
+          progress,
+          ...(total !== undefined ? { total } : {}),
+          ...(message !== undefined ? { message } : {}),
+        },
+      };
+      void extra.sendNotification(notice).catch(() => undefined);
+    };
     if (answer.decision === 'require_approval') {
       const approval = answer.approval;
       if (!approval) return errorResult(answer.code ?? 'DENIED', 'the call is held, with no approval request to wait for', told);
-      const token = extra._meta?.progressToken;
       let sentAt = 0;
       const outcome = await waitForApproval(ctx, approval.id, {
         waitMs: options.approvalWaitMs,
         signal: extra.signal,
         onTick: (elapsed) => {
-          if (token === undefined || elapsed - sentAt < PROGRESS_EVERY_MS) return;
+          if (elapsed - sentAt < PROGRESS_EVERY_MS) return;
           sentAt = elapsed;
-          const notice: ServerNotification = {
-            method: 'notifications/progress',
-            params: {
-              progressToken: token,
-              progress: Math.floor(elapsed / 1000),
-              message: `waiting for a person to decide approval ${approval.id}`,
-            },
-          };
-          void extra.sendNotification(notice).catch(() => undefined);
+          sendProgress({ progress: Math.floor(elapsed / 1000), message: `waiting for a person to decide approval ${approval.id}` });
         },
       });
       const held = { ...told, approval };
@@ -179,7 +189,8 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
       ctx.events.publish({ type: 'approval', id: approval.id, status: 'claimed' });
     }
     try {
-      return await (await upstreams()).callTool(target.server, target.tool, sent, extra.signal);
+      const relay = token === undefined ? undefined : sendProgress;
+      return await (await upstreams()).callTool(target.server, target.tool, sent, extra.signal, relay);
     } catch (err) {
       if (err instanceof UpstreamError) return errorResult(err.code, err.message, { call_id: answer.call_id });
       throw err;

@@ -1,6 +1,7 @@
 // Streamable HTTP at /mcp on `tollgate serve` (docs/mcp.md): the agent's key as a Bearer token, the body read
 // by the exact JSON reader, then the SDK's web-standard transport in stateless mode, one gateway a request
 // (the upstream connections are shared by the data folder's pool).
+import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { readJsonText } from '@tollgate/engine/source';
 import { Hono } from 'hono';
@@ -19,6 +20,27 @@ function rpcError(code: number, message: string, status: number): Response {
   return Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status });
 }
 
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function isLoopbackAddress(address: string): boolean {
+  return address === '::1' || /^(::ffff:)?127\./.test(address);
+}
+
+/**
+ * Whether a browser page on another site sent the request through a name that resolves to this machine (DNS
+ * rebinding): it reached a loopback address, yet its Origin names another host. MCP requires servers to
+ * validate Origin (transports, "Security Warning"); agents that are not browsers send none, so a reverse
+ * proxy on the same machine keeps working whatever Host it passes on.
+ */
+function isRebound(local: string | undefined, origin: string | undefined): boolean {
+  if (local === undefined || origin === undefined || !isLoopbackAddress(local)) return false;
+  try {
+    return !LOOPBACK_NAMES.has(new URL(origin).hostname);
+  } catch {
+    return true;
+  }
+}
+
 /**
  * The /mcp route for an app over `ctx`.
  *
@@ -28,6 +50,13 @@ function rpcError(code: number, message: string, status: number): Response {
 export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
   const app = new Hono();
   app.all('/', async (c) => {
+    const local = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.localAddress;
+    if (isRebound(local, c.req.header('origin'))) {
+      return c.json(
+        { error: { code: 'ORIGIN_NOT_ALLOWED', message: 'this server is on loopback; a page on another site may not call it' } },
+        403,
+      );
+    }
     const header = c.req.header('authorization');
     const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     const principal = m ? cachedPrincipalOf(ctx.db, m[1] as string) : undefined;

@@ -9,6 +9,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
   CallToolResultSchema,
+  type Progress,
+  ProgressNotificationSchema,
   type Tool,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -35,6 +37,9 @@ export class UpstreamPool {
   private readonly listings = new Map<string, Promise<Tool[]>>();
   /** Called with each listing a server gives (the gateway records the definitions it saw). */
   onListed?: (server: string, tools: Tool[]) => void;
+  /** Where each call's progress goes, by the progress token the pool sent the upstream. */
+  private readonly progress = new Map<string, (progress: Progress) => void>();
+  private calls = 0;
 
   constructor(
     readonly servers: readonly Upstream[],
@@ -69,17 +74,31 @@ export class UpstreamPool {
     return tools;
   }
 
-  /** Forwards a call; the upstream's result as it gave it, or an UpstreamError. */
-  async callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Forwards a call; the upstream's result as it gave it, or an UpstreamError. With `onprogress`, the upstream
+   * is sent a progress token of the pool's own (never the agent's) and its progress is handed on.
+   */
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    onprogress?: (progress: Progress) => void,
+  ): Promise<CallToolResult> {
     const client = await this.client(server);
+    const token = `tollgate-${++this.calls}`;
+    if (onprogress) this.progress.set(token, onprogress);
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
-        timeout: this.timeoutMs,
-        ...(signal ? { signal } : {}),
-      });
+      const result = await client.callTool(
+        { name: tool, arguments: args, ...(onprogress ? { _meta: { progressToken: token } } : {}) },
+        CallToolResultSchema,
+        { timeout: this.timeoutMs, ...(signal ? { signal } : {}) },
+      );
       return result as CallToolResult;
     } catch (err) {
       throw failure(server, err);
+    } finally {
+      this.progress.delete(token);
     }
   }
 
@@ -108,6 +127,15 @@ export class UpstreamPool {
     client.onerror = () => {};
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       this.listings.delete(name);
+    });
+    // The pool's own progress tokens, not the SDK's `onprogress`: the SDK forgets a call's handler when its
+    // result arrives, before it hands on a notification read just ahead of that result (the last one, 100%).
+    client.setNotificationHandler(ProgressNotificationSchema, ({ params: { progressToken, progress, total, message } }) => {
+      this.progress.get(String(progressToken))?.({
+        progress,
+        ...(total !== undefined ? { total } : {}),
+        ...(message !== undefined ? { message } : {}),
+      });
     });
     const transport = this.transportOf(server);
     try {

@@ -889,6 +889,7 @@ export interface components {
           | 'AGENT_MISMATCH'
           | 'NOT_ELIGIBLE'
           | 'BINDING_CHANGE_FORBIDDEN'
+          | 'ORIGIN_NOT_ALLOWED'
           | 'NOT_FOUND'
           | 'CONFLICT'
           | 'REJECTED_VERSION'
