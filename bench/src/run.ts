@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runApiSuite } from './api.bench.ts';
 import { runCliSuite } from './cli.bench.ts';
+import { runMcpSuite } from './mcp.bench.ts';
 import type { Figure } from './measure.ts';
 import { runPeersSuite } from './peers.bench.ts';
 import { runPolicySuite } from './policy.bench.ts';
@@ -24,10 +25,11 @@ const SUITES: Record<string, Suite> = {
   api: runApiSuite,
   peers: runPeersSuite,
   cli: runCliSuite,
+  mcp: runMcpSuite,
 };
 SUITES.web = async () => (await import('./web.bench.ts')).runWebSuite(); // loads Playwright only when asked for
 /** The order of a full run (docs/performance.md, "One full run"), then any suite registered beside these. */
-const ORDER = ['policy', 'sheet', 'store', 'api', 'web', 'peers', 'cli'];
+const ORDER = ['policy', 'sheet', 'store', 'api', 'web', 'peers', 'cli', 'mcp'];
 
 const CHILD = '--child-out=';
 const args = process.argv.slice(2);

@@ -9,6 +9,8 @@ import { type LooseJson, okJson, postEdit, REPO_ROOT, type TestServer } from './
 export const RECORDER = join(REPO_ROOT, 'apps/api/test/fixtures/recording-upstream.mjs');
 /** An upstream no one here wrote: the MCP maintainers' reference server, a pinned dev dependency. */
 export const EVERYTHING = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+/** The MCP maintainers' filesystem server, a pinned dev dependency: its arguments are the folders it may touch. */
+export const FILESYSTEM = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
 export interface StdioUpstream {
   name: string;

@@ -1,0 +1,178 @@
+// The mcp suite: what the MCP gateway adds to an allowed call. The SDK's own Client calls the recording upstream
+// (apps/api/test/fixtures/recording-upstream.mjs, which records nothing without RECORD_FILE) three ways in one run:
+// directly over stdio, through `tollgate mcp` (the bin, stdio) and through /mcp of a spawned `tollgate serve`
+// (real HTTP on loopback), each call sequential, the paths taking turns round by round so the machine's load
+// falls on each alike. The added latency is a path's percentile less the direct path's.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mapUpstreams, nodeUpstream, RECORDER } from '../../apps/api/test/mcp-fixture.ts';
+import { agentKey, REPO_ROOT, spawnServer, startServer } from '../../apps/api/test/server-harness.ts';
+import { type Figure, figureOf, median, quantile } from './measure.ts';
+
+const BIN = join(REPO_ROOT, 'apps/api/bin/tollgate.cjs');
+/** Calls per path (`MCP_BENCH_CALLS`), unless the time bound ends the run first. */
+const CALLS = Number(process.env.MCP_BENCH_CALLS ?? 2000);
+const WARMUP = 200;
+const ROUNDS = 20;
+/** No round starts once this much time has passed since the warm-up began, so a loaded machine still ends in about a minute. */
+const BOUND_MS = 60_000;
+
+/** One way of reaching the upstream's `read` tool, and the timings of its calls in ms. */
+export interface McpPath {
+  name: string;
+  ms: number[];
+  /** The text of the last answer: every path must answer the same. */
+  answer: string;
+}
+
+interface Contender {
+  name: string;
+  client: Client;
+  tool: string;
+}
+
+/** Text of a tool result's first item, or an error when the call did not give a result (a denied call, say). */
+function answerOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const first = (result.content as { type: string; text?: string }[] | undefined)?.[0];
+  if (result.isError || first?.type !== 'text') throw new Error(`the call was not answered as allowed: ${JSON.stringify(result)}`);
+  return first.text as string;
+}
+
+async function timeCall(c: Contender, i: number): Promise<{ ms: number; answer: string }> {
+  const started = process.hrtime.bigint();
+  const result = await c.client.callTool({ name: c.tool, arguments: { id: `o-${i % 100}` } });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return { ms, answer: answerOf(result) };
+}
+
+/**
+ * Sets up a demo data folder with read_order (orders.read, allowed by the demo policy) mapped to the recorder's
+ * `read`, starts the three paths, warms each up, then times `calls` sequential calls per path in `rounds` rounds,
+ * the paths taking turns. Starts no round (and says so in `notes`) once `boundMs` have passed since the warm-up began.
+ *
+ * @example
+ * const { paths } = await measureMcpPaths({ calls: 2000, warmup: 200, rounds: 10, boundMs: 60_000 });
+ */
+export async function measureMcpPaths(options: { calls: number; warmup: number; rounds: number; boundMs: number }): Promise<{
+  paths: McpPath[];
+  notes: string[];
+}> {
+  const notes: string[] = [];
+  const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-bench-mcp-'));
+  const contenders: Contender[] = [];
+  let serve: Awaited<ReturnType<typeof spawnServer>> | undefined;
+  try {
+    // The demo seed and the mapping, written through the API as an owner would; then the folder is served anew.
+    const seeding = await startServer({ dataDir });
+    const key = agentKey(seeding, 'support-bot');
+    try {
+      // No env names: the gateways hand the recorder no RECORD_FILE, so it records nothing.
+      await mapUpstreams(seeding, [nodeUpstream('recorder', RECORDER)], { read_order: { server: 'recorder', tool: 'read' } });
+    } finally {
+      await seeding.stop();
+    }
+    serve = await spawnServer(dataDir);
+    const env = { PATH: process.env.PATH ?? '' };
+    const connect = async (name: string, tool: string, transport: StdioClientTransport | StreamableHTTPClientTransport) => {
+      const client = new Client({ name: 'bench-agent', version: '1' });
+      await client.connect(transport);
+      contenders.push({ name, client, tool });
+    };
+    await connect(
+      'direct: Client -> upstream (stdio)',
+      'read',
+      new StdioClientTransport({ command: process.execPath, args: [RECORDER], env, stderr: 'ignore' }),
+    );
+    await connect(
+      'tollgate mcp (stdio) -> upstream',
+      'read_order',
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp', '--agent', 'support-bot', '--data', dataDir],
+        env: { ...env, TOLLGATE_AGENT_KEY: key },
+        stderr: 'ignore',
+      }),
+    );
+    await connect(
+      'tollgate serve /mcp (HTTP) -> upstream',
+      'read_order',
+      new StreamableHTTPClientTransport(new URL(`${serve.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+    );
+
+    const paths: McpPath[] = contenders.map((c) => ({ name: c.name, ms: [], answer: '' }));
+    const started = Date.now();
+    for (const c of contenders) for (let i = 0; i < options.warmup; i++) await timeCall(c, i);
+    const perRound = Math.ceil(options.calls / options.rounds);
+    for (let round = 0; round < options.rounds; round++) {
+      if (round > 0 && Date.now() - started > options.boundMs) {
+        notes.push(
+          `mcp: stopped after ${round} of ${options.rounds} rounds (${paths[0]?.ms.length} calls per path), the ${options.boundMs / 1000} s bound`,
+        );
+        break;
+      }
+      for (const [k, c] of contenders.entries()) {
+        const path = paths[k] as McpPath;
+        for (let i = 0; i < perRound && path.ms.length < options.calls; i++) {
+          const { ms, answer } = await timeCall(c, round * perRound + i);
+          path.ms.push(ms);
+          path.answer = answer;
+        }
+      }
+    }
+    return { paths, notes };
+  } finally {
+    await Promise.all(contenders.map((c) => c.client.close().catch(() => undefined)));
+    if (serve) {
+      const exited = new Promise<void>((resolve) => serve?.child.once('exit', () => resolve()));
+      serve.child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function ms(n: number): string {
+  return n.toFixed(3).padStart(9);
+}
+
+export async function runMcpSuite(): Promise<{ figures: Figure[]; notes: string[] }> {
+  // `tollgate mcp` runs the bundle while it is fresh, as after `npm install`; else it would run through tsx.
+  const build = spawnSync(process.execPath, ['scripts/build-cli.mjs', '--if-stale'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`the CLI bundle was not built: ${build.stderr}`);
+  const { paths, notes } = await measureMcpPaths({ calls: CALLS, warmup: WARMUP, rounds: ROUNDS, boundMs: BOUND_MS });
+  const [direct] = paths as [McpPath];
+  const mismatched = paths.filter((p) => p.answer !== direct.answer);
+  if (mismatched.length > 0) throw new Error(`the paths answered differently: ${JSON.stringify(paths.map((p) => p.answer))}`);
+  const p50 = median(direct.ms);
+  const p99 = quantile(direct.ms, 0.99);
+  const width = Math.max(...paths.map((p) => p.name.length));
+  console.log(`\nmcp: one allowed call (read_order -> the recorder's read), sequential, in ms`);
+  console.log(
+    `${'path'.padEnd(width)}  ${'p50'.padStart(9)}  ${'p99'.padStart(9)}  ${'added p50'.padStart(9)}  ${'added p99'.padStart(9)}  calls`,
+  );
+  const figures: Figure[] = [];
+  for (const p of paths) {
+    const own50 = median(p.ms);
+    const own99 = quantile(p.ms, 0.99);
+    const added = p === direct ? ['', ''] : [ms(own50 - p50), ms(own99 - p99)];
+    console.log(
+      `${p.name.padEnd(width)}  ${ms(own50)}  ${ms(own99)}  ${(added[0] as string).padStart(9)}  ${(added[1] as string).padStart(9)}  ${p.ms.length}`,
+    );
+    // The table's median column is the p50; its p95 column the p95. The p99 and what the gateway adds are in the note.
+    const note =
+      p === direct
+        ? `p99 ${own99.toFixed(3)} ms`
+        : `p99 ${own99.toFixed(3)} ms; added p50 ${(own50 - p50).toFixed(3)}, p99 ${(own99 - p99).toFixed(3)} ms`;
+    figures.push(figureOf('mcp', `mcp ${p.name} per call`, 'ms', p.ms, note));
+  }
+  notes.push(
+    `mcp: ${WARMUP} warm-up calls per path, then ${direct.ms.length} sequential calls per path in ${ROUNDS} rounds taking turns; ` +
+      'the Client in the bench process; the direct upstream, tollgate mcp and tollgate serve its child processes, each gateway starting its own upstream',
+  );
+  return { figures, notes };
+}
