@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { newCallId } from '../state/call-id.ts';
 import { decisionLogOf } from '../state/decision-log.ts';
+import type { CallVia } from '../state/decision-row.ts';
 import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
 import { observeTrials } from './live-trials.ts';
 import { loadAgentCached } from './load-agent.ts';
@@ -26,6 +27,12 @@ export interface CallAnswer {
   explanation: Record<string, unknown>;
   approval?: { id: string; expires_at: string; approvers_count: number };
   observed?: { window: string; would_have_been: CallDecision };
+}
+
+/** How the call reached the gate, recorded with its decision (docs/mcp.md, "Calls marked as MCP"). */
+export interface DecideOptions {
+  /** 'http' (the gate route) unless given; the MCP gateway passes 'mcp'. */
+  via?: CallVia;
 }
 
 /** How long a decision's arguments are kept (their digest is kept always). */
@@ -46,8 +53,14 @@ function sweepArguments(ctx: AppContext, now: Date): void {
  * @example
  * await decideAgentCall(ctx, 'support-bot', { tool: 'read_order', arguments: { id: 'o-1' } })
  * // { call_id: '...', decision: 'allow', rule: 'orders-read', code: null, explanation: {...} }
+ * await decideAgentCall(ctx, 'support-bot', { tool: 'read_order', arguments: { id: 'o-1' } }, { via: 'mcp' })
  */
-export async function decideAgentCall(ctx: AppContext, name: string, body: CallRequestBody): Promise<CallAnswer> {
+export async function decideAgentCall(
+  ctx: AppContext,
+  name: string,
+  body: CallRequestBody,
+  options: DecideOptions = {},
+): Promise<CallAnswer> {
   const { loaded, versionsJson } = await loadAgentCached(ctx, name);
   const now = ctx.now();
   sweepArguments(ctx, now);
@@ -80,6 +93,7 @@ export async function decideAgentCall(ctx: AppContext, name: string, body: CallR
     session: body.session ?? null,
     created_at: createdAt,
     shadow_differences: shadows.length === 0 ? null : JSON.stringify(shadows),
+    via: options.via ?? 'http',
   };
   // A held call and its approval request are written before the agent hears of it; any other decision
   // joins this tick's batch (see state/decision-log.ts).

@@ -108,7 +108,7 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
     if (!target) return errorResult('TOOL_NOT_OFFERED', `${name} is not a tool this gateway offers; list the tools again`);
     let answer: CallAnswer;
     try {
-      answer = await decideAgentCall(ctx, agent, { tool: name, arguments: exact as Record<string, unknown>, session });
+      answer = await decideAgentCall(ctx, agent, { tool: name, arguments: exact as Record<string, unknown>, session }, { via: 'mcp' });
     } catch (err) {
       if (err instanceof ApiError) return errorResult(err.code, err.message, err.details as Record<string, unknown> | undefined);
       throw err;

@@ -117,6 +117,9 @@ const MIGRATIONS: readonly string[] = [
   // verdict a candidate would change; the partial index finds them however long the log grows.
   `ALTER TABLE decisions ADD COLUMN shadow_differences TEXT;
    CREATE INDEX decisions_with_shadow_differences ON decisions (created_at) WHERE shadow_differences IS NOT NULL;`,
+  // How each call arrived (docs/mcp.md, "Calls marked as MCP"): 'http' for POST /v1/agents/{agent}/calls, 'mcp' for
+  // the MCP gateway's tools/call; rows written before this column read as 'http'.
+  `ALTER TABLE decisions ADD COLUMN via TEXT CHECK (via IN ('http', 'mcp'));`,
 ];
 
 /**
