@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type APIRequestContext, expect, test } from '@playwright/test';
@@ -114,6 +115,9 @@ test('an MCP call held for approval is approved in the inbox, and the client rec
     await expect(card).toContainText('500 USD');
     await expect(card.getByText('via MCP', { exact: true })).toBeVisible();
     await expect(card.getByLabel('Arguments as signed')).toContainText('"order": "E-1"');
+    // The badge keeps the inbox as accessible as the accessibility journey finds it without one.
+    const axe = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     const [held] = await pendingViaMcp(request);
     expect(held).toBeDefined();
     expect(recordedCalls(record)).toEqual([]);
