@@ -48,6 +48,7 @@ describe('GET /v1/decisions', () => {
       decision: 'allow',
       arguments_kept: true,
       session: 's-1',
+      via: 'http',
     });
     expect(oldest.amount).toMatch(/^50(\.0+)?$/);
     expect(oldest.arguments_digest).toMatch(/^[0-9a-f]{64}$/);
@@ -73,6 +74,7 @@ describe('GET /v1/decisions', () => {
         'session',
         'created_at',
         'shadow_differences',
+        'via',
       ].sort(),
     );
   });

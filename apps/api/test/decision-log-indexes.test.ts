@@ -22,7 +22,10 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tollgate-indexes-'));
   db = openDatabase(join(dir, 'tollgate.db'));
   // Rows spread over agents, sessions and a month.
-  const insert = db.prepare('INSERT INTO decisions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)');
+  // Columns named, so a column added later (via, and any after it) keeps its default.
+  const insert = db.prepare(
+    'INSERT INTO decisions (call_id, agent, tool, action, amount, currency, decision, rule, code, versions, arguments, arguments_digest, session, created_at, shadow_differences) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)',
+  );
   const start = Date.parse('2026-10-01T00:00:00Z');
   db.transaction(() => {
     for (let i = 0; i < 20_000; i++) {

@@ -164,12 +164,7 @@ beforeAll(async () => {
     // A refund of 100 to 1000 is held for approval (the demo policy): its progress, then the upstream's.
     issue_refund: { server: 'conformance', tool: 'test_tool_with_progress' },
   });
-  // A new tool runs once an owner authorizes its binding (docs/catalogue.md, "The authorized binding").
-  const listed = await okJson(s.call('GET', '/v1/catalogues/catalogue.yaml/tools', { key: s.key('owner') }));
-  for (const name of TOOLS) {
-    const { digest } = listed.tools.find((t: { name: string }) => t.name === name);
-    await okJson(s.call('POST', `/v1/catalogues/catalogue.yaml/tools/${name}/authorize`, { key: s.key('owner'), body: { digest } }));
-  }
+  // mapUpstreams authorized each new tool's binding and pinned its upstream definition, as an owner would.
   proxy = keyProxy(s.url, agentKey(s, 'support-bot'));
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   results = mkdtempSync(join(tmpdir(), 'tollgate-conformance-'));

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { newCallId } from '../state/call-id.ts';
 import { decisionLogOf } from '../state/decision-log.ts';
+import type { CallVia } from '../state/decision-row.ts';
 import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
 import { observeTrials } from './live-trials.ts';
 import { loadAgentCached } from './load-agent.ts';
@@ -28,6 +29,14 @@ export interface CallAnswer {
   observed?: { window: string; would_have_been: CallDecision };
 }
 
+/** How the call reached the gate, recorded with its decision (docs/mcp.md, "Calls marked as MCP"), and what the gateway knows of it. */
+export interface DecideOptions {
+  /** 'http' (the gate route) unless given; the MCP gateway passes 'mcp'. */
+  via?: CallVia;
+  /** Through the MCP gateway: whether the upstream's definition of the tool is the authorized one. */
+  definition?: 'authorized' | 'changed';
+}
+
 /** How long a decision's arguments are kept (their digest is kept always). */
 export const ARGUMENTS_RETENTION_DAYS = 30;
 const SWEEP_EVERY_MS = 3600_000;
@@ -40,20 +49,20 @@ function sweepArguments(ctx: AppContext, now: Date): void {
   forgetOldArguments(ctx.db, new Date(now.getTime() - ARGUMENTS_RETENTION_DAYS * 86_400_000));
 }
 
-/** What the host knows of a call beyond its body. */
-export interface CallContext {
-  /** Through the MCP gateway: whether the upstream's definition of the tool is the authorized one. */
-  definition?: 'authorized' | 'changed';
-}
-
 /**
  * Decides and records one call of the agent `name` (its key already checked against the name).
  *
  * @example
  * await decideAgentCall(ctx, 'support-bot', { tool: 'read_order', arguments: { id: 'o-1' } })
  * // { call_id: '...', decision: 'allow', rule: 'orders-read', code: null, explanation: {...} }
+ * await decideAgentCall(ctx, 'support-bot', { tool: 'read_order', arguments: { id: 'o-1' } }, { via: 'mcp' })
  */
-export async function decideAgentCall(ctx: AppContext, name: string, body: CallRequestBody, via: CallContext = {}): Promise<CallAnswer> {
+export async function decideAgentCall(
+  ctx: AppContext,
+  name: string,
+  body: CallRequestBody,
+  options: DecideOptions = {},
+): Promise<CallAnswer> {
   const { loaded, versionsJson } = await loadAgentCached(ctx, name);
   const now = ctx.now();
   sweepArguments(ctx, now);
@@ -68,7 +77,7 @@ export async function decideAgentCall(ctx: AppContext, name: string, body: CallR
       history,
       contexts: body.contexts,
       confirmed: body.confirmed,
-      ...(via.definition !== undefined ? { definition: via.definition } : {}),
+      ...(options.definition !== undefined ? { definition: options.definition } : {}),
     },
   };
   const d = decidePrepared(loaded.prepared, input);
@@ -93,6 +102,7 @@ export async function decideAgentCall(ctx: AppContext, name: string, body: CallR
     session: body.session ?? null,
     created_at: createdAt,
     shadow_differences: shadows.length === 0 ? null : JSON.stringify(shadows),
+    via: options.via ?? 'http',
   };
   // A held call and its approval request are written before the agent hears of it; any other decision
   // joins this tick's batch (see state/decision-log.ts).

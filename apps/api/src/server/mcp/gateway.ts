@@ -104,10 +104,14 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
       // A tool whose upstream definition is not the authorized one is withheld until it is authorized.
       tools: [...tools.values()]
         .filter((t) => t.authorized)
+        // The upstream's definition as pinned (state/upstream-definitions.ts), under the catalogue's name.
         .map(({ tool, upstream }) => ({
           name: tool.name,
+          ...(upstream.title !== undefined ? { title: upstream.title } : {}),
           ...(upstream.description !== undefined ? { description: upstream.description } : {}),
           inputSchema: upstream.inputSchema,
+          ...(upstream.outputSchema !== undefined ? { outputSchema: upstream.outputSchema } : {}),
+          ...(upstream.annotations !== undefined ? { annotations: upstream.annotations } : {}),
         })),
     };
   });
@@ -129,7 +133,7 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
         ctx,
         agent,
         { tool: name, arguments: exact as Record<string, unknown>, session },
-        { definition: found.authorized ? 'authorized' : 'changed' },
+        { via: 'mcp', definition: found.authorized ? 'authorized' : 'changed' },
       );
     } catch (err) {
       if (err instanceof ApiError) return errorResult(err.code, err.message, err.details as Record<string, unknown> | undefined);

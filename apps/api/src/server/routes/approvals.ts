@@ -12,7 +12,7 @@ import type { Principal } from '../state/members.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { deciderName, eligibleApprovers, isEligible, listedApprovers, membersById } from './approval-people.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
-import { ArgumentsObject, ErrorSchema, limitQuery, memberOf, members, notFound, people } from './route-kit.ts';
+import { ArgumentsObject, CallVia, ErrorSchema, limitQuery, memberOf, members, notFound, people } from './route-kit.ts';
 
 const DateTime = z.iso.datetime({ offset: true });
 
@@ -54,6 +54,7 @@ const Approval = z
     claimed_at: DateTime.nullable(),
     held_at: DateTime.openapi({ description: 'When the gate held the call (the same instant as created_at).' }),
     created_at: DateTime,
+    via: CallVia,
   })
   .openapi('Approval');
 type Approval = z.infer<typeof Approval>;
@@ -170,6 +171,8 @@ function present(ctx: AppContext, principal: Principal, row: ApprovalRow, people
     claimed_at: row.claimed_at,
     held_at: row.created_at,
     created_at: row.created_at,
+    // Read from the held call's decision, as its amount is.
+    via: decision?.via ?? 'http',
   };
 }
 

@@ -9,7 +9,7 @@ import { router } from '../openapi.ts';
 import { type DecisionRow, findDecision, listDecisions } from '../state/decisions.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
-import { limitQuery, members, notFound } from './route-kit.ts';
+import { CallVia, limitQuery, members, notFound } from './route-kit.ts';
 import { ERRORS, jsonResponse } from './stateless.ts';
 
 export const DEFAULT_DECISIONS_LIMIT = 100;
@@ -72,6 +72,7 @@ const DecisionSchema = z
         description:
           'The rules of shadowed rule files whose candidate gave this call another verdict than the running version (empty when none); only the running version decided.',
       }),
+    via: CallVia,
   })
   .openapi('RecordedDecision');
 
@@ -132,6 +133,8 @@ function present(row: DecisionRow, withArguments: boolean) {
     session: row.session,
     created_at: row.created_at,
     shadow_differences: (readStoredJson(row.shadow_differences) ?? []) as ShadowDifference[],
+    // Rows older than the column were all the gate route's.
+    via: row.via ?? 'http',
   };
 }
 

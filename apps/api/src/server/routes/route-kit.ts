@@ -22,6 +22,11 @@ const IssueSchema = z
   })
   .openapi('Issue');
 
+/** How a call arrived, in a decision and in the approval request of a held one (docs/mcp.md, "Calls marked as MCP"). */
+export const CallVia = z.enum(['http', 'mcp']).openapi('CallVia', {
+  description: 'How the call arrived: http for POST /v1/agents/{agent}/calls, mcp for a tools/call through the MCP gateway.',
+});
+
 /**
  * What an error carries besides its message, by code (docs/api.md): the issues of a refused request, the
  * problems behind a refusal, the kind of resource missing, the newest version, or where a body stops being

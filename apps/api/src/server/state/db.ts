@@ -136,6 +136,9 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TRIGGER tool_authorizations_inserted AFTER INSERT ON tool_authorizations BEGIN UPDATE tool_authorization_generation SET generation = generation + 1; END;
    CREATE TRIGGER tool_authorizations_updated AFTER UPDATE ON tool_authorizations BEGIN UPDATE tool_authorization_generation SET generation = generation + 1; END;
    CREATE TRIGGER tool_authorizations_deleted AFTER DELETE ON tool_authorizations BEGIN UPDATE tool_authorization_generation SET generation = generation + 1; END;`,
+  // How each call arrived (docs/mcp.md, "Calls marked as MCP"): 'http' for POST /v1/agents/{agent}/calls, 'mcp' for
+  // the MCP gateway's tools/call; rows written before this column read as 'http'.
+  `ALTER TABLE decisions ADD COLUMN via TEXT CHECK (via IN ('http', 'mcp'));`,
 ];
 
 /**

@@ -20,7 +20,12 @@ export interface DecisionRow {
   created_at: string;
   /** JSON: the rule files' shadow differences on this call ([{document, rule, running, candidate}]); null when none. */
   shadow_differences?: string | null;
+  /** How the call arrived: the gate route ('http') or the MCP gateway ('mcp'); null in rows older than the column. */
+  via?: CallVia | null;
 }
+
+/** How a call reached the gate. */
+export type CallVia = 'http' | 'mcp';
 
 export const COLUMNS = [
   'call_id',
@@ -38,6 +43,7 @@ export const COLUMNS = [
   'session',
   'created_at',
   'shadow_differences',
+  'via',
 ] as const satisfies readonly (keyof DecisionRow)[];
 export const INSERT = `INSERT INTO decisions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 /** Rows the writer thread may have written already are written here without their duplicates. */
@@ -61,5 +67,6 @@ export function valuesOf(row: DecisionRow): unknown[] {
     row.session,
     row.created_at,
     row.shadow_differences ?? null,
+    row.via ?? null,
   ];
 }

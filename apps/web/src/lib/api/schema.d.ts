@@ -1323,11 +1323,17 @@ export interface components {
       held_at: string;
       /** Format: date-time */
       created_at: string;
+      via: components['schemas']['CallVia'];
     };
     NamedMember: {
       id: string;
       name: string;
     };
+    /**
+     * @description How the call arrived: http for POST /v1/agents/{agent}/calls, mcp for a tools/call through the MCP gateway.
+     * @enum {string}
+     */
+    CallVia: 'http' | 'mcp';
     ApprovalDecisionBody: {
       reason?: string;
     };
@@ -1491,6 +1497,7 @@ export interface components {
         /** @enum {string} */
         candidate: 'allow' | 'refuse' | 'confirm';
       }[];
+      via: components['schemas']['CallVia'];
     };
     Ruleset: {
       id: string;

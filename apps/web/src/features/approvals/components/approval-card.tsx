@@ -1,5 +1,7 @@
-// One approval request: agent, tool, amount, when it was held and its call id, the rule that held it, who may
-// approve it by name, the signed arguments, expiry, and the decision: who, what and when.
+// One approval request: agent, tool (marked MCP when it came through the MCP gateway), amount, when it was held
+// and its call id, the rule that held it, who may approve it by name, the signed arguments, expiry, and the
+// decision: who, what and when.
+import { ViaBadge } from '../../../components/via-badge.tsx';
 import { canDecide, namesOf, whyCannotDecide } from '../api/can-decide.ts';
 import type { Approval, Viewer } from '../api/types.ts';
 import { Countdown } from './countdown.tsx';
@@ -25,6 +27,7 @@ export function ApprovalCard({
       <div className="approval-head">
         <strong>{approval.agent}</strong>
         <code>{approval.tool}</code>
+        <ViaBadge via={approval.via} />
         <span className="approval-amount">{amount}</span>
         {approval.status === 'pending' ? (
           <Countdown expiresAt={approval.expires_at} />

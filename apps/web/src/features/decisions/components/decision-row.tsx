@@ -1,5 +1,7 @@
-// One recorded decision as a table row: when, which call, who, what, the verdict, and why; below the rule, each
-// shadowed rule file whose candidate would have answered otherwise (docs/review.md, "Shadow runs").
+// One recorded decision as a table row: when, which call, who, what (marked MCP when it came through the MCP
+// gateway), the verdict, and why; below the rule, each shadowed rule file whose candidate would have answered
+// otherwise (docs/review.md, "Shadow runs").
+import { ViaBadge } from '../../../components/via-badge.tsx';
 import type { RecordedDecision, ShadowDifference } from '../api/get-decisions.ts';
 
 function ShadowDifferences({ differences }: { differences: ShadowDifference[] }) {
@@ -27,6 +29,7 @@ export function DecisionRow({ decision: d }: { decision: RecordedDecision }) {
       <td>{d.agent}</td>
       <td>
         {d.tool}
+        <ViaBadge via={d.via} />
         {d.arguments !== undefined && (
           <pre className="decision-args">{d.arguments === null ? 'arguments forgotten' : JSON.stringify(d.arguments, null, 2)}</pre>
         )}
