@@ -80,17 +80,16 @@ export function readClientConfig(value: unknown, running: readonly Upstream[], e
       const header = from.slice('header '.length);
       // A server already running keeps the variables its headers are read from.
       const kept = same?.transport === 'http' ? same.headers[header] : undefined;
-      let named = variable ?? kept ?? headerVariable(name, header);
+      let named = kept ?? variable ?? headerVariable(name, header);
       if (variable === undefined && kept === undefined) {
         // An invented name must not take another server's variable.
         for (let n = 2; held.has(named) && held.get(named) !== text; n++) named = `${headerVariable(name, header)}_${n}`;
-      }
-      if (variable === undefined) (server.upstream as HttpUpstream).headers[header] = named;
-      else if (held.has(named) && held.get(named) !== text) {
+      } else if (held.has(named) && held.get(named) !== text) {
         problems.push(
           issue('ENV_CONFLICT', path, `${named} is set to another value by an earlier server; the gateway has one ${named}`, 'warning'),
         );
       }
+      if (from !== 'env') (server.upstream as HttpUpstream).headers[header] = named;
       held.set(named, text);
       server.values[named] = text;
       if (!out.variables.some((v) => v.name === named && v.server === name)) out.variables.push({ name: named, server: name, from });
@@ -179,9 +178,10 @@ function readHttp(entry: Record<string, unknown>, path: string, problems: Diagno
         'a header is an HTTP token, such as Authorization, with a string value',
       );
     }
-    // A header that is exactly ${NAME} is read from NAME; any other value gets a variable of its own (readClientConfig).
+    // A header that is exactly ${NAME} is read from NAME; any other value gets a variable of its own, named
+    // once the server's name is known (readClientConfig).
     const whole = WHOLE_REFERENCE.exec(value);
-    if (whole) named[header] = whole[1] as string;
+    named[header] = whole ? (whole[1] as string) : '';
     variables.push([whole ? (whole[1] as string) : undefined, value, `header ${header}`]);
   }
   return { upstream: { transport: 'http', url, headers: named }, variables };
