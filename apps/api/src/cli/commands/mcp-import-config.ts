@@ -53,10 +53,9 @@ const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 export function readClientConfig(value: unknown, running: readonly Upstream[], env: NodeJS.ProcessEnv): ClientConfig {
   const problems: Diagnostic[] = [];
   const out: ClientConfig = { servers: [], variables: [], problems };
-  if (!isRecord(value) || !isRecord(value.mcpServers)) {
-    problems.push(
-      issue('NOT_CLIENT_CONFIG', '', 'expected {"mcpServers": {"name": {"command", "args", "env"} | {"type": "http", "url", "headers"}}}'),
-    );
+  const shape = clientConfigProblem(value);
+  if (shape !== undefined || !isRecord(value) || !isRecord(value.mcpServers)) {
+    if (shape !== undefined) problems.push(shape);
     return out;
   }
   const names = new Set(running.map((s) => s.name));
@@ -97,6 +96,16 @@ export function readClientConfig(value: unknown, running: readonly Upstream[], e
     out.servers.push(server);
   }
   return out;
+}
+
+/** NOT_CLIENT_CONFIG when the value is no client's configuration (checked before the data folder is opened). */
+export function clientConfigProblem(value: unknown): Diagnostic | undefined {
+  if (isRecord(value) && isRecord(value.mcpServers)) return undefined;
+  return issue(
+    'NOT_CLIENT_CONFIG',
+    '',
+    'expected {"mcpServers": {"name": {"command", "args", "env"} | {"type": "http", "url", "headers"}}}',
+  );
 }
 
 /** An entry read: its upstream without a name, and its variables as [name (undefined: to invent), value, from]. */

@@ -19,7 +19,7 @@ import { UpstreamError, UpstreamPool } from '../../server/mcp/upstream-pool.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import type { ParsedOptions } from '../options.ts';
 import { MAX_DOCUMENT_BYTES, readTextFile } from '../read-input.ts';
-import { type ClientServer, readClientConfig, type Variable } from './mcp-import-config.ts';
+import { type ClientServer, clientConfigProblem, readClientConfig, type Variable } from './mcp-import-config.ts';
 import {
   agentText,
   catalogueText,
@@ -59,6 +59,8 @@ export async function mcpImport(file: string, options: ParsedOptions, io: CliIo)
   const read = readJsonText(readTextFile(file, MAX_DOCUMENT_BYTES));
   if (!read.ok) throw new CliError(read.diagnostic.code, formatDiagnostic(file, read.diagnostic));
   if (read.diagnostics.length > 0) return refuse(io, file, read.diagnostics);
+  const notConfig = clientConfigProblem(read.value);
+  if (notConfig !== undefined) return refuse(io, file, placeProblems([notConfig], read.rangeOf));
 
   const ctx = await openContext(resolve(options.data), { watch: false }).catch((err: unknown) => {
     if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate mcp import: ${err.message}`);
@@ -71,7 +73,6 @@ export async function mcpImport(file: string, options: ParsedOptions, io: CliIo)
     const runningRead = runningText === undefined ? undefined : readUpstreams(runningText);
     const running = runningRead?.ok ? { text: runningText as string, servers: runningRead.upstreams.servers } : undefined;
     const config = readClientConfig(read.value, running?.servers ?? [], process.env);
-    if (config.problems.some((p) => p.code === 'NOT_CLIENT_CONFIG')) return refuse(io, file, placeProblems(config.problems, read.rangeOf));
 
     const listings = await Promise.all(config.servers.map((server) => listTools(server, timeoutMs)));
     const problems = [...config.problems];
