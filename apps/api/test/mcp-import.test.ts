@@ -217,6 +217,24 @@ describe('tollgate mcp import', () => {
   });
 });
 
+describe('a second import', () => {
+  it('takes a running server for itself, drafts no new upstreams, and says plainly that nothing runs yet', async () => {
+    const again = dir.file('again.json', {
+      mcpServers: {
+        recorder: { command: process.execPath, args: [RECORDER], env: { RECORD_FILE: 'elsewhere', ORDERS_TOKEN: ENV_SECRET } },
+      },
+    });
+    const r = await tollgate('mcp', 'import', again, '--data', s.dataDir, '--agent', 'second');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('NOTHING RUNS YET. Saved as versions that do not run:');
+    expect(r.stdout).toContain('POST /v1/documents/agents%2Fsecond.agent.yaml/activate {"sequence": 1}');
+    expect(r.stdout).not.toContain('mcp/servers.yaml version');
+    expect(r.stdout).toMatch(/ORDERS_TOKEN {2}\(recorder, env\)/);
+    expect(r.stdout + r.stderr).not.toContain(ENV_SECRET);
+    expect(r.stdout).toContain(`tollgate keys create --data ${s.dataDir} --agent second`);
+  });
+});
+
 describe('tollgate mcp import refusals', () => {
   it('refuses a member named twice with its place, exit 1, and saves nothing', async () => {
     const twice = dir.file('twice.json', '{"mcpServers": {\n  "a": {"command": "node"},\n  "a": {"command": "npx"}\n}}\n');

@@ -258,7 +258,7 @@ function report(io: CliIo, options: ParsedOptions, r: Report): void {
   for (const l of r.listings) {
     const mine = r.tools.filter((t) => t.server === l.server.upstream.name);
     const reads = mine.filter((t) => t.kind === 'read').length;
-    if ('error' in l) w(`  ${l.server.upstream.name}: not drafted (${l.error.code}, above)`);
+    if ('error' in l) w(`  ${l.server.upstream.name}: not drafted (${l.error.code}, on stderr)`);
     else w(`  ${l.server.upstream.name}: ${mine.length} tools, ${reads} read-only (allowed), ${mine.length - reads} held for approval`);
   }
   w('');
