@@ -8,6 +8,10 @@ Usage:
   tollgate mcp --agent NAME [--data DIR] [--approval-wait 600] [--upstream-timeout 30]
       Serves MCP over stdio as the agent (its key in TOLLGATE_AGENT_KEY): the catalogue tools mapped to
       mcp/servers.yaml's upstreams, every call decided by the gate before an upstream sees it (docs/mcp.md).
+  tollgate mcp import FILE --data DIR [--agent mcp-agent] [--catalogue ID] [--upstream-timeout 30] [--json]
+      Drafts mcp/servers.yaml, a catalogue, a deny-by-default policy and an agent from an MCP client's
+      mcpServers file, listing each server's tools; saved as versions that do not run (a person activates
+      them). Secrets stay out: it prints the variables to set. Exit 0 drafted, 1 nothing drafted.
   tollgate keys create --data DIR (--member NAME --role ROLE | --agent NAME) [--grant G ...] [--json]
       Prints a new key (stored hashed). tollgate members list --data DIR [--json] lists the members.
   tollgate policy validate FILE [--members FILE] [--tools FILE] [--json]

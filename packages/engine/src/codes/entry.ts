@@ -12,6 +12,7 @@ export type CodeDomain =
   | 'tool-check'
   | 'gate'
   | 'mcp'
+  | 'mcp-import'
   | 'store'
   | 'api';
 

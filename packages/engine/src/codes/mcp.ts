@@ -1,9 +1,14 @@
 // Part of the one code registry (index.ts). Codes the MCP gateway answers a tools/call with, as a tool result
-// with isError (docs/mcp.md). Users script against these codes: a code is never reused.
+// with isError, and those `tollgate mcp import` reports about a client's configuration (docs/mcp.md). Users
+// script against these codes: a code is never reused.
 import type { CodeEntry } from './entry.ts';
 
-function mcp(meaning: string): CodeEntry {
-  return { severity: 'error', meaning, in: { mcp: meaning } };
+function mcp(meaning: string, importing?: string): CodeEntry {
+  return { severity: 'error', meaning, in: { mcp: meaning, ...(importing ? { 'mcp-import': importing } : {}) } };
+}
+
+function importing(severity: CodeEntry['severity'], meaning: string): CodeEntry {
+  return { severity, meaning, in: { 'mcp-import': meaning } };
 }
 
 export const MCP_CODES = {
@@ -14,8 +19,52 @@ export const MCP_CODES = {
     'The call is still held; the gateway stopped waiting (--approval-wait). The message names the approval; retry later.',
   ),
   CALL_CANCELLED: mcp('The client cancelled a call while it was held for approval; the upstream was never called.'),
-  UPSTREAM_UNAVAILABLE: mcp('The upstream server could not be started or reached, or is not in mcp/servers.yaml.'),
-  UPSTREAM_TIMEOUT: mcp('The upstream did not answer within the upstream timeout (--upstream-timeout).'),
-  UPSTREAM_MALFORMED: mcp('The upstream answered with something that is not a tool result.'),
-  UPSTREAM_FAILED: mcp('The upstream failed the call with a protocol error; the message says what it said.'),
+  UPSTREAM_UNAVAILABLE: mcp(
+    'The upstream server could not be started or reached, or is not in mcp/servers.yaml.',
+    'A server of the file could not be started or reached to list its tools; nothing is drafted for it, the others are.',
+  ),
+  UPSTREAM_TIMEOUT: mcp(
+    'The upstream did not answer within the upstream timeout (--upstream-timeout).',
+    'A server did not list its tools within --upstream-timeout; nothing is drafted for it, the others are.',
+  ),
+  UPSTREAM_MALFORMED: mcp(
+    'The upstream answered with something that is not a tool result.',
+    'A server answered tools/list with something that is not a tool list; nothing is drafted for it.',
+  ),
+  UPSTREAM_FAILED: mcp(
+    'The upstream failed the call with a protocol error; the message says what it said.',
+    'A server failed tools/list with a protocol error; nothing is drafted for it.',
+  ),
+  NOT_CLIENT_CONFIG: importing('error', 'The file is JSON but not an MCP client’s configuration: it has no mcpServers object.'),
+  INVALID_SERVER_ENTRY: importing(
+    'error',
+    'A server entry cannot be read: not an object, neither command nor url, a value of the wrong type, a URL that is not http(s) or holds a user or password, an env name that is not a variable name. It is not imported.',
+  ),
+  UNSUPPORTED_TRANSPORT: importing(
+    'warning',
+    'A server entry uses a transport the gateway does not speak (sse, websocket, ...): only stdio and Streamable HTTP. It is not imported.',
+  ),
+  SERVER_DISABLED: importing('warning', 'A server entry is marked disabled in the client; it is not imported.'),
+  UNSUPPORTED_MEMBER: importing(
+    'warning',
+    'A member of a server entry that mcp/servers.yaml cannot hold (cwd, timeout, ...); it is ignored and the server imported without it.',
+  ),
+  SERVER_RENAMED: importing(
+    'warning',
+    'A server’s name is not one mcp/servers.yaml accepts (1-64 lowercase letters, digits, _ and -), or a server of that name is there already: it is imported under the name given.',
+  ),
+  ENV_CONFLICT: importing(
+    'warning',
+    'Two servers set one variable to different values; the gateway hands both the one value of its own environment.',
+  ),
+  TOOL_NOT_MAPPABLE: importing(
+    'warning',
+    'An upstream tool’s name is not one a catalogue can map to (1-128 letters, digits, _, - or .); no catalogue tool is drafted for it.',
+  ),
+  NO_TOOLS: importing('warning', 'A server lists no tools; nothing is drafted for it.'),
+  DOCUMENT_EXISTS: importing(
+    'error',
+    'The catalogue, policy or agent the import would draft has versions already; nothing is saved (choose another --agent or --catalogue).',
+  ),
+  NOTHING_TO_IMPORT: importing('error', 'No server of the file listed a tool that can be drafted; nothing is saved.'),
 } as const satisfies Record<string, CodeEntry>;
