@@ -6,11 +6,19 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openContext } from '../src/server/context.ts';
 import { openDatabase } from '../src/server/state/db.ts';
 import { DecisionLog, decisionLogOf, FLUSH_AFTER_MS } from '../src/server/state/decision-log.ts';
-import { countDecisions, type DecisionRow, findDecision, sessionHistory } from '../src/server/state/decisions.ts';
+import {
+  countDecisions,
+  type DecisionRow,
+  findDecision,
+  insertDecision,
+  SESSION_HISTORY_SQL,
+  sessionHistory,
+} from '../src/server/state/decisions.ts';
 import { createKey, hashKey } from '../src/server/state/members.ts';
 import { type LooseJson, REPO_ROOT, spawnServer, startServer, type TestServer } from './server-harness.ts';
 
@@ -313,6 +321,73 @@ describe('the decision log off the event loop', () => {
       expect(sessionHistory(db, 'support-bot', 's-1').map((h) => h.tool)).toEqual(['issue_refund', 'lookup_order', 'issue_refund']);
     } finally {
       db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads each session call once, and gives the history as a full read of the log would, however calls arrive', () => {
+    // Calls queued here, written by this connection's writer, or written by another connection (another
+    // process on the same data folder), in any interleaving with the gate's reads.
+    const op = fc.oneof(
+      fc.record({
+        kind: fc.constantFrom('queue' as const, 'other' as const),
+        session: fc.constantFrom('s-1', 's-2'),
+        decision: fc.constantFrom('allow', 'allow', 'deny'),
+        tool: fc.constantFrom('issue_refund', 'lookup_order'),
+        back: fc.integer({ min: 0, max: 6 }),
+      }),
+      fc.constant({ kind: 'flush' as const }),
+      fc.record({ kind: fc.constant('read' as const), session: fc.constantFrom('s-1', 's-2') }),
+    );
+    const dataDir = tempDir();
+    const db = openDatabase(join(dataDir, 'tollgate.db'));
+    const other = openDatabase(join(dataDir, 'tollgate.db'));
+    const log = decisionLogOf(db);
+    let run = 0;
+    let n = 0;
+    try {
+      fc.assert(
+        fc.property(fc.array(op, { maxLength: 24 }), (ops) => {
+          // Each run is an agent of its own, so runs share the database and nothing else.
+          const agent = `agent-${++run}`;
+          const full = (session: string) => {
+            const rows = other.prepare(SESSION_HISTORY_SQL).all(agent, session) as { call_id: string; tool: string; arguments: string }[];
+            const written = new Set(rows.map((r) => r.call_id));
+            const queued = log.unwritten().filter((r) => r.agent === agent && r.session === session && r.decision === 'allow');
+            return [...rows, ...queued.filter((r) => !written.has(r.call_id))].map((r) => ({
+              tool: r.tool,
+              arguments: JSON.parse(r.arguments),
+            }));
+          };
+          const start = n;
+          for (const o of [...ops, { kind: 'read' as const, session: 's-1' }, { kind: 'read' as const, session: 's-2' }]) {
+            if (o.kind === 'flush') log.flush();
+            else if (o.kind === 'read') expect(sessionHistory(db, agent, o.session)).toEqual(full(o.session));
+            else {
+              n++;
+              // Another process's call may have been decided a little before calls written already.
+              const seconds = n - start - (o.kind === 'other' ? o.back : 0);
+              const at = new Date(Date.parse('2026-12-01T00:00:00Z') + seconds * 1000).toISOString();
+              const row = {
+                ...ROW,
+                agent,
+                call_id: `c-${n}`,
+                session: o.session,
+                decision: o.decision,
+                tool: o.tool,
+                arguments: `{"n":${n}}`,
+                created_at: at,
+              };
+              if (o.kind === 'queue') log.record(row);
+              else insertDecision(other, row);
+            }
+          }
+        }),
+        { numRuns: 300 },
+      );
+    } finally {
+      db.close();
+      other.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

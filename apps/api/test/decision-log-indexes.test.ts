@@ -11,6 +11,7 @@ import {
   FORGET_ARGUMENTS_SQL,
   listDecisionsQuery,
   recordedDecisionsQuery,
+  SESSION_HISTORY_SINCE_SQL,
   SESSION_HISTORY_SQL,
   sessionHistory,
 } from '../src/server/state/decisions.ts';
@@ -112,6 +113,8 @@ describe('the decision log reads by index', () => {
 
   it("reads a session's history", () => {
     expectIndexed(planOf(SESSION_HISTORY_SQL, ['agent-1', 's-7']), 'decisions_by_session');
+    // The gate reads only what was written since it last asked, by the same index.
+    expectIndexed(planOf(SESSION_HISTORY_SINCE_SQL, ['agent-1', 's-7', 9000]), 'decisions_by_session');
     // And it is the history: allowed calls of that agent and session, oldest first.
     const history = sessionHistory(db, 'agent-1', 's-1');
     expect(history.length).toBeGreaterThan(0);

@@ -34,28 +34,87 @@ export function findDecision(db: Db, callId: string): DecisionRow | undefined {
 export const SESSION_HISTORY_SQL =
   "SELECT call_id, tool, arguments FROM decisions WHERE agent = ? AND session = ? AND decision = 'allow' ORDER BY created_at, rowid";
 
+/**
+ * A session's allowed calls written after the row `rowid`, by the same index: its entries carry the rowid, so
+ * the rows read are the new ones only. A row's rowid is above every row written before it (decisions are never
+ * deleted), whichever connection writes it.
+ */
+export const SESSION_HISTORY_SINCE_SQL =
+  "SELECT rowid, call_id, tool, arguments, created_at FROM decisions WHERE agent = ? AND session = ? AND decision = 'allow' AND rowid > ? ORDER BY created_at, rowid";
+
 /** Decisions past retention that still hold their arguments, by the partial index on those. */
 export const FORGET_ARGUMENTS_SQL = 'UPDATE decisions SET arguments = NULL WHERE created_at < ? AND arguments IS NOT NULL';
+
+type SessionCall = { tool: string; arguments?: unknown };
+
+/** A session's history as read so far: its calls in order, and the highest rowid among them. */
+interface ReadSession {
+  calls: { call_id: string; created_at: string; call: SessionCall }[];
+  rowid: number;
+}
+
+/** At most this many sessions' histories are kept; the one least recently asked for goes first. */
+const MAX_SESSIONS = 1024;
+const sessions = new WeakMap<Db, Map<string, ReadSession>>();
+
+function sessionCall(r: { tool: string; arguments: string | null }): SessionCall {
+  return r.arguments === null ? { tool: r.tool } : { tool: r.tool, arguments: readStoredJson(r.arguments) };
+}
+
+/** The session's written calls: those read before, and any written since (read and parsed once each). */
+function writtenHistory(db: Db, agent: string, session: string): ReadSession['calls'] {
+  let byKey = sessions.get(db);
+  if (!byKey) {
+    byKey = new Map();
+    sessions.set(db, byKey);
+  }
+  const key = `${agent}\u0000${session}`;
+  const read = byKey.get(key) ?? { calls: [], rowid: 0 };
+  byKey.delete(key);
+  byKey.set(key, read);
+  if (byKey.size > MAX_SESSIONS) byKey.delete(byKey.keys().next().value as string);
+  const fresh = db.prepare(SESSION_HISTORY_SINCE_SQL).all(agent, session, read.rowid) as {
+    rowid: number;
+    call_id: string;
+    tool: string;
+    arguments: string | null;
+    created_at: string;
+  }[];
+  for (const r of fresh) {
+    read.rowid = Math.max(read.rowid, r.rowid);
+    const entry = { call_id: r.call_id, created_at: r.created_at, call: sessionCall(r) };
+    // Another connection may write a call decided before one read already: it goes in its place, as the
+    // ORDER BY of SESSION_HISTORY_SQL would put it.
+    let at = read.calls.length;
+    while (at > 0 && (read.calls[at - 1] as { created_at: string }).created_at > r.created_at) at--;
+    read.calls.splice(at, 0, entry);
+  }
+  return read.calls;
+}
 
 /**
  * The session's earlier allowed calls of this agent, oldest first (results are not known to the server).
  * It reads the calls still queued in the decision log too, rather than waiting for them to be written:
- * the gate asks this on every call with a session.
+ * the gate asks this on every call with a session, so each written call is read and parsed once, and
+ * later asks read only the calls written since (a long MCP session's calls stay as cheap as its first).
  */
-export function sessionHistory(db: Db, agent: string, session: string): { tool: string; arguments?: unknown }[] {
+export function sessionHistory(db: Db, agent: string, session: string): SessionCall[] {
   const queued = unwrittenDecisions(db).filter((r) => r.agent === agent && r.session === session && r.decision === 'allow');
-  const rows = db.prepare(SESSION_HISTORY_SQL).all(agent, session) as { call_id: string; tool: string; arguments: string | null }[];
+  const written = writtenHistory(db, agent, session);
+  const history = written.map((w) => w.call);
   if (queued.length > 0) {
-    // A queued row the writer has already written is read from the table; the rest follow, in order.
-    const written = new Set(rows.map((r) => r.call_id));
-    for (const r of queued) if (!written.has(r.call_id)) rows.push(r);
+    // A queued row the writer has already written is in the table; the rest follow, in order.
+    const seen = new Set(written.map((w) => w.call_id));
+    for (const r of queued) if (!seen.has(r.call_id)) history.push(sessionCall(r));
   }
-  return rows.map((r) => (r.arguments === null ? { tool: r.tool } : { tool: r.tool, arguments: readStoredJson(r.arguments) }));
+  return history;
 }
 
 /** Forgets the arguments of decisions older than the retention period (their digest stays). */
 export function forgetOldArguments(db: Db, before: Date): number {
   flushDecisions(db);
+  // The histories read so far hold arguments this forgets: they are read again.
+  sessions.delete(db);
   return db.prepare(FORGET_ARGUMENTS_SQL).run(before.toISOString()).changes;
 }
 
