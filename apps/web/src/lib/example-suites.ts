@@ -24,11 +24,15 @@ export interface StoredSuite {
 export async function getExampleSuite(policyId: string, signal?: AbortSignal): Promise<StoredSuite | null> {
   const id = exampleSuiteIdOf(policyId);
   if (id === undefined) return null;
+  // No suite yet is an answer, not an error (the panel offers to create one): the list says whether a version of
+  // it runs, so a policy without a suite costs no 404 in the browser's console.
+  const listed = bodyOf(await api.GET('/documents', { signal })).documents.find((d) => d.id === id);
+  if (listed?.running_sequence == null) return null;
   try {
     const body = bodyOf(await api.GET('/documents/{id}', { params: { path: { id } }, signal }));
     return { id, sequence: body.version.sequence, text: body.text };
   } catch (error) {
-    // No suite yet is an answer, not an error: the panel offers to create one.
+    // Stopped running between the two reads.
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;
   }
