@@ -50,6 +50,11 @@ const PAGES: PageCase[] = [
     controls: (page) => [page.getByRole('tab', { name: 'Pending' }), page.getByRole('tab', { name: 'Decided' })],
   },
   {
+    name: 'upstreams',
+    hash: '#/upstreams',
+    controls: (page) => [page.getByRole('heading', { name: 'Upstreams' }), page.getByRole('button', { name: 'Refresh upstreams' })],
+  },
+  {
     name: 'simulation',
     hash: '#/simulation',
     controls: (page) => [page.getByLabel('Policy document'), page.getByRole('button', { name: 'Run' })],
