@@ -5,6 +5,7 @@
 // servers.yaml version whose recorder gets another description as its second argument), the Upstreams page's
 // refresh sees it, and the catalogue page diffs the two descriptions until it is authorized again. The catalogue
 // and the upstreams document are put back afterwards, so later journeys see them as they were.
+/// <reference lib="dom" />
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
@@ -57,6 +58,19 @@ function withRecorder(running: string | null, record: string, description: strin
     '',
   ].join('\n');
   return listed === null ? `servers:\n${entry}` : `${listed.replace(/\n*$/, '\n')}${entry}`;
+}
+
+/** At 390 px as at 1280, the page never scrolls sideways (docs/console.md, "Layout and the build"); screenshots as artifacts. */
+async function fitsNarrowAndWide(page: Page, name: string): Promise<void> {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: `test-results/screens/${name}-${viewport.width}.png`, fullPage: true });
+    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+    expect(widths.scroll, `${name} scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(widths.inner);
+  }
 }
 
 function toolItem(page: Page) {
@@ -112,6 +126,7 @@ test('an owner reviews an upstream definition in a diff, authorizes it, and agai
     const diff = item.getByRole('region', { name: `Definition of ${TOOL}` });
     await expect(diff).toContainText('Left: none authorized yet');
     await expect(diff.locator('.editor.modified')).toContainText(FIRST);
+    await fitsNarrowAndWide(page, 'definition-diff');
     await authorizeInPage(page);
     const first = await upstreamOf(request);
     expect(first.state).toBe('authorized');
@@ -128,6 +143,7 @@ test('an owner reviews an upstream definition in a diff, authorizes it, and agai
     const mappedBy = refund.getByRole('list', { name: `Catalogue tools mapped to ${SERVER}/refund` });
     await expect(mappedBy).toContainText(`${CATALOGUE} ${TOOL} definition changed or not authorized yet`);
     await expect(server.getByRole('listitem', { name: 'unlisted' })).toContainText('No catalogue tool maps to it');
+    await fitsNarrowAndWide(page, 'upstreams');
     const axe = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 

@@ -15,7 +15,7 @@ export function DefinitionDiff({ tool, upstream }: DefinitionDiffProps) {
   const headingId = useId();
   const listed = new Date(upstream.seen.seen_at).toLocaleString();
   const pinnedLabel = upstream.pinned === null ? 'No definition authorized yet' : 'Definition authorized';
-  const seenLabel = `Definition listed ${listed}`;
+  const seenLabel = `Definition listed since ${listed}`;
   return (
     <section className="definition-diff" aria-labelledby={headingId}>
       <h3 id={headingId} className="definition-diff-title">
@@ -26,7 +26,7 @@ export function DefinitionDiff({ tool, upstream }: DefinitionDiffProps) {
         <code>
           {upstream.server}/{upstream.tool}
         </code>{' '}
-        listed it, <time dateTime={upstream.seen.seen_at}>{listed}</time>.
+        lists it, since <time dateTime={upstream.seen.seen_at}>{listed}</time>.
       </p>
       <DiffEditor
         original={definitionText(upstream.pinned?.definition)}
@@ -34,6 +34,7 @@ export function DefinitionDiff({ tool, upstream }: DefinitionDiffProps) {
         language="json"
         originalLabel={pinnedLabel}
         modifiedLabel={seenLabel}
+        wrap
       />
     </section>
   );

@@ -27,7 +27,7 @@ function ToolItem({ server, tool, documentHref }: { server: string; tool: Upstre
       <div className="version-head">
         <code>{tool.name}</code>
         <span className="version-time muted">
-          last listed{' '}
+          listed as shown since{' '}
           <time dateTime={tool.seen_at} title={tool.seen_at}>
             {new Date(tool.seen_at).toLocaleString()}
           </time>
