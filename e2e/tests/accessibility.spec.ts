@@ -116,6 +116,11 @@ test('every page and state has no serious or critical axe violation', async ({ p
     await stopShadow(request);
   }
 
+  // No upstreams run in the demo: the page's empty state (mcp-definition-review.spec.ts checks it with servers).
+  await page.goto('/#/upstreams');
+  await expect(page.getByText(/^No upstreams/)).toBeVisible();
+  await check(page, 'upstreams');
+
   await page.goto('/#/templates');
   await expect(page.getByRole('list', { name: 'Templates' })).toBeVisible();
   await check(page, 'templates');

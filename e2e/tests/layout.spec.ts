@@ -50,6 +50,11 @@ const PAGES: PageCase[] = [
     controls: (page) => [page.getByRole('tab', { name: 'Pending' }), page.getByRole('tab', { name: 'Decided' })],
   },
   {
+    name: 'upstreams',
+    hash: '#/upstreams',
+    controls: (page) => [page.getByRole('heading', { name: 'Upstreams' }), page.getByRole('button', { name: 'Refresh upstreams' })],
+  },
+  {
     name: 'simulation',
     hash: '#/simulation',
     controls: (page) => [page.getByLabel('Policy document'), page.getByRole('button', { name: 'Run' })],
@@ -107,6 +112,8 @@ for (const viewport of VIEWPORTS) {
     test.use({ viewport });
 
     test(`every page fits the window's width with its controls in view at ${size}`, async ({ page }) => {
+      // Eight pages, each with every navigation link measured: about 20 s on a quiet machine, more on a busy one.
+      test.setTimeout(90_000);
       await signIn(page, memberKey('owner'));
       const nav = page.getByRole('navigation', { name: 'Main' });
       for (const target of PAGES) {

@@ -7,6 +7,7 @@ const LINKS: { label: string; route: Route }[] = [
   { label: 'Policy playground', route: { page: 'playground' } },
   { label: 'Simulation', route: { page: 'simulation' } },
   { label: 'Decisions', route: { page: 'decisions' } },
+  { label: 'Upstreams', route: { page: 'upstreams' } },
   { label: 'Templates', route: { page: 'templates' } },
   { label: 'Rule sets', route: { page: 'rulesets', ruleset: null } },
 ];

@@ -6,7 +6,7 @@ import { ApprovalsPage } from '../features/approvals/components/approvals-page.t
 import { useMe } from '../features/auth/api/get-me.ts';
 import { DocumentsPage } from '../features/documents/components/documents-page.tsx';
 import { PolicyCheck } from '../features/policy-check/components/policy-check.tsx';
-import { canActivate, canAuthorize, canEdit, canReadArguments } from '../lib/capabilities.ts';
+import { canActivate, canAuthorize, canEdit, canReadArguments, canRefreshUpstreams } from '../lib/capabilities.ts';
 import { lazyPage } from './lazy-page.tsx';
 import { hrefOf, navigate, type Route } from './router.ts';
 
@@ -20,6 +20,8 @@ const SimulationPage = lazyPage(() => import('../features/simulation/components/
 const RulesPage = lazyPage(() => import('./rules-page.tsx').then((m) => m.RulesPage));
 // The decisions page loads when it is opened.
 const DecisionsPage = lazyPage(() => import('../features/decisions/components/decisions-page.tsx').then((m) => m.DecisionsPage));
+// The upstreams page loads when it is opened.
+const UpstreamsPage = lazyPage(() => import('../features/upstreams/components/upstreams-page.tsx').then((m) => m.UpstreamsPage));
 // The rule-sets page brings the engine's catalogue reader for its run panel; it loads when it is opened.
 const RulesetsPage = lazyPage(() => import('../features/rulesets/components/rulesets-page.tsx').then((m) => m.RulesetsPage));
 // The history page brings Monaco's diff editor; it loads only when a history is opened.
@@ -39,6 +41,16 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
     return (
       <Suspense fallback={<Loading label="Loading the decisions" />}>
         <DecisionsPage withArguments={canReadArguments(me.data?.role)} />
+      </Suspense>
+    );
+  }
+  if (route.page === 'upstreams') {
+    return (
+      <Suspense fallback={<Loading label="Loading the upstreams" />}>
+        <UpstreamsPage
+          canRefresh={canRefreshUpstreams(me.data?.role)}
+          documentHref={(document) => hrefOf({ page: 'documents', document })}
+        />
       </Suspense>
     );
   }

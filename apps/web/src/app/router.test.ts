@@ -35,6 +35,7 @@ describe('parseRoute', () => {
       '#/approvals/decided',
       '#/playground',
       '#/decisions',
+      '#/upstreams',
       '#/documents/a%2Fb',
       '#/edit/sheets%2Fsupport.rules.yaml',
     ])

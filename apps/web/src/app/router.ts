@@ -1,4 +1,4 @@
-// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/decisions, #/templates, #/rulesets[/<id>].
+// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/decisions, #/upstreams, #/templates, #/rulesets[/<id>].
 import { useEffect, useState } from 'react';
 import { mayLeave } from '../lib/leave-guard.ts';
 
@@ -11,6 +11,7 @@ export type Route =
   | { page: 'playground' }
   | { page: 'simulation' }
   | { page: 'decisions' }
+  | { page: 'upstreams' }
   | { page: 'templates' }
   | { page: 'rulesets'; ruleset: string | null };
 
@@ -21,6 +22,7 @@ export function parseRoute(hash: string): Route {
   if (page === 'playground') return { page: 'playground' };
   if (page === 'simulation') return { page: 'simulation' };
   if (page === 'decisions') return { page: 'decisions' };
+  if (page === 'upstreams') return { page: 'upstreams' };
   if (page === 'templates') return { page: 'templates' };
   if (page === 'rulesets') return { page: 'rulesets', ruleset: rest ? decodeURIComponent(rest) : null };
   if (page === 'edit' && rest) return { page: 'edit', document: decodeURIComponent(rest) };
@@ -35,6 +37,7 @@ export function hrefOf(route: Route): string {
   if (route.page === 'playground') return '#/playground';
   if (route.page === 'simulation') return '#/simulation';
   if (route.page === 'decisions') return '#/decisions';
+  if (route.page === 'upstreams') return '#/upstreams';
   if (route.page === 'templates') return '#/templates';
   if (route.page === 'rulesets') return route.ruleset === null ? '#/rulesets' : `#/rulesets/${encodeURIComponent(route.ruleset)}`;
   if (route.page === 'edit') return `#/edit/${encodeURIComponent(route.document)}`;

@@ -17,6 +17,9 @@ export const canActivate = has(['owner', 'admin']);
 /** Authorize a catalogue tool's binding (docs/catalogue.md). */
 export const canAuthorize = has(['owner', 'admin']);
 
+/** Ask every upstream MCP server for its tools now (POST /v1/upstreams/refresh, docs/mcp.md). */
+export const canRefreshUpstreams = has(['owner', 'admin']);
+
 /** Read recorded arguments (GET /v1/decisions?with_arguments=true). */
 export const canReadArguments = has(['owner', 'admin']);
 

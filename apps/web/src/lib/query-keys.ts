@@ -15,6 +15,8 @@ export const queryKeys = {
     revertTarget: (id: string) => ['documents', 'revert-target', id] as const,
     version: (id: string, sequence: number) => ['documents', 'version', id, sequence] as const,
     diff: (id: string, from: number, to: number) => ['documents', 'diff', id, from, to] as const,
+    /** Every catalogue's tools: a refresh of the upstreams moves the definitions they show. */
+    allCatalogueTools: ['documents', 'catalogue-tools'] as const,
     catalogueTools: (id: string) => ['documents', 'catalogue-tools', id] as const,
     merge: (id: string, base: number | null) => ['documents', 'merge', id, base] as const,
     exampleSuite: (policyId: string) => ['documents', 'example-suite', policyId] as const,
@@ -37,6 +39,11 @@ export const queryKeys = {
   decisions: {
     all: ['decisions'] as const,
     list: (shadowDiffers: boolean, withArguments: boolean) => ['decisions', 'list', { shadowDiffers, withArguments }] as const,
+  },
+  /** The upstream MCP servers and the catalogue tools mapped to their tools (GET /v1/upstreams). */
+  upstreams: {
+    all: ['upstreams'] as const,
+    list: () => ['upstreams', 'list'] as const,
   },
   me: (key: string) => ['me', key] as const,
   /** A member's public signing key, which verifies the decisions they signed. */

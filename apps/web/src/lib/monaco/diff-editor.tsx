@@ -12,9 +12,11 @@ interface DiffEditorProps {
   language: 'yaml' | 'json' | 'plaintext';
   originalLabel: string;
   modifiedLabel: string;
+  /** Wrap long lines rather than scroll them sideways: a definition's description is one long JSON string. */
+  wrap?: boolean;
 }
 
-export function DiffEditor({ original, modified, language, originalLabel, modifiedLabel }: DiffEditorProps) {
+export function DiffEditor({ original, modified, language, originalLabel, modifiedLabel, wrap = false }: DiffEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const [loaded, setLoaded] = useState<{ monaco: Monaco; editor: DiffEditorInstance } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -40,6 +42,7 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
           // Long documents fold their unchanged lines, so the change is in view.
           hideUnchangedRegions: { enabled: true, contextLineCount: 3 },
           fontSize: 13,
+          ...(wrap ? { wordWrap: 'on', diffWordWrap: 'on' } : {}),
         });
         exits = [editor.getOriginalEditor(), editor.getModifiedEditor()].map((side) => allowKeyboardExit(monaco, side, hintId, setTabMode));
         setLoaded({ monaco, editor });
@@ -54,7 +57,7 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
       model?.original.dispose();
       model?.modified.dispose();
     };
-  }, [hintId]);
+  }, [hintId, wrap]);
 
   useEffect(() => {
     if (!loaded) return;
