@@ -221,7 +221,7 @@ describe('the gate with its caches', () => {
     try {
       // The first call is queued and answered; its write fails, and the gate then refuses to decide.
       const first = await call('50');
-      expect(first.status).toBe(200);
+      expect(first.status, JSON.stringify(first.json)).toBe(200);
       // Past the log's flush delay: its timer, due first, has fired and failed.
       await new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS * 5));
       const refused = await call('50');
@@ -356,7 +356,7 @@ describe('the decision log off the event loop', () => {
             const queued = log.unwritten().filter((r) => r.agent === agent && r.session === session && r.decision === 'allow');
             return [...rows, ...queued.filter((r) => !written.has(r.call_id))].map((r) => ({
               tool: r.tool,
-              arguments: JSON.parse(r.arguments),
+              arguments: JSON.parse(r.arguments as string),
             }));
           };
           const start = n;
