@@ -215,13 +215,16 @@ describe('the gate with its caches', () => {
   it('fails closed while decisions cannot be written, and writes them once it can', async () => {
     const before = countDecisions(s.ctx.db);
     const log = decisionLogOf(s.ctx.db);
+    // Earlier tests' decisions written first (a loaded machine may still have some queued): only this test's
+    // calls meet the missing table.
+    log.flush();
     s.ctx.db.exec('ALTER TABLE decisions RENAME TO decisions_away');
     const originalEmit = process.emitWarning;
     process.emitWarning = () => {};
     try {
       // The first call is queued and answered; its write fails, and the gate then refuses to decide.
       const first = await call('50');
-      expect(first.status, JSON.stringify(first.json)).toBe(200);
+      expect(first.status).toBe(200);
       // Past the log's flush delay: its timer, due first, has fired and failed.
       await new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS * 5));
       const refused = await call('50');
