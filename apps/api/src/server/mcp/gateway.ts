@@ -20,6 +20,7 @@ import { claimApproval } from '../state/approvals.ts';
 import { argumentsDigest } from '../state/decisions.ts';
 import { listedDigest, pinnedDigests } from '../state/upstream-definitions.ts';
 import type { ExactArguments } from './exact-stdio-transport.ts';
+import { plainJson } from './plain-json.ts';
 import { UpstreamError, upstreamPoolOf } from './upstream-pool.ts';
 import { waitForApproval } from './wait-approval.ts';
 
@@ -28,7 +29,7 @@ export interface GatewayOptions {
   approvalWaitMs: number;
   /** How long an upstream may take to connect or answer. */
   upstreamTimeoutMs: number;
-  /** The arguments as the exact reader read them, by request id (stdio); else the SDK's. */
+  /** The arguments as the exact reader read them, by request id (stdio, /mcp); else the SDK's. */
   exact?: ExactArguments;
   env?: NodeJS.ProcessEnv;
 }
@@ -118,11 +119,14 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const name = request.params.name;
-    const sent = request.params.arguments ?? {};
-    const exact = options.exact ? (options.exact.take(extra.requestId) ?? {}) : sent;
+    const kept = options.exact?.take(extra.requestId);
+    if (options.exact && kept === undefined) return errorResult('INVALID_BODY', 'the arguments of this call were not read; send it again');
+    const exact = kept ? (kept.value ?? {}) : (request.params.arguments ?? {});
     if (exact === null || typeof exact !== 'object' || Array.isArray(exact)) {
       return errorResult('INVALID_BODY', 'arguments are a JSON object');
     }
+    // The upstream gets a plain copy of the arguments the gate decided on, never another reading of them.
+    const sent = plainJson(exact) as Record<string, unknown>;
     const found = (await mapped(false).catch(() => new Map<string, never>())).get(name);
     const target = found?.tool.upstream;
     if (!found || !target) return errorResult('TOOL_NOT_OFFERED', `${name} is not a tool this gateway offers; list the tools again`);

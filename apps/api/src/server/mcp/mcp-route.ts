@@ -3,12 +3,11 @@
 // (the upstream connections are shared by the data folder's pool).
 import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { readJsonText } from '@tollgate/engine/source';
 import { Hono } from 'hono';
 import { MAX_BODY_BYTES } from '../body-limit.ts';
 import type { AppContext } from '../context.ts';
 import { cachedPrincipalOf } from '../state/auth-cache.ts';
-import { ExactArguments } from './exact-stdio-transport.ts';
+import { ExactArguments, readExactMessage } from './exact-stdio-transport.ts';
 import { createGateway } from './gateway.ts';
 
 export interface McpRouteOptions {
@@ -70,17 +69,10 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
     if (c.req.method === 'POST') {
       const text = await c.req.text();
       if (text.length > MAX_BODY_BYTES) return rpcError(-32700, `TOO_LARGE: the body is over ${MAX_BODY_BYTES} bytes`, 413);
-      const read = readJsonText(text);
-      if (!read.ok || read.diagnostics.length > 0) {
-        const problem = read.ok ? read.diagnostics[0] : read.diagnostic;
-        return rpcError(-32700, `${problem?.code}: ${problem?.message}`, 400);
-      }
-      for (const message of Array.isArray(read.value) ? read.value : [read.value]) {
-        const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
-        if (m.method === 'tools/call' && (typeof m.id === 'string' || typeof m.id === 'number')) exact.keep(m.id, m.params?.arguments);
-      }
-      // No duplicates and a bounded depth, so JSON.parse reads the same members the reader did.
-      parsedBody = JSON.parse(text);
+      // Read once: the gate decides on the exact arguments kept in `exact`, the SDK reads the plain copy.
+      const read = readExactMessage(text, exact);
+      if (!read.ok) return rpcError(-32700, read.problem, 400);
+      parsedBody = read.message;
     }
     const gateway = createGateway(ctx, principal.agent, {
       approvalWaitMs: options.approvalWaitMs ?? 600_000,
