@@ -183,6 +183,32 @@ describe('sessions at /mcp', () => {
   }, 20_000);
 });
 
+describe('one read per message at /mcp', () => {
+  it('decides on numbers as written and forwards the plain copy of what it decided on', async () => {
+    const { transport } = await connect();
+    const before = recorded().length;
+    // Written by hand: the SDK's client would send 1.5. A number kept as written is no parse error.
+    const res = await fetch(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${agentKey(s, 'support-bot')}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId as string,
+      },
+      body: '{"jsonrpc":"2.0","id":1.0,"method":"tools/call","params":{"name":"read_order","arguments":{"id":"o-5","qty":1.50},"_meta":{"tollgate/confirmed":true}}}',
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('done read');
+    expect(recorded().slice(before)).toEqual([{ tool: 'read', arguments: { id: 'o-5', qty: 1.5 } }]);
+    flushDecisions(s.ctx.db);
+    const row = s.ctx.db.prepare("SELECT arguments FROM decisions WHERE via = 'mcp' ORDER BY rowid DESC LIMIT 1").get() as {
+      arguments: string;
+    };
+    expect(row.arguments).toBe('{"id":"o-5","qty":1.50}');
+  }, 20_000);
+});
+
 describe('confirmations over MCP', () => {
   it('asks a client that can elicit; an accepted confirm is decided again and forwarded once', async () => {
     const { client, asked } = await connect({ elicit: () => ({ action: 'accept', content: { confirm: true } }) });
