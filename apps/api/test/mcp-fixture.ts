@@ -107,12 +107,21 @@ export function errorOf(result: Record<string, unknown>): { code: string; messag
   return JSON.parse(textOf(result)).error;
 }
 
-/** The id of the newest pending approval once one is listed (a held call's request), polled for 10 s. */
-export async function pendingApprovalId(s: TestServer): Promise<string> {
+/** The ids of the pending approvals now. */
+export async function pendingApprovalIds(s: TestServer): Promise<string[]> {
+  const list = await s.call('GET', '/v1/approvals?status=pending', { key: s.key('approver') });
+  return ((list.json.approvals ?? []) as { id: string }[]).map((a) => a.id);
+}
+
+/**
+ * The id of the newest pending approval once one is listed (a held call's request), polled for 10 s; one of
+ * `besides` (pending before the call was sent) is not it.
+ */
+export async function pendingApprovalId(s: TestServer, besides: readonly string[] = []): Promise<string> {
   for (let i = 0; i < 100; i++) {
     const list = await s.call('GET', '/v1/approvals?status=pending', { key: s.key('approver') });
     const id = list.json.approvals?.[0]?.id as string | undefined;
-    if (id !== undefined) return id;
+    if (id !== undefined && !besides.includes(id)) return id;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('no approval request was listed within 10 s');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, mapUpstreams, nodeUpstream, pendingApprovalId, RECORDER, recordedCalls } from './mcp-fixture.ts';
+import { errorOf, mapUpstreams, nodeUpstream, pendingApprovalId, pendingApprovalIds, RECORDER, recordedCalls } from './mcp-fixture.ts';
 import { agentKey, okJson, REPO_ROOT, startServer, type TestServer } from './server-harness.ts';
 
 const BIN = join(REPO_ROOT, 'apps/api/bin/tollgate.cjs');
@@ -166,5 +166,24 @@ describe('tollgate mcp over stdio', () => {
     } finally {
       await short.close();
     }
+  }, 30_000);
+
+  it('never forwards a held call the client cancels; its approval request stays pending', async () => {
+    const before = recorded().length;
+    const held = await pendingApprovalIds(s);
+    const abort = new AbortController();
+    const pending = client.callTool({ name: 'issue_refund', arguments: { amount: '700', order: 'A-9' } }, undefined, {
+      signal: abort.signal,
+      timeout: 30_000,
+    });
+    const approvalId = await pendingApprovalId(s, held);
+    abort.abort();
+    await expect(pending).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await okJson(s.call('GET', `/v1/approvals/${approvalId}`, { key: s.key('viewer') }))).status).toBe('pending');
+    // Approved afterwards, it is forwarded by no one: the gateway stopped waiting when the client cancelled.
+    await okJson(s.call('POST', `/v1/approvals/${approvalId}/approve`, { key: s.key('approver'), body: {} }));
+    await new Promise((r) => setTimeout(r, 600));
+    expect(recorded().length).toBe(before);
   }, 30_000);
 });

@@ -143,11 +143,11 @@ export async function startServer(options: { dataDir?: string; now?: () => Date;
   };
 }
 
-/** Runs `tollgate serve --data DIR --demo --port 0` as a child process; resolves once it prints its URL. */
-export function spawnServer(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+/** Runs `tollgate serve --data DIR --demo --port 0` (and `args`) as a child process; resolves once it prints its URL. */
+export function spawnServer(dataDir: string, args: readonly string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    [join(REPO_ROOT, 'apps/api/bin/tollgate.cjs'), 'serve', '--data', dataDir, '--demo', '--port', '0'],
+    [join(REPO_ROOT, 'apps/api/bin/tollgate.cjs'), 'serve', '--data', dataDir, '--demo', '--port', '0', ...args],
     {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -29,6 +29,8 @@ const OPTIONS = {
   version: { type: 'string' },
   'approval-wait': { type: 'string' },
   'upstream-timeout': { type: 'string' },
+  'mcp-approval-wait': { type: 'string' },
+  'mcp-upstream-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -47,5 +49,17 @@ export function one(rest: string[], name: string): string {
 /** A required option. */
 export function required(value: string | undefined, flag: string): string {
   if (value === undefined) throw new CliError('USAGE', `missing --${flag}`);
+  return value;
+}
+
+/** How long a held MCP call waits for a person, and an upstream may take, unless given (docs/mcp.md). */
+export const DEFAULT_APPROVAL_WAIT_SECONDS = 600;
+export const DEFAULT_UPSTREAM_TIMEOUT_SECONDS = 30;
+
+/** A whole number of seconds from 1 given as --`flag`, or `fallback` when it is not given. */
+export function secondsOption(text: string | undefined, fallback: number, flag: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^[0-9]{1,7}$/.test(text) || value < 1) throw new CliError('USAGE', `--${flag} is a whole number of seconds from 1, got ${text}`);
   return value;
 }

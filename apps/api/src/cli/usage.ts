@@ -3,8 +3,9 @@ export const USAGE = `tollgate: governs what AI agents do with their tools.
 
 Usage:
   tollgate serve [--data DIR] [--host 127.0.0.1] [--port 8787] [--demo]
+                 [--mcp-approval-wait 600] [--mcp-upstream-timeout 30]
       Serves the console and the API over a data folder (documents + tollgate.db; .tollgate-data unless
-      given). --demo seeds a fresh folder with a demo workspace and prints its keys once.
+      given), and MCP at /mcp. --demo seeds a fresh folder with a demo workspace and prints its keys once.
   tollgate mcp --agent NAME [--data DIR] [--approval-wait 600] [--upstream-timeout 30]
       Serves MCP over stdio as the agent (its key in TOLLGATE_AGENT_KEY): the catalogue tools mapped to
       mcp/servers.yaml's upstreams, every call decided by the gate before an upstream sees it (docs/mcp.md).

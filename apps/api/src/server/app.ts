@@ -11,7 +11,7 @@ import { consoleMissingPage } from './console-missing-page.ts';
 import type { AppContext } from './context.ts';
 import { errorBody, handleError } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
-import { mcpRoute } from './mcp/mcp-route.ts';
+import { type McpRouteOptions, mcpRoute } from './mcp/mcp-route.ts';
 import { onlyDeclaredQuery, router } from './openapi.ts';
 import { finishDocument, type OpenApiDocument } from './openapi-document.ts';
 import { referencePage } from './reference-page.ts';
@@ -51,6 +51,8 @@ export interface AppOptions {
   webDist?: string;
   /** How long one rule of a rule set may take in a validate run (default 10 s). */
   ruleTimeoutMs?: number;
+  /** The /mcp route's waits and session bounds (docs/mcp.md); its defaults unless given. */
+  mcp?: McpRouteOptions;
 }
 
 // A path no route answers is not a missing resource: NO_ROUTE, never NOT_FOUND (docs/api.md).
@@ -123,7 +125,7 @@ export function createApp(options: AppOptions = {}): Hono {
     app.get('/v1/reference', noQuery, (c) => c.html(referencePage(doc)));
     app.route('/v1', api);
     // MCP's Streamable HTTP (docs/mcp.md): JSON-RPC, so outside /v1 and its error shape.
-    app.route('/mcp', mcpRoute(ctx));
+    app.route('/mcp', mcpRoute(ctx, options.mcp));
   }
   app.notFound(noRoute);
   const dist = options.webDist;

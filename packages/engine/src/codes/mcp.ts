@@ -18,6 +18,9 @@ export const MCP_CODES = {
   APPROVAL_WAIT_ENDED: mcp(
     'The call is still held; the gateway stopped waiting (--approval-wait). The message names the approval; retry later.',
   ),
+  CONFIRMATION_DECLINED: mcp(
+    'The call needs a person’s confirmation; the client was asked (MCP elicitation) and the answer was not an accepted confirm: true, or none came within --approval-wait. The upstream was never called.',
+  ),
   CALL_CANCELLED: mcp('The client cancelled a call while it was held for approval; the upstream was never called.'),
   UPSTREAM_UNAVAILABLE: mcp(
     'The upstream server could not be started or reached, or is not in mcp/servers.yaml.',

@@ -7,24 +7,15 @@ import { ExactArguments, ExactStdioTransport } from '../../server/mcp/exact-stdi
 import { createGateway } from '../../server/mcp/gateway.ts';
 import { cachedPrincipalOf } from '../../server/state/auth-cache.ts';
 import { CliError, type CliIo } from '../io.ts';
-import type { ParsedOptions } from '../options.ts';
+import { DEFAULT_APPROVAL_WAIT_SECONDS, DEFAULT_UPSTREAM_TIMEOUT_SECONDS, type ParsedOptions, secondsOption } from '../options.ts';
 
 export const AGENT_KEY_VARIABLE = 'TOLLGATE_AGENT_KEY';
-const DEFAULT_APPROVAL_WAIT_SECONDS = 600;
-const DEFAULT_UPSTREAM_TIMEOUT_SECONDS = 30;
-
-function seconds(text: string | undefined, fallback: number, option: string): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!/^[0-9]{1,7}$/.test(text) || value < 1) throw new CliError('USAGE', `--${option} is a whole number of seconds from 1, got ${text}`);
-  return value;
-}
 
 export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
   const agent = options.agent;
   if (agent === undefined) throw new CliError('USAGE', 'tollgate mcp needs --agent NAME');
-  const approvalWaitMs = seconds(options['approval-wait'], DEFAULT_APPROVAL_WAIT_SECONDS, 'approval-wait') * 1000;
-  const upstreamTimeoutMs = seconds(options['upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_SECONDS, 'upstream-timeout') * 1000;
+  const approvalWaitMs = secondsOption(options['approval-wait'], DEFAULT_APPROVAL_WAIT_SECONDS, 'approval-wait') * 1000;
+  const upstreamTimeoutMs = secondsOption(options['upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_SECONDS, 'upstream-timeout') * 1000;
   const key = process.env[AGENT_KEY_VARIABLE];
   if (!key) throw new CliError('USAGE', `tollgate mcp: set ${AGENT_KEY_VARIABLE} to the agent's key`);
   const dataDir = resolve(options.data ?? '.tollgate-data');

@@ -8,7 +8,7 @@ import { createApp } from '../../server/app.ts';
 import { openContext } from '../../server/context.ts';
 import { seedDemo } from '../../server/demo.ts';
 import { CliError, type CliIo } from '../io.ts';
-import type { ParsedOptions } from '../options.ts';
+import { DEFAULT_APPROVAL_WAIT_SECONDS, DEFAULT_UPSTREAM_TIMEOUT_SECONDS, type ParsedOptions, secondsOption } from '../options.ts';
 
 /** How long a stopping server lets requests in flight finish before it cuts their connections. */
 const STOP_GRACE_MS = 3_000;
@@ -19,6 +19,11 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   const host = options.host ?? '127.0.0.1';
   const port = Number(options.port ?? '8787');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('USAGE', `--port must be 0-65535, got ${options.port}`);
+  // /mcp's waits, as `tollgate mcp`'s --approval-wait and --upstream-timeout (docs/mcp.md).
+  const mcp = {
+    approvalWaitMs: secondsOption(options['mcp-approval-wait'], DEFAULT_APPROVAL_WAIT_SECONDS, 'mcp-approval-wait') * 1000,
+    upstreamTimeoutMs: secondsOption(options['mcp-upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_SECONDS, 'mcp-upstream-timeout') * 1000,
+  };
   const dataDir = resolve(options.data ?? '.tollgate-data');
   const ctx = await openContext(dataDir).catch((err: unknown) => {
     // A damaged store is refused with the file named and the command that mends it (docs/store.md, "Faults").
@@ -29,7 +34,7 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     throw err;
   });
   const demo = options.demo ? await seedDemo(ctx) : undefined;
-  const app = createApp({ ctx, webDist: WEB_DIST });
+  const app = createApp({ ctx, webDist: WEB_DIST, mcp });
   return new Promise((done) => {
     // No createServer option is given, so the server is node:http's (the type also admits HTTP/2's).
     const server = serveNode({ fetch: app.fetch, hostname: host, port }, (info) => {

@@ -1,24 +1,74 @@
-// MCP over stdio with every message read by the one exact JSON reader (docs/architecture.md, "Reading hostile
-// input") before the SDK sees it: a member named twice, a text too deep or too large is refused with a
-// JSON-RPC parse error, and a tools/call's arguments are kept as the reader read them, numbers as written.
+// MCP over stdio with every message read once, by the one exact JSON reader (docs/architecture.md, "Reading
+// hostile input"), before the SDK sees it: a member named twice, a text too deep or too large is refused with
+// a JSON-RPC parse error, and a tools/call's arguments are kept as the reader read them, numbers as written.
+// readExactMessage is the /mcp route's reader too.
 import process from 'node:process';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { readJsonText } from '@tollgate/engine/source';
+import { type JsonTextLimits, readJsonText } from '@tollgate/engine/source';
+import { plainJson } from './plain-json.ts';
 
-/** The exact arguments of the tools/call requests read and not yet taken, by request id. */
+/** Most tools/call arguments kept unanswered at once; the oldest is forgotten past it (its call is refused). */
+const MAX_KEPT = 1000;
+
+/**
+ * The exact arguments of the tools/call requests read and not yet taken, by request id (the plain copy's id,
+ * as the SDK names the request). Requests that share an id are taken in the order they were read.
+ */
 export class ExactArguments {
-  private readonly byId = new Map<string | number, unknown>();
+  private readonly byId = new Map<string | number, { value: unknown }[]>();
+  private kept = 0;
   keep(id: string | number, value: unknown): void {
-    this.byId.set(id, value);
+    if (this.kept >= MAX_KEPT) this.forgetOldest();
+    const queue = this.byId.get(id);
+    if (queue) queue.push({ value });
+    else this.byId.set(id, [{ value }]);
+    this.kept++;
   }
-  /** The arguments the reader read for a request (undefined when none were sent); forgets them. */
-  take(id: string | number): unknown {
-    const value = this.byId.get(id);
-    this.byId.delete(id);
-    return value;
+  /** The arguments the reader read for a request (`{value: undefined}` when none were sent), or undefined when none was kept; forgets them. */
+  take(id: string | number): { value: unknown } | undefined {
+    const queue = this.byId.get(id);
+    const first = queue?.shift();
+    if (queue?.length === 0) this.byId.delete(id);
+    if (first) this.kept--;
+    return first;
   }
+  private forgetOldest(): void {
+    // A request the SDK refused never asks for its arguments; the map must not grow with them.
+    const [id] = this.byId.keys();
+    if (id !== undefined) this.take(id);
+  }
+}
+
+export type ExactRead = { ok: true; message: unknown } | { ok: false; problem: string };
+
+/**
+ * Reads one JSON-RPC text (a message or a batch) once, by the exact reader: a tools/call's arguments are kept
+ * in `exact` as read, numbers as written, and the SDK gets a plain copy (plain-json.ts). A member named twice,
+ * a text too deep or too large is a problem (`CODE: message`), answered as a JSON-RPC parse error.
+ *
+ * @example
+ * readExactMessage('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":1.50}}}', exact)
+ * // { ok: true, message: {..., params: {name: 't', arguments: {a: 1.5}}} }; exact.take(1) is {value: {a: JsonNumber('1.50')}}
+ */
+export function readExactMessage(text: string, exact: ExactArguments, limits?: JsonTextLimits): ExactRead {
+  const read = readJsonText(text, limits);
+  // A number the reader keeps as written (INEXACT_NUMBER: 1.50, 1e3) is no problem here: the gate decides on
+  // its lexeme (docs/policy.md, "Numbers in arguments"). Any other diagnostic (a member named twice) is.
+  const problem = read.ok ? read.diagnostics.find((d) => d.code !== 'INEXACT_NUMBER') : read.diagnostic;
+  if (!read.ok || problem !== undefined) return { ok: false, problem: `${problem?.code}: ${problem?.message}` };
+  const message = plainJson(read.value);
+  const exactMessages = Array.isArray(read.value) ? read.value : [read.value];
+  const plainMessages = Array.isArray(message) ? message : [message];
+  exactMessages.forEach((m, i) => {
+    const plain = plainMessages[i] as { method?: unknown; id?: unknown; params?: { name?: unknown } } | null;
+    // Keyed by the plain id, as the SDK names the request: an id written 1.0 is the SDK's 1.
+    if (plain === null || typeof plain !== 'object' || plain.method !== 'tools/call') return;
+    if (typeof plain.id !== 'string' && typeof plain.id !== 'number') return;
+    exact.keep(plain.id, (m as { params?: { arguments?: unknown } }).params?.arguments);
+  });
+  return { ok: true, message };
 }
 
 export class ExactStdioTransport implements Transport {
@@ -66,18 +116,12 @@ export class ExactStdioTransport implements Transport {
   };
 
   private readLine(line: string): void {
-    const read = readJsonText(line);
-    if (!read.ok || read.diagnostics.length > 0) {
-      const problem = read.ok ? read.diagnostics[0] : read.diagnostic;
-      void this.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `${problem?.code}: ${problem?.message}` } } as never);
+    const read = readExactMessage(line, this.exact);
+    if (!read.ok) {
+      void this.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: read.problem } } as never);
       return;
     }
-    const value = read.value as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
-    if (value.method === 'tools/call' && (typeof value.id === 'string' || typeof value.id === 'number')) {
-      this.exact.keep(value.id, value.params?.arguments);
-    }
-    // The reader refused duplicates and bounded the depth, so JSON.parse reads the same members, and the SDK
-    // gets plain values; the gate decides on the exact ones kept above.
-    this.onmessage?.(JSON.parse(line) as JSONRPCMessage);
+    // The gate decides on the exact arguments kept above; the SDK gets their plain copy.
+    this.onmessage?.(read.message as JSONRPCMessage);
   }
 }

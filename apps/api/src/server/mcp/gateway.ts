@@ -3,12 +3,17 @@
 // order, log and approvals), then forwarded, refused or held (docs/mcp.md).
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
+  type ElicitResult,
+  ElicitResultSchema,
   ListToolsRequestSchema,
   type Progress,
   type ServerNotification,
+  type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogueTool } from '@tollgate/engine';
@@ -20,20 +25,28 @@ import { claimApproval } from '../state/approvals.ts';
 import { argumentsDigest } from '../state/decisions.ts';
 import { listedDigest, pinnedDigests } from '../state/upstream-definitions.ts';
 import type { ExactArguments } from './exact-stdio-transport.ts';
+import { plainJson } from './plain-json.ts';
 import { UpstreamError, upstreamPoolOf } from './upstream-pool.ts';
 import { waitForApproval } from './wait-approval.ts';
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export interface GatewayOptions {
   /** How long a held call waits for a person before it ends with APPROVAL_WAIT_ENDED. */
   approvalWaitMs: number;
   /** How long an upstream may take to connect or answer. */
   upstreamTimeoutMs: number;
-  /** The arguments as the exact reader read them, by request id (stdio); else the SDK's. */
+  /** The arguments as the exact reader read them, by request id (stdio, /mcp); else the SDK's. */
   exact?: ExactArguments;
+  /** The gate session the calls count in (`at_most`, `after`); a new one for this gateway unless given. */
+  session?: string;
   env?: NodeJS.ProcessEnv;
 }
 
 const PROGRESS_EVERY_MS = 1000;
+
+/** The member of a tools/call's `_meta` by which a client re-sends a call a person confirmed (docs/mcp.md). */
+export const CONFIRMED_META = 'tollgate/confirmed';
 
 /** A claim's refusal as the API's claim route names it. */
 const CLAIM_CODES = {
@@ -61,7 +74,8 @@ function errorResult(code: string, message: string, details?: Record<string, unk
  */
 export function createGateway(ctx: AppContext, agent: string, options: GatewayOptions) {
   const server = new Server({ name: 'tollgate', version: '1' }, { capabilities: { tools: {} } });
-  const session = `mcp-${randomUUID()}`;
+  const session = options.session ?? `mcp-${randomUUID()}`;
+  let callsInProgress = 0;
   const upstreams = () => upstreamPoolOf(ctx, options);
 
   /**
@@ -117,24 +131,85 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const name = request.params.name;
-    const sent = request.params.arguments ?? {};
-    const exact = options.exact ? (options.exact.take(extra.requestId) ?? {}) : sent;
+    callsInProgress++;
+    try {
+      return await callTool(request.params, extra);
+    } finally {
+      callsInProgress--;
+    }
+  });
+
+  /**
+   * Asks the client's user, by MCP elicitation, whether the call may go on (docs/mcp.md, "Confirmations"): true
+   * only for an accepted answer whose `confirm` is true; undefined when the client cannot be asked.
+   */
+  async function askToConfirm(question: string, extra: CallExtra): Promise<boolean | undefined> {
+    // An empty elicitation capability is form elicitation (MCP 2025-11-25, "Capabilities").
+    const elicitation = server.getClientCapabilities()?.elicitation;
+    if (elicitation === undefined || (elicitation.form === undefined && elicitation.url !== undefined)) return undefined;
+    let result: ElicitResult;
+    try {
+      // Sent on the call's own stream (related to its request), so over HTTP it reaches the client that waits.
+      result = await extra.sendRequest(
+        {
+          method: 'elicitation/create',
+          params: {
+            message: question,
+            requestedSchema: {
+              type: 'object',
+              properties: { confirm: { type: 'boolean', title: 'Confirm', description: question } },
+              required: ['confirm'],
+            },
+          },
+        },
+        ElicitResultSchema,
+        { timeout: options.approvalWaitMs, signal: extra.signal },
+      );
+    } catch {
+      // No answer (the client failed the request, or a person took longer than the approval wait): not confirmed.
+      return false;
+    }
+    return result.action === 'accept' && result.content?.confirm === true;
+  }
+
+  async function callTool(params: CallToolRequest['params'], extra: CallExtra): Promise<CallToolResult> {
+    const name = params.name;
+    const kept = options.exact?.take(extra.requestId);
+    if (options.exact && kept === undefined) return errorResult('INVALID_BODY', 'the arguments of this call were not read; send it again');
+    const exact = kept ? (kept.value ?? {}) : (params.arguments ?? {});
     if (exact === null || typeof exact !== 'object' || Array.isArray(exact)) {
       return errorResult('INVALID_BODY', 'arguments are a JSON object');
     }
+    // The upstream gets a plain copy of the arguments the gate decided on, never another reading of them.
+    const sent = plainJson(exact) as Record<string, unknown>;
     const found = (await mapped(false).catch(() => new Map<string, never>())).get(name);
     const target = found?.tool.upstream;
     if (!found || !target) return errorResult('TOOL_NOT_OFFERED', `${name} is not a tool this gateway offers; list the tools again`);
-    let answer: CallAnswer;
-    try {
+    const decide = (confirmed: boolean) =>
       // A withheld tool's call is still decided, so its denial (TOOL_DEFINITION_CHANGED) is in the decision log.
-      answer = await decideAgentCall(
+      decideAgentCall(
         ctx,
         agent,
-        { tool: name, arguments: exact as Record<string, unknown>, session },
+        { tool: name, arguments: exact as Record<string, unknown>, session, ...(confirmed ? { confirmed: true } : {}) },
         { via: 'mcp', definition: found.authorized ? 'authorized' : 'changed' },
       );
+    let answer: CallAnswer;
+    try {
+      answer = await decide(extra._meta?.[CONFIRMED_META] === true);
+      if (answer.decision === 'confirm') {
+        const question =
+          typeof answer.explanation.confirmation === 'string' ? answer.explanation.confirmation : `Confirm the call to ${name}?`;
+        const confirmed = await askToConfirm(question, extra);
+        if (confirmed === false) {
+          return errorResult('CONFIRMATION_DECLINED', 'the call was not confirmed; it is not sent', {
+            call_id: answer.call_id,
+            rule: answer.rule,
+            explanation: answer.explanation,
+          });
+        }
+        // Confirmed: decided again, so the confirmed call is logged and may still be held or denied.
+        if (confirmed === true) answer = await decide(true);
+      }
     } catch (err) {
       if (err instanceof ApiError) return errorResult(err.code, err.message, err.details as Record<string, unknown> | undefined);
       throw err;
@@ -142,7 +217,11 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
     const told = { call_id: answer.call_id, rule: answer.rule, explanation: answer.explanation };
     if (answer.decision === 'deny') return errorResult(answer.code ?? 'DENIED', 'the call is denied', told);
     if (answer.decision === 'confirm') {
-      return errorResult(answer.code ?? 'CONFIRMATION_REQUIRED', 'a person must confirm this call first', told);
+      return errorResult(
+        answer.code ?? 'CONFIRMATION_REQUIRED',
+        `a person must confirm this call first; once confirmed, send it again with "_meta": {"${CONFIRMED_META}": true}`,
+        told,
+      );
     }
     const token = extra._meta?.progressToken;
     // The client's progress token hears a held call's seconds, then the upstream's own progress; a value that
@@ -199,10 +278,14 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
       if (err instanceof UpstreamError) return errorResult(err.code, err.message, { call_id: answer.call_id });
       throw err;
     }
-  });
+  }
 
   return {
     server,
+    /** How many tools/call requests are being answered now (a held call waits in one). */
+    get callsInProgress(): number {
+      return callsInProgress;
+    },
     async close(): Promise<void> {
       await server.close();
     },

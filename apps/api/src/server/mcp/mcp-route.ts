@@ -1,24 +1,49 @@
 // Streamable HTTP at /mcp on `tollgate serve` (docs/mcp.md): the agent's key as a Bearer token, the body read
-// by the exact JSON reader, then the SDK's web-standard transport in stateless mode, one gateway a request
-// (the upstream connections are shared by the data folder's pool).
+// once by the exact JSON reader, then the SDK's web-standard transport of the request's MCP session. A session
+// (Mcp-Session-Id) is one gateway, so its per-session rules span its requests; it belongs to the key that
+// opened it. The upstream connections are shared by the data folder's pool.
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { readJsonText } from '@tollgate/engine/source';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Hono } from 'hono';
 import { MAX_BODY_BYTES } from '../body-limit.ts';
 import type { AppContext } from '../context.ts';
 import { cachedPrincipalOf } from '../state/auth-cache.ts';
-import { ExactArguments } from './exact-stdio-transport.ts';
+import { ExactArguments, readExactMessage } from './exact-stdio-transport.ts';
 import { createGateway } from './gateway.ts';
+
+/** Most MCP sessions open at once on one server; an initialize past it is refused (503, SESSION_LIMIT). */
+export const MAX_MCP_SESSIONS = 1000;
+/** A session with no request for this long, and no call being answered, is ended (docs/mcp.md, "Sessions"). */
+export const MCP_SESSION_IDLE_MS = 30 * 60_000;
+/** How often idle sessions are looked for. */
+const SWEEP_EVERY_MS = 60_000;
 
 export interface McpRouteOptions {
   approvalWaitMs?: number;
   upstreamTimeoutMs?: number;
+  /** MAX_MCP_SESSIONS unless given. */
+  maxSessions?: number;
+  /** MCP_SESSION_IDLE_MS unless given. */
+  sessionIdleMs?: number;
 }
 
-function rpcError(code: number, message: string, status: number): Response {
-  return Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status });
+/** One MCP session: its transport and gateway, the key that opened it (by digest), and when it was last used. */
+interface McpSession {
+  transport: WebStandardStreamableHTTPServerTransport;
+  gateway: ReturnType<typeof createGateway>;
+  exact: ExactArguments;
+  keyDigest: string;
+  lastUsed: number;
 }
+
+function rpcError(code: number, message: string, status: number, headers?: Record<string, string>): Response {
+  return Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status, ...(headers ? { headers } : {}) });
+}
+
+/** MCP's answer to a session id it does not hold (transports, "Session Management"): start a new session. */
+const sessionNotFound = () => rpcError(-32001, 'SESSION_NOT_FOUND: no such session; initialize a new one', 404);
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -49,6 +74,58 @@ function isRebound(local: string | undefined, origin: string | undefined): boole
  */
 export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
   const app = new Hono();
+  const maxSessions = options.maxSessions ?? MAX_MCP_SESSIONS;
+  const idleMs = options.sessionIdleMs ?? MCP_SESSION_IDLE_MS;
+  const sessions = new Map<string, McpSession>();
+  let sweeper: NodeJS.Timeout | undefined;
+  // Initializes being answered: counted against the cap with the sessions, so two at once cannot pass it.
+  let opening = 0;
+
+  const idle = (session: McpSession, now: number) => session.gateway.callsInProgress === 0 && now - session.lastUsed > idleMs;
+  const sweep = () => {
+    const now = Date.now();
+    for (const session of [...sessions.values()]) if (idle(session, now)) void session.transport.close();
+  };
+  let stopping = false;
+  // A stopping server ends every session (their event streams close, held calls end) and opens no new one.
+  ctx.events.onClose(() => {
+    stopping = true;
+    clearInterval(sweeper);
+    for (const session of [...sessions.values()]) void session.transport.close();
+  });
+
+  /** A new session's transport and gateway; it joins the map once the SDK has initialized it. */
+  function openSession(agent: string, keyDigest: string, exact: ExactArguments): McpSession {
+    const id = randomUUID();
+    const gateway = createGateway(ctx, agent, {
+      approvalWaitMs: options.approvalWaitMs ?? 600_000,
+      upstreamTimeoutMs: options.upstreamTimeoutMs ?? 30_000,
+      exact,
+      // The gate session is the MCP session: at_most and after count its calls over all its requests.
+      session: `mcp-${id}`,
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: (sid) => {
+        sessions.set(sid, session);
+        sweeper ??= setInterval(sweep, Math.min(SWEEP_EVERY_MS, idleMs)).unref();
+      },
+      onsessionclosed: (sid) => {
+        sessions.delete(sid);
+      },
+    });
+    // Whatever ends it (DELETE, idle, a server stopping), a closed session leaves the map.
+    transport.onclose = () => {
+      sessions.delete(id);
+      if (sessions.size === 0) {
+        clearInterval(sweeper);
+        sweeper = undefined;
+      }
+    };
+    const session: McpSession = { transport, gateway, exact, keyDigest, lastUsed: Date.now() };
+    return session;
+  }
+
   app.all('/', async (c) => {
     const local = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.localAddress;
     if (isRebound(local, c.req.header('origin'))) {
@@ -65,32 +142,52 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
         'WWW-Authenticate': 'Bearer',
       });
     }
-    const exact = new ExactArguments();
+    const keyDigest = createHash('sha256')
+      .update(m?.[1] as string)
+      .digest('hex');
+    const sessionId = c.req.header('mcp-session-id');
+    let session = sessionId === undefined ? undefined : sessions.get(sessionId);
+    if (sessionId !== undefined) {
+      // A session id is not a credential: another key's request for it is answered as for an unknown id.
+      if (!session || session.keyDigest !== keyDigest) return sessionNotFound();
+      if (idle(session, Date.now())) {
+        await session.transport.close();
+        return sessionNotFound();
+      }
+      session.lastUsed = Date.now();
+    }
+    const exact = session ? session.exact : new ExactArguments();
     let parsedBody: unknown;
     if (c.req.method === 'POST') {
       const text = await c.req.text();
       if (text.length > MAX_BODY_BYTES) return rpcError(-32700, `TOO_LARGE: the body is over ${MAX_BODY_BYTES} bytes`, 413);
-      const read = readJsonText(text);
-      if (!read.ok || read.diagnostics.length > 0) {
-        const problem = read.ok ? read.diagnostics[0] : read.diagnostic;
-        return rpcError(-32700, `${problem?.code}: ${problem?.message}`, 400);
-      }
-      for (const message of Array.isArray(read.value) ? read.value : [read.value]) {
-        const m = message as { method?: unknown; id?: unknown; params?: { arguments?: unknown } };
-        if (m.method === 'tools/call' && (typeof m.id === 'string' || typeof m.id === 'number')) exact.keep(m.id, m.params?.arguments);
-      }
-      // No duplicates and a bounded depth, so JSON.parse reads the same members the reader did.
-      parsedBody = JSON.parse(text);
+      // Read once: the gate decides on the exact arguments kept in `exact`, the SDK reads the plain copy.
+      const read = readExactMessage(text, exact);
+      if (!read.ok) return rpcError(-32700, read.problem, 400);
+      parsedBody = read.message;
     }
-    const gateway = createGateway(ctx, principal.agent, {
-      approvalWaitMs: options.approvalWaitMs ?? 600_000,
-      upstreamTimeoutMs: options.upstreamTimeoutMs ?? 30_000,
-      exact,
-    });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    await gateway.server.connect(transport);
-    const response = await transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody });
-    return response;
+    if (!session) {
+      const initializing = (Array.isArray(parsedBody) ? parsedBody : [parsedBody]).some((message) => isInitializeRequest(message));
+      if (!initializing) return rpcError(-32000, 'SESSION_REQUIRED: send the Mcp-Session-Id of your session, or initialize one', 400);
+      if (stopping) return rpcError(-32000, 'SERVER_STOPPING: the server is stopping; no session is opened', 503);
+      if (sessions.size + opening >= maxSessions) {
+        return rpcError(-32000, `SESSION_LIMIT: ${maxSessions} sessions are open; end one (DELETE /mcp) or retry later`, 503, {
+          'Retry-After': '60',
+        });
+      }
+      opening++;
+      try {
+        session = openSession(principal.agent, keyDigest, exact);
+        await session.gateway.server.connect(session.transport);
+        const response = await session.transport.handleRequest(c.req.raw, { parsedBody });
+        // An initialize the SDK refused opened no session: nothing holds the gateway.
+        if (!sessions.has(session.transport.sessionId ?? '')) await session.gateway.close();
+        return response;
+      } finally {
+        opening--;
+      }
+    }
+    return session.transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody });
   });
   return app;
 }
