@@ -47,6 +47,27 @@ describe('/mcp over Streamable HTTP', () => {
     expect(res.status).toBe(401);
   });
 
+  it('refuses a body over 1 MiB unread, with or without a length, before the key is looked at', async () => {
+    const big = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(1024 * 1024)}"}}`;
+    // No key at all: the body's size is judged first, as on every API route, so a 401 would mean it was read on.
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    const withLength = await fetch(`${s.url}/mcp`, { method: 'POST', headers, body: big });
+    expect(withLength.status).toBe(413);
+    expect(((await withLength.json()) as { error: { message: string } }).error.message).toMatch(/^TOO_LARGE/);
+    const bytes = new TextEncoder().encode(big);
+    const streamed = new ReadableStream({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 65536) controller.enqueue(bytes.slice(i, i + 65536));
+        controller.close();
+      },
+    });
+    const chunked = await fetch(`${s.url}/mcp`, { method: 'POST', headers, body: streamed, duplex: 'half' } as RequestInit);
+    expect(chunked.status).toBe(413);
+  });
+
   it('lists the mapped tool, forwards an allowed call and refuses a denied one without calling the upstream', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['issue_refund', 'read_order', 'search_orders']);

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Hono } from 'hono';
-import { MAX_BODY_BYTES } from '../body-limit.ts';
+import { bodyLimit, MAX_BODY_BYTES } from '../body-limit.ts';
 import type { AppContext } from '../context.ts';
 import { cachedPrincipalOf } from '../state/auth-cache.ts';
 import { ExactArguments, readExactMessage } from './exact-stdio-transport.ts';
@@ -126,6 +126,14 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
     return session;
   }
 
+  // A body over the limit is refused unread, by its length or as it streams, as on every API route.
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => rpcError(-32700, `TOO_LARGE: the body is over ${MAX_BODY_BYTES} bytes`, 413),
+    }),
+  );
   app.all('/', async (c) => {
     const local = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.localAddress;
     if (isRebound(local, c.req.header('origin'))) {
