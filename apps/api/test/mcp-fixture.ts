@@ -2,8 +2,10 @@
 // as an owner would, the recording upstream's log, and a tool result's error read back.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'vitest';
-import { type LooseJson, okJson, postEdit, REPO_ROOT, type TestServer } from './server-harness.ts';
+import { agentKey, type LooseJson, okJson, postEdit, REPO_ROOT, type TestServer } from './server-harness.ts';
 
 /** A small upstream that appends every call it receives to RECORD_FILE (fixtures/recording-upstream.mjs). */
 export const RECORDER = join(REPO_ROOT, 'apps/api/test/fixtures/recording-upstream.mjs');
@@ -125,4 +127,30 @@ export async function pendingApprovalId(s: TestServer, besides: readonly string[
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('no approval request was listed within 10 s');
+}
+
+/** The SDK's own Client connected to the server's /mcp as `agent` (its key as the Bearer token). */
+export async function connectHttp(s: TestServer, name = 'test-agent', agent = 'support-bot'): Promise<Client> {
+  const client = new Client({ name, version: '1' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${agentKey(s, agent)}` } },
+    }),
+  );
+  return client;
+}
+
+/**
+ * Sends `issue_refund` with `args`, which the demo policy holds, and cancels it once its approval request is
+ * listed; then, the client's call rejected, waits a moment for the gateway to stop waiting. The approval's id.
+ */
+export async function cancelWhileHeld(s: TestServer, client: Client, args: Record<string, unknown>): Promise<string> {
+  const held = await pendingApprovalIds(s);
+  const abort = new AbortController();
+  const pending = client.callTool({ name: 'issue_refund', arguments: args }, undefined, { signal: abort.signal, timeout: 30_000 });
+  const approvalId = await pendingApprovalId(s, held);
+  abort.abort();
+  await expect(pending).rejects.toThrow();
+  await new Promise((r) => setTimeout(r, 600));
+  return approvalId;
 }

@@ -1,11 +1,20 @@
 // The MCP gateway over Streamable HTTP at /mcp, in-process on loopback: the SDK's own Client with the
 // agent's key as a Bearer token, a recording upstream (fixtures/recording-upstream.mjs) behind it.
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVERYTHING, errorOf, mapUpstreams, nodeUpstream, pendingApprovalId, RECORDER, recordedCalls, textOf } from './mcp-fixture.ts';
-import { agentKey, okJson, startServer, type TestServer } from './server-harness.ts';
+import {
+  connectHttp,
+  EVERYTHING,
+  errorOf,
+  mapUpstreams,
+  nodeUpstream,
+  pendingApprovalId,
+  RECORDER,
+  recordedCalls,
+  textOf,
+} from './mcp-fixture.ts';
+import { okJson, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 let record: string;
@@ -25,12 +34,7 @@ beforeAll(async () => {
     read_order: { server: 'everything', tool: 'echo' },
     search_orders: { server: 'everything', tool: 'get-env' },
   });
-  client = new Client({ name: 'test-agent', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${agentKey(s, 'support-bot')}` } },
-    }),
-  );
+  client = await connectHttp(s, 'test-agent');
 }, 30_000);
 
 afterAll(async () => {

@@ -2,11 +2,10 @@
 // through /mcp (the SDK's own Client, a recording upstream behind the gateway) reads as via mcp, a call to the
 // gate route as via http, and a decision recorded before the column existed as http.
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mapUpstreams, nodeUpstream, pendingApprovalId, RECORDER, recordedCalls } from './mcp-fixture.ts';
-import { agentKey, okJson, startServer, type TestServer } from './server-harness.ts';
+import { connectHttp, mapUpstreams, nodeUpstream, pendingApprovalId, RECORDER, recordedCalls } from './mcp-fixture.ts';
+import { okJson, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 let record: string;
@@ -19,12 +18,7 @@ beforeAll(async () => {
   await mapUpstreams(s, [nodeUpstream('recorder', RECORDER, [], ['RECORD_FILE'])], {
     issue_refund: { server: 'recorder', tool: 'refund' },
   });
-  client = new Client({ name: 'marking-agent', version: '1' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${agentKey(s, 'support-bot')}` } },
-    }),
-  );
+  client = await connectHttp(s, 'marking-agent');
 }, 30_000);
 
 afterAll(async () => {

@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, mapUpstreams, nodeUpstream, pendingApprovalId, pendingApprovalIds, RECORDER, recordedCalls } from './mcp-fixture.ts';
+import {
+  cancelWhileHeld,
+  errorOf,
+  mapUpstreams,
+  nodeUpstream,
+  pendingApprovalId,
+  RECORDER,
+  recordedCalls,
+} from './mcp-fixture.ts';
 import { agentKey, okJson, REPO_ROOT, startServer, type TestServer } from './server-harness.ts';
 
 const BIN = join(REPO_ROOT, 'apps/api/bin/tollgate.cjs');
@@ -170,16 +178,7 @@ describe('tollgate mcp over stdio', () => {
 
   it('never forwards a held call the client cancels; its approval request stays pending', async () => {
     const before = recorded().length;
-    const held = await pendingApprovalIds(s);
-    const abort = new AbortController();
-    const pending = client.callTool({ name: 'issue_refund', arguments: { amount: '700', order: 'A-9' } }, undefined, {
-      signal: abort.signal,
-      timeout: 30_000,
-    });
-    const approvalId = await pendingApprovalId(s, held);
-    abort.abort();
-    await expect(pending).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 600));
+    const approvalId = await cancelWhileHeld(s, client, { amount: '700', order: 'A-9' });
     expect((await okJson(s.call('GET', `/v1/approvals/${approvalId}`, { key: s.key('viewer') }))).status).toBe('pending');
     // Approved afterwards, it is forwarded by no one: the gateway stopped waiting when the client cancelled.
     await okJson(s.call('POST', `/v1/approvals/${approvalId}/approve`, { key: s.key('approver'), body: {} }));

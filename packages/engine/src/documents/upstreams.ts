@@ -140,7 +140,14 @@ function readHttp(raw: unknown, at: string, problems: Diagnostic[]): Omit<HttpUp
   return { transport: 'http', url, headers };
 }
 
-function isHttpUrl(text: string): boolean {
+/**
+ * Whether `text` is an http(s) URL without a user or password (a secret in a URL would sit in the document).
+ *
+ * @example
+ * isHttpUrl('https://search.example.com/mcp') // true
+ * isHttpUrl('https://user:pw@example.com/') // false
+ */
+export function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';

@@ -1,7 +1,7 @@
 // Reads an MCP client's server configuration (the `mcpServers` JSON desktop and IDE clients use) into upstreams
 // for mcp/servers.yaml, keeping apart the values needed to list their tools now: the upstreams name variables,
 // never their values (docs/mcp.md, "Starting from what you have").
-import { type HttpUpstream, SERVER_NAME, type StdioUpstream, type Upstream } from '@tollgate/engine';
+import { type HttpUpstream, isHttpUrl, SERVER_NAME, type StdioUpstream, type Upstream } from '@tollgate/engine';
 import { childPointer, type Diagnostic } from '@tollgate/engine/source';
 
 /** A server of the client's file, as the upstreams document will name it. */
@@ -227,15 +227,6 @@ function sameUpstream(a: Upstream, b: Upstream): boolean {
 
 function same(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
-  } catch {
-    return false;
-  }
 }
 
 function isText(value: unknown): value is string {
