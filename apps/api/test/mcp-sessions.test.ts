@@ -9,14 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/app.ts';
 import { flushDecisions } from '../src/server/state/decision-log.ts';
 import { createKey } from '../src/server/state/members.ts';
-import {
-  cancelWhileHeld,
-  errorOf,
-  mapUpstreams,
-  nodeUpstream,
-  RECORDER,
-  recordedCalls,
-} from './mcp-fixture.ts';
+import { cancelWhileHeld, errorOf, mapUpstreams, nodeUpstream, RECORDER, recordedCalls } from './mcp-fixture.ts';
 import { agentKey, type LooseJson, okJson, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;

@@ -6,15 +6,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cancelWhileHeld,
-  errorOf,
-  mapUpstreams,
-  nodeUpstream,
-  pendingApprovalId,
-  RECORDER,
-  recordedCalls,
-} from './mcp-fixture.ts';
+import { cancelWhileHeld, errorOf, mapUpstreams, nodeUpstream, pendingApprovalId, RECORDER, recordedCalls } from './mcp-fixture.ts';
 import { agentKey, okJson, REPO_ROOT, startServer, type TestServer } from './server-harness.ts';
 
 const BIN = join(REPO_ROOT, 'apps/api/bin/tollgate.cjs');
