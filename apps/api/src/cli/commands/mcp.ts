@@ -6,8 +6,9 @@ import { openContext } from '../../server/context.ts';
 import { ExactArguments, ExactStdioTransport } from '../../server/mcp/exact-stdio-transport.ts';
 import { createGateway } from '../../server/mcp/gateway.ts';
 import { cachedPrincipalOf } from '../../server/state/auth-cache.ts';
+import { heartbeatFromEnvironment } from '../../server/state/gateways.ts';
 import { CliError, type CliIo } from '../io.ts';
-import type { ParsedOptions } from '../options.ts';
+import { languageRevisionOf, type ParsedOptions } from '../options.ts';
 
 export const AGENT_KEY_VARIABLE = 'TOLLGATE_AGENT_KEY';
 const DEFAULT_APPROVAL_WAIT_SECONDS = 600;
@@ -25,10 +26,13 @@ export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
   if (agent === undefined) throw new CliError('USAGE', 'tollgate mcp needs --agent NAME');
   const approvalWaitMs = seconds(options['approval-wait'], DEFAULT_APPROVAL_WAIT_SECONDS, 'approval-wait') * 1000;
   const upstreamTimeoutMs = seconds(options['upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_SECONDS, 'upstream-timeout') * 1000;
+  const languageRevision = languageRevisionOf(options['language-revision']);
   const key = process.env[AGENT_KEY_VARIABLE];
   if (!key) throw new CliError('USAGE', `tollgate mcp: set ${AGENT_KEY_VARIABLE} to the agent's key`);
   const dataDir = resolve(options.data ?? '.tollgate-data');
-  const ctx = await openContext(dataDir).catch((err: unknown) => {
+  // Registered as a gateway node: the language gate (docs/deploy.md) counts it until it stops.
+  const node = { languageRevision, heartbeatMs: heartbeatFromEnvironment() };
+  const ctx = await openContext(dataDir, { gateway: node }).catch((err: unknown) => {
     if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate mcp: ${err.message}`);
     throw err;
   });

@@ -7,8 +7,9 @@ import { StoreError } from '@tollgate/store';
 import { createApp } from '../../server/app.ts';
 import { openContext } from '../../server/context.ts';
 import { seedDemo } from '../../server/demo.ts';
+import { heartbeatFromEnvironment } from '../../server/state/gateways.ts';
 import { CliError, type CliIo } from '../io.ts';
-import type { ParsedOptions } from '../options.ts';
+import { languageRevisionOf, type ParsedOptions } from '../options.ts';
 
 /** How long a stopping server lets requests in flight finish before it cuts their connections. */
 const STOP_GRACE_MS = 3_000;
@@ -19,8 +20,11 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   const host = options.host ?? '127.0.0.1';
   const port = Number(options.port ?? '8787');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('USAGE', `--port must be 0-65535, got ${options.port}`);
+  const languageRevision = languageRevisionOf(options['language-revision']);
   const dataDir = resolve(options.data ?? '.tollgate-data');
-  const ctx = await openContext(dataDir).catch((err: unknown) => {
+  // Registered as a gateway node: the language gate (docs/deploy.md) counts it until it stops.
+  const gateway = { languageRevision, heartbeatMs: heartbeatFromEnvironment() };
+  const ctx = await openContext(dataDir, { gateway }).catch((err: unknown) => {
     // A damaged store is refused with the file named and the command that mends it (docs/store.md, "Faults").
     if (err instanceof StoreError) {
       const code = err.code === 'locked' ? 'LOCKED' : 'STORE_DAMAGED';

@@ -4,6 +4,7 @@
 import type { RuleStatus } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { assertRulesetRuns } from '../gateways/language-gate.ts';
 import { notFound, storeError } from '../routes/route-kit.ts';
 import type { MemberRow, Role } from '../state/members.ts';
 import { hasStatus, lifecycleOf } from './lifecycle.ts';
@@ -108,6 +109,7 @@ export async function restoreRuleset(ctx: AppContext, id: string, member: Member
   if (record.status !== 'archived') throw new ApiError(409, 'RULESET_NOT_ARCHIVED', `${id} is ${record.status}, not archived`);
   let status: RuleStatus = 'restores_to' in record && record.restores_to !== undefined ? record.restores_to : 'draft';
   if (status === 'active' && view.pins.some((p) => p.status === 'draft')) status = 'draft';
+  if (status === 'active' || status === 'test') await assertRulesetRuns(ctx, view);
   await lifecycle.update(id, { status, restores_to: undefined, replaced_by: undefined }, member.name, ctx.now());
   return fullView(ctx, id);
 }
