@@ -9,6 +9,7 @@ const LINKS: { label: string; route: Route }[] = [
   { label: 'Decisions', route: { page: 'decisions' } },
   { label: 'Templates', route: { page: 'templates' } },
   { label: 'Rule sets', route: { page: 'rulesets', ruleset: null } },
+  { label: 'Gateways', route: { page: 'gateways' } },
 ];
 
 export function NavBar({ current: page }: { current: Route['page'] }) {

@@ -1,4 +1,4 @@
-// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/decisions, #/templates, #/rulesets[/<id>].
+// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/decisions, #/templates, #/rulesets[/<id>], #/gateways.
 import { useEffect, useState } from 'react';
 import { mayLeave } from '../lib/leave-guard.ts';
 
@@ -12,6 +12,7 @@ export type Route =
   | { page: 'simulation' }
   | { page: 'decisions' }
   | { page: 'templates' }
+  | { page: 'gateways' }
   | { page: 'rulesets'; ruleset: string | null };
 
 /** Reads a route from a hash. Example: `parseRoute('#/documents/policies%2Fa.json')`. */
@@ -22,6 +23,7 @@ export function parseRoute(hash: string): Route {
   if (page === 'simulation') return { page: 'simulation' };
   if (page === 'decisions') return { page: 'decisions' };
   if (page === 'templates') return { page: 'templates' };
+  if (page === 'gateways') return { page: 'gateways' };
   if (page === 'rulesets') return { page: 'rulesets', ruleset: rest ? decodeURIComponent(rest) : null };
   if (page === 'edit' && rest) return { page: 'edit', document: decodeURIComponent(rest) };
   if (page === 'history' && rest) return { page: 'history', document: decodeURIComponent(rest) };
@@ -36,6 +38,7 @@ export function hrefOf(route: Route): string {
   if (route.page === 'simulation') return '#/simulation';
   if (route.page === 'decisions') return '#/decisions';
   if (route.page === 'templates') return '#/templates';
+  if (route.page === 'gateways') return '#/gateways';
   if (route.page === 'rulesets') return route.ruleset === null ? '#/rulesets' : `#/rulesets/${encodeURIComponent(route.ruleset)}`;
   if (route.page === 'edit') return `#/edit/${encodeURIComponent(route.document)}`;
   if (route.page === 'history') return `#/history/${encodeURIComponent(route.document)}`;
