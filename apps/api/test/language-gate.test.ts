@@ -1,5 +1,6 @@
 // The language gate across gateway nodes on one data folder (docs/deploy.md): a server in this process and
-// `tollgate serve --language-revision 1` run as a child process over the same folder. While the old node is
+// `tollgate serve --language-revision 1` (or `tollgate mcp`, through the SDK's Client) run as child processes
+// over the same folder. While the old node is
 // live, a revision-2 policy is never made to run (activate, revert, an edit, a rule set's version); once it
 // stops and its heartbeat expires, it is; and an old node denies every call of an agent whose policy it cannot
 // read. The registry's liveness is held equal to a plain model over random nodes, through real SQLite.
@@ -7,10 +8,13 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/server/state/db.ts';
-import { isLive, laggingGateways, listGateways, WINDOW_HEARTBEATS } from '../src/server/state/gateways.ts';
+import { laggingGateways, listGateways, WINDOW_HEARTBEATS } from '../src/server/state/gateways.ts';
+import { errorOf, mapUpstreams, nodeUpstream, RECORDER, recordedCalls } from './mcp-fixture.ts';
 import { agentKey, okJson, patchRuleset, postEdit, REPO_ROOT, startServer, type TestServer } from './server-harness.ts';
 
 const BIN = join(REPO_ROOT, 'apps/api/bin/tollgate.cjs');
@@ -157,6 +161,43 @@ describe('the language gate', () => {
     expect((await gateways()).map((g) => g.id)).not.toContain(id);
   }, 40_000);
 
+  it('has tollgate mcp register as a node of its revision and deny the calls it cannot decide, before any upstream', async () => {
+    const record = join(s.dataDir, 'recorded.jsonl');
+    await mapUpstreams(s, [nodeUpstream('recorder', RECORDER, [], ['RECORD_FILE'])], {
+      issue_refund: { server: 'recorder', tool: 'refund' },
+    });
+    const client = new Client({ name: 'old-agent', version: '1' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp', '--agent', 'support-bot', '--data', s.dataDir, '--language-revision', '1'],
+        env: {
+          PATH: process.env.PATH ?? '',
+          TOLLGATE_AGENT_KEY: agentKey(s, 'support-bot'),
+          RECORD_FILE: record,
+          TOLLGATE_GATEWAY_HEARTBEAT_MS: String(HEARTBEAT_MS),
+        },
+        stderr: 'ignore',
+      }),
+    );
+    let id: string | undefined;
+    try {
+      const live = (await gateways()).filter((g) => g.live);
+      expect(live).toMatchObject([{ language_revision: 1, version: '0.1.0' }]);
+      id = live[0]?.id;
+      const error = errorOf(await client.callTool({ name: 'issue_refund', arguments: { amount: '50', order: 'A-9' } }));
+      expect(error.code).toBe('LANGUAGE_REVISION_UNSUPPORTED');
+      expect(recordedCalls(record)).toEqual([]);
+    } finally {
+      await client.close();
+    }
+    // Its client gone, the node stops cleanly and its row is removed (not merely left to expire).
+    const listed = async () => (await gateways()).some((g) => g.id === id);
+    const deadline = Date.now() + 10_000;
+    while ((await listed()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await listed()).toBe(false);
+  }, 40_000);
+
   it('refuses a revert or a rule set version that would make a revision-2 policy run while an old node is live', async () => {
     await untilNoneLive();
     // A revision-1 version runs on top of the revision-2 one, so a revert would return to revision 2.
@@ -233,7 +274,7 @@ describe('the gateway registry', () => {
           if (revision === 1) expect(lagging).toEqual([]);
           for (const g of listGateways(db, now)) {
             const n = nodes[Number(g.id.slice(1))];
-            expect(g.live).toBe(isLive({ last_seen: g.last_seen, heartbeat_ms: n?.heartbeat ?? 0 }, now));
+            expect(g.live).toBe(n !== undefined && n.age <= n.heartbeat * WINDOW_HEARTBEATS);
           }
         }),
         { numRuns: 200 },
