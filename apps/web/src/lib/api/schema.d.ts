@@ -4512,7 +4512,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4594,7 +4594,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4694,7 +4694,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4780,7 +4780,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4899,7 +4899,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5000,7 +5000,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5097,7 +5097,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5178,7 +5178,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5290,7 +5290,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
