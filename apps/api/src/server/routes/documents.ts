@@ -109,10 +109,13 @@ export function documentRoutes() {
       // version, which checks its pins first.
       throw new ApiError(409, 'RULESET_REVERT_ACTIVE', `${id} is active: activate the version to run instead, so its pins are checked`);
     }
-    if (documentKindOf(id) === 'policy') {
-      // The version a revert lands on runs: a live gateway must decide its language revision.
-      const target = await ctx.store.revertTarget(id).catch(storeError);
-      if (target !== undefined) assertPolicyRuns(ctx, id, target, (await version(ctx, id, target)).text);
+    // The version a revert lands on runs (a set in test runs too): a live gateway must decide its language revision.
+    const target = await ctx.store.revertTarget(id).catch(storeError);
+    if (target !== undefined && documentKindOf(id) === 'policy') assertPolicyRuns(ctx, id, target, (await version(ctx, id, target)).text);
+    if (target !== undefined && documentKindOf(id) === 'ruleset') {
+      // A set version that does not load runs nothing, so only one that loads is weighed.
+      const set = await readRulesetVersion(ctx, id, target).catch(() => undefined);
+      if (set) await assertRulesetRuns(ctx, set.view);
     }
     const v = await ctx.store.revert(id, precondition).catch(storeError);
     ctx.events.publish({ type: 'document', id, sequence: v.sequence });
