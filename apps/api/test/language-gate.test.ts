@@ -228,6 +228,24 @@ describe('the language gate', () => {
     } finally {
       await kill(old.child);
     }
+
+    // With no old node the set runs the revision-2 pin; a policy disabled meanwhile stops the set, and making it
+    // usable again while an old node is live would make the set run it: refused, its status unchanged.
+    await untilNoneLive();
+    await okJson(patchRuleset(s, SET, { active_version: moved.version_id }));
+    const status = (value: string) =>
+      s.call('POST', `/v1/documents/${encodeURIComponent(POLICY)}/status`, { key: s.key('owner'), body: { status: value } });
+    await okJson(status('disabled'));
+    const again = await startNode(1);
+    try {
+      const enabled = await status('active');
+      expect(enabled.status).toBe(409);
+      expect(enabled.json.error).toMatchObject({ code: 'GATEWAYS_NOT_UPGRADED', details: { revision: 2 } });
+    } finally {
+      await kill(again.child);
+    }
+    await untilNoneLive();
+    expect((await okJson(status('active'))).status).toBe('active');
   }, 40_000);
 
   it('lists gateways to owners and admins only', async () => {

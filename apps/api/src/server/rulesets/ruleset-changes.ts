@@ -125,5 +125,19 @@ export async function setRuleStatus(ctx: AppContext, id: string, status: RuleSta
   }
   const history = await ctx.store.history(id).catch(storeError);
   if (!history.some((v) => !v.rejected)) throw notFound('rule', `no rule ${id}`);
-  await lifecycleOf(ctx.store).update(id, { status }, member.name, ctx.now());
+  const lifecycle = lifecycleOf(ctx.store);
+  const unusable = (s: RuleStatus) => s === 'disabled' || s === 'archived';
+  // A policy usable again makes every running set that pins it run it again: the language gate weighs those sets.
+  if (id.startsWith('policies/') && unusable(await lifecycle.statusOf(id)) && !unusable(status)) await assertPinningSetsRun(ctx, id);
+  await lifecycle.update(id, { status }, member.name, ctx.now());
+}
+
+/** Refuses (GATEWAYS_NOT_UPGRADED) while a set in active or test that pins `rule` pins a policy a live gateway cannot decide. */
+async function assertPinningSetsRun(ctx: AppContext, rule: string): Promise<void> {
+  for (const setId of await ctx.store.list().catch(storeError)) {
+    if (!setId.startsWith('rulesets/')) continue;
+    const set = await readRulesetVersion(ctx, setId).catch(() => undefined);
+    if (!set || !(set.view.status === 'active' || set.view.status === 'test')) continue;
+    if (set.view.pins.some((p) => p.rule_id === rule)) await assertRulesetRuns(ctx, set.view);
+  }
 }
