@@ -31,6 +31,7 @@ const OPTIONS = {
   'upstream-timeout': { type: 'string' },
   'mcp-approval-wait': { type: 'string' },
   'mcp-upstream-timeout': { type: 'string' },
+  'language-revision': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -44,6 +45,13 @@ export function parseCommandLine(argv: string[]) {
 export function one(rest: string[], name: string): string {
   if (rest.length !== 1) throw new CliError('USAGE', `expected one ${name}, got ${rest.length === 0 ? 'none' : rest.join(' ')}`);
   return rest[0] as string;
+}
+
+/** --language-revision N: the highest policy language revision the node decides (1-3; 3 unless given). */
+export function languageRevisionOf(text: string | undefined): 1 | 2 | 3 {
+  if (text === undefined) return 3;
+  if (text === '1' || text === '2' || text === '3') return Number(text) as 1 | 2 | 3;
+  throw new CliError('USAGE', `--language-revision is 1, 2 or 3, got ${text}`);
 }
 
 /** A required option. */

@@ -2,13 +2,15 @@
 export const USAGE = `tollgate: governs what AI agents do with their tools.
 
 Usage:
-  tollgate serve [--data DIR] [--host 127.0.0.1] [--port 8787] [--demo]
+  tollgate serve [--data DIR] [--host 127.0.0.1] [--port 8787] [--demo] [--language-revision 3]
                  [--mcp-approval-wait 600] [--mcp-upstream-timeout 30]
       Serves the console and the API over a data folder (documents + tollgate.db; .tollgate-data unless
       given), and MCP at /mcp. --demo seeds a fresh folder with a demo workspace and prints its keys once.
-  tollgate mcp --agent NAME [--data DIR] [--approval-wait 600] [--upstream-timeout 30]
+  tollgate mcp --agent NAME [--data DIR] [--approval-wait 600] [--upstream-timeout 30] [--language-revision 3]
       Serves MCP over stdio as the agent (its key in TOLLGATE_AGENT_KEY): the catalogue tools mapped to
       mcp/servers.yaml's upstreams, every call decided by the gate before an upstream sees it (docs/mcp.md).
+      --language-revision N (1-3) on serve and mcp caps the policy language revision the node decides and
+      declares to the other gateways on the data folder (docs/deploy.md).
   tollgate mcp import FILE --data DIR [--agent mcp-agent] [--catalogue ID] [--upstream-timeout 30] [--json]
       Drafts mcp/servers.yaml, a catalogue, a deny-by-default policy and an agent from an MCP client's
       mcpServers file, listing each server's tools; saved as versions that do not run (a person activates

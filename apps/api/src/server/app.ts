@@ -20,6 +20,7 @@ import { decisionRoutes } from './routes/decisions.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { eventRoutes } from './routes/events.ts';
 import { gateRoutes } from './routes/gate.ts';
+import { gatewayRoutes } from './routes/gateways.ts';
 import { memberRoutes } from './routes/members.ts';
 import { reviewRoutes } from './routes/review.ts';
 import { rulesetRoutes } from './routes/rulesets.ts';
@@ -114,6 +115,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', toolBindingRoutes());
     api.route('/', upstreamRoutes());
     api.route('/', reviewRoutes());
+    api.route('/', gatewayRoutes());
     const doc = finishDocument(
       api.getOpenAPI31Document({
         openapi: '3.1.0',

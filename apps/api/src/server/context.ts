@@ -12,13 +12,16 @@ import {
   PolicyTrials,
   writeFileAtomic,
 } from '@tollgate/store';
+import packageJson from '../../package.json' with { type: 'json' };
 import { offLoop } from './compile-thread.ts';
+import { HoldLanguageEdits } from './gateways/hold-language-edits.ts';
 import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
 import { RuleShadows } from './shadows/rule-shadows.ts';
 import { cachedJudgedMembers } from './state/auth-cache.ts';
 import { type Db, openDatabase } from './state/db.ts';
 import { closeDecisionLog } from './state/decision-log.ts';
+import { type GatewayNode, type LanguageRevision, registerGateway } from './state/gateways.ts';
 import { adoptRunningBindings } from './state/tool-bindings.ts';
 import { SqliteTrialCounter } from './state/trial-counts.ts';
 import { versionsInUse } from './versions-in-use.ts';
@@ -39,8 +42,16 @@ export interface AppContext {
   now(): Date;
   /** Live updates for the console (server-sent events). */
   events: EventHub;
+  /**
+   * This process as a registered gateway node, when it decides calls (`serve`, `mcp`): the gate denies an
+   * agent whose policies are above its language revision (docs/deploy.md, "the language gate").
+   */
+  gateway?: GatewayNode;
   close(): Promise<void>;
 }
+
+/** Tollgate's version, as each gateway node registers it. */
+export const TOLLGATE_VERSION: string = packageJson.version;
 
 export type ServerEvent =
   | { type: 'approval'; id: string; status: string }
@@ -88,7 +99,13 @@ export class EventHub {
 /** Opens a data folder: `documents/` (the folder store) and `tollgate.db`. */
 export async function openContext(
   dataDir: string,
-  options: { watch?: boolean; now?: () => Date; lockTimeoutMs?: number } = {},
+  options: {
+    watch?: boolean;
+    now?: () => Date;
+    lockTimeoutMs?: number;
+    /** Register as a gateway node that decides up to this language revision (docs/deploy.md). */
+    gateway?: { languageRevision: LanguageRevision; heartbeatMs?: number };
+  } = {},
 ): Promise<AppContext> {
   const events = new EventHub();
   const documentChanges = { generation: 0 };
@@ -129,8 +146,17 @@ export async function openContext(
       }),
     ),
     // A model's edit of any kind is held for a person to activate; a person's new rule-set pins are a draft.
-    wrapWriter: (inner) => new HoldModelEdits(new HoldRulesetEdits(inner, store), store),
+    // A policy edit newer than a live gateway decides is stored as a version that does not run.
+    wrapWriter: (inner) => new HoldModelEdits(new HoldRulesetEdits(new HoldLanguageEdits(inner, store, db), store), store),
   });
+  const gateway =
+    options.gateway === undefined
+      ? undefined
+      : registerGateway(db, {
+          version: TOLLGATE_VERSION,
+          languageRevision: options.gateway.languageRevision,
+          ...(options.gateway.heartbeatMs !== undefined ? { heartbeatMs: options.gateway.heartbeatMs } : {}),
+        });
   return {
     dataDir,
     db,
@@ -141,7 +167,10 @@ export async function openContext(
     documentChanges,
     now,
     events,
+    ...(gateway !== undefined ? { gateway } : {}),
     async close() {
+      // Off the registry first: a stopping node no longer holds back a newer document.
+      gateway?.stop();
       await store.close();
       // Queued decisions are written before the database closes: a clean shutdown loses none.
       closeDecisionLog(db);

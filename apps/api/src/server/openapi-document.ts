@@ -73,6 +73,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'review', description: 'Decision maps of policy versions and the impact preview of a candidate.' },
   { name: 'simulations', description: 'Simulations of calls, trials of candidate policies and shadows of candidate rule files.' },
   { name: 'members', description: 'Members and the key in use.' },
+  { name: 'gateways', description: 'The gateway nodes deciding calls over the data folder and the language revision each decides.' },
   { name: 'events', description: 'The live event stream.' },
 ];
 

@@ -10,6 +10,7 @@ const LINKS: { label: string; route: Route }[] = [
   { label: 'Upstreams', route: { page: 'upstreams' } },
   { label: 'Templates', route: { page: 'templates' } },
   { label: 'Rule sets', route: { page: 'rulesets', ruleset: null } },
+  { label: 'Gateways', route: { page: 'gateways' } },
 ];
 
 export function NavBar({ current: page }: { current: Route['page'] }) {

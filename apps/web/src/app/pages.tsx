@@ -24,6 +24,8 @@ const DecisionsPage = lazyPage(() => import('../features/decisions/components/de
 const UpstreamsPage = lazyPage(() => import('../features/upstreams/components/upstreams-page.tsx').then((m) => m.UpstreamsPage));
 // The rule-sets page brings the engine's catalogue reader for its run panel; it loads when it is opened.
 const RulesetsPage = lazyPage(() => import('../features/rulesets/components/rulesets-page.tsx').then((m) => m.RulesetsPage));
+// The gateways page loads when it is opened.
+const GatewaysPage = lazyPage(() => import('../features/gateways/components/gateways-page.tsx').then((m) => m.GatewaysPage));
 // The history page brings Monaco's diff editor; it loads only when a history is opened.
 const HistoryPage = lazyPage(() => import('../features/documents/components/history-page.tsx').then((m) => m.HistoryPage));
 
@@ -100,6 +102,13 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
           historyHref={(document) => hrefOf({ page: 'history', document })}
           editHref={(document) => hrefOf({ page: 'edit', document })}
         />
+      </Suspense>
+    );
+  }
+  if (route.page === 'gateways') {
+    return (
+      <Suspense fallback={<Loading label="Loading the gateways" />}>
+        <GatewaysPage />
       </Suspense>
     );
   }

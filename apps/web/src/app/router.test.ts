@@ -23,6 +23,8 @@ describe('parseRoute', () => {
   });
   it('opens the rule-sets list and one set, its id as one encoded segment', () => {
     expect(parseRoute('#/rulesets')).toEqual({ page: 'rulesets', ruleset: null });
+    expect(parseRoute('#/gateways')).toEqual({ page: 'gateways' });
+    expect(hrefOf({ page: 'gateways' })).toBe('#/gateways');
     expect(parseRoute('#/rulesets/rulesets%2Fsupport.ruleset.json')).toEqual({
       page: 'rulesets',
       ruleset: 'rulesets/support.ruleset.json',

@@ -1,4 +1,4 @@
-// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/decisions, #/upstreams, #/templates, #/rulesets[/<id>].
+// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/decisions, #/upstreams, #/templates, #/rulesets[/<id>], #/gateways.
 import { useEffect, useState } from 'react';
 import { mayLeave } from '../lib/leave-guard.ts';
 
@@ -13,6 +13,7 @@ export type Route =
   | { page: 'decisions' }
   | { page: 'upstreams' }
   | { page: 'templates' }
+  | { page: 'gateways' }
   | { page: 'rulesets'; ruleset: string | null };
 
 /** Reads a route from a hash. Example: `parseRoute('#/documents/policies%2Fa.json')`. */
@@ -24,6 +25,7 @@ export function parseRoute(hash: string): Route {
   if (page === 'decisions') return { page: 'decisions' };
   if (page === 'upstreams') return { page: 'upstreams' };
   if (page === 'templates') return { page: 'templates' };
+  if (page === 'gateways') return { page: 'gateways' };
   if (page === 'rulesets') return { page: 'rulesets', ruleset: rest ? decodeURIComponent(rest) : null };
   if (page === 'edit' && rest) return { page: 'edit', document: decodeURIComponent(rest) };
   if (page === 'history' && rest) return { page: 'history', document: decodeURIComponent(rest) };
@@ -39,6 +41,7 @@ export function hrefOf(route: Route): string {
   if (route.page === 'decisions') return '#/decisions';
   if (route.page === 'upstreams') return '#/upstreams';
   if (route.page === 'templates') return '#/templates';
+  if (route.page === 'gateways') return '#/gateways';
   if (route.page === 'rulesets') return route.ruleset === null ? '#/rulesets' : `#/rulesets/${encodeURIComponent(route.ruleset)}`;
   if (route.page === 'edit') return `#/edit/${encodeURIComponent(route.document)}`;
   if (route.page === 'history') return `#/history/${encodeURIComponent(route.document)}`;

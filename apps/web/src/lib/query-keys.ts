@@ -51,5 +51,6 @@ export const queryKeys = {
   /** A decision's receipt as checked in the browser, by request and signature. */
   receipt: (approvalId: string, signature: string) => ['receipts', approvalId, signature] as const,
   health: () => ['health'] as const,
+  gateways: () => ['gateways'] as const,
   trial: (document: string) => ['trials', document] as const,
 };

@@ -58,6 +58,11 @@ export const API_CODES = {
   },
   CONFLICT: { status: 409, meaning: 'The store changed under the write (based_on is not the newest version); nothing was written.' },
   REJECTED_VERSION: { status: 409, meaning: 'The version did not load, so it can never run.' },
+  GATEWAYS_NOT_UPGRADED: {
+    status: 409,
+    meaning:
+      'A live gateway decides a lower policy language revision than the version would make run; details.gateways name them. Nothing was changed: try again once they are upgraded (docs/deploy.md).',
+  },
   NOTHING_TO_REVERT: { status: 409, meaning: 'There is no earlier running version to return to.' },
   DAMAGED: { status: 409, meaning: 'The stored version or index is damaged; it is refused, never guessed (docs/store.md).' },
   INVALID_SAVE: { status: 400, meaning: 'The store refuses the write as asked (e.g. a candidate that runs already, a rate out of range).' },

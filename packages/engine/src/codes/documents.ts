@@ -207,6 +207,14 @@ export const DOCUMENT_ONLY_CODES = {
       store: 'The edit is stored as a version that does not run (a model’s edit, a rule set’s draft); an owner or admin activates it.',
     },
   },
+  GATEWAYS_NOT_UPGRADED: {
+    severity: 'info',
+    meaning: 'A live gateway decides a lower policy language revision than the document’s, so the document cannot run yet.',
+    in: {
+      store:
+        'A policy edit of language revision 2 or 3 is stored as a version that does not run while a live gateway decides a lower revision; activate it once every gateway does (docs/deploy.md).',
+    },
+  },
   PINNED_AT_RUNNING: {
     severity: 'info',
     meaning: 'Pins without a version were pinned at their rules’ running versions.',

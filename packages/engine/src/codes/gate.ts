@@ -3,6 +3,14 @@
 import type { CodeEntry } from './entry.ts';
 
 export const GATE_ONLY_CODES = {
+  LANGUAGE_REVISION_UNSUPPORTED: {
+    severity: 'error',
+    meaning:
+      'A policy the agent runs is of a language revision above the one this gateway decides (its --language-revision), so the gateway denies every call of the agent (docs/deploy.md).',
+    in: {
+      gate: 'A policy the agent runs is of a language revision above the one this gateway decides (its --language-revision), so the gateway denies every call of the agent (docs/deploy.md).',
+    },
+  },
   NEVER: {
     severity: 'error',
     meaning: 'The rulebook refuses the tool outright (a sheet’s never: true).',

@@ -8,6 +8,7 @@ import type { CompiledPolicy } from '../policy/compile.ts';
 import { compileTool } from '../policy/compile.ts';
 import { type DisclosureLevel, discloseToAgent, evaluatePolicy } from '../policy/evaluate.ts';
 import { matchesAction } from '../policy/pattern.ts';
+import { policyRevision } from '../policy/revision.ts';
 import { INVALID_AMOUNT } from '../policy/tool.ts';
 import { layOverlay } from '../rulebook/overlay.ts';
 import { checkTool } from '../rulebook/tool-check.ts';
@@ -33,6 +34,12 @@ export function referenceDecideCall(input: DecideCallInput): GateDecision {
   const gate = (decision: GateDecisionKind, code: string, rule: string | null, summary: string, confirmation: string | null = null) =>
     gateDecision(base, decision, code, rule, summary, confirmation, level);
 
+  const supported = input.languageRevision;
+  const above = supported === undefined ? undefined : input.policies.find((p) => policyRevision(p.policy.document) > supported);
+  if (above !== undefined) {
+    const summary = `version ${above.sequence} of ${above.document} is policy language revision ${policyRevision(above.policy.document)} and this gateway decides revision ${supported} at most, so the call is denied`;
+    return gate('deny', 'LANGUAGE_REVISION_UNSUPPORTED', null, summary);
+  }
   const ruleset = input.ruleset;
   if (ruleset !== undefined) {
     if (ruleset.status === 'archived') {

@@ -139,6 +139,7 @@ interface Spec {
   ttl: number | undefined;
   disclosure: 'none' | 'rule' | 'conditions' | undefined;
   unauthorized?: string[] | undefined;
+  languageRevision?: 1 | 2 | 3 | undefined;
 }
 
 /** Undefined three times in four: the gate's early refusals would otherwise decide most calls. */
@@ -184,6 +185,11 @@ const specArb: fc.Arbitrary<Spec> = fc.record({
   ttl: fc.option(fc.constantFrom(60, 86_400), { nil: undefined }),
   disclosure: fc.constantFrom('none', 'rule', 'conditions', undefined),
   unauthorized: rarely(fc.subarray(['issue_refund', 'read_order', 'bad_tool', 'nope'], { minLength: 1 })),
+  // A node capped below a policy's revision denies every call, so the cap is rarer still.
+  languageRevision: fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 9 },
+    { arbitrary: fc.constantFrom<1 | 2 | 3>(1, 2, 3), weight: 1 },
+  ),
 });
 
 const amountArb = fc.oneof(
@@ -253,6 +259,7 @@ function partsOf(spec: Spec): GateParts {
     defaultApprovalTtlSeconds: spec.ttl,
     disclosure: spec.disclosure,
     ...(spec.unauthorized !== undefined ? { unauthorizedTools: spec.unauthorized } : {}),
+    ...(spec.languageRevision !== undefined ? { languageRevision: spec.languageRevision } : {}),
   };
 }
 

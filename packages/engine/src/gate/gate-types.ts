@@ -82,6 +82,11 @@ export interface DecideCallInput {
    */
   unauthorizedTools?: readonly string[];
   delegation: Delegation;
+  /**
+   * The highest policy language revision the deciding gateway decides (docs/deploy.md, "the language gate"):
+   * a policy above it denies every call (LANGUAGE_REVISION_UNSUPPORTED). Unset, every revision is decided.
+   */
+  languageRevision?: 1 | 2 | 3;
   members: readonly Member[];
   defaultApprovalTtlSeconds?: number;
   disclosure?: DisclosureLevel;

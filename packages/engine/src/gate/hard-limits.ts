@@ -1,6 +1,6 @@
-// The gate's own limits, judged in order before any rule: the rule set's status, the catalogue (is the
-// tool known, its binding authorized), the delegation (its actions, its validity), the amount (its mapping
-// and value) and the spending limit. A call past them all is admitted to the rules (decide-call.ts).
+// The gate's own limits, judged in order before any rule: the policies' language revision, the rule set's
+// status, the catalogue (is the tool known, its binding authorized), the delegation (its actions, its
+// validity), the amount (its mapping and value) and the spending limit. A call past them all is admitted to the rules (decide-call.ts).
 import { compareDecimal } from '../conditions/decimal.ts';
 import { type CompiledTool, INVALID_AMOUNT } from '../policy/tool.ts';
 import type { CatalogueTool } from '../rulebook/catalogue.ts';
@@ -29,6 +29,8 @@ export function admitCall(prepared: PreparedGate, input: PreparedCallInput): Adm
     level: prepared.parts.disclosure ?? 'rule',
     base: { action: prep?.entry.action ?? null, amount: null, currency: null },
   };
+  const language = prepared.languageRefusal;
+  if (language !== undefined) return { refused: gateDenial(scope, language.code, language.summary) };
   const byRuleset = refusedByRulesetStatus(prepared, scope);
   if (byRuleset !== undefined) return { refused: byRuleset };
   if (prep === undefined) {

@@ -6,6 +6,7 @@ import { isApprovedVersion, type ObserveWindow } from '../documents/settings.ts'
 import { parseDateTime } from '../documents/values.ts';
 import { compileTool } from '../policy/compile.ts';
 import { matchesAction } from '../policy/pattern.ts';
+import { policyRevision } from '../policy/revision.ts';
 import type { CompiledTool } from '../policy/tool.ts';
 import type { Catalogue, CatalogueTool } from '../rulebook/catalogue.ts';
 import { layOverlay } from '../rulebook/overlay.ts';
@@ -60,6 +61,8 @@ export interface PreparedGate {
   readonly windows: readonly PreparedWindow[];
   /** Set when the rule set refuses every call (archived, disabled, draft, not approved, unusable pins). */
   readonly rulesetRefusal: PreparedRefusal | undefined;
+  /** Set when a policy is of a language revision above the one the gateway decides: every call is denied. */
+  readonly languageRefusal: PreparedRefusal | undefined;
 }
 
 const EMPTY_RULEBOOK: Rulebook = { format: 'tollgate/rulebook@1', flows: [] };
@@ -121,7 +124,27 @@ export function prepareGate(parts: GateParts): PreparedGate {
     validUntilDate: validUntil === undefined ? undefined : new Date(validUntil),
     windows,
     rulesetRefusal: rulesetRefusal(parts),
+    languageRefusal: languageRefusal(parts),
   };
+}
+
+/**
+ * A gateway never decides with a document above its language revision (docs/deploy.md, "the language
+ * gate"): it would read rules whose meaning it does not know, so the first such policy denies every call.
+ */
+export function languageRefusal(parts: Pick<GateParts, 'policies' | 'languageRevision'>): PreparedRefusal | undefined {
+  const supported = parts.languageRevision;
+  if (supported === undefined) return undefined;
+  for (const p of parts.policies) {
+    const revision = policyRevision(p.policy.document);
+    if (revision <= supported) continue;
+    return {
+      decision: 'deny',
+      code: 'LANGUAGE_REVISION_UNSUPPORTED',
+      summary: `version ${p.sequence} of ${p.document} is policy language revision ${revision} and this gateway decides revision ${supported} at most, so the call is denied`,
+    };
+  }
+  return undefined;
 }
 
 /** The observe window open at `t` (starts inclusive, ends exclusive); a denials window before an approvals one. */

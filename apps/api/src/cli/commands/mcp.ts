@@ -6,8 +6,15 @@ import { openContext } from '../../server/context.ts';
 import { ExactArguments, ExactStdioTransport } from '../../server/mcp/exact-stdio-transport.ts';
 import { createGateway } from '../../server/mcp/gateway.ts';
 import { cachedPrincipalOf } from '../../server/state/auth-cache.ts';
+import { heartbeatFromEnvironment } from '../../server/state/gateways.ts';
 import { CliError, type CliIo } from '../io.ts';
-import { DEFAULT_APPROVAL_WAIT_SECONDS, DEFAULT_UPSTREAM_TIMEOUT_SECONDS, type ParsedOptions, secondsOption } from '../options.ts';
+import {
+  DEFAULT_APPROVAL_WAIT_SECONDS,
+  DEFAULT_UPSTREAM_TIMEOUT_SECONDS,
+  languageRevisionOf,
+  type ParsedOptions,
+  secondsOption,
+} from '../options.ts';
 
 export const AGENT_KEY_VARIABLE = 'TOLLGATE_AGENT_KEY';
 
@@ -16,10 +23,13 @@ export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
   if (agent === undefined) throw new CliError('USAGE', 'tollgate mcp needs --agent NAME');
   const approvalWaitMs = secondsOption(options['approval-wait'], DEFAULT_APPROVAL_WAIT_SECONDS, 'approval-wait') * 1000;
   const upstreamTimeoutMs = secondsOption(options['upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_SECONDS, 'upstream-timeout') * 1000;
+  const languageRevision = languageRevisionOf(options['language-revision']);
   const key = process.env[AGENT_KEY_VARIABLE];
   if (!key) throw new CliError('USAGE', `tollgate mcp: set ${AGENT_KEY_VARIABLE} to the agent's key`);
   const dataDir = resolve(options.data ?? '.tollgate-data');
-  const ctx = await openContext(dataDir).catch((err: unknown) => {
+  // Registered as a gateway node: the language gate (docs/deploy.md) counts it until it stops.
+  const node = { languageRevision, heartbeatMs: heartbeatFromEnvironment() };
+  const ctx = await openContext(dataDir, { gateway: node }).catch((err: unknown) => {
     if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate mcp: ${err.message}`);
     throw err;
   });

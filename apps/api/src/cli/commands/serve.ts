@@ -7,8 +7,15 @@ import { StoreError } from '@tollgate/store';
 import { createApp } from '../../server/app.ts';
 import { openContext } from '../../server/context.ts';
 import { seedDemo } from '../../server/demo.ts';
+import { heartbeatFromEnvironment } from '../../server/state/gateways.ts';
 import { CliError, type CliIo } from '../io.ts';
-import { DEFAULT_APPROVAL_WAIT_SECONDS, DEFAULT_UPSTREAM_TIMEOUT_SECONDS, type ParsedOptions, secondsOption } from '../options.ts';
+import {
+  DEFAULT_APPROVAL_WAIT_SECONDS,
+  DEFAULT_UPSTREAM_TIMEOUT_SECONDS,
+  languageRevisionOf,
+  type ParsedOptions,
+  secondsOption,
+} from '../options.ts';
 
 /** How long a stopping server lets requests in flight finish before it cuts their connections. */
 const STOP_GRACE_MS = 3_000;
@@ -24,8 +31,11 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     approvalWaitMs: secondsOption(options['mcp-approval-wait'], DEFAULT_APPROVAL_WAIT_SECONDS, 'mcp-approval-wait') * 1000,
     upstreamTimeoutMs: secondsOption(options['mcp-upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_SECONDS, 'mcp-upstream-timeout') * 1000,
   };
+  const languageRevision = languageRevisionOf(options['language-revision']);
   const dataDir = resolve(options.data ?? '.tollgate-data');
-  const ctx = await openContext(dataDir).catch((err: unknown) => {
+  // Registered as a gateway node: the language gate (docs/deploy.md) counts it until it stops.
+  const gateway = { languageRevision, heartbeatMs: heartbeatFromEnvironment() };
+  const ctx = await openContext(dataDir, { gateway }).catch((err: unknown) => {
     // A damaged store is refused with the file named and the command that mends it (docs/store.md, "Faults").
     if (err instanceof StoreError) {
       const code = err.code === 'locked' ? 'LOCKED' : 'STORE_DAMAGED';

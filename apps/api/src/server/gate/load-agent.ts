@@ -184,6 +184,8 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
     disclosure: agent.disclosure,
     // Tools whose binding is not the authorized one run no call (docs/catalogue.md, "The authorized binding").
     unauthorizedTools: unauthorizedTools(ctx.db, agent.catalogue, catalogueRead.catalogue),
+    // A node never decides with a policy above the revision it declared (docs/deploy.md, "the language gate").
+    languageRevision: ctx.gateway?.languageRevision,
   };
   return { agent, pinned, versions, parts, prepared: prepareGate(parts) };
 }

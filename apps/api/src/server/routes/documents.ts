@@ -6,9 +6,10 @@ import type { StoredDocument } from '@tollgate/store';
 import { createTwoFilesPatch } from 'diff';
 import { offLoop } from '../compile-thread.ts';
 import { ApiError } from '../errors.ts';
+import { assertPolicyRuns, assertRulesetRuns } from '../gateways/language-gate.ts';
 import { router } from '../openapi.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
-import { assertActivatable } from '../rulesets/ruleset-versions.ts';
+import { assertActivatable, readRulesetVersion } from '../rulesets/ruleset-versions.ts';
 import { assertDocumentId, refuseDamaged, refuseUnknownApprovers, sequenceOf, version } from './documents/checks.ts';
 import { activateRoute, diffRoute, editRoute, getRoute, historyRoute, listRoute, revertRoute, versionRoute } from './documents/specs.ts';
 import { submitEdit } from './documents/submit-edit.ts';
@@ -84,8 +85,15 @@ export function documentRoutes() {
     assertDocumentId(id);
     const { sequence } = c.req.valid('json');
     const precondition = await optionalPrecondition(ctx.store, id, c.req.valid('header')['if-match']);
-    if (documentKindOf(id) === 'ruleset') await assertActivatable(ctx, id, sequence);
-    if (documentKindOf(id) === 'policy') refuseUnknownApprovers(id, (await version(ctx, id, sequence)).text, ctx);
+    if (documentKindOf(id) === 'ruleset') {
+      await assertActivatable(ctx, id, sequence);
+      await assertRulesetRuns(ctx, (await readRulesetVersion(ctx, id, sequence)).view);
+    }
+    if (documentKindOf(id) === 'policy') {
+      const text = (await version(ctx, id, sequence)).text;
+      refuseUnknownApprovers(id, text, ctx);
+      assertPolicyRuns(ctx, id, sequence, text);
+    }
     const v = await ctx.store.activate(id, sequence, precondition).catch(storeError);
     ctx.events.publish({ type: 'document', id, sequence: v.sequence });
     return c.json({ id, version: versionJson(v) }, 200, await etagHeaders(ctx.store, id));
@@ -100,6 +108,14 @@ export function documentRoutes() {
       // The version a revert lands on is known only once it is made: an active set moves by activating a
       // version, which checks its pins first.
       throw new ApiError(409, 'RULESET_REVERT_ACTIVE', `${id} is active: activate the version to run instead, so its pins are checked`);
+    }
+    // The version a revert lands on runs (a set in test runs too): a live gateway must decide its language revision.
+    const target = await ctx.store.revertTarget(id).catch(storeError);
+    if (target !== undefined && documentKindOf(id) === 'policy') assertPolicyRuns(ctx, id, target, (await version(ctx, id, target)).text);
+    if (target !== undefined && documentKindOf(id) === 'ruleset') {
+      // A set version that does not load runs nothing, so only one that loads is weighed.
+      const set = await readRulesetVersion(ctx, id, target).catch(() => undefined);
+      if (set) await assertRulesetRuns(ctx, set.view);
     }
     const v = await ctx.store.revert(id, precondition).catch(storeError);
     ctx.events.publish({ type: 'document', id, sequence: v.sequence });

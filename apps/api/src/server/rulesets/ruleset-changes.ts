@@ -4,6 +4,7 @@
 import type { RuleStatus } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { assertRulesetRuns } from '../gateways/language-gate.ts';
 import { notFound, storeError } from '../routes/route-kit.ts';
 import type { MemberRow, Role } from '../state/members.ts';
 import { hasStatus, lifecycleOf } from './lifecycle.ts';
@@ -108,6 +109,7 @@ export async function restoreRuleset(ctx: AppContext, id: string, member: Member
   if (record.status !== 'archived') throw new ApiError(409, 'RULESET_NOT_ARCHIVED', `${id} is ${record.status}, not archived`);
   let status: RuleStatus = 'restores_to' in record && record.restores_to !== undefined ? record.restores_to : 'draft';
   if (status === 'active' && view.pins.some((p) => p.status === 'draft')) status = 'draft';
+  if (status === 'active' || status === 'test') await assertRulesetRuns(ctx, view);
   await lifecycle.update(id, { status, restores_to: undefined, replaced_by: undefined }, member.name, ctx.now());
   return fullView(ctx, id);
 }
@@ -123,5 +125,19 @@ export async function setRuleStatus(ctx: AppContext, id: string, status: RuleSta
   }
   const history = await ctx.store.history(id).catch(storeError);
   if (!history.some((v) => !v.rejected)) throw notFound('rule', `no rule ${id}`);
-  await lifecycleOf(ctx.store).update(id, { status }, member.name, ctx.now());
+  const lifecycle = lifecycleOf(ctx.store);
+  const unusable = (s: RuleStatus) => s === 'disabled' || s === 'archived';
+  // A policy usable again makes every running set that pins it run it again: the language gate weighs those sets.
+  if (id.startsWith('policies/') && unusable(await lifecycle.statusOf(id)) && !unusable(status)) await assertPinningSetsRun(ctx, id);
+  await lifecycle.update(id, { status }, member.name, ctx.now());
+}
+
+/** Refuses (GATEWAYS_NOT_UPGRADED) while a set in active or test that pins `rule` pins a policy a live gateway cannot decide. */
+async function assertPinningSetsRun(ctx: AppContext, rule: string): Promise<void> {
+  for (const setId of await ctx.store.list().catch(storeError)) {
+    if (!setId.startsWith('rulesets/')) continue;
+    const set = await readRulesetVersion(ctx, setId).catch(() => undefined);
+    if (!set || !(set.view.status === 'active' || set.view.status === 'test')) continue;
+    if (set.view.pins.some((p) => p.rule_id === rule)) await assertRulesetRuns(ctx, set.view);
+  }
 }

@@ -4,6 +4,7 @@
 import type { RuleStatus } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { assertRulesetRuns } from '../gateways/language-gate.ts';
 import { storeError } from '../routes/route-kit.ts';
 import type { Role } from '../state/members.ts';
 import { lifecycleOf } from './lifecycle.ts';
@@ -75,6 +76,7 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
     const willBeActive = (b.status ?? record.status) === 'active';
     assertPinsResolved(target.view);
     if (willBeActive) assertNoDraftRules(target.view);
+    await assertRulesetRuns(ctx, target.view);
     await ctx.store.activate(id, b.active_version, { ifMatch }).catch(storeError);
     activeVersion = b.active_version;
     ctx.events.publish({ type: 'document', id, sequence: b.active_version });
@@ -89,6 +91,7 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
       const running = (await readRulesetVersion(ctx, id, activeVersion)).view;
       assertPinsResolved(running);
       if (b.status === 'active') assertNoDraftRules(running);
+      await assertRulesetRuns(ctx, running);
     }
     change.status = b.status;
     if (b.status === 'archived') change.restores_to = record.status === 'archived' ? undefined : record.status;

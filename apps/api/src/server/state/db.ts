@@ -1,5 +1,5 @@
-// The server's state in SQLite (better-sqlite3, WAL): members, keys, decisions, approvals, tool authorizations. Migrations
-// are versioned in code and run once each, in order, inside a transaction.
+// The server's state in SQLite (better-sqlite3, WAL): members, keys, decisions, approvals, tool authorizations,
+// gateways. Migrations are versioned in code and run once each, in order, inside a transaction.
 import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
@@ -139,6 +139,17 @@ export const MIGRATIONS: readonly string[] = [
   // How each call arrived (docs/mcp.md, "Calls marked as MCP"): 'http' for POST /v1/agents/{agent}/calls, 'mcp' for
   // the MCP gateway's tools/call; rows written before this column read as 'http'.
   `ALTER TABLE decisions ADD COLUMN via TEXT CHECK (via IN ('http', 'mcp'));`,
+  // The gateway registry (docs/deploy.md, "Several gateways on one data folder: the language gate"): each
+  // process that decides calls, the highest policy language revision it decides, and its heartbeat. A node is
+  // live while last_seen is within WINDOW_HEARTBEATS of its own heartbeat_ms, so readers need no setting of it.
+  `CREATE TABLE gateways (
+     id TEXT PRIMARY KEY,
+     version TEXT NOT NULL,
+     language_revision INTEGER NOT NULL CHECK (language_revision BETWEEN 1 AND 3),
+     heartbeat_ms INTEGER NOT NULL CHECK (heartbeat_ms > 0),
+     started_at TEXT NOT NULL,
+     last_seen TEXT NOT NULL
+   );`,
 ];
 
 /**

@@ -836,6 +836,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/gateways': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The gateway nodes deciding calls over this data folder, and the language revision each decides (owner or admin) */
+    get: operations['listGateways'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -893,6 +910,7 @@ export interface components {
           | 'NOT_FOUND'
           | 'CONFLICT'
           | 'REJECTED_VERSION'
+          | 'GATEWAYS_NOT_UPGRADED'
           | 'NOTHING_TO_REVERT'
           | 'DAMAGED'
           | 'INVALID_SAVE'
@@ -1795,6 +1813,26 @@ export interface components {
       narrows: boolean;
       /** @description Some region may change and cannot be decided without the arguments */
       depends: boolean;
+    };
+    Gateways: {
+      gateways: components['schemas']['Gateway'][];
+    };
+    Gateway: {
+      /** @description Random for each start of the node. */
+      id: string;
+      /** @description The Tollgate version the node runs. */
+      version: string;
+      /** @description The highest policy language revision the node decides (its --language-revision, else 3). */
+      language_revision: number;
+      /** Format: date-time */
+      started_at: string;
+      /**
+       * Format: date-time
+       * @description Its last heartbeat.
+       */
+      last_seen: string;
+      /** @description Whether its last heartbeat is recent enough (three heartbeats) to count it. */
+      live: boolean;
     };
   };
   responses: never;
@@ -2952,7 +2990,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A rejected version cannot run (REJECTED_VERSION), or its file is damaged (DAMAGED) */
+      /** @description A rejected version cannot run (REJECTED_VERSION), its file is damaged (DAMAGED), or a live gateway decides a lower policy language revision (GATEWAYS_NOT_UPGRADED, details.gateways) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -3070,7 +3108,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Nothing to revert to, or the version to return to is damaged (DAMAGED) */
+      /** @description Nothing to revert to, the version to return to is damaged (DAMAGED), or a live gateway decides a lower policy language revision than it (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4474,7 +4512,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4556,7 +4594,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4656,7 +4694,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4742,7 +4780,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4861,7 +4899,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4962,7 +5000,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5059,7 +5097,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5140,7 +5178,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5252,7 +5290,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update) */
+      /** @description The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5739,6 +5777,53 @@ export interface operations {
       };
       /** @description POLICY_NOT_LOADABLE, AGENT_NOT_LOADABLE, CATALOGUE_MISSING, DAMAGED: something it reads does not load */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listGateways: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every registered node, oldest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Gateways'];
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A missing or unknown key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A lacking role */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -133,7 +133,10 @@ export const activateRoute = createRoute({
     200: withETag(json(VersionResult, 'The version now running')),
     412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing changed'),
     ...errors,
-    409: json(ErrorSchema, 'A rejected version cannot run (REJECTED_VERSION), or its file is damaged (DAMAGED)'),
+    409: json(
+      ErrorSchema,
+      'A rejected version cannot run (REJECTED_VERSION), its file is damaged (DAMAGED), or a live gateway decides a lower policy language revision (GATEWAYS_NOT_UPGRADED, details.gateways)',
+    ),
     422: json(
       ErrorSchema,
       "INVALID_POLICY: a policy version whose approvers.users are not the workspace's members able to approve (details.errors: UNKNOWN_APPROVER, APPROVER_ROLE_NOT_CAPABLE)",
@@ -153,7 +156,10 @@ export const revertRoute = createRoute({
     200: withETag(json(VersionResult, 'The version now running')),
     412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing changed'),
     ...errors,
-    409: json(ErrorSchema, 'Nothing to revert to, or the version to return to is damaged (DAMAGED)'),
+    409: json(
+      ErrorSchema,
+      'Nothing to revert to, the version to return to is damaged (DAMAGED), or a live gateway decides a lower policy language revision than it (GATEWAYS_NOT_UPGRADED)',
+    ),
     503: json(ErrorSchema, 'LOCKED: the store is busy; retry after Retry-After seconds'),
   },
 });

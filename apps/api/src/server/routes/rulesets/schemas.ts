@@ -187,6 +187,9 @@ export const errors = {
   401: json(ErrorSchema, 'A missing or unknown key'),
   403: json(ErrorSchema, 'A lacking role'),
   404: json(ErrorSchema, 'No such rule set or version'),
-  409: json(ErrorSchema, 'The change conflicts with the set’s state (archived, pins a draft rule, nothing to update)'),
+  409: json(
+    ErrorSchema,
+    'The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED)',
+  ),
   422: json(ErrorSchema, 'RULESET_REFUSED: the pins are refused; details name every rule at fault'),
 };

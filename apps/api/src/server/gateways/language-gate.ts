@@ -1,0 +1,60 @@
+// The language gate (docs/deploy.md, "Several gateways on one data folder: the language gate"): a policy of
+// language revision 2 or 3 runs only once every live gateway decides it. Each write that would make such a
+// version run (activate, revert, a rule set's version or status that makes its pinned policies run) asks here
+// first, and is refused with nothing changed while a live node decides less.
+import type { DocumentStore } from '@tollgate/store';
+import { ApiError } from '../errors.ts';
+import type { Db } from '../state/db.ts';
+import { type LanguageRevision, laggingGateways } from '../state/gateways.ts';
+import { gatewaysJson, laggingSentence, textRevision } from './lagging.ts';
+
+/** What the gate asks of the data folder: its database and its store (an AppContext is one). */
+interface Folder {
+  db: Db;
+  store: Pick<DocumentStore, 'getVersion'>;
+}
+
+/** A rule-set version as far as the gate reads it: the policy versions it makes run (a RulesetVersionView is one). */
+interface SetVersion {
+  id: string;
+  version_id: number;
+  pins: readonly { kind: string; rule_id: string; used_version: number | null }[];
+}
+
+/**
+ * Refuses (409 GATEWAYS_NOT_UPGRADED, naming the nodes) making a revision-`revision` document run while any
+ * live gateway decides less.
+ *
+ * @example
+ * assertGatewaysDecide(ctx.db, 2, 'version 4 of policies/refunds.policy.json')
+ */
+export function assertGatewaysDecide(db: Db, revision: LanguageRevision, what: string): void {
+  const lagging = laggingGateways(db, revision);
+  if (lagging.length === 0) return;
+  throw new ApiError(
+    409,
+    'GATEWAYS_NOT_UPGRADED',
+    `${what} is policy language revision ${revision} and cannot run yet: ${laggingSentence(lagging, revision)}. Nothing was changed; try again once they are upgraded`,
+    { revision, gateways: gatewaysJson(lagging) },
+  );
+}
+
+/** Refuses making a policy version run while a live gateway cannot decide it. */
+export function assertPolicyRuns(ctx: Folder, id: string, sequence: number, text: string): void {
+  assertGatewaysDecide(ctx.db, textRevision(text), `version ${sequence} of ${id}`);
+}
+
+/** Refuses making a rule-set version run while a live gateway cannot decide one of the policies it pins. */
+export async function assertRulesetRuns(ctx: Folder, view: SetVersion): Promise<void> {
+  let revision: LanguageRevision = 1;
+  const above: string[] = [];
+  for (const pin of view.pins) {
+    if (pin.kind !== 'policy' || pin.used_version === null) continue;
+    const stored = await ctx.store.getVersion(pin.rule_id, pin.used_version).catch(() => undefined);
+    const r = stored ? textRevision(stored.text) : 1;
+    if (r > 1) above.push(`${pin.rule_id} version ${pin.used_version}`);
+    if (r > revision) revision = r;
+  }
+  if (revision === 1) return;
+  assertGatewaysDecide(ctx.db, revision, `version ${view.version_id} of ${view.id} (it pins ${above.join(', ')})`);
+}
