@@ -14,6 +14,7 @@ const BIN = join(REPO_ROOT, 'apps/api/bin/tollgate.cjs');
 let s: TestServer;
 let record: string;
 let client: Client;
+let log = '';
 
 const recorded = () => recordedCalls(record);
 
@@ -35,14 +36,17 @@ beforeAll(async () => {
     },
   );
   client = new Client({ name: 'test-agent', version: '1' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'mcp', '--agent', 'support-bot', '--data', s.dataDir, '--approval-wait', '20', '--upstream-timeout', '3'],
-      env: { PATH: process.env.PATH ?? '', TOLLGATE_AGENT_KEY: agentKey(s, 'support-bot'), RECORD_FILE: record },
-      stderr: 'ignore',
-    }),
-  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--agent', 'support-bot', '--data', s.dataDir, '--approval-wait', '20', '--upstream-timeout', '3'],
+    env: { PATH: process.env.PATH ?? '', TOLLGATE_AGENT_KEY: agentKey(s, 'support-bot'), RECORD_FILE: record },
+    stderr: 'pipe',
+  });
+  // The gateway's log: stdout carries MCP only.
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString('utf8');
+  });
+  await client.connect(transport);
 }, 30_000);
 
 afterAll(async () => {
@@ -116,6 +120,13 @@ describe('tollgate mcp over stdio', () => {
     expect(quick.content).toEqual([{ type: 'text', text: 'done read {"id":"o-1"}' }]);
     expect(Date.now() - started).toBeLessThan(2500);
     expect(errorOf(await slow).code).toBe('UPSTREAM_TIMEOUT');
+    // Logged with the call and the code, never the arguments' values.
+    const slowCall = errorOf(await slow).details.call_id;
+    await expect.poll(() => log).toContain(`call ${slowCall}`);
+    const line = log.split('\n').find((l) => l.includes(`call ${slowCall}`)) as string;
+    expect(line).toMatch(/UPSTREAM_TIMEOUT/);
+    expect(line).toContain('issue_refund');
+    expect(line).not.toContain('yes');
     // search_orders maps to a server whose command does not exist: not offered, and not a crash.
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('search_orders');
     expect(errorOf(await client.callTool({ name: 'search_orders', arguments: {} })).code).toBe('TOOL_NOT_OFFERED');

@@ -275,7 +275,14 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
       const relay = token === undefined ? undefined : sendProgress;
       return await (await upstreams()).callTool(target.server, target.tool, sent, extra.signal, relay);
     } catch (err) {
-      if (err instanceof UpstreamError) return errorResult(err.code, err.message, { call_id: answer.call_id });
+      if (err instanceof UpstreamError) {
+        // Logged for the people running the gateway (stderr; stdout is MCP's over stdio): the call, not its arguments.
+        process.emitWarning(
+          `${agent}'s call ${answer.call_id} of ${name} (${target.server}/${target.tool}) failed: ${err.code}: ${err.message}`,
+          'TollgateUpstreamWarning',
+        );
+        return errorResult(err.code, err.message, { call_id: answer.call_id });
+      }
       throw err;
     }
   }
