@@ -121,6 +121,13 @@ test('every page and state has no serious or critical axe violation', async ({ p
   await expect(page.getByText(/^No upstreams/)).toBeVisible();
   await check(page, 'upstreams');
 
+  // The server Playwright started is a registered gateway node, live.
+  await page.goto('/#/gateways');
+  await expect(
+    page.getByRole('table', { name: 'Gateway nodes, oldest first' }).getByRole('cell', { name: 'Live', exact: true }).first(),
+  ).toBeVisible();
+  await check(page, 'gateways');
+
   await page.goto('/#/templates');
   await expect(page.getByRole('list', { name: 'Templates' })).toBeVisible();
   await check(page, 'templates');

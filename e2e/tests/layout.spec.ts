@@ -55,6 +55,12 @@ const PAGES: PageCase[] = [
     controls: (page) => [page.getByRole('heading', { name: 'Upstreams' }), page.getByRole('button', { name: 'Refresh upstreams' })],
   },
   {
+    name: 'gateways',
+    hash: '#/gateways',
+    // The table scrolls sideways inside its pane at 400 px, as the decisions table does.
+    controls: (page) => [page.getByRole('heading', { name: 'Gateways' }), page.getByRole('region', { name: 'Gateway nodes, scrolls sideways' })],
+  },
+  {
     name: 'simulation',
     hash: '#/simulation',
     controls: (page) => [page.getByLabel('Policy document'), page.getByRole('button', { name: 'Run' })],

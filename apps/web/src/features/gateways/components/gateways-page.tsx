@@ -1,6 +1,7 @@
 // The Gateways page: every gateway node registered on the data folder, the policy language revision it decides
 // and whether it is live (docs/console.md, "Gateways"; docs/deploy.md).
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { useGateways } from '../api/get-gateways.ts';
 
 export function GatewaysPage() {
@@ -19,37 +20,39 @@ export function GatewaysPage() {
       {gateways.isError && <ErrorNotice error={gateways.error} />}
       {gateways.isSuccess && rows.length === 0 && <Empty>No gateway is registered on this data folder.</Empty>}
       {rows.length > 0 && (
-        <table className="decisions-table">
-          <caption>Gateway nodes, oldest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Node</th>
-              <th scope="col">Version</th>
-              <th scope="col">Language revision</th>
-              <th scope="col">Started</th>
-              <th scope="col">Last seen</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((g) => (
-              <tr key={g.id}>
-                <td>
-                  <code>{g.id}</code>
-                </td>
-                <td>{g.version}</td>
-                <td>{g.language_revision}</td>
-                <td>
-                  <time dateTime={g.started_at}>{new Date(g.started_at).toLocaleString()}</time>
-                </td>
-                <td>
-                  <time dateTime={g.last_seen}>{new Date(g.last_seen).toLocaleString()}</time>
-                </td>
-                <td>{g.live ? 'Live' : 'Not live'}</td>
+        <ScrollPane as="div" label="Gateway nodes, scrolls sideways" className="decisions-table-wrap">
+          <table className="decisions-table">
+            <caption>Gateway nodes, oldest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Node</th>
+                <th scope="col">Version</th>
+                <th scope="col">Language revision</th>
+                <th scope="col">Started</th>
+                <th scope="col">Last seen</th>
+                <th scope="col">State</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((g) => (
+                <tr key={g.id}>
+                  <td>
+                    <code>{g.id}</code>
+                  </td>
+                  <td>{g.version}</td>
+                  <td>{g.language_revision}</td>
+                  <td>
+                    <time dateTime={g.started_at}>{new Date(g.started_at).toLocaleString()}</time>
+                  </td>
+                  <td>
+                    <time dateTime={g.last_seen}>{new Date(g.last_seen).toLocaleString()}</time>
+                  </td>
+                  <td>{g.live ? 'Live' : 'Not live'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollPane>
       )}
     </section>
   );
