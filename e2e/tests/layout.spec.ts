@@ -58,7 +58,10 @@ const PAGES: PageCase[] = [
     name: 'gateways',
     hash: '#/gateways',
     // The table scrolls sideways inside its pane at 400 px, as the decisions table does.
-    controls: (page) => [page.getByRole('heading', { name: 'Gateways' }), page.getByRole('region', { name: 'Gateway nodes, scrolls sideways' })],
+    controls: (page) => [
+      page.getByRole('heading', { name: 'Gateways' }),
+      page.getByRole('region', { name: 'Gateway nodes, scrolls sideways' }),
+    ],
   },
   {
     name: 'simulation',
