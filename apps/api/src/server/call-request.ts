@@ -91,8 +91,13 @@ function checkString(issues: RequestIssue[], key: string, value: unknown, max: n
     if (units === undefined) return;
     const origin = Array.isArray(value) ? 'array' : 'unknown';
     const [min, most] = origin === 'array' ? [`to have >=1 items`, `to have <=${max} items`] : ['to be >=1', `to be <=${max}`];
-    if (!(units >= 1)) issues.push({ path: [key], code: 'too_small', message: `Too small: expected ${origin} ${min}` });
-    if (!(units <= max)) issues.push({ path: [key], code: 'too_big', message: `Too big: expected ${origin} ${most}` });
+    try {
+      if (!(units >= 1)) issues.push({ path: [key], code: 'too_small', message: `Too small: expected ${origin} ${min}` });
+      if (!(units <= max)) issues.push({ path: [key], code: 'too_big', message: `Too big: expected ${origin} ${most}` });
+    } catch {
+      // A length no comparison can read ({"length": {"toString": {}}}) throws where zod would throw too: the type
+      // issue above is the answer, never a 500.
+    }
     return;
   }
   if (value.length === 0) {
