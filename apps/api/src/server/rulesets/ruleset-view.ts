@@ -2,7 +2,7 @@
 // are behind, how often it ran lately, and every version of the set.
 import type { AppContext } from '../context.ts';
 import { type RulesetVersionView, readRulesetVersion, rulesetVersions } from './ruleset-versions.ts';
-import { RUNS_WINDOW_DAYS, runsSince } from './runs.ts';
+import { RUNS_WINDOW_DAYS, runsSince } from '../state/ruleset-runs.ts';
 
 /** The set at `versionId` (its active version when left out), with its counts and versions. */
 export async function fullView(ctx: AppContext, id: string, versionId?: number) {

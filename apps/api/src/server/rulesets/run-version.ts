@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { loadPinnedRules, readRulesetVersion, workspaceCatalogue } from './ruleset-versions.ts';
-import { recordRun } from './runs.ts';
+import { recordRun } from '../state/ruleset-runs.ts';
 
 /** How long one rule may take, by default. */
 export const RULE_TIMEOUT_MS = 10_000;

@@ -45,7 +45,7 @@ export const SESSION_HISTORY_SINCE_SQL =
 /** Decisions past retention that still hold their arguments, by the partial index on those. */
 export const FORGET_ARGUMENTS_SQL = 'UPDATE decisions SET arguments = NULL WHERE created_at < ? AND arguments IS NOT NULL';
 
-type SessionCall = { tool: string; arguments?: unknown };
+export type SessionCall = { tool: string; arguments?: unknown };
 
 /** A session's history as read so far: its calls in order, and the highest rowid among them. */
 interface ReadSession {

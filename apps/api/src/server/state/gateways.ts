@@ -40,7 +40,7 @@ export interface GatewayView extends Omit<GatewayRow, 'heartbeat_ms'> {
 export interface GatewayNode {
   readonly id: string;
   readonly languageRevision: LanguageRevision;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /** Rows of nodes whose heartbeat stopped this long ago are forgotten when a node registers. */
@@ -92,7 +92,7 @@ export function registerGateway(
   return {
     id,
     languageRevision: options.languageRevision,
-    stop() {
+    async stop() {
       if (stopped) return;
       stopped = true;
       clearInterval(timer);

@@ -1,8 +1,8 @@
 // How often a rule set ran: validate runs are recorded here once complete (a failed run records nothing),
 // and the gate's decisions name the set among their versions. Read before archiving a set.
 import type { RulesetVerdict } from '@tollgate/engine';
-import type { Db } from '../state/db.ts';
-import { flushDecisions } from '../state/decision-log.ts';
+import type { Db } from './db.ts';
+import { flushDecisions } from './decision-log.ts';
 
 const prepared = new WeakSet<Db>();
 

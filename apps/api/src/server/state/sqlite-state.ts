@@ -1,0 +1,188 @@
+// The state store on SQLite beside a data folder (the embedded default): each method is the module function of
+// the same name on the one better-sqlite3 connection, so a call resolves without waiting on anything.
+// recordDecision reads the session's history, decides and queues the row in one synchronous step: no other
+// call of the process can come between (state-store.ts).
+import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
+import type { ApprovalFilter } from './approvals.ts';
+import { claimApproval, decideApproval, findApproval, listApprovals } from './approvals.ts';
+import { cachedJudgedMembers, cachedMembers, cachedPrincipalOf } from './auth-cache.ts';
+import type { Db } from './db.ts';
+import { closeDecisionLog, decisionLogOf, flushDecisions } from './decision-log.ts';
+import {
+  countDecisions,
+  type DecisionFilter,
+  findDecision,
+  forgetOldArguments,
+  listDecisions,
+  recordedDecisions,
+  type SessionCall,
+  sessionHistory,
+} from './decisions.ts';
+import { type LanguageRevision, listGateways, registerGateway } from './gateways.ts';
+import type { PageKey } from './keyset.ts';
+import { createKey, createMember, findMember, type Grant, type Role } from './members.ts';
+import { recordRun, runsSince } from './ruleset-runs.ts';
+import type { DecisionRecord, StateStore } from './state-store.ts';
+import {
+  type Authorizer,
+  authorizationGeneration,
+  authorizationsOf,
+  authorizeBinding,
+  type DefinitionPin,
+  unauthorizedTools,
+} from './tool-bindings.ts';
+import { SqliteTrialCounter } from './trial-counts.ts';
+import { type ListedTool, pinnedDigests, recordListed, seenDefinition, seenDefinitions } from './upstream-definitions.ts';
+
+/**
+ * The state store of one SQLite database.
+ *
+ * @example
+ * const state = new SqliteStateStore(openDatabase('.tollgate-data/tollgate.db'));
+ */
+export class SqliteStateStore implements StateStore {
+  readonly kind = 'sqlite' as const;
+  readonly db: Db;
+  readonly trialCounter: SqliteTrialCounter;
+
+  constructor(db: Db) {
+    this.db = db;
+    this.trialCounter = new SqliteTrialCounter(db);
+  }
+
+  async principalOf(key: string) {
+    return cachedPrincipalOf(this.db, key);
+  }
+  async members() {
+    return cachedMembers(this.db);
+  }
+  async judgedMembers() {
+    return cachedJudgedMembers(this.db);
+  }
+  judgedMembersSeen(): readonly Member[] {
+    return cachedJudgedMembers(this.db);
+  }
+  async findMember(idOrName: string) {
+    return findMember(this.db, idOrName);
+  }
+  async createMember(name: string, role: Role, now?: Date) {
+    return createMember(this.db, name, role, now);
+  }
+  async createKey(owner: { member: string } | { agent: string }, grants?: Grant[], now?: Date) {
+    return createKey(this.db, owner, grants, now);
+  }
+  async countMembers() {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM members').get() as { n: number }).n;
+  }
+
+  async findApproval(id: string) {
+    return findApproval(this.db, id);
+  }
+  async listApprovals(filter: ApprovalFilter, now: Date, limit: number, after?: PageKey) {
+    return listApprovals(this.db, filter, now, limit, after);
+  }
+  async decideApproval(
+    id: string,
+    member: Parameters<typeof decideApproval>[2],
+    decision: 'approved' | 'denied',
+    reason: string | null,
+    now: Date,
+  ) {
+    return decideApproval(this.db, id, member, decision, reason, now);
+  }
+  async claimApproval(id: string, digest: string, now: Date) {
+    return claimApproval(this.db, id, digest, now);
+  }
+
+  async recordDecision(
+    agent: string,
+    session: string | undefined,
+    decide: (history: SessionCall[]) => DecisionRecord,
+  ): Promise<DecisionRecord> {
+    const record = decide(session === undefined ? [] : sessionHistory(this.db, agent, session));
+    const log = decisionLogOf(this.db);
+    if (record.approval) log.recordHeld(record.row, record.approval);
+    else log.record(record.row);
+    return record;
+  }
+  async flushDecisions() {
+    flushDecisions(this.db);
+  }
+  async findDecision(callId: string) {
+    return findDecision(this.db, callId);
+  }
+  async listDecisions(filter: DecisionFilter) {
+    return listDecisions(this.db, filter);
+  }
+  async recordedDecisions(filter: DecisionFilter) {
+    return recordedDecisions(this.db, filter);
+  }
+  async sessionHistory(agent: string, session: string) {
+    return sessionHistory(this.db, agent, session);
+  }
+  async forgetOldArguments(before: Date) {
+    return forgetOldArguments(this.db, before);
+  }
+  async countDecisions() {
+    return countDecisions(this.db);
+  }
+
+  async authorizationGeneration() {
+    return authorizationGeneration(this.db);
+  }
+  async authorizationsOf(catalogue: string) {
+    return authorizationsOf(this.db, catalogue);
+  }
+  async authorizeBinding(catalogue: string, binding: ToolBinding, by: Authorizer, now: Date, pin?: DefinitionPin) {
+    return authorizeBinding(this.db, catalogue, binding, by, now, pin);
+  }
+  async authorizeBindings(bindings: readonly { catalogue: string; binding: ToolBinding }[], by: Authorizer, now: Date) {
+    this.db.transaction(() => {
+      for (const b of bindings) authorizeBinding(this.db, b.catalogue, b.binding, by, now);
+    })();
+  }
+  async bindingsAdopted(mark?: Date) {
+    const adopted = this.db.prepare('SELECT 1 FROM tool_authorizations_adopted WHERE id = 1').get() !== undefined;
+    if (!adopted && mark) {
+      this.db
+        .prepare('INSERT INTO tool_authorizations_adopted (id, adopted_at) VALUES (1, ?) ON CONFLICT DO NOTHING')
+        .run(mark.toISOString());
+    }
+    return adopted;
+  }
+  async unauthorizedTools(catalogueId: string, catalogue: Catalogue) {
+    return unauthorizedTools(this.db, catalogueId, catalogue);
+  }
+  async recordListed(server: string, tools: readonly ListedTool[], now: Date) {
+    recordListed(this.db, server, tools, now);
+  }
+  async seenDefinitions() {
+    return seenDefinitions(this.db);
+  }
+  async seenDefinition(server: string, tool: string) {
+    return seenDefinition(this.db, server, tool);
+  }
+  async pinnedDigests(catalogue: string) {
+    return pinnedDigests(this.db, catalogue);
+  }
+
+  async registerGateway(options: { version: string; languageRevision: LanguageRevision; heartbeatMs?: number; now?: () => Date }) {
+    return registerGateway(this.db, options);
+  }
+  async listGateways(now?: Date) {
+    return listGateways(this.db, now);
+  }
+
+  async recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date) {
+    recordRun(this.db, ruleset, version, verdict, at);
+  }
+  async rulesetRunsSince(ruleset: string, since: Date) {
+    return runsSince(this.db, ruleset, since);
+  }
+
+  /** Writes what the decision log has queued, then closes the database. */
+  async close() {
+    closeDecisionLog(this.db);
+    this.db.close();
+  }
+}

@@ -1,0 +1,107 @@
+// The server's state behind one interface (docs/deploy.md, "The state stores"): members and keys, approvals,
+// the decision log, tool authorizations and pinned definitions, the gateway registry, trials' counts and rule-set
+// runs. Two implementations keep it: SQLite beside a data folder (sqlite-state.ts, the embedded default) and
+// PostgreSQL shared by several nodes (postgres-state.ts); one contract suite runs against both
+// (apps/api/test/state-contract.test.ts). Routes and the gate use only this.
+import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
+import type { TrialCounter } from '@tollgate/store';
+import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome } from './approvals.ts';
+import type { DecisionRow } from './decision-row.ts';
+import type { DecisionFilter, SessionCall } from './decisions.ts';
+import type { GatewayNode, GatewayView, LanguageRevision } from './gateways.ts';
+import type { PageKey } from './keyset.ts';
+import type { Grant, MemberRow, Principal, Role } from './members.ts';
+import type { AuthorizationRow, Authorizer, DefinitionPin } from './tool-bindings.ts';
+import type { ListedTool, SeenDefinition } from './upstream-definitions.ts';
+
+/** A page of rows read newest first, whether more follow, and the next page's cursor (keyset.ts). */
+export interface Page<T> {
+  rows: T[];
+  more: boolean;
+  next: string | null;
+}
+
+/** What a call's decision writes: its row, and for a held call its approval request (written with it). */
+export interface DecisionRecord {
+  row: DecisionRow;
+  approval?: ApprovalRow;
+}
+
+export interface StateStore {
+  readonly kind: 'sqlite' | 'postgres';
+
+  // Members and keys. Cached reads are trusted while nothing changed them, from any process or node.
+  principalOf(key: string): Promise<Principal | undefined>;
+  members(): Promise<readonly MemberRow[]>;
+  /** The members as rules judge approvers: the same array while they are unchanged. */
+  judgedMembers(): Promise<readonly Member[]>;
+  /** The members as last read (for a synchronous reader: the edit seam's validators); judgedMembers refreshes it. */
+  judgedMembersSeen(): readonly Member[];
+  findMember(idOrName: string): Promise<MemberRow | undefined>;
+  createMember(name: string, role: Role, now?: Date): Promise<MemberRow>;
+  createKey(owner: { member: string } | { agent: string }, grants?: Grant[], now?: Date): Promise<string>;
+  countMembers(): Promise<number>;
+
+  // Approvals: every transition one conditional write, so of racing deciders or claimers exactly one wins.
+  findApproval(id: string): Promise<ApprovalRow | undefined>;
+  listApprovals(filter: ApprovalFilter, now: Date, limit: number, after?: PageKey): Promise<Page<ApprovalRow>>;
+  decideApproval(id: string, member: MemberRow, decision: 'approved' | 'denied', reason: string | null, now: Date): Promise<DecideOutcome>;
+  claimApproval(id: string, digest: string, now: Date): Promise<ClaimOutcome>;
+
+  // The decision log.
+  /**
+   * Decides and records one call: `decide` gets the session's earlier allowed calls and answers what to write.
+   * Atomic against the session's other calls on every node (so `at_most` and spending limits count every call),
+   * and a held call's approval request is written before this resolves. `decide` must not wait on anything.
+   */
+  recordDecision(agent: string, session: string | undefined, decide: (history: SessionCall[]) => DecisionRecord): Promise<DecisionRecord>;
+  /** Writes what is queued (a read after this sees every decision answered so far). */
+  flushDecisions(): Promise<void>;
+  findDecision(callId: string): Promise<DecisionRow | undefined>;
+  listDecisions(filter: DecisionFilter): Promise<Page<DecisionRow>>;
+  /** Recorded calls oldest first (a simulation's source). */
+  recordedDecisions(filter: DecisionFilter): Promise<DecisionRow[]>;
+  sessionHistory(agent: string, session: string): Promise<SessionCall[]>;
+  forgetOldArguments(before: Date): Promise<number>;
+  countDecisions(): Promise<number>;
+
+  // Tool authorizations and pinned upstream definitions (docs/catalogue.md, docs/mcp.md).
+  /** Moves on every authorization from any process or node; read at most once per turn of the event loop. */
+  authorizationGeneration(): Promise<number>;
+  authorizationsOf(catalogue: string): Promise<Map<string, AuthorizationRow>>;
+  authorizeBinding(catalogue: string, binding: ToolBinding, by: Authorizer, now: Date, pin?: DefinitionPin): Promise<AuthorizationRow>;
+  /** Authorizes bindings as one write (the demo seed, the first run's adoption). */
+  authorizeBindings(bindings: readonly { catalogue: string; binding: ToolBinding }[], by: Authorizer, now: Date): Promise<void>;
+  /** Whether the bindings running when authorizations began were adopted; marks them adopted when `mark`. */
+  bindingsAdopted(mark?: Date): Promise<boolean>;
+  unauthorizedTools(catalogueId: string, catalogue: Catalogue): Promise<string[]>;
+  recordListed(server: string, tools: readonly ListedTool[], now: Date): Promise<void>;
+  seenDefinitions(): Promise<Map<string, Map<string, SeenDefinition>>>;
+  seenDefinition(server: string, tool: string): Promise<SeenDefinition | undefined>;
+  pinnedDigests(catalogue: string): Promise<Map<string, string | null>>;
+
+  // The gateway registry (docs/deploy.md, "the language gate").
+  registerGateway(options: {
+    version: string;
+    languageRevision: LanguageRevision;
+    heartbeatMs?: number;
+    now?: () => Date;
+  }): Promise<GatewayNode>;
+  listGateways(now?: Date): Promise<GatewayView[]>;
+
+  // Rule-set runs and trials' counts.
+  recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date): Promise<void>;
+  rulesetRunsSince(ruleset: string, since: Date): Promise<number>;
+  readonly trialCounter: TrialCounter;
+
+  close(): Promise<void>;
+}
+
+/**
+ * The live nodes that decide a lower language revision than `revision`: a document of that revision must not
+ * run while any is (docs/deploy.md). Revision 1 is decided by every node, so it is never held back.
+ */
+export async function laggingGateways(state: StateStore, revision: LanguageRevision, now: Date = new Date()): Promise<GatewayView[]> {
+  if (revision <= 1) return [];
+  return (await state.listGateways(now)).filter((g) => g.live && g.language_revision < revision);
+}
