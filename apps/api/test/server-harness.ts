@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { expect } from 'vitest';
 import { createApp } from '../src/server/app.ts';
-import { type AppContext, openContext } from '../src/server/context.ts';
+import { openContext, type SqliteAppContext } from '../src/server/context.ts';
 import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
 import { flushDecisions } from '../src/server/state/decision-log.ts';
 
@@ -24,7 +24,7 @@ export interface TestServer {
   url: string;
   dataDir: string;
   keys: DemoKeys;
-  ctx: AppContext;
+  ctx: SqliteAppContext;
   /** The key of a demo member by role (owner, admin, approver, developer, viewer) or of support-bot. */
   key(who: 'owner' | 'admin' | 'approver' | 'developer' | 'viewer' | 'agent'): string;
   /** fetch with a key and a JSON body. */

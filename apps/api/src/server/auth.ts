@@ -3,7 +3,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppContext } from './context.ts';
 import { ApiError } from './errors.ts';
-import { cachedPrincipalOf } from './state/auth-cache.ts';
 import type { Grant, Principal, Role } from './state/members.ts';
 
 /** Every 401 says how to authenticate (RFC 6750): a bearer key. */
@@ -18,7 +17,7 @@ export function bearerAuth(ctx: AppContext) {
     const header = c.req.header('authorization');
     if (!header) throw new ApiError(401, 'MISSING_KEY', 'send Authorization: Bearer <key>', undefined, CHALLENGE);
     const m = /^Bearer\s+(\S+)$/i.exec(header);
-    const principal = m ? cachedPrincipalOf(ctx.db, m[1] as string) : undefined;
+    const principal = m ? await ctx.state.principalOf(m[1] as string) : undefined;
     if (!principal) throw new ApiError(401, 'INVALID_KEY', 'the key is not known', undefined, CHALLENGE);
     c.set('principal', principal);
     await next();

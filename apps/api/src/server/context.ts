@@ -18,17 +18,17 @@ import { HoldLanguageEdits } from './gateways/hold-language-edits.ts';
 import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
 import { RuleShadows } from './shadows/rule-shadows.ts';
-import { cachedJudgedMembers } from './state/auth-cache.ts';
 import { type Db, openDatabase } from './state/db.ts';
-import { closeDecisionLog } from './state/decision-log.ts';
-import { type GatewayNode, type LanguageRevision, registerGateway } from './state/gateways.ts';
+import type { GatewayNode, LanguageRevision } from './state/gateways.ts';
+import { SqliteStateStore } from './state/sqlite-state.ts';
+import type { StateStore } from './state/state-store.ts';
 import { adoptRunningBindings } from './state/tool-bindings.ts';
-import { SqliteTrialCounter } from './state/trial-counts.ts';
 import { versionsInUse } from './versions-in-use.ts';
 
 export interface AppContext {
   dataDir: string;
-  db: Db;
+  /** The server's state: SQLite beside the data folder, or PostgreSQL shared by several nodes (state/state-store.ts). */
+  state: StateStore;
   store: FolderDocumentStore;
   seam: EditSeam;
   trials: PolicyTrials;
@@ -48,6 +48,12 @@ export interface AppContext {
    */
   gateway?: GatewayNode;
   close(): Promise<void>;
+}
+
+/** A context on a data folder with its SQLite database, which tests and the CLI may read directly. */
+export interface SqliteAppContext extends AppContext {
+  db: Db;
+  state: SqliteStateStore;
 }
 
 /** Tollgate's version, as each gateway node registers it. */
@@ -106,7 +112,7 @@ export async function openContext(
     /** Register as a gateway node that decides up to this language revision (docs/deploy.md). */
     gateway?: { languageRevision: LanguageRevision; heartbeatMs?: number };
   } = {},
-): Promise<AppContext> {
+): Promise<SqliteAppContext> {
   const events = new EventHub();
   const documentChanges = { generation: 0 };
   mkdirSync(dataDir, { recursive: true });
@@ -131,8 +137,9 @@ export async function openContext(
     },
   });
   const db = openDatabase(join(dataDir, 'tollgate.db'));
+  const state = new SqliteStateStore(db);
   const now = options.now ?? (() => new Date());
-  await adoptRunningBindings(db, store, now());
+  await adoptRunningBindings(state, store, now());
   const seam = new EditSeam({
     store,
     kindOf: documentKindOf,
@@ -141,18 +148,18 @@ export async function openContext(
     validators: offLoopRules(
       engineValidators({
         get members() {
-          return cachedJudgedMembers(db);
+          return state.judgedMembersSeen();
         },
       }),
     ),
     // A model's edit of any kind is held for a person to activate; a person's new rule-set pins are a draft.
     // A policy edit newer than a live gateway decides is stored as a version that does not run.
-    wrapWriter: (inner) => new HoldModelEdits(new HoldRulesetEdits(new HoldLanguageEdits(inner, store, db), store), store),
+    wrapWriter: (inner) => new HoldModelEdits(new HoldRulesetEdits(new HoldLanguageEdits(inner, store, state), store), store),
   });
   const gateway =
     options.gateway === undefined
       ? undefined
-      : registerGateway(db, {
+      : await state.registerGateway({
           version: TOLLGATE_VERSION,
           languageRevision: options.gateway.languageRevision,
           ...(options.gateway.heartbeatMs !== undefined ? { heartbeatMs: options.gateway.heartbeatMs } : {}),
@@ -160,9 +167,10 @@ export async function openContext(
   return {
     dataDir,
     db,
+    state,
     store,
     seam,
-    trials: new PolicyTrials(store, { counter: new SqliteTrialCounter(db) }),
+    trials: new PolicyTrials(store, { counter: state.trialCounter }),
     shadows: new RuleShadows(store),
     documentChanges,
     now,
@@ -170,11 +178,10 @@ export async function openContext(
     ...(gateway !== undefined ? { gateway } : {}),
     async close() {
       // Off the registry first: a stopping node no longer holds back a newer document.
-      gateway?.stop();
+      await gateway?.stop();
       await store.close();
       // Queued decisions are written before the database closes: a clean shutdown loses none.
-      closeDecisionLog(db);
-      db.close();
+      await state.close();
     },
   };
 }

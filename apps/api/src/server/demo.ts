@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from './context.ts';
 import { lifecycleOf } from './rulesets/lifecycle.ts';
-import { createKey, createMember, type Role } from './state/members.ts';
+import type { Role } from './state/members.ts';
 import { authorizeRunningBindings } from './state/tool-bindings.ts';
 
 const SYSTEM = { kind: 'system', label: 'demo seed' } as const;
@@ -97,28 +97,26 @@ export interface DemoKeys {
 /** Seeds the demo once; returns the keys when it seeded, undefined when the folder was seeded already. */
 export async function seedDemo(ctx: AppContext): Promise<DemoKeys | undefined> {
   const keysFile = join(ctx.dataDir, 'demo-keys.json');
-  const seeded = (ctx.db.prepare('SELECT COUNT(*) AS n FROM members').get() as { n: number }).n > 0;
+  const seeded = (await ctx.state.countMembers()) > 0;
   if (seeded || existsSync(keysFile)) return undefined;
   for (const [id, text] of Object.entries(DEMO_DOCUMENTS)) {
     if (!(await ctx.store.get(id))) await ctx.store.save({ id, text, author: SYSTEM, reason: 'the demo workspace' });
   }
   await lifecycleOf(ctx.store).update(DEMO_RULESET, { status: 'active' }, SYSTEM.label, ctx.now());
   // The demo's tools run at once: their bindings are authorized by the demo seeding itself (docs/catalogue.md).
-  await authorizeRunningBindings(ctx.db, ctx.store, { id: 'system', name: SYSTEM.label }, ctx.now());
+  await authorizeRunningBindings(ctx.state, ctx.store, { id: 'system', name: SYSTEM.label }, ctx.now());
   const keys: DemoKeys = { members: [], agents: [] };
-  ctx.db.transaction(() => {
-    for (const m of DEMO_MEMBERS) {
-      const member = createMember(ctx.db, m.name, m.role);
-      keys.members.push({
-        name: m.name,
-        role: m.role,
-        id: member.id,
-        key: createKey(ctx.db, { member: member.id }, m.catalogue ? ['catalogue'] : []),
-      });
-    }
-    keys.agents.push({ name: 'support-bot', key: createKey(ctx.db, { agent: 'support-bot' }) });
-    keys.agents.push({ name: 'refunds-bot', key: createKey(ctx.db, { agent: 'refunds-bot' }) });
-  })();
+  for (const m of DEMO_MEMBERS) {
+    const member = await ctx.state.createMember(m.name, m.role);
+    keys.members.push({
+      name: m.name,
+      role: m.role,
+      id: member.id,
+      key: await ctx.state.createKey({ member: member.id }, m.catalogue ? ['catalogue'] : []),
+    });
+  }
+  keys.agents.push({ name: 'support-bot', key: await ctx.state.createKey({ agent: 'support-bot' }) });
+  keys.agents.push({ name: 'refunds-bot', key: await ctx.state.createKey({ agent: 'refunds-bot' }) });
   writeFileSync(keysFile, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
   return keys;
 }

@@ -3,18 +3,17 @@
 // before the agent hears of it; a candidate under trial decides it again afterwards. The gate route
 // (routes/gate.ts) and the MCP gateway (mcp/) both decide with this, so both decide and log alike.
 import { randomUUID } from 'node:crypto';
-import { decidePrepared } from '@tollgate/engine';
+import { decidePrepared, type GateDecision, type PreparedCallInput, type ShadowDifference } from '@tollgate/engine';
 import { writeJson } from '@tollgate/engine/source';
 import type { CallRequestBody } from '../call-request.ts';
 import type { AppContext } from '../context.ts';
-import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { newCallId } from '../state/call-id.ts';
-import { decisionLogOf } from '../state/decision-log.ts';
 import type { CallVia } from '../state/decision-row.ts';
-import { argumentsDigest, type DecisionRow, forgetOldArguments, sessionHistory } from '../state/decisions.ts';
+import { argumentsDigest, type DecisionRow } from '../state/decisions.ts';
+import type { DecisionRecord } from '../state/state-store.ts';
 import { observeTrials } from './live-trials.ts';
 import { loadAgentCached } from './load-agent.ts';
-import { shadowDifferencesFor } from './shadow-runs.ts';
+import { shadowDifferencesOn, shadowPairsFor } from './shadow-runs.ts';
 
 export type CallDecision = 'allow' | 'deny' | 'require_approval' | 'confirm';
 
@@ -42,11 +41,13 @@ export const ARGUMENTS_RETENTION_DAYS = 30;
 const SWEEP_EVERY_MS = 3600_000;
 const lastSweep = new WeakMap<AppContext, number>();
 
-/** Forgets arguments past the retention period, at most once an hour per data folder. */
+/** Forgets arguments past the retention period, at most once an hour per workspace (off the call's path). */
 function sweepArguments(ctx: AppContext, now: Date): void {
   if (now.getTime() - (lastSweep.get(ctx) ?? 0) < SWEEP_EVERY_MS) return;
   lastSweep.set(ctx, now.getTime());
-  forgetOldArguments(ctx.db, new Date(now.getTime() - ARGUMENTS_RETENTION_DAYS * 86_400_000));
+  ctx.state.forgetOldArguments(new Date(now.getTime() - ARGUMENTS_RETENTION_DAYS * 86_400_000)).catch(() => {
+    // Retried at the next sweep; arguments kept an hour longer decide nothing.
+  });
 }
 
 /**
@@ -66,72 +67,36 @@ export async function decideAgentCall(
   const { loaded, versionsJson } = await loadAgentCached(ctx, name);
   const now = ctx.now();
   sweepArguments(ctx, now);
-  const members = cachedJudgedMembers(ctx.db);
-  const history = body.session === undefined ? [] : sessionHistory(ctx.db, name, body.session);
-  const input = {
-    members,
-    now,
-    call: {
-      tool: body.tool,
-      arguments: body.arguments,
-      history,
-      contexts: body.contexts,
-      confirmed: body.confirmed,
-      ...(options.definition !== undefined ? { definition: options.definition } : {}),
-    },
-  };
-  const d = decidePrepared(loaded.prepared, input);
-  const shadows = await shadowDifferencesFor(ctx, loaded, input.call);
-  const callId = newCallId(now.getTime());
+  const members = await ctx.state.judgedMembers();
+  const pairs = await shadowPairsFor(ctx, loaded);
   const digest = argumentsDigest(body.arguments);
   const createdAt = now.toISOString();
-  const approvalId = d.decision === 'require_approval' && d.approval ? randomUUID() : undefined;
-  const row: DecisionRow = {
-    call_id: callId,
-    agent: name,
-    tool: body.tool,
-    action: d.action,
-    amount: d.amount,
-    currency: d.currency,
-    decision: d.decision,
-    rule: d.rule,
-    code: d.code,
-    versions: versionsJson,
-    arguments: writeJson(body.arguments),
-    arguments_digest: digest,
-    session: body.session ?? null,
-    created_at: createdAt,
-    shadow_differences: shadows.length === 0 ? null : JSON.stringify(shadows),
-    via: options.via ?? 'http',
-  };
-  // A held call and its approval request are written before the agent hears of it; any other decision
-  // joins this tick's batch (see state/decision-log.ts).
-  const log = decisionLogOf(ctx.db);
-  if (approvalId && d.approval) {
-    log.recordHeld(row, {
-      id: approvalId,
-      call_id: callId,
-      agent: name,
-      tool: body.tool,
-      arguments_digest: digest,
-      policy_document: d.approval.policy.document,
-      policy_sequence: d.approval.policy.sequence,
-      rule: d.rule,
-      description: d.approval.description,
-      approvers: JSON.stringify(d.approval.approvers),
-      status: 'pending',
-      expires_at: d.approval.expires_at,
-      decided_by: null,
-      decided_at: null,
-      reason: null,
-      signature: null,
-      signed_content: null,
-      claimed_at: null,
-      created_at: createdAt,
-    });
-  } else {
-    log.record(row);
-  }
+  const callId = newCallId(now.getTime());
+  // The session's history is read, the call decided and its row written as one step against the session's
+  // other calls, on every node (state/state-store.ts): `at_most` and spending limits count every call.
+  const decided: { input?: PreparedCallInput; d?: GateDecision } = {};
+  const record = await ctx.state.recordDecision(name, body.session, (history) => {
+    const input: PreparedCallInput = {
+      members,
+      now,
+      call: {
+        tool: body.tool,
+        arguments: body.arguments,
+        history,
+        contexts: body.contexts,
+        confirmed: body.confirmed,
+        ...(options.definition !== undefined ? { definition: options.definition } : {}),
+      },
+    };
+    const d = decidePrepared(loaded.prepared, input);
+    decided.input = input;
+    decided.d = d;
+    const shadows = shadowDifferencesOn(pairs, input.call);
+    return recordOf(d, { callId, name, body, versionsJson, digest, createdAt, shadows, via: options.via ?? 'http' });
+  });
+  const { input, d } = decided;
+  if (!input || !d) throw new Error('the state store recorded a call it did not decide');
+  const approvalId = record.approval?.id;
   if (approvalId) ctx.events.publish({ type: 'approval', id: approvalId, status: 'pending' });
   const answer: CallAnswer = {
     call_id: callId,
@@ -148,4 +113,64 @@ export async function decideAgentCall(
   // Candidates under trial decide the call again once it is answered (live-trials.ts).
   observeTrials(ctx, loaded.prepared, input, d, callId);
   return answer;
+}
+
+/** What a decided call writes: its row, and for a held call its approval request. */
+function recordOf(
+  d: GateDecision,
+  call: {
+    callId: string;
+    name: string;
+    body: CallRequestBody;
+    versionsJson: string;
+    digest: string;
+    createdAt: string;
+    shadows: ShadowDifference[];
+    via: CallVia;
+  },
+): DecisionRecord {
+  const { callId, name, body, createdAt } = call;
+  const row: DecisionRow = {
+    call_id: callId,
+    agent: name,
+    tool: body.tool,
+    action: d.action,
+    amount: d.amount,
+    currency: d.currency,
+    decision: d.decision,
+    rule: d.rule,
+    code: d.code,
+    versions: call.versionsJson,
+    arguments: writeJson(body.arguments),
+    arguments_digest: call.digest,
+    session: body.session ?? null,
+    created_at: createdAt,
+    shadow_differences: call.shadows.length === 0 ? null : JSON.stringify(call.shadows),
+    via: call.via,
+  };
+  if (d.decision !== 'require_approval' || !d.approval) return { row };
+  return {
+    row,
+    approval: {
+      id: randomUUID(),
+      call_id: callId,
+      agent: name,
+      tool: body.tool,
+      arguments_digest: call.digest,
+      policy_document: d.approval.policy.document,
+      policy_sequence: d.approval.policy.sequence,
+      rule: d.rule,
+      description: d.approval.description,
+      approvers: JSON.stringify(d.approval.approvers),
+      status: 'pending',
+      expires_at: d.approval.expires_at,
+      decided_by: null,
+      decided_at: null,
+      reason: null,
+      signature: null,
+      signed_content: null,
+      claimed_at: null,
+      created_at: createdAt,
+    },
+  };
 }

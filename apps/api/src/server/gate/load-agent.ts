@@ -28,7 +28,6 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { notFound } from '../routes/route-kit.ts';
 import { loadPinnedRules, readRulesetVersion } from '../rulesets/ruleset-versions.ts';
-import { authorizationGeneration, unauthorizedTools } from '../state/tool-bindings.ts';
 
 export interface LoadedAgent {
   agent: Agent;
@@ -75,7 +74,7 @@ export async function loadAgentCached(ctx: AppContext, name: string): Promise<{ 
     loadedAgents.set(ctx, cache);
   }
   const generation = ctx.documentChanges.generation;
-  const authorizations = authorizationGeneration(ctx.db);
+  const authorizations = await ctx.state.authorizationGeneration();
   const hit = cache.get(name);
   if (hit && hit.generation === generation && hit.authorizations === authorizations) return hit;
   const loaded = await loadAgent(ctx, name);
@@ -183,7 +182,7 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
     defaultApprovalTtlSeconds: ttl,
     disclosure: agent.disclosure,
     // Tools whose binding is not the authorized one run no call (docs/catalogue.md, "The authorized binding").
-    unauthorizedTools: unauthorizedTools(ctx.db, agent.catalogue, catalogueRead.catalogue),
+    unauthorizedTools: await ctx.state.unauthorizedTools(agent.catalogue, catalogueRead.catalogue),
     // A node never decides with a policy above the revision it declared (docs/deploy.md, "the language gate").
     languageRevision: ctx.gateway?.languageRevision,
   };

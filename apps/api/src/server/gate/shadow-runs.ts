@@ -11,22 +11,41 @@ const runningSides = new WeakMap<LoadedAgent, Map<string, ShadowSide>>();
 /** Candidate sides, laid on a loaded agent's catalogue once per candidate. */
 const candidateSides = new WeakMap<LoadedAgent, Map<string, ShadowSide | undefined>>();
 
+/** A rule file under shadow as a call meets it: its running side and its candidate's. */
+export interface ShadowPair {
+  document: string;
+  running: ShadowSide;
+  candidate: ShadowSide;
+}
+
 /**
- * The shadow differences of a call: empty when no rule file the agent runs is under shadow, or none differs.
- *
- * @example
- * await shadowDifferencesFor(ctx, loaded, { tool: 'read_order', arguments: {} })
- * // [{ document: 'sheets/support.rules.yaml', rule: 'read_order', running: 'allow', candidate: 'refuse' }]
+ * The rule files the agent runs that are under shadow, each with both sides laid (cached per loaded agent): what a
+ * call is checked against, read before the call is decided so the check itself waits on nothing.
  */
-export async function shadowDifferencesFor(ctx: AppContext, loaded: LoadedAgent, call: GateCall): Promise<ShadowDifference[]> {
+export async function shadowPairsFor(ctx: AppContext, loaded: LoadedAgent): Promise<ShadowPair[]> {
   const active = await ctx.shadows.active();
   if (active.size === 0) return [];
-  const differences: ShadowDifference[] = [];
+  const pairs: ShadowPair[] = [];
   for (const [document, running] of sidesOf(loaded)) {
     const shadow = active.get(document);
     if (!shadow || shadow.candidate === loaded.versions[document]) continue;
     const candidate = await candidateSide(ctx, loaded, shadow);
-    const difference = candidate && shadowDifference(document, running, candidate, call);
+    if (candidate) pairs.push({ document, running, candidate });
+  }
+  return pairs;
+}
+
+/**
+ * The shadow differences of a call: empty when no rule file the agent runs is under shadow, or none differs.
+ *
+ * @example
+ * shadowDifferencesOn(await shadowPairsFor(ctx, loaded), { tool: 'read_order', arguments: {} })
+ * // [{ document: 'sheets/support.rules.yaml', rule: 'read_order', running: 'allow', candidate: 'refuse' }]
+ */
+export function shadowDifferencesOn(pairs: readonly ShadowPair[], call: GateCall): ShadowDifference[] {
+  const differences: ShadowDifference[] = [];
+  for (const { document, running, candidate } of pairs) {
+    const difference = shadowDifference(document, running, candidate, call);
     if (difference) differences.push(difference);
   }
   return differences;

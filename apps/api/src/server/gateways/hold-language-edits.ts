@@ -4,21 +4,20 @@
 // checked again, so it runs only once every live gateway decides it.
 import { documentKindOf } from '@tollgate/engine';
 import { type DocumentStore, type EditImpact, type EditOutcome, type EditWriter, type ProposedEdit, saveEdit } from '@tollgate/store';
-import type { Db } from '../state/db.ts';
-import { laggingGateways } from '../state/gateways.ts';
+import { laggingGateways, type StateStore } from '../state/state-store.ts';
 import { laggingSentence, textRevision } from './lagging.ts';
 
 export class HoldLanguageEdits implements EditWriter {
   constructor(
     private readonly inner: EditWriter,
     private readonly store: DocumentStore,
-    private readonly db: Db,
+    private readonly state: StateStore,
   ) {}
 
   async submit(edit: ProposedEdit, impact: EditImpact): Promise<EditOutcome> {
     if (documentKindOf(edit.document) !== 'policy') return this.inner.submit(edit, impact);
     const revision = textRevision(edit.content);
-    const lagging = laggingGateways(this.db, revision);
+    const lagging = await laggingGateways(this.state, revision);
     if (lagging.length === 0) return this.inner.submit(edit, impact);
     const outcome = await saveEdit(this.store, edit, impact, false);
     if (outcome.status !== 'saved_not_running' || !outcome.version) return outcome;

@@ -4,13 +4,13 @@
 // first, and is refused with nothing changed while a live node decides less.
 import type { DocumentStore } from '@tollgate/store';
 import { ApiError } from '../errors.ts';
-import type { Db } from '../state/db.ts';
-import { type LanguageRevision, laggingGateways } from '../state/gateways.ts';
+import type { LanguageRevision } from '../state/gateways.ts';
+import { laggingGateways, type StateStore } from '../state/state-store.ts';
 import { gatewaysJson, laggingSentence, textRevision } from './lagging.ts';
 
-/** What the gate asks of the data folder: its database and its store (an AppContext is one). */
+/** What the gate asks of the workspace: its state and its store (an AppContext is one). */
 interface Folder {
-  db: Db;
+  state: StateStore;
   store: Pick<DocumentStore, 'getVersion'>;
 }
 
@@ -26,10 +26,10 @@ interface SetVersion {
  * live gateway decides less.
  *
  * @example
- * assertGatewaysDecide(ctx.db, 2, 'version 4 of policies/refunds.policy.json')
+ * await assertGatewaysDecide(ctx.state, 2, 'version 4 of policies/refunds.policy.json')
  */
-export function assertGatewaysDecide(db: Db, revision: LanguageRevision, what: string): void {
-  const lagging = laggingGateways(db, revision);
+export async function assertGatewaysDecide(state: StateStore, revision: LanguageRevision, what: string): Promise<void> {
+  const lagging = await laggingGateways(state, revision);
   if (lagging.length === 0) return;
   throw new ApiError(
     409,
@@ -40,8 +40,8 @@ export function assertGatewaysDecide(db: Db, revision: LanguageRevision, what: s
 }
 
 /** Refuses making a policy version run while a live gateway cannot decide it. */
-export function assertPolicyRuns(ctx: Folder, id: string, sequence: number, text: string): void {
-  assertGatewaysDecide(ctx.db, textRevision(text), `version ${sequence} of ${id}`);
+export async function assertPolicyRuns(ctx: Folder, id: string, sequence: number, text: string): Promise<void> {
+  await assertGatewaysDecide(ctx.state, textRevision(text), `version ${sequence} of ${id}`);
 }
 
 /** Refuses making a rule-set version run while a live gateway cannot decide one of the policies it pins. */
@@ -56,5 +56,5 @@ export async function assertRulesetRuns(ctx: Folder, view: SetVersion): Promise<
     if (r > revision) revision = r;
   }
   if (revision === 1) return;
-  assertGatewaysDecide(ctx.db, revision, `version ${view.version_id} of ${view.id} (it pins ${above.join(', ')})`);
+  await assertGatewaysDecide(ctx.state, revision, `version ${view.version_id} of ${view.id} (it pins ${above.join(', ')})`);
 }

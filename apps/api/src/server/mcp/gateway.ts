@@ -21,9 +21,8 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { type CallAnswer, decideAgentCall } from '../gate/decide-agent-call.ts';
 import { loadAgentCached } from '../gate/load-agent.ts';
-import { claimApproval } from '../state/approvals.ts';
 import { argumentsDigest } from '../state/decisions.ts';
-import { listedDigest, pinnedDigests } from '../state/upstream-definitions.ts';
+import { listedDigest } from '../state/upstream-definitions.ts';
 import type { ExactArguments } from './exact-stdio-transport.ts';
 import { plainJson } from './plain-json.ts';
 import { UpstreamError, upstreamPoolOf } from './upstream-pool.ts';
@@ -98,7 +97,7 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
       ),
     );
     const byServer = new Map<string, Tool[]>(listed);
-    const pins = pinnedDigests(ctx.db, loaded.agent.catalogue);
+    const pins = await ctx.state.pinnedDigests(loaded.agent.catalogue);
     const out = new Map<string, { tool: CatalogueTool; upstream: Tool; authorized: boolean }>();
     for (const tool of tools) {
       const target = tool.upstream as { server: string; tool: string };
@@ -267,7 +266,7 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
         );
       }
       // Claimed exactly once, bound to the argument digest, as an agent claims over HTTP.
-      const claim = claimApproval(ctx.db, approval.id, argumentsDigest(exact), ctx.now());
+      const claim = await ctx.state.claimApproval(approval.id, argumentsDigest(exact), ctx.now());
       if (!claim.ok) return errorResult(CLAIM_CODES[claim.reason], `approval ${approval.id} cannot be claimed: ${claim.reason}`, held);
       ctx.events.publish({ type: 'approval', id: approval.id, status: 'claimed' });
     }

@@ -9,7 +9,6 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Hono } from 'hono';
 import { bodyLimit, MAX_BODY_BYTES } from '../body-limit.ts';
 import type { AppContext } from '../context.ts';
-import { cachedPrincipalOf } from '../state/auth-cache.ts';
 import { ExactArguments, readExactMessage } from './exact-stdio-transport.ts';
 import { createGateway } from './gateway.ts';
 
@@ -144,7 +143,7 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
     }
     const header = c.req.header('authorization');
     const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    const principal = m ? cachedPrincipalOf(ctx.db, m[1] as string) : undefined;
+    const principal = m ? await ctx.state.principalOf(m[1] as string) : undefined;
     if (principal?.kind !== 'agent') {
       return c.json({ error: { code: 'INVALID_KEY', message: "send the agent's key: Authorization: Bearer <key>" } }, 401, {
         'WWW-Authenticate': 'Bearer',

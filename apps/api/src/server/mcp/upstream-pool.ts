@@ -16,7 +16,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { readUpstreams, UPSTREAMS_ID, type Upstream } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
-import { recordListed } from '../state/upstream-definitions.ts';
 
 /** The variables every started upstream gets beside those its env names, so a command such as npx is found. */
 const BASE_ENV = ['PATH', 'HOME'];
@@ -220,7 +219,7 @@ export async function upstreamPoolOf(ctx: AppContext, options: PoolOptions): Pro
   const read = doc ? readUpstreams(doc.text) : undefined;
   void held?.pool.close();
   const pool = new UpstreamPool(read?.ok ? read.upstreams.servers : [], options.upstreamTimeoutMs, options.env);
-  pool.onListed = (server, tools) => recordListed(ctx.db, server, tools, ctx.now());
+  pool.onListed = (server, tools) => ctx.state.recordListed(server, tools, ctx.now());
   if (!held) ctx.events.onClose(() => void pools.get(ctx)?.pool.close());
   pools.set(ctx, { sequence, pool });
   return pool;

@@ -2,7 +2,7 @@
 // process and every poll interval (a `tollgate serve` in another process decides it in the same database),
 // until it is decided, expires, the client cancels, or the bounded wait ends.
 import type { AppContext } from '../context.ts';
-import { findApproval, statusOf } from '../state/approvals.ts';
+import { statusOf } from '../state/approvals.ts';
 
 export type WaitOutcome = 'approved' | 'denied' | 'expired' | 'cancelled' | 'timed_out';
 
@@ -30,8 +30,9 @@ export function waitForApproval(
       options.signal?.removeEventListener('abort', onAbort);
       resolve(outcome);
     };
-    const check = () => {
-      const row = findApproval(ctx.db, id);
+    const check = async () => {
+      const row = await ctx.state.findApproval(id).catch(() => undefined);
+      if (done) return;
       if (!row) return finish('denied');
       const status = statusOf(row, ctx.now());
       if (status !== 'pending') return finish(status);
@@ -40,12 +41,12 @@ export function waitForApproval(
       options.onTick?.(elapsed);
     };
     const onAbort = () => finish('cancelled');
-    const timer = setInterval(check, POLL_MS);
+    const timer = setInterval(() => void check(), POLL_MS);
     const unsubscribe = ctx.events.subscribe((e) => {
-      if (e.type === 'approval' && e.id === id) check();
+      if (e.type === 'approval' && e.id === id) void check();
     });
     if (options.signal?.aborted) return finish('cancelled');
     options.signal?.addEventListener('abort', onAbort);
-    check();
+    void check();
   });
 }

@@ -26,7 +26,7 @@ export async function previewAgainst(
         running: running.text,
         candidate: candidateText,
         catalogues: catalogues.map((k) => k.tools),
-        members: judgedMembers(ctx),
+        members: await judgedMembers(ctx),
       },
     },
     what,

@@ -9,7 +9,6 @@ import { loadAgentCached } from '../gate/load-agent.ts';
 import { version } from '../routes/documents/checks.ts';
 import { type Resource, storeError } from '../routes/route-kit.ts';
 import { readRulesetVersion, workspaceCatalogue } from '../rulesets/ruleset-versions.ts';
-import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { bindingOf } from '../state/tool-bindings.ts';
 import { type ReviewAnswer, type ReviewTask, runReview } from './answers.ts';
 
@@ -24,8 +23,8 @@ function notFoundAs(resource: Resource) {
 }
 
 /** The members as the gate judges approvers, as a plain array the compile thread can be sent. */
-export function judgedMembers(ctx: AppContext): Member[] {
-  return [...cachedJudgedMembers(ctx.db)];
+export async function judgedMembers(ctx: AppContext): Promise<Member[]> {
+  return [...(await ctx.state.judgedMembers())];
 }
 
 /** Runs a review task, on the compile thread when the policy texts are big; a text that does not load is 409. */

@@ -5,10 +5,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
-import { type ApprovalRow, claimApproval, decideApproval, findApproval, listApprovals, statusOf } from '../state/approvals.ts';
-import { cachedMembers } from '../state/auth-cache.ts';
-import { argumentsDigest, findDecision } from '../state/decisions.ts';
-import type { Principal } from '../state/members.ts';
+import { type ApprovalRow, statusOf } from '../state/approvals.ts';
+import { argumentsDigest } from '../state/decisions.ts';
+import type { MemberRow, Principal } from '../state/members.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { deciderName, eligibleApprovers, isEligible, listedApprovers, membersById } from './approval-people.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
@@ -141,8 +140,9 @@ function seesArguments(principal: Principal, row: ApprovalRow): boolean {
   return member.role === 'owner' || member.role === 'admin' || isEligible(member, row);
 }
 
-function present(ctx: AppContext, principal: Principal, row: ApprovalRow, people = membersById(cachedMembers(ctx.db))): Approval {
-  const decision = findDecision(ctx.db, row.call_id);
+async function present(ctx: AppContext, principal: Principal, row: ApprovalRow, people?: Map<string, MemberRow>): Promise<Approval> {
+  people ??= membersById(await ctx.state.members());
+  const decision = await ctx.state.findDecision(row.call_id);
   const shown = seesArguments(principal, row);
   return {
     id: row.id,
@@ -177,8 +177,8 @@ function present(ctx: AppContext, principal: Principal, row: ApprovalRow, people
 }
 
 /** The request, when the principal may see it: any member, or the agent it belongs to. */
-function visible(ctx: AppContext, principal: Principal, id: string): ApprovalRow {
-  const row = findApproval(ctx.db, id);
+async function visible(ctx: AppContext, principal: Principal, id: string): Promise<ApprovalRow> {
+  const row = await ctx.state.findApproval(id);
   if (principal.kind === 'agent') {
     if (!row) throw notFound('approval', `no approval request ${id}`);
     if (row.agent !== principal.agent) throw new ApiError(403, 'AGENT_MISMATCH', `this request belongs to ${row.agent}`);
@@ -191,34 +191,34 @@ function visible(ctx: AppContext, principal: Principal, id: string): ApprovalRow
 export function approvalRoutes() {
   const app = router();
 
-  app.openapi(listRoute, (c) => {
+  app.openapi(listRoute, async (c) => {
     const ctx = c.get('ctx');
     const { status, limit, cursor } = c.req.valid('query');
-    const page = listApprovals(ctx.db, status, ctx.now(), limit ?? DEFAULT_APPROVALS_LIMIT, pageKeyOf(cursor));
+    const page = await ctx.state.listApprovals(status, ctx.now(), limit ?? DEFAULT_APPROVALS_LIMIT, pageKeyOf(cursor));
     const principal = c.get('principal');
-    const people = membersById(cachedMembers(ctx.db));
-    const approvals = page.rows.map((r) => present(ctx, principal, r, people));
+    const people = membersById(await ctx.state.members());
+    const approvals = await Promise.all(page.rows.map((r) => present(ctx, principal, r, people)));
     return exactJson(c, { approvals, has_more: page.more, next_cursor: page.next }, 200);
   });
 
-  app.openapi(getRoute, (c) => {
+  app.openapi(getRoute, async (c) => {
     const ctx = c.get('ctx');
     const principal = c.get('principal');
-    return exactJson(c, present(ctx, principal, visible(ctx, principal, c.req.valid('param').id)), 200);
+    return exactJson(c, await present(ctx, principal, await visible(ctx, principal, c.req.valid('param').id)), 200);
   });
 
   for (const verb of ['approve', 'deny'] as const) {
-    app.openapi(decideRoute(verb), (c) => {
+    app.openapi(decideRoute(verb), async (c) => {
       const ctx = c.get('ctx');
       const member = memberOf(c);
       const { id } = c.req.valid('param');
       const { reason } = c.req.valid('json');
-      const row = findApproval(ctx.db, id);
+      const row = await ctx.state.findApproval(id);
       if (!row) throw notFound('approval', `no approval request ${id}`);
       if (!isEligible(member, row)) {
         throw new ApiError(403, 'NOT_ELIGIBLE', 'you are not an eligible approver of this request');
       }
-      const outcome = decideApproval(ctx.db, id, member, verb === 'approve' ? 'approved' : 'denied', reason ?? null, ctx.now());
+      const outcome = await ctx.state.decideApproval(id, member, verb === 'approve' ? 'approved' : 'denied', reason ?? null, ctx.now());
       if (!outcome.ok) {
         if (outcome.reason === 'expired')
           throw new ApiError(409, 'APPROVAL_EXPIRED', 'the request has expired and can no longer be decided');
@@ -226,17 +226,17 @@ export function approvalRoutes() {
         throw notFound('approval', `no approval request ${id}`);
       }
       ctx.events.publish({ type: 'approval', id, status: outcome.row.status });
-      return exactJson(c, present(ctx, c.get('principal'), outcome.row), 200);
+      return exactJson(c, await present(ctx, c.get('principal'), outcome.row), 200);
     });
   }
 
-  app.openapi(claimRoute, (c) => {
+  app.openapi(claimRoute, async (c) => {
     const ctx = c.get('ctx');
     const principal = c.get('principal');
     if (principal.kind !== 'agent') throw new ApiError(403, 'AGENT_KEY_REQUIRED', 'only the agent claims its approved calls');
     const { id } = c.req.valid('param');
-    visible(ctx, principal, id);
-    const outcome = claimApproval(ctx.db, id, argumentsDigest(c.req.valid('json').arguments), ctx.now());
+    await visible(ctx, principal, id);
+    const outcome = await ctx.state.claimApproval(id, argumentsDigest(c.req.valid('json').arguments), ctx.now());
     if (!outcome.ok) {
       const [code, message] = {
         not_found: ['NOT_FOUND', `no approval request ${id}`],
@@ -249,7 +249,7 @@ export function approvalRoutes() {
       throw new ApiError(409, code as string, message as string);
     }
     ctx.events.publish({ type: 'approval', id, status: 'claimed' });
-    return exactJson(c, present(ctx, principal, outcome.row), 200);
+    return exactJson(c, await present(ctx, principal, outcome.row), 200);
   });
   return app;
 }

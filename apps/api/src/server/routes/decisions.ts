@@ -6,7 +6,7 @@ import { createMiddleware } from 'hono/factory';
 import { type Env, requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
-import { type DecisionRow, findDecision, listDecisions } from '../state/decisions.ts';
+import type { DecisionRow } from '../state/decisions.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
 import { CallVia, limitQuery, members, notFound } from './route-kit.ts';
@@ -142,14 +142,14 @@ function present(row: DecisionRow, withArguments: boolean) {
 export function decisionRoutes() {
   const app = router();
 
-  app.openapi(listRoute, (c) => {
+  app.openapi(listRoute, async (c) => {
     const q = c.req.valid('query');
     const withArguments = q.with_arguments === 'true';
     if (q.since !== undefined && q.until !== undefined && new Date(q.since) > new Date(q.until)) {
       throw new ApiError(400, 'INVALID_QUERY', 'since is after until');
     }
     const after = pageKeyOf(q.cursor);
-    const page = listDecisions(c.get('ctx').db, {
+    const page = await c.get('ctx').state.listDecisions({
       ...(q.agent !== undefined ? { agent: q.agent } : {}),
       ...(q.since !== undefined ? { since: new Date(q.since).toISOString() } : {}),
       ...(q.until !== undefined ? { until: new Date(q.until).toISOString() } : {}),
@@ -161,10 +161,10 @@ export function decisionRoutes() {
     return exactJson(c, { decisions, has_more: page.more, next_cursor: page.next }, 200);
   });
 
-  app.openapi(oneRoute, (c) => {
+  app.openapi(oneRoute, async (c) => {
     const { call_id } = c.req.valid('param');
     const withArguments = c.req.valid('query').with_arguments === 'true';
-    const row = findDecision(c.get('ctx').db, call_id);
+    const row = await c.get('ctx').state.findDecision(call_id);
     if (!row) throw notFound('decision', `no decision with call id ${call_id}`);
     return exactJson(c, present(row, withArguments), 200);
   });

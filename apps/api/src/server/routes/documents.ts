@@ -91,8 +91,8 @@ export function documentRoutes() {
     }
     if (documentKindOf(id) === 'policy') {
       const text = (await version(ctx, id, sequence)).text;
-      refuseUnknownApprovers(id, text, ctx);
-      assertPolicyRuns(ctx, id, sequence, text);
+      await refuseUnknownApprovers(id, text, ctx);
+      await assertPolicyRuns(ctx, id, sequence, text);
     }
     const v = await ctx.store.activate(id, sequence, precondition).catch(storeError);
     ctx.events.publish({ type: 'document', id, sequence: v.sequence });
@@ -111,7 +111,8 @@ export function documentRoutes() {
     }
     // The version a revert lands on runs (a set in test runs too): a live gateway must decide its language revision.
     const target = await ctx.store.revertTarget(id).catch(storeError);
-    if (target !== undefined && documentKindOf(id) === 'policy') assertPolicyRuns(ctx, id, target, (await version(ctx, id, target)).text);
+    if (target !== undefined && documentKindOf(id) === 'policy')
+      await assertPolicyRuns(ctx, id, target, (await version(ctx, id, target)).text);
     if (target !== undefined && documentKindOf(id) === 'ruleset') {
       // A set version that does not load runs nothing, so only one that loads is weighed.
       const set = await readRulesetVersion(ctx, id, target).catch(() => undefined);

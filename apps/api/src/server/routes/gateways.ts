@@ -2,7 +2,6 @@
 // folder: the language gate"), each with the policy language revision it decides and whether it is live.
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '../openapi.ts';
-import { listGateways } from '../state/gateways.ts';
 import { ErrorSchema, json, members } from './route-kit.ts';
 
 const GatewaySchema = z
@@ -38,6 +37,6 @@ const listRoute = createRoute({
 /** GET /v1/gateways. */
 export function gatewayRoutes() {
   const app = router();
-  app.openapi(listRoute, (c) => c.json({ gateways: listGateways(c.get('ctx').db) }, 200));
+  app.openapi(listRoute, async (c) => c.json({ gateways: await c.get('ctx').state.listGateways() }, 200));
   return app;
 }

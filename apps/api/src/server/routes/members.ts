@@ -3,7 +3,6 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '../openapi.ts';
-import { findMember } from '../state/members.ts';
 import { ErrorSchema, memberOf, members, notFound } from './route-kit.ts';
 
 const PublicKey = z
@@ -69,9 +68,9 @@ export function memberRoutes() {
     const member = memberOf(c);
     return c.json({ id: member.id, name: member.name, role: member.role, grants: [...principal.grants] }, 200);
   });
-  app.openapi(publicKeyRoute, (c) => {
+  app.openapi(publicKeyRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const member = findMember(c.get('ctx').db, id);
+    const member = await c.get('ctx').state.findMember(id);
     if (!member || member.id !== id) throw notFound('member', `no member ${id}`);
     const { id: memberId, name, public_key } = member;
     return c.json({ id: memberId, name, algorithm: 'Ed25519' as const, public_key, fingerprint: keyFingerprint(public_key) }, 200);

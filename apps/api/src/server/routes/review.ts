@@ -111,7 +111,7 @@ export function reviewRoutes() {
       }
       versions = [{ document: subject.policy, sequence: Number(policy_version) }];
     }
-    const members = judgedMembers(ctx);
+    const members = await judgedMembers(ctx);
     const policies: { document: string; version: number; tools: ToolDecisionJson[] }[] = [];
     for (const { document, sequence } of versions) {
       const policy = await versionText(ctx, document, sequence);
@@ -135,7 +135,7 @@ export function reviewRoutes() {
         : { sequence: Number(query.version), text: await versionText(ctx, id, Number(query.version)) };
     const { source, catalogues } = await policyCatalogues(ctx, id);
     const answer = await review<{ ok: true; maps: ToolDecisionJson[][] }>(
-      { map: { policy: at.text, catalogues: catalogues.map((k) => k.tools), members: judgedMembers(ctx) } },
+      { map: { policy: at.text, catalogues: catalogues.map((k) => k.tools), members: await judgedMembers(ctx) } },
       `${id} version ${at.sequence}`,
     );
     return c.json(

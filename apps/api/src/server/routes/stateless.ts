@@ -27,7 +27,6 @@ import { DiagnosticSchema } from '../diagnostic-schema.ts';
 import { ApiError } from '../errors.ts';
 import { bodyFindings } from '../exact-body.ts';
 import { router } from '../openapi.ts';
-import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { runningBindings } from '../state/tool-bindings.ts';
 import { ArgumentsObject, ErrorSchema, members, notFound, withGrant } from './route-kit.ts';
 
@@ -280,7 +279,7 @@ export function statelessRoutes() {
     // Without members or tools in the body, the workspace's own, as `tollgate policy validate --members
     // --tools` would be given them: a user who is not a member is UNKNOWN_APPROVER, and the warnings speak
     // of the catalogues' tools (tool names are unique across a workspace's catalogues).
-    const members = membersOf(body.members, '/members') ?? cachedJudgedMembers(ctx.db);
+    const members = membersOf(body.members, '/members') ?? (await ctx.state.judgedMembers());
     const workspaceTools = body.tools === undefined ? (await runningBindings(ctx.store)).map((b) => b.binding) : [];
     const tools = toolsOf(body.tools) ?? (workspaceTools.length > 0 ? workspaceTools : undefined);
     const r = validatePolicy(body.document, { members, tools });
@@ -292,14 +291,14 @@ export function statelessRoutes() {
     );
   });
 
-  app.openapi(evaluateRoute, (c) => {
+  app.openapi(evaluateRoute, async (c) => {
     const body = c.req.valid('json');
     const members = membersOf(body.members, '/members');
     const toolProblems = validateToolBinding(body.tool, '/tool');
     refuseIf(toolProblems, 'INVALID_TOOL', 'the tool is not valid');
     // The document's approvers are checked against the members given, else the workspace's; approvers are
     // resolved only from members given, as `tollgate policy evaluate --members` does.
-    const checked = validatePolicy(body.document, { members: members ?? cachedJudgedMembers(c.get('ctx').db) });
+    const checked = validatePolicy(body.document, { members: members ?? (await c.get('ctx').state.judgedMembers()) });
     const errors = [...bodyFindings(c, '/document'), ...checked.errors];
     if (errors.length > 0) {
       throw new ApiError(422, 'INVALID_POLICY', 'the document is not valid, so it decides nothing', {

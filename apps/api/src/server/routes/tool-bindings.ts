@@ -9,15 +9,8 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { readStoredJson } from '../state/stored-json.ts';
-import {
-  type AuthorizationRow,
-  authorizationsOf,
-  authorizeBinding,
-  bindingDigest,
-  bindingOf,
-  readCatalogueTools,
-} from '../state/tool-bindings.ts';
-import { definitionState, type SeenDefinition, seenDefinition } from '../state/upstream-definitions.ts';
+import { type AuthorizationRow, bindingDigest, bindingOf, readCatalogueTools } from '../state/tool-bindings.ts';
+import { definitionState, type SeenDefinition } from '../state/upstream-definitions.ts';
 import { ErrorSchema, json, memberOf, members, notFound, storeError } from './route-kit.ts';
 
 const CatalogueParam = z
@@ -174,9 +167,9 @@ function upstreamJson(tool: CatalogueTool, authorization: AuthorizationRow | und
   };
 }
 
-function toolJson(ctx: AppContext, tool: CatalogueTool, authorization: AuthorizationRow | undefined) {
+async function toolJson(ctx: AppContext, tool: CatalogueTool, authorization: AuthorizationRow | undefined) {
   const digest = bindingDigest(bindingOf(tool));
-  const seen = tool.upstream ? seenDefinition(ctx.db, tool.upstream.server, tool.upstream.tool) : undefined;
+  const seen = tool.upstream ? await ctx.state.seenDefinition(tool.upstream.server, tool.upstream.tool) : undefined;
   return {
     name: tool.name,
     action: tool.action,
@@ -204,8 +197,11 @@ export function toolBindingRoutes() {
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
     const { sequence, tools } = await runningTools(ctx, id);
-    const authorized = authorizationsOf(ctx.db, id);
-    return c.json({ catalogue: id, sequence, tools: [...tools.values()].map((t) => toolJson(ctx, t, authorized.get(t.name))) }, 200);
+    const authorized = await ctx.state.authorizationsOf(id);
+    return c.json(
+      { catalogue: id, sequence, tools: await Promise.all([...tools.values()].map((t) => toolJson(ctx, t, authorized.get(t.name)))) },
+      200,
+    );
   });
 
   app.openapi(authorizeRoute, async (c) => {
@@ -226,7 +222,7 @@ export function toolBindingRoutes() {
     // only as the authorizer reviewed it: the digest they send must be that definition's.
     let pin: { digest: string; definition: string } | undefined;
     if (tool.upstream !== undefined) {
-      const seen = seenDefinition(ctx.db, tool.upstream.server, tool.upstream.tool);
+      const seen = await ctx.state.seenDefinition(tool.upstream.server, tool.upstream.tool);
       if (!seen) {
         throw new ApiError(
           409,
@@ -244,8 +240,8 @@ export function toolBindingRoutes() {
       }
       pin = { digest: seen.digest, definition: seen.definition };
     }
-    const row = authorizeBinding(ctx.db, id, binding, { id: member.id, name: member.name }, ctx.now(), pin);
-    return c.json(toolJson(ctx, tool, row), 200);
+    const row = await ctx.state.authorizeBinding(id, binding, { id: member.id, name: member.name }, ctx.now(), pin);
+    return c.json(await toolJson(ctx, tool, row), 200);
   });
 
   return app;

@@ -8,8 +8,8 @@ import type { AppContext } from '../context.ts';
 import { UpstreamError, upstreamPoolOf } from '../mcp/upstream-pool.ts';
 import { router } from '../openapi.ts';
 import { readStoredJson } from '../state/stored-json.ts';
-import { authorizationsOf, readCatalogueTools } from '../state/tool-bindings.ts';
-import { type DefinitionState, definitionState, seenDefinitions } from '../state/upstream-definitions.ts';
+import { readCatalogueTools } from '../state/tool-bindings.ts';
+import { type DefinitionState, definitionState } from '../state/upstream-definitions.ts';
 import { ErrorSchema, json, members, storeError } from './route-kit.ts';
 
 /** How long a refresh waits for each upstream to start and list its tools. */
@@ -92,7 +92,7 @@ async function mappings(ctx: AppContext): Promise<Map<string, Mapping[]>> {
     const doc = await ctx.store.get(id).catch(() => undefined);
     const tools = doc ? readCatalogueTools(id, doc.text) : undefined;
     if (!tools) continue;
-    const authorized = authorizationsOf(ctx.db, id);
+    const authorized = await ctx.state.authorizationsOf(id);
     for (const tool of tools.values()) {
       if (!tool.upstream) continue;
       const key = `${tool.upstream.server}\u0000${tool.upstream.tool}`;
@@ -108,7 +108,7 @@ async function upstreamsJson(ctx: AppContext, failures: ReadonlyMap<string, Upst
   const doc = await ctx.store.get(UPSTREAMS_ID).catch(storeError);
   const read = doc ? readUpstreams(doc.text) : undefined;
   const servers = read?.ok ? read.upstreams.servers : [];
-  const seen = seenDefinitions(ctx.db);
+  const seen = await ctx.state.seenDefinitions();
   const mapped = await mappings(ctx);
   const mappedBy = (server: string, tool: string, state: (m: Mapping) => DefinitionState) =>
     (mapped.get(`${server}\u0000${tool}`) ?? []).map((m) => ({ catalogue: m.catalogue, tool: m.tool.name, state: state(m) }));

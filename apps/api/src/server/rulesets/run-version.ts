@@ -4,9 +4,7 @@
 import { type RulesetCall, type RulesetRun, RulesetRunError, runRuleset } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { cachedJudgedMembers } from '../state/auth-cache.ts';
 import { loadPinnedRules, readRulesetVersion, workspaceCatalogue } from './ruleset-versions.ts';
-import { recordRun } from '../state/ruleset-runs.ts';
 
 /** How long one rule may take, by default. */
 export const RULE_TIMEOUT_MS = 10_000;
@@ -40,7 +38,7 @@ export async function runRulesetVersion(
   try {
     run = await runRuleset(rules, call, {
       catalogue,
-      members: cachedJudgedMembers(ctx.db),
+      members: await ctx.state.judgedMembers(),
       now: ctx.now(),
       timeoutMs: options.timeoutMs ?? RULE_TIMEOUT_MS,
     });
@@ -53,6 +51,6 @@ export async function runRulesetVersion(
     }
     throw err;
   }
-  recordRun(ctx.db, id, view.version_id, run.verdict, ctx.now());
+  await ctx.state.recordRulesetRun(id, view.version_id, run.verdict, ctx.now());
   return { ruleset: id, version_id: view.version_id, ...run };
 }

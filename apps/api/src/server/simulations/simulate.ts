@@ -25,8 +25,6 @@ import { diagnosticJson, writeJson } from '@tollgate/engine/source';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { ArgumentsObject, notFound, storeErrorFor } from '../routes/route-kit.ts';
-import { cachedJudgedMembers } from '../state/auth-cache.ts';
-import { recordedDecisions } from '../state/decisions.ts';
 import { readStoredJson } from '../state/stored-json.ts';
 
 /** The validation codes of approvers.users checked against the workspace's members. */
@@ -109,7 +107,7 @@ export async function policyOf(ctx: AppContext, version: z.infer<typeof Version>
   }
   // A version that could not run here is not simulated as if it could: its approvers.users must be the
   // workspace's members able to approve (docs/policy.md, "Approvers").
-  const approvers = validatePolicy(document, { members: cachedJudgedMembers(ctx.db) }).errors.filter((e) => APPROVER_CODES.has(e.code));
+  const approvers = validatePolicy(document, { members: await ctx.state.judgedMembers() }).errors.filter((e) => APPROVER_CODES.has(e.code));
   if (approvers.length > 0) {
     throw new ApiError(422, 'INVALID_POLICY', `${at}: ${approvers[0]?.message}`, {
       errors: approvers.map((e) => ({ code: e.code, path: `${at}${e.path ?? ''}`, message: e.message })),
@@ -185,7 +183,7 @@ async function bindingsOf(ctx: AppContext, agent: string): Promise<Map<string, T
 }
 
 export async function recordedCalls(ctx: AppContext, filter: { agent?: string; since?: string; until?: string }): Promise<SimCall[]> {
-  const rows = recordedDecisions(ctx.db, {
+  const rows = await ctx.state.recordedDecisions({
     ...(filter.agent !== undefined ? { agent: filter.agent } : {}),
     ...(filter.since !== undefined ? { since: new Date(filter.since).toISOString() } : {}),
     ...(filter.until !== undefined ? { until: new Date(filter.until).toISOString() } : {}),

@@ -14,6 +14,7 @@ import {
 } from '@tollgate/engine';
 import type { DocumentStore } from '@tollgate/store';
 import type { Db } from './db.ts';
+import type { StateStore } from './state-store.ts';
 
 /** Who authorized a binding: a member, or `system` for the bindings present when authorizations began. */
 export interface Authorizer {
@@ -197,19 +198,16 @@ export async function runningBindings(store: DocumentStore): Promise<{ catalogue
 }
 
 /** Authorizes every binding of the running catalogues' tools (the demo seed; the first run's adoption). */
-export async function authorizeRunningBindings(db: Db, store: DocumentStore, by: Authorizer, now: Date): Promise<void> {
-  const found = await runningBindings(store);
-  db.transaction(() => {
-    for (const f of found) authorizeBinding(db, f.catalogue, f.binding, by, now);
-  })();
+export async function authorizeRunningBindings(state: StateStore, store: DocumentStore, by: Authorizer, now: Date): Promise<void> {
+  await state.authorizeBindings(await runningBindings(store), by, now);
 }
 
 /**
  * Once per database: the bindings running when authorizations first run are recorded as authorized by
  * `system`, so a workspace that ran before keeps running after the upgrade (docs/catalogue.md).
  */
-export async function adoptRunningBindings(db: Db, store: DocumentStore, now: Date): Promise<void> {
-  if (db.prepare('SELECT 1 FROM tool_authorizations_adopted WHERE id = 1').get()) return;
-  await authorizeRunningBindings(db, store, SYSTEM_AUTHORIZER, now);
-  db.prepare('INSERT OR IGNORE INTO tool_authorizations_adopted (id, adopted_at) VALUES (1, ?)').run(now.toISOString());
+export async function adoptRunningBindings(state: StateStore, store: DocumentStore, now: Date): Promise<void> {
+  if (await state.bindingsAdopted()) return;
+  await authorizeRunningBindings(state, store, SYSTEM_AUTHORIZER, now);
+  await state.bindingsAdopted(now);
 }

@@ -5,8 +5,7 @@ import { validateDocument } from '@tollgate/engine';
 import { idProblem, type StoredDocument } from '@tollgate/store';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { cachedJudgedMembers } from '../../state/auth-cache.ts';
-import { authorizationsOf, changedBindings, readCatalogueTools } from '../../state/tool-bindings.ts';
+import { changedBindings, readCatalogueTools } from '../../state/tool-bindings.ts';
 import { notFound, storeError } from '../route-kit.ts';
 
 /** A malformed id names no document on any route: 400 INVALID_ID (docs/api.md, "One vocabulary"). */
@@ -49,7 +48,7 @@ export async function refuseBindingChange(ctx: AppContext, id: string, content: 
   if (!after) return;
   const running = await ctx.store.get(id).catch(storeError);
   const before = (running ? readCatalogueTools(id, running.text) : undefined) ?? new Map();
-  const changed = changedBindings(before, after, authorizationsOf(ctx.db, id));
+  const changed = changedBindings(before, after, await ctx.state.authorizationsOf(id));
   // Where a tool's MCP calls go is the owner's or admin's to say too (docs/mcp.md): a developer never remaps it.
   for (const [name, tool] of after) {
     const was = before.get(name)?.upstream;
@@ -66,9 +65,11 @@ export async function refuseBindingChange(ctx: AppContext, id: string, content: 
 }
 
 /** A policy version runs only while its approvers.users are members able to approve (docs/policy.md, "Approvers"). */
-export function refuseUnknownApprovers(id: string, text: string, ctx: AppContext): void {
+export async function refuseUnknownApprovers(id: string, text: string, ctx: AppContext): Promise<void> {
   const approverCodes = new Set(['UNKNOWN_APPROVER', 'APPROVER_ROLE_NOT_CAPABLE']);
-  const problems = validateDocument(id, text, { members: cachedJudgedMembers(ctx.db) }).problems.filter((p) => approverCodes.has(p.code));
+  const problems = validateDocument(id, text, { members: await ctx.state.judgedMembers() }).problems.filter((p) =>
+    approverCodes.has(p.code),
+  );
   if (problems.length === 0) return;
   throw new ApiError(422, 'INVALID_POLICY', `${id}: ${problems[0]?.message}, so this version cannot run`, {
     errors: problems.map((p) => ({ code: p.code, path: p.path ?? '', message: p.message })),

@@ -5,7 +5,6 @@ import type { z } from '@hono/zod-openapi';
 import { documentKindOf, exampleSuiteIdOf, validateDocument } from '@tollgate/engine';
 import type { DocumentVersion } from '@tollgate/store';
 import type { AppContext } from '../../context.ts';
-import { cachedJudgedMembers } from '../../state/auth-cache.ts';
 import { exampleProblems } from './example-problems.ts';
 import type { DocumentStatus, ProblemSchema, SummarySchema } from './schemas.ts';
 import { diagnosticJson } from './wire.ts';
@@ -52,7 +51,7 @@ export async function documentSummaries(ctx: AppContext): Promise<z.infer<typeof
     if (running) {
       const stored = await ctx.store.getVersion(id, running.sequence).catch(() => undefined);
       if (stored && documentKindOf(id) !== undefined) {
-        const checked = validateDocument(id, stored.text, { exists, members: cachedJudgedMembers(ctx.db) });
+        const checked = validateDocument(id, stored.text, { exists, members: await ctx.state.judgedMembers() });
         for (const d of checked.problems) problems.push(diagnosticJson(d, 'error'));
         for (const d of checked.lints) problems.push(diagnosticJson(d, 'warning'));
         // A sound policy whose running examples do not hold is not problem-free (docs/console.md, "Documents list").
