@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DocumentKind, documentKindOf } from '@tollgate/engine';
 import {
+  type DocumentStore,
   type DocumentValidator,
   EditSeam,
   engineValidators,
@@ -18,18 +19,18 @@ import { HoldLanguageEdits } from './gateways/hold-language-edits.ts';
 import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
 import { RuleShadows } from './shadows/rule-shadows.ts';
+import { adoptRunningBindings } from './state/adopt-bindings.ts';
 import { type Db, openDatabase } from './state/db.ts';
 import type { GatewayNode, LanguageRevision } from './state/gateways.ts';
 import { SqliteStateStore } from './state/sqlite-state.ts';
 import type { StateStore } from './state/state-store.ts';
-import { adoptRunningBindings } from './state/tool-bindings.ts';
 import { versionsInUse } from './versions-in-use.ts';
 
 export interface AppContext {
   dataDir: string;
   /** The server's state: SQLite beside the data folder, or PostgreSQL shared by several nodes (state/state-store.ts). */
   state: StateStore;
-  store: FolderDocumentStore;
+  store: DocumentStore;
   seam: EditSeam;
   trials: PolicyTrials;
   /** Candidate versions of rule files checked detect-only beside the running ones (docs/review.md). */
@@ -39,6 +40,11 @@ export interface AppContext {
    * derived from documents (the gate's loaded agents) is trusted while it stands still.
    */
   documentChanges: { readonly generation: number };
+  /**
+   * Brings documentChanges up to date with writes other nodes made (a shared store): awaited before what is derived
+   * from documents is trusted. Absent for a store only this process writes through (the folder's watcher tells it).
+   */
+  documentsFresh?: () => Promise<void>;
   now(): Date;
   /** Live updates for the console (server-sent events). */
   events: EventHub;
@@ -54,6 +60,7 @@ export interface AppContext {
 export interface SqliteAppContext extends AppContext {
   db: Db;
   state: SqliteStateStore;
+  store: FolderDocumentStore;
 }
 
 /** Tollgate's version, as each gateway node registers it. */
@@ -138,7 +145,28 @@ export async function openContext(
   });
   const db = openDatabase(join(dataDir, 'tollgate.db'));
   const state = new SqliteStateStore(db);
-  const now = options.now ?? (() => new Date());
+  const ctx = await assembleContext({ dataDir, store, state, events, documentChanges, now: options.now, gateway: options.gateway });
+  return { ...ctx, db, state, store };
+}
+
+/** The parts of a context that depend on where documents and state are kept. */
+export interface ContextParts {
+  dataDir: string;
+  store: DocumentStore;
+  state: StateStore;
+  events: EventHub;
+  documentChanges: { generation: number };
+  now?: (() => Date) | undefined;
+  gateway?: { languageRevision: LanguageRevision; heartbeatMs?: number } | undefined;
+  documentsFresh?: () => Promise<void>;
+  /** Closed after the store and the state (a shared connection pool, a listener). */
+  close?: () => Promise<void>;
+}
+
+/** A context over a document store and a state store, whichever kind each is (this file; postgres-context.ts). */
+export async function assembleContext(parts: ContextParts): Promise<AppContext> {
+  const { dataDir, store, state, events, documentChanges } = parts;
+  const now = parts.now ?? (() => new Date());
   await adoptRunningBindings(state, store, now());
   const seam = new EditSeam({
     store,
@@ -157,22 +185,22 @@ export async function openContext(
     wrapWriter: (inner) => new HoldModelEdits(new HoldRulesetEdits(new HoldLanguageEdits(inner, store, state), store), store),
   });
   const gateway =
-    options.gateway === undefined
+    parts.gateway === undefined
       ? undefined
       : await state.registerGateway({
           version: TOLLGATE_VERSION,
-          languageRevision: options.gateway.languageRevision,
-          ...(options.gateway.heartbeatMs !== undefined ? { heartbeatMs: options.gateway.heartbeatMs } : {}),
+          languageRevision: parts.gateway.languageRevision,
+          ...(parts.gateway.heartbeatMs !== undefined ? { heartbeatMs: parts.gateway.heartbeatMs } : {}),
         });
   return {
     dataDir,
-    db,
     state,
     store,
     seam,
     trials: new PolicyTrials(store, { counter: state.trialCounter }),
     shadows: new RuleShadows(store),
     documentChanges,
+    ...(parts.documentsFresh !== undefined ? { documentsFresh: parts.documentsFresh } : {}),
     now,
     events,
     ...(gateway !== undefined ? { gateway } : {}),
@@ -182,6 +210,7 @@ export async function openContext(
       await store.close();
       // Queued decisions are written before the database closes: a clean shutdown loses none.
       await state.close();
+      await parts.close?.();
     },
   };
 }

@@ -73,6 +73,7 @@ export async function loadAgentCached(ctx: AppContext, name: string): Promise<{ 
     cache = new Map();
     loadedAgents.set(ctx, cache);
   }
+  if (ctx.documentsFresh) await ctx.documentsFresh();
   const generation = ctx.documentChanges.generation;
   const authorizations = await ctx.state.authorizationGeneration();
   const hit = cache.get(name);

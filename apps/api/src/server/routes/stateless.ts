@@ -27,7 +27,7 @@ import { DiagnosticSchema } from '../diagnostic-schema.ts';
 import { ApiError } from '../errors.ts';
 import { bodyFindings } from '../exact-body.ts';
 import { router } from '../openapi.ts';
-import { runningBindings } from '../state/tool-bindings.ts';
+import { runningBindings } from '../state/adopt-bindings.ts';
 import { ArgumentsObject, ErrorSchema, members, notFound, withGrant } from './route-kit.ts';
 
 /** The error shape every route answers with, for the OpenAPI description. */
