@@ -18,7 +18,7 @@ const LONGEST_PAUSE_MS = 5000;
 
 export class ChangeListener {
   private readonly hooks: ListenerHooks;
-  private client: pg.PoolClient | undefined;
+  private current: { client: pg.PoolClient; release: () => void } | undefined;
   private closed = false;
   private pause = FIRST_PAUSE_MS;
   private timer: NodeJS.Timeout | undefined;
@@ -34,51 +34,49 @@ export class ChangeListener {
 
   /** The backend pid of the listening connection (tests end it to show a reconnect), or undefined between connections. */
   get processId(): number | undefined {
-    return (this.client as unknown as { processID?: number } | undefined)?.processID;
+    return (this.current?.client as unknown as { processID?: number } | undefined)?.processID;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    const client = this.client;
-    this.client = undefined;
-    if (client) {
-      await client.query(`UNLISTEN ${DOCUMENTS_CHANNEL}`).catch(() => {});
-      client.release(true);
+    const current = this.current;
+    this.current = undefined;
+    if (current) {
+      await current.client.query(`UNLISTEN ${DOCUMENTS_CHANNEL}`).catch(() => {});
+      current.release();
     }
   }
 
   private async listen(): Promise<pg.PoolClient> {
     const client = await this.hooks.connect();
-    let dropped = false;
-    const drop = (err?: Error) => {
-      if (dropped) return;
-      dropped = true;
-      client.release(err ?? true);
+    let released = false;
+    // Given back once (and destroyed, never reused by the pool): an error and an end both arrive when the server cuts it.
+    const release = () => {
+      if (released) return;
+      released = true;
+      client.release(true);
+    };
+    const drop = () => {
+      release();
       // Only the connection in use is made again; one that fails while listening is retried by reconnect.
-      if (this.client !== client) return;
-      this.client = undefined;
+      if (this.current?.client !== client) return;
+      this.current = undefined;
       if (!this.closed) this.schedule();
     };
     client.on('error', drop);
-    client.on('end', () => drop());
+    client.on('end', drop);
     client.on('notification', (message: pg.Notification) => {
       if (message.channel === DOCUMENTS_CHANNEL && message.payload !== undefined) this.hooks.onNotice(message.payload);
     });
     try {
       await client.query(`LISTEN ${DOCUMENTS_CHANNEL}`);
     } catch (err) {
-      if (!dropped) {
-        dropped = true;
-        client.release(true);
-      }
+      release();
       throw err;
     }
-    if (this.closed) {
-      client.release(true);
-      return client;
-    }
-    this.client = client;
+    if (this.closed) release();
+    else this.current = { client, release };
     return client;
   }
 
