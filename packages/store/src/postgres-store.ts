@@ -4,7 +4,7 @@
 // process would. Each write bumps the change generation and is announced with NOTIFY (docs/store.md,
 // "The PostgreSQL store").
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { idProblem } from './document-id.ts';
 import {
   checkPrecondition,
@@ -80,7 +80,9 @@ export class PostgresDocumentStore implements DocumentStore {
     const { pool: given, connectionString } = options;
     if (!given && connectionString === undefined)
       throw new StoreError('invalid_save', 'PostgresDocumentStore.open needs a pool or a connectionString');
-    const pool = given ?? new pg.Pool({ connectionString });
+    // The driver loads only when the store makes a pool: every importer of this package (the CLI's
+    // commands) would otherwise pay for it at start (docs/performance.md, "The cli suite").
+    const pool = given ?? new (await import('pg')).default.Pool({ connectionString });
     // An idle pooled connection that drops emits on the pool; without a listener that ends the process.
     if (!given) pool.on('error', () => {});
     const store = new PostgresDocumentStore(pool, !given, options);
