@@ -78,8 +78,7 @@ export class PostgresDocumentStore implements DocumentStore {
   /** Opens the store on a pool (given, or made from `connectionString`), listening when asked; refused when the server does not answer. */
   static async open(options: PostgresStoreOptions): Promise<PostgresDocumentStore> {
     const { pool: given, connectionString } = options;
-    if (!given && connectionString === undefined)
-      throw new StoreError('invalid_save', 'PostgresDocumentStore.open needs a pool or a connectionString');
+    if (!given && connectionString === undefined) throw new TypeError('PostgresDocumentStore.open needs a pool or a connectionString');
     // The driver loads only when the store makes a pool: every importer of this package (the CLI's
     // commands) would otherwise pay for it at start (docs/performance.md, "The cli suite").
     const pool = given ?? new (await import('pg')).default.Pool({ connectionString });
@@ -87,7 +86,11 @@ export class PostgresDocumentStore implements DocumentStore {
     if (!given) pool.on('error', () => {});
     const store = new PostgresDocumentStore(pool, !given, options);
     try {
-      await pool.query('SELECT 1 FROM document_changes');
+      await pool.query('SELECT 1 FROM document_changes').catch((err: { code?: string; message?: string }) => {
+        // undefined_table: the migrations were not applied to this database (or search path).
+        if (err.code !== '42P01') throw err;
+        throw new Error(`the document tables are missing (${err.message}): apply POSTGRES_DOCUMENT_MIGRATIONS first (tollgate migrate)`);
+      });
       if (options.listen ?? options.onChange !== undefined) await store.startListening();
     } catch (err) {
       await store.close();

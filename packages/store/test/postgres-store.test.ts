@@ -222,7 +222,16 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(
       const given = await node();
       await given.close();
       expect((await pools[pools.length - 1]?.query('SELECT 1 AS one'))?.rows[0].one).toBe(1);
-      await expect(PostgresDocumentStore.open({})).rejects.toThrow(StoreError);
+      await expect(PostgresDocumentStore.open({})).rejects.toThrow('needs a pool or a connectionString');
+    });
+
+    it('refuses to open on a database without its tables, naming the migrations', async () => {
+      const bare = await freshSchema('bare');
+      try {
+        await expect(PostgresDocumentStore.open({ connectionString: bare.url })).rejects.toThrow(/POSTGRES_DOCUMENT_MIGRATIONS first/);
+      } finally {
+        await bare.drop();
+      }
     });
 
     it('applies the migrations once, however often and from however many clients at once', async () => {
