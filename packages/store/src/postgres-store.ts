@@ -229,7 +229,7 @@ export class PostgresDocumentStore implements DocumentStore {
     return exactInteger(result.rows[0]?.generation, 'the change generation');
   }
 
-  /** The backend pid of the LISTEN connection, undefined when not listening (docs/store.md: tests end it to show a reconnect). */
+  /** The backend pid of the LISTEN connection, undefined when not listening (a test ends it to show the reconnect). */
   get listenerProcessId(): number | undefined {
     return this.listener?.processId;
   }
