@@ -1,4 +1,4 @@
-// Tollgate's Node side: document stores (memory, folder), the edit seam, and trials of candidate policies.
+// Tollgate's Node side: document stores (memory, folder, PostgreSQL), the edit seam, and trials of candidate policies.
 
 export { writeFileAtomic } from './atomic-file.ts';
 export * from './document-id.ts';
@@ -9,6 +9,8 @@ export * from './edits/writers.ts';
 export * from './folder-store.ts';
 export * from './lock.ts';
 export * from './memory-store.ts';
+export * from './postgres-schema.ts';
+export * from './postgres-store.ts';
 export * from './store-check.ts';
 export * from './trials/policy-trials.ts';
 export * from './types.ts';

@@ -1,6 +1,6 @@
-// The DocumentStore contract (docs/store.md, "The stores"): one suite, run against the memory store and the
-// folder store on a real temp folder, plus a differential property that both stores give the same
-// history for the same random operations.
+// The DocumentStore contract (docs/store.md, "The stores"): one suite, run against the memory store, the
+// folder store on a real temp folder and the PostgreSQL store on a schema of its own, plus a differential
+// property that the stores give the same history for the same random operations.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { idProblem, MAX_ID_LENGTH } from '../src/document-id.ts';
@@ -8,6 +8,8 @@ import { FolderDocumentStore } from '../src/folder-store.ts';
 import { MemoryDocumentStore } from '../src/memory-store.ts';
 import { type DocumentStore, type DocumentVersion, StoreError, type StoreWrite, type VersionsInUse } from '../src/types.ts';
 import { ANA, ASSISTANT, DEV, sha256, useTempDirs } from './helpers.ts';
+import { POSTGRES_UNREACHABLE } from './postgres-fixture.ts';
+import { usePostgresStores } from './postgres-stores.ts';
 
 interface FactoryOptions {
   maxDocumentBytes?: number;
@@ -19,6 +21,7 @@ interface FactoryOptions {
 type StoreFactory = (options?: FactoryOptions) => Promise<DocumentStore>;
 
 const { tempDir, onCleanup } = useTempDirs();
+const postgres = usePostgresStores('contract');
 
 /** A clock that moves one second a call, so every version has its own known time. */
 function steppingClock(start = Date.UTC(2030, 0, 1)): { now: () => Date; at: (i: number) => string } {
@@ -89,8 +92,8 @@ const GOOD_IDS = [
   `${'a'.repeat(200)}/${'b'.repeat(200)}/${'c'.repeat(110)}`,
 ];
 
-function runContract(name: string, factory: StoreFactory): void {
-  describe(`DocumentStore contract: ${name}`, () => {
+function runContract(name: string, factory: StoreFactory, skip?: string): void {
+  describe.skipIf(skip !== undefined)(`DocumentStore contract: ${name}${skip ? ` (skipped: ${skip})` : ''}`, () => {
     it('tells onWrite of each write it made, after it is made, and of no refused one', async () => {
       const writes: StoreWrite[] = [];
       const store = await factory({ onWrite: (w) => writes.push(w) });
@@ -416,7 +419,9 @@ runContract('FolderDocumentStore', async (options = {}) => {
   return store;
 });
 
-describe('the two stores agree', () => {
+runContract('PostgresDocumentStore', (options = {}) => postgres.open(options), POSTGRES_UNREACHABLE);
+
+describe('the stores agree', () => {
   type Op =
     | { op: 'save'; doc: number; text: string; activate: boolean; rejected: boolean; basedOn: number | null | undefined }
     | { op: 'activate'; doc: number; sequence: number }
@@ -450,27 +455,40 @@ describe('the two stores agree', () => {
     }
   }
 
-  it('gives the same outcomes, histories and texts for the same operations (memory vs folder)', async () => {
+  /** Runs the same operations on the memory store and on `other`, and compares every answer, history and text. */
+  async function agree(open: (options: FactoryOptions) => Promise<DocumentStore>, numRuns: number): Promise<void> {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
         const at = Date.UTC(2030, 0, 1);
         const memory = new MemoryDocumentStore({ maxVersionsPerDocument: 4, now: () => new Date(at) });
-        const folder = await FolderDocumentStore.open(tempDir(), { maxVersionsPerDocument: 4, now: () => new Date(at), watch: false });
+        const other = await open({ maxVersionsPerDocument: 4, now: () => new Date(at) });
         try {
-          for (const o of ops) expect(await apply(folder, o)).toBe(await apply(memory, o));
+          for (const o of ops) expect(await apply(other, o)).toBe(await apply(memory, o));
           for (const id of docs) {
             const history = await memory.history(id);
-            expect(await folder.history(id)).toEqual(history);
+            expect(await other.history(id)).toEqual(history);
             expect(runningOf(history).length).toBeLessThanOrEqual(1);
-            for (const v of history) expect(await folder.getVersion(id, v.sequence)).toEqual(await memory.getVersion(id, v.sequence));
-            expect(await folder.get(id)).toEqual(await memory.get(id));
+            for (const v of history) expect(await other.getVersion(id, v.sequence)).toEqual(await memory.getVersion(id, v.sequence));
+            expect(await other.get(id)).toEqual(await memory.get(id));
+            expect(await other.revertTarget(id)).toEqual(await memory.revertTarget(id));
           }
-          expect(await folder.list()).toEqual(await memory.list());
+          expect(await other.list()).toEqual(await memory.list());
         } finally {
-          await folder.close();
+          await other.close();
         }
       }),
-      { numRuns: 40 },
+      { numRuns },
     );
+  }
+
+  it('gives the same outcomes, histories and texts for the same operations (memory vs folder)', async () => {
+    await agree((options) => FolderDocumentStore.open(tempDir(), { ...options, watch: false }), 40);
   });
+
+  it.skipIf(POSTGRES_UNREACHABLE !== undefined)(
+    'gives the same outcomes, histories and texts for the same operations (memory vs PostgreSQL)',
+    async () => {
+      await agree((options) => postgres.open(options), 40);
+    },
+  );
 });

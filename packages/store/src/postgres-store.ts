@@ -1,0 +1,340 @@
+// PostgresDocumentStore: documents and every version in PostgreSQL, shared by several gateway nodes. Every
+// write is one transaction that locks the document's row, reads its index again under the lock and plans
+// with the pure planners the other stores use (document-index.ts), so nodes racing give exactly what one
+// process would. Each write bumps the change generation and is announced with NOTIFY (docs/store.md,
+// "The PostgreSQL store").
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { idProblem } from './document-id.ts';
+import {
+  checkPrecondition,
+  type DocumentIndex,
+  emptyIndex,
+  planActivate,
+  planPrune,
+  planRevert,
+  planSave,
+  revertTarget,
+} from './document-index.ts';
+import { DEFAULT_LOCK_TIMEOUT_MS } from './lock.ts';
+import { checkSave, DEFAULT_MAX_DOCUMENT_BYTES, DEFAULT_MAX_VERSIONS, inUseOf, type MemoryStoreOptions } from './memory-store.ts';
+import { ChangeListener } from './postgres-listen.ts';
+import { type ChangeNotice, exactInteger, inTransaction, recordChange } from './postgres-transaction.ts';
+import {
+  type DocumentSave,
+  type DocumentStore,
+  type DocumentVersion,
+  type Precondition,
+  type StoredDocument,
+  StoreError,
+  type StoreProblem,
+  type WriteOptions,
+} from './types.ts';
+
+export interface PostgresStoreOptions extends MemoryStoreOptions {
+  /** A pool the caller owns (close leaves it open). */
+  pool?: pg.Pool;
+  /** Without a pool: the store opens one to this server, and ends it on close. */
+  connectionString?: string;
+  /** Hold a LISTEN connection and tell onChange of other nodes' writes (on when onChange is given). */
+  listen?: boolean;
+  /** Called with the ids another node wrote, once committed; with every id after the LISTEN connection was lost. */
+  onChange?: (ids: string[]) => void;
+  /** How long a write waits for another node's lock before it is refused as `locked` (3 s unless set). */
+  lockTimeoutMs?: number;
+}
+
+/** The index of a document with none stored: the row exists only inside a write's transaction. */
+const EMPTY_INDEX = JSON.stringify(emptyIndex());
+
+/**
+ * A document store in PostgreSQL. The tables come from POSTGRES_DOCUMENT_MIGRATIONS, applied beforehand.
+ *
+ * @example
+ * const store = await PostgresDocumentStore.open({ connectionString: process.env.DATABASE_URL, onChange: (ids) => drop(ids) });
+ */
+export class PostgresDocumentStore implements DocumentStore {
+  readonly maxDocumentBytes: number;
+  private readonly maxVersions: number;
+  private readonly options: PostgresStoreOptions;
+  private readonly pool: pg.Pool;
+  private readonly ownPool: boolean;
+  private readonly now: () => Date;
+  private readonly waitMs: number;
+  /** Marks this store's own notices, which onChange is not told of (onWrite was). */
+  private readonly origin = randomUUID();
+  private listener: ChangeListener | undefined;
+
+  private constructor(pool: pg.Pool, ownPool: boolean, options: PostgresStoreOptions) {
+    this.pool = pool;
+    this.ownPool = ownPool;
+    this.options = options;
+    this.maxDocumentBytes = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+    this.maxVersions = options.maxVersionsPerDocument ?? DEFAULT_MAX_VERSIONS;
+    this.now = options.now ?? (() => new Date());
+    this.waitMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+  }
+
+  /** Opens the store on a pool (given, or made from `connectionString`), listening when asked; refused when the server does not answer. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresDocumentStore> {
+    const { pool: given, connectionString } = options;
+    if (!given && connectionString === undefined) throw new TypeError('PostgresDocumentStore.open needs a pool or a connectionString');
+    // The driver loads only when the store makes a pool: every importer of this package (the CLI's
+    // commands) would otherwise pay for it at start (docs/performance.md, "The cli suite").
+    const pool = given ?? new (await import('pg')).default.Pool({ connectionString });
+    // An idle pooled connection that drops emits on the pool; without a listener that ends the process.
+    if (!given) pool.on('error', () => {});
+    const store = new PostgresDocumentStore(pool, !given, options);
+    try {
+      await pool.query('SELECT 1 FROM document_changes').catch((err: { code?: string; message?: string }) => {
+        // undefined_table: the migrations were not applied to this database (or search path).
+        if (err.code !== '42P01') throw err;
+        throw new Error(`the document tables are missing (${err.message}): apply POSTGRES_DOCUMENT_MIGRATIONS first (tollgate migrate)`);
+      });
+      if (options.listen ?? options.onChange !== undefined) await store.startListening();
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    return store;
+  }
+
+  async list(): Promise<string[]> {
+    const result = await this.pool.query<{ id: string }>('SELECT id FROM documents');
+    // Sorted here, by UTF-16 code units as the other stores sort, not by the database's collation.
+    return result.rows.map((r) => r.id).sort();
+  }
+
+  async get(id: string): Promise<StoredDocument | undefined> {
+    if (idProblem(id)) return undefined;
+    // One statement, so the index and the text are of one moment.
+    const result = await this.pool.query<{ index_json: string; text: Buffer | null }>(
+      `SELECT d.index_json, v.text FROM documents d
+       LEFT JOIN document_versions v ON v.id = d.id AND v.sequence = d.running
+       WHERE d.id = $1`,
+      [id],
+    );
+    const row = result.rows[0];
+    if (!row) return undefined;
+    const index = parseIndex(id, row.index_json);
+    return withText(index, index.running, row.text);
+  }
+
+  async getVersion(id: string, sequence: number): Promise<StoredDocument | undefined> {
+    if (idProblem(id) || !Number.isInteger(sequence) || sequence < 1 || sequence > 2 ** 31 - 1) return undefined;
+    const result = await this.pool.query<{ index_json: string; text: Buffer | null }>(
+      `SELECT d.index_json, v.text FROM documents d
+       LEFT JOIN document_versions v ON v.id = d.id AND v.sequence = $2
+       WHERE d.id = $1`,
+      [id, sequence],
+    );
+    const row = result.rows[0];
+    return row ? withText(parseIndex(id, row.index_json), sequence, row.text) : undefined;
+  }
+
+  async history(id: string): Promise<DocumentVersion[]> {
+    return (await this.readIndex(id))?.versions ?? [];
+  }
+
+  async revertTarget(id: string): Promise<number | undefined> {
+    const index = await this.readIndex(id);
+    return index === undefined ? undefined : revertTarget(index);
+  }
+
+  async save(save: DocumentSave): Promise<DocumentVersion> {
+    checkSave(save, this.maxDocumentBytes);
+    // The hook is asked before the lock (it may read the store), only when this save would prune
+    // (docs/store.md, "Retention"); a save that finds more versions under the lock than read here leaves
+    // pruning to the next save rather than prune without it.
+    const before = await this.readIndex(save.id);
+    const asked = (before?.versions.length ?? 0) >= this.maxVersions;
+    const inUse = asked ? await inUseOf(this.options.versionsInUse, save.id, this) : new Set<number>();
+    const version = await inTransaction(this.pool, this.waitMs, async (client) => {
+      await client.query('INSERT INTO documents (id, index_json) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [save.id, EMPTY_INDEX]);
+      const index = await lockIndex(client, save.id);
+      const planned = planSave(index, save, this.now());
+      await client.query('INSERT INTO document_versions (id, sequence, text) VALUES ($1, $2, $3)', [
+        save.id,
+        planned.version.sequence,
+        Buffer.from(save.text, 'utf8'),
+      ]);
+      const pruned = asked ? planPrune(planned.index, this.maxVersions, inUse) : { index: planned.index, dropped: [] };
+      if (pruned.dropped.length > 0) {
+        await client.query('DELETE FROM document_versions WHERE id = $1 AND sequence = ANY($2::integer[])', [save.id, pruned.dropped]);
+      }
+      await writeIndex(client, save.id, pruned.index);
+      await recordChange(client, { id: save.id, sequence: planned.version.sequence, origin: this.origin });
+      return planned.version;
+    });
+    this.options.onWrite?.({ kind: 'document', id: save.id });
+    return version;
+  }
+
+  async activate(id: string, sequence: number, options: WriteOptions = {}): Promise<DocumentVersion> {
+    return this.changeRunning(id, (index) => planActivate(index, id, sequence, options.ifMatch));
+  }
+
+  async revert(id: string, options: WriteOptions = {}): Promise<DocumentVersion> {
+    return this.changeRunning(id, (index) => planRevert(index, id, options.ifMatch));
+  }
+
+  problems(): StoreProblem[] {
+    return [];
+  }
+
+  async readState(key: string): Promise<unknown> {
+    if (idProblem(key)) return undefined;
+    const result = await this.pool.query<{ value: string | null }>('SELECT value FROM document_state WHERE key = $1', [key]);
+    return parseState(result.rows[0]?.value);
+  }
+
+  async writeState(key: string, value: unknown, options: { ifMatch?: Precondition } = {}): Promise<void> {
+    checkKey(key);
+    const { ifMatch } = options;
+    await inTransaction(this.pool, this.waitMs, async (client) => {
+      if (ifMatch) {
+        // The document's row is locked even when it has no version yet, so a save cannot slip in between.
+        checkKey(ifMatch.id);
+        await client.query('INSERT INTO documents (id, index_json) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [ifMatch.id, EMPTY_INDEX]);
+        const index = await lockIndex(client, ifMatch.id);
+        checkPrecondition(index.versions.length > 0 ? index : undefined, ifMatch.id, ifMatch.newest);
+        if (index.next === 1) await client.query('DELETE FROM documents WHERE id = $1', [ifMatch.id]);
+      }
+      await client.query('INSERT INTO document_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [
+        key,
+        stateText(value),
+      ]);
+      await recordChange(client, { key, origin: this.origin });
+    });
+    this.options.onWrite?.({ kind: 'state', key });
+  }
+
+  async updateState(key: string, update: (value: unknown) => unknown, options: { waitMs?: number } = {}): Promise<unknown> {
+    checkKey(key);
+    const text = await inTransaction(this.pool, options.waitMs ?? this.waitMs, async (client) => {
+      await client.query('INSERT INTO document_state (key, value) VALUES ($1, NULL) ON CONFLICT (key) DO NOTHING', [key]);
+      const current = await client.query<{ value: string | null }>('SELECT value FROM document_state WHERE key = $1 FOR UPDATE', [key]);
+      const next = stateText(update(parseState(current.rows[0]?.value)));
+      await client.query('UPDATE document_state SET value = $2 WHERE key = $1', [key, next]);
+      await recordChange(client, { key, origin: this.origin });
+      return next;
+    });
+    this.options.onWrite?.({ kind: 'state', key });
+    return parseState(text);
+  }
+
+  /** The change generation: it moves with every write any node commits, so a node can tell cheaply whether to read again. */
+  async changeGeneration(): Promise<number> {
+    const result = await this.pool.query<{ generation: string }>('SELECT generation FROM document_changes');
+    return exactInteger(result.rows[0]?.generation, 'the change generation');
+  }
+
+  /** The backend pid of the LISTEN connection, undefined when not listening (a test ends it to show the reconnect). */
+  get listenerProcessId(): number | undefined {
+    return this.listener?.processId;
+  }
+
+  async close(): Promise<void> {
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.close();
+    if (this.ownPool) await this.pool.end();
+  }
+
+  private async readIndex(id: string): Promise<DocumentIndex | undefined> {
+    if (idProblem(id)) return undefined;
+    const result = await this.pool.query<{ index_json: string }>('SELECT index_json FROM documents WHERE id = $1', [id]);
+    const row = result.rows[0];
+    return row ? parseIndex(id, row.index_json) : undefined;
+  }
+
+  /** Activate and revert: the index is read again under the row's lock and planned; the texts are not touched. */
+  private async changeRunning(
+    id: string,
+    plan: (index: DocumentIndex) => { index: DocumentIndex; version: DocumentVersion },
+  ): Promise<DocumentVersion> {
+    checkId(id);
+    const version = await inTransaction(this.pool, this.waitMs, async (client) => {
+      const index = await lockIndex(client, id);
+      if (index.next === 1) throw new StoreError('not_found', `no document ${id}`);
+      const planned = plan(index);
+      await writeIndex(client, id, planned.index);
+      await recordChange(client, { id, sequence: planned.index.running, origin: this.origin });
+      return planned.version;
+    });
+    this.options.onWrite?.({ kind: 'document', id });
+    return version;
+  }
+
+  private async startListening(): Promise<void> {
+    const listener = new ChangeListener({
+      connect: () => this.pool.connect(),
+      onNotice: (payload) => this.heard(payload),
+      onReconnect: async (client) => {
+        // Notices sent while no connection listened are lost: every document may have changed.
+        const result = await client.query<{ id: string }>('SELECT id FROM documents');
+        const ids = result.rows.map((r) => r.id).sort();
+        if (ids.length > 0) this.options.onChange?.(ids);
+      },
+    });
+    await listener.start();
+    this.listener = listener;
+  }
+
+  private heard(payload: string): void {
+    let notice: Partial<ChangeNotice & { id: unknown }>;
+    try {
+      notice = JSON.parse(payload);
+    } catch {
+      return;
+    }
+    if (notice.origin === this.origin || typeof notice.id !== 'string') return;
+    this.options.onChange?.([notice.id]);
+  }
+}
+
+function checkId(id: string): void {
+  const problem = idProblem(id);
+  if (problem) throw new StoreError('invalid_id', `${JSON.stringify(id)}: ${problem}`);
+}
+
+/** State keys are paths like ids, refused as the folder store refuses them, so state moves between stores. */
+function checkKey(key: string): void {
+  const problem = idProblem(key);
+  if (problem) throw new StoreError('invalid_id', `state key ${JSON.stringify(key)}: ${problem}`);
+}
+
+/** Locks the document's row (inserted beforehand by a save) and reads its index under the lock; an index with nothing ever stored when there is no row. */
+async function lockIndex(client: pg.ClientBase, id: string): Promise<DocumentIndex> {
+  const result = await client.query<{ index_json: string }>('SELECT index_json FROM documents WHERE id = $1 FOR UPDATE', [id]);
+  const row = result.rows[0];
+  return row ? parseIndex(id, row.index_json) : emptyIndex();
+}
+
+async function writeIndex(client: pg.ClientBase, id: string, index: DocumentIndex): Promise<void> {
+  await client.query('UPDATE documents SET index_json = $2, running = $3 WHERE id = $1', [id, JSON.stringify(index), index.running]);
+}
+
+function parseIndex(id: string, text: string): DocumentIndex {
+  try {
+    const index = JSON.parse(text) as DocumentIndex;
+    if (Number.isSafeInteger(index.next) && Array.isArray(index.versions) && Array.isArray(index.activations)) return index;
+  } catch {
+    // Reported below, as any index of the wrong shape.
+  }
+  throw new StoreError('damaged', `the index of ${id} in the documents table cannot be read`);
+}
+
+function withText(index: DocumentIndex, sequence: number | null, text: Buffer | null): StoredDocument | undefined {
+  const version = index.versions.find((v) => v.sequence === sequence);
+  return version && text !== null ? { ...version, text: text.toString('utf8') } : undefined;
+}
+
+/** A value as stored: JSON text, or NULL for undefined (what JSON cannot say). */
+function stateText(value: unknown): string | null {
+  return JSON.stringify(value) ?? null;
+}
+
+function parseState(text: string | null | undefined): unknown {
+  return text == null ? undefined : JSON.parse(text);
+}
