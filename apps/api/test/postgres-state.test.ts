@@ -53,9 +53,11 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)('PostgreSQL state store', ()
     await expect(state.recordDecision(row.agent, undefined, () => ({ row: again }))).rejects.toThrow(/duplicate key/);
     await expect(state.recordDecision(row.agent, 's', () => ({ row: { ...again, session: 's' } }))).rejects.toThrow(/duplicate key/);
     expect(await state.sessionHistory(row.agent, 's')).toEqual([]);
-    const next = decisionRow();
-    await state.recordDecision(row.agent, undefined, () => ({ row: next }));
-    expect(await state.countDecisions()).toBe(2);
+    // In a batch, the row the table refuses fails its own call only.
+    const batch = [decisionRow(), { ...decisionRow(), call_id: row.call_id }, decisionRow()];
+    const outcomes = await Promise.allSettled(batch.map((r) => state.recordDecision(r.agent, undefined, () => ({ row: r }))));
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await state.countDecisions()).toBe(3);
     await state.close();
   });
 

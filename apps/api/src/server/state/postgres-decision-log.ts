@@ -124,15 +124,25 @@ export class PostgresDecisionLog {
         () => {
           for (const q of batch) q.resolve();
         },
-        (err: unknown) => {
-          for (const q of batch) q.reject(err);
-        },
+        (err: unknown) => (batch.length === 1 ? batch[0]?.reject(err) : this.writeEach(batch)),
       );
       this.writing.add(write);
       void write.finally(() => this.writing.delete(write));
       done.push(write);
     }
     return Promise.all(done).then(() => undefined);
+  }
+
+  /** A batch that failed is written row by row, so one row the table refuses (a call id twice) fails only its own call. */
+  private async writeEach(batch: Queued[]): Promise<void> {
+    await Promise.all(
+      batch.map((q) =>
+        insertDecisions(this.pool, [q.row]).then(
+          () => q.resolve(),
+          (err: unknown) => q.reject(err),
+        ),
+      ),
+    );
   }
 
   /** Waits until every decision queued so far is written (or its write has failed, which its caller was told). */

@@ -149,7 +149,7 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
 ];
 
 // One lock per schema: nodes starting at once on one schema take turns, suites in other schemas do not wait.
-const LOCK_KEY_SQL = "hashtextextended('tollgate.schema_migrations.' || current_schema(), 0)";
+const LOCK_KEY_SQL = "hashtextextended('tollgate.schema_migrations.' || coalesce(current_schema(), ''), 0)";
 
 /**
  * Applies the steps not applied yet, in order, each in a transaction of its own, holding an advisory lock so

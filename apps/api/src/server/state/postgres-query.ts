@@ -28,12 +28,16 @@ export async function changesOf(on: Queryable, text: string, values: readonly un
   return result.rowCount ?? 0;
 }
 
-/** Runs `work` in a transaction on one connection: committed when it returns, rolled back when it throws. */
+/**
+ * Runs `work` in a transaction on one connection: committed when it returns, rolled back when it throws. READ
+ * COMMITTED whatever the server's default, so each statement sees what was committed before it began (a session's
+ * history read after its lock is taken holds the calls of the lock's previous holder).
+ */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN');
+    await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
     try {
       const result = await work(client);
       await client.query('COMMIT');
