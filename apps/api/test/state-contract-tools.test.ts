@@ -121,9 +121,9 @@ for (const backend of BACKENDS) {
 
     describe('the gateway registry', () => {
       it('registers nodes with a heartbeat, lists them live, and forgets a stopped one', async () => {
-        const first = await f.a.registerGateway({ version: '1.0.0', languageRevision: 3, heartbeatMs: 40 });
+        const first = await f.a.registerGateway({ version: '1.0.0', languageRevision: 3, heartbeatMs: 250 });
         await sleep(5);
-        const second = await f.b.registerGateway({ version: '0.9.0', languageRevision: 2, heartbeatMs: 40 });
+        const second = await f.b.registerGateway({ version: '0.9.0', languageRevision: 2, heartbeatMs: 250 });
         const listed = await f.b.listGateways();
         expect(listed.map((g) => [g.id, g.version, g.language_revision, g.live])).toEqual([
           [first.id, '1.0.0', 3, true],
@@ -131,7 +131,7 @@ for (const backend of BACKENDS) {
         ]);
         expect(Object.keys(listed[0] ?? {}).sort()).toEqual(['id', 'language_revision', 'last_seen', 'live', 'started_at', 'version']);
         expect((await laggingGateways(f.a, 3)).map((g) => g.id)).toEqual([second.id]);
-        await sleep(150);
+        await sleep(600);
         const later = await f.a.listGateways();
         expect(Date.parse(later[0]?.last_seen ?? '')).toBeGreaterThan(Date.parse(listed[0]?.last_seen ?? ''));
         await first.stop();
