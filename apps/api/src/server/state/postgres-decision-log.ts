@@ -1,0 +1,158 @@
+// The decision log's writes on PostgreSQL (docs/deploy.md, "The state stores"). Unlike SQLite's log
+// (decision-log.ts), a decision here is acknowledged only once written: the promise of recordDecision resolves
+// after the commit that holds its row, and rejects when that write fails (the gate then refuses the call; it
+// never answers an allow that was not recorded). What keeps it fast and exact:
+// - a call without a session is queued and written by group commit, one multi-row INSERT every FLUSH_AFTER_MS
+//   or MAX_BATCH rows, whichever comes first;
+// - a held call is written at once, with its approval request, in one transaction;
+// - a call with a session is decided inside a transaction holding an advisory lock on (agent, session), so the
+//   history it is decided on holds every earlier call of the session on every node. Every row of a session is
+//   written under that lock, so rowids of a session's rows grow with commit order: a history read once is kept,
+//   and later reads fetch only the rows above the highest rowid seen.
+import type pg from 'pg';
+import type { ApprovalRow } from './approvals.ts';
+import { COLUMNS, type DecisionRow, valuesOf } from './decision-row.ts';
+import { SessionCalls } from './decision-sessions.ts';
+import type { SessionCall } from './decisions.ts';
+import { insertApproval } from './postgres-approvals.ts';
+import { inTransaction, placeholders, type Queryable, rowsOf } from './postgres-query.ts';
+import type { DecisionRecord } from './state-store.ts';
+
+/** How long a decision may wait in the queue before its batch is written. */
+export const FLUSH_AFTER_MS = 2;
+/** A batch this large is written at the next turn rather than waiting out the timer. */
+export const MAX_BATCH = 256;
+
+interface Queued {
+  row: DecisionRow;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/** The statement writing `count` decision rows at once. */
+function insertRows(count: number): string {
+  const rows = Array.from({ length: count }, (_, i) => `(${placeholders(COLUMNS.length, i * COLUMNS.length + 1)})`);
+  return `INSERT INTO decisions (${COLUMNS.join(', ')}) VALUES ${rows.join(', ')}`;
+}
+
+export async function insertDecisions(on: Queryable, rows: readonly DecisionRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await rowsOf(on, insertRows(rows.length), rows.flatMap(valuesOf));
+}
+
+/** A session's allowed calls written after `rowid`, in the order the history is read (created_at, rowid). */
+const SESSION_SINCE_SQL = `SELECT rowid, call_id, tool, arguments, created_at FROM decisions
+  WHERE agent = $1 AND session = $2 AND decision = 'allow' AND rowid > $3 ORDER BY created_at, rowid`;
+
+export class PostgresDecisionLog {
+  private readonly pool: pg.Pool;
+  private queue: Queued[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  /** Batches being written: flush() waits for them too. */
+  private readonly writing = new Set<Promise<void>>();
+  readonly sessions = new SessionCalls();
+
+  constructor(pool: pg.Pool) {
+    this.pool = pool;
+  }
+
+  /** Decides and records one call (state-store.ts, recordDecision); resolves once the row is committed. */
+  async record(agent: string, session: string | undefined, decide: (history: SessionCall[]) => DecisionRecord): Promise<DecisionRecord> {
+    if (session !== undefined) return this.recordInSession(agent, session, decide);
+    const record = decide([]);
+    if (record.approval) await this.recordHeld(record.row, record.approval);
+    else await this.enqueue(record.row);
+    return record;
+  }
+
+  /** The session's written allowed calls, oldest first (read without the lock: a reader's view, not a decider's). */
+  async history(agent: string, session: string): Promise<SessionCall[]> {
+    return this.sessions.read(agent, session, (rowid) => rowsOf(this.pool, SESSION_SINCE_SQL, [agent, session, rowid]));
+  }
+
+  private async recordInSession(
+    agent: string,
+    session: string,
+    decide: (history: SessionCall[]) => DecisionRecord,
+  ): Promise<DecisionRecord> {
+    return inTransaction(this.pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['tollgate.session', agent, session])]);
+      const history = await this.sessions.read(agent, session, (rowid) => rowsOf(client, SESSION_SINCE_SQL, [agent, session, rowid]));
+      const record = decide(history);
+      await insertDecisions(client, [record.row]);
+      if (record.approval) await insertApproval(client, record.approval);
+      return record;
+    });
+  }
+
+  /** Writes a held call at once, after the calls queued before it, with its approval request in one transaction. */
+  private async recordHeld(row: DecisionRow, approval: ApprovalRow): Promise<void> {
+    await this.flush().catch(() => {
+      // Those calls' own callers are told their write failed; this one is written regardless.
+    });
+    await inTransaction(this.pool, async (client) => {
+      await insertDecisions(client, [row]);
+      await insertApproval(client, approval);
+    });
+  }
+
+  private enqueue(row: DecisionRow): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ row, resolve, reject });
+      if (this.queue.length >= MAX_BATCH) {
+        this.immediate ??= setImmediate(() => this.writeQueued());
+      } else {
+        this.timer ??= setTimeout(() => this.writeQueued(), FLUSH_AFTER_MS).unref();
+      }
+    });
+  }
+
+  /** Sends the queued rows as one batch; each caller hears when its batch has committed (or failed). */
+  private writeQueued(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
+    const done: Promise<void>[] = [];
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      const write = insertDecisions(
+        this.pool,
+        batch.map((q) => q.row),
+      ).then(
+        () => {
+          for (const q of batch) q.resolve();
+        },
+        (err: unknown) => (batch.length === 1 ? batch[0]?.reject(err) : this.writeEach(batch)),
+      );
+      this.writing.add(write);
+      void write.finally(() => this.writing.delete(write));
+      done.push(write);
+    }
+    return Promise.all(done).then(() => undefined);
+  }
+
+  /** A batch that failed is written row by row, so one row the table refuses (a call id twice) fails only its own call. */
+  private async writeEach(batch: Queued[]): Promise<void> {
+    await Promise.all(
+      batch.map((q) =>
+        insertDecisions(this.pool, [q.row]).then(
+          () => q.resolve(),
+          (err: unknown) => q.reject(err),
+        ),
+      ),
+    );
+  }
+
+  /** Waits until every decision queued so far is written (or its write has failed, which its caller was told). */
+  async flush(): Promise<void> {
+    if (this.queue.length > 0) await this.writeQueued();
+    if (this.writing.size > 0) await Promise.all([...this.writing]);
+  }
+
+  /** Writes what is queued and stops the timers; the pool is the caller's. */
+  async close(): Promise<void> {
+    await this.flush();
+  }
+}

@@ -1,0 +1,200 @@
+// The server's state on PostgreSQL (docs/deploy.md, "The state stores"): the tables of db.ts, kept so the two
+// stores answer alike. Times stay ISO text, as in SQLite, compared byte by byte (COLLATE "C") so ordering and
+// comparisons match; `decisions` and `approvals` get a `rowid` of their own for keyset paging (keyset.ts) and the
+// order of a session's calls. The generation counters move by triggers, as db.ts's do, from any node.
+import type pg from 'pg';
+
+/** Each step runs once, in order; never edit one that has shipped, add the next. */
+export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE members (
+     id TEXT COLLATE "C" PRIMARY KEY,
+     name TEXT COLLATE "C" NOT NULL UNIQUE,
+     role TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'approver', 'developer', 'viewer')),
+     public_key TEXT NOT NULL,
+     private_key TEXT NOT NULL,
+     signing INTEGER NOT NULL DEFAULT 1,
+     created_at TEXT COLLATE "C" NOT NULL
+   );
+   CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     hash TEXT NOT NULL UNIQUE,
+     member_id TEXT REFERENCES members(id),
+     agent TEXT,
+     grants TEXT NOT NULL DEFAULT '[]',
+     created_at TEXT COLLATE "C" NOT NULL,
+     CHECK ((member_id IS NULL) <> (agent IS NULL))
+   );
+   CREATE TABLE decisions (
+     rowid BIGSERIAL NOT NULL UNIQUE,
+     call_id TEXT PRIMARY KEY,
+     agent TEXT COLLATE "C" NOT NULL,
+     tool TEXT NOT NULL,
+     action TEXT,
+     amount TEXT,
+     currency TEXT,
+     decision TEXT NOT NULL,
+     rule TEXT,
+     code TEXT,
+     versions TEXT NOT NULL,
+     arguments TEXT,
+     arguments_digest TEXT NOT NULL,
+     session TEXT COLLATE "C",
+     created_at TEXT COLLATE "C" NOT NULL,
+     shadow_differences TEXT,
+     via TEXT CHECK (via IN ('http', 'mcp'))
+   );
+   CREATE INDEX decisions_by_time ON decisions (created_at, rowid);
+   CREATE INDEX decisions_by_agent ON decisions (agent, created_at, rowid);
+   CREATE INDEX decisions_by_session ON decisions (agent, session, created_at, rowid) WHERE session IS NOT NULL;
+   CREATE INDEX decisions_with_arguments ON decisions (created_at) WHERE arguments IS NOT NULL;
+   CREATE INDEX decisions_with_shadow_differences ON decisions (created_at, rowid) WHERE shadow_differences IS NOT NULL;
+   CREATE TABLE approvals (
+     rowid BIGSERIAL NOT NULL UNIQUE,
+     id TEXT PRIMARY KEY,
+     call_id TEXT NOT NULL REFERENCES decisions(call_id),
+     agent TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     arguments_digest TEXT NOT NULL,
+     policy_document TEXT NOT NULL,
+     policy_sequence INTEGER NOT NULL,
+     rule TEXT,
+     description TEXT,
+     approvers TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied')),
+     expires_at TEXT COLLATE "C" NOT NULL,
+     decided_by TEXT,
+     decided_at TEXT,
+     reason TEXT,
+     signature TEXT,
+     signed_content TEXT,
+     claimed_at TEXT,
+     created_at TEXT COLLATE "C" NOT NULL
+   );
+   CREATE INDEX approvals_by_time ON approvals (created_at, rowid);
+   CREATE INDEX approvals_by_status ON approvals (status, created_at, rowid);`,
+  // The counters every node's caches are trusted by (auth-cache.ts, tool-bindings.ts): a statement trigger
+  // moves them on any change, whichever node or person (psql) makes it.
+  `CREATE FUNCTION tollgate_bump_generation() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     EXECUTE format('UPDATE %I SET generation = generation + 1 WHERE id = 1', TG_ARGV[0]);
+     RETURN NULL;
+   END $$;
+   CREATE TABLE auth_generation (id INTEGER PRIMARY KEY CHECK (id = 1), generation BIGINT NOT NULL);
+   INSERT INTO auth_generation (id, generation) VALUES (1, 0);
+   CREATE TRIGGER members_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON members
+     FOR EACH STATEMENT EXECUTE FUNCTION tollgate_bump_generation('auth_generation');
+   CREATE TRIGGER api_keys_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON api_keys
+     FOR EACH STATEMENT EXECUTE FUNCTION tollgate_bump_generation('auth_generation');`,
+  // Tool authorizations and pinned upstream definitions (docs/catalogue.md, docs/mcp.md).
+  `CREATE TABLE tool_authorizations (
+     catalogue TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     digest TEXT NOT NULL,
+     binding TEXT NOT NULL,
+     authorized_by TEXT NOT NULL,
+     authorized_by_name TEXT NOT NULL,
+     authorized_at TEXT NOT NULL,
+     upstream_digest TEXT,
+     upstream_definition TEXT,
+     PRIMARY KEY (catalogue, tool)
+   );
+   CREATE TABLE tool_authorizations_adopted (id INTEGER PRIMARY KEY CHECK (id = 1), adopted_at TEXT NOT NULL);
+   CREATE TABLE tool_authorization_generation (id INTEGER PRIMARY KEY CHECK (id = 1), generation BIGINT NOT NULL);
+   INSERT INTO tool_authorization_generation (id, generation) VALUES (1, 0);
+   CREATE TRIGGER tool_authorizations_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON tool_authorizations
+     FOR EACH STATEMENT EXECUTE FUNCTION tollgate_bump_generation('tool_authorization_generation');
+   CREATE TABLE upstream_tools (
+     server TEXT COLLATE "C" NOT NULL,
+     tool TEXT COLLATE "C" NOT NULL,
+     digest TEXT NOT NULL,
+     definition TEXT NOT NULL,
+     seen_at TEXT NOT NULL,
+     PRIMARY KEY (server, tool)
+   );`,
+  // Trials' counts (docs/review.md, "Trials on live calls") and rule-set runs (ruleset-runs.ts).
+  `CREATE TABLE trial_counts (
+     document TEXT NOT NULL,
+     started_at TEXT NOT NULL,
+     calls BIGINT NOT NULL DEFAULT 0,
+     sampled BIGINT NOT NULL DEFAULT 0,
+     agreed BIGINT NOT NULL DEFAULT 0,
+     differed BIGINT NOT NULL DEFAULT 0,
+     PRIMARY KEY (document, started_at)
+   );
+   CREATE TABLE trial_differences (
+     id BIGSERIAL PRIMARY KEY,
+     document TEXT NOT NULL,
+     started_at TEXT NOT NULL,
+     call_id TEXT NOT NULL,
+     running TEXT NOT NULL,
+     candidate TEXT NOT NULL
+   );
+   CREATE INDEX trial_differences_by_trial ON trial_differences (document, started_at, id);
+   CREATE TABLE ruleset_runs (
+     ruleset TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     verdict TEXT NOT NULL CHECK (verdict IN ('pass', 'hold', 'fail')),
+     created_at TEXT COLLATE "C" NOT NULL
+   );
+   CREATE INDEX ruleset_runs_by_set ON ruleset_runs (ruleset, created_at);`,
+  // The gateway registry (docs/deploy.md, "Several gateways on one data folder: the language gate").
+  `CREATE TABLE gateways (
+     id TEXT COLLATE "C" PRIMARY KEY,
+     version TEXT NOT NULL,
+     language_revision INTEGER NOT NULL CHECK (language_revision BETWEEN 1 AND 3),
+     heartbeat_ms INTEGER NOT NULL CHECK (heartbeat_ms > 0),
+     started_at TEXT COLLATE "C" NOT NULL,
+     last_seen TEXT COLLATE "C" NOT NULL
+   );`,
+];
+
+// One lock per schema: nodes starting at once on one schema take turns, suites in other schemas do not wait.
+const LOCK_KEY_SQL = "hashtextextended('tollgate.schema_migrations.' || coalesce(current_schema(), ''), 0)";
+
+/**
+ * Applies the steps not applied yet, in order, each in a transaction of its own, holding an advisory lock so
+ * two nodes starting at once do not race; `schema_migrations` keeps which ran (version = position + 1).
+ *
+ * @example
+ * await migratePostgres(pool, POSTGRES_STATE_MIGRATIONS); // { applied: [1, 2, 3, 4, 5] } on a new schema
+ */
+export async function migratePostgres(pool: pg.Pool, steps: readonly string[]): Promise<{ applied: number[] }> {
+  const client = await pool.connect();
+  const applied: number[] = [];
+  try {
+    await client.query(`SELECT pg_advisory_lock(${LOCK_KEY_SQL})`);
+    try {
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+      const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+      for (const [i, sql] of steps.entries()) {
+        const version = i + 1;
+        if (done.has(version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(sql);
+          await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [version, new Date().toISOString()]);
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw err;
+        }
+        applied.push(version);
+      }
+    } finally {
+      await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`);
+    }
+  } finally {
+    client.release();
+  }
+  return { applied };
+}
+
+/** The highest step applied to the connection's schema; 0 when none is. */
+export async function schemaVersionOf(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ version: number | null }>(
+    "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0 END AS version",
+  );
+  if (rows[0]?.version === 0) return 0;
+  const max = await pool.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+  return max.rows[0]?.version ?? 0;
+}

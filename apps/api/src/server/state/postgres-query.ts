@@ -1,0 +1,94 @@
+// Small parts every PostgreSQL state module shares: queries whose BIGINT columns (counts, rowids, counters) read
+// as numbers, as SQLite gives them; transactions on one pooled connection; and a counter read at most once per
+// turn of the event loop (as auth-cache.ts reads its own), so every request of a turn shares one read.
+import pg from 'pg';
+
+/** Where a query runs: the pool, or a connection holding a transaction. */
+export type Queryable = pg.Pool | pg.PoolClient;
+
+const INT8_OID = 20;
+
+// Per query, so a pool given by the caller keeps its own parsers for its other users.
+const TYPES: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary'
+      ? (text: string) => Number(text)
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** The rows a statement returns, BIGINTs as numbers. */
+export async function rowsOf<R>(on: Queryable, text: string, values: readonly unknown[] = []): Promise<R[]> {
+  const result = await on.query({ text, values: values as unknown[], types: TYPES });
+  return result.rows as R[];
+}
+
+/** How many rows a statement changed. */
+export async function changesOf(on: Queryable, text: string, values: readonly unknown[] = []): Promise<number> {
+  const result = await on.query({ text, values: values as unknown[], types: TYPES });
+  return result.rowCount ?? 0;
+}
+
+/**
+ * Runs `work` in a transaction on one connection: committed when it returns, rolled back when it throws. READ
+ * COMMITTED whatever the server's default, so each statement sees what was committed before it began (a session's
+ * history read after its lock is taken holds the calls of the lock's previous holder).
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
+    try {
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch((rollback: unknown) => {
+        // A connection that cannot roll back is not given back to the pool.
+        broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+      });
+      throw err;
+    }
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** `$from, $from+1, ...` for `count` values: the placeholders of one row of a multi-row statement. */
+export function placeholders(count: number, from = 1): string {
+  return Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+}
+
+/**
+ * A counter read at most once per turn of the event loop: every request handled in a turn arrived before it
+ * began, so none was sent after a change the read misses. `stale()` makes the next ask read again (after this
+ * node's own write).
+ */
+export class TurnCounter {
+  private readonly pool: pg.Pool;
+  private readonly sql: string;
+  private reading: Promise<number> | undefined;
+
+  constructor(pool: pg.Pool, sql: string) {
+    this.pool = pool;
+    this.sql = sql;
+  }
+
+  read(): Promise<number> {
+    if (this.reading) return this.reading;
+    const reading = rowsOf<{ generation: number }>(this.pool, this.sql).then((rows) => rows[0]?.generation ?? 0);
+    this.reading = reading;
+    setImmediate(() => {
+      if (this.reading === reading) this.reading = undefined;
+    });
+    // A failed read is not shared past this turn either; its callers see the failure.
+    reading.catch(() => {
+      if (this.reading === reading) this.reading = undefined;
+    });
+    return reading;
+  }
+
+  stale(): void {
+    this.reading = undefined;
+  }
+}

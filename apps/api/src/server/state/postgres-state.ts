@@ -1,0 +1,190 @@
+// The state store on PostgreSQL, shared by several nodes (docs/deploy.md, "The state stores"): the same answers
+// as SqliteStateStore, method by method (apps/api/test/state-contract.test.ts runs one suite against both), with
+// caches trusted only while generation counters stand still, every approval transition one conditional UPDATE,
+// and each decision acknowledged only once written (postgres-decision-log.ts). The schema is
+// postgres-migrations.ts's; the pool is the caller's, and close() leaves it open.
+import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
+import type pg from 'pg';
+import type { ApprovalFilter } from './approvals.ts';
+import type { DecisionFilter, SessionCall } from './decisions.ts';
+import type { LanguageRevision } from './gateways.ts';
+import type { PageKey } from './keyset.ts';
+import type { Grant, MemberRow, Role } from './members.ts';
+import { claimApproval, decideApproval, findApproval, listApprovals } from './postgres-approvals.ts';
+import { PostgresDecisionLog } from './postgres-decision-log.ts';
+import {
+  countDecisions,
+  findDecision,
+  forgetOldArguments,
+  listDecisions,
+  recordedDecisions,
+  rulesetRunsSince,
+} from './postgres-decisions.ts';
+import { PostgresGateways } from './postgres-gateways.ts';
+import { PostgresMembers } from './postgres-members.ts';
+import { rowsOf } from './postgres-query.ts';
+import { PostgresToolState } from './postgres-tool-state.ts';
+import { PostgresTrialCounter } from './postgres-trial-counter.ts';
+import type { DecisionRecord, StateStore } from './state-store.ts';
+import type { Authorizer, DefinitionPin } from './tool-bindings.ts';
+import type { ListedTool } from './upstream-definitions.ts';
+
+/**
+ * The state store of one PostgreSQL schema (migrated by `migratePostgres(pool, POSTGRES_STATE_MIGRATIONS)`).
+ *
+ * @example
+ * const state = await PostgresStateStore.open(new pg.Pool({ connectionString }));
+ */
+export class PostgresStateStore implements StateStore {
+  readonly kind = 'postgres' as const;
+  readonly pool: pg.Pool;
+  readonly trialCounter: PostgresTrialCounter;
+  private readonly auth: PostgresMembers;
+  private readonly log: PostgresDecisionLog;
+  private readonly tools: PostgresToolState;
+  private readonly gateways: PostgresGateways;
+
+  constructor(pool: pg.Pool) {
+    this.pool = pool;
+    this.trialCounter = new PostgresTrialCounter(pool);
+    this.auth = new PostgresMembers(pool);
+    this.log = new PostgresDecisionLog(pool);
+    this.tools = new PostgresToolState(pool);
+    this.gateways = new PostgresGateways(pool);
+  }
+
+  /** A store whose members are read already, so judgedMembersSeen() answers from the first call. */
+  static async open(pool: pg.Pool): Promise<PostgresStateStore> {
+    const store = new PostgresStateStore(pool);
+    await store.judgedMembers();
+    return store;
+  }
+
+  principalOf(key: string) {
+    return this.auth.principalOf(key);
+  }
+  members() {
+    return this.auth.members();
+  }
+  judgedMembers() {
+    return this.auth.judgedMembers();
+  }
+  judgedMembersSeen(): readonly Member[] {
+    return this.auth.judgedMembersSeen();
+  }
+  findMember(idOrName: string) {
+    return this.auth.findMember(idOrName);
+  }
+  createMember(name: string, role: Role, now?: Date) {
+    return this.auth.createMember(name, role, now);
+  }
+  createKey(owner: { member: string } | { agent: string }, grants?: Grant[], now?: Date) {
+    return this.auth.createKey(owner, grants, now);
+  }
+  countMembers() {
+    return this.auth.countMembers();
+  }
+
+  findApproval(id: string) {
+    return findApproval(this.pool, id);
+  }
+  listApprovals(filter: ApprovalFilter, now: Date, limit: number, after?: PageKey) {
+    return listApprovals(this.pool, filter, now, limit, after);
+  }
+  decideApproval(id: string, member: MemberRow, decision: 'approved' | 'denied', reason: string | null, now: Date) {
+    return decideApproval(this.pool, id, member, decision, reason, now);
+  }
+  claimApproval(id: string, digest: string, now: Date) {
+    return claimApproval(this.pool, id, digest, now);
+  }
+
+  recordDecision(agent: string, session: string | undefined, decide: (history: SessionCall[]) => DecisionRecord): Promise<DecisionRecord> {
+    return this.log.record(agent, session, decide);
+  }
+  flushDecisions() {
+    return this.log.flush();
+  }
+  // Every read of decisions waits for the batch being written first, as SQLite's reads flush its log.
+  async findDecision(callId: string) {
+    await this.log.flush();
+    return findDecision(this.pool, callId);
+  }
+  async listDecisions(filter: DecisionFilter) {
+    await this.log.flush();
+    return listDecisions(this.pool, filter);
+  }
+  async recordedDecisions(filter: DecisionFilter) {
+    await this.log.flush();
+    return recordedDecisions(this.pool, filter);
+  }
+  sessionHistory(agent: string, session: string) {
+    return this.log.history(agent, session);
+  }
+  async forgetOldArguments(before: Date) {
+    await this.log.flush();
+    // The histories read so far hold arguments this forgets: they are read again.
+    this.log.sessions.clear();
+    return forgetOldArguments(this.pool, before);
+  }
+  async countDecisions() {
+    await this.log.flush();
+    return countDecisions(this.pool);
+  }
+
+  authorizationGeneration() {
+    return this.tools.authorizationGeneration();
+  }
+  authorizationsOf(catalogue: string) {
+    return this.tools.authorizationsOf(catalogue);
+  }
+  authorizeBinding(catalogue: string, binding: ToolBinding, by: Authorizer, now: Date, pin?: DefinitionPin) {
+    return this.tools.authorizeBinding(catalogue, binding, by, now, pin);
+  }
+  authorizeBindings(bindings: readonly { catalogue: string; binding: ToolBinding }[], by: Authorizer, now: Date) {
+    return this.tools.authorizeBindings(bindings, by, now);
+  }
+  bindingsAdopted(mark?: Date) {
+    return this.tools.bindingsAdopted(mark);
+  }
+  unauthorizedTools(catalogueId: string, catalogue: Catalogue) {
+    return this.tools.unauthorizedTools(catalogueId, catalogue);
+  }
+  recordListed(server: string, tools: readonly ListedTool[], now: Date) {
+    return this.tools.recordListed(server, tools, now);
+  }
+  seenDefinitions() {
+    return this.tools.seenDefinitions();
+  }
+  seenDefinition(server: string, tool: string) {
+    return this.tools.seenDefinition(server, tool);
+  }
+  pinnedDigests(catalogue: string) {
+    return this.tools.pinnedDigests(catalogue);
+  }
+
+  registerGateway(options: { version: string; languageRevision: LanguageRevision; heartbeatMs?: number; now?: () => Date }) {
+    return this.gateways.register(options);
+  }
+  listGateways(now?: Date) {
+    return this.gateways.list(now);
+  }
+
+  async recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date) {
+    await rowsOf(this.pool, 'INSERT INTO ruleset_runs (ruleset, version, verdict, created_at) VALUES ($1, $2, $3, $4)', [
+      ruleset,
+      version,
+      verdict,
+      at.toISOString(),
+    ]);
+  }
+  async rulesetRunsSince(ruleset: string, since: Date) {
+    await this.log.flush();
+    return rulesetRunsSince(this.pool, ruleset, since);
+  }
+
+  /** Writes what the decision log has queued and stops the heartbeats; the pool stays open (it is the caller's). */
+  async close() {
+    this.gateways.close();
+    await this.log.close();
+  }
+}

@@ -1,0 +1,182 @@
+// Tool authorizations and pinned upstream definitions on PostgreSQL, as tool-bindings.ts and
+// upstream-definitions.ts keep them in SQLite (docs/catalogue.md, docs/mcp.md): the authorization generation
+// moves by trigger on every authorization from any node and is read at most once per turn of the event loop;
+// pins are cached while it stands still.
+import { type Catalogue, canonicalJson, type ToolBinding } from '@tollgate/engine';
+import type pg from 'pg';
+import { inTransaction, placeholders, type Queryable, rowsOf, TurnCounter } from './postgres-query.ts';
+import { type AuthorizationRow, type Authorizer, bindingDigest, bindingOf, type DefinitionPin, toolsByName } from './tool-bindings.ts';
+import { definitionDigest, definitionOf, type ListedTool, type SeenDefinition } from './upstream-definitions.ts';
+
+const AUTHORIZATION_COLUMNS = [
+  'catalogue',
+  'tool',
+  'digest',
+  'binding',
+  'authorized_by',
+  'authorized_by_name',
+  'authorized_at',
+  'upstream_digest',
+  'upstream_definition',
+] as const satisfies readonly (keyof AuthorizationRow)[];
+
+const UPSERT_AUTHORIZATION = `INSERT INTO tool_authorizations (${AUTHORIZATION_COLUMNS.join(', ')}) VALUES (${placeholders(AUTHORIZATION_COLUMNS.length)})
+  ON CONFLICT (catalogue, tool) DO UPDATE SET digest = excluded.digest, binding = excluded.binding,
+    authorized_by = excluded.authorized_by, authorized_by_name = excluded.authorized_by_name, authorized_at = excluded.authorized_at,
+    upstream_digest = excluded.upstream_digest, upstream_definition = excluded.upstream_definition`;
+
+const SEEN_COLUMNS = 'server, tool, digest, definition, seen_at';
+
+function authorizationRow(catalogue: string, binding: ToolBinding, by: Authorizer, now: Date, pin?: DefinitionPin): AuthorizationRow {
+  return {
+    catalogue,
+    tool: binding.name,
+    digest: bindingDigest(binding),
+    binding: canonicalJson(binding),
+    authorized_by: by.id,
+    authorized_by_name: by.name,
+    authorized_at: now.toISOString(),
+    upstream_digest: pin?.digest ?? null,
+    upstream_definition: pin?.definition ?? null,
+  };
+}
+
+async function upsertAuthorization(on: Queryable, row: AuthorizationRow): Promise<void> {
+  await rowsOf(
+    on,
+    UPSERT_AUTHORIZATION,
+    AUTHORIZATION_COLUMNS.map((c) => row[c]),
+  );
+}
+
+export class PostgresToolState {
+  private readonly pool: pg.Pool;
+  private readonly generation: TurnCounter;
+  private pins: { generation: number; byCatalogue: Map<string, Promise<Map<string, string | null>>> } = {
+    generation: -1,
+    byCatalogue: new Map(),
+  };
+
+  constructor(pool: pg.Pool) {
+    this.pool = pool;
+    this.generation = new TurnCounter(pool, 'SELECT generation FROM tool_authorization_generation WHERE id = 1');
+  }
+
+  authorizationGeneration(): Promise<number> {
+    return this.generation.read();
+  }
+
+  async authorizationsOf(catalogue: string): Promise<Map<string, AuthorizationRow>> {
+    const rows = await rowsOf<AuthorizationRow>(
+      this.pool,
+      `SELECT ${AUTHORIZATION_COLUMNS.join(', ')} FROM tool_authorizations WHERE catalogue = $1`,
+      [catalogue],
+    );
+    return new Map(rows.map((r) => [r.tool, r]));
+  }
+
+  async authorizeBinding(
+    catalogue: string,
+    binding: ToolBinding,
+    by: Authorizer,
+    now: Date,
+    pin?: DefinitionPin,
+  ): Promise<AuthorizationRow> {
+    const row = authorizationRow(catalogue, binding, by, now, pin);
+    await upsertAuthorization(this.pool, row);
+    this.generation.stale();
+    return row;
+  }
+
+  async authorizeBindings(bindings: readonly { catalogue: string; binding: ToolBinding }[], by: Authorizer, now: Date): Promise<void> {
+    await inTransaction(this.pool, async (client) => {
+      for (const b of bindings) await upsertAuthorization(client, authorizationRow(b.catalogue, b.binding, by, now));
+    });
+    this.generation.stale();
+  }
+
+  /** Whether the running bindings were adopted; with `mark`, one insert marks them, so of racing nodes one adopts. */
+  async bindingsAdopted(mark?: Date): Promise<boolean> {
+    if (!mark) return (await rowsOf(this.pool, 'SELECT 1 FROM tool_authorizations_adopted WHERE id = 1')).length > 0;
+    const inserted = await rowsOf(
+      this.pool,
+      'INSERT INTO tool_authorizations_adopted (id, adopted_at) VALUES (1, $1) ON CONFLICT DO NOTHING RETURNING id',
+      [mark.toISOString()],
+    );
+    return inserted.length === 0;
+  }
+
+  async unauthorizedTools(catalogueId: string, catalogue: Catalogue): Promise<string[]> {
+    const authorized = await this.authorizationsOf(catalogueId);
+    const names: string[] = [];
+    for (const [name, tool] of toolsByName(catalogue)) {
+      if (authorized.get(name)?.digest !== bindingDigest(bindingOf(tool))) names.push(name);
+    }
+    return names;
+  }
+
+  /** Records the definitions a server's listing gave, writing only those new or changed since last seen. */
+  async recordListed(server: string, tools: readonly ListedTool[], now: Date): Promise<void> {
+    const known = new Map(
+      (
+        await rowsOf<{ tool: string; digest: string }>(this.pool, 'SELECT tool, digest FROM upstream_tools WHERE server = $1', [server])
+      ).map((r) => [r.tool, r.digest]),
+    );
+    const changed = new Map(
+      tools
+        .map((t) => ({ tool: t.name, definition: definitionOf(t) }))
+        .map((t) => ({ ...t, digest: definitionDigest(server, t.definition) }))
+        .filter((t) => known.get(t.tool) !== t.digest)
+        // A listing naming a tool twice keeps its last definition, as one write after another would.
+        .map((t) => [t.tool, t]),
+    );
+    if (changed.size === 0) return;
+    const at = now.toISOString();
+    const rows = [...changed.values()];
+    await rowsOf(
+      this.pool,
+      `INSERT INTO upstream_tools (${SEEN_COLUMNS}) VALUES ${rows.map((_, i) => `(${placeholders(5, i * 5 + 1)})`).join(', ')}
+       ON CONFLICT (server, tool) DO UPDATE SET digest = excluded.digest, definition = excluded.definition, seen_at = excluded.seen_at`,
+      rows.flatMap((t) => [server, t.tool, t.digest, canonicalJson(t.definition), at]),
+    );
+  }
+
+  /** Every upstream tool's latest seen definition, by server then tool name. */
+  async seenDefinitions(): Promise<Map<string, Map<string, SeenDefinition>>> {
+    const rows = await rowsOf<SeenDefinition>(this.pool, `SELECT ${SEEN_COLUMNS} FROM upstream_tools ORDER BY server, tool`);
+    const byServer = new Map<string, Map<string, SeenDefinition>>();
+    for (const row of rows) {
+      let tools = byServer.get(row.server);
+      if (!tools) {
+        tools = new Map();
+        byServer.set(row.server, tools);
+      }
+      tools.set(row.tool, row);
+    }
+    return byServer;
+  }
+
+  async seenDefinition(server: string, tool: string): Promise<SeenDefinition | undefined> {
+    const [row] = await rowsOf<SeenDefinition>(this.pool, `SELECT ${SEEN_COLUMNS} FROM upstream_tools WHERE server = $1 AND tool = $2`, [
+      server,
+      tool,
+    ]);
+    return row;
+  }
+
+  /** The pinned definition digest of each authorized tool of `catalogue`, kept until the next authorization anywhere. */
+  async pinnedDigests(catalogue: string): Promise<Map<string, string | null>> {
+    const generation = await this.generation.read();
+    if (this.pins.generation !== generation) this.pins = { generation, byCatalogue: new Map() };
+    const cache = this.pins.byCatalogue;
+    let pins = cache.get(catalogue);
+    if (!pins) {
+      pins = this.authorizationsOf(catalogue).then((rows) => new Map([...rows].map(([tool, row]) => [tool, row.upstream_digest])));
+      cache.set(catalogue, pins);
+      pins.catch(() => {
+        if (cache.get(catalogue) === pins) cache.delete(catalogue);
+      });
+    }
+    return pins;
+  }
+}
