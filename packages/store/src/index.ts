@@ -9,6 +9,7 @@ export * from './edits/writers.ts';
 export * from './folder-store.ts';
 export * from './lock.ts';
 export * from './memory-store.ts';
+export * from './postgres-listen.ts';
 export * from './postgres-schema.ts';
 export * from './postgres-store.ts';
 export * from './store-check.ts';

@@ -1,11 +1,12 @@
-// The PostgreSQL store's LISTEN connection: one connection of its own held for as long as the store is
+// A LISTEN connection (the PostgreSQL store's, and the API's live events across nodes): one connection of its own held for as long as the store is
 // open, hearing every write any node announces (docs/store.md, "The PostgreSQL store"). When it drops it is
 // made again, with growing pauses, and `onReconnect` runs on the new connection: what was announced
 // meanwhile is lost, so the store answers as though everything changed.
 import type pg from 'pg';
-import { DOCUMENTS_CHANNEL } from './postgres-schema.ts';
 
 export interface ListenerHooks {
+  /** The channel listened on (DOCUMENTS_CHANNEL for the store). */
+  channel: string;
   /** A new connection, held until released. */
   connect: () => Promise<pg.PoolClient>;
   onNotice: (payload: string) => void;
@@ -43,7 +44,7 @@ export class ChangeListener {
     const current = this.current;
     this.current = undefined;
     if (current) {
-      await current.client.query(`UNLISTEN ${DOCUMENTS_CHANNEL}`).catch(() => {});
+      await current.client.query(`UNLISTEN ${this.hooks.channel}`).catch(() => {});
       current.release();
     }
   }
@@ -67,10 +68,10 @@ export class ChangeListener {
     client.on('error', drop);
     client.on('end', drop);
     client.on('notification', (message: pg.Notification) => {
-      if (message.channel === DOCUMENTS_CHANNEL && message.payload !== undefined) this.hooks.onNotice(message.payload);
+      if (message.channel === this.hooks.channel && message.payload !== undefined) this.hooks.onNotice(message.payload);
     });
     try {
-      await client.query(`LISTEN ${DOCUMENTS_CHANNEL}`);
+      await client.query(`LISTEN ${this.hooks.channel}`);
     } catch (err) {
       release();
       throw err;

@@ -19,6 +19,7 @@ import {
 import { DEFAULT_LOCK_TIMEOUT_MS } from './lock.ts';
 import { checkSave, DEFAULT_MAX_DOCUMENT_BYTES, DEFAULT_MAX_VERSIONS, inUseOf, type MemoryStoreOptions } from './memory-store.ts';
 import { ChangeListener } from './postgres-listen.ts';
+import { DOCUMENTS_CHANNEL } from './postgres-schema.ts';
 import { type ChangeNotice, exactInteger, inTransaction, recordChange } from './postgres-transaction.ts';
 import {
   type DocumentSave,
@@ -268,6 +269,7 @@ export class PostgresDocumentStore implements DocumentStore {
 
   private async startListening(): Promise<void> {
     const listener = new ChangeListener({
+      channel: DOCUMENTS_CHANNEL,
       connect: () => this.pool.connect(),
       onNotice: (payload) => this.heard(payload),
       onReconnect: async (client) => {
