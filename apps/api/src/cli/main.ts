@@ -22,6 +22,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     // Commands load on demand: serving never pays for the policy tools, and the reverse.
     if (group === 'serve' && command === undefined) return await (await import('./commands/serve.ts')).serve(values, io);
+    if (group === 'migrate' && command === undefined) return await (await import('./commands/migrate.ts')).migrate(values, io);
     if (group === 'mcp' && command === undefined) return await (await import('./commands/mcp.ts')).mcp(values, io);
     if (group === 'mcp' && command === 'import') {
       return await (await import('./commands/mcp-import.ts')).mcpImport(one(rest, 'FILE'), values, io);

@@ -19,6 +19,7 @@ const OPTIONS = {
   server: { type: 'string' },
   call: { type: 'string' },
   data: { type: 'string' },
+  database: { type: 'string' },
   demo: { type: 'boolean' },
   member: { type: 'string' },
   role: { type: 'string' },
@@ -70,4 +71,13 @@ export function secondsOption(text: string | undefined, fallback: number, flag: 
   const value = Number(text);
   if (!/^[0-9]{1,7}$/.test(text) || value < 1) throw new CliError('USAGE', `--${flag} is a whole number of seconds from 1, got ${text}`);
   return value;
+}
+
+/** The PostgreSQL database a node runs on: --database, else TOLLGATE_DATABASE_URL; undefined for the data folder's SQLite. */
+export function databaseOf(options: ParsedOptions, env: Record<string, string | undefined> = process.env): string | undefined {
+  const url = options.database ?? (env.TOLLGATE_DATABASE_URL === '' ? undefined : env.TOLLGATE_DATABASE_URL);
+  if (url === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(url))
+    throw new CliError('USAGE', 'the database is a postgres:// URL (--database or TOLLGATE_DATABASE_URL)');
+  return url;
 }

@@ -2,11 +2,16 @@
 export const USAGE = `tollgate: governs what AI agents do with their tools.
 
 Usage:
-  tollgate serve [--data DIR] [--host 127.0.0.1] [--port 8787] [--demo] [--language-revision 3]
+  tollgate serve [--data DIR | --database URL] [--host 127.0.0.1] [--port 8787] [--demo] [--language-revision 3]
                  [--mcp-approval-wait 600] [--mcp-upstream-timeout 30]
       Serves the console and the API over a data folder (documents + tollgate.db; .tollgate-data unless
       given), and MCP at /mcp. --demo seeds a fresh folder with a demo workspace and prints its keys once.
-  tollgate mcp --agent NAME [--data DIR] [--approval-wait 600] [--upstream-timeout 30] [--language-revision 3]
+      --database postgres://... (or TOLLGATE_DATABASE_URL) runs the node on a PostgreSQL database that several
+      nodes share instead: documents and state live there (docs/deploy.md); --data then holds only demo keys.
+  tollgate migrate --database URL [--json]
+      Creates or upgrades the PostgreSQL schema (numbered migrations; safe to run again). A node refuses a
+      schema older or newer than it knows. Exit 0 current, 1 the schema is newer than this Tollgate, 2 unreachable.
+  tollgate mcp --agent NAME [--data DIR | --database URL] [--approval-wait 600] [--upstream-timeout 30] [--language-revision 3]
       Serves MCP over stdio as the agent (its key in TOLLGATE_AGENT_KEY): the catalogue tools mapped to
       mcp/servers.yaml's upstreams, every call decided by the gate before an upstream sees it (docs/mcp.md).
       --language-revision N (1-3) on serve and mcp caps the policy language revision the node decides and

@@ -85,8 +85,18 @@ export class EventHub {
   private readonly listeners = new Set<(e: ServerEvent) => void>();
   private readonly closers = new Set<() => void>();
   private closed = false;
+  private relay: ((e: ServerEvent) => void) | undefined;
   publish(event: ServerEvent): void {
+    this.deliver(event);
+    this.relay?.(event);
+  }
+  /** An event another node published: to this process's streams only (postgres/cluster-events.ts). */
+  deliver(event: ServerEvent): void {
     for (const listener of this.listeners) listener(event);
+  }
+  /** Sends every event published here on to the other nodes too. */
+  relayTo(relay: (e: ServerEvent) => void): void {
+    this.relay = relay;
   }
   subscribe(listener: (e: ServerEvent) => void): () => void {
     this.listeners.add(listener);

@@ -1,13 +1,10 @@
 // tollgate mcp: the MCP gateway over stdio for one agent (docs/mcp.md). The agent's key comes from the
 // environment (TOLLGATE_AGENT_KEY), never the command line, and must belong to --agent; stdout carries MCP only.
-import { resolve } from 'node:path';
-import { StoreError } from '@tollgate/store';
-import { openContext } from '../../server/context.ts';
 import { ExactArguments, ExactStdioTransport } from '../../server/mcp/exact-stdio-transport.ts';
 import { createGateway } from '../../server/mcp/gateway.ts';
-import { cachedPrincipalOf } from '../../server/state/auth-cache.ts';
 import { heartbeatFromEnvironment } from '../../server/state/gateways.ts';
 import { CliError, type CliIo } from '../io.ts';
+import { openWorkspace } from '../open-workspace.ts';
 import {
   DEFAULT_APPROVAL_WAIT_SECONDS,
   DEFAULT_UPSTREAM_TIMEOUT_SECONDS,
@@ -26,14 +23,10 @@ export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
   const languageRevision = languageRevisionOf(options['language-revision']);
   const key = process.env[AGENT_KEY_VARIABLE];
   if (!key) throw new CliError('USAGE', `tollgate mcp: set ${AGENT_KEY_VARIABLE} to the agent's key`);
-  const dataDir = resolve(options.data ?? '.tollgate-data');
   // Registered as a gateway node: the language gate (docs/deploy.md) counts it until it stops.
   const node = { languageRevision, heartbeatMs: heartbeatFromEnvironment() };
-  const ctx = await openContext(dataDir, { gateway: node }).catch((err: unknown) => {
-    if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate mcp: ${err.message}`);
-    throw err;
-  });
-  const principal = cachedPrincipalOf(ctx.db, key);
+  const { ctx, where } = await openWorkspace(options, 'mcp', node);
+  const principal = await ctx.state.principalOf(key);
   if (principal?.kind !== 'agent' || principal.agent !== agent) {
     await ctx.close();
     throw new CliError('USAGE', `tollgate mcp: ${AGENT_KEY_VARIABLE} is not a key of agent ${agent}`);
@@ -41,7 +34,7 @@ export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
   const exact = new ExactArguments();
   const gateway = createGateway(ctx, agent, { approvalWaitMs, upstreamTimeoutMs, exact });
   const transport = new ExactStdioTransport(exact);
-  io.stderr.write(`tollgate mcp: serving ${agent} over stdio (data in ${dataDir})\n`);
+  io.stderr.write(`tollgate mcp: serving ${agent} over stdio (${where})\n`);
   return new Promise((done) => {
     let stopping = false;
     const stop = () => {

@@ -1,14 +1,12 @@
 // tollgate serve: the console and the API on one port, over a data folder (documents + tollgate.db).
 import type { Server as HttpServer } from 'node:http';
-import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve as serveNode } from '@hono/node-server';
-import { StoreError } from '@tollgate/store';
 import { createApp } from '../../server/app.ts';
-import { openContext } from '../../server/context.ts';
 import { seedDemo } from '../../server/demo.ts';
 import { heartbeatFromEnvironment } from '../../server/state/gateways.ts';
 import { CliError, type CliIo } from '../io.ts';
+import { openWorkspace } from '../open-workspace.ts';
 import {
   DEFAULT_APPROVAL_WAIT_SECONDS,
   DEFAULT_UPSTREAM_TIMEOUT_SECONDS,
@@ -32,23 +30,15 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     upstreamTimeoutMs: secondsOption(options['mcp-upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_SECONDS, 'mcp-upstream-timeout') * 1000,
   };
   const languageRevision = languageRevisionOf(options['language-revision']);
-  const dataDir = resolve(options.data ?? '.tollgate-data');
   // Registered as a gateway node: the language gate (docs/deploy.md) counts it until it stops.
   const gateway = { languageRevision, heartbeatMs: heartbeatFromEnvironment() };
-  const ctx = await openContext(dataDir, { gateway }).catch((err: unknown) => {
-    // A damaged store is refused with the file named and the command that mends it (docs/store.md, "Faults").
-    if (err instanceof StoreError) {
-      const code = err.code === 'locked' ? 'LOCKED' : 'STORE_DAMAGED';
-      throw new CliError(code, `tollgate serve: ${err.message.replaceAll('--data DIR', `--data ${dataDir}`)}`);
-    }
-    throw err;
-  });
+  const { ctx, where } = await openWorkspace(options, 'serve', gateway);
   const demo = options.demo ? await seedDemo(ctx) : undefined;
   const app = createApp({ ctx, webDist: WEB_DIST, mcp });
   return new Promise((done) => {
     // No createServer option is given, so the server is node:http's (the type also admits HTTP/2's).
     const server = serveNode({ fetch: app.fetch, hostname: host, port }, (info) => {
-      io.stdout.write(`Tollgate is serving the console and API at http://${host}:${info.port}/ (data in ${dataDir})\n`);
+      io.stdout.write(`Tollgate is serving the console and API at http://${host}:${info.port}/ (${where})\n`);
       if (demo) {
         io.stdout.write('Demo keys (shown once; also in demo-keys.json in the data folder):\n');
         for (const m of demo.members) io.stdout.write(`  ${m.role.padEnd(9)} ${m.name.padEnd(7)} ${m.key}\n`);

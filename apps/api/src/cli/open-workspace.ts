@@ -1,0 +1,63 @@
+// The workspace a node (serve, mcp) opens: the data folder with its SQLite database, or the PostgreSQL database
+// every node shares (--database / TOLLGATE_DATABASE_URL; docs/deploy.md). Each refusal is one line with a code.
+import { resolve } from 'node:path';
+import { StoreError } from '@tollgate/store';
+import { type AppContext, openContext } from '../server/context.ts';
+import { openPostgresContext } from '../server/postgres/postgres-context.ts';
+import { SchemaMismatch } from '../server/postgres/schema.ts';
+import type { LanguageRevision } from '../server/state/gateways.ts';
+import { CliError } from './io.ts';
+import { databaseOf, type ParsedOptions } from './options.ts';
+
+export interface OpenedWorkspace {
+  ctx: AppContext;
+  /** Where the workspace is, as the startup line says it. */
+  where: string;
+}
+
+/**
+ * Opens the workspace the options name, registered as a gateway node.
+ *
+ * @example
+ * const { ctx, where } = await openWorkspace(options, 'serve', { languageRevision: 3 });
+ */
+export async function openWorkspace(
+  options: ParsedOptions,
+  command: string,
+  gateway: { languageRevision: LanguageRevision; heartbeatMs?: number },
+): Promise<OpenedWorkspace> {
+  const dataDir = resolve(options.data ?? '.tollgate-data');
+  const database = databaseOf(options);
+  if (database !== undefined) {
+    const ctx = await openPostgresContext(database, { dataDir, gateway }).catch((err: unknown) => {
+      if (err instanceof SchemaMismatch) throw new CliError(err.code, `tollgate ${command}: ${err.message}`);
+      if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate ${command}: ${err.message}`);
+      throw new CliError('DATABASE_UNREACHABLE', `tollgate ${command}: the database does not answer (${messageOf(err)})`);
+    });
+    return { ctx, where: `database ${redacted(database)}` };
+  }
+  const ctx = await openContext(dataDir, { gateway }).catch((err: unknown) => {
+    // A damaged store is refused with the file named and the command that mends it (docs/store.md, "Faults").
+    if (err instanceof StoreError) {
+      const code = err.code === 'locked' ? 'LOCKED' : 'STORE_DAMAGED';
+      throw new CliError(code, `tollgate ${command}: ${err.message.replaceAll('--data DIR', `--data ${dataDir}`)}`);
+    }
+    throw err;
+  });
+  return { ctx, where: `data in ${dataDir}` };
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The URL without its password, for a line printed to a terminal or a log. */
+export function redacted(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}

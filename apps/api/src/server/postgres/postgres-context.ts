@@ -1,0 +1,119 @@
+// A node on PostgreSQL (docs/deploy.md, "Several nodes on PostgreSQL"): documents with every version and the
+// server's state in one database that every node shares, on one connection pool. What another node writes
+// reaches this one three ways: the document store's change generation, read at most once per turn of the event
+// loop before the gate trusts its loaded agents (so an activation decides on every node at the next call); the
+// store's notices, which move the same generation and reach the console's streams; and the state's counters,
+// which the state store reads the same way.
+import { mkdirSync } from 'node:fs';
+import { PostgresDocumentStore } from '@tollgate/store';
+import pg from 'pg';
+import { type AppContext, assembleContext, EventHub } from '../context.ts';
+import { LIFECYCLE_KEY } from '../rulesets/lifecycle.ts';
+import type { LanguageRevision } from '../state/gateways.ts';
+import { PostgresStateStore } from '../state/postgres-state.ts';
+import { versionsInUse } from '../versions-in-use.ts';
+import { relayEvents } from './cluster-events.ts';
+import { assertSchemaCurrent } from './schema.ts';
+
+/** Connections one node keeps open at most (the document store's listener and the events' take one each). */
+const POOL_SIZE = 16;
+
+export interface PostgresContextOptions {
+  now?: () => Date;
+  gateway?: { languageRevision: LanguageRevision; heartbeatMs?: number };
+  /** Where the demo's keys file goes; nothing else is kept on disk. */
+  dataDir: string;
+}
+
+/**
+ * Opens a workspace on the database at `url`: refused when the schema is not the one this Tollgate knows
+ * (SchemaMismatch) or the database does not answer.
+ *
+ * @example
+ * const ctx = await openPostgresContext('postgres://tollgate@db/tollgate', { dataDir: '.tollgate-data' });
+ */
+export async function openPostgresContext(url: string, options: PostgresContextOptions): Promise<AppContext> {
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5_000 });
+  // An idle connection the server drops is reported on the pool; the next query opens another.
+  pool.on('error', () => {});
+  const opened: (() => Promise<void>)[] = [() => pool.end()];
+  const closeOpened = async () => {
+    for (const close of opened.reverse()) await close().catch(() => {});
+  };
+  try {
+    await assertSchemaCurrent(pool);
+    const events = new EventHub();
+    const documentChanges = { generation: 0 };
+    const store = await PostgresDocumentStore.open({
+      pool,
+      versionsInUse,
+      // Another node's write: what is derived from documents is read again, and the console hears of it.
+      onChange: (ids) => {
+        documentChanges.generation++;
+        for (const id of ids) {
+          void store.get(id).then(
+            (v) => {
+              if (v) events.deliver({ type: 'document', id, sequence: v.sequence });
+            },
+            () => {},
+          );
+        }
+      },
+      onWrite: (write) => {
+        if (write.kind === 'document' || write.key === LIFECYCLE_KEY) documentChanges.generation++;
+      },
+    });
+    opened.push(() => store.close());
+    const state = await PostgresStateStore.open(pool);
+    opened.push(() => state.close());
+    const stopRelay = await relayEvents(pool, events);
+    opened.push(stopRelay);
+    const ctx = await assembleContext({
+      dataDir: options.dataDir,
+      store,
+      state,
+      events,
+      documentChanges,
+      now: options.now,
+      gateway: options.gateway,
+      documentsFresh: freshness(store, documentChanges),
+      close: async () => {
+        await stopRelay();
+        await pool.end();
+      },
+    });
+    mkdirSync(options.dataDir, { recursive: true });
+    return ctx;
+  } catch (err) {
+    await closeOpened();
+    throw err;
+  }
+}
+
+/**
+ * Reads the store's change generation at most once per turn of the event loop (every request handled in a turn
+ * arrived before it began, so none was sent after a change it misses) and moves documentChanges when another node
+ * wrote: its notice may still be on its way.
+ */
+function freshness(store: PostgresDocumentStore, documentChanges: { generation: number }): () => Promise<void> {
+  let seen = -1;
+  let reading: Promise<void> | undefined;
+  return () => {
+    reading ??= store.changeGeneration().then(
+      (generation) => {
+        if (generation !== seen) {
+          if (seen !== -1) documentChanges.generation++;
+          seen = generation;
+        }
+        setImmediate(() => {
+          reading = undefined;
+        });
+      },
+      (err: unknown) => {
+        reading = undefined;
+        throw err;
+      },
+    );
+    return reading;
+  };
+}
