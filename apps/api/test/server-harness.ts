@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { expect } from 'vitest';
 import { createApp } from '../src/server/app.ts';
-import { openContext, type SqliteAppContext } from '../src/server/context.ts';
+import { type AppContext, openContext, type SqliteAppContext } from '../src/server/context.ts';
 import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
 import { flushDecisions } from '../src/server/state/decision-log.ts';
 
@@ -20,11 +20,11 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // biome-ignore lint/suspicious/noExplicitAny: one alias, so tests can reach into bodies they assert on
 export type LooseJson = any;
 
-export interface TestServer {
+export interface TestServer<C extends AppContext = SqliteAppContext> {
   url: string;
   dataDir: string;
   keys: DemoKeys;
-  ctx: SqliteAppContext;
+  ctx: C;
   /** The key of a demo member by role (owner, admin, approver, developer, viewer) or of support-bot. */
   key(who: 'owner' | 'admin' | 'approver' | 'developer' | 'viewer' | 'agent'): string;
   /** fetch with a key and a JSON body. */
@@ -37,7 +37,7 @@ export interface TestServer {
 }
 
 /** The key of a demo agent by name (`support-bot`, `refunds-bot`). */
-export function agentKey(server: TestServer, name: string): string {
+export function agentKey(server: TestServer<AppContext>, name: string): string {
   const agent = server.keys.agents.find((a) => a.name === name);
   if (!agent) throw new Error(`no demo agent ${name}`);
   return agent.key;
@@ -99,6 +99,20 @@ export function countRows(server: TestServer, table: 'decisions' | 'approvals'):
 export async function startServer(options: { dataDir?: string; now?: () => Date; ruleTimeoutMs?: number } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tollgate-api-'));
   const ctx = await openContext(dataDir, { watch: false, now: options.now });
+  return serveContext(ctx, {
+    ...(options.ruleTimeoutMs !== undefined ? { ruleTimeoutMs: options.ruleTimeoutMs } : {}),
+    afterStop: () => {
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** Seeds the demo into an opened context and serves it in this process on a free loopback port. */
+export async function serveContext<C extends AppContext>(
+  ctx: C,
+  options: { ruleTimeoutMs?: number; afterStop?: () => unknown } = {},
+): Promise<TestServer<C>> {
+  const dataDir = ctx.dataDir;
   await seedDemo(ctx);
   const keys = JSON.parse(readFileSync(join(dataDir, 'demo-keys.json'), 'utf8')) as DemoKeys;
   const app = createApp(options.ruleTimeoutMs === undefined ? { ctx } : { ctx, ruleTimeoutMs: options.ruleTimeoutMs });
@@ -138,7 +152,7 @@ export async function startServer(options: { dataDir?: string; now?: () => Date;
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.close();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      await options.afterStop?.();
     },
   };
 }

@@ -6,6 +6,7 @@ import { readJsonText } from '@tollgate/engine/source';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { isDatabaseUnavailable } from './state/unavailable.ts';
 
 export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
@@ -45,6 +46,9 @@ export async function handleError(err: Error, c: Context) {
     return c.json(errorBody('BAD_REQUEST', message), 400);
   }
   if (err instanceof SyntaxError) return c.json(errorBody('INVALID_JSON', 'the body is not JSON', await notJsonAt(c)), 400);
+  if (isDatabaseUnavailable(err)) {
+    return c.json(errorBody('DATABASE_UNAVAILABLE', 'the database does not answer: nothing was decided or written; retry'), 503);
+  }
   return c.json(errorBody('INTERNAL', 'the server could not answer this request'), 500);
 }
 

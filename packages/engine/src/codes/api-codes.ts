@@ -67,6 +67,10 @@ export const API_CODES = {
   DAMAGED: { status: 409, meaning: 'The stored version or index is damaged; it is refused, never guessed (docs/store.md).' },
   INVALID_SAVE: { status: 400, meaning: 'The store refuses the write as asked (e.g. a candidate that runs already, a rate out of range).' },
   LOCKED: { status: 503, meaning: 'Another process holds the store; nothing was written; retry after Retry-After seconds.' },
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    meaning: 'The shared database does not answer: the call is not decided (never allowed) and nothing was written; retry.',
+  },
   // What a body holds.
   INVALID_POLICY: { status: 422, meaning: 'The policy document is not valid; details list the problems.' },
   INVALID_TOOL: { status: 422, meaning: 'The tool is not valid; details.problems list the faults.' },

@@ -915,6 +915,7 @@ export interface components {
           | 'DAMAGED'
           | 'INVALID_SAVE'
           | 'LOCKED'
+          | 'DATABASE_UNAVAILABLE'
           | 'INVALID_POLICY'
           | 'INVALID_TOOL'
           | 'INVALID_TOOLS'
