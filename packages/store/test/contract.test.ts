@@ -486,7 +486,7 @@ describe('the stores agree', () => {
   });
 
   it.skipIf(POSTGRES_UNREACHABLE !== undefined)(
-    'gives the same outcomes, histories and texts for the same operations (memory vs PostgreSQL)',
+    `gives the same outcomes, histories and texts for the same operations (memory vs PostgreSQL)${POSTGRES_UNREACHABLE ? ` (skipped: ${POSTGRES_UNREACHABLE})` : ''}`,
     async () => {
       await agree((options) => postgres.open(options), 40);
     },
