@@ -1,4 +1,4 @@
-// The language gate (docs/deploy.md, "Several gateways on one data folder: the language gate"): a policy of
+// The language gate (docs/deploy.md, "The language gate"): a policy of
 // language revision 2 or 3 runs only once every live gateway decides it. Each write that would make such a
 // version run (activate, revert, a rule set's version or status that makes its pinned policies run) asks here
 // first, and is refused with nothing changed while a live node decides less.

@@ -139,7 +139,7 @@ export const MIGRATIONS: readonly string[] = [
   // How each call arrived (docs/mcp.md, "Calls marked as MCP"): 'http' for POST /v1/agents/{agent}/calls, 'mcp' for
   // the MCP gateway's tools/call; rows written before this column read as 'http'.
   `ALTER TABLE decisions ADD COLUMN via TEXT CHECK (via IN ('http', 'mcp'));`,
-  // The gateway registry (docs/deploy.md, "Several gateways on one data folder: the language gate"): each
+  // The gateway registry (docs/deploy.md, "The language gate"): each
   // process that decides calls, the highest policy language revision it decides, and its heartbeat. A node is
   // live while last_seen is within WINDOW_HEARTBEATS of its own heartbeat_ms, so readers need no setting of it.
   `CREATE TABLE gateways (

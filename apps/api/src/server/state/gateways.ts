@@ -1,4 +1,4 @@
-// The gateway registry (docs/deploy.md, "Several gateways on one data folder: the language gate"): every process
+// The gateway registry (docs/deploy.md, "The language gate"): every process
 // that decides calls (`tollgate serve`, each `tollgate mcp`) registers itself with the highest policy language
 // revision it decides and a heartbeat, so a write that would make a newer document run can first ask whether
 // every live node reads it. Only SQL every database has, so the registry moves with the rest of the state.

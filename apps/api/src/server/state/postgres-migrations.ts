@@ -137,7 +137,7 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
      created_at TEXT COLLATE "C" NOT NULL
    );
    CREATE INDEX ruleset_runs_by_set ON ruleset_runs (ruleset, created_at);`,
-  // The gateway registry (docs/deploy.md, "Several gateways on one data folder: the language gate").
+  // The gateway registry (docs/deploy.md, "The language gate").
   `CREATE TABLE gateways (
      id TEXT COLLATE "C" PRIMARY KEY,
      version TEXT NOT NULL,

@@ -1,5 +1,5 @@
 // GET /v1/gateways: the gateway nodes deciding calls over the data folder, with the policy language revision
-// each decides and whether it is live (docs/deploy.md, "Several gateways on one data folder: the language gate").
+// each decides and whether it is live (docs/deploy.md, "The language gate").
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, bodyOf } from '../../../lib/api/client.ts';
 import type { components } from '../../../lib/api/schema';
