@@ -35,7 +35,7 @@ export class UpstreamPool {
   /** Each server's last listing, until it says its list changed or its connection ends. */
   private readonly listings = new Map<string, Promise<Tool[]>>();
   /** Called with each listing a server gives (the gateway records the definitions it saw). */
-  onListed?: (server: string, tools: Tool[]) => void;
+  onListed?: (server: string, tools: Tool[]) => Promise<void> | void;
   /** Where each call's progress goes, by the progress token the pool sent the upstream. */
   private readonly progress = new Map<string, (progress: Progress) => void>();
   private calls = 0;
@@ -69,7 +69,7 @@ export class UpstreamPool {
     } catch (err) {
       throw failure(server, err);
     }
-    this.onListed?.(server, tools);
+    await this.onListed?.(server, tools);
     return tools;
   }
 
@@ -219,7 +219,9 @@ export async function upstreamPoolOf(ctx: AppContext, options: PoolOptions): Pro
   const read = doc ? readUpstreams(doc.text) : undefined;
   void held?.pool.close();
   const pool = new UpstreamPool(read?.ok ? read.upstreams.servers : [], options.upstreamTimeoutMs, options.env);
-  pool.onListed = (server, tools) => ctx.state.recordListed(server, tools, ctx.now());
+  pool.onListed = (server, tools) =>
+    // A listing not recorded now is recorded by the next; until then a changed definition is not offered anyway.
+    ctx.state.recordListed(server, tools, ctx.now()).catch(() => {});
   if (!held) ctx.events.onClose(() => void pools.get(ctx)?.pool.close());
   pools.set(ctx, { sequence, pool });
   return pool;

@@ -45,6 +45,9 @@ export async function submitEdit(
       result: { status: refused.status, reasons: diagnosticsJson(checked.problems), impact: impactJson(refused.impact) },
     };
   }
+  // The seam's validators read the members as last read (state-store.ts, judgedMembersSeen): read them now, so a
+  // member added on another node counts as an approver in this edit.
+  await ctx.state.judgedMembers();
   const outcome = await ctx.seam
     .submit({
       kind: 'document',
