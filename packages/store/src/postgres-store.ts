@@ -181,19 +181,7 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
   }
 
   async exportDocument(id: string): Promise<DocumentExport> {
-    checkId(id);
-    // One statement, so the index and the texts are of one moment.
-    const result = await this.pool.query<{ index_json: string; sequence: number | null; text: Buffer | null }>(
-      `SELECT d.index_json, v.sequence, v.text FROM documents d
-       LEFT JOIN document_versions v ON v.id = d.id
-       WHERE d.id = $1`,
-      [id],
-    );
-    const first = result.rows[0];
-    const index = first ? parseIndex(id, first.index_json) : undefined;
-    if (!index || index.versions.length === 0) throw new StoreError('not_found', `no document ${id}`);
-    const texts = new Map(result.rows.map((r) => [r.sequence, r.text]));
-    return exportOf(id, index, (version) => texts.get(version.sequence)?.toString('utf8'));
+    return exportDocumentWith(this.pool, id);
   }
 
   async importDocument(id: string, exported: DocumentExport): Promise<void> {
@@ -315,6 +303,23 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
     if (notice.origin === this.origin || typeof notice.id !== 'string') return;
     this.options.onChange?.([notice.id]);
   }
+}
+
+/** A document's history read with the caller's pool or client (`tollgate export` reads every one in one snapshot). */
+export async function exportDocumentWith(db: pg.Pool | pg.ClientBase, id: string): Promise<DocumentExport> {
+  checkId(id);
+  // One statement, so the index and the texts are of one moment.
+  const result = await db.query<{ index_json: string; sequence: number | null; text: Buffer | null }>(
+    `SELECT d.index_json, v.sequence, v.text FROM documents d
+     LEFT JOIN document_versions v ON v.id = d.id
+     WHERE d.id = $1`,
+    [id],
+  );
+  const first = result.rows[0];
+  const index = first ? parseIndex(id, first.index_json) : undefined;
+  if (!index || index.versions.length === 0) throw new StoreError('not_found', `no document ${id}`);
+  const texts = new Map(result.rows.map((r) => [r.sequence, r.text]));
+  return exportOf(id, index, (version) => texts.get(version.sequence)?.toString('utf8'));
 }
 
 /**
