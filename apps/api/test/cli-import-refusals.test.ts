@@ -127,6 +127,9 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)('tollgate import and export 
     const target = join(tempDir(), 'out');
     refused(await runCli('export', '--data', target, '--database', url), 'DATABASE_UNREACHABLE', 2);
     expect(existsSync(target)).toBe(false);
+    // A folder that is no data folder is refused before the database is asked.
+    refused(await runCli('import', '--data', target, '--database', url), 'DATA_MISSING', 2);
+    expect(existsSync(target)).toBe(false);
   });
 
   it('names a document that cannot be moved and writes nothing to the database (exit 1)', async () => {

@@ -137,6 +137,17 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)('tollgate import and export'
     expect(back.code, back.stderr).toBe(0);
     expect(back.stdout).toMatch(/^tollgate export: wrote 8 documents \(12 versions\), 5 members, 8 keys, \d+ tool authorizations/);
     expect(await folderHistories(target)).toEqual(folderBefore);
+    // The rule sets' lifecycle moved with the documents (the demo's Support set is active).
+    const lifecycleOf = async (dir: string) => {
+      const store = await FolderDocumentStore.open(join(dir, 'documents'), { watch: false });
+      try {
+        return await store.readState('lifecycle');
+      } finally {
+        await store.close();
+      }
+    };
+    expect(await lifecycleOf(source)).toMatchObject({ 'rulesets/support.ruleset.json': { status: 'active' } });
+    expect(await lifecycleOf(target)).toEqual(await lifecycleOf(source));
 
     const rows = (dir: string) => {
       const db = openDatabase(join(dir, 'tollgate.db'));

@@ -39,7 +39,15 @@ export async function importWorkspace(options: ParsedOptions, io: CliIo): Promis
       try {
         // Checked again inside the transaction: a node may have written since the first look.
         await refuseNonEmpty(client);
-        await writePostgresState(client, state);
+        await writePostgresState(client, state).catch((err: unknown) => {
+          // A row a node wrote into the empty database meanwhile (an upstream definition seen, say) collides.
+          const why = err instanceof Error ? err.message : String(err);
+          throw new CliError(
+            'IMPORT_FAILED',
+            `tollgate import: IMPORT_FAILED: the state rows could not be written (${why}); nothing was written`,
+            1,
+          );
+        });
         for (const id of ids) {
           try {
             const exported = await store.exportDocument(id);
@@ -51,7 +59,11 @@ export async function importWorkspace(options: ParsedOptions, io: CliIo): Promis
         }
         const lifecycle = await store.readState(LIFECYCLE_KEY);
         if (lifecycle !== undefined) {
-          await client.query('INSERT INTO document_state (key, value) VALUES ($1, $2)', [LIFECYCLE_KEY, JSON.stringify(lifecycle)]);
+          // Replaced: a node started on the empty database may have written an empty one.
+          await client.query(
+            'INSERT INTO document_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+            [LIFECYCLE_KEY, JSON.stringify(lifecycle)],
+          );
         }
         await client.query('COMMIT');
       } catch (err) {
