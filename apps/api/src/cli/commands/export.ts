@@ -9,9 +9,9 @@ import { readPostgresState, readSqliteState, stateCounts, writeSqliteState } fro
 import { LIFECYCLE_KEY } from '../../server/rulesets/lifecycle.ts';
 import { openDatabase } from '../../server/state/db.ts';
 import { CliError, type CliIo, EXIT_OK } from '../io.ts';
-import { redacted } from '../open-workspace.ts';
+import { openCurrentDatabase, redacted } from '../open-database.ts';
 import { databaseOf, type ParsedOptions, required } from '../options.ts';
-import { describeReport, documentFailure, openCurrentDatabase, openFolderDocuments, reportOf } from './transfer-parts.ts';
+import { describeReport, documentFailure, openFolderDocuments, reportOf } from './transfer-parts.ts';
 
 export async function exportWorkspace(options: ParsedOptions, io: CliIo): Promise<number> {
   const url = databaseOf(options);

@@ -8,8 +8,8 @@ import { PostgresStateStore } from '../../server/state/postgres-state.ts';
 import { SqliteStateStore } from '../../server/state/sqlite-state.ts';
 import type { StateStore } from '../../server/state/state-store.ts';
 import { CliError, type CliIo, EXIT_OK } from '../io.ts';
+import { openCurrentDatabase } from '../open-database.ts';
 import { databaseOf, type ParsedOptions } from '../options.ts';
-import { openCurrentDatabase } from './transfer-parts.ts';
 
 /** The state store the options name, with what closes it. */
 async function stateOf(options: ParsedOptions, command: string): Promise<{ state: StateStore; close(): Promise<void> }> {

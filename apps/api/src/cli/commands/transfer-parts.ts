@@ -1,27 +1,9 @@
-// What `tollgate import` and `tollgate export` share (docs/deploy.md, "Moving a workspace"): the database opened
-// and its schema checked as serve checks it, the folder store opened as serve opens it, and one report line.
+// What `tollgate import` and `tollgate export` share (docs/deploy.md, "Moving a workspace"): the folder store
+// opened as serve opens it, a document that could not be moved, and the report.
 import { join } from 'node:path';
 import { FolderDocumentStore, loadProblems, StoreError } from '@tollgate/store';
-import pg from 'pg';
-import { assertSchemaCurrent, SchemaMismatch } from '../../server/postgres/schema.ts';
 import type { CarriedState } from '../../server/postgres/state-transfer.ts';
 import { CliError } from '../io.ts';
-import { redacted } from '../open-workspace.ts';
-
-/** A pool on the database whose schema is the one this Tollgate knows; refused with serve's codes otherwise. */
-export async function openCurrentDatabase(url: string, command: string): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 5_000 });
-  pool.on('error', () => {});
-  try {
-    await assertSchemaCurrent(pool);
-    return pool;
-  } catch (err) {
-    await pool.end().catch(() => {});
-    if (err instanceof SchemaMismatch) throw new CliError(err.code, `tollgate ${command}: ${err.code}: ${err.message}`);
-    const message = err instanceof Error ? err.message : String(err);
-    throw new CliError('DATABASE_UNREACHABLE', `tollgate ${command}: DATABASE_UNREACHABLE: ${redacted(url)} does not answer (${message})`);
-  }
-}
 
 /**
  * The data folder's documents, opened as serve opens them (hand edits taken in, a text that does not load kept
