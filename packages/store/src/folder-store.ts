@@ -5,16 +5,34 @@
 // done when one is damaged are in docs/store.md ("On disk", "Invariants").
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from './atomic-file.ts';
+import { writeFileAtomic, writeFileOnce } from './atomic-file.ts';
+import { checkExport, type DocumentExport, type DocumentHistoryTransfer, exportOf } from './document-export.ts';
 import { idProblem } from './document-id.ts';
-import { checkPrecondition, type DocumentIndex, planActivate, planPrune, planRevert, planSave, revertTarget } from './document-index.ts';
+import {
+  checkPrecondition,
+  type DocumentIndex,
+  emptyIndex,
+  planActivate,
+  planPrune,
+  planRevert,
+  planSave,
+  revertTarget,
+} from './document-index.ts';
 import { FolderFiles } from './folder-files.ts';
 import { FolderLayout } from './folder-layout.ts';
 import { type FolderScan, scanFolder } from './folder-scan.ts';
 import { FolderWatch } from './folder-watch.ts';
 import { DEFAULT_LOCK_TIMEOUT_MS, FileLock } from './lock.ts';
 import { checkSave, DEFAULT_MAX_DOCUMENT_BYTES, DEFAULT_MAX_VERSIONS, inUseOf } from './memory-store.ts';
-import { encodeIndex, type FolderIndex, type PendingMarker, safeReaddir } from './store-format.ts';
+import {
+  encodeIndex,
+  encodeVersionFile,
+  type FolderIndex,
+  type PendingMarker,
+  safeReaddir,
+  sha256,
+  versionFileSequences,
+} from './store-format.ts';
 import {
   type DocumentSave,
   type DocumentStore,
@@ -58,7 +76,7 @@ export interface FolderStoreOptions {
  * const store = await FolderDocumentStore.open('documents');
  * const running = await store.get('policies/refunds.policy.json');
  */
-export class FolderDocumentStore implements DocumentStore {
+export class FolderDocumentStore implements DocumentStore, DocumentHistoryTransfer {
   readonly root: string;
   readonly stateRoot: string;
   readonly maxDocumentBytes: number;
@@ -174,6 +192,44 @@ export class FolderDocumentStore implements DocumentStore {
     });
     this.options.onWrite?.({ kind: 'document', id });
     return version;
+  }
+
+  async exportDocument(id: string): Promise<DocumentExport> {
+    const index = this.files.requireIndex(id);
+    if (index.versions.length === 0) throw new StoreError('not_found', `no document ${id}`);
+    return exportOf(id, index, (version) => {
+      const file = this.files.verifiedVersion(index, version);
+      if (!file.ok) throw this.files.damagedVersion(id, version.sequence, file);
+      return file.value.text;
+    });
+  }
+
+  /**
+   * Writes an exported history as a save writes a version (docs/store.md, "Invariants"): each version file
+   * once, then the index and the working copy under a pending marker, so a crash between them is finished or
+   * taken in by the next read of the folder, as a save's is.
+   */
+  async importDocument(id: string, exported: DocumentExport): Promise<void> {
+    const problem = idProblem(id);
+    if (problem) throw new StoreError('invalid_id', `${JSON.stringify(id)}: ${problem}`);
+    checkExport(id, exported);
+    this.layout.checkNoLinkOut(id);
+    await this.lock.hold(() => {
+      const dir = this.layout.docDir(id);
+      const read = this.files.readIndexAt(dir);
+      if (!read.ok && !read.missing) throw this.files.damagedIndex(id, read.why);
+      if ((read.ok && read.value.versions.length > 0) || versionFileSequences(dir).length > 0) {
+        throw new StoreError('conflict', `${id} already has versions in this folder; an import writes only a document that has none`);
+      }
+      const files: Record<string, string> = {};
+      for (const version of exported.index.versions) {
+        const data = encodeVersionFile(version, exported.texts[version.sequence] as string);
+        writeFileOnce(this.layout.versionPath(id, version.sequence), data);
+        files[version.sequence] = sha256(data);
+      }
+      this.commit(id, emptyIndex(), { ...structuredClone(exported.index), id, files });
+    });
+    this.options.onWrite?.({ kind: 'document', id });
   }
 
   problems(): StoreProblem[] {

@@ -1,6 +1,7 @@
 // Tollgate's Node side: document stores (memory, folder, PostgreSQL), the edit seam, and trials of candidate policies.
 
 export { writeFileAtomic } from './atomic-file.ts';
+export * from './document-export.ts';
 export * from './document-id.ts';
 export * from './document-index.ts';
 export * from './edits/edit-seam.ts';

@@ -1,6 +1,7 @@
 // MemoryDocumentStore: everything in memory, for tests and for a process that does not restart.
 
 import { byteLength } from './digest.ts';
+import { checkExport, type DocumentExport, type DocumentHistoryTransfer, exportOf } from './document-export.ts';
 import { idProblem } from './document-id.ts';
 import {
   checkPrecondition,
@@ -46,7 +47,7 @@ export const DEFAULT_MAX_VERSIONS = 100;
  * const store = new MemoryDocumentStore();
  * await store.save({ id: 'settings.yaml', text: 'approval_ttl_seconds: 3600\n', author: { kind: 'person', label: 'ana' }, reason: 'shorter' });
  */
-export class MemoryDocumentStore implements DocumentStore {
+export class MemoryDocumentStore implements DocumentStore, DocumentHistoryTransfer {
   readonly maxDocumentBytes: number;
   private readonly maxVersions: number;
   private readonly now: () => Date;
@@ -114,6 +115,22 @@ export class MemoryDocumentStore implements DocumentStore {
   async revertTarget(id: string): Promise<number | undefined> {
     const index = this.indexes.get(id);
     return index === undefined ? undefined : revertTarget(index);
+  }
+
+  async exportDocument(id: string): Promise<DocumentExport> {
+    const index = this.required(id);
+    return exportOf(id, index, (v) => this.texts.get(`${id}\n${v.sequence}`));
+  }
+
+  async importDocument(id: string, exported: DocumentExport): Promise<void> {
+    const problem = idProblem(id);
+    if (problem) throw new StoreError('invalid_id', `${JSON.stringify(id)}: ${problem}`);
+    checkExport(id, exported);
+    if (this.indexes.has(id))
+      throw new StoreError('conflict', `${id} already has versions; an import writes only a document that has none`);
+    for (const v of exported.index.versions) this.texts.set(`${id}\n${v.sequence}`, exported.texts[v.sequence] as string);
+    this.indexes.set(id, structuredClone(exported.index));
+    this.onWrite?.({ kind: 'document', id });
   }
 
   problems(): StoreProblem[] {

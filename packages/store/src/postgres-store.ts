@@ -5,6 +5,7 @@
 // "The PostgreSQL store").
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { checkExport, type DocumentExport, type DocumentHistoryTransfer, exportOf } from './document-export.ts';
 import { idProblem } from './document-id.ts';
 import {
   checkPrecondition,
@@ -54,7 +55,7 @@ const EMPTY_INDEX = JSON.stringify(emptyIndex());
  * @example
  * const store = await PostgresDocumentStore.open({ connectionString: process.env.DATABASE_URL, onChange: (ids) => drop(ids) });
  */
-export class PostgresDocumentStore implements DocumentStore {
+export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTransfer {
   readonly maxDocumentBytes: number;
   private readonly maxVersions: number;
   private readonly options: PostgresStoreOptions;
@@ -179,6 +180,15 @@ export class PostgresDocumentStore implements DocumentStore {
     return this.changeRunning(id, (index) => planRevert(index, id, options.ifMatch));
   }
 
+  async exportDocument(id: string): Promise<DocumentExport> {
+    return exportDocumentWith(this.pool, id);
+  }
+
+  async importDocument(id: string, exported: DocumentExport): Promise<void> {
+    await inTransaction(this.pool, this.waitMs, (client) => importDocumentWith(client, id, exported, this.origin));
+    this.options.onWrite?.({ kind: 'document', id });
+  }
+
   problems(): StoreProblem[] {
     return [];
   }
@@ -293,6 +303,47 @@ export class PostgresDocumentStore implements DocumentStore {
     if (notice.origin === this.origin || typeof notice.id !== 'string') return;
     this.options.onChange?.([notice.id]);
   }
+}
+
+/** A document's history read with the caller's pool or client (`tollgate export` reads every one in one snapshot). */
+export async function exportDocumentWith(db: pg.Pool | pg.ClientBase, id: string): Promise<DocumentExport> {
+  checkId(id);
+  // One statement, so the index and the texts are of one moment.
+  const result = await db.query<{ index_json: string; sequence: number | null; text: Buffer | null }>(
+    `SELECT d.index_json, v.sequence, v.text FROM documents d
+     LEFT JOIN document_versions v ON v.id = d.id
+     WHERE d.id = $1`,
+    [id],
+  );
+  const first = result.rows[0];
+  const index = first ? parseIndex(id, first.index_json) : undefined;
+  if (!index || index.versions.length === 0) throw new StoreError('not_found', `no document ${id}`);
+  const texts = new Map(result.rows.map((r) => [r.sequence, r.text]));
+  return exportOf(id, index, (version) => texts.get(version.sequence)?.toString('utf8'));
+}
+
+/**
+ * Writes an exported history inside the caller's transaction (`tollgate import` writes every document in one),
+ * as PostgresDocumentStore.importDocument does: refused as `conflict` when the id has versions, `damaged`
+ * when the export does not hold together. The tables are POSTGRES_DOCUMENT_MIGRATIONS'.
+ */
+export async function importDocumentWith(client: pg.ClientBase, id: string, exported: DocumentExport, origin = 'import'): Promise<void> {
+  checkId(id);
+  checkExport(id, exported);
+  await client.query('INSERT INTO documents (id, index_json) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [id, EMPTY_INDEX]);
+  const index = await lockIndex(client, id);
+  if (index.next !== 1 || index.versions.length > 0) {
+    throw new StoreError('conflict', `${id} already has versions in this database; an import writes only a document that has none`);
+  }
+  for (const version of exported.index.versions) {
+    await client.query('INSERT INTO document_versions (id, sequence, text) VALUES ($1, $2, $3)', [
+      id,
+      version.sequence,
+      Buffer.from(exported.texts[version.sequence] as string, 'utf8'),
+    ]);
+  }
+  await writeIndex(client, id, exported.index);
+  await recordChange(client, { id, sequence: exported.index.running, origin });
 }
 
 function checkId(id: string): void {

@@ -23,6 +23,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     // Commands load on demand: serving never pays for the policy tools, and the reverse.
     if (group === 'serve' && command === undefined) return await (await import('./commands/serve.ts')).serve(values, io);
     if (group === 'migrate' && command === undefined) return await (await import('./commands/migrate.ts')).migrate(values, io);
+    if (group === 'import' && command === undefined) return await (await import('./commands/import.ts')).importWorkspace(values, io);
+    if (group === 'export' && command === undefined) return await (await import('./commands/export.ts')).exportWorkspace(values, io);
     if (group === 'mcp' && command === undefined) return await (await import('./commands/mcp.ts')).mcp(values, io);
     if (group === 'mcp' && command === 'import') {
       return await (await import('./commands/mcp-import.ts')).mcpImport(one(rest, 'FILE'), values, io);
@@ -69,8 +71,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           return await (await import('./commands/store.ts')).storeRepair(values, io);
       }
     }
-    if (group === 'keys' && command === 'create' && rest.length === 0) return (await import('./commands/keys.ts')).keysCreate(values, io);
-    if (group === 'members' && command === 'list' && rest.length === 0) return (await import('./commands/keys.ts')).membersList(values, io);
+    if (group === 'keys' && command === 'create' && rest.length === 0)
+      return await (await import('./commands/keys.ts')).keysCreate(values, io);
+    if (group === 'members' && command === 'list' && rest.length === 0)
+      return await (await import('./commands/keys.ts')).membersList(values, io);
     if (group === 'verify' && command !== undefined && rest.length === 0) return (await import('./commands/verify.ts')).verify(command, io);
     throw new CliError('USAGE', `unknown command: ${positionals.join(' ')}`);
   } catch (err) {

@@ -7,6 +7,7 @@ import { openPostgresContext } from '../server/postgres/postgres-context.ts';
 import { SchemaMismatch } from '../server/postgres/schema.ts';
 import type { LanguageRevision } from '../server/state/gateways.ts';
 import { CliError } from './io.ts';
+import { redacted } from './open-database.ts';
 import { databaseOf, type ParsedOptions } from './options.ts';
 
 export interface OpenedWorkspace {
@@ -51,13 +52,4 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The URL without its password, for a line printed to a terminal or a log. */
-export function redacted(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password !== '') u.password = '***';
-    return u.toString();
-  } catch {
-    return 'postgres://…';
-  }
-}
+export { redacted };

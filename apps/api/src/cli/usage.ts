@@ -20,8 +20,16 @@ Usage:
       Drafts mcp/servers.yaml, a catalogue, a deny-by-default policy and an agent from an MCP client's
       mcpServers file, listing each server's tools; saved as versions that do not run (a person activates
       them). Secrets stay out: it prints the variables to set. Exit 0 drafted, 1 nothing drafted.
-  tollgate keys create --data DIR (--member NAME --role ROLE | --agent NAME) [--grant G ...] [--json]
-      Prints a new key (stored hashed). tollgate members list --data DIR [--json] lists the members.
+  tollgate import --data DIR --database URL [--json]
+      Moves a folder workspace into a migrated, empty database in one transaction: every document with its
+      whole history, members with their signing keys, keys, tool authorizations, upstream definitions seen.
+      Decisions, approvals and trial counts stay in DIR/tollgate.db as an archive. Exit 0 moved, 1 the
+      database is not empty or a document could not be moved (nothing written), 2 unreachable or not migrated.
+  tollgate export --database URL --data DIR [--json]
+      The reverse, into a new or empty data folder (so the documents can be kept in git). Exit 0 written,
+      1 the folder holds documents or a document could not be written, 2 unreachable or not migrated.
+  tollgate keys create (--data DIR | --database URL) (--member NAME --role ROLE | --agent NAME) [--grant G ...] [--json]
+      Prints a new key (stored hashed). tollgate members list (--data DIR | --database URL) [--json] lists the members.
   tollgate policy validate FILE [--members FILE] [--tools FILE] [--json]
       Validates a policy@1 document. Exit 0 valid, 1 invalid, 2 unreadable or not JSON.
   tollgate policy evaluate FILE --tool TOOL.json --args ARGS.json [--members FILE] [--json]

@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { describe, migrateSchema, SchemaMismatch } from '../../server/postgres/schema.ts';
 import { CliError, type CliIo } from '../io.ts';
-import { redacted } from '../open-workspace.ts';
+import { redacted } from '../open-database.ts';
 import { databaseOf, type ParsedOptions } from '../options.ts';
 
 export async function migrate(options: ParsedOptions, io: CliIo): Promise<number> {
