@@ -54,7 +54,7 @@ export async function okJson(res: Promise<{ status: number; json: LooseJson }>, 
  * The precondition of a write to a document as a client sends it: If-Match with the ETag of the newest
  * version (read from its history), or based_on null when nothing is stored yet.
  */
-export async function preconditionOf(server: TestServer, id: string): Promise<{ headers: Record<string, string>; basedOn?: null }> {
+export async function preconditionOf(server: TestServer<AppContext>, id: string): Promise<{ headers: Record<string, string>; basedOn?: null }> {
   const res = await fetch(`${server.url}/v1/documents/${encodeURIComponent(id)}/history`, {
     headers: { authorization: `Bearer ${server.key('owner')}` },
   });
@@ -65,7 +65,7 @@ export async function preconditionOf(server: TestServer, id: string): Promise<{ 
 
 /** POSTs an edit with its precondition (preconditionOf); `body` is the edit's content and reason. */
 export async function postEdit(
-  server: TestServer,
+  server: TestServer<AppContext>,
   id: string,
   key: string,
   body: { content: string; reason: string },
@@ -80,7 +80,7 @@ export async function postEdit(
 
 /** PATCHes a rule set with If-Match: the ETag of its newest version, read just before. */
 export async function patchRuleset(
-  server: TestServer,
+  server: TestServer<AppContext>,
   id: string,
   body: unknown,
   key = server.key('owner'),
