@@ -79,7 +79,8 @@ if (passed + failed === 0) failures.push('no test ran');
 console.log('');
 for (const f of failures) console.log(`failed: ${f}`);
 if (skipped > 0) {
-  const why = skippedPostgres > 0 ? ` (${skippedPostgres} of them PostgreSQL suites: ${postgresUnreachable ?? 'the server did not answer'})` : '';
+  const why =
+    skippedPostgres > 0 ? ` (${skippedPostgres} of them PostgreSQL suites: ${postgresUnreachable ?? 'the server did not answer'})` : '';
   console.log(`${skipped} skipped${why}`);
 }
 console.log(`${passed} passed, ${failed} failed`);

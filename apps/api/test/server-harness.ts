@@ -54,7 +54,10 @@ export async function okJson(res: Promise<{ status: number; json: LooseJson }>, 
  * The precondition of a write to a document as a client sends it: If-Match with the ETag of the newest
  * version (read from its history), or based_on null when nothing is stored yet.
  */
-export async function preconditionOf(server: TestServer<AppContext>, id: string): Promise<{ headers: Record<string, string>; basedOn?: null }> {
+export async function preconditionOf(
+  server: TestServer<AppContext>,
+  id: string,
+): Promise<{ headers: Record<string, string>; basedOn?: null }> {
   const res = await fetch(`${server.url}/v1/documents/${encodeURIComponent(id)}/history`, {
     headers: { authorization: `Bearer ${server.key('owner')}` },
   });
