@@ -30,10 +30,10 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/** Adds a member with a new signing identity. */
-export function createMember(db: Db, name: string, role: Role, now = new Date()): MemberRow {
+/** A new member's row, with a new Ed25519 signing identity. */
+export function newMemberRow(name: string, role: Role, now: Date): MemberRow {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const row: MemberRow = {
+  return {
     id: randomUUID(),
     name,
     role,
@@ -42,6 +42,11 @@ export function createMember(db: Db, name: string, role: Role, now = new Date())
     signing: 1,
     created_at: now.toISOString(),
   };
+}
+
+/** Adds a member with a new signing identity. */
+export function createMember(db: Db, name: string, role: Role, now = new Date()): MemberRow {
+  const row = newMemberRow(name, role, now);
   db.prepare(
     'INSERT INTO members (id, name, role, public_key, private_key, signing, created_at) VALUES (@id, @name, @role, @public_key, @private_key, @signing, @created_at)',
   ).run(row);

@@ -2,10 +2,10 @@
 // hashes, and principals and members cached while the auth generation stands still (a trigger moves it on any
 // change from any node; it is read at most once per turn of the event loop), so a revoked key or a changed role
 // counts on the next call whichever node made the change.
-import { generateKeyPairSync, hash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { Member } from '@tollgate/engine';
 import type pg from 'pg';
-import { type Grant, hashKey, type MemberRow, type Principal, type Role } from './members.ts';
+import { type Grant, hashKey, type MemberRow, newMemberRow, type Principal, type Role } from './members.ts';
 import { rowsOf, TurnCounter } from './postgres-query.ts';
 import { readStoredJson } from './stored-json.ts';
 
@@ -101,16 +101,7 @@ export class PostgresMembers {
   }
 
   async createMember(name: string, role: Role, now = new Date()): Promise<MemberRow> {
-    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-    const row: MemberRow = {
-      id: randomUUID(),
-      name,
-      role,
-      public_key: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      signing: 1,
-      created_at: now.toISOString(),
-    };
+    const row = newMemberRow(name, role, now);
     await rowsOf(this.pool, `INSERT INTO members (${MEMBER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
       row.id,
       row.name,

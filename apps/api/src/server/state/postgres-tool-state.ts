@@ -5,8 +5,16 @@
 import { type Catalogue, canonicalJson, type ToolBinding } from '@tollgate/engine';
 import type pg from 'pg';
 import { inTransaction, placeholders, type Queryable, rowsOf, TurnCounter } from './postgres-query.ts';
-import { type AuthorizationRow, type Authorizer, bindingDigest, bindingOf, type DefinitionPin, toolsByName } from './tool-bindings.ts';
-import { definitionDigest, definitionOf, type ListedTool, type SeenDefinition } from './upstream-definitions.ts';
+import {
+  type AuthorizationRow,
+  type Authorizer,
+  authorizationRow,
+  bindingDigest,
+  bindingOf,
+  type DefinitionPin,
+  toolsByName,
+} from './tool-bindings.ts';
+import { byServer, definitionDigest, definitionOf, type ListedTool, type SeenDefinition } from './upstream-definitions.ts';
 
 const AUTHORIZATION_COLUMNS = [
   'catalogue',
@@ -26,20 +34,6 @@ const UPSERT_AUTHORIZATION = `INSERT INTO tool_authorizations (${AUTHORIZATION_C
     upstream_digest = excluded.upstream_digest, upstream_definition = excluded.upstream_definition`;
 
 const SEEN_COLUMNS = 'server, tool, digest, definition, seen_at';
-
-function authorizationRow(catalogue: string, binding: ToolBinding, by: Authorizer, now: Date, pin?: DefinitionPin): AuthorizationRow {
-  return {
-    catalogue,
-    tool: binding.name,
-    digest: bindingDigest(binding),
-    binding: canonicalJson(binding),
-    authorized_by: by.id,
-    authorized_by_name: by.name,
-    authorized_at: now.toISOString(),
-    upstream_digest: pin?.digest ?? null,
-    upstream_definition: pin?.definition ?? null,
-  };
-}
 
 async function upsertAuthorization(on: Queryable, row: AuthorizationRow): Promise<void> {
   await rowsOf(
@@ -144,16 +138,7 @@ export class PostgresToolState {
   /** Every upstream tool's latest seen definition, by server then tool name. */
   async seenDefinitions(): Promise<Map<string, Map<string, SeenDefinition>>> {
     const rows = await rowsOf<SeenDefinition>(this.pool, `SELECT ${SEEN_COLUMNS} FROM upstream_tools ORDER BY server, tool`);
-    const byServer = new Map<string, Map<string, SeenDefinition>>();
-    for (const row of rows) {
-      let tools = byServer.get(row.server);
-      if (!tools) {
-        tools = new Map();
-        byServer.set(row.server, tools);
-      }
-      tools.set(row.tool, row);
-    }
-    return byServer;
+    return byServer(rows);
   }
 
   async seenDefinition(server: string, tool: string): Promise<SeenDefinition | undefined> {

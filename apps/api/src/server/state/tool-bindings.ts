@@ -143,7 +143,27 @@ export function authorizeBinding(
   now: Date,
   pin?: DefinitionPin,
 ): AuthorizationRow {
-  const row: AuthorizationRow = {
+  const row = authorizationRow(catalogue, binding, by, now, pin);
+  db.prepare(
+    `INSERT INTO tool_authorizations (catalogue, tool, digest, binding, authorized_by, authorized_by_name, authorized_at, upstream_digest, upstream_definition)
+     VALUES (@catalogue, @tool, @digest, @binding, @authorized_by, @authorized_by_name, @authorized_at, @upstream_digest, @upstream_definition)
+     ON CONFLICT (catalogue, tool) DO UPDATE SET digest = excluded.digest, binding = excluded.binding,
+       authorized_by = excluded.authorized_by, authorized_by_name = excluded.authorized_by_name, authorized_at = excluded.authorized_at,
+       upstream_digest = excluded.upstream_digest, upstream_definition = excluded.upstream_definition`,
+  ).run(row);
+  generationOf(db).fresh = false;
+  return row;
+}
+
+/** The row that records `binding` as authorized by `by` at `now`, with the upstream definition it pins, if any. */
+export function authorizationRow(
+  catalogue: string,
+  binding: ToolBinding,
+  by: Authorizer,
+  now: Date,
+  pin?: DefinitionPin,
+): AuthorizationRow {
+  return {
     catalogue,
     tool: binding.name,
     digest: bindingDigest(binding),
@@ -154,15 +174,6 @@ export function authorizeBinding(
     upstream_digest: pin?.digest ?? null,
     upstream_definition: pin?.definition ?? null,
   };
-  db.prepare(
-    `INSERT INTO tool_authorizations (catalogue, tool, digest, binding, authorized_by, authorized_by_name, authorized_at, upstream_digest, upstream_definition)
-     VALUES (@catalogue, @tool, @digest, @binding, @authorized_by, @authorized_by_name, @authorized_at, @upstream_digest, @upstream_definition)
-     ON CONFLICT (catalogue, tool) DO UPDATE SET digest = excluded.digest, binding = excluded.binding,
-       authorized_by = excluded.authorized_by, authorized_by_name = excluded.authorized_by_name, authorized_at = excluded.authorized_at,
-       upstream_digest = excluded.upstream_digest, upstream_definition = excluded.upstream_definition`,
-  ).run(row);
-  generationOf(db).fresh = false;
-  return row;
 }
 
 /** The catalogue's tools whose current binding is not the authorized one (new, or changed since). */

@@ -101,17 +101,21 @@ export function recordListed(db: Db, server: string, tools: readonly ListedTool[
 
 /** Every upstream tool's latest seen definition, by `server` then tool name. */
 export function seenDefinitions(db: Db): Map<string, Map<string, SeenDefinition>> {
-  const rows = db.prepare('SELECT * FROM upstream_tools ORDER BY server, tool').all() as SeenDefinition[];
-  const byServer = new Map<string, Map<string, SeenDefinition>>();
+  return byServer(db.prepare('SELECT * FROM upstream_tools ORDER BY server, tool').all() as SeenDefinition[]);
+}
+
+/** Seen definitions grouped by `server`, then tool name, in the rows' order. */
+export function byServer(rows: readonly SeenDefinition[]): Map<string, Map<string, SeenDefinition>> {
+  const grouped = new Map<string, Map<string, SeenDefinition>>();
   for (const row of rows) {
-    let tools = byServer.get(row.server);
+    let tools = grouped.get(row.server);
     if (!tools) {
       tools = new Map();
-      byServer.set(row.server, tools);
+      grouped.set(row.server, tools);
     }
     tools.set(row.tool, row);
   }
-  return byServer;
+  return grouped;
 }
 
 /** The latest definition `server` was seen giving for `tool`, if any. */
