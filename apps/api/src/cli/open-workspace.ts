@@ -31,9 +31,12 @@ export async function openWorkspace(
   const database = databaseOf(options);
   if (database !== undefined) {
     const ctx = await openPostgresContext(database, { dataDir, gateway }).catch((err: unknown) => {
-      if (err instanceof SchemaMismatch) throw new CliError(err.code, `tollgate ${command}: ${err.message}`);
-      if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate ${command}: ${err.message}`);
-      throw new CliError('DATABASE_UNREACHABLE', `tollgate ${command}: the database does not answer (${messageOf(err)})`);
+      if (err instanceof SchemaMismatch) throw new CliError(err.code, `tollgate ${command}: ${err.code}: ${err.message}`);
+      if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate ${command}: STORE_DAMAGED: ${err.message}`);
+      throw new CliError(
+        'DATABASE_UNREACHABLE',
+        `tollgate ${command}: DATABASE_UNREACHABLE: ${redacted(database)} does not answer (${messageOf(err)})`,
+      );
     });
     return { ctx, where: `database ${redacted(database)}` };
   }
@@ -51,5 +54,3 @@ export async function openWorkspace(
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
-
-export { redacted };

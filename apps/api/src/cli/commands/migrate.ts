@@ -13,8 +13,11 @@ export async function migrate(options: ParsedOptions, io: CliIo): Promise<number
   pool.on('error', () => {});
   try {
     const { before, after } = await migrateSchema(pool).catch((err: unknown) => {
-      if (err instanceof SchemaMismatch) throw new CliError(err.code, `tollgate migrate: ${err.message}`, 1);
-      throw new CliError('DATABASE_UNREACHABLE', `tollgate migrate: ${err instanceof Error ? err.message : String(err)}`);
+      if (err instanceof SchemaMismatch) throw new CliError(err.code, `tollgate migrate: ${err.code}: ${err.message}`, 1);
+      throw new CliError(
+        'DATABASE_UNREACHABLE',
+        `tollgate migrate: DATABASE_UNREACHABLE: ${redacted(url)} does not answer (${err instanceof Error ? err.message : String(err)})`,
+      );
     });
     if (options.json) {
       io.stdout.write(`${JSON.stringify({ database: redacted(url), before, after })}\n`);
