@@ -4,7 +4,7 @@
 // target is loaded by the same child with the same settings.
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 interface Stat {
   average: number;
@@ -22,15 +22,21 @@ export interface LoadResult {
   duration: number;
 }
 
+/** Where a body says which session it is in; with `sessions`, each request names one of that many in turn. */
+export const SESSION_SLOT = '{{session}}';
+
 /** One autocannon run. */
 export interface LoadOptions {
-  url: string;
+  /** Several URLs split the connections among them in turn. */
+  url: string | string[];
   method: 'POST';
   headers: Record<string, string>;
   body: string;
   connections: number;
   duration: number;
   maxOverallRequests: number;
+  /** Each request's body names the next of this many sessions (`bench-0`, `bench-1`, ...) in SESSION_SLOT. */
+  sessions?: number;
 }
 
 type Autocannon = (options: LoadOptions) => Promise<LoadResult>;
@@ -44,9 +50,14 @@ export interface LoadGenerator {
 
 /** Forks the load generator; it runs one autocannon run at a time, in order. */
 export async function startLoadGenerator(): Promise<LoadGenerator> {
-  // process.execArgv carries tsx's loader, so the child runs this file the way this process runs.
+  // Under `npm run bench` process.execArgv carries tsx's loader, so the child runs this file the way this process
+  // runs; under vitest (a suite's smoke test) it does not, and the child is given tsx's loader itself.
+  const tsx = process.execArgv.some((a) => a.includes('tsx'))
+    ? []
+    : ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--load-generator'], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [...process.execArgv, ...tsx],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
@@ -86,7 +97,7 @@ if (process.argv.includes('--load-generator') && process.send) {
   const send = process.send.bind(process);
   process.on('message', async ({ id, options }: { id: number; options: LoadOptions }) => {
     try {
-      const r = await autocannon(options);
+      const r = await autocannon(withSessions(options));
       const result: LoadResult = {
         requests: { average: r.requests.average, p50: r.requests.p50, p99: r.requests.p99 },
         latency: { average: r.latency.average, p50: r.latency.p50, p99: r.latency.p99 },
@@ -103,4 +114,19 @@ if (process.argv.includes('--load-generator') && process.send) {
   // Leaves once the suite disconnects.
   process.on('disconnect', () => process.exit(0));
   send({ ready: true });
+}
+
+/**
+ * Options whose body names sessions in turn, so each session's calls are spread over the run (few of them in
+ * flight at once) while a session's history still grows as an agent's would.
+ */
+function withSessions(options: LoadOptions): LoadOptions & { requests?: unknown[] } {
+  const { sessions, ...rest } = options;
+  if (sessions === undefined) return rest;
+  let next = 0;
+  const setupRequest = (request: { body?: string }) => {
+    request.body = options.body.replace(SESSION_SLOT, `bench-${next++ % sessions}`);
+    return request;
+  };
+  return { ...rest, requests: [{ setupRequest }] };
 }

@@ -28,8 +28,10 @@ const SUITES: Record<string, Suite> = {
   mcp: runMcpSuite,
 };
 SUITES.web = async () => (await import('./web.bench.ts')).runWebSuite(); // loads Playwright only when asked for
+// Loaded only when asked for: it probes PostgreSQL as it loads.
+SUITES.cluster = async () => (await import('./cluster.bench.ts')).runClusterSuite();
 /** The order of a full run (docs/performance.md, "One full run"), then any suite registered beside these. */
-const ORDER = ['policy', 'sheet', 'store', 'api', 'web', 'peers', 'cli', 'mcp'];
+const ORDER = ['policy', 'sheet', 'store', 'api', 'web', 'peers', 'cli', 'mcp', 'cluster'];
 
 const CHILD = '--child-out=';
 const args = process.argv.slice(2);

@@ -36,8 +36,47 @@ export interface TestServer<C extends AppContext = SqliteAppContext> {
   stop(): Promise<void>;
 }
 
+/** What a test reaches of a server over HTTP alone, in process or spawned (`serverAt`). */
+export type HttpServer = Pick<TestServer, 'url' | 'keys' | 'key' | 'call'>;
+
+/** A spawned server (or any other on the demo's keys) as tests call it. */
+export function serverAt(url: string, keys: DemoKeys): HttpServer {
+  return { url, keys, key: (who) => demoKey(keys, who), call: (method, path, o) => httpCall(url, method, path, o) };
+}
+
+/** The demo keys a seeding server wrote to its data folder. */
+export function readDemoKeys(dataDir: string): DemoKeys {
+  return JSON.parse(readFileSync(join(dataDir, 'demo-keys.json'), 'utf8')) as DemoKeys;
+}
+
+function demoKey(keys: DemoKeys, who: Parameters<TestServer['key']>[0]): string {
+  if (who === 'agent') return (keys.agents[0] as { key: string }).key;
+  const m = keys.members.find((x) => x.role === who);
+  if (!m) throw new Error(`no demo ${who}`);
+  return m.key;
+}
+
+async function httpCall(url: string, method: string, path: string, o: Parameters<TestServer['call']>[2] = {}) {
+  const headers: Record<string, string> = { ...(o.headers ?? {}) };
+  if (o.key) headers.authorization = `Bearer ${o.key}`;
+  let body: string | undefined = o.raw;
+  if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(url + path, { method, headers, body });
+  const text = await res.text();
+  let json: LooseJson;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, json, text };
+}
+
 /** The key of a demo agent by name (`support-bot`, `refunds-bot`). */
-export function agentKey(server: TestServer<AppContext>, name: string): string {
+export function agentKey(server: Pick<TestServer, 'keys'>, name: string): string {
   const agent = server.keys.agents.find((a) => a.name === name);
   if (!agent) throw new Error(`no demo agent ${name}`);
   return agent.key;
@@ -54,10 +93,7 @@ export async function okJson(res: Promise<{ status: number; json: LooseJson }>, 
  * The precondition of a write to a document as a client sends it: If-Match with the ETag of the newest
  * version (read from its history), or based_on null when nothing is stored yet.
  */
-export async function preconditionOf(
-  server: TestServer<AppContext>,
-  id: string,
-): Promise<{ headers: Record<string, string>; basedOn?: null }> {
+export async function preconditionOf(server: HttpServer, id: string): Promise<{ headers: Record<string, string>; basedOn?: null }> {
   const res = await fetch(`${server.url}/v1/documents/${encodeURIComponent(id)}/history`, {
     headers: { authorization: `Bearer ${server.key('owner')}` },
   });
@@ -68,7 +104,7 @@ export async function preconditionOf(
 
 /** POSTs an edit with its precondition (preconditionOf); `body` is the edit's content and reason. */
 export async function postEdit(
-  server: TestServer<AppContext>,
+  server: HttpServer,
   id: string,
   key: string,
   body: { content: string; reason: string },
@@ -83,7 +119,7 @@ export async function postEdit(
 
 /** PATCHes a rule set with If-Match: the ETag of its newest version, read just before. */
 export async function patchRuleset(
-  server: TestServer<AppContext>,
+  server: HttpServer,
   id: string,
   body: unknown,
   key = server.key('owner'),
@@ -117,7 +153,7 @@ export async function serveContext<C extends AppContext>(
 ): Promise<TestServer<C>> {
   const dataDir = ctx.dataDir;
   await seedDemo(ctx);
-  const keys = JSON.parse(readFileSync(join(dataDir, 'demo-keys.json'), 'utf8')) as DemoKeys;
+  const keys = readDemoKeys(dataDir);
   const app = createApp(options.ruleTimeoutMs === undefined ? { ctx } : { ctx, ruleTimeoutMs: options.ruleTimeoutMs });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
@@ -128,30 +164,8 @@ export async function serveContext<C extends AppContext>(
     dataDir,
     keys,
     ctx,
-    key(who) {
-      if (who === 'agent') return (keys.agents[0] as { key: string }).key;
-      const m = keys.members.find((x) => x.role === who);
-      if (!m) throw new Error(`no demo ${who}`);
-      return m.key;
-    },
-    async call(method, path, o = {}) {
-      const headers: Record<string, string> = { ...(o.headers ?? {}) };
-      if (o.key) headers.authorization = `Bearer ${o.key}`;
-      let body: string | undefined = o.raw;
-      if (o.body !== undefined) {
-        body = JSON.stringify(o.body);
-        headers['content-type'] = 'application/json';
-      }
-      const res = await fetch(url + path, { method, headers, body });
-      const text = await res.text();
-      let json: LooseJson;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, json, text };
-    },
+    key: (who) => demoKey(keys, who),
+    call: (method, path, o) => httpCall(url, method, path, o),
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.close();
@@ -160,19 +174,44 @@ export async function serveContext<C extends AppContext>(
   };
 }
 
-/** Runs `tollgate serve --data DIR --demo --port 0` (and `args`) as a child process; resolves once it prints its URL. */
-export function spawnServer(dataDir: string, args: readonly string[] = []): Promise<{ url: string; child: ChildProcess }> {
+export interface SpawnOptions {
+  /** Serve on this PostgreSQL database (`--database`) rather than the data folder's SQLite. */
+  database?: string;
+  /** Pass --demo (the default): seeds an empty workspace and writes DIR/demo-keys.json. */
+  demo?: boolean;
+  /** Added to the child's environment (TOLLGATE_GATEWAY_HEARTBEAT_MS, say). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Runs `tollgate serve --data DIR --demo --port 0` (and `args`; `--database URL` when `options.database`) as a
+ * child process; resolves once it prints its URL.
+ */
+export function spawnServer(
+  dataDir: string,
+  args: readonly string[] = [],
+  options: SpawnOptions = {},
+): Promise<{ url: string; child: ChildProcess }> {
+  const flags = [
+    ...(options.demo === false ? [] : ['--demo']),
+    ...(options.database === undefined ? [] : ['--database', options.database]),
+  ];
   const child = spawn(
     process.execPath,
-    [join(REPO_ROOT, 'apps/api/bin/tollgate.cjs'), 'serve', '--data', dataDir, '--demo', '--port', '0', ...args],
+    [join(REPO_ROOT, 'apps/api/bin/tollgate.cjs'), 'serve', '--data', dataDir, ...flags, '--port', '0', ...args],
     {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...options.env },
     },
   );
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not start: ${out}`)), 30_000);
+    // A server that never says it serves is stopped, so a failed start leaves no process behind.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the server did not start: ${out}`));
+    }, 30_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const m = /serving the console and API at (http:\/\/[^/\s]+)\//.exec(out);
@@ -180,6 +219,10 @@ export function spawnServer(dataDir: string, args: readonly string[] = []): Prom
         clearTimeout(timer);
         resolve({ url: m[1] as string, child });
       }
+    });
+    // What it says on stderr is kept for the failure's message (and read, so a full pipe never blocks it).
+    child.stderr?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
