@@ -14,6 +14,7 @@ import {
   type HttpServer,
   type LooseJson,
   okJson,
+  patchRuleset,
   postEdit,
   REPO_ROOT,
   readDemoKeys,
@@ -152,6 +153,40 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(
       await okJson(activate(node(0), edit.version.sequence - 1));
       const activated = await untilDecided(others, args, 'allow');
       expect(activated).toBeLessThan(PROPAGATION_MS);
+    });
+
+    it("has a rule set's status changed on one node decide on the others within a second, and keep every node's change", async () => {
+      const set = 'rulesets/support.ruleset.json';
+      const refunds = agentKey(node(0), 'refunds-bot');
+      const decides = async (on: Node[], expected: { decision: string; code?: string }): Promise<number> => {
+        const started = performance.now();
+        await Promise.all(
+          on.map(async (n) => {
+            for (;;) {
+              const answer = await okJson(
+                n.call('POST', '/v1/agents/refunds-bot/calls', {
+                  key: refunds,
+                  body: { tool: 'issue_refund', arguments: { amount: '50' } },
+                }),
+              );
+              if (answer.decision === expected.decision && (expected.code === undefined || answer.code === expected.code)) return;
+              if (performance.now() - started > 10_000) throw new Error(`${n.url} still decides ${answer.decision} ${answer.code}`);
+              await new Promise((r) => setTimeout(r, 10));
+            }
+          }),
+        );
+        return performance.now() - started;
+      };
+      expect(await decides([node(1), node(2)], { decision: 'allow' })).toBeLessThan(5_000);
+      expect((await patchRuleset(node(0), set, { status: 'disabled' })).status).toBe(200);
+      expect(await decides([node(1), node(2)], { decision: 'deny', code: 'RULESET_DISABLED' })).toBeLessThan(PROPAGATION_MS);
+      // Back to active from another node: every node runs it again, and node 1 read the change it did not make.
+      expect((await patchRuleset(node(1), set, { status: 'active' })).status).toBe(200);
+      expect(await decides([node(0), node(2)], { decision: 'allow' })).toBeLessThan(PROPAGATION_MS);
+      const statuses = await Promise.all(
+        nodes.map((n) => okJson(n.call('GET', `/v1/rulesets/${encodeURIComponent(set)}`, { key: n.key('owner') }))),
+      );
+      expect(statuses.map((v) => v.status)).toEqual(['active', 'active', 'active']);
     });
 
     it("has an approval decided on node 2 reach node 3's event stream within a second", async () => {

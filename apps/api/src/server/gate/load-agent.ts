@@ -73,9 +73,9 @@ export async function loadAgentCached(ctx: AppContext, name: string): Promise<{ 
     cache = new Map();
     loadedAgents.set(ctx, cache);
   }
-  if (ctx.documentsFresh) await ctx.documentsFresh();
+  // Both reads at once: on a shared database each is a round trip, at most once per turn of the event loop.
+  const [, authorizations] = await Promise.all([ctx.documentsFresh?.(), ctx.state.authorizationGeneration()]);
   const generation = ctx.documentChanges.generation;
-  const authorizations = await ctx.state.authorizationGeneration();
   const hit = cache.get(name);
   if (hit && hit.generation === generation && hit.authorizations === authorizations) return hit;
   const loaded = await loadAgent(ctx, name);

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { PostgresDocumentStore } from '@tollgate/store';
 import pg from 'pg';
 import { type AppContext, assembleContext, EventHub } from '../context.ts';
-import { LIFECYCLE_KEY } from '../rulesets/lifecycle.ts';
+import { LIFECYCLE_KEY, lifecycleOf } from '../rulesets/lifecycle.ts';
 import type { LanguageRevision } from '../state/gateways.ts';
 import { PostgresStateStore } from '../state/postgres-state.ts';
 import { versionsInUse } from '../versions-in-use.ts';
@@ -103,6 +103,8 @@ function freshness(store: PostgresDocumentStore, documentChanges: { generation: 
       (generation) => {
         if (generation !== seen) {
           if (seen !== -1) documentChanges.generation++;
+          // Statuses are state another node may have written: read again with the documents.
+          lifecycleOf(store).forget();
           seen = generation;
         }
         setImmediate(() => {

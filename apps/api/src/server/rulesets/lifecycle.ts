@@ -46,11 +46,13 @@ export class Lifecycle {
   constructor(private readonly store: DocumentStore) {}
 
   private async load(): Promise<Record<string, LifecycleRecord>> {
-    if (this.records === undefined) {
-      const stored = await this.store.readState(LIFECYCLE_KEY);
-      this.records = stored !== null && typeof stored === 'object' ? { ...(stored as Record<string, LifecycleRecord>) } : {};
-    }
+    if (this.records === undefined) this.records = recordsOf(await this.store.readState(LIFECYCLE_KEY));
     return this.records;
+  }
+
+  /** Forgets the records read, so the next read asks the store: another node wrote (postgres/postgres-context.ts). */
+  forget(): void {
+    this.records = undefined;
   }
 
   /** The record of a document, or its default when none was set. */
@@ -79,22 +81,43 @@ export class Lifecycle {
     options: { ifMatch?: number } = {},
   ): Promise<LifecycleRecord> {
     const run = this.writing.then(async () => {
-      const records = await this.load();
-      const next: LifecycleRecord = { ...(records[id] ?? { status: defaultStatus(id) }), changed_at: at.toISOString(), changed_by: by };
-      for (const [key, value] of Object.entries(change)) {
-        if (value === undefined) delete (next as unknown as Record<string, unknown>)[key];
-        else (next as unknown as Record<string, unknown>)[key] = value;
-      }
-      const written = { ...records, [id]: next };
-      // A rule set's PATCH with If-Match writes only while the set's newest version is still the one read.
+      const changed = (records: Record<string, LifecycleRecord>): LifecycleRecord => {
+        const next: LifecycleRecord = { ...(records[id] ?? { status: defaultStatus(id) }), changed_at: at.toISOString(), changed_by: by };
+        for (const [key, value] of Object.entries(change)) {
+          if (value === undefined) delete (next as unknown as Record<string, unknown>)[key];
+          else (next as unknown as Record<string, unknown>)[key] = value;
+        }
+        return next;
+      };
       const { ifMatch } = options;
-      await this.store.writeState(LIFECYCLE_KEY, written, ifMatch === undefined ? {} : { ifMatch: { id, newest: ifMatch } });
+      if (ifMatch === undefined) {
+        // One read-change-write in the store, so another process or node changing another record at once loses nothing.
+        let next: LifecycleRecord | undefined;
+        const written = (await this.store.updateState(LIFECYCLE_KEY, (value) => {
+          const records = recordsOf(value);
+          next = changed(records);
+          return { ...records, [id]: next };
+        })) as Record<string, LifecycleRecord>;
+        this.records = { ...written };
+        return next as LifecycleRecord;
+      }
+      // A rule set's PATCH with If-Match writes only while the set's newest version is still the one read; the
+      // records are read again first, so what other processes wrote is kept.
+      this.records = undefined;
+      const records = await this.load();
+      const next = changed(records);
+      const written = { ...records, [id]: next };
+      await this.store.writeState(LIFECYCLE_KEY, written, { ifMatch: { id, newest: ifMatch } });
       this.records = written;
       return next;
     });
     this.writing = run.catch(() => undefined);
     return run;
   }
+}
+
+function recordsOf(stored: unknown): Record<string, LifecycleRecord> {
+  return stored !== null && typeof stored === 'object' ? { ...(stored as Record<string, LifecycleRecord>) } : {};
 }
 
 const lifecycles = new WeakMap<DocumentStore, Lifecycle>();
