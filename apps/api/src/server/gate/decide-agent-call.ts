@@ -64,10 +64,10 @@ export async function decideAgentCall(
   body: CallRequestBody,
   options: DecideOptions = {},
 ): Promise<CallAnswer> {
-  const { loaded, versionsJson } = await loadAgentCached(ctx, name);
+  // At once: on a shared database each read is a round trip (at most one per turn of the event loop each).
+  const [{ loaded, versionsJson }, members] = await Promise.all([loadAgentCached(ctx, name), ctx.state.judgedMembers()]);
   const now = ctx.now();
   sweepArguments(ctx, now);
-  const members = await ctx.state.judgedMembers();
   const pairs = await shadowPairsFor(ctx, loaded);
   const digest = argumentsDigest(body.arguments);
   const createdAt = now.toISOString();
