@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect } from 'vitest';
+import type { AppContext } from '../src/server/context.ts';
 import { agentKey, type LooseJson, okJson, postEdit, REPO_ROOT, type TestServer } from './server-harness.ts';
 
 /** A small upstream that appends every call it receives to RECORD_FILE (fixtures/recording-upstream.mjs). */
@@ -47,7 +48,7 @@ export function nodeUpstream(name: string, script: string, args: string[] = [], 
  * await mapUpstreams(s, [nodeUpstream('recorder', RECORDER)], { issue_refund: { server: 'recorder', tool: 'refund' } });
  */
 export async function mapUpstreams(
-  s: TestServer,
+  s: TestServer<AppContext>,
   servers: readonly StdioUpstream[],
   mappings: Record<string, { server: string; tool: string }>,
   options: { pin?: boolean } = {},
@@ -70,7 +71,7 @@ export async function mapUpstreams(
  * tool of the catalogue whose upstream definition is not the authorized one, with the digests it read.
  * Returns the names authorized.
  */
-export async function pinUpstreamTools(s: TestServer, catalogue = 'catalogue.yaml'): Promise<string[]> {
+export async function pinUpstreamTools(s: TestServer<AppContext>, catalogue = 'catalogue.yaml'): Promise<string[]> {
   await okJson(s.call('POST', '/v1/upstreams/refresh', { key: s.key('owner') }));
   const tools = await okJson(s.call('GET', `/v1/catalogues/${encodeURIComponent(catalogue)}/tools`, { key: s.key('owner') }));
   const authorized: string[] = [];
@@ -110,7 +111,7 @@ export function errorOf(result: Record<string, unknown>): { code: string; messag
 }
 
 /** The ids of the pending approvals now. */
-export async function pendingApprovalIds(s: TestServer): Promise<string[]> {
+export async function pendingApprovalIds(s: TestServer<AppContext>): Promise<string[]> {
   const list = await s.call('GET', '/v1/approvals?status=pending', { key: s.key('approver') });
   return ((list.json.approvals ?? []) as { id: string }[]).map((a) => a.id);
 }
@@ -119,7 +120,7 @@ export async function pendingApprovalIds(s: TestServer): Promise<string[]> {
  * The id of the newest pending approval once one is listed (a held call's request), polled for 10 s; one of
  * `besides` (pending before the call was sent) is not it.
  */
-export async function pendingApprovalId(s: TestServer, besides: readonly string[] = []): Promise<string> {
+export async function pendingApprovalId(s: TestServer<AppContext>, besides: readonly string[] = []): Promise<string> {
   for (let i = 0; i < 100; i++) {
     const list = await s.call('GET', '/v1/approvals?status=pending', { key: s.key('approver') });
     const id = list.json.approvals?.[0]?.id as string | undefined;
@@ -130,7 +131,7 @@ export async function pendingApprovalId(s: TestServer, besides: readonly string[
 }
 
 /** The SDK's own Client connected to the server's /mcp as `agent` (its key as the Bearer token). */
-export async function connectHttp(s: TestServer, name = 'test-agent', agent = 'support-bot'): Promise<Client> {
+export async function connectHttp(s: TestServer<AppContext>, name = 'test-agent', agent = 'support-bot'): Promise<Client> {
   const client = new Client({ name, version: '1' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), {
@@ -144,7 +145,7 @@ export async function connectHttp(s: TestServer, name = 'test-agent', agent = 's
  * Sends `issue_refund` with `args`, which the demo policy holds, and cancels it once its approval request is
  * listed; then, the client's call rejected, waits a moment for the gateway to stop waiting. The approval's id.
  */
-export async function cancelWhileHeld(s: TestServer, client: Client, args: Record<string, unknown>): Promise<string> {
+export async function cancelWhileHeld(s: TestServer<AppContext>, client: Client, args: Record<string, unknown>): Promise<string> {
   const held = await pendingApprovalIds(s);
   const abort = new AbortController();
   const pending = client.callTool({ name: 'issue_refund', arguments: args }, undefined, { signal: abort.signal, timeout: 30_000 });
