@@ -10,6 +10,7 @@ import pg from 'pg';
 import { type AppContext, assembleContext, EventHub } from '../context.ts';
 import { LIFECYCLE_KEY, lifecycleOf } from '../rulesets/lifecycle.ts';
 import type { LanguageRevision } from '../state/gateways.ts';
+import { STATE_GENERATIONS, TurnGenerations, type TurnRead } from '../state/postgres-query.ts';
 import { PostgresStateStore } from '../state/postgres-state.ts';
 import { versionsInUse } from '../versions-in-use.ts';
 import { relayEvents } from './cluster-events.ts';
@@ -64,7 +65,9 @@ export async function openPostgresContext(url: string, options: PostgresContextO
       },
     });
     opened.push(() => store.close());
-    const state = await PostgresStateStore.open(pool);
+    // One statement a turn reads every counter the node checks: keys and members, authorizations, documents.
+    const generations = new TurnGenerations(pool, { ...STATE_GENERATIONS, documents: 'SELECT generation FROM document_changes' });
+    const state = await PostgresStateStore.open(pool, generations);
     opened.push(() => state.close());
     const stopRelay = await relayEvents(pool, events);
     opened.push(stopRelay);
@@ -76,7 +79,7 @@ export async function openPostgresContext(url: string, options: PostgresContextO
       documentChanges,
       now: options.now,
       gateway: options.gateway,
-      documentsFresh: freshness(store, documentChanges),
+      documentsFresh: freshness(store, generations.counter('documents'), documentChanges),
       close: async () => {
         await stopRelay();
         await pool.end();
@@ -91,31 +94,18 @@ export async function openPostgresContext(url: string, options: PostgresContextO
 }
 
 /**
- * Reads the store's change generation at most once per turn of the event loop (every request handled in a turn
- * arrived before it began, so none was sent after a change it misses) and moves documentChanges when another node
- * wrote: its notice may still be on its way.
+ * Reads the store's change generation (with the state's counters, at most once per turn of the event loop: every
+ * request handled in a turn arrived before it began, so none was sent after a change it misses) and moves
+ * documentChanges when another node wrote: its notice may still be on its way.
  */
-function freshness(store: PostgresDocumentStore, documentChanges: { generation: number }): () => Promise<void> {
+function freshness(store: PostgresDocumentStore, generation: TurnRead, documentChanges: { generation: number }): () => Promise<void> {
   let seen = -1;
-  let reading: Promise<void> | undefined;
-  return () => {
-    reading ??= store.changeGeneration().then(
-      (generation) => {
-        if (generation !== seen) {
-          if (seen !== -1) documentChanges.generation++;
-          // Statuses are state another node may have written: read again with the documents.
-          lifecycleOf(store).forget();
-          seen = generation;
-        }
-        setImmediate(() => {
-          reading = undefined;
-        });
-      },
-      (err: unknown) => {
-        reading = undefined;
-        throw err;
-      },
-    );
-    return reading;
+  return async () => {
+    const now = await generation.read();
+    if (now === seen) return;
+    if (seen !== -1) documentChanges.generation++;
+    // Statuses are state another node may have written: read again with the documents.
+    lifecycleOf(store).forget();
+    seen = now;
   };
 }

@@ -6,7 +6,7 @@ import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { Member } from '@tollgate/engine';
 import type pg from 'pg';
 import { type Grant, hashKey, type MemberRow, newMemberRow, type Principal, type Role } from './members.ts';
-import { rowsOf, TurnCounter } from './postgres-query.ts';
+import { rowsOf, type TurnRead } from './postgres-query.ts';
 import { readStoredJson } from './stored-json.ts';
 
 /** At most this many keys are remembered; past it the cache starts again (keys are few in practice). */
@@ -24,13 +24,14 @@ interface AuthSnapshot {
 
 export class PostgresMembers {
   private readonly pool: pg.Pool;
-  private readonly generation: TurnCounter;
+  private readonly generation: TurnRead;
   private snapshot: AuthSnapshot = { generation: -1, principals: new Map(), members: undefined };
   private judged: { rows: readonly MemberRow[]; members: Member[] } | undefined;
 
-  constructor(pool: pg.Pool) {
+  /** `generation`: the auth generation, read at most once per turn (TurnGenerations). */
+  constructor(pool: pg.Pool, generation: TurnRead) {
     this.pool = pool;
-    this.generation = new TurnCounter(pool, 'SELECT generation FROM auth_generation WHERE id = 1');
+    this.generation = generation;
   }
 
   /** The snapshot to read from: a read finished after a change lands in the snapshot it began with, not the new one. */

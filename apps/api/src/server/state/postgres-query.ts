@@ -59,24 +59,48 @@ export function placeholders(count: number, from = 1): string {
   return Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 }
 
+/** Something read as a number at most once per turn of the event loop; `stale()` makes the next ask read again. */
+export interface TurnRead {
+  read(): Promise<number>;
+  stale(): void;
+}
+
 /**
- * A counter read at most once per turn of the event loop: every request handled in a turn arrived before it
- * began, so none was sent after a change the read misses. `stale()` makes the next ask read again (after this
- * node's own write).
+ * The generation counters a node checks before trusting what it cached (keys and members, authorizations, and on a
+ * node the documents), read together in one statement at most once per turn of the event loop: every request
+ * handled in a turn arrived before it began, so none was sent after a change the read misses. One round trip a
+ * turn instead of one per counter (docs/performance.md, "The cluster suite").
  */
-export class TurnCounter {
+export class TurnGenerations {
   private readonly pool: pg.Pool;
   private readonly sql: string;
-  private reading: Promise<number> | undefined;
+  private reading: Promise<Record<string, number>> | undefined;
 
-  constructor(pool: pg.Pool, sql: string) {
+  /** `counters` names each counter by the statement that reads it (one row, one column named generation). */
+  constructor(pool: pg.Pool, counters: Record<string, string>) {
     this.pool = pool;
-    this.sql = sql;
+    this.sql = `SELECT ${Object.entries(counters)
+      .map(([name, sql]) => `(${sql}) AS ${name}`)
+      .join(', ')}`;
   }
 
-  read(): Promise<number> {
+  /** One counter of the set, read with the others. */
+  counter(name: string): TurnRead {
+    return {
+      read: async () => {
+        const value = (await this.readAll())[name];
+        if (value === undefined) throw new Error(`no generation counter ${name}`);
+        return value;
+      },
+      stale: () => {
+        this.reading = undefined;
+      },
+    };
+  }
+
+  private readAll(): Promise<Record<string, number>> {
     if (this.reading) return this.reading;
-    const reading = rowsOf<{ generation: number }>(this.pool, this.sql).then((rows) => rows[0]?.generation ?? 0);
+    const reading = rowsOf<Record<string, number>>(this.pool, this.sql).then((rows) => rows[0] ?? {});
     this.reading = reading;
     setImmediate(() => {
       if (this.reading === reading) this.reading = undefined;
@@ -87,8 +111,10 @@ export class TurnCounter {
     });
     return reading;
   }
-
-  stale(): void {
-    this.reading = undefined;
-  }
 }
+
+/** The state's own counters, as TurnGenerations reads them. */
+export const STATE_GENERATIONS = {
+  auth: 'SELECT generation FROM auth_generation WHERE id = 1',
+  tools: 'SELECT generation FROM tool_authorization_generation WHERE id = 1',
+} as const;

@@ -22,7 +22,7 @@ import {
 } from './postgres-decisions.ts';
 import { PostgresGateways } from './postgres-gateways.ts';
 import { PostgresMembers } from './postgres-members.ts';
-import { rowsOf } from './postgres-query.ts';
+import { rowsOf, STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';
 import { PostgresToolState } from './postgres-tool-state.ts';
 import { PostgresTrialCounter } from './postgres-trial-counter.ts';
 import type { DecisionRecord, StateStore } from './state-store.ts';
@@ -44,18 +44,22 @@ export class PostgresStateStore implements StateStore {
   private readonly tools: PostgresToolState;
   private readonly gateways: PostgresGateways;
 
-  constructor(pool: pg.Pool) {
+  /**
+   * `generations` reads the state's counters (STATE_GENERATIONS), with any others a node checks each turn in the
+   * same statement (postgres/postgres-context.ts adds the documents'); its own unless given.
+   */
+  constructor(pool: pg.Pool, generations: TurnGenerations = new TurnGenerations(pool, STATE_GENERATIONS)) {
     this.pool = pool;
     this.trialCounter = new PostgresTrialCounter(pool);
-    this.auth = new PostgresMembers(pool);
+    this.auth = new PostgresMembers(pool, generations.counter('auth'));
     this.log = new PostgresDecisionLog(pool);
-    this.tools = new PostgresToolState(pool);
+    this.tools = new PostgresToolState(pool, generations.counter('tools'));
     this.gateways = new PostgresGateways(pool);
   }
 
   /** A store whose members are read already, so judgedMembersSeen() answers from the first call. */
-  static async open(pool: pg.Pool): Promise<PostgresStateStore> {
-    const store = new PostgresStateStore(pool);
+  static async open(pool: pg.Pool, generations?: TurnGenerations): Promise<PostgresStateStore> {
+    const store = new PostgresStateStore(pool, generations);
     await store.judgedMembers();
     return store;
   }

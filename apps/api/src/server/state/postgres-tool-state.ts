@@ -4,7 +4,7 @@
 // pins are cached while it stands still.
 import { type Catalogue, canonicalJson, type ToolBinding } from '@tollgate/engine';
 import type pg from 'pg';
-import { inTransaction, placeholders, type Queryable, rowsOf, TurnCounter } from './postgres-query.ts';
+import { inTransaction, placeholders, type Queryable, rowsOf, type TurnRead } from './postgres-query.ts';
 import {
   type AuthorizationRow,
   type Authorizer,
@@ -45,15 +45,16 @@ async function upsertAuthorization(on: Queryable, row: AuthorizationRow): Promis
 
 export class PostgresToolState {
   private readonly pool: pg.Pool;
-  private readonly generation: TurnCounter;
+  private readonly generation: TurnRead;
   private pins: { generation: number; byCatalogue: Map<string, Promise<Map<string, string | null>>> } = {
     generation: -1,
     byCatalogue: new Map(),
   };
 
-  constructor(pool: pg.Pool) {
+  /** `generation`: the authorization generation, read at most once per turn (TurnGenerations). */
+  constructor(pool: pg.Pool, generation: TurnRead) {
     this.pool = pool;
-    this.generation = new TurnCounter(pool, 'SELECT generation FROM tool_authorization_generation WHERE id = 1');
+    this.generation = generation;
   }
 
   authorizationGeneration(): Promise<number> {
