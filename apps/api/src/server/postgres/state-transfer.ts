@@ -5,22 +5,13 @@
 // state/postgres-migrations.ts), so rows are copied as they are. Decisions, approvals and trial counts stay behind.
 import type pg from 'pg';
 import type { Db } from '../state/db.ts';
+import { AUTHORIZATION_COLUMNS } from '../state/tool-bindings.ts';
 
 /** The tables carried, parents before the rows that name them (api_keys.member_id names members). */
 export const CARRIED_TABLES = {
   members: ['id', 'name', 'role', 'public_key', 'private_key', 'signing', 'created_at'],
   api_keys: ['id', 'hash', 'member_id', 'agent', 'grants', 'created_at'],
-  tool_authorizations: [
-    'catalogue',
-    'tool',
-    'digest',
-    'binding',
-    'authorized_by',
-    'authorized_by_name',
-    'authorized_at',
-    'upstream_digest',
-    'upstream_definition',
-  ],
+  tool_authorizations: AUTHORIZATION_COLUMNS,
   tool_authorizations_adopted: ['id', 'adopted_at'],
   upstream_tools: ['server', 'tool', 'digest', 'definition', 'seen_at'],
 } as const;

@@ -55,16 +55,29 @@ export function createMember(db: Db, name: string, role: Role, now = new Date())
 
 /** Creates a key for a member or an agent; returns the key, which is never stored. */
 export function createKey(db: Db, owner: { member: string } | { agent: string }, grants: Grant[] = [], now = new Date()): string {
-  const key = `tg_${randomBytes(24).toString('base64url')}`;
-  db.prepare('INSERT INTO api_keys (id, hash, member_id, agent, grants, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-    randomUUID(),
-    hashKey(key),
-    'member' in owner ? owner.member : null,
-    'agent' in owner ? owner.agent : null,
-    JSON.stringify(grants),
-    now.toISOString(),
-  );
+  const { key, values } = newKeyRow(owner, grants, now);
+  db.prepare('INSERT INTO api_keys (id, hash, member_id, agent, grants, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(...values);
   return key;
+}
+
+/** A new key, and its api_keys row's values (id, hash, member_id, agent, grants, created_at): the key itself is never stored. */
+export function newKeyRow(
+  owner: { member: string } | { agent: string },
+  grants: Grant[],
+  now: Date,
+): { key: string; values: [string, string, string | null, string | null, string, string] } {
+  const key = `tg_${randomBytes(24).toString('base64url')}`;
+  return {
+    key,
+    values: [
+      randomUUID(),
+      hashKey(key),
+      'member' in owner ? owner.member : null,
+      'agent' in owner ? owner.agent : null,
+      JSON.stringify(grants),
+      now.toISOString(),
+    ],
+  };
 }
 
 /** The principal a key belongs to, or undefined. */

@@ -2,10 +2,10 @@
 // hashes, and principals and members cached while the auth generation stands still (a trigger moves it on any
 // change from any node; it is read at most once per turn of the event loop), so a revoked key or a changed role
 // counts on the next call whichever node made the change.
-import { hash, randomBytes, randomUUID } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Member } from '@tollgate/engine';
 import type pg from 'pg';
-import { type Grant, hashKey, type MemberRow, newMemberRow, type Principal, type Role } from './members.ts';
+import { type Grant, type MemberRow, newKeyRow, newMemberRow, type Principal, type Role } from './members.ts';
 import { rowsOf, type TurnRead } from './postgres-query.ts';
 import { readStoredJson } from './stored-json.ts';
 
@@ -117,15 +117,12 @@ export class PostgresMembers {
   }
 
   async createKey(owner: { member: string } | { agent: string }, grants: Grant[] = [], now = new Date()): Promise<string> {
-    const key = `tg_${randomBytes(24).toString('base64url')}`;
-    await rowsOf(this.pool, 'INSERT INTO api_keys (id, hash, member_id, agent, grants, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
-      randomUUID(),
-      hashKey(key),
-      'member' in owner ? owner.member : null,
-      'agent' in owner ? owner.agent : null,
-      JSON.stringify(grants),
-      now.toISOString(),
-    ]);
+    const { key, values } = newKeyRow(owner, grants, now);
+    await rowsOf(
+      this.pool,
+      'INSERT INTO api_keys (id, hash, member_id, agent, grants, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      values,
+    );
     this.generation.stale();
     return key;
   }

@@ -6,6 +6,7 @@ import { type Catalogue, canonicalJson, type ToolBinding } from '@tollgate/engin
 import type pg from 'pg';
 import { inTransaction, placeholders, type Queryable, rowsOf, type TurnRead } from './postgres-query.ts';
 import {
+  AUTHORIZATION_COLUMNS,
   type AuthorizationRow,
   type Authorizer,
   authorizationRow,
@@ -15,18 +16,6 @@ import {
   toolsByName,
 } from './tool-bindings.ts';
 import { byServer, definitionDigest, definitionOf, type ListedTool, type SeenDefinition } from './upstream-definitions.ts';
-
-const AUTHORIZATION_COLUMNS = [
-  'catalogue',
-  'tool',
-  'digest',
-  'binding',
-  'authorized_by',
-  'authorized_by_name',
-  'authorized_at',
-  'upstream_digest',
-  'upstream_definition',
-] as const satisfies readonly (keyof AuthorizationRow)[];
 
 const UPSERT_AUTHORIZATION = `INSERT INTO tool_authorizations (${AUTHORIZATION_COLUMNS.join(', ')}) VALUES (${placeholders(AUTHORIZATION_COLUMNS.length)})
   ON CONFLICT (catalogue, tool) DO UPDATE SET digest = excluded.digest, binding = excluded.binding,

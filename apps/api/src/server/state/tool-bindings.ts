@@ -155,6 +155,19 @@ export function authorizeBinding(
   return row;
 }
 
+/** The columns of a tool authorization's row, in the table's order (both state stores and the workspace transfer). */
+export const AUTHORIZATION_COLUMNS = [
+  'catalogue',
+  'tool',
+  'digest',
+  'binding',
+  'authorized_by',
+  'authorized_by_name',
+  'authorized_at',
+  'upstream_digest',
+  'upstream_definition',
+] as const satisfies readonly (keyof AuthorizationRow)[];
+
 /** The row that records `binding` as authorized by `by` at `now`, with the upstream definition it pins, if any. */
 export function authorizationRow(
   catalogue: string,
