@@ -13,6 +13,12 @@ export function useApprovalEvents(key: string): boolean {
   const client = useQueryClient();
   const [live, setLive] = useState(false);
   useEffect(() => {
+    // A fetch still in flight began before the event: cancelled, so the lists are read again after it. (Invalidating
+    // alone joins a first fetch that has no data yet, and the event's request never shows until the next event.)
+    const refetchApprovals = () =>
+      client
+        .cancelQueries({ queryKey: queryKeys.approvals.all })
+        .then(() => client.invalidateQueries({ queryKey: queryKeys.approvals.all }));
     const controller = new AbortController();
     let attempt: AbortController | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -24,13 +30,13 @@ export function useApprovalEvents(key: string): boolean {
         '/v1/events',
         key,
         (event) => {
-          if (event.event === 'approval') void client.invalidateQueries({ queryKey: queryKeys.approvals.all });
+          if (event.event === 'approval') void refetchApprovals();
         },
         AbortSignal.any([controller.signal, attempt.signal]),
         () => {
           liveness.beat();
           // Anything that happened while disconnected is fetched again.
-          void client.invalidateQueries({ queryKey: queryKeys.approvals.all });
+          void refetchApprovals();
         },
         liveness.beat,
       )
