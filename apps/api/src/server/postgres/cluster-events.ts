@@ -4,6 +4,7 @@
 // twice. A notice lost while the listening connection was down is not replayed: the console reads the lists again
 // when its stream reconnects (docs/console.md).
 import { randomUUID } from 'node:crypto';
+import { readJsonText } from '@tollgate/engine/source';
 import { ChangeListener } from '@tollgate/store';
 import type pg from 'pg';
 import type { EventHub, ServerEvent } from '../context.ts';
@@ -47,12 +48,10 @@ export async function relayEvents(pool: pg.Pool, events: EventHub): Promise<() =
  * undefined for this node's own, and for anything that is not an event.
  */
 export function readNotice(payload: string, origin: string): ServerEvent | undefined {
-  let notice: unknown;
-  try {
-    notice = JSON.parse(payload);
-  } catch {
-    return undefined;
-  }
+  // Read by the one exact JSON reader: any client of the database can NOTIFY this channel.
+  const read = readJsonText(payload);
+  if (!read.ok || read.diagnostics.length > 0) return undefined;
+  const notice: unknown = read.value;
   if (!isRecord(notice) || notice.origin === origin || !isRecord(notice.event)) return undefined;
   const e = notice.event;
   if (e.type === 'approval' && typeof e.id === 'string' && typeof e.status === 'string') {
