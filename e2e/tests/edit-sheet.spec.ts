@@ -20,7 +20,7 @@ test('a refused sheet line is marked on its line and listed, and fixing it chang
     .dblclick();
   await page.keyboard.type('colour');
 
-  const problem = page.getByRole('list', { name: 'Problems' }).getByRole('listitem').filter({ hasText: 'RULE_SHEET_UNSUPPORTED' });
+  const problem = page.getByRole('list', { name: 'Problems' }).getByRole('listitem').filter({ hasText: 'rule_sheet_unsupported' });
   await expect(problem).toContainText('line 6');
   await expect(problem).toContainText('"colour" is not a key of a rule');
   await expect(colang).toContainText('refused');

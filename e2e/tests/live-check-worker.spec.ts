@@ -23,7 +23,7 @@ test('the sheet editor checks each change in a worker and marks the checked vers
     return text > 1 && String(text) === (await editor.getAttribute('data-checked-version'));
   };
   await expect.poll(caughtUp).toBe(true);
-  const problem = page.getByRole('list', { name: 'Problems' }).getByRole('listitem').filter({ hasText: 'RULE_SHEET_UNSUPPORTED' });
+  const problem = page.getByRole('list', { name: 'Problems' }).getByRole('listitem').filter({ hasText: 'rule_sheet_unsupported' });
   await expect(problem).toContainText('line 8');
   await expect(page.locator('.squiggly-error')).toHaveCount(1);
 
@@ -41,7 +41,7 @@ test('when the worker cannot load, the editor checks on the main thread instead'
   await expect(page.getByRole('figure', { name: 'Colang' })).toContainText('define flow export_customers');
   await page.locator('.view-line').filter({ hasText: /never/ }).getByText('never').dblclick();
   await page.keyboard.type('forbid');
-  const problem = page.getByRole('list', { name: 'Problems' }).getByRole('listitem').filter({ hasText: 'RULE_SHEET_UNSUPPORTED' });
+  const problem = page.getByRole('list', { name: 'Problems' }).getByRole('listitem').filter({ hasText: 'rule_sheet_unsupported' });
   await expect(problem).toContainText('line 8');
   await expect(page.locator('.squiggly-error')).toHaveCount(1);
 });

@@ -30,7 +30,7 @@ test('a rule built through the form changes the YAML and the Colang, refusals si
 
   // A rule that says nothing is refused, and the refusal shows beside its row, not another.
   const problems = rule.getByRole('list', { name: 'Problems with rule 4' });
-  await expect(problems).toContainText('RULE_SHEET_UNSUPPORTED');
+  await expect(problems).toContainText('rule_sheet_unsupported');
   await expect(problems).toContainText('the rule for `read_customer` says nothing');
   await expect(page.getByRole('list', { name: 'Problems with rule 1' })).toHaveCount(0);
   await expect(page.getByRole('status', { name: 'Compile status' })).toContainText('Refused');

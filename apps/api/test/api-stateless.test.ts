@@ -27,7 +27,7 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect(Object.keys(r.json).sort()).toEqual(['colang', 'lints', 'overlay', 'rulebook', 'source_map']);
     expect(r.json.colang).toContain('define flow refund_card');
     expect(r.json.rulebook.format).toBe('tollgate/rulebook@1');
-    expect(r.json.lints.map((l: { code: string }) => l.code)).toEqual(['WRITE_UNGOVERNED']);
+    expect(r.json.lints.map((l: { code: string }) => l.code)).toEqual(['write_ungoverned']);
     expect(await server.ctx.store.list()).toEqual(before);
   });
 
@@ -43,12 +43,12 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect(colang.json.rulebook).toEqual(sheet.json.rulebook);
   });
 
-  it('answers 422 RULE_SHEET_UNSUPPORTED with each problem’s line, message and code', async () => {
+  it('answers 422 rule_sheet_unsupported with each problem’s line, message and code', async () => {
     const r = await post('/v1/rule-sheets/compile', { sheet: UNSUPPORTED_SHEET });
     expect(r.status).toBe(422);
-    expect(r.json.error.code).toBe('RULE_SHEET_UNSUPPORTED');
+    expect(r.json.error.code).toBe('rule_sheet_unsupported');
     expect(r.json.error.details.problems).toEqual([
-      expect.objectContaining({ line: 4, code: 'RULE_SHEET_UNSUPPORTED', message: expect.any(String) }),
+      expect.objectContaining({ line: 4, code: 'rule_sheet_unsupported', message: expect.any(String) }),
     ]);
   });
 
@@ -203,7 +203,7 @@ describe('POST /v1/rules/check', () => {
   it('answers 422 for rules that do not compile, 400 for a bad call', async () => {
     const r = await post('/v1/rules/check', { rules: { sheet: UNSUPPORTED_SHEET }, call: { tool: 'refund_card' } });
     expect(r.status).toBe(422);
-    expect(r.json.error.code).toBe('RULE_SHEET_UNSUPPORTED');
+    expect(r.json.error.code).toBe('rule_sheet_unsupported');
     const bad = await post('/v1/rules/check', { rules: { sheet: SHOP_SHEET }, call: { tool: 'refund_card', confirmed: 'yes' } });
     expect(bad.status).toBe(400);
     const both = await post('/v1/rules/check', { rules: {}, call: { tool: 'refund_card' } });

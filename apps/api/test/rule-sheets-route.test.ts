@@ -75,7 +75,7 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect(json.source_map).toEqual({ file: 'shop.rules.yaml', flows: { refund_card: { line: 3 } }, contexts: {} });
     expect(json.colang).toMatch(/^# Compiled from shop\.rules\.yaml by tollgate\./);
     expect(json.colang).toContain('define flow refund_card\n  allow when not $when_refund_card or $supervisor_approved\n');
-    expect(json.lints.map((l) => [l.code, l.line])).toEqual([['WRITE_UNGOVERNED', 2]]);
+    expect(json.lints.map((l) => [l.code, l.line])).toEqual([['write_ungoverned', 2]]);
   });
 
   it('compiles a sheet without a catalogue, and Colang (whose answer has colang null)', async () => {
@@ -88,14 +88,14 @@ describe('POST /v1/rule-sheets/compile', () => {
     expect(colang.json.rulebook).toEqual(sheet.json.rulebook);
   });
 
-  it('answers 422 RULE_SHEET_UNSUPPORTED for the reference unsupported.yaml (docs/rule-sheets.md), the problem on line 4', async () => {
+  it('answers 422 rule_sheet_unsupported for the reference unsupported.yaml (docs/rule-sheets.md), the problem on line 4', async () => {
     const answer = await post({ sheet: UNSUPPORTED_SHEET });
     expect(answer.status).toBe(422);
-    expectError(answer, 'RULE_SHEET_UNSUPPORTED');
+    expectError(answer, 'rule_sheet_unsupported');
     expect(answer.json.error.message).toBe('the sheet was not compiled; nothing was changed');
     expect(answer.json.error.details.problems).toEqual([
       {
-        code: 'RULE_SHEET_UNSUPPORTED',
+        code: 'rule_sheet_unsupported',
         severity: 'error',
         message: '`refund_card` has a rule already: one rule per action, so how two would combine is never guessed',
         line: 4,
@@ -110,7 +110,7 @@ describe('POST /v1/rule-sheets/compile', () => {
     const text = 'rules:\n  - action: refund_card\n    when: { amount_over: 200 }\n  - action: charge_card\n\tnever: true\n';
     const answer = await post({ sheet: text });
     expect(answer.status).toBe(422);
-    expectError(answer, 'RULE_SHEET_UNSUPPORTED');
+    expectError(answer, 'rule_sheet_unsupported');
     expect(problemLines(answer.json)).toContain(5);
     const many = await post({
       sheet:
@@ -124,7 +124,7 @@ describe('POST /v1/rule-sheets/compile', () => {
     const answer = await post({ colang: 'define flow refund_card\n  refuse\n\ndefine flow refund_card\n  refuse\n' });
     expect(answer.status).toBe(422);
     expectError(answer, 'COLANG_UNSUPPORTED');
-    expect(answer.json.error.details.problems.map((p: { code: string }) => p.code)).toEqual(['COLANG_DUPLICATE']);
+    expect(answer.json.error.details.problems.map((p: { code: string }) => p.code)).toEqual(['colang_duplicate']);
     expect(answer.json.error.message).toBe('the policy was not compiled; nothing was changed');
     expect(problemLines(answer.json)).toEqual([4]);
   });

@@ -74,7 +74,7 @@ describe('tollgate rules compile', () => {
       const run = await runCli('rules', 'compile', 'unsupported.yaml');
       expect(run.code).toBe(1);
       expect(run.stderr).toBe(
-        'unsupported.yaml:4:13: RULE_SHEET_UNSUPPORTED: `refund_card` has a rule already: one rule per action, so how two would combine is never guessed. The sheet was not compiled; nothing was changed.\n',
+        'unsupported.yaml:4:13: rule_sheet_unsupported: `refund_card` has a rule already: one rule per action, so how two would combine is never guessed. The sheet was not compiled; nothing was changed.\n',
       );
     } finally {
       process.chdir(cwd);
@@ -101,9 +101,9 @@ describe('tollgate rules compile', () => {
     expect(run.code).toBe(1);
     const tail = '. The sheet was not compiled; nothing was changed.';
     expect(run.stderr.split('\n').filter(Boolean)).toEqual([
-      `${file}:3:5: RULE_SHEET_UNSUPPORTED: when on a rule that requires nothing: the conditions say when the requirements apply${tail}`,
-      `${file}:5:5: RULE_SHEET_UNSUPPORTED: never with at_most beside it: an action that never runs has no other condition${tail}`,
-      `${file}:8:5: RULE_SHEET_UNSUPPORTED: "colour" is not a key of a rule: use action, requires, when, never, requires_confirmation, confirmation, after, not_after, at_most, check${tail}`,
+      `${file}:3:5: rule_sheet_unsupported: when on a rule that requires nothing: the conditions say when the requirements apply${tail}`,
+      `${file}:5:5: rule_sheet_unsupported: never with at_most beside it: an action that never runs has no other condition${tail}`,
+      `${file}:8:5: rule_sheet_unsupported: "colour" is not a key of a rule: use action, requires, when, never, requires_confirmation, confirmation, after, not_after, at_most, check${tail}`,
     ]);
   });
 
@@ -114,8 +114,8 @@ describe('tollgate rules compile', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('compiled; nothing is kept\n');
     expect(run.stderr.split('\n').filter(Boolean).sort()).toEqual([
-      `${file}:11:1: RULE_ACTION_UNKNOWN: the sheet has a rule for \`delete_customer\`, which the catalogue does not hold (warning)`,
-      `${file}:2:1: WRITE_UNGOVERNED: the catalogue's write \`close_account\` has no rule in the sheet; name it so it is not left ungoverned by omission (warning)`,
+      `${file}:11:1: rule_action_unknown: the sheet has a rule for \`delete_customer\`, which the catalogue does not hold (warning)`,
+      `${file}:2:1: write_ungoverned: the catalogue's write \`close_account\` has no rule in the sheet; name it so it is not left ungoverned by omission (warning)`,
     ]);
   });
 
@@ -126,9 +126,9 @@ describe('tollgate rules compile', () => {
     expect(run.code).toBe(0);
     const lines = run.stderr.split('\n').filter(Boolean);
     expect(lines).toContain(
-      `${file}:8:1: RULE_ACTION_UNKNOWN: the rulebook has a flow for \`delete_customer\`, which the catalogue does not hold (warning)`,
+      `${file}:8:1: rule_action_unknown: the rulebook has a flow for \`delete_customer\`, which the catalogue does not hold (warning)`,
     );
-    expect(lines.filter((l) => l.startsWith(`${file}:1:1: WRITE_UNGOVERNED: `)).map((l) => /`(\w+)`/.exec(l)?.[1])).toEqual([
+    expect(lines.filter((l) => l.startsWith(`${file}:1:1: write_ungoverned: `)).map((l) => /`(\w+)`/.exec(l)?.[1])).toEqual([
       'charge_card',
       'send_receipt',
       'close_account',
@@ -150,7 +150,7 @@ describe('tollgate rules compile', () => {
     expect(json.colang).toContain('define flow refund_card\n  allow when not $when_refund_card or $supervisor_approved\n');
     expect(json.lints).toEqual([
       {
-        code: 'WRITE_UNGOVERNED',
+        code: 'write_ungoverned',
         severity: 'warning',
         message: "the catalogue's write `close_account` has no rule in the sheet; name it so it is not left ungoverned by omission",
         line: 2,
@@ -169,7 +169,7 @@ describe('tollgate rules compile', () => {
     const json = JSON.parse(run.stdout);
     expect(json.compiled).toBe(false);
     expect(json.problems).toHaveLength(1);
-    expect(json.problems[0]).toMatchObject({ code: 'RULE_SHEET_UNSUPPORTED', severity: 'error', line: 4 });
+    expect(json.problems[0]).toMatchObject({ code: 'rule_sheet_unsupported', severity: 'error', line: 4 });
     expect(run.stderr).toBe(`${unsupportedLine(file)}\n`);
   });
 
@@ -193,7 +193,7 @@ describe('tollgate rules compile', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines)
       expect(line).toMatch(
-        new RegExp(`^${escapeRegExp(file)}:\\d+:\\d+: COLANG_\\w+: .+\\. The policy was not compiled; nothing was changed\\.$`),
+        new RegExp(`^${escapeRegExp(file)}:\\d+:\\d+: colang_\\w+: .+\\. The policy was not compiled; nothing was changed\\.$`),
       );
   });
 
@@ -342,7 +342,7 @@ describe('tollgate rules compile', () => {
         expect(r.overlay).toEqual(l.overlay);
         expect(r.lints).toEqual(l.lints);
         expect(remote.stderr).toBe(local.stderr);
-        expect(remote.stderr).toMatch(new RegExp(`^${escapeRegExp(file)}:2:1: WRITE_UNGOVERNED: `));
+        expect(remote.stderr).toMatch(new RegExp(`^${escapeRegExp(file)}:2:1: write_ungoverned: `));
 
         const plain = await runCli('rules', 'compile', file, '--server', server.url);
         expect(plain).toEqual({ code: 0, stdout: 'compiled; nothing is kept\n', stderr: '' });
@@ -405,7 +405,7 @@ describe('tollgate rules compile', () => {
         expect(local.code).toBe(2);
         expect(remote.code).toBe(2);
         expect(remote.stderr).toContain(catalogue);
-        expect(remote.stderr).not.toContain('RULE_SHEET_UNSUPPORTED');
+        expect(remote.stderr).not.toContain('rule_sheet_unsupported');
         expect(remote.stderr).not.toContain(`${file}:`);
       } finally {
         await server.close();

@@ -118,7 +118,7 @@ describe('tollgate rules equivalent', () => {
     expect(both.code).toBe(1);
     const lines = both.stderr.split('\n').filter(Boolean);
     expect(lines[0]).toBe(unsupportedLine(bad));
-    expect(lines.slice(1).every((l) => /bad\.co:\d+:\d+: COLANG_\w+: .*The policy was not compiled; nothing was changed\.$/.test(l))).toBe(
+    expect(lines.slice(1).every((l) => /bad\.co:\d+:\d+: colang_\w+: .*The policy was not compiled; nothing was changed\.$/.test(l))).toBe(
       true,
     );
     expect(lines.length).toBeGreaterThan(1);

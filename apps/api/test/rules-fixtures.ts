@@ -20,7 +20,7 @@ export const UNSUPPORTED_SHEET = `rules:
 
 /** The exact refusal line docs/rule-sheets.md shows for unsupported.yaml, given the path as typed. */
 export function unsupportedLine(file: string): string {
-  return `${file}:4:13: RULE_SHEET_UNSUPPORTED: \`refund_card\` has a rule already: one rule per action, so how two would combine is never guessed. The sheet was not compiled; nothing was changed.`;
+  return `${file}:4:13: rule_sheet_unsupported: \`refund_card\` has a rule already: one rule per action, so how two would combine is never guessed. The sheet was not compiled; nothing was changed.`;
 }
 
 /** The shop's catalogue: four writes (close_account named by no rule) and one read. */

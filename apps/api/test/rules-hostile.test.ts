@@ -39,7 +39,7 @@ describe('rules compile refuses what it would have to guess, each at its line', 
     const sheet = 'rules:\n  - action: refund_card\n    requires: [supervisor_approved]\n    when: {region_is: "EU", region_is: "US"}\n';
     const { file, run } = await compile('rules.yaml', sheet);
     expect(run.code).toBe(1);
-    expect(refusals(run.stderr)).toEqual([[`${file}:4`, 'RULE_SHEET_UNSUPPORTED']]);
+    expect(refusals(run.stderr)).toEqual([[`${file}:4`, 'rule_sheet_unsupported']]);
     expect(run.stderr).toContain('when names region_is twice: which one counts would be a guess');
     // rules check no longer lets an EU refund through without the approval: the sheet is refused.
     const w = tempFolder();
@@ -55,14 +55,14 @@ describe('rules compile refuses what it would have to guess, each at its line', 
       'rules.yaml',
       sheet.replace('{region_is: "EU", region_is: "US"}', '{amount_over: 200, amount_over: 100}'),
     );
-    expect(refusals(amounts.run.stderr)).toEqual([[`${amounts.file}:4`, 'RULE_SHEET_UNSUPPORTED']]);
+    expect(refusals(amounts.run.stderr)).toEqual([[`${amounts.file}:4`, 'rule_sheet_unsupported']]);
   });
 
   it('an empty sheet, and --out-dir keeps the good rulebook it already holds', async () => {
     for (const text of ['', '  \n\n', '# rules to come\n']) {
       const { file, run } = await compile('rules.yaml', text);
       expect(run.code).toBe(1);
-      expect(refusals(run.stderr)).toEqual([[`${file}:1`, 'RULE_SHEET_UNSUPPORTED']]);
+      expect(refusals(run.stderr)).toEqual([[`${file}:1`, 'rule_sheet_unsupported']]);
       expect(run.stderr).toContain('the sheet is empty');
     }
     const w = tempFolder();
@@ -85,43 +85,43 @@ describe('rules compile refuses what it would have to guess, each at its line', 
     for (const [text, line] of cases) {
       const { file, run } = await compile('rules.yaml', text);
       expect(run.code, text).toBe(1);
-      expect(refusals(run.stderr), text).toEqual([[`${file}:${line}`, 'RULE_SHEET_UNSUPPORTED']]);
+      expect(refusals(run.stderr), text).toEqual([[`${file}:${line}`, 'rule_sheet_unsupported']]);
     }
   });
 
-  it('a rule that says nothing, which would silence WRITE_UNGOVERNED', async () => {
+  it('a rule that says nothing, which would silence write_ungoverned', async () => {
     const sheet = 'rules:\n  - action: refund_card\n    requires_confirmation: false\n';
     const w = tempFolder();
     const file = w.file('rules.yaml', sheet);
     const run = await runCli('rules', 'compile', file, '--catalogue', w.file('catalogue.yaml', SHOP_CATALOGUE));
     expect(run.code).toBe(1);
-    expect(refusals(run.stderr)).toEqual([[`${file}:2`, 'RULE_SHEET_UNSUPPORTED']]);
+    expect(refusals(run.stderr)).toEqual([[`${file}:2`, 'rule_sheet_unsupported']]);
     expect(run.stderr).toContain('the rule for `refund_card` says nothing');
   });
 
   it('a lone CR: one problem, at the line it ends', async () => {
     const { file, run } = await compile('rules.yaml', 'rules:\r  - action: x\r    nope: 1\r');
     expect(run.code).toBe(1);
-    expect(refusals(run.stderr)).toEqual([[`${file}:1`, 'RULE_SHEET_UNSUPPORTED']]);
+    expect(refusals(run.stderr)).toEqual([[`${file}:1`, 'rule_sheet_unsupported']]);
     const later = await compile('rules.yaml', 'rules:\n  - action: x\n    never: true\r  - action: y\n');
-    expect(refusals(later.run.stderr)).toEqual([[`${later.file}:3`, 'RULE_SHEET_UNSUPPORTED']]);
+    expect(refusals(later.run.stderr)).toEqual([[`${later.file}:3`, 'rule_sheet_unsupported']]);
   });
 
-  it('confirmation words over 500 characters, as the catalogue caps them: RULE_SHEET_LIMIT', async () => {
+  it('confirmation words over 500 characters, as the catalogue caps them: rule_sheet_limit', async () => {
     const { file, run } = await compile('rules.yaml', `rules:\n  - action: close_account\n    confirmation: "${'x'.repeat(900_000)}"\n`);
     expect(run.code).toBe(1);
-    expect(refusals(run.stderr)).toEqual([[`${file}:3`, 'RULE_SHEET_LIMIT']]);
+    expect(refusals(run.stderr)).toEqual([[`${file}:3`, 'rule_sheet_limit']]);
   });
 
-  it('lists over 1000 names: RULE_SHEET_LIMIT, at once', async () => {
+  it('lists over 1000 names: rule_sheet_limit, at once', async () => {
     const names = Array.from({ length: 60_000 }, (_, i) => `ctx_${i}`).join(', ');
     const { file, run } = await compile('rules.yaml', `rules:\n  - action: refund_card\n    requires: [${names}]\n`);
     expect(run.code).toBe(1);
-    expect(refusals(run.stderr)).toEqual([[`${file}:3`, 'RULE_SHEET_LIMIT']]);
+    expect(refusals(run.stderr)).toEqual([[`${file}:3`, 'rule_sheet_limit']]);
   });
 });
 
-describe('deep Colang: COLANG_LIMIT with its line, never exit 70', () => {
+describe('deep Colang: colang_limit with its line, never exit 70', () => {
   it('rules compile, check and equivalent refuse 3,000 parentheses and 5,000 nots (exit 1)', async () => {
     const w = tempFolder();
     const parens = w.file('parens.co', DEEP_PARENS);
@@ -133,20 +133,20 @@ describe('deep Colang: COLANG_LIMIT with its line, never exit 70', () => {
     ] as const) {
       const compiled = await runCli('rules', 'compile', file);
       expect(compiled.code).toBe(1);
-      expect(refusals(compiled.stderr)).toEqual([[`${file}:${line}`, 'COLANG_LIMIT']]);
+      expect(refusals(compiled.stderr)).toEqual([[`${file}:${line}`, 'colang_limit']]);
       const checked = await runCli('rules', 'check', file, '--call', call);
       expect(checked.code).toBe(1);
-      expect(refusals(checked.stderr)).toEqual([[`${file}:${line}`, 'COLANG_LIMIT']]);
+      expect(refusals(checked.stderr)).toEqual([[`${file}:${line}`, 'colang_limit']]);
     }
     const equivalent = await runCli('rules', 'equivalent', parens, nots);
     expect(equivalent.code).toBe(1);
     expect(refusals(equivalent.stderr).slice(0, 2)).toEqual([
-      [`${parens}:2`, 'COLANG_LIMIT'],
-      [`${nots}:3`, 'COLANG_LIMIT'],
+      [`${parens}:2`, 'colang_limit'],
+      [`${nots}:3`, 'colang_limit'],
     ]);
   });
 
-  it('POST /v1/rule-sheets/compile answers 422 COLANG_UNSUPPORTED with COLANG_LIMIT at the line, never 500', async () => {
+  it('POST /v1/rule-sheets/compile answers 422 COLANG_UNSUPPORTED with colang_limit at the line, never 500', async () => {
     const server = await startServer();
     try {
       for (const [colang, line] of [
@@ -161,7 +161,7 @@ describe('deep Colang: COLANG_LIMIT with its line, never exit 70', () => {
         expect(res.status).toBe(422);
         const body = (await res.json()) as { error: { code: string; details: { problems: { code: string; line: number }[] } } };
         expect(body.error.code).toBe('COLANG_UNSUPPORTED');
-        expect(body.error.details.problems.map((p) => [p.code, p.line])).toEqual([['COLANG_LIMIT', line]]);
+        expect(body.error.details.problems.map((p) => [p.code, p.line])).toEqual([['colang_limit', line]]);
       }
     } finally {
       await server.close();
@@ -225,7 +225,7 @@ describe('the edit route refuses them too, and stores nothing', () => {
       });
       expect(emptied.status).toBe(422);
       expect(emptied.json.status).toBe('refused');
-      expect(emptied.json.reasons).toMatchObject([{ code: 'RULE_SHEET_UNSUPPORTED', line: 1 }]);
+      expect(emptied.json.reasons).toMatchObject([{ code: 'rule_sheet_unsupported', line: 1 }]);
       const after = await server.call('GET', sheet, { key: server.key('viewer') });
       expect(after.json.text).toBe(before.json.text);
 
@@ -237,7 +237,7 @@ describe('the edit route refuses them too, and stores nothing', () => {
         });
         expect(deep.status).toBe(422);
         expect(deep.json.status).toBe('refused');
-        expect(deep.json.reasons[0]).toMatchObject({ code: 'COLANG_LIMIT', severity: 'error' });
+        expect(deep.json.reasons[0]).toMatchObject({ code: 'colang_limit', severity: 'error' });
       }
     } finally {
       await server.stop();
@@ -257,10 +257,10 @@ describe('tollgate verify over a folder holding them', () => {
     expect(run.code).toBe(1);
     const lines = run.stdout.split('\n');
     for (const start of [
-      'sheets/empty.rules.yaml:1: RULE_SHEET_UNSUPPORTED',
-      'sheets/twice.rules.yaml:4: RULE_SHEET_UNSUPPORTED',
-      'colang/parens.co:2: COLANG_LIMIT',
-      'colang/nots.co:3: COLANG_LIMIT',
+      'sheets/empty.rules.yaml:1: rule_sheet_unsupported',
+      'sheets/twice.rules.yaml:4: rule_sheet_unsupported',
+      'colang/parens.co:2: colang_limit',
+      'colang/nots.co:3: colang_limit',
     ]) {
       // FILE:LINE:COLUMN: CODE: the column is where on the line the problem stands.
       const [file, line, code] = start.split(/: |:/);

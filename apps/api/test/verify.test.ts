@@ -46,12 +46,12 @@ function soundFolder() {
 }
 
 const SOUND_LINTS = [
-  "colang/shop.co:1:1: WRITE_UNGOVERNED: the catalogue's write `charge_card` has no flow in the rulebook; name it so it is not left ungoverned by omission (warning)",
-  "colang/shop.co:1:1: WRITE_UNGOVERNED: the catalogue's write `send_receipt` has no flow in the rulebook; name it so it is not left ungoverned by omission (warning)",
-  'colang/shop.co:11:1: RULE_ACTION_UNKNOWN: the rulebook has a flow for `delete_customer`, which the catalogue does not hold (warning)',
+  "colang/shop.co:1:1: write_ungoverned: the catalogue's write `charge_card` has no flow in the rulebook; name it so it is not left ungoverned by omission (warning)",
+  "colang/shop.co:1:1: write_ungoverned: the catalogue's write `send_receipt` has no flow in the rulebook; name it so it is not left ungoverned by omission (warning)",
+  'colang/shop.co:11:1: rule_action_unknown: the rulebook has a flow for `delete_customer`, which the catalogue does not hold (warning)',
   'policies/refunds.policy.json: RULE_MATCHES_NO_TOOL at /rules/0/actions: rule "read-orders" matches none of the given tools\' actions; check its patterns (warning)',
   'policies/refunds.policy.json: RULE_MATCHES_NO_TOOL at /rules/4/actions: rule "never" matches none of the given tools\' actions; check its patterns (warning)',
-  "sheets/shop.rules.yaml:2:1: WRITE_UNGOVERNED: the catalogue's write `close_account` has no rule in the sheet; name it so it is not left ungoverned by omission (warning)",
+  "sheets/shop.rules.yaml:2:1: write_ungoverned: the catalogue's write `close_account` has no rule in the sheet; name it so it is not left ungoverned by omission (warning)",
 ];
 
 describe('tollgate verify', () => {
@@ -77,7 +77,7 @@ describe('tollgate verify', () => {
     const one = await runCli('verify', w.dir);
     expect(one.code).toBe(0);
     expect(one.stdout).toBe(
-      `sheets/one-lint.rules.yaml:14:1: RULE_ACTION_UNKNOWN: the sheet has a rule for \`delete_customer\`, which the catalogue does not hold (warning)\nverified 3 documents in ${w.dir}: 0 problems, 1 lint\n`,
+      `sheets/one-lint.rules.yaml:14:1: rule_action_unknown: the sheet has a rule for \`delete_customer\`, which the catalogue does not hold (warning)\nverified 3 documents in ${w.dir}: 0 problems, 1 lint\n`,
     );
   });
 
@@ -97,10 +97,10 @@ describe('tollgate verify', () => {
     for (const lint of SOUND_LINTS) expect(lines).toContain(lint);
     expect(lines).toContain(unsupportedLine('sheets/unsupported.rules.yaml'));
     expect(lines).toContain(
-      `sheets/many.rules.yaml:3:5: RULE_SHEET_UNSUPPORTED: when on a rule that requires nothing: the conditions say when the requirements apply${TAIL}`,
+      `sheets/many.rules.yaml:3:5: rule_sheet_unsupported: when on a rule that requires nothing: the conditions say when the requirements apply${TAIL}`,
     );
     expect(lines).toContain(
-      `sheets/many.rules.yaml:5:5: RULE_SHEET_UNSUPPORTED: never with at_most beside it: an action that never runs has no other condition${TAIL}`,
+      `sheets/many.rules.yaml:5:5: rule_sheet_unsupported: never with at_most beside it: an action that never runs has no other condition${TAIL}`,
     );
     expect(lines).toContain(
       'policies/permissive.policy.json: PERMISSIVE_DEFAULT at /default: a permissive default is not possible: allow what you want with a rule, and default to "deny" or "require_approval"',
@@ -110,7 +110,7 @@ describe('tollgate verify', () => {
     const colang = lines.filter((l) => l.startsWith('colang/broken.co:'));
     expect(colang.length).toBeGreaterThan(0);
     for (const l of colang)
-      expect(l).toMatch(/^colang\/broken\.co:\d+:\d+: COLANG_SYNTAX: .+\. The policy was not compiled; nothing was changed\.$/);
+      expect(l).toMatch(/^colang\/broken\.co:\d+:\d+: colang_syntax: .+\. The policy was not compiled; nothing was changed\.$/);
     const problems = 1 + 2 + 1 + 1 + colang.length;
     expect(lines.at(-1)).toBe(`verified 10 documents in ${w.dir}: ${problems} problems, 6 lints`);
   });
@@ -124,7 +124,7 @@ describe('tollgate verify', () => {
     const lines = run.stdout.trim().split('\n');
     expect(lines[0]).toBe('catalogue.yaml:4:11: INVALID_VALUE: kind is read or write');
     expect(lines.at(-1)).toBe(`verified 2 documents in ${w.dir}: 1 problem, 4 lints`);
-    expect(lines.filter((l) => l.startsWith('sheets/governed.rules.yaml:') && l.includes(': RULE_ACTION_UNKNOWN: '))).toHaveLength(4);
+    expect(lines.filter((l) => l.startsWith('sheets/governed.rules.yaml:') && l.includes(': rule_action_unknown: '))).toHaveLength(4);
   });
 
   it('exits 1 for a tool in two catalogue files', async () => {
@@ -161,8 +161,8 @@ describe('tollgate verify', () => {
     expect(listFiles(w.dir)).toEqual(['catalogue.yaml', 'colang', 'sheets/governed.rules.yaml', 'sheets/linked.rules.yaml']);
     const run = await runCli('verify', w.dir);
     expect(run.code).toBe(0);
-    expect(run.stdout).not.toContain('RULE_SHEET_UNSUPPORTED');
-    expect(run.stdout).not.toContain('COLANG_SYNTAX');
+    expect(run.stdout).not.toContain('rule_sheet_unsupported');
+    expect(run.stdout).not.toContain('colang_syntax');
     expect(run.stdout.trim().split('\n').at(-1)).toBe(`verified 2 documents in ${w.dir}: 0 problems, 0 lints`);
 
     // The same sheet inside the folder is read, and refused: the link alone was not followed.

@@ -1,7 +1,7 @@
 // Fuzz properties of the sheet compiler (docs/rule-sheets.md, "Refused, never approximated": random and mutated sheets
 // never crash the compiler; every refusal carries a line within the file). For every text, random or built:
 // compileSheet returns rather than throws, and returns the same through the console's rule cache; a refusal lists
-// RULE_SHEET_UNSUPPORTED errors, each at a line of the text, in line order; a compiled sheet's Colang parses again to
+// rule_sheet_unsupported errors, each at a line of the text, in line order; a compiled sheet's Colang parses again to
 // the same rulebook. Valid sheets built from the grammar also compile to exactly the rulebook and overlay a small model
 // of docs/rule-sheets.md says they should.
 import fc from 'fast-check';
@@ -35,7 +35,7 @@ function expectSound(text: string): void {
     const max = lineCount(text);
     let previous = 1;
     for (const p of r.problems) {
-      expect(['RULE_SHEET_UNSUPPORTED', 'RULE_SHEET_LIMIT']).toContain(p.code);
+      expect(['rule_sheet_unsupported', 'rule_sheet_limit']).toContain(p.code);
       expect(p.severity).toBe('error');
       const line = p.line ?? 0;
       expect(Number.isInteger(line), JSON.stringify(p)).toBe(true);

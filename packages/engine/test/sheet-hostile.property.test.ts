@@ -197,7 +197,7 @@ describe('hostile sheets: refused with a line, or decided as a strict reader rea
         if (!r.ok) {
           expect(r.problems.length).toBeGreaterThan(0);
           for (const p of r.problems) {
-            expect(['RULE_SHEET_UNSUPPORTED', 'RULE_SHEET_LIMIT']).toContain(p.code);
+            expect(['rule_sheet_unsupported', 'rule_sheet_limit']).toContain(p.code);
             const line = p.line ?? 0;
             expect(line, `${JSON.stringify(p)} in ${JSON.stringify(text.slice(0, 300))}`).toBeGreaterThanOrEqual(1);
             expect(line).toBeLessThanOrEqual(lineCount(text));

@@ -95,7 +95,7 @@ describe.each(filesIn(REFUSED, '.yaml'))('refused/%s', (file) => {
     const lines = read(`${REFUSED}${file}`).split('\n').length;
     for (const p of r.problems) {
       // The .out file names each code; both are the sheet's (SHEET_CODES).
-      expect(['RULE_SHEET_UNSUPPORTED', 'RULE_SHEET_LIMIT']).toContain(p.code);
+      expect(['rule_sheet_unsupported', 'rule_sheet_limit']).toContain(p.code);
       expect(p.line).toBeGreaterThanOrEqual(1);
       expect(p.line).toBeLessThanOrEqual(lines);
     }

@@ -77,7 +77,7 @@ describe('the edit seam with the engine validators', () => {
       reason: 'r',
     });
     expect(sheet.status).toBe('refused');
-    expect(sheet.reasons[0]).toMatchObject({ code: 'RULE_SHEET_UNSUPPORTED', line: 3 });
+    expect(sheet.reasons[0]).toMatchObject({ code: 'rule_sheet_unsupported', line: 3 });
     const notes = await seam.submit({ kind: 'document', document: 'notes.txt', content: 'hi', author: DANA, reason: 'r' });
     expect(notes).toMatchObject({
       status: 'refused',

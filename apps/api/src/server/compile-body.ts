@@ -25,7 +25,7 @@ export type CompiledRulesInBody = { ok: true; compiled: Extract<RulesCompileResu
 
 /**
  * Compiles the rules of a checked body: 400 INVALID_BODY unless exactly one of sheet and colang (at
- * `pointer`), 422 INVALID_CATALOGUE for a catalogue that does not load, 422 RULE_SHEET_UNSUPPORTED or
+ * `pointer`), 422 INVALID_CATALOGUE for a catalogue that does not load, 422 rule_sheet_unsupported or
  * COLANG_UNSUPPORTED for rules that do not compile, each problem with its line.
  *
  * @example
@@ -50,7 +50,7 @@ export function compileRulesInBody(body: RulesInBody, pointer = ''): CompiledRul
   const compiled = compileRules((body.sheet ?? body.colang) as string, kind, catalogue, body.source);
   if (!compiled.ok) {
     // One code per rule language; each problem keeps its own code (docs/api.md, "One vocabulary").
-    const code = kind === 'sheet' ? 'RULE_SHEET_UNSUPPORTED' : 'COLANG_UNSUPPORTED';
+    const code = kind === 'sheet' ? 'rule_sheet_unsupported' : 'COLANG_UNSUPPORTED';
     const what = kind === 'sheet' ? 'sheet' : 'policy';
     return {
       status: 422,

@@ -79,7 +79,7 @@ export const API_CODES = {
   INVALID_CATALOGUE: { status: 422, meaning: 'The catalogue does not load; details.problems list the faults.' },
   INVALID_EXAMPLES: { status: 422, meaning: 'The example calls are not valid; details.problems list the faults.' },
   INVALID_PARAMETERS: { status: 422, meaning: "The template's parameters are not valid; details.problems list the faults." },
-  RULE_SHEET_UNSUPPORTED: { status: 422, meaning: 'The rule sheet was not compiled; details.problems give each problem with its line.' },
+  rule_sheet_unsupported: { status: 422, meaning: 'The rule sheet was not compiled; details.problems give each problem with its line.' },
   COLANG_UNSUPPORTED: { status: 422, meaning: 'The Colang policy was not compiled; details.problems give each problem with its line.' },
   TOO_MANY_CALLS: { status: 422, meaning: 'More recorded calls match than a simulation replays; narrow the selection.' },
   // The gate and approvals.

@@ -1,4 +1,5 @@
-// The one code registry: every code once, UPPER_SNAKE, and every reader's registry a view of it.
+// The one code registry: every code once, spelled by its family's convention (the seeds' codes as the seeds
+// spell them), and every reader's registry a view of it.
 import { describe, expect, it } from 'vitest';
 import { COLANG_CODES } from '../colang/codes.ts';
 import { DOCUMENT_CODES } from '../documents/codes.ts';
@@ -8,7 +9,8 @@ import { CHECK_CODES } from '../rulebook/check.ts';
 import { TOOL_CHECK_CODES } from '../rulebook/tool-check.ts';
 import { SHEET_CODES } from '../sheet/codes.ts';
 import { LINT_CODES } from '../sheet/lint.ts';
-import { CODE_PARTS, CODES, codesIn, meaningOf } from './index.ts';
+import { CODE_PARTS, CODES, codesIn, meaningOf, SEED_CODES } from './index.ts';
+import { RULES_CODES } from './rules.ts';
 
 describe('the code registry', () => {
   it('holds each code in exactly one part of the table', () => {
@@ -25,14 +27,44 @@ describe('the code registry', () => {
     expect(seen.size + apiOnly.length).toBe(CODES.size);
   });
 
-  it('names every code in UPPER_SNAKE, with a severity, a domain and a one-line meaning', () => {
+  it('names each code by its family: rule sheets, lints and Colang in lower_snake as the seed, the rest UPPER_SNAKE', () => {
+    const lower = new Set(Object.keys(RULES_CODES));
     for (const c of CODES.values()) {
-      expect(c.code).toMatch(/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/);
+      expect(c.code).toMatch(lower.has(c.code) ? /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/ : /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/);
       expect(['error', 'warning', 'info']).toContain(c.severity);
       expect(c.domains.length).toBeGreaterThan(0);
       expect(c.meaning).not.toContain('\n');
       expect(meaningOf(c.code)).toBe(c.meaning);
     }
+  });
+
+  it('never holds two codes that differ only in case', () => {
+    const folded = new Map<string, string>();
+    for (const code of CODES.keys()) {
+      expect(folded.get(code.toLowerCase()), `${code} and ${folded.get(code.toLowerCase())}`).toBeUndefined();
+      folded.set(code.toLowerCase(), code);
+    }
+  });
+
+  it('lists the codes the seeds name, once, spelled as the seeds spell them', () => {
+    const bySeed = (seed: string) =>
+      SEED_CODES.filter((c) => c.seed === seed)
+        .map((c) => c.code)
+        .sort();
+    expect(bySeed('rule-sheets')).toEqual(['rule_action_unknown', 'rule_sheet_unsupported', 'write_ungoverned']);
+    expect(bySeed('policy-documents')).toEqual([
+      'APPROVER_ROLE_NOT_CAPABLE',
+      'ARGUMENTS_REQUIRED',
+      'CONTRADICTORY_BOUNDS',
+      'FAIL_CLOSED_ROUTING',
+      'GATEWAYS_NOT_UPGRADED',
+      'INVALID_AMOUNT',
+      'INVALID_TOOL_CONFIGURATION',
+      'PARAMETER_ORDER',
+      'TOO_MANY_APPROVERS',
+      'UNKNOWN_APPROVER',
+      'UNKNOWN_MEMBER',
+    ]);
   });
 
   it('gives each reader its registry as a view: the same codes, the same words', () => {
@@ -47,10 +79,10 @@ describe('the code registry', () => {
       [LINT_CODES, 'lint'],
     ];
     for (const [view, domain] of views) expect(Object.keys(view)).toEqual(codesIn(domain).map((c) => c.code));
-    expect(SHEET_CODES.RULE_SHEET_UNSUPPORTED.when).toBe(CODES.get('RULE_SHEET_UNSUPPORTED')?.when.sheet);
+    expect(SHEET_CODES.rule_sheet_unsupported.when).toBe(CODES.get('rule_sheet_unsupported')?.when.sheet);
     expect(POLICY_CODES.FAIL_CLOSED_ROUTING.kind).toBe('warning');
     expect(CODES.get('FAIL_CLOSED_ROUTING')?.severity).toBe('warning');
-    expect(CODES.get('WRITE_UNGOVERNED')?.severity).toBe('warning');
+    expect(CODES.get('write_ungoverned')?.severity).toBe('warning');
   });
 
   it('folds a code several readers answer into one entry with every domain', () => {

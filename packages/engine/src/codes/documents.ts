@@ -193,6 +193,22 @@ export const DOCUMENT_ONLY_CODES = {
       store: 'A version file no index names, left by an interrupted save; repair moves it aside.',
     },
   },
+  WORKING_COPY_REJECTED: {
+    severity: 'warning',
+    meaning: 'A working copy does not load; it is kept as a rejected version and the version before keeps running.',
+    in: {
+      store:
+        'A working copy edited by hand does not load; it is kept as a rejected version and the version before keeps running (`tollgate store check`): mend the file.',
+    },
+  },
+  RUNNING_NOT_LOADABLE: {
+    severity: 'error',
+    meaning: 'The running version of a document does not load, so what needs it fails.',
+    in: {
+      store:
+        'The running version of a document does not load, so what needs it fails (`tollgate store check`): run a version that loads, or mend the working copy.',
+    },
+  },
   EDIT_CONFLICT: {
     severity: 'error',
     meaning: 'The document changed since the version the edit was based on; nothing was stored.',
@@ -208,6 +224,7 @@ export const DOCUMENT_ONLY_CODES = {
     },
   },
   GATEWAYS_NOT_UPGRADED: {
+    seed: 'policy-documents',
     severity: 'info',
     meaning: 'A live gateway decides a lower policy language revision than the document’s, so the document cannot run yet.',
     in: {

@@ -16,6 +16,9 @@ export type CodeDomain =
   | 'store'
   | 'api';
 
+/** The reference documents Tollgate implements that name codes. */
+export type SeedDocument = 'rule-sheets' | 'policy-documents';
+
 /** How policy@1's codes group in docs/policy.md (and how the CLI exits on them). */
 export type PolicyKind = 'input' | 'error' | 'warning' | 'decision' | 'template';
 
@@ -27,6 +30,11 @@ export interface CodeEntry {
   /** When it occurs, by domain: the domains are where it occurs. */
   in: Partial<Record<CodeDomain, string>>;
   policyKind?: PolicyKind;
+  /**
+   * The reference document that names this code (docs/documents.md, "How codes are spelled"): the code is
+   * spelled exactly as that document spells it, on every path, and never renamed.
+   */
+  seed?: SeedDocument;
   /** The HTTP status an API error with this code answers. */
   status?: number;
 }

@@ -1,17 +1,17 @@
 // The one code registry: every code Tollgate answers, in one table (code -> severity, domains, one-line
 // meaning, HTTP status for API errors). Each reader's registry (POLICY_CODES, SHEET_CODES, ...) is a view of
 // it, docs' code tables are rendered from it (scripts/render-code-tables.ts), and so is the API's Error.code
-// enum. How to add a code: CONTRIBUTING.md; renamed codes: docs/documents.md, "Codes renamed".
+// enum. How to add a code: CONTRIBUTING.md; how codes are spelled: docs/documents.md, "How codes are spelled".
 import { API_CODES } from './api-codes.ts';
 import { DOCUMENT_ONLY_CODES } from './documents.ts';
-import type { CodeDomain, CodeEntry, PolicyKind } from './entry.ts';
+import type { CodeDomain, CodeEntry, PolicyKind, SeedDocument } from './entry.ts';
 import { GATE_ONLY_CODES } from './gate.ts';
 import { MCP_CODES } from './mcp.ts';
 import { POLICY_ONLY_CODES } from './policy.ts';
 import { RULES_CODES } from './rules.ts';
 import { SHARED_CODES } from './shared.ts';
 
-export type { CodeDomain, CodeEntry, PolicyKind } from './entry.ts';
+export type { CodeDomain, CodeEntry, PolicyKind, SeedDocument } from './entry.ts';
 
 /** The parts of the table, each code in exactly one (a test holds that no part repeats another's code). */
 export const CODE_PARTS = [SHARED_CODES, POLICY_ONLY_CODES, DOCUMENT_ONLY_CODES, RULES_CODES, GATE_ONLY_CODES, MCP_CODES] as const;
@@ -31,6 +31,8 @@ export interface CodeInfo {
   /** When it occurs, by domain (the text of docs' tables). */
   when: Partial<Record<CodeDomain, string>>;
   policyKind?: PolicyKind;
+  /** The reference document that names the code, whose spelling it keeps. */
+  seed?: SeedDocument;
 }
 
 function fold(): ReadonlyMap<string, CodeInfo> {
@@ -44,6 +46,7 @@ function fold(): ReadonlyMap<string, CodeInfo> {
       when: { ...e.in },
     };
     if (e.policyKind !== undefined) info.policyKind = e.policyKind;
+    if (e.seed !== undefined) info.seed = e.seed;
     out.set(code, info);
   }
   // The API's error codes (api-codes.ts) join the table here, each with its HTTP status.
@@ -63,10 +66,16 @@ function fold(): ReadonlyMap<string, CodeInfo> {
 export const CODES: ReadonlyMap<string, CodeInfo> = fold();
 
 /**
+ * The codes a reference document names, spelled as it spells them: rule-sheets' in lower case
+ * (rule_sheet_unsupported), policy-documents' in upper case (UNKNOWN_MEMBER).
+ */
+export const SEED_CODES: readonly CodeInfo[] = [...CODES.values()].filter((c) => c.seed !== undefined);
+
+/**
  * The codes of one domain, in the registry's order.
  *
  * @example
- * codesIn('colang').map((c) => c.code) // ['COLANG_SYNTAX', 'COLANG_DUPLICATE', 'COLANG_CONTEXT_ACTION', 'COLANG_LIMIT']
+ * codesIn('colang').map((c) => c.code) // ['colang_syntax', 'colang_duplicate', 'colang_context_action', 'colang_limit']
  */
 export function codesIn(domain: CodeDomain): CodeInfo[] {
   return [...CODES.values()].filter((c) => c.domains.includes(domain));
@@ -81,7 +90,7 @@ type CodesOf<D extends CodeDomain> = {
  * A reader's registry as a view of the table: `{CODE: {when}}` for the codes of its domain.
  *
  * @example
- * codeView('sheet').RULE_SHEET_LIMIT.when // 'A list (requires, after, ...) holds more than 1000 items; ...'
+ * codeView('sheet').rule_sheet_limit.when // 'A list (requires, after, ...) holds more than 1000 items; ...'
  */
 export function codeView<D extends CodeDomain>(domain: D): Readonly<CodesOf<D>> {
   return Object.fromEntries(codesIn(domain).map((c) => [c.code, { when: c.when[domain] as string }])) as CodesOf<D>;

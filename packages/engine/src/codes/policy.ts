@@ -44,6 +44,7 @@ export const POLICY_ONLY_CODES = {
     },
   },
   CONTRADICTORY_BOUNDS: {
+    seed: 'policy-documents',
     severity: 'error',
     meaning: 'The bounds of an amount or argument condition admit no value (gt "10" with lt "5").',
     policyKind: 'error',
@@ -68,6 +69,7 @@ export const POLICY_ONLY_CODES = {
     },
   },
   APPROVER_ROLE_NOT_CAPABLE: {
+    seed: 'policy-documents',
     severity: 'error',
     meaning: "approvers.roles lists a role that cannot approve (developer, viewer), or a listed user's role cannot approve.",
     policyKind: 'error',
@@ -76,6 +78,7 @@ export const POLICY_ONLY_CODES = {
     },
   },
   UNKNOWN_APPROVER: {
+    seed: 'policy-documents',
     severity: 'error',
     meaning:
       "approvers.users lists an ID that is not a member (checked against the members given, and on the server against the workspace's own).",
@@ -150,6 +153,7 @@ export const POLICY_ONLY_CODES = {
     },
   },
   FAIL_CLOSED_ROUTING: {
+    seed: 'policy-documents',
     severity: 'warning',
     meaning:
       'A rule with an amount condition matches a tool without an amount mapping, or mapped in another currency: its calls are routed fail-closed (deny and require_approval match, allow never does).',
@@ -176,6 +180,7 @@ export const POLICY_ONLY_CODES = {
     },
   },
   TOO_MANY_APPROVERS: {
+    seed: 'policy-documents',
     severity: 'error',
     meaning: 'A require_approval decision would need more than 32 eligible approvers; denied.',
     policyKind: 'decision',
@@ -192,6 +197,7 @@ export const POLICY_ONLY_CODES = {
     },
   },
   ARGUMENTS_REQUIRED: {
+    seed: 'policy-documents',
     severity: 'error',
     meaning: 'An example or recorded call has no arguments but its decision depends on them; reported as not evaluable instead of guessed.',
     policyKind: 'decision',
@@ -227,6 +233,7 @@ export const POLICY_ONLY_CODES = {
     },
   },
   PARAMETER_ORDER: {
+    seed: 'policy-documents',
     severity: 'error',
     meaning: 'Of two amount limits, the lower is not strictly below the upper.',
     policyKind: 'template',

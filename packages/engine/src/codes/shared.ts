@@ -78,6 +78,7 @@ export const SHARED_CODES = {
     },
   },
   UNKNOWN_MEMBER: {
+    seed: 'policy-documents',
     severity: 'error',
     meaning: 'A member not defined by policy@1, at any level.',
     policyKind: 'error',
@@ -207,6 +208,7 @@ export const SHARED_CODES = {
     },
   },
   INVALID_AMOUNT: {
+    seed: 'policy-documents',
     severity: 'error',
     meaning:
       "The value at the amount pointer is present but not an accepted amount, or the currency pointer does not name exactly the tool's currency; denied before any rule.",
@@ -218,6 +220,7 @@ export const SHARED_CODES = {
     },
   },
   INVALID_TOOL_CONFIGURATION: {
+    seed: 'policy-documents',
     severity: 'error',
     meaning: 'The tool binding (its name, action or amount mapping) is invalid; every call is denied.',
     policyKind: 'decision',

@@ -6,7 +6,7 @@ import { codeView } from '../codes/index.ts';
  * Every code a Colang problem can carry, with when it occurs.
  *
  * @example
- * COLANG_CODES.COLANG_LIMIT.when // 'A guard nests more than 64 ...'
+ * COLANG_CODES.colang_limit.when // 'A guard nests more than 64 ...'
  */
 export const COLANG_CODES = codeView('colang');
 

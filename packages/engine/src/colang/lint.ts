@@ -4,7 +4,7 @@ import type { Rulebook, RulebookSourceMap } from '../rulebook/types.ts';
 import type { LintCatalogue } from '../sheet/lint.ts';
 import { byPosition, type Diagnostic } from '../source/diagnostic.ts';
 
-/** `RULE_ACTION_UNKNOWN` at a flow's line; `WRITE_UNGOVERNED` (line 1) for a write with no flow. */
+/** `rule_action_unknown` at a flow's line; `write_ungoverned` (line 1) for a write with no flow. */
 export function lintRulebook(rulebook: Rulebook, sourceMap: RulebookSourceMap, catalogue: LintCatalogue): Diagnostic[] {
   const lints: Diagnostic[] = [];
   const known = new Set(catalogue.tools.map((t) => t.name));
@@ -14,7 +14,7 @@ export function lintRulebook(rulebook: Rulebook, sourceMap: RulebookSourceMap, c
   for (const flow of rulebook.flows) {
     if (!known.has(flow.action)) {
       lints.push({
-        code: 'RULE_ACTION_UNKNOWN',
+        code: 'rule_action_unknown',
         severity: 'warning',
         message: `the rulebook has a flow for \`${flow.action}\`, which the catalogue does not hold`,
         ...at(sourceMap.flows[flow.action]?.line ?? 1),
@@ -24,7 +24,7 @@ export function lintRulebook(rulebook: Rulebook, sourceMap: RulebookSourceMap, c
   for (const tool of catalogue.tools) {
     if (tool.kind === 'write' && !governed.has(tool.name)) {
       lints.push({
-        code: 'WRITE_UNGOVERNED',
+        code: 'write_ungoverned',
         severity: 'warning',
         message: `the catalogue's write \`${tool.name}\` has no flow in the rulebook; name it so it is not left ungoverned by omission`,
         ...at(1),

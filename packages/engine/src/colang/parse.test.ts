@@ -247,79 +247,79 @@ describe('parseColang: canonical form', () => {
   });
 });
 
-describe('parseColang: COLANG_SYNTAX, each at its line', () => {
+describe('parseColang: colang_syntax, each at its line', () => {
   it('a define line the grammar does not accept', () => {
     expectProblems(colang('define flw a', '  refuse'), [
-      [1, 'COLANG_SYNTAX', 'expected "define context NAME on ACTION" or "define flow ACTION"'],
+      [1, 'colang_syntax', 'expected "define context NAME on ACTION" or "define flow ACTION"'],
     ]);
-    expectProblems(colang('define flow a', '  refuse', 'define context c', '  x > 1'), [[3, 'COLANG_SYNTAX', 'expected "define context']]);
-    expectProblems(colang('define flow', '  refuse'), [[1, 'COLANG_SYNTAX', 'expected "define context']]);
-    expectProblems(colang('Define flow a', '  refuse'), [[1, 'COLANG_SYNTAX', 'expected "define context']]);
-    expectProblems(colang('define flow a b', '  refuse'), [[1, 'COLANG_SYNTAX', 'expected "define context']]);
-    expectProblems(colang('allow when $x'), [[1, 'COLANG_SYNTAX', 'expected "define context']]);
+    expectProblems(colang('define flow a', '  refuse', 'define context c', '  x > 1'), [[3, 'colang_syntax', 'expected "define context']]);
+    expectProblems(colang('define flow', '  refuse'), [[1, 'colang_syntax', 'expected "define context']]);
+    expectProblems(colang('Define flow a', '  refuse'), [[1, 'colang_syntax', 'expected "define context']]);
+    expectProblems(colang('define flow a b', '  refuse'), [[1, 'colang_syntax', 'expected "define context']]);
+    expectProblems(colang('allow when $x'), [[1, 'colang_syntax', 'expected "define context']]);
   });
 
   it('a context name or an action name outside the grammar', () => {
-    expectProblems(colang('define context Big on a', '  x > 1'), [[1, 'COLANG_SYNTAX', '"Big" is not a context name']]);
-    expectProblems(colang('define context 1st on a', '  x > 1'), [[1, 'COLANG_SYNTAX', '"1st" is not a context name']]);
-    expectProblems(colang('define context c on a/b', '  x > 1'), [[1, 'COLANG_SYNTAX', '"a/b" is not an action name']]);
-    expectProblems(colang('define flow a:b', '  refuse'), [[1, 'COLANG_SYNTAX', '"a:b" is not an action name']]);
-    expectProblems(colang(`define flow ${'a'.repeat(129)}`, '  refuse'), [[1, 'COLANG_SYNTAX', 'is not an action name']]);
+    expectProblems(colang('define context Big on a', '  x > 1'), [[1, 'colang_syntax', '"Big" is not a context name']]);
+    expectProblems(colang('define context 1st on a', '  x > 1'), [[1, 'colang_syntax', '"1st" is not a context name']]);
+    expectProblems(colang('define context c on a/b', '  x > 1'), [[1, 'colang_syntax', '"a/b" is not an action name']]);
+    expectProblems(colang('define flow a:b', '  refuse'), [[1, 'colang_syntax', '"a:b" is not an action name']]);
+    expectProblems(colang(`define flow ${'a'.repeat(129)}`, '  refuse'), [[1, 'colang_syntax', 'is not an action name']]);
   });
 
   it('a body indented by other than two spaces', () => {
     for (const indent of [' ', '   ', '    ']) {
-      expectProblem(colang('define flow a', `${indent}refuse`), 2, 'COLANG_SYNTAX', 'a body line is indented by exactly two spaces');
+      expectProblem(colang('define flow a', `${indent}refuse`), 2, 'colang_syntax', 'a body line is indented by exactly two spaces');
     }
     expectProblem(
       colang('define context c on a', '   x > 1', 'define flow a', '  allow when $c'),
       2,
-      'COLANG_SYNTAX',
+      'colang_syntax',
       'exactly two spaces',
     );
-    expectProblem(colang('define flow a', '  refuse', ' define flow b', '  refuse'), 3, 'COLANG_SYNTAX', 'exactly two spaces');
+    expectProblem(colang('define flow a', '  refuse', ' define flow b', '  refuse'), 3, 'colang_syntax', 'exactly two spaces');
   });
 
   it('a tab, anywhere on a line', () => {
-    expectProblem(colang('define flow a', '\trefuse'), 2, 'COLANG_SYNTAX', 'a tab; indent with two spaces');
-    expectProblems(colang('define flow a', '  refuse', '# a\ttab'), [[3, 'COLANG_SYNTAX', 'a tab']]);
+    expectProblem(colang('define flow a', '\trefuse'), 2, 'colang_syntax', 'a tab; indent with two spaces');
+    expectProblems(colang('define flow a', '  refuse', '# a\ttab'), [[3, 'colang_syntax', 'a tab']]);
     expectProblems(colang('define flow\ta', '  refuse'), [
-      [1, 'COLANG_SYNTAX', 'a tab'],
-      [2, 'COLANG_SYNTAX', 'an indented line belongs under a define'],
+      [1, 'colang_syntax', 'a tab'],
+      [2, 'colang_syntax', 'an indented line belongs under a define'],
     ]);
   });
 
   it('a body outside a define', () => {
-    expectProblems(colang('  refuse', 'define flow a', '  refuse'), [[1, 'COLANG_SYNTAX', 'an indented line belongs under a define']]);
-    expectProblems(colang('# only a comment', '', '  amount > 200'), [[3, 'COLANG_SYNTAX', 'an indented line belongs under a define']]);
+    expectProblems(colang('  refuse', 'define flow a', '  refuse'), [[1, 'colang_syntax', 'an indented line belongs under a define']]);
+    expectProblems(colang('# only a comment', '', '  amount > 200'), [[3, 'colang_syntax', 'an indented line belongs under a define']]);
   });
 
   it('a flow with two bodies, at the second', () => {
     expectProblems(colang('define flow a', '  refuse', '  allow when $x'), [
-      [3, 'COLANG_SYNTAX', 'flow a has its body already: one "refuse" or one "allow when" line'],
+      [3, 'colang_syntax', 'flow a has its body already: one "refuse" or one "allow when" line'],
     ]);
-    expectProblems(colang('define flow a', '  allow when $x', '  allow when $y'), [[3, 'COLANG_SYNTAX', 'flow a has its body already']]);
+    expectProblems(colang('define flow a', '  allow when $x', '  allow when $y'), [[3, 'colang_syntax', 'flow a has its body already']]);
   });
 
   it('a flow with no body, at its define line', () => {
     expectProblems(colang('define flow a', '', 'define flow b', '  refuse'), [
-      [1, 'COLANG_SYNTAX', 'flow a has no body: "refuse" or "allow when EXPRESSION"'],
+      [1, 'colang_syntax', 'flow a has no body: "refuse" or "allow when EXPRESSION"'],
     ]);
-    expectProblems(colang('define flow a', '  refuse', 'define flow b'), [[3, 'COLANG_SYNTAX', 'flow b has no body']]);
+    expectProblems(colang('define flow a', '  refuse', 'define flow b'), [[3, 'colang_syntax', 'flow b has no body']]);
   });
 
   it('a context with no comparison, at its define line', () => {
     expectProblems(colang('define context big on a', '', 'define flow a', '  allow when $big'), [
-      [1, 'COLANG_SYNTAX', 'context big has no comparison; add lines such as "amount > 200"'],
+      [1, 'colang_syntax', 'context big has no comparison; add lines such as "amount > 200"'],
     ]);
   });
 
   it('a body line that is neither refuse nor allow when, and lines of the other kind of define', () => {
-    expectProblem(colang('define flow a', '  permit'), 2, 'COLANG_SYNTAX', 'a flow body is "refuse" or "allow when EXPRESSION"');
-    expectProblem(colang('define flow a', '  allow when'), 2, 'COLANG_SYNTAX', 'a flow body is "refuse" or "allow when EXPRESSION"');
-    expectProblem(colang('define flow a', '  amount > 200'), 2, 'COLANG_SYNTAX', 'a flow body is "refuse"');
-    expectProblem(colang('define context c on a', '  refuse'), 2, 'COLANG_SYNTAX', 'expected a comparison such as "amount > 200"');
-    expectProblem(colang('define context c on a', '  x > 1', '  allow when $y'), 3, 'COLANG_SYNTAX', 'expected a comparison');
+    expectProblem(colang('define flow a', '  permit'), 2, 'colang_syntax', 'a flow body is "refuse" or "allow when EXPRESSION"');
+    expectProblem(colang('define flow a', '  allow when'), 2, 'colang_syntax', 'a flow body is "refuse" or "allow when EXPRESSION"');
+    expectProblem(colang('define flow a', '  amount > 200'), 2, 'colang_syntax', 'a flow body is "refuse"');
+    expectProblem(colang('define context c on a', '  refuse'), 2, 'colang_syntax', 'expected a comparison such as "amount > 200"');
+    expectProblem(colang('define context c on a', '  x > 1', '  allow when $y'), 3, 'colang_syntax', 'expected a comparison');
   });
 
   it('a literal outside the grammar', () => {
@@ -339,7 +339,7 @@ describe('parseColang: COLANG_SYNTAX, each at its line', () => {
       ['0.1234567890123456789', '0.1234567890123456789 has more than 18 fraction digits'],
     ];
     for (const [literal, fragment] of cases) {
-      expectProblem(colang('define context c on a', `  v == ${literal}`, 'define flow a', '  allow when $c'), 2, 'COLANG_SYNTAX', fragment);
+      expectProblem(colang('define context c on a', `  v == ${literal}`, 'define flow a', '  allow when $c'), 2, 'colang_syntax', fragment);
     }
   });
 
@@ -348,53 +348,53 @@ describe('parseColang: COLANG_SYNTAX, each at its line', () => {
       expectProblem(
         colang('define context c on a', `  name ${op} "x"`, 'define flow a', '  allow when $c'),
         2,
-        'COLANG_SYNTAX',
+        'colang_syntax',
         `${op} compares numbers; "x" is not one`,
       );
     }
-    expectProblem(colang('define context c on a', '  flag > true'), 2, 'COLANG_SYNTAX', '> compares numbers; true is not one');
+    expectProblem(colang('define context c on a', '  flag > true'), 2, 'colang_syntax', '> compares numbers; true is not one');
   });
 
   it('an unclosed parenthesis, a stray one, trailing tokens and a guard that ends early', () => {
-    expectProblem(colang('define flow a', '  allow when ($x and $y'), 2, 'COLANG_SYNTAX', 'a "(" is not closed');
-    expectProblem(colang('define flow a', '  allow when $x and $y)'), 2, 'COLANG_SYNTAX', 'unexpected ")" after the guard');
+    expectProblem(colang('define flow a', '  allow when ($x and $y'), 2, 'colang_syntax', 'a "(" is not closed');
+    expectProblem(colang('define flow a', '  allow when $x and $y)'), 2, 'colang_syntax', 'unexpected ")" after the guard');
     expectProblem(
       colang('define flow a', '  allow when $x $y'),
       2,
-      'COLANG_SYNTAX',
+      'colang_syntax',
       'unexpected "$y" after the guard; join conditions with "and" or "or"',
     );
-    expectProblem(colang('define flow a', '  allow when $x and'), 2, 'COLANG_SYNTAX', 'the guard ends too early');
-    expectProblem(colang('define flow a', '  allow when not'), 2, 'COLANG_SYNTAX', 'the guard ends too early');
-    expectProblem(colang('define flow a', '  allow when $x xor $y'), 2, 'COLANG_SYNTAX', 'unexpected "xor" after the guard');
-    expectProblem(colang('define flow a', '  allow when and $x'), 2, 'COLANG_SYNTAX', 'expected $context, "not" or "(", got "and"');
-    expectProblem(colang('define flow a', '  allow when $x & $y'), 2, 'COLANG_SYNTAX', 'unexpected "&" in the guard');
-    expectProblem(colang('define flow a', '  allow when amount > 200'), 2, 'COLANG_SYNTAX', 'unexpected ">" in the guard');
+    expectProblem(colang('define flow a', '  allow when $x and'), 2, 'colang_syntax', 'the guard ends too early');
+    expectProblem(colang('define flow a', '  allow when not'), 2, 'colang_syntax', 'the guard ends too early');
+    expectProblem(colang('define flow a', '  allow when $x xor $y'), 2, 'colang_syntax', 'unexpected "xor" after the guard');
+    expectProblem(colang('define flow a', '  allow when and $x'), 2, 'colang_syntax', 'expected $context, "not" or "(", got "and"');
+    expectProblem(colang('define flow a', '  allow when $x & $y'), 2, 'colang_syntax', 'unexpected "&" in the guard');
+    expectProblem(colang('define flow a', '  allow when amount > 200'), 2, 'colang_syntax', 'unexpected ">" in the guard');
   });
 
   it('a $ that names no context', () => {
-    expectProblem(colang('define flow a', '  allow when $Approved'), 2, 'COLANG_SYNTAX', '$Approved is not a context name');
-    expectProblem(colang('define flow a', '  allow when $1x'), 2, 'COLANG_SYNTAX', '$1x is not a context name');
+    expectProblem(colang('define flow a', '  allow when $Approved'), 2, 'colang_syntax', '$Approved is not a context name');
+    expectProblem(colang('define flow a', '  allow when $1x'), 2, 'colang_syntax', '$1x is not a context name');
   });
 });
 
-describe('parseColang: COLANG_DUPLICATE and COLANG_CONTEXT_ACTION', () => {
+describe('parseColang: colang_duplicate and colang_context_action', () => {
   it('a second flow for an action, at the second, naming the first', () => {
     expectProblems(colang('define flow a', '  refuse', '', 'define flow a', '  allow when $x'), [
-      [4, 'COLANG_DUPLICATE', 'a has a flow already (line 1): one flow per action'],
+      [4, 'colang_duplicate', 'a has a flow already (line 1): one flow per action'],
     ]);
   });
 
   it('a second context of a name, at the second, naming the first', () => {
     expectProblems(colang('define context c on a', '  x > 1', 'define context c on b', '  x > 2', 'define flow a', '  allow when $c'), [
-      [3, 'COLANG_DUPLICATE', 'context c is defined already (line 1)'],
+      [3, 'colang_duplicate', 'context c is defined already (line 1)'],
     ]);
   });
 
   it('a flow reading a context computed from another action’s arguments, at the body line', () => {
     expectProblems(
       colang('define context big on refund_card', '  amount > 200', '', 'define flow charge_card', '  allow when not $big or $x'),
-      [[5, 'COLANG_CONTEXT_ACTION', "$big is computed from refund_card's arguments, so flow charge_card cannot read it"]],
+      [[5, 'colang_context_action', "$big is computed from refund_card's arguments, so flow charge_card cannot read it"]],
     );
   });
 
@@ -413,27 +413,27 @@ describe('parseColang: COLANG_DUPLICATE and COLANG_CONTEXT_ACTION', () => {
         'define flow c',
       ),
       [
-        [2, 'COLANG_CONTEXT_ACTION', '$c is computed from a'],
-        [4, 'COLANG_SYNTAX', '> compares numbers'],
-        [6, 'COLANG_DUPLICATE', 'b has a flow already (line 1)'],
-        [8, 'COLANG_SYNTAX', 'expected "define context'],
-        [9, 'COLANG_SYNTAX', 'a tab'],
-        [10, 'COLANG_SYNTAX', 'flow c has no body'],
+        [2, 'colang_context_action', '$c is computed from a'],
+        [4, 'colang_syntax', '> compares numbers'],
+        [6, 'colang_duplicate', 'b has a flow already (line 1)'],
+        [8, 'colang_syntax', 'expected "define context'],
+        [9, 'colang_syntax', 'a tab'],
+        [10, 'colang_syntax', 'flow c has no body'],
       ],
     );
   });
 });
 
-describe('parseColang: limits, each a COLANG_LIMIT at its line (never a stack overflow)', () => {
+describe('parseColang: limits, each a colang_limit at its line (never a stack overflow)', () => {
   it('a guard nested past 64 "not"s and parentheses, at any depth', () => {
     for (const n of [65, 3000, 100_000]) {
       const parens = colang('# deep', 'define flow a', `  allow when ${'('.repeat(n)}$x${')'.repeat(n)}`);
-      expectProblems(parens, [[3, 'COLANG_LIMIT', 'the guard nests more than 64 "not"s and parentheses']]);
+      expectProblems(parens, [[3, 'colang_limit', 'the guard nests more than 64 "not"s and parentheses']]);
       const nots = colang('define flow a', `  allow when ${'not '.repeat(n)}$x`);
-      expectProblems(nots, [[2, 'COLANG_LIMIT', 'the guard nests more than 64 "not"s and parentheses']]);
+      expectProblems(nots, [[2, 'colang_limit', 'the guard nests more than 64 "not"s and parentheses']]);
     }
     // Unclosed: the limit is met before the missing ")" would be.
-    expectProblems(colang('define flow a', `  allow when ${'('.repeat(5000)}$x`), [[2, 'COLANG_LIMIT', 'nests more than 64']]);
+    expectProblems(colang('define flow a', `  allow when ${'('.repeat(5000)}$x`), [[2, 'colang_limit', 'nests more than 64']]);
   });
 
   it('64 levels parse; so do many levels side by side, which nest nothing', () => {
@@ -447,11 +447,11 @@ describe('parseColang: limits, each a COLANG_LIMIT at its line (never a stack ov
   it('a guard naming more than 4096 contexts; a context of more than 1000 comparisons', () => {
     const terms = Array.from({ length: 4097 }, (_, i) => `$c${i}`).join(' and ');
     expectProblems(colang('define flow a', `  allow when ${terms}`), [
-      [2, 'COLANG_LIMIT', 'the guard names 4097 contexts; a guard names at most 4096'],
+      [2, 'colang_limit', 'the guard names 4097 contexts; a guard names at most 4096'],
     ]);
     const comparisons = Array.from({ length: 1001 }, (_, i) => `  n${i} > 1`);
     expectProblems(colang('define context big on a', ...comparisons, 'define flow a', '  allow when not $big'), [
-      [1002, 'COLANG_LIMIT', 'a context holds at most 1000 comparisons'],
+      [1002, 'colang_limit', 'a context holds at most 1000 comparisons'],
     ]);
   });
 
@@ -463,7 +463,7 @@ describe('parseColang: limits, each a COLANG_LIMIT at its line (never a stack ov
   });
 
   it('a lone carriage return, once, at the line it ends', () => {
-    expectProblems('define flow a\n  refuse\rdefine flow b\n  refuse\n', [[2, 'COLANG_SYNTAX', 'a line ends in a lone carriage return']]);
+    expectProblems('define flow a\n  refuse\rdefine flow b\n  refuse\n', [[2, 'colang_syntax', 'a line ends in a lone carriage return']]);
     expect(flows('define flow a\r\n  refuse\r\n')).toEqual([{ action: 'a', refuse: true }]);
   });
 });

@@ -20,7 +20,7 @@ const COMPARISON = /^([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|==|>|<)\s*(.+)$/;
 const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
 /** A problem past one of the front end's limits (docs/colang.md, "Limits"). */
-export const COLANG_LIMIT: ColangCode = 'COLANG_LIMIT';
+export const LIMIT_CODE: ColangCode = 'colang_limit';
 /**
  * The front end's limits (docs/architecture.md, "Reading hostile input"). A guard nests at most MAX_GUARD_DEPTH
  * `not`s and parentheses, so no later stage that walks an expression (lowering, canonical form,
@@ -58,7 +58,7 @@ export function parseColang(text: string, file?: string): ColangResult {
   const problems: Diagnostic[] = [];
   const lines = text.split(/\r?\n/);
   // `at` is the 0-based [start, end) of the problem within its line; by default the line's statement.
-  const fail = (line: number, message: string, code = 'COLANG_SYNTAX', at = statementOf(lines[line - 1] ?? '')) => {
+  const fail = (line: number, message: string, code = 'colang_syntax', at = statementOf(lines[line - 1] ?? '')) => {
     problems.push({ code, severity: 'error', message, line, column: at[0] + 1, endLine: line, endColumn: at[1] + 1 });
   };
   // Where a word stands in its line, for a problem about that word (the statement when it is not found).
@@ -76,13 +76,13 @@ export function parseColang(text: string, file?: string): ColangResult {
     if (raw.includes('\r')) {
       // Only a lone \r is left here (lines are split at \r?\n): editors end a line at it, this reader does not.
       const cr = raw.indexOf('\r');
-      fail(line, 'a line ends in a lone carriage return (\\r): end lines with \\n or \\r\\n', 'COLANG_SYNTAX', [cr, cr + 1]);
+      fail(line, 'a line ends in a lone carriage return (\\r): end lines with \\n or \\r\\n', 'colang_syntax', [cr, cr + 1]);
       open = { kind: 'skip' };
       return;
     }
     if (raw.includes('\t')) {
       const tab = raw.indexOf('\t');
-      fail(line, 'a tab; indent with two spaces', 'COLANG_SYNTAX', [tab, tab + 1]);
+      fail(line, 'a tab; indent with two spaces', 'colang_syntax', [tab, tab + 1]);
       return;
     }
     const content = stripComment(raw);
@@ -108,7 +108,7 @@ export function parseColang(text: string, file?: string): ColangResult {
           );
         if (!TOOL_NAME.test(action)) return fail(line, `"${action}" is not an action name`, undefined, word(line, ` ${action}`));
         if (contexts.has(name))
-          return fail(line, `context ${name} is defined already (line ${contexts.get(name)?.line})`, 'COLANG_DUPLICATE', word(line, name));
+          return fail(line, `context ${name} is defined already (line ${contexts.get(name)?.line})`, 'colang_duplicate', word(line, name));
         const def = { name, action, line, comparisons: [] };
         contexts.set(name, def);
         open = { kind: 'context', def };
@@ -119,7 +119,7 @@ export function parseColang(text: string, file?: string): ColangResult {
           return fail(
             line,
             `${action} has a flow already (line ${flows.get(action)?.line}): one flow per action`,
-            'COLANG_DUPLICATE',
+            'colang_duplicate',
             word(line, action),
           );
         const def: FlowDef = { action, line };
@@ -133,7 +133,7 @@ export function parseColang(text: string, file?: string): ColangResult {
     if (open.kind === 'context') {
       if (open.def.comparisons.length === MAX_CONTEXT_COMPARISONS) {
         open = { kind: 'skip' };
-        return fail(line, `a context holds at most ${MAX_CONTEXT_COMPARISONS} comparisons`, COLANG_LIMIT);
+        return fail(line, `a context holds at most ${MAX_CONTEXT_COMPARISONS} comparisons`, LIMIT_CODE);
       }
       const comparison = parseComparison(words);
       if (typeof comparison === 'string') return fail(line, comparison);
@@ -183,7 +183,7 @@ export function parseColang(text: string, file?: string): ColangResult {
         fail(
           ref.line,
           `$${ref.name} is computed from ${context.action}'s arguments, so flow ${def.action} cannot read it`,
-          'COLANG_CONTEXT_ACTION',
+          'colang_context_action',
           word(ref.line, `$${ref.name}`),
         );
       }
@@ -282,15 +282,15 @@ type Parsed = { expr: Expr; refs: string[] } | { problem: string; code: string }
  */
 function parseExpr(text: string): Parsed {
   const tokens = tokenize(text);
-  if (typeof tokens === 'string') return { problem: tokens, code: 'COLANG_SYNTAX' };
+  if (typeof tokens === 'string') return { problem: tokens, code: 'colang_syntax' };
   let terms = 0;
   for (const t of tokens) if (t.kind === 'var') terms++;
   if (terms > MAX_GUARD_TERMS) {
-    return { problem: `the guard names ${terms} contexts; a guard names at most ${MAX_GUARD_TERMS}`, code: COLANG_LIMIT };
+    return { problem: `the guard names ${terms} contexts; a guard names at most ${MAX_GUARD_TERMS}`, code: LIMIT_CODE };
   }
   const limit = { passed: false };
   const parsed = parseTokens(tokens, limit);
-  return typeof parsed === 'string' ? { problem: parsed, code: limit.passed ? COLANG_LIMIT : 'COLANG_SYNTAX' } : parsed;
+  return typeof parsed === 'string' ? { problem: parsed, code: limit.passed ? LIMIT_CODE : 'colang_syntax' } : parsed;
 }
 
 function parseTokens(tokens: Token[], limit: { passed: boolean }): { expr: Expr; refs: string[] } | string {

@@ -58,23 +58,23 @@ describe('validateDocument', () => {
 
   it('gives a sheet refusal its line, and keeps lints apart from problems', () => {
     expect(brief('sheets/shop.rules.yaml', 'rules:\n  - action: refund_card\n    requries: [x]\n')).toEqual([
-      { code: 'RULE_SHEET_UNSUPPORTED', path: undefined, line: 3 },
+      { code: 'rule_sheet_unsupported', path: undefined, line: 3 },
     ]);
     const catalogue = { tools: [{ name: 'close_account', kind: 'write' as const }] };
     const r = validateDocument('sheets/shop.rules.yaml', SHEET, { catalogue });
     expect(r.problems).toEqual([]);
     expect(r.lints.map((l) => [l.code, l.line])).toEqual([
-      ['WRITE_UNGOVERNED', 1],
-      ['RULE_ACTION_UNKNOWN', 2],
+      ['write_ungoverned', 1],
+      ['rule_action_unknown', 2],
     ]);
   });
 
   it('gives a Colang problem its line, and lints a valid one against a catalogue', () => {
     expect(brief('colang/shop.co', 'define flow a\n  refuse\ndefine flow a\n  refuse\n')).toEqual([
-      { code: 'COLANG_DUPLICATE', path: undefined, line: 3 },
+      { code: 'colang_duplicate', path: undefined, line: 3 },
     ]);
     const r = validateDocument('colang/shop.co', 'define flow a\n  refuse\n', { catalogue: { tools: [{ name: 'b', kind: 'write' }] } });
-    expect(r.lints.map((l) => l.code)).toEqual(['RULE_ACTION_UNKNOWN', 'WRITE_UNGOVERNED']);
+    expect(r.lints.map((l) => l.code)).toEqual(['rule_action_unknown', 'write_ungoverned']);
   });
 
   it('gives a policy problem its path and line, reads exact JSON, and returns warnings as lints', () => {

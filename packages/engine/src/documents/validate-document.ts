@@ -29,7 +29,7 @@ export interface DocumentValidation {
  *
  * @example
  * validateDocument('sheets/shop.rules.yaml', 'rules:\n  - action: refund_card\n    requries: [x]\n')
- * // { kind: 'sheet', problems: [{ code: 'RULE_SHEET_UNSUPPORTED', range: { start: { line: 3, ... } }, ... }], lints: [] }
+ * // { kind: 'sheet', problems: [{ code: 'rule_sheet_unsupported', range: { start: { line: 3, ... } }, ... }], lints: [] }
  * validateDocument('notes.txt', 'hello') // { kind: undefined, problems: [{ code: 'DOCUMENT_KIND_UNKNOWN', ... }], lints: [] }
  */
 export function validateDocument(id: string, text: string, context: DocumentContext = {}): DocumentValidation {

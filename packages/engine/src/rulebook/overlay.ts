@@ -6,7 +6,7 @@ import type { CatalogueOverlay, ToolDeclarations } from './types.ts';
  * The catalogue with the overlay laid over it, without changing either: checks of both apply (the
  * catalogue's first), after/not_after are unioned, at_most is the smaller, and the overlay's confirmation
  * words win over the catalogue's. Entries for tools the catalogue does not hold are ignored here; the
- * sheet's lint `RULE_ACTION_UNKNOWN` names them. Tools without an entry are returned as they are.
+ * sheet's lint `rule_action_unknown` names them. Tools without an entry are returned as they are.
  *
  * @example
  * layOverlay({ tools: [{ name: 'send_receipt', action: 'receipt.send', kind: 'write', at_most: 3 }] },

@@ -6,7 +6,7 @@ import { codeView } from '../codes/index.ts';
  * Every code a sheet's refusal can carry, with when it occurs.
  *
  * @example
- * SHEET_CODES.RULE_SHEET_LIMIT.when // 'A list names more than 1000 ...'
+ * SHEET_CODES.rule_sheet_limit.when // 'A list names more than 1000 ...'
  */
 export const SHEET_CODES = codeView('sheet');
 

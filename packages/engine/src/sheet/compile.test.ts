@@ -173,11 +173,11 @@ describe('compileSheet: each key, as Colang, rulebook and overlay', () => {
     expect(r.overlay).toEqual(overlay({ charge_card: { confirmation: 'Confirm the call to charge_card?' } }));
   });
 
-  it('requires_confirmation: false alone says nothing: refused at the action, so it cannot silence WRITE_UNGOVERNED', () => {
+  it('requires_confirmation: false alone says nothing: refused at the action, so it cannot silence write_ungoverned', () => {
     const r = compileSheet(sheet('rules:', '  - action: charge_card', '    requires_confirmation: false'));
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.problems.map((p) => [p.code, p.line])).toEqual([['RULE_SHEET_UNSUPPORTED', 2]]);
+    expect(r.problems.map((p) => [p.code, p.line])).toEqual([['rule_sheet_unsupported', 2]]);
     expect(r.problems[0]?.message).toContain('the rule for `charge_card` says nothing');
   });
 
@@ -377,7 +377,7 @@ describe('the reference unsupported.yaml (docs/rule-sheets.md) and formatRefusal
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems.map((p) => formatRefusal('unsupported.yaml', p))).toEqual([
-      'unsupported.yaml:4:13: RULE_SHEET_UNSUPPORTED: `refund_card` has a rule already: one rule per action, so how two would combine is never guessed. The sheet was not compiled; nothing was changed.',
+      'unsupported.yaml:4:13: rule_sheet_unsupported: `refund_card` has a rule already: one rule per action, so how two would combine is never guessed. The sheet was not compiled; nothing was changed.',
     ]);
   });
 
@@ -389,14 +389,14 @@ describe('the reference unsupported.yaml (docs/rule-sheets.md) and formatRefusal
   it('formats each problem with its own line, in the file’s name', () => {
     const r = compileSheet(sheet('rules:', '  - action: a', '    bogus: 1', '  - action: b', '    at_most: 0'));
     expect(r.ok ? [] : r.problems.map((p) => formatRefusal('rules/shop.yaml', p))).toEqual([
-      'rules/shop.yaml:3:5: RULE_SHEET_UNSUPPORTED: "bogus" is not a key of a rule: use action, requires, when, never, requires_confirmation, confirmation, after, not_after, at_most, check. The sheet was not compiled; nothing was changed.',
-      'rules/shop.yaml:5:14: RULE_SHEET_UNSUPPORTED: at_most is a positive whole number of calls per session. The sheet was not compiled; nothing was changed.',
+      'rules/shop.yaml:3:5: rule_sheet_unsupported: "bogus" is not a key of a rule: use action, requires, when, never, requires_confirmation, confirmation, after, not_after, at_most, check. The sheet was not compiled; nothing was changed.',
+      'rules/shop.yaml:5:14: rule_sheet_unsupported: at_most is a positive whole number of calls per session. The sheet was not compiled; nothing was changed.',
     ]);
   });
 
   it('formats a problem the text does not place without a line', () => {
-    expect(formatRefusal('x.yaml', { code: 'RULE_SHEET_UNSUPPORTED', severity: 'error', message: 'why' })).toBe(
-      'x.yaml: RULE_SHEET_UNSUPPORTED: why. The sheet was not compiled; nothing was changed.',
+    expect(formatRefusal('x.yaml', { code: 'rule_sheet_unsupported', severity: 'error', message: 'why' })).toBe(
+      'x.yaml: rule_sheet_unsupported: why. The sheet was not compiled; nothing was changed.',
     );
   });
 });

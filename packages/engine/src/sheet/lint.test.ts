@@ -1,5 +1,5 @@
-// The lints of a sheet against a catalogue (docs/rule-sheets.md, "Lints"): RULE_ACTION_UNKNOWN at the
-// rule's line, WRITE_UNGOVERNED at the line of rules:, formatted `FILE:LINE: lint CODE: message`; advice
+// The lints of a sheet against a catalogue (docs/rule-sheets.md, "Lints"): rule_action_unknown at the
+// rule's line, write_ungoverned at the line of rules:, formatted `FILE:LINE: lint CODE: message`; advice
 // that never stops a compile.
 import { describe, expect, it } from 'vitest';
 import { type Catalogue, readCatalogue } from '../rulebook/catalogue.ts';
@@ -40,7 +40,7 @@ describe('sheet lints against a catalogue', () => {
     const r = compileSheet(SHEET, catalogue(), 'rules.yaml');
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const unknown = r.lints.filter((l) => l.code === 'RULE_ACTION_UNKNOWN');
+    const unknown = r.lints.filter((l) => l.code === 'rule_action_unknown');
     expect(unknown.map((l) => [l.line, l.severity, l.message])).toEqual([
       [8, 'warning', 'the sheet has a rule for `refund_crad`, which the catalogue does not hold'],
       [10, 'warning', 'the sheet has a rule for `print_label`, which the catalogue does not hold'],
@@ -50,7 +50,7 @@ describe('sheet lints against a catalogue', () => {
   it('names each write the sheet never names, at the line of rules:, and never a read', () => {
     const r = compileSheet(SHEET, catalogue(), 'rules.yaml');
     if (!r.ok) throw new Error('expected a compile');
-    const ungoverned = r.lints.filter((l) => l.code === 'WRITE_UNGOVERNED');
+    const ungoverned = r.lints.filter((l) => l.code === 'write_ungoverned');
     expect(ungoverned.map((l) => [l.line, l.severity, l.message])).toEqual([
       [2, 'warning', "the catalogue's write `send_receipt` has no rule in the sheet; name it so it is not left ungoverned by omission"],
       [2, 'warning', "the catalogue's write `delete_customer` has no rule in the sheet; name it so it is not left ungoverned by omission"],
@@ -62,10 +62,10 @@ describe('sheet lints against a catalogue', () => {
     const r = compileSheet(SHEET, catalogue(), 'rules.yaml');
     if (!r.ok) throw new Error('expected a compile');
     expect(r.lints.map((l) => formatLint('rules.yaml', l)).sort()).toEqual([
-      'rules.yaml:10:1: RULE_ACTION_UNKNOWN: the sheet has a rule for `print_label`, which the catalogue does not hold (warning)',
-      "rules.yaml:2:1: WRITE_UNGOVERNED: the catalogue's write `delete_customer` has no rule in the sheet; name it so it is not left ungoverned by omission (warning)",
-      "rules.yaml:2:1: WRITE_UNGOVERNED: the catalogue's write `send_receipt` has no rule in the sheet; name it so it is not left ungoverned by omission (warning)",
-      'rules.yaml:8:1: RULE_ACTION_UNKNOWN: the sheet has a rule for `refund_crad`, which the catalogue does not hold (warning)',
+      'rules.yaml:10:1: rule_action_unknown: the sheet has a rule for `print_label`, which the catalogue does not hold (warning)',
+      "rules.yaml:2:1: write_ungoverned: the catalogue's write `delete_customer` has no rule in the sheet; name it so it is not left ungoverned by omission (warning)",
+      "rules.yaml:2:1: write_ungoverned: the catalogue's write `send_receipt` has no rule in the sheet; name it so it is not left ungoverned by omission (warning)",
+      'rules.yaml:8:1: rule_action_unknown: the sheet has a rule for `refund_crad`, which the catalogue does not hold (warning)',
     ]);
   });
 
@@ -104,11 +104,11 @@ describe('sheet lints against a catalogue', () => {
     expect('lints' in r).toBe(false);
   });
 
-  it('places WRITE_UNGOVERNED at the line of rules: wherever it is', () => {
+  it('places write_ungoverned at the line of rules: wherever it is', () => {
     const read = readSheet('# a header\n\n# more\nrules: []\n');
     if (!read.ok) throw new Error('expected a read');
     expect(lintSheet(read.sheet, { tools: [{ name: 'w', kind: 'write' }] }).map((l) => [l.code, l.line])).toEqual([
-      ['WRITE_UNGOVERNED', 4],
+      ['write_ungoverned', 4],
     ]);
   });
 
@@ -121,6 +121,6 @@ describe('sheet lints against a catalogue', () => {
   });
 
   it('documents both codes', () => {
-    expect(Object.keys(LINT_CODES).sort()).toEqual(['RULE_ACTION_UNKNOWN', 'WRITE_UNGOVERNED']);
+    expect(Object.keys(LINT_CODES).sort()).toEqual(['rule_action_unknown', 'write_ungoverned']);
   });
 });

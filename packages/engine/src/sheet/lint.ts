@@ -10,12 +10,12 @@ export interface LintCatalogue {
 
 /** The lints' codes, each with its one line: a view of the one registry (packages/engine/src/codes/index.ts). */
 export const LINT_CODES = Object.fromEntries(codesIn('lint').map((c) => [c.code, c.when.lint as string])) as Record<
-  'RULE_ACTION_UNKNOWN' | 'WRITE_UNGOVERNED',
+  'rule_action_unknown' | 'write_ungoverned',
   string
 >;
 
 /**
- * Lints a sheet against a catalogue: `RULE_ACTION_UNKNOWN` at the rule's line, `WRITE_UNGOVERNED` at
+ * Lints a sheet against a catalogue: `rule_action_unknown` at the rule's line, `write_ungoverned` at
  * the line of `rules:`.
  */
 export function lintSheet(sheet: Sheet, catalogue: LintCatalogue): Diagnostic[] {
@@ -27,7 +27,7 @@ export function lintSheet(sheet: Sheet, catalogue: LintCatalogue): Diagnostic[] 
   for (const rule of sheet.rules) {
     if (!known.has(rule.action)) {
       lints.push({
-        code: 'RULE_ACTION_UNKNOWN',
+        code: 'rule_action_unknown',
         severity: 'warning',
         message: `the sheet has a rule for \`${rule.action}\`, which the catalogue does not hold`,
         ...at(rule.line),
@@ -37,7 +37,7 @@ export function lintSheet(sheet: Sheet, catalogue: LintCatalogue): Diagnostic[] 
   for (const tool of catalogue.tools) {
     if (tool.kind === 'write' && !named.has(tool.name)) {
       lints.push({
-        code: 'WRITE_UNGOVERNED',
+        code: 'write_ungoverned',
         severity: 'warning',
         message: `the catalogue's write \`${tool.name}\` has no rule in the sheet; name it so it is not left ungoverned by omission`,
         ...at(sheet.line),

@@ -126,7 +126,7 @@ export function readRule(node: Node | null, lineOf: (o: number | undefined) => n
     }
   }
   // `requires_confirmation: false` and nothing else compiles to nothing, yet names the action, which
-  // would silence WRITE_UNGOVERNED for it: a rule that says nothing is refused, whatever its keys.
+  // would silence write_ungoverned for it: a rule that says nothing is refused, whatever its keys.
   if (before.count === 0 && keys.length > 0 && Object.keys(rule).every((k) => k === 'action' || k === 'line'))
     refuse(action.at, saysNothing);
   return { rule, actionAt: action.at };

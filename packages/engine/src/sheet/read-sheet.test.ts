@@ -22,7 +22,7 @@ function problemsOf(text: string): Diagnostic[] {
   return read.problems;
 }
 
-/** The problems as [line, message]; every one is a RULE_SHEET_UNSUPPORTED error placed on one line of the text. */
+/** The problems as [line, message]; every one is a rule_sheet_unsupported error placed on one line of the text. */
 function refusals(text: string): [number, string][] {
   return problemsOf(text).map((p) => {
     expect(p.code).toBe(UNSUPPORTED);
@@ -584,7 +584,7 @@ describe('readSheet: nothing is guessed (duplicates, directives, tags, empty she
   });
 });
 
-describe('readSheet: limits, each a RULE_SHEET_LIMIT at its line', () => {
+describe('readSheet: limits, each a rule_sheet_limit at its line', () => {
   const names = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(', ');
 
   it('a list of more than 1000 names, conditions or checks', () => {

@@ -43,9 +43,9 @@ export interface Sheet {
 
 export type SheetReadResult = { ok: true; sheet: Sheet } | { ok: false; problems: Diagnostic[] };
 
-export const UNSUPPORTED: SheetCode = 'RULE_SHEET_UNSUPPORTED';
+export const UNSUPPORTED: SheetCode = 'rule_sheet_unsupported';
 /** A sheet past one of the reader's limits (docs/rule-sheets.md, "Limits"). */
-export const SHEET_LIMIT: SheetCode = 'RULE_SHEET_LIMIT';
+export const SHEET_LIMIT: SheetCode = 'rule_sheet_limit';
 
 /**
  * The reader's limits (docs/architecture.md, "Reading hostile input": every reader has depth, size and count limits

@@ -256,8 +256,8 @@ describe('formatDiagnostic', () => {
   });
 
   it('marks a warning and a note', () => {
-    expect(formatDiagnostic('rules.yaml', { code: 'WRITE_UNGOVERNED', severity: 'warning', message: 'no rule', ...range })).toBe(
-      'rules.yaml:3:8: WRITE_UNGOVERNED: no rule (warning)',
+    expect(formatDiagnostic('rules.yaml', { code: 'write_ungoverned', severity: 'warning', message: 'no rule', ...range })).toBe(
+      'rules.yaml:3:8: write_ungoverned: no rule (warning)',
     );
     expect(formatDiagnostic('rules.yaml', { code: 'X', severity: 'info', message: 'fyi' })).toBe('rules.yaml: X: fyi (info)');
   });

@@ -148,7 +148,7 @@ const compileRoute = createRoute({
     ),
     ...ERRORS,
     422: errorResponse(
-      'RULE_SHEET_UNSUPPORTED or COLANG_UNSUPPORTED with details.problems [{line, message, code}] (each its own code, RULE_SHEET_LIMIT or COLANG_LIMIT among them); or INVALID_CATALOGUE.',
+      'rule_sheet_unsupported or COLANG_UNSUPPORTED with details.problems [{line, message, code}] (each its own code, rule_sheet_limit or colang_limit among them); or INVALID_CATALOGUE.',
     ),
   },
 });
@@ -216,7 +216,7 @@ const checkRoute = createRoute({
       'The verdict, the rule and why.',
     ),
     ...ERRORS,
-    422: errorResponse('The rules do not compile (RULE_SHEET_UNSUPPORTED or COLANG_UNSUPPORTED) or INVALID_CATALOGUE.'),
+    422: errorResponse('The rules do not compile (rule_sheet_unsupported or COLANG_UNSUPPORTED) or INVALID_CATALOGUE.'),
   },
 });
 

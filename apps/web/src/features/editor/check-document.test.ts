@@ -16,13 +16,13 @@ describe('checkDocument', () => {
     const check = checkDocument('sheets/a.rules.yaml', SHEET, CATALOGUE, createSheetCache());
     expect(check.outputs?.colang).toContain('export_customers');
     expect(JSON.parse(check.outputs?.overlay ?? '')).toHaveProperty('tools');
-    expect(check.problems.map((p) => p.code)).toEqual(['WRITE_UNGOVERNED']);
+    expect(check.problems.map((p) => p.code)).toEqual(['write_ungoverned']);
   });
 
   it('refuses a sheet line with an unknown key on its line', () => {
     const check = checkDocument('sheets/a.rules.yaml', `${SHEET}    colour: blue\n`);
     expect(check.outputs).toBeNull();
-    expect(check.problems[0]).toMatchObject({ code: 'RULE_SHEET_UNSUPPORTED', line: 4 });
+    expect(check.problems[0]).toMatchObject({ code: 'rule_sheet_unsupported', line: 4 });
   });
 
   it('reports a permissive policy default at its path and a revision when valid', () => {

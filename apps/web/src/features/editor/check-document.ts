@@ -43,7 +43,7 @@ export interface DocumentCheck {
  * Checks a document's text by the kind its id names.
  *
  * @example
- * checkDocument('sheets/a.rules.yaml', 'rules:\n  - action: x\n    colour: blue\n').problems[0].code // 'RULE_SHEET_UNSUPPORTED'
+ * checkDocument('sheets/a.rules.yaml', 'rules:\n  - action: x\n    colour: blue\n').problems[0].code // 'rule_sheet_unsupported'
  */
 export function checkDocument(id: string, text: string, catalogue?: LintCatalogue, cache?: SheetCache): DocumentCheck {
   const kind = documentKindOf(id);

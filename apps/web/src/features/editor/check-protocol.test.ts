@@ -17,10 +17,10 @@ describe('createCheckHandler', () => {
     const first = answer({ seq: 1, id: ID, text: SHEET, catalogue: CATALOGUE });
     expect(first).toMatchObject({ seq: 1, check: { kind: 'sheet' } });
     const codes = (reply: ReturnType<typeof answer>) => ('check' in reply ? reply.check.problems.map((p) => p.code) : reply.failure);
-    expect(codes(first)).toEqual(['WRITE_UNGOVERNED']);
+    expect(codes(first)).toEqual(['write_ungoverned']);
     expect(codes(answer({ seq: 2, id: ID, text: `${SHEET}  - action: mystery\n    never: true\n` }))).toEqual([
-      'WRITE_UNGOVERNED',
-      'RULE_ACTION_UNKNOWN',
+      'write_ungoverned',
+      'rule_action_unknown',
     ]);
     expect(codes(answer({ seq: 3, id: ID, text: SHEET, catalogue: null }))).toEqual([]);
   });
@@ -29,7 +29,7 @@ describe('createCheckHandler', () => {
     const reply = createCheckHandler()({ seq: 7, id: ID, text: `${SHEET}    colour: blue\n` });
     expect(reply).toMatchObject({
       seq: 7,
-      check: { outputs: null, problems: [{ code: 'RULE_SHEET_UNSUPPORTED', at: { line: 4 } }] },
+      check: { outputs: null, problems: [{ code: 'rule_sheet_unsupported', at: { line: 4 } }] },
     });
   });
 

@@ -43,8 +43,8 @@ describe('placeProblemsByRow', () => {
     const r = compileSheet(text, catalogue);
     if (!r.ok) throw new Error('the sheet should compile');
     const placed = placeProblemsByRow(r.lints, rowsOf(text));
-    expect(placed.sheet.map((p) => p.code)).toEqual(['WRITE_UNGOVERNED']);
-    expect(placed.byRow.get(1)?.map((p) => p.code)).toEqual(['RULE_ACTION_UNKNOWN']);
+    expect(placed.sheet.map((p) => p.code)).toEqual(['write_ungoverned']);
+    expect(placed.byRow.get(1)?.map((p) => p.code)).toEqual(['rule_action_unknown']);
     expect(placed.byRow.has(0)).toBe(false);
   });
 

@@ -13,7 +13,7 @@ export interface PlacedProblems {
  * Places each problem with the row whose lines hold it.
  *
  * @example
- * placeProblemsByRow([{ code: 'RULE_SHEET_UNSUPPORTED', severity: 'error', message: '…', range: at(4) }], rows).byRow.get(1)
+ * placeProblemsByRow([{ code: 'rule_sheet_unsupported', severity: 'error', message: '…', range: at(4) }], rows).byRow.get(1)
  */
 export function placeProblemsByRow(problems: readonly Diagnostic[], rows: readonly RuleRow[]): PlacedProblems {
   const byRow = new Map<number, Diagnostic[]>();

@@ -923,7 +923,7 @@ export interface components {
           | 'INVALID_CATALOGUE'
           | 'INVALID_EXAMPLES'
           | 'INVALID_PARAMETERS'
-          | 'RULE_SHEET_UNSUPPORTED'
+          | 'rule_sheet_unsupported'
           | 'COLANG_UNSUPPORTED'
           | 'TOO_MANY_CALLS'
           | 'POLICY_NOT_LOADABLE'
@@ -2101,7 +2101,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description RULE_SHEET_UNSUPPORTED or COLANG_UNSUPPORTED with details.problems [{line, message, code}] (each its own code, RULE_SHEET_LIMIT or COLANG_LIMIT among them); or INVALID_CATALOGUE. */
+      /** @description rule_sheet_unsupported or COLANG_UNSUPPORTED with details.problems [{line, message, code}] (each its own code, rule_sheet_limit or colang_limit among them); or INVALID_CATALOGUE. */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2362,7 +2362,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The rules do not compile (RULE_SHEET_UNSUPPORTED or COLANG_UNSUPPORTED) or INVALID_CATALOGUE. */
+      /** @description The rules do not compile (rule_sheet_unsupported or COLANG_UNSUPPORTED) or INVALID_CATALOGUE. */
       422: {
         headers: {
           [name: string]: unknown;

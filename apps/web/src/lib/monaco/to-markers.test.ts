@@ -17,7 +17,7 @@ const POLICY = '{\n  "schema": "tollgate/policy@1",\n  "default": "allow",\n  "r
 describe('toMarkers', () => {
   it('places a diagnostic by its range with an error severity', () => {
     const d: Diagnostic = {
-      code: 'RULE_SHEET_UNSUPPORTED',
+      code: 'rule_sheet_unsupported',
       severity: 'error',
       message: 'unknown key',
       line: 2,
@@ -29,7 +29,7 @@ describe('toMarkers', () => {
       {
         severity: MARKER_ERROR,
         message: 'unknown key',
-        code: 'RULE_SHEET_UNSUPPORTED',
+        code: 'rule_sheet_unsupported',
         source: 'tollgate',
         startLineNumber: 2,
         startColumn: 3,
