@@ -6,6 +6,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { isTempFile, moveAside } from './atomic-file.ts';
 import { digestOf } from './digest.ts';
 import { idProblem } from './document-id.ts';
+import { loadProblems } from './edits/engine-validators.ts';
 import { FolderDocumentStore } from './folder-store.ts';
 import { DEFAULT_LOCK_TIMEOUT_MS, FileLock } from './lock.ts';
 import { DEFAULT_MAX_DOCUMENT_BYTES } from './memory-store.ts';
@@ -29,7 +30,9 @@ export type FindingCode =
   | 'ORPHAN_VERSION'
   | 'stale_pending'
   | 'temp_file'
-  | 'working_copy_differs';
+  | 'working_copy_differs'
+  | 'WORKING_COPY_REJECTED'
+  | 'RUNNING_NOT_LOADABLE';
 
 /** One inconsistency: what, which document, which file (relative to the folder), and why. */
 export interface StoreFinding {
@@ -42,6 +45,11 @@ export interface StoreFinding {
 export interface CheckOptions {
   stateRoot?: string;
   maxDocumentBytes?: number;
+  /**
+   * Whether a text loads: its problems, empty when it does. The engine's validators (`loadProblems`, as serve's
+   * store takes hand edits in) unless given, so repair never makes a text that does not load run.
+   */
+  validate?: (id: string, text: string) => string[];
 }
 
 /**
@@ -54,6 +62,7 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
   const folder = resolve(root);
   const stateRoot = resolve(options.stateRoot ?? join(folder, '.tollgate'));
   const maxBytes = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+  const validate = options.validate ?? loadProblems;
   const rel = (path: string) => relative(folder, path).split(sep).join('/');
   const findings: StoreFinding[] = [];
   const add = (code: FindingCode, id: string | null, path: string, why: string) =>
@@ -99,6 +108,17 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
           path,
           `(version ${version.sequence}${version.running ? ', running' : ''}) ${why}; it is refused, never replaced: restore it from a backup`,
         );
+      else if (version.running && file.ok) {
+        // A running version that does not load fails every call that needs it (how an older repair left a hand edit).
+        const problems = validate(index.id, file.value.text);
+        if (problems.length > 0)
+          add(
+            'RUNNING_NOT_LOADABLE',
+            index.id,
+            path,
+            `(version ${version.sequence}, running) does not load: ${problems[0]}; run a version that loads (revert, or activate one) or mend the working copy`,
+          );
+      }
     }
     for (const s of sequences) {
       if (!named.has(s))
@@ -137,20 +157,34 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
       continue;
     }
     const index = indexes.get(id);
-    const digest = digestOf(bytes.toString('utf8'));
+    const text = bytes.toString('utf8');
+    const digest = digestOf(text);
     const running = index?.versions.find((v) => v.sequence === index.running);
     if (running?.digest === digest) continue;
     if (pendingFor.has(id)) continue; // the stale marker above explains it: one fault, reported once
-    const newest = index?.versions.at(-1);
-    if (newest?.rejected && newest.digest === digest) continue; // kept as a rejected version already
     if (!index && existsSync(join(documents, encodeURIComponent(id)))) continue; // its index is reported above
+    const runs = running ? `version ${running.sequence} keeps running` : 'nothing runs';
+    const newest = index?.versions.at(-1);
+    if (newest?.rejected && newest.digest === digest) {
+      // Kept as a rejected version already: the store is consistent, but the folder's text is not what runs.
+      add(
+        'WORKING_COPY_REJECTED',
+        id,
+        path,
+        `does not load (${newest.problems[0] ?? 'rejected'}); it is kept as rejected version ${newest.sequence} and ${runs}: mend the file and it is taken in`,
+      );
+      continue;
+    }
+    const problems = validate(id, text);
     add(
       'working_copy_differs',
       id,
       path,
-      running
-        ? `differs from the running version ${running.sequence}; the next start or repair takes it in as a version`
-        : 'has no version yet; the next start or repair takes it in',
+      problems.length > 0
+        ? `does not load (${problems[0]}); the next start or repair keeps it as a rejected version and ${runs}`
+        : running
+          ? `differs from the running version ${running.sequence}; the next start or repair takes it in as a version`
+          : 'has no version yet; the next start or repair takes it in',
     );
   }
   return findings;
@@ -202,7 +236,8 @@ export async function repairStore(root: string, options: CheckOptions = {}): Pro
       if (existsSync(join(dir, 'pending.json'))) aside(join(dir, 'pending.json'));
     }
   });
-  const store = await FolderDocumentStore.open(folder, { watch: false, ...options });
+  // Hand edits are taken in as serve takes them in: one that does not load is kept as a rejected version, never run.
+  const store = await FolderDocumentStore.open(folder, { watch: false, ...options, validate: options.validate ?? loadProblems });
   try {
     for (const p of store.problems()) if (p.code === 'INDEX_REBUILT') actions.push(`rebuilt ${p.message}`);
   } finally {
@@ -215,12 +250,15 @@ export async function repairStore(root: string, options: CheckOptions = {}): Pro
       for (const f of strays) if (existsSync(join(folder, f.file))) aside(join(folder, f.file));
     });
   }
+  const remaining = checkStore(folder, options);
+  const rejected = new Set(remaining.filter((f) => f.code === 'WORKING_COPY_REJECTED').map((f) => f.id));
   for (const f of before) {
     if (f.code === 'stale_pending') actions.push(`settled ${f.file}`);
-    if (f.code === 'working_copy_differs') actions.push(`took in ${f.file}`);
+    if (f.code === 'working_copy_differs')
+      actions.push(rejected.has(f.id) ? `kept ${f.file} as a rejected version: it does not load` : `took in ${f.file}`);
     if (f.code === 'temp_file') actions.push(`removed ${f.file}`);
   }
-  return { actions, remaining: checkStore(folder, options) };
+  return { actions, remaining };
 }
 
 function readIndex(path: string): Read<FolderIndex> {

@@ -15,7 +15,8 @@ import { CRASH_DOCS } from './fixtures/crash-texts.ts';
 import { ANA, LineReader, listTree, seededRandom, sha256, sleep, spawnFixture, useTempDirs, waitFor } from './helpers.ts';
 
 const { tempDir, onCleanup } = useTempDirs();
-const DOC = 'policies/refunds.policy.json';
+// An id of no document kind: these cases are about the bytes (a text of a kind must also load, else check reports it).
+const DOC = 'notes/refunds.json';
 const docDir = (root: string, id = DOC) => join(root, '.tollgate', 'documents', encodeURIComponent(id));
 const versionFile = (root: string, s: number, id = DOC) => join(docDir(root, id), 'versions', `${s}.json`);
 const rel = (root: string, path: string) => relative(root, path);
@@ -85,7 +86,7 @@ describe('damaged index', () => {
   it('refuses to open, naming the index and the command that mends it, when no version file can rebuild it; writes nothing', async () => {
     const root = await seeded();
     const index = join(docDir(root), 'index.json');
-    writeFileSync(index, '{"id": "policies/ref');
+    writeFileSync(index, '{"id": "notes/ref');
     for (const s of [1, 2, 3]) writeFileSync(versionFile(root, s), 'garbage');
     const tree = listTree(join(root, '.tollgate', 'documents'));
     const error = await FolderDocumentStore.open(root, { watch: false }).catch((e: unknown) => e);
@@ -220,7 +221,7 @@ describe('a folder written by the older format', () => {
       join(dir, 'index.json'),
       JSON.stringify({ next: 3, running: 2, activations: [1, 2], versions: [version(1, 'one', false), version(2, 'two', true)], id: DOC }),
     );
-    mkdirSync(join(root, 'policies'), { recursive: true });
+    mkdirSync(join(root, 'notes'), { recursive: true });
     writeFileSync(join(root, ...DOC.split('/')), 'two');
     const before = versionShas(root);
     expect(checkStore(root)).toEqual([]);
