@@ -131,43 +131,35 @@ export function referenceDecideCall(input: DecideCallInput): GateDecision {
   let relaxedRefusal: GateDecision | undefined;
 
   // The agent's own rulebook, then every rulebook its rule set pins: a refusal anywhere wins, then a confirmation.
+  // With no rulebook at all, the catalogue's own declarations are checked all the same (an empty rulebook).
   const books: { rulebook?: Rulebook; overlay?: CatalogueOverlay }[] = [];
   if (input.rulebook !== undefined || input.overlay !== undefined) books.push({ rulebook: input.rulebook, overlay: input.overlay });
   for (const b of input.rulebooks ?? []) books.push({ rulebook: b.rulebook, overlay: b.overlay });
+  if (books.length === 0) books.push({});
   let confirm: GateDecision | undefined;
-  if (books.length > 0) {
-    for (const book of books) {
-      const catalogue = book.overlay ? layOverlay(input.catalogue, book.overlay) : input.catalogue;
-      const verdict = checkTool({
-        rulebook: book.rulebook ?? { format: 'tollgate/rulebook@1', flows: [] },
-        catalogue,
-        call: { tool: call.tool, arguments: call.arguments },
-        contexts: call.contexts,
-        history: call.history,
-        confirmed: call.confirmed,
-      });
-      if (verdict.verdict === 'refuse') {
-        const refused = gate('deny', verdict.code, verdict.rule, verdict.reason);
-        if (!relaxDenials) return refused;
-        relaxedRefusal ??= refused;
-      } else if (verdict.verdict === 'confirm' && confirm === undefined) {
-        confirm = gate(
-          'confirm',
-          'CONFIRMATION_REQUIRED',
-          verdict.rule,
-          `${entry.name} needs a person's confirmation: ${verdict.confirmation}`,
-          verdict.confirmation,
-        );
-      }
+  for (const book of books) {
+    const catalogue = book.overlay ? layOverlay(input.catalogue, book.overlay) : input.catalogue;
+    const verdict = checkTool({
+      rulebook: book.rulebook ?? { format: 'tollgate/rulebook@1', flows: [] },
+      catalogue,
+      call: { tool: call.tool, arguments: call.arguments },
+      contexts: call.contexts,
+      history: call.history,
+      confirmed: call.confirmed,
+    });
+    if (verdict.verdict === 'refuse') {
+      const refused = gate('deny', verdict.code, verdict.rule, verdict.reason);
+      if (!relaxDenials) return refused;
+      relaxedRefusal ??= refused;
+    } else if (verdict.verdict === 'confirm' && confirm === undefined) {
+      confirm = gate(
+        'confirm',
+        'CONFIRMATION_REQUIRED',
+        verdict.rule,
+        `${entry.name} needs a person's confirmation: ${verdict.confirmation}`,
+        verdict.confirmation,
+      );
     }
-  } else if (entry.confirmation !== undefined && call.confirmed !== true) {
-    confirm = gate(
-      'confirm',
-      'CONFIRMATION_REQUIRED',
-      entry.name,
-      `${entry.name} needs a person's confirmation: ${entry.confirmation}`,
-      entry.confirmation,
-    );
   }
 
   if (input.policies.length === 0) return gate('deny', 'POLICY_MISSING', null, 'no policy decides for this agent, so the call is denied');

@@ -52,7 +52,10 @@ export interface PreparedGate {
   readonly parts: GateParts;
   /** The catalogue's tools by name (the first of a name, as a search of the catalogue finds). */
   readonly tools: ReadonlyMap<string, PreparedTool>;
-  /** The agent's rulebook (when it names one or its sheet lays an overlay), then every pinned one. */
+  /**
+   * The agent's rulebook (when it names one or its sheet lays an overlay), then every pinned one; with none of
+   * those, one empty rulebook, so the catalogue's own declarations are still checked. Never empty.
+   */
   readonly rulebooks: readonly Rulebook[];
   /** Whether the delegation has a valid_until, and its time (undefined when it does not parse). */
   readonly hasValidUntil: boolean;
@@ -85,6 +88,13 @@ export function prepareGate(parts: GateParts): PreparedGate {
   for (const b of parts.rulebooks ?? []) {
     rulebooks.push(b.rulebook ?? EMPTY_RULEBOOK);
     overlaid.push(b.overlay ? layOverlay(parts.catalogue, b.overlay) : parts.catalogue);
+  }
+  // Whatever declares a limit, the gate enforces it: an agent with no rulebook still has its catalogue's own
+  // declarations (after, not_after, at_most, checks, confirmation) checked, by the tool check over an empty
+  // rulebook, exactly as a sheet's overlay would be (docs/catalogue.md, "The tool check").
+  if (rulebooks.length === 0) {
+    rulebooks.push(EMPTY_RULEBOOK);
+    overlaid.push(parts.catalogue);
   }
 
   const delegation = parts.delegation;

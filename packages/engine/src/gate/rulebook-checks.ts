@@ -1,4 +1,5 @@
-// The rulebooks' tool check: the agent's own rulebook, then every rulebook its rule set pins. A refusal
+// The rulebooks' tool check: the agent's own rulebook, then every rulebook its rule set pins (or, with none, an
+// empty one over the bare catalogue: prepare-gate.ts), so a catalogue's declarations always hold. A refusal
 // anywhere wins; under a denials observe window it is relaxed and kept as what the call would have been.
 // A confirmation waits for the policies: it is asked only of a call no standing denial refuses.
 import type { Catalogue } from '../rulebook/catalogue.ts';
@@ -13,7 +14,7 @@ import type { PreparedGate } from './prepare-gate.ts';
 export interface RulebookVerdicts {
   /** The first refusal a denials window relaxed: the decision it would have been. */
   readonly relaxedRefusal?: GateDecision;
-  /** The first confirmation a rulebook (or, without rulebooks, the catalogue entry) asks for. */
+  /** The first confirmation a rulebook asks for (a catalogue's own, or one an overlay declares). */
   readonly confirm?: GateDecision;
 }
 
@@ -28,7 +29,6 @@ export function checkRulebooks(
   refusals: RefusalHandling,
 ): { readonly refused: GateDecision } | (RulebookVerdicts & { readonly refused?: undefined }) {
   const rulebooks = prepared.rulebooks;
-  if (rulebooks.length === 0) return { confirm: catalogueConfirmation(admitted, call) };
   const { scope, prep } = admitted;
   let relaxedRefusal: GateDecision | undefined;
   let confirm: GateDecision | undefined;
@@ -51,13 +51,6 @@ export function checkRulebooks(
     }
   }
   return { relaxedRefusal, confirm };
-}
-
-/** Without rulebooks, the catalogue entry's own confirmation is asked of an unconfirmed call. */
-function catalogueConfirmation(admitted: AdmittedCall, call: GateCall): GateDecision | undefined {
-  const entry = admitted.entry;
-  if (entry.confirmation === undefined || call.confirmed === true) return undefined;
-  return confirmation(admitted, entry.name, entry.confirmation);
 }
 
 function confirmation(admitted: AdmittedCall, rule: string | null, words: string): GateDecision {
