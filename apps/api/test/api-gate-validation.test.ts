@@ -194,12 +194,15 @@ describe('the gate refusing bad requests', () => {
     });
     const both = await call({ tool: 42 }, s.key('agent'), `/v1/agents/${'a'.repeat(129)}/calls`);
     expect(both.json.error.code).toBe('INVALID_ID');
-    // 128 characters (and 65 emoji, 130 UTF-16 units) pass; the key then belongs to another agent.
-    for (const name of ['a'.repeat(128), encodeURIComponent('😀'.repeat(65))]) {
+    // 128 characters (and an emoji with 127 letters, 129 UTF-16 units) pass; the key then belongs to another agent.
+    for (const name of ['a'.repeat(128), encodeURIComponent(`😀${'a'.repeat(127)}`)]) {
       const fits = await call(valid, s.key('agent'), `/v1/agents/${name}/calls`);
       expect(fits.status).toBe(403);
       expect(fits.json.error.code).toBe('AGENT_MISMATCH');
     }
+    // 65 emoji are 65 characters, but agents/<name>.agent.yaml would be a file name over 200 bytes: no agent has it.
+    const wide = await call(valid, s.key('agent'), `/v1/agents/${encodeURIComponent('😀'.repeat(65))}/calls`);
+    expect([wide.status, wide.json.error.code, wide.json.error.details.issues[0].path]).toEqual([400, 'INVALID_ID', '/agent']);
   });
 
   it('judges the key before the request, and whose key it is after it', async () => {

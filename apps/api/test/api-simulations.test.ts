@@ -185,7 +185,7 @@ describe('POST /v1/simulations', () => {
     const cases: [unknown, number, string][] = [
       [{ document: { id: 'policies/none.policy.json' }, calls: { examples: SUITE } }, 404, 'NOT_FOUND'],
       [{ document: { id: REFUNDS_ID, sequence: 99 }, calls: { examples: SUITE } }, 404, 'NOT_FOUND'],
-      [{ document: { id: 'catalogue.yaml' }, calls: { examples: SUITE } }, 422, 'INVALID_POLICY'],
+      [{ document: { id: 'catalogue.yaml' }, calls: { examples: SUITE } }, 400, 'NOT_A_POLICY'],
       [{ document: { schema: 'tollgate/policy@1', default: 'allow', rules: [] }, calls: { examples: SUITE } }, 422, 'INVALID_POLICY'],
       [{ document: REFUNDS, calls: { examples: { tools: [], examples: [{ name: 'x' }] } } }, 422, 'INVALID_EXAMPLES'],
       [{ document: REFUNDS, calls: { recorded: { since: 'yesterday' } } }, 400, 'INVALID_BODY'],

@@ -203,10 +203,11 @@ describe("an owner's edit of a binding", () => {
     expect((await refund({ amount: '50' })).json).toMatchObject({ decision: 'allow', rule: 'refund-auto' });
   });
 
-  it('answers 404 for a document that is not a catalogue or a tool it does not hold, 400 for a malformed digest', async () => {
+  it('answers 400 INVALID_ID for an id that is not a catalogue, 404 for a tool it does not hold, 400 for a malformed digest', async () => {
+    // An id that can never name a catalogue is INVALID_ID, as a rule set's is (docs/api.md, "One vocabulary").
     const notCatalogue = await s.call('GET', `/v1/catalogues/${encodeURIComponent('settings.yaml')}/tools`, { key: s.key('viewer') });
-    expect(notCatalogue.status).toBe(404);
-    expect(notCatalogue.json.error.code).toBe('NOT_FOUND');
+    expect(notCatalogue.status).toBe(400);
+    expect(notCatalogue.json.error.code).toBe('INVALID_ID');
     const missing = await s.call('GET', `/v1/catalogues/${encodeURIComponent('catalogues/none.yaml')}/tools`, { key: s.key('viewer') });
     expect(missing.status).toBe(404);
     const noTool = await s.call('POST', authorizePath('nope'), { key: s.key('owner'), body: { digest: 'a'.repeat(64) } });

@@ -3,6 +3,8 @@
 // parameter), so the 400s stay the same without zod-openapi's validators and their per-request work
 // (docs/performance.md, "API gate"); call-request.test.ts holds the two to agreement. One check is added: arguments
 // nested too deep (MAX_ARGUMENTS_DEPTH).
+import { documentKindOf } from '@tollgate/engine';
+import { idProblem } from '@tollgate/store';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from './errors.ts';
@@ -119,6 +121,24 @@ export function agentNameIssues(name: string): RequestIssue[] | undefined {
     return [{ path: ['agent'], code: 'too_big', message: `Too big: expected string to have <=${MAX_AGENT_NAME} characters` }];
   }
   if (name.length === 0) return [{ path: ['agent'], code: 'too_small', message: 'Too small: expected string to have >=1 characters' }];
+  const problem = agentNameProblem(name);
+  if (problem) return [{ path: ['agent'], code: 'invalid_id', message: problem }];
+  return undefined;
+}
+
+/**
+ * Why a name can never name an agent (its document `agents/<name>.agent.yaml` is not an agent id the store
+ * would hold: docs/api.md, "One vocabulary"), or undefined for a good one.
+ *
+ * @example
+ * agentNameProblem('support-bot') // undefined
+ * agentNameProblem('../settings') // 'agents/../settings.agent.yaml is not an agent document id ...'
+ */
+export function agentNameProblem(name: string): string | undefined {
+  const id = `agents/${name}.agent.yaml`;
+  const problem = idProblem(id);
+  if (problem) return problem;
+  if (documentKindOf(id) !== 'agent') return `${id} is not an agent document id (agents/<name>.agent.yaml): a name has no "/"`;
   return undefined;
 }
 

@@ -1,8 +1,9 @@
 // The OpenAPI plumbing every route module shares: an OpenAPIHono whose validation failures become a 400
 // saying which part of the request is wrong, with the zod issues as details (paths as JSON Pointers), and
 // whose every route refuses what its description does not allow before any handler runs: a query parameter
-// the route does not declare, and a missing body where the route declares one required (docs/api.md).
-import { OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+// the route does not declare, a path parameter that is not percent-encoded UTF-8, and a missing body where the
+// route declares one required (docs/api.md).
+import { OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import type { Env } from './auth.ts';
 import { errorBody } from './errors.ts';
@@ -73,9 +74,56 @@ const bodyRequired: MiddlewareHandler = async function requireBody(c, next) {
   await next();
 };
 
+/**
+ * Refuses a path parameter that is not valid percent-encoded UTF-8 (`%E0%A4%A`), naming it (400 INVALID_ID):
+ * the router would hand the handler its raw text, an id no client meant. A parameter is one segment of the
+ * raw path (none matches a `/`), so the template's segments are the path's last ones.
+ *
+ * @example
+ * undecodablePathParams('/trials/{document}') // a middleware refusing /v1/trials/%E0%A4%A
+ */
+export function undecodablePathParams(template: string): MiddlewareHandler {
+  const segments = template.split('/');
+  return async function refuseUndecodable(c, next) {
+    const url = c.req.url;
+    if (url.includes('%')) {
+      const start = url.indexOf('/', url.indexOf('://') + 3);
+      const end = url.search(/[?#]/);
+      const raw = url.slice(start, end === -1 ? undefined : end).split('/');
+      const offset = raw.length - segments.length;
+      for (let i = 0; i < segments.length; i++) {
+        const name = /^\{(.+)\}$/.exec(segments[i] as string)?.[1];
+        if (name === undefined || offset < 0) continue;
+        try {
+          decodeURIComponent(raw[offset + i] as string);
+        } catch {
+          const message = 'not valid percent-encoded UTF-8';
+          return c.json(validationError([{ path: [name], code: 'invalid_format', message }], 'param'), 400);
+        }
+      }
+    }
+    await next();
+  };
+}
+
+/**
+ * Refuses path parameters that fail their schema (400 INVALID_ID) before the query and the body are judged:
+ * an id that can never name a resource is the first thing wrong with a request (docs/api.md, "One vocabulary").
+ */
+function validPathParams(schema: z.ZodType): MiddlewareHandler {
+  return async function refuseBadParams(c, next) {
+    const result = schema.safeParse(c.req.param());
+    if (!result.success) return c.json(validationError(result.error.issues, 'param'), 400);
+    await next();
+  };
+}
+
 /** The checks every route gets from its description, after its own middleware (role checks come first). */
 function describedChecks(route: RouteConfig): MiddlewareHandler[] {
   const checks: MiddlewareHandler[] = [];
+  if (route.path.includes('{')) checks.push(undecodablePathParams(route.path));
+  const params = route.request?.params;
+  if (params instanceof z.ZodType) checks.push(validPathParams(params));
   const query = declaredQuery(route);
   if (query) checks.push(onlyDeclaredQuery(query));
   if (route.request?.body?.required) checks.push(bodyRequired);

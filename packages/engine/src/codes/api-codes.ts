@@ -87,7 +87,10 @@ export const API_CODES = {
     status: 409,
     meaning: 'A stored policy version a decision map or impact preview reads does not compile; details.problems say why.',
   },
-  NOT_A_POLICY: { status: 400, meaning: 'A decision map or impact preview was asked of a document that is not a policy.' },
+  NOT_A_POLICY: {
+    status: 400,
+    meaning: 'A decision map, impact preview, trial or simulation was asked of a stored document that is not a policy.',
+  },
   NO_AGENT_POLICY: {
     status: 400,
     meaning: 'A policy version was named for an agent that runs a rule set, not a policy of its own; map the pinned policy instead.',

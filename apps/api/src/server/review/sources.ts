@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { loadAgentCached } from '../gate/load-agent.ts';
 import { version } from '../routes/documents/checks.ts';
+import { refuseNotAPolicy } from '../routes/policy-only.ts';
 import { type Resource, storeError } from '../routes/route-kit.ts';
 import { readRulesetVersion, workspaceCatalogue } from '../rulesets/ruleset-versions.ts';
 import { bindingOf } from '../state/tool-bindings.ts';
@@ -73,14 +74,7 @@ export async function agentSubject(ctx: AppContext, name: string): Promise<Agent
 export async function assertPolicyDocument(ctx: AppContext, id: string): Promise<void> {
   const history = await ctx.store.history(id).catch(storeError);
   if (history.length === 0) throw new ApiError(404, 'NOT_FOUND', `no document ${id}`, { resource: 'document' });
-  const kind = documentKindOf(id);
-  if (kind !== 'policy') {
-    throw new ApiError(
-      400,
-      'NOT_A_POLICY',
-      `${id} is ${kind === undefined ? 'not a known kind of document' : `a ${kind}`}, not a policy: only a policy has a decision map`,
-    );
-  }
+  refuseNotAPolicy(id, 'only a policy has a decision map or an impact preview');
 }
 
 export interface CatalogueSubject {

@@ -11,6 +11,7 @@ import type { MemberRow, Principal } from '../state/members.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { deciderName, eligibleApprovers, isEligible, listedApprovers, membersById } from './approval-people.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
+import { nameParam } from './path-params.ts';
 import { ArgumentsObject, CallVia, ErrorSchema, limitQuery, memberOf, members, notFound, people } from './route-kit.ts';
 
 const DateTime = z.iso.datetime({ offset: true });
@@ -58,7 +59,9 @@ const Approval = z
   .openapi('Approval');
 type Approval = z.infer<typeof Approval>;
 
-const IdParams = z.object({ id: z.string().min(1).max(64) });
+const IdParams = z.object({
+  id: nameParam({ name: 'id', description: 'The approval request id', example: '6f1c2d3e-0000-4000-8000-000000000000' }, 64),
+});
 const DecideBody = z.strictObject({ reason: z.string().max(2000).optional() }).openapi('ApprovalDecisionBody');
 const ClaimBody = z
   .strictObject({ arguments: ArgumentsObject.openapi({ description: 'The arguments of the call being claimed for.' }) })

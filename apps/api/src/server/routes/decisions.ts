@@ -9,6 +9,7 @@ import { router } from '../openapi.ts';
 import type { DecisionRow } from '../state/decisions.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
+import { nameParam } from './path-params.ts';
 import { CallVia, limitQuery, members, notFound } from './route-kit.ts';
 import { ERRORS, jsonResponse } from './stateless.ts';
 
@@ -36,7 +37,9 @@ const ListQuery = z.strictObject({
     .openapi({ description: 'differs: only calls on which a shadowed rule file’s candidate gave another verdict (docs/review.md).' }),
 });
 const OneQuery = z.strictObject({ with_arguments: WithArguments });
-const CallParam = z.object({ call_id: z.string().min(1).openapi({ description: 'The call id, URL-encoded.' }) });
+const CallParam = z.object({
+  call_id: nameParam({ name: 'call_id', description: 'The call id, URL-encoded', example: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b' }),
+});
 
 const DecisionSchema = z
   .object({

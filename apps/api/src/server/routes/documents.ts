@@ -16,7 +16,7 @@ import { submitEdit } from './documents/submit-edit.ts';
 import { documentSummaries } from './documents/summaries.ts';
 import { documentJson, impactJson, versionJson } from './documents/wire.ts';
 import { etag, etagHeaders, optionalPrecondition, requiredPrecondition } from './preconditions.ts';
-import { memberOf, notFound, storeError } from './route-kit.ts';
+import { memberOf, notFound, storeError, storeErrorFor } from './route-kit.ts';
 
 /** The document routes: list, read, history, versions, edits, activate, revert and diff. */
 export function documentRoutes() {
@@ -94,7 +94,7 @@ export function documentRoutes() {
       await refuseUnknownApprovers(id, text, ctx);
       await assertPolicyRuns(ctx, id, sequence, text);
     }
-    const v = await ctx.store.activate(id, sequence, precondition).catch(storeError);
+    const v = await ctx.store.activate(id, sequence, precondition).catch(storeErrorFor('version'));
     ctx.events.publish({ type: 'document', id, sequence: v.sequence });
     return c.json({ id, version: versionJson(v) }, 200, await etagHeaders(ctx.store, id));
   });

@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, readJsonBody } from '../call-request.ts';
 import { ApiError } from '../errors.ts';
 import { decideAgentCall } from '../gate/decide-agent-call.ts';
-import { onlyDeclaredQuery, router, validationError } from '../openapi.ts';
+import { onlyDeclaredQuery, router, undecodablePathParams, validationError } from '../openapi.ts';
 import { ErrorSchema } from './route-kit.ts';
 
 export const CallBody = z
@@ -61,7 +61,7 @@ export function gateRoutes() {
   // Described by callRoute, served by a plain handler: the request is checked by hand, synchronously and
   // with zod's issues (call-request.ts), instead of by zod-openapi's validators (docs/performance.md, "API gate").
   app.openAPIRegistry.registerPath(callRoute);
-  app.post('/agents/:agent/calls', onlyDeclaredQuery(NO_QUERY), async (c) => {
+  app.post('/agents/:agent/calls', undecodablePathParams(callRoute.path), onlyDeclaredQuery(NO_QUERY), async (c) => {
     const ctx = c.get('ctx');
     const principal = c.get('principal');
     const name = c.req.param('agent');

@@ -3,6 +3,7 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '../openapi.ts';
+import { nameParam } from './path-params.ts';
 import { ErrorSchema, memberOf, members, notFound } from './route-kit.ts';
 
 const PublicKey = z
@@ -23,7 +24,9 @@ const publicKeyRoute = createRoute({
   operationId: 'getMemberPublicKey',
   tags: ['members'],
   summary: "A member's public signing key",
-  request: { params: z.object({ id: z.string().min(1).max(128) }) },
+  request: {
+    params: z.object({ id: nameParam({ name: 'id', description: 'The member id', example: '6f1c2d3e-0000-4000-8000-000000000000' }) }),
+  },
   responses: {
     200: { description: 'The public key', content: { 'application/json': { schema: PublicKey } } },
     404: { description: 'No such member', content: { 'application/json': { schema: ErrorSchema } } },

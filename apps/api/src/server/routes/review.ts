@@ -3,6 +3,7 @@
 // running one: the engine's decisionMap and impactPreview (docs/review.md), computed on the compile thread
 // for a big policy.
 import { createRoute, z } from '@hono/zod-openapi';
+import { MAX_AGENT_NAME } from '../call-request.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import type { ToolDecisionJson } from '../review/answers.ts';
@@ -17,6 +18,7 @@ import {
   versionText,
 } from '../review/sources.ts';
 import { IdParam, SequenceText } from './documents/schemas.ts';
+import { agentParam } from './path-params.ts';
 import { AgentMapSchema, DocumentMapSchema, ImpactPreviewSchema } from './review-schemas.ts';
 import { ErrorSchema, json, members } from './route-kit.ts';
 
@@ -39,11 +41,7 @@ export const agentMapRoute = createRoute({
   middleware: [members()] as const,
   request: {
     params: z.object({
-      agent: z
-        .string()
-        .min(1)
-        .max(128)
-        .openapi({ param: { name: 'agent', in: 'path' }, example: 'support-bot' }),
+      agent: agentParam({ name: 'agent', description: 'The agent name', example: 'support-bot' }, MAX_AGENT_NAME),
     }),
     query: z.object({
       policy_version: sequence(

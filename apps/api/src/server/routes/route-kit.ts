@@ -173,7 +173,7 @@ export const STORE_RETRY_AFTER_SECONDS = 1;
 /**
  * A store refusal as an API error (nothing was written); anything else is a bug and stays one. The one
  * mapping from the store's codes to HTTP (docs/api.md, "One vocabulary"): every route answers a store
- * refusal through it, `resource` naming what a not_found misses.
+ * refusal through it, `resource` naming what a not_found misses (a document unless given).
  *
  * @example
  * const doc = await ctx.store.get(id).catch((err) => storeError(err, 'document'));
@@ -181,7 +181,8 @@ export const STORE_RETRY_AFTER_SECONDS = 1;
 export function storeError(err: unknown, resource?: Resource): never {
   if (err instanceof StoreError) {
     const headers = err.code === 'locked' ? { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS) } : undefined;
-    const details = err.code === 'not_found' && resource !== undefined ? { ...err.details, resource } : err.details;
+    // Every NOT_FOUND names what is missing: the store's not_found is of a document unless the caller says which.
+    const details = err.code === 'not_found' ? { ...err.details, resource: resource ?? 'document' } : err.details;
     const code = STORE_CODES[err.code];
     throw new ApiError(API_CODES[code].status, code, err.message, details, headers);
   }

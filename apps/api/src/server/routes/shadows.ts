@@ -5,6 +5,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '../openapi.ts';
 import type { RuleShadow } from '../shadows/rule-shadows.ts';
+import { documentIdParam } from './path-params.ts';
 import { LOCATION, members, notFound, people, storeErrorFor } from './route-kit.ts';
 import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
 
@@ -19,7 +20,13 @@ const ShadowSchema = z
   })
   .openapi('Shadow');
 const ShadowBody = z.strictObject({ document: z.string().min(1), sequence: z.number().int().positive() }).openapi('ShadowBody');
-const DocumentParam = z.object({ document: z.string().min(1).openapi({ description: 'The rule file id, URL-encoded.' }) });
+const DocumentParam = z.object({
+  document: documentIdParam(
+    { name: 'document', description: 'The rule file id', example: 'sheets/support.rules.yaml' },
+    ['sheet', 'colang'],
+    'a rule file id (a rule sheet or Colang policy): only those have shadows',
+  ),
+});
 
 const startRoute = createRoute({
   method: 'post',
@@ -32,7 +39,7 @@ const startRoute = createRoute({
   responses: {
     201: { ...jsonResponse(ShadowSchema, 'The shadow, running.'), headers: LOCATION },
     ...ERRORS,
-    404: errorResponse('NOT_FOUND: no such document or version (details.resource).'),
+    404: errorResponse('NOT_FOUND (details.resource "version"): the document has no such version.'),
     400: errorResponse('INVALID_SAVE: not a rule sheet or Colang policy, or the version runs already; INVALID_BODY.'),
     409: errorResponse('REJECTED_VERSION: the version does not load, so it cannot run as a candidate.'),
     503: errorResponse('LOCKED: the store is busy; nothing was written; retry after Retry-After seconds.'),
@@ -49,6 +56,7 @@ const getRoute = createRoute({
   request: { params: DocumentParam },
   responses: {
     200: jsonResponse(ShadowSchema, 'The shadow.'),
+    400: errorResponse('INVALID_ID: the id is not a rule sheet or Colang policy, or one the store would refuse.'),
     401: ERRORS[401],
     403: ERRORS[403],
     404: errorResponse('NOT_FOUND (details.resource "shadow"): the rule file has no shadow.'),
@@ -65,6 +73,7 @@ const stopRoute = createRoute({
   request: { params: DocumentParam },
   responses: {
     200: jsonResponse(ShadowSchema, 'The shadow, stopped.'),
+    400: errorResponse('INVALID_ID: the id is not a rule sheet or Colang policy, or one the store would refuse.'),
     401: ERRORS[401],
     403: ERRORS[403],
     404: errorResponse('NOT_FOUND (details.resource "shadow"): the rule file has no shadow.'),

@@ -8,6 +8,8 @@ import { publishTrial } from '../gate/live-trials.ts';
 import { router } from '../openapi.ts';
 import { compareCalls, Expectation, exampleCalls, pastedCalls, policyOf, recordedCalls, SimulationBody } from '../simulations/simulate.ts';
 import { exactJson } from '../state/stored-json.ts';
+import { documentIdParam } from './path-params.ts';
+import { refuseNotAPolicy } from './policy-only.ts';
 import { LOCATION, members, notFound, storeErrorFor } from './route-kit.ts';
 import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
 
@@ -68,7 +70,10 @@ const TrialBody = z
     path: ['sample_rate'],
   })
   .openapi('TrialBody');
-const DocumentParam = z.object({ document: z.string().min(1).openapi({ description: 'The policy id, URL-encoded.' }) });
+const ONLY_POLICIES = 'only a policy has trials';
+const DocumentParam = z.object({
+  document: documentIdParam({ name: 'document', description: 'The policy id', example: 'policies/refunds.policy.json' }),
+});
 
 const simulateRoute = createRoute({
   method: 'post',
@@ -81,7 +86,8 @@ const simulateRoute = createRoute({
   responses: {
     200: jsonResponse(SimulationResult, 'Each call’s decision by each version, and agreed/differed counts.'),
     ...ERRORS,
-    404: errorResponse('NOT_FOUND: no such document or version.'),
+    400: errorResponse('NOT_A_POLICY: a stored document named is not a policy; INVALID_BODY: the body is not of the documented shape.'),
+    404: errorResponse('NOT_FOUND (details.resource "version"): the document has no such version.'),
     422: errorResponse(
       "INVALID_POLICY (the document is not a valid policy, or its approvers.users are not the workspace's members able to approve: UNKNOWN_APPROVER, APPROVER_ROLE_NOT_CAPABLE in details.errors), INVALID_EXAMPLES, INVALID_TOOL or TOO_MANY_CALLS.",
     ),
@@ -99,8 +105,10 @@ const startTrialRoute = createRoute({
   responses: {
     201: { ...jsonResponse(TrialSchema, 'The trial, running.'), headers: LOCATION },
     ...ERRORS,
-    404: errorResponse('NOT_FOUND: no such document or version (details.resource).'),
-    400: errorResponse('INVALID_SAVE: the version runs already or the sample rate is out of range; INVALID_BODY.'),
+    404: errorResponse('NOT_FOUND (details.resource "version"): the document has no such version.'),
+    400: errorResponse(
+      'NOT_A_POLICY: the document is not a policy; INVALID_ID: an id the store would refuse; INVALID_SAVE: the version runs already or the sample rate is out of range; INVALID_BODY.',
+    ),
     409: errorResponse('REJECTED_VERSION: the version did not load, so it cannot run as a candidate.'),
     503: errorResponse('LOCKED: the store is busy; nothing was written; retry after Retry-After seconds.'),
   },
@@ -118,6 +126,7 @@ const trialRoute = createRoute({
     200: jsonResponse(TrialSchema, 'The trial.'),
     // Most policies have no trial: that is an empty state, not an error (docs/api.md, "Trials").
     204: { description: 'The policy has no trial.' },
+    400: errorResponse('NOT_A_POLICY: the document is not a policy; INVALID_ID: an id that can never name a document.'),
     401: ERRORS[401],
     403: ERRORS[403],
   },
@@ -133,6 +142,7 @@ const stopTrialRoute = createRoute({
   request: { params: DocumentParam },
   responses: {
     200: jsonResponse(TrialSchema, 'The trial, stopped.'),
+    400: errorResponse('NOT_A_POLICY: the document is not a policy; INVALID_ID: an id that can never name a document.'),
     401: ERRORS[401],
     403: ERRORS[403],
     404: errorResponse('NOT_FOUND (details.resource "trial"): the policy has no trial.'),
@@ -176,16 +186,19 @@ export function simulationRoutes() {
 
   app.openapi(startTrialRoute, async (c) => {
     const body = c.req.valid('json');
+    refuseNotAPolicy(body.document, ONLY_POLICIES);
+    // The store's not_found is of the version named (the document may have others): as the shadow routes say.
     const report = await c
       .get('ctx')
       .trials.start({ document: body.document, sequence: body.sequence, sampleRate: body.sample_rate ?? 1 / (body.sample_every ?? 1) })
-      .catch(storeErrorFor('document'));
+      .catch(storeErrorFor('version'));
     publishTrial(c.get('ctx'), report.document);
     return c.json(snake(report), 201, { Location: `/v1/trials/${encodeURIComponent(report.document)}` });
   });
 
   app.openapi(trialRoute, async (c) => {
     const { document } = c.req.valid('param');
+    refuseNotAPolicy(document, ONLY_POLICIES);
     const report = await c.get('ctx').trials.report(document).catch(storeErrorFor('document'));
     if (!report) return c.body(null, 204);
     return c.json(snake(report), 200);
@@ -193,7 +206,8 @@ export function simulationRoutes() {
 
   app.openapi(stopTrialRoute, async (c) => {
     const { document } = c.req.valid('param');
-    const report = await c.get('ctx').trials.stop(document).catch(storeErrorFor('document'));
+    refuseNotAPolicy(document, ONLY_POLICIES);
+    const report = await c.get('ctx').trials.stop(document).catch(storeErrorFor('trial'));
     if (!report) throw notFound('trial', `${document} has no trial`);
     publishTrial(c.get('ctx'), document);
     return c.json(snake(report), 200);

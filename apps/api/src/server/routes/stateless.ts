@@ -28,6 +28,7 @@ import { ApiError } from '../errors.ts';
 import { bodyFindings } from '../exact-body.ts';
 import { router } from '../openapi.ts';
 import { runningBindings } from '../state/adopt-bindings.ts';
+import { nameParam } from './path-params.ts';
 import { ArgumentsObject, ErrorSchema, members, notFound, withGrant } from './route-kit.ts';
 
 /** The error shape every route answers with, for the OpenAPI description. */
@@ -244,7 +245,10 @@ const createTemplateRoute = createRoute({
   operationId: 'draftPolicyFromTemplate',
   tags: ['policies'],
   summary: 'Draft a policy from a template; nothing is stored or activated.',
-  request: { params: z.object({ name: z.string() }), ...jsonBody(TemplateBody) },
+  request: {
+    params: z.object({ name: nameParam({ name: 'name', description: 'The template name', example: 'refund-limit' }) }),
+    ...jsonBody(TemplateBody),
+  },
   responses: {
     200: jsonResponse(
       z.object({

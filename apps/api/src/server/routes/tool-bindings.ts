@@ -11,22 +11,15 @@ import { router } from '../openapi.ts';
 import { readStoredJson } from '../state/stored-json.ts';
 import { type AuthorizationRow, bindingDigest, bindingOf, readCatalogueTools } from '../state/tool-bindings.ts';
 import { definitionState, type SeenDefinition } from '../state/upstream-definitions.ts';
+import { documentIdParam, nameParam } from './path-params.ts';
 import { ErrorSchema, json, memberOf, members, notFound, storeError } from './route-kit.ts';
 
-const CatalogueParam = z
-  .string()
-  .min(1)
-  .max(1024)
-  .openapi({
-    param: { name: 'id', in: 'path' },
-    description: 'The catalogue document id, URL-encoded as one path segment',
-    example: 'catalogue.yaml',
-  });
-const ToolParam = z
-  .string()
-  .min(1)
-  .max(128)
-  .openapi({ param: { name: 'name', in: 'path' }, description: 'The exposed tool name', example: 'issue_refund' });
+const CatalogueParam = documentIdParam(
+  { name: 'id', description: 'The catalogue document id', example: 'catalogue.yaml' },
+  ['catalogue'],
+  'a catalogue id (catalogue.yaml or catalogues/<name>.yaml)',
+);
+const ToolParam = nameParam({ name: 'name', description: 'The exposed tool name', example: 'issue_refund' });
 
 const AmountMapping = z.object({ pointer: z.string(), currency: z.string(), currency_pointer: z.string().optional() });
 

@@ -5,7 +5,7 @@ import type { RuleStatus } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { assertRulesetRuns } from '../gateways/language-gate.ts';
-import { storeError } from '../routes/route-kit.ts';
+import { storeError, storeErrorFor } from '../routes/route-kit.ts';
 import type { Role } from '../state/members.ts';
 import { lifecycleOf } from './lifecycle.ts';
 import { assertReplacement, authorOf, type Member, saveDraftVersion } from './ruleset-changes.ts';
@@ -77,7 +77,7 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
     assertPinsResolved(target.view);
     if (willBeActive) assertNoDraftRules(target.view);
     await assertRulesetRuns(ctx, target.view);
-    await ctx.store.activate(id, b.active_version, { ifMatch }).catch(storeError);
+    await ctx.store.activate(id, b.active_version, { ifMatch }).catch(storeErrorFor('version'));
     activeVersion = b.active_version;
     ctx.events.publish({ type: 'document', id, sequence: b.active_version });
   }

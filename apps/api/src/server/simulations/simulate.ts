@@ -24,6 +24,7 @@ import {
 import { diagnosticJson, writeJson } from '@tollgate/engine/source';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { refuseNotAPolicy } from '../routes/policy-only.ts';
 import { ArgumentsObject, notFound, storeErrorFor } from '../routes/route-kit.ts';
 import { readStoredJson } from '../state/stored-json.ts';
 
@@ -90,6 +91,7 @@ export async function policyOf(ctx: AppContext, version: z.infer<typeof Version>
   let document: unknown = version;
   if (VersionRef.safeParse(version).success) {
     const ref = version as z.infer<typeof VersionRef>;
+    refuseNotAPolicy(ref.id, 'only a policy is simulated');
     const stored = await (ref.sequence === undefined ? ctx.store.get(ref.id) : ctx.store.getVersion(ref.id, ref.sequence)).catch(
       storeErrorFor('document'),
     );

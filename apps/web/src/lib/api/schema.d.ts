@@ -2430,6 +2430,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The template name */
         name: string;
       };
       cookie?: never;
@@ -3275,6 +3276,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The approval request id */
         id: string;
       };
       cookie?: never;
@@ -3333,6 +3335,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The approval request id */
         id: string;
       };
       cookie?: never;
@@ -3422,6 +3425,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The approval request id */
         id: string;
       };
       cookie?: never;
@@ -3511,6 +3515,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The approval request id */
         id: string;
       };
       cookie?: never;
@@ -3647,6 +3652,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The member id */
         id: string;
       };
       cookie?: never;
@@ -3811,7 +3817,7 @@ export interface operations {
           };
         };
       };
-      /** @description The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues). */
+      /** @description NOT_A_POLICY: a stored document named is not a policy; INVALID_BODY: the body is not of the documented shape. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3838,7 +3844,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description NOT_FOUND: no such document or version. */
+      /** @description NOT_FOUND (details.resource "version"): the document has no such version. */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3900,7 +3906,7 @@ export interface operations {
           'application/json': components['schemas']['Trial'];
         };
       };
-      /** @description INVALID_SAVE: the version runs already or the sample rate is out of range; INVALID_BODY. */
+      /** @description NOT_A_POLICY: the document is not a policy; INVALID_ID: an id the store would refuse; INVALID_SAVE: the version runs already or the sample rate is out of range; INVALID_BODY. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3927,7 +3933,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description NOT_FOUND: no such document or version (details.resource). */
+      /** @description NOT_FOUND (details.resource "version"): the document has no such version. */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3979,7 +3985,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The policy id, URL-encoded. */
+        /** @description The policy id, URL-encoded as one path segment */
         document: string;
       };
       cookie?: never;
@@ -4002,7 +4008,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      /** @description NOT_A_POLICY: the document is not a policy; INVALID_ID: an id that can never name a document. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4036,7 +4042,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The policy id, URL-encoded. */
+        /** @description The policy id, URL-encoded as one path segment */
         document: string;
       };
       cookie?: never;
@@ -4052,7 +4058,7 @@ export interface operations {
           'application/json': components['schemas']['Trial'];
         };
       };
-      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      /** @description NOT_A_POLICY: the document is not a policy; INVALID_ID: an id that can never name a document. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4150,7 +4156,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description NOT_FOUND: no such document or version (details.resource). */
+      /** @description NOT_FOUND (details.resource "version"): the document has no such version. */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4202,7 +4208,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The rule file id, URL-encoded. */
+        /** @description The rule file id, URL-encoded as one path segment */
         document: string;
       };
       cookie?: never;
@@ -4218,7 +4224,7 @@ export interface operations {
           'application/json': components['schemas']['Shadow'];
         };
       };
-      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      /** @description INVALID_ID: the id is not a rule sheet or Colang policy, or one the store would refuse. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4261,7 +4267,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The rule file id, URL-encoded. */
+        /** @description The rule file id, URL-encoded as one path segment */
         document: string;
       };
       cookie?: never;
@@ -4277,7 +4283,7 @@ export interface operations {
           'application/json': components['schemas']['Shadow'];
         };
       };
-      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      /** @description INVALID_ID: the id is not a rule sheet or Colang policy, or one the store would refuse. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4400,7 +4406,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description The call id, URL-encoded. */
+        /** @description The call id, URL-encoded */
         call_id: string;
       };
       cookie?: never;
@@ -4641,7 +4647,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description The rule set id, URL-encoded */
+        /** @description The rule set id, URL-encoded as one path segment */
         id: string;
       };
       cookie?: never;
@@ -4723,7 +4729,7 @@ export interface operations {
         'if-match'?: string;
       };
       path: {
-        /** @description The rule set id, URL-encoded */
+        /** @description The rule set id, URL-encoded as one path segment */
         id: string;
       };
       cookie?: never;
@@ -4842,7 +4848,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The rule set id, URL-encoded */
+        /** @description The rule set id, URL-encoded as one path segment */
         id: string;
       };
       cookie?: never;
@@ -4943,7 +4949,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The rule set id, URL-encoded */
+        /** @description The rule set id, URL-encoded as one path segment */
         id: string;
       };
       cookie?: never;
@@ -5044,7 +5050,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The rule set id, URL-encoded */
+        /** @description The rule set id, URL-encoded as one path segment */
         id: string;
       };
       cookie?: never;
@@ -5123,7 +5129,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The rule set id, URL-encoded */
+        /** @description The rule set id, URL-encoded as one path segment */
         id: string;
       };
       cookie?: never;
@@ -5231,7 +5237,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description A policy, sheet or Colang id, URL-encoded */
+        /** @description A policy, sheet or Colang id, URL-encoded as one path segment */
         id: string;
       };
       cookie?: never;
@@ -5582,6 +5588,7 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description The agent name */
         agent: string;
       };
       cookie?: never;

@@ -2,18 +2,11 @@
 // /v1/openapi.json describes them.
 import { z } from '@hono/zod-openapi';
 import { DiagnosticSchema } from '../../diagnostic-schema.ts';
+import { documentIdParam } from '../path-params.ts';
 import { ImpactPreviewSchema } from '../review-schemas.ts';
 import { ErrorSchema, json } from '../route-kit.ts';
 
-export const IdParam = z
-  .string()
-  .min(1)
-  .max(1024)
-  .openapi({
-    param: { name: 'id', in: 'path' },
-    description: 'The document id, URL-encoded as one path segment',
-    example: 'policies/refunds.policy.json',
-  });
+export const IdParam = documentIdParam({ name: 'id', description: 'The document id', example: 'policies/refunds.policy.json' });
 
 export const SEQUENCE = /^[1-9][0-9]{0,8}$/;
 export const SequenceText = z

@@ -2,22 +2,19 @@
 // /v1/openapi.json describes them.
 import { z } from '@hono/zod-openapi';
 import { RULE_STATUSES } from '@tollgate/engine';
+import { documentIdParam } from '../path-params.ts';
 import { ArgumentsObject, ErrorSchema, json } from '../route-kit.ts';
 
-export const IdParam = z
-  .string()
-  .min(1)
-  .max(1024)
-  .openapi({ param: { name: 'id', in: 'path' }, description: 'The rule set id, URL-encoded', example: 'rulesets/support.ruleset.json' });
-export const DocumentIdParam = z
-  .string()
-  .min(1)
-  .max(1024)
-  .openapi({
-    param: { name: 'id', in: 'path' },
-    description: 'A policy, sheet or Colang id, URL-encoded',
-    example: 'policies/refunds.policy.json',
-  });
+export const IdParam = documentIdParam(
+  { name: 'id', description: 'The rule set id', example: 'rulesets/support.ruleset.json' },
+  ['ruleset'],
+  'a rule set id (rulesets/<name>.ruleset.json)',
+);
+export const DocumentIdParam = documentIdParam(
+  { name: 'id', description: 'A policy, sheet or Colang id', example: 'policies/refunds.policy.json' },
+  ['policy', 'sheet', 'colang'],
+  'a rule document id (a policy, sheet or Colang file); rule sets change status through /v1/rulesets',
+);
 export const VersionQuery = z.object({
   version_id: z
     .string()
