@@ -26,7 +26,15 @@ export type JsonTextResult =
       /** The source range of the value at a pointer, for editor markers. */
       rangeOf(pointer: string): Range | undefined;
     }
-  | { ok: false; diagnostic: Diagnostic };
+  | {
+      ok: false;
+      diagnostic: Diagnostic;
+      /**
+       * The outermost object or array as far as it was read: the members and items read whole before the
+       * failure (a JSON-RPC reader answers a broken request with the id it could read; docs/mcp.md).
+       */
+      partial?: unknown;
+    };
 
 /**
  * Parses JSON text the way a policy or a call must be read: every member once, every number as written.
@@ -43,7 +51,9 @@ export function readJsonText(text: string, limits: JsonTextLimits = DEFAULT_JSON
   }
   const reader = new Reader(text, limits.maxDepth);
   const value = reader.read();
-  if (reader.failure !== undefined) return { ok: false, diagnostic: reader.failure };
+  if (reader.failure !== undefined) {
+    return { ok: false, diagnostic: reader.failure, ...(reader.root !== undefined ? { partial: reader.root } : {}) };
+  }
   let tree: Node | undefined;
   return {
     ok: true,
@@ -91,6 +101,8 @@ class Reader {
   private lineStarts: number[] | undefined;
   readonly diagnostics: Diagnostic[] = [];
   failure: Diagnostic | undefined;
+  /** The outermost container once opened (or the whole value once read): what a failure leaves read. */
+  root: unknown;
 
   constructor(
     private readonly text: string,
@@ -116,6 +128,7 @@ class Reader {
           value = isObject ? {} : [];
         } else {
           const frame: Frame = { container: isObject ? {} : [], key: undefined, duplicate: false, index: 0 };
+          if (stack.length === 0) this.root = frame.container;
           stack.push(frame);
           if (isObject && !this.readKey(frame)) return undefined;
           continue;
@@ -141,6 +154,7 @@ class Reader {
       for (;;) {
         const top = stack[stack.length - 1];
         if (top === undefined) {
+          this.root = value;
           this.skipSpace();
           if (this.i < text.length) return this.fail('NOT_JSON', 'end of file expected', this.i, 1);
           return value;

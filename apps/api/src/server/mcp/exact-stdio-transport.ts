@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type JsonTextLimits, readJsonText } from '@tollgate/engine/source';
 import { plainJson } from './plain-json.ts';
+import { type RequestId, requestIdOf } from './request-id.ts';
 
 /** Most tools/call arguments kept unanswered at once; the oldest is forgotten past it (its call is refused). */
 const MAX_KEPT = 1000;
@@ -41,12 +42,14 @@ export class ExactArguments {
   }
 }
 
-export type ExactRead = { ok: true; message: unknown } | { ok: false; problem: string };
+/** A message read, or the problem (`CODE: message`) with the id its parse error answers (request-id.ts). */
+export type ExactRead = { ok: true; message: unknown } | { ok: false; problem: string; id: RequestId };
 
 /**
  * Reads one JSON-RPC text (a message or a batch) once, by the exact reader: a tools/call's arguments are kept
  * in `exact` as read, numbers as written, and the SDK gets a plain copy (plain-json.ts). A member named twice,
- * a text too deep or too large is a problem (`CODE: message`), answered as a JSON-RPC parse error.
+ * a text too deep or too large is a problem (`CODE: message`), answered as a JSON-RPC parse error with the
+ * message's id where it could be read.
  *
  * @example
  * readExactMessage('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":1.50}}}', exact)
@@ -56,8 +59,11 @@ export function readExactMessage(text: string, exact: ExactArguments, limits?: J
   const read = readJsonText(text, limits);
   // A number the reader keeps as written (INEXACT_NUMBER: 1.50, 1e3) is no problem here: the gate decides on
   // its lexeme (docs/policy.md, "Numbers in arguments"). Any other diagnostic (a member named twice) is.
-  const problem = read.ok ? read.diagnostics.find((d) => d.code !== 'INEXACT_NUMBER') : read.diagnostic;
-  if (!read.ok || problem !== undefined) return { ok: false, problem: `${problem?.code}: ${problem?.message}` };
+  if (!read.ok) return { ok: false, problem: `${read.diagnostic.code}: ${read.diagnostic.message}`, id: requestIdOf(read.partial, []) };
+  const problem = read.diagnostics.find((d) => d.code !== 'INEXACT_NUMBER');
+  if (problem !== undefined) {
+    return { ok: false, problem: `${problem.code}: ${problem.message}`, id: requestIdOf(read.value, read.diagnostics) };
+  }
   const message = plainJson(read.value);
   const exactMessages = Array.isArray(read.value) ? read.value : [read.value];
   const plainMessages = Array.isArray(message) ? message : [message];
@@ -118,7 +124,7 @@ export class ExactStdioTransport implements Transport {
   private readLine(line: string): void {
     const read = readExactMessage(line, this.exact);
     if (!read.ok) {
-      void this.send({ jsonrpc: '2.0', id: null, error: { code: -32700, message: read.problem } } as never);
+      void this.send({ jsonrpc: '2.0', id: read.id, error: { code: -32700, message: read.problem } } as never);
       return;
     }
     // The gate decides on the exact arguments kept above; the SDK gets their plain copy.

@@ -11,6 +11,7 @@ import { bodyLimit, MAX_BODY_BYTES } from '../body-limit.ts';
 import type { AppContext } from '../context.ts';
 import { ExactArguments, readExactMessage } from './exact-stdio-transport.ts';
 import { createGateway } from './gateway.ts';
+import { type RequestId, requestIdOf } from './request-id.ts';
 
 /** Most MCP sessions open at once on one server; an initialize past it is refused (503, SESSION_LIMIT). */
 export const MAX_MCP_SESSIONS = 1000;
@@ -37,8 +38,9 @@ interface McpSession {
   lastUsed: number;
 }
 
-function rpcError(code: number, message: string, status: number, headers?: Record<string, string>): Response {
-  return Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status, ...(headers ? { headers } : {}) });
+/** A JSON-RPC error as the whole answer: with the request's id when its body was read, else null (JSON-RPC 2.0). */
+function rpcError(code: number, message: string, status: number, headers?: Record<string, string>, id: RequestId = null): Response {
+  return Response.json({ jsonrpc: '2.0', id, error: { code, message } }, { status, ...(headers ? { headers } : {}) });
 }
 
 /** MCP's answer to a session id it does not hold (transports, "Session Management"): start a new session. */
@@ -170,17 +172,24 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
       if (text.length > MAX_BODY_BYTES) return rpcError(-32700, `TOO_LARGE: the body is over ${MAX_BODY_BYTES} bytes`, 413);
       // Read once: the gate decides on the exact arguments kept in `exact`, the SDK reads the plain copy.
       const read = readExactMessage(text, exact);
-      if (!read.ok) return rpcError(-32700, read.problem, 400);
+      if (!read.ok) return rpcError(-32700, read.problem, 400, undefined, read.id);
       parsedBody = read.message;
     }
     if (!session) {
       const initializing = (Array.isArray(parsedBody) ? parsedBody : [parsedBody]).some((message) => isInitializeRequest(message));
-      if (!initializing) return rpcError(-32000, 'SESSION_REQUIRED: send the Mcp-Session-Id of your session, or initialize one', 400);
-      if (stopping) return rpcError(-32000, 'SERVER_STOPPING: the server is stopping; no session is opened', 503);
+      const id = requestIdOf(parsedBody, []);
+      if (!initializing) {
+        return rpcError(-32000, 'SESSION_REQUIRED: send the Mcp-Session-Id of your session, or initialize one', 400, undefined, id);
+      }
+      if (stopping) return rpcError(-32000, 'SERVER_STOPPING: the server is stopping; no session is opened', 503, undefined, id);
       if (sessions.size + opening >= maxSessions) {
-        return rpcError(-32000, `SESSION_LIMIT: ${maxSessions} sessions are open; end one (DELETE /mcp) or retry later`, 503, {
-          'Retry-After': '60',
-        });
+        return rpcError(
+          -32000,
+          `SESSION_LIMIT: ${maxSessions} sessions are open; end one (DELETE /mcp) or retry later`,
+          503,
+          { 'Retry-After': '60' },
+          id,
+        );
       }
       opening++;
       try {
