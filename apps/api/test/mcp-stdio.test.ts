@@ -127,9 +127,12 @@ describe('tollgate mcp over stdio', () => {
     expect(line).toMatch(/UPSTREAM_TIMEOUT/);
     expect(line).toContain('issue_refund');
     expect(line).not.toContain('yes');
-    // search_orders maps to a server whose command does not exist: not offered, and not a crash.
+    // search_orders maps to a server whose command does not exist: not offered, and not a crash; a call of it
+    // says what happened to its upstream.
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('search_orders');
-    expect(errorOf(await client.callTool({ name: 'search_orders', arguments: {} })).code).toBe('TOOL_NOT_OFFERED');
+    const broken = errorOf(await client.callTool({ name: 'search_orders', arguments: {} }));
+    expect(broken.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect(broken.message).toContain('broken');
     expect((await client.callTool({ name: 'read_order', arguments: { id: 'o-2' } })).isError).toBeFalsy();
   }, 30_000);
 
@@ -151,7 +154,8 @@ describe('tollgate mcp over stdio', () => {
     );
     const answer = JSON.parse(await line);
     child.kill();
-    expect(answer).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    // The id was read whole, so the parse error answers it (docs/mcp.md, "One read per message").
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32700 } });
     expect(answer.error.message).toContain('DUPLICATE_MEMBER');
     expect(recorded().length).toBe(before);
   }, 20_000);

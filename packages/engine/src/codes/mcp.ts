@@ -23,7 +23,7 @@ export const MCP_CODES = {
   ),
   CALL_CANCELLED: mcp('The client cancelled a call while it was held for approval; the upstream was never called.'),
   UPSTREAM_UNAVAILABLE: mcp(
-    'The upstream server could not be started or reached, or is not in mcp/servers.yaml.',
+    'The upstream server could not be started or reached within the upstream timeout, went away before it answered, or is not in mcp/servers.yaml.',
     'A server of the file could not be started or reached to list its tools; nothing is drafted for it, the others are.',
   ),
   UPSTREAM_TIMEOUT: mcp(
@@ -31,12 +31,12 @@ export const MCP_CODES = {
     'A server did not list its tools within --upstream-timeout; nothing is drafted for it, the others are.',
   ),
   UPSTREAM_MALFORMED: mcp(
-    'The upstream answered with something that is not a tool result.',
+    'The upstream answered with something that is not a valid tool result (by MCP’s result schema, or the tool’s own output schema).',
     'A server answered tools/list with something that is not a tool list; nothing is drafted for it.',
   ),
   UPSTREAM_FAILED: mcp(
-    'The upstream failed the call with a protocol error; the message says what it said.',
-    'A server failed tools/list with a protocol error; nothing is drafted for it.',
+    'The upstream answered with a JSON-RPC error (details.upstream_error: its code, message and data, as it sent them), or refused the request over HTTP (details.upstream_error.http_status).',
+    'A server answered tools/list with a JSON-RPC error; the message gives its code and words; nothing is drafted for it.',
   ),
   NOT_CLIENT_CONFIG: importing('error', 'The file is JSON but not an MCP client’s configuration: it has no mcpServers object.'),
   INVALID_SERVER_ENTRY: importing(

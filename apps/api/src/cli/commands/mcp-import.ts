@@ -2,7 +2,7 @@
 // tools with the SDK's Client, drafts the upstreams, a catalogue, a deny-by-default policy and an agent, and
 // saves each as a version that does not run: nothing runs until a person activates it (docs/mcp.md,
 // "Starting from what you have"). Secrets in the file are used to list tools now and written nowhere.
-import { basename, resolve } from 'node:path';
+import { basename } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   catalogueFormatOf,
@@ -18,6 +18,7 @@ import { type EditImpact, EditSeam, type EditWriter, engineValidators, type Prop
 import { type AppContext, openContext } from '../../server/context.ts';
 import { UpstreamError, UpstreamPool } from '../../server/mcp/upstream-pool.ts';
 import { recordListed } from '../../server/state/upstream-definitions.ts';
+import { dataFolderToWrite } from '../data-folder.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import type { ParsedOptions } from '../options.ts';
 import { MAX_DOCUMENT_BYTES, readTextFile } from '../read-input.ts';
@@ -64,7 +65,7 @@ export async function mcpImport(file: string, options: ParsedOptions, io: CliIo)
   const notConfig = clientConfigProblem(read.value);
   if (notConfig !== undefined) return refuse(io, file, placeProblems([notConfig], read.rangeOf));
 
-  const ctx = await openContext(resolve(options.data), { watch: false }).catch((err: unknown) => {
+  const ctx = await openContext(dataFolderToWrite(options.data, 'mcp import'), { watch: false }).catch((err: unknown) => {
     if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate mcp import: ${err.message}`);
     throw err;
   });
@@ -142,9 +143,9 @@ async function existing(ctx: AppContext, ids: string[]): Promise<Diagnostic[]> {
 /** Lists one server's tools as the gateway would reach it, with the values of the client's file for its variables. */
 async function listTools(server: ClientServer, timeoutMs: number): Promise<Listing> {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...server.values };
-  const pool = new UpstreamPool([server.upstream], timeoutMs, env);
+  const pool = new UpstreamPool([server.upstream], env);
   try {
-    return { server, tools: await pool.listTools(server.upstream.name) };
+    return { server, tools: await pool.listTools(server.upstream.name, { timeoutMs }) };
   } catch (err) {
     const code = err instanceof UpstreamError ? err.code : 'UPSTREAM_FAILED';
     const message = `${(err as Error).message}; nothing is drafted for ${server.upstream.name}, the other servers are`;

@@ -16,7 +16,6 @@ import {
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { CatalogueTool } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { type CallAnswer, decideAgentCall } from '../gate/decide-agent-call.ts';
@@ -24,6 +23,8 @@ import { loadAgentCached } from '../gate/load-agent.ts';
 import { argumentsDigest } from '../state/decisions.ts';
 import { listedDigest } from '../state/upstream-definitions.ts';
 import type { ExactArguments } from './exact-stdio-transport.ts';
+import { watchOffers } from './offer-watch.ts';
+import { type Mapped, NOTHING_MAPPED, offeredTools, upstreamDetails } from './offered-tools.ts';
 import { plainJson } from './plain-json.ts';
 import { UpstreamError, upstreamPoolOf } from './upstream-pool.ts';
 import { waitForApproval } from './wait-approval.ts';
@@ -72,61 +73,83 @@ function errorResult(code: string, message: string, details?: Record<string, unk
  * await gateway.server.connect(new StdioServerTransport());
  */
 export function createGateway(ctx: AppContext, agent: string, options: GatewayOptions) {
-  const server = new Server({ name: 'tollgate', version: '1' }, { capabilities: { tools: {} } });
+  // listChanged: the client is told when a tool is withheld or offered again (docs/mcp.md).
+  const server = new Server({ name: 'tollgate', version: '1' }, { capabilities: { tools: { listChanged: true } } });
   const session = options.session ?? `mcp-${randomUUID()}`;
   let callsInProgress = 0;
   const upstreams = () => upstreamPoolOf(ctx, options);
+  const bound = { timeoutMs: options.upstreamTimeoutMs };
 
   /**
    * The agent's catalogue tools that map to a tool their upstream lists, each with what the upstream says of
    * it and whether that definition is the one authorized (docs/mcp.md, "Pinned tool definitions"). `fresh`
    * asks every upstream anew (tools/list); a call uses the last listing.
    */
-  async function mapped(fresh: boolean): Promise<Map<string, { tool: CatalogueTool; upstream: Tool; authorized: boolean }>> {
+  async function mapped(fresh: boolean): Promise<Mapped> {
     const { loaded } = await loadAgentCached(ctx, agent);
     const tools = loaded.parts.catalogue.tools.filter((t) => t.upstream !== undefined);
     const live = await upstreams();
     const servers = [...new Set(tools.map((t) => t.upstream?.server as string))];
     // Servers are asked at once; one that fails offers nothing, and never holds the others' tools.
+    const failed = new Map<string, UpstreamError>();
     const listed = await Promise.all(
       servers.map((s) =>
-        live.listTools(s, fresh).then(
+        live.listTools(s, { ...bound, fresh }).then(
           (found): [string, Tool[]] => [s, found],
-          (): [string, Tool[]] => [s, []],
+          (err: unknown): [string, Tool[]] => {
+            if (err instanceof UpstreamError) failed.set(s, err);
+            return [s, []];
+          },
         ),
       ),
     );
     const byServer = new Map<string, Tool[]>(listed);
     const pins = await ctx.state.pinnedDigests(loaded.agent.catalogue);
-    const out = new Map<string, { tool: CatalogueTool; upstream: Tool; authorized: boolean }>();
+    const out: Mapped = { tools: new Map(), unlisted: new Map() };
     for (const tool of tools) {
       const target = tool.upstream as { server: string; tool: string };
-      if (out.has(tool.name)) continue;
+      if (out.tools.has(tool.name) || out.unlisted.has(tool.name)) continue;
+      const failure = failed.get(target.server);
+      if (failure) out.unlisted.set(tool.name, failure);
       const upstream = byServer.get(target.server)?.find((u) => u.name === target.tool);
       if (!upstream) continue;
       const pinned = pins.get(tool.name);
       const authorized = pinned !== undefined && pinned !== null && pinned === listedDigest(target.server, upstream);
-      out.set(tool.name, { tool, upstream, authorized });
+      out.tools.set(tool.name, { tool, upstream, authorized });
     }
     return out;
   }
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = await mapped(true);
-    return {
-      // A tool whose upstream definition is not the authorized one is withheld until it is authorized.
-      tools: [...tools.values()]
-        .filter((t) => t.authorized)
-        // The upstream's definition as pinned (state/upstream-definitions.ts), under the catalogue's name.
-        .map(({ tool, upstream }) => ({
-          name: tool.name,
-          ...(upstream.title !== undefined ? { title: upstream.title } : {}),
-          ...(upstream.description !== undefined ? { description: upstream.description } : {}),
-          inputSchema: upstream.inputSchema,
-          ...(upstream.outputSchema !== undefined ? { outputSchema: upstream.outputSchema } : {}),
-          ...(upstream.annotations !== undefined ? { annotations: upstream.annotations } : {}),
-        })),
-    };
+    const tools = offeredTools(await mapped(true));
+    told = JSON.stringify(tools);
+    return { tools };
+  });
+
+  // What the client was last told it may call (its last tools/list, or the list a notification announced); a
+  // change of it is announced with notifications/tools/list_changed. Nothing is announced before a first list.
+  let told: string | undefined;
+  let checking: Promise<void> | undefined;
+  let again = false;
+  const recheck = async () => {
+    do {
+      again = false;
+      const now = JSON.stringify(offeredTools(await mapped(false).catch(() => NOTHING_MAPPED)));
+      if (told !== undefined && now !== told) {
+        told = now;
+        await server.sendToolListChanged().catch(() => undefined);
+      }
+    } while (again);
+  };
+  const stopWatching = watchOffers(ctx, () => {
+    if (told === undefined) return;
+    if (checking) {
+      again = true;
+      return;
+    }
+    checking = recheck().finally(() => {
+      checking = undefined;
+    });
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -181,9 +204,15 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
     }
     // The upstream gets a plain copy of the arguments the gate decided on, never another reading of them.
     const sent = plainJson(exact) as Record<string, unknown>;
-    const found = (await mapped(false).catch(() => new Map<string, never>())).get(name);
+    const offered = await mapped(false).catch(() => NOTHING_MAPPED);
+    const found = offered.tools.get(name);
     const target = found?.tool.upstream;
-    if (!found || !target) return errorResult('TOOL_NOT_OFFERED', `${name} is not a tool this gateway offers; list the tools again`);
+    if (!found || !target) {
+      // A tool mapped to an upstream that failed its listing: what the upstream did, not only that it is absent.
+      const failure = offered.unlisted.get(name);
+      if (failure) return errorResult(failure.code, failure.message, upstreamDetails(failure));
+      return errorResult('TOOL_NOT_OFFERED', `${name} is not a tool this gateway offers; list the tools again`);
+    }
     const decide = (confirmed: boolean) =>
       // A withheld tool's call is still decided, so its denial (TOOL_DEFINITION_CHANGED) is in the decision log.
       decideAgentCall(
@@ -272,7 +301,11 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
     }
     try {
       const relay = token === undefined ? undefined : sendProgress;
-      return await (await upstreams()).callTool(target.server, target.tool, sent, extra.signal, relay);
+      return await (await upstreams()).callTool(target.server, target.tool, sent, {
+        ...bound,
+        signal: extra.signal,
+        ...(relay ? { onprogress: relay } : {}),
+      });
     } catch (err) {
       if (err instanceof UpstreamError) {
         // Logged for the people running the gateway (stderr; stdout is MCP's over stdio): the call, not its arguments.
@@ -280,7 +313,7 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
           `${agent}'s call ${answer.call_id} of ${name} (${target.server}/${target.tool}) failed: ${err.code}: ${err.message}`,
           'TollgateUpstreamWarning',
         );
-        return errorResult(err.code, err.message, { call_id: answer.call_id });
+        return errorResult(err.code, err.message, { call_id: answer.call_id, ...upstreamDetails(err) });
       }
       throw err;
     }
@@ -293,6 +326,7 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
       return callsInProgress;
     },
     async close(): Promise<void> {
+      stopWatching();
       await server.close();
     },
   };

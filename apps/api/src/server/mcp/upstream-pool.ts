@@ -1,6 +1,6 @@
 // The gateway's side towards upstream MCP servers (mcp/servers.yaml): one SDK Client per server, connected on
-// first use over stdio or Streamable HTTP, each call bounded by a timeout, so one slow server never holds
-// another's calls (each call awaits only its own server). Secrets come from the environment, never the document.
+// first use over stdio or Streamable HTTP, each request bounded by its own caller's timeout (whoever made the
+// connection), so one slow server never holds another's calls (each call awaits only its own server). Secrets come from the environment, never the document.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -16,33 +16,42 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { readUpstreams, UPSTREAMS_ID, type Upstream } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
+import { listedDigest } from '../state/upstream-definitions.ts';
+import { SharedAttempt } from './shared-attempt.ts';
+import { markUpstreamErrors, UpstreamError, upstreamFailure } from './upstream-failure.ts';
+
+export { UpstreamError } from './upstream-failure.ts';
 
 /** The variables every started upstream gets beside those its env names, so a command such as npx is found. */
 const BASE_ENV = ['PATH', 'HOME'];
 
-/** Why an upstream call did not give a result: the code the agent is told. */
-export class UpstreamError extends Error {
-  constructor(
-    readonly code: 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_TIMEOUT' | 'UPSTREAM_MALFORMED' | 'UPSTREAM_FAILED',
-    message: string,
-  ) {
-    super(message);
-  }
+/** The SDK's own bound on a request the pool bounds itself (SharedAttempt): the longest a timer can wait. */
+const UNBOUNDED_MS = 2 ** 31 - 1;
+
+/** What bounds one caller's request: its own timeout, whoever else shares the connection (docs/mcp.md). */
+export interface UpstreamRequest {
+  /** How long the upstream may take to start, and then to answer. */
+  timeoutMs: number;
+  /** The agent's cancellation of its call. */
+  signal?: AbortSignal;
 }
 
 export class UpstreamPool {
-  private readonly clients = new Map<string, Promise<Client>>();
+  private readonly clients = new Map<string, SharedAttempt<Client>>();
   /** Each server's last listing, until it says its list changed or its connection ends. */
-  private readonly listings = new Map<string, Promise<Tool[]>>();
+  private readonly listings = new Map<string, SharedAttempt<Tool[]>>();
+  /** Each server's last listing as names and digests, to tell a listing that differs from the one before. */
+  private readonly lastListed = new Map<string, string>();
   /** Called with each listing a server gives (the gateway records the definitions it saw). */
   onListed?: (server: string, tools: Tool[]) => Promise<void> | void;
+  /** Called when a server's tools may have changed: it said so (list_changed), or a listing differs from the last. */
+  onChanged?: (server: string) => void;
   /** Where each call's progress goes, by the progress token the pool sent the upstream. */
   private readonly progress = new Map<string, (progress: Progress) => void>();
   private calls = 0;
 
   constructor(
     readonly servers: readonly Upstream[],
-    private readonly timeoutMs: number,
     private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
@@ -50,26 +59,36 @@ export class UpstreamPool {
    * The tools a server offers, or an UpstreamError: asked anew when `fresh` (an agent's tools/list), else
    * the last listing, which a server's `notifications/tools/list_changed` or a new connection forgets.
    */
-  listTools(server: string, fresh = false): Promise<Tool[]> {
-    const held = this.listings.get(server);
-    if (held && !fresh) return held;
-    const listing = this.ask(server);
-    this.listings.set(server, listing);
-    listing.catch(() => {
-      if (this.listings.get(server) === listing) this.listings.delete(server);
-    });
-    return listing;
+  async listTools(server: string, request: UpstreamRequest & { fresh?: boolean }): Promise<Tool[]> {
+    const client = await this.client(server, request);
+    let listing = this.listings.get(server);
+    if (!listing || listing.abandoned || request.fresh) {
+      const started = new SharedAttempt((signal) => this.ask(server, client, signal));
+      listing = started;
+      this.listings.set(server, started);
+      started.promise.catch(() => {
+        if (this.listings.get(server) === started) this.listings.delete(server);
+      });
+    }
+    return listing.wait(
+      request.timeoutMs,
+      () => new UpstreamError('UPSTREAM_TIMEOUT', `upstream ${server} did not list its tools within ${request.timeoutMs} ms`),
+      request.signal,
+    );
   }
 
-  private async ask(server: string): Promise<Tool[]> {
-    const client = await this.client(server);
+  private async ask(server: string, client: Client, signal: AbortSignal): Promise<Tool[]> {
     let tools: Tool[];
     try {
-      tools = (await client.listTools(undefined, { timeout: this.timeoutMs })).tools;
+      tools = (await client.listTools(undefined, { signal, timeout: UNBOUNDED_MS })).tools;
     } catch (err) {
-      throw failure(server, err);
+      throw upstreamFailure(server, err);
     }
     await this.onListed?.(server, tools);
+    const listed = JSON.stringify(tools.map((t) => [t.name, listedDigest(server, t)]).sort());
+    const before = this.lastListed.get(server);
+    this.lastListed.set(server, listed);
+    if (before !== undefined && before !== listed) this.onChanged?.(server);
     return tools;
   }
 
@@ -81,21 +100,21 @@ export class UpstreamPool {
     server: string,
     tool: string,
     args: Record<string, unknown>,
-    signal?: AbortSignal,
-    onprogress?: (progress: Progress) => void,
+    request: UpstreamRequest & { onprogress?: (progress: Progress) => void },
   ): Promise<CallToolResult> {
-    const client = await this.client(server);
+    const client = await this.client(server, request);
     const token = `tollgate-${++this.calls}`;
+    const { onprogress, signal } = request;
     if (onprogress) this.progress.set(token, onprogress);
     try {
       const result = await client.callTool(
         { name: tool, arguments: args, ...(onprogress ? { _meta: { progressToken: token } } : {}) },
         CallToolResultSchema,
-        { timeout: this.timeoutMs, ...(signal ? { signal } : {}) },
+        { timeout: request.timeoutMs, ...(signal ? { signal } : {}) },
       );
       return result as CallToolResult;
     } catch (err) {
-      throw failure(server, err);
+      throw upstreamFailure(server, err, signal);
     } finally {
       this.progress.delete(token);
     }
@@ -105,27 +124,36 @@ export class UpstreamPool {
     const clients = [...this.clients.values()];
     this.clients.clear();
     this.listings.clear();
-    await Promise.all(clients.map((c) => c.then((client) => client.close()).catch(() => undefined)));
+    await Promise.all(clients.map((c) => c.promise.then((client) => client.close()).catch(() => undefined)));
   }
 
-  private client(name: string): Promise<Client> {
+  /** The server's connection, made by the first caller; each caller waits for it within its own bound. */
+  private client(name: string, request: UpstreamRequest): Promise<Client> {
     let client = this.clients.get(name);
-    if (!client) {
-      client = this.connect(name);
-      this.clients.set(name, client);
+    if (!client || client.abandoned) {
+      const started = new SharedAttempt((signal) => this.connect(name, signal));
+      client = started;
+      this.clients.set(name, started);
       // A server that could not be reached is tried again on the next call.
-      client.catch(() => this.clients.delete(name));
+      started.promise.catch(() => {
+        if (this.clients.get(name) === started) this.clients.delete(name);
+      });
     }
-    return client;
+    return client.wait(
+      request.timeoutMs,
+      () => new UpstreamError('UPSTREAM_UNAVAILABLE', `upstream ${name} could not be reached: no answer in ${request.timeoutMs} ms`),
+      request.signal,
+    );
   }
 
-  private async connect(name: string): Promise<Client> {
+  private async connect(name: string, signal: AbortSignal): Promise<Client> {
     const server = this.servers.find((s) => s.name === name);
     if (!server) throw new UpstreamError('UPSTREAM_UNAVAILABLE', `mcp/servers.yaml has no server named ${name}`);
     const client = new Client({ name: 'tollgate', version: '1' });
     client.onerror = () => {};
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       this.listings.delete(name);
+      this.onChanged?.(name);
     });
     // The pool's own progress tokens, not the SDK's `onprogress`: the SDK forgets a call's handler when its
     // result arrives, before it hands on a notification read just ahead of that result (the last one, 100%).
@@ -136,16 +164,21 @@ export class UpstreamPool {
         ...(message !== undefined ? { message } : {}),
       });
     });
-    const transport = this.transportOf(server);
+    const transport = markUpstreamErrors(this.transportOf(server));
+    // No caller waits any more (each bound passed): the start is given up.
+    const giveUp = () => void transport.close().catch(() => undefined);
+    signal.addEventListener('abort', giveUp, { once: true });
     try {
-      await withTimeout(client.connect(transport), this.timeoutMs);
+      await client.connect(transport, { signal, timeout: UNBOUNDED_MS });
     } catch (err) {
       await transport.close().catch(() => undefined);
       throw new UpstreamError('UPSTREAM_UNAVAILABLE', `upstream ${name} could not be reached: ${(err as Error).message}`);
+    } finally {
+      signal.removeEventListener('abort', giveUp);
     }
     // A server that went away is connected again, and listed again, on its next call.
     client.onclose = () => {
-      this.clients.delete(name);
+      if (this.clients.get(name)?.value === client) this.clients.delete(name);
       this.listings.delete(name);
     };
     return client;
@@ -169,38 +202,8 @@ export class UpstreamPool {
   }
 }
 
-function failure(server: string, err: unknown): UpstreamError {
-  if (err instanceof UpstreamError) return err;
-  const message = (err as Error).message ?? String(err);
-  const code = (err as { code?: unknown }).code;
-  // The SDK's McpError codes: -32001 a request timed out; -32602 and parse errors a result that did not conform.
-  if (code === -32001) return new UpstreamError('UPSTREAM_TIMEOUT', `upstream ${server} did not answer in time`);
-  if (code === -32602 || code === -32700 || /invalid|expected/i.test(message)) {
-    return new UpstreamError('UPSTREAM_MALFORMED', `upstream ${server} answered with something that is not a tool result`);
-  }
-  return new UpstreamError('UPSTREAM_FAILED', `upstream ${server} failed: ${message}`);
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
-}
-
 export interface PoolOptions {
-  /** How long an upstream may take to connect or answer. */
-  upstreamTimeoutMs: number;
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 const pools = new WeakMap<AppContext, { sequence: number; pool: UpstreamPool }>();
@@ -211,18 +214,42 @@ const pools = new WeakMap<AppContext, { sequence: number; pool: UpstreamPool }>(
  * runs, and closed with the server (its events hub closing). Every listing's definitions are recorded
  * (state/upstream-definitions.ts), so a changed definition is seen whoever asked.
  */
-export async function upstreamPoolOf(ctx: AppContext, options: PoolOptions): Promise<UpstreamPool> {
+export async function upstreamPoolOf(ctx: AppContext, options: PoolOptions = {}): Promise<UpstreamPool> {
   const doc = await ctx.store.get(UPSTREAMS_ID);
   const sequence = doc?.sequence ?? 0;
   const held = pools.get(ctx);
   if (held?.sequence === sequence) return held.pool;
   const read = doc ? readUpstreams(doc.text) : undefined;
   void held?.pool.close();
-  const pool = new UpstreamPool(read?.ok ? read.upstreams.servers : [], options.upstreamTimeoutMs, options.env);
+  const pool = new UpstreamPool(read?.ok ? read.upstreams.servers : [], options.env);
   pool.onListed = (server, tools) =>
     // A listing not recorded now is recorded by the next; until then a changed definition is not offered anyway.
     ctx.state.recordListed(server, tools, ctx.now()).catch(() => {});
+  pool.onChanged = (server) => {
+    for (const listener of changeListeners(ctx)) listener(server);
+  };
   if (!held) ctx.events.onClose(() => void pools.get(ctx)?.pool.close());
   pools.set(ctx, { sequence, pool });
   return pool;
+}
+
+const listeners = new WeakMap<AppContext, Set<(server: string) => void>>();
+
+function changeListeners(ctx: AppContext): Set<(server: string) => void> {
+  let set = listeners.get(ctx);
+  if (!set) {
+    set = new Set();
+    listeners.set(ctx, set);
+  }
+  return set;
+}
+
+/**
+ * Calls `listener` when an upstream of the data folder's pool (whichever version of the document made it) says
+ * its tools changed, or lists other tools than before; returns a function that stops it.
+ */
+export function onUpstreamChanged(ctx: AppContext, listener: (server: string) => void): () => void {
+  const set = changeListeners(ctx);
+  set.add(listener);
+  return () => set.delete(listener);
 }

@@ -146,12 +146,13 @@ export function upstreamRoutes() {
 
   app.openapi(refreshRoute, async (c) => {
     const ctx = c.get('ctx');
-    const pool = await upstreamPoolOf(ctx, { upstreamTimeoutMs: REFRESH_TIMEOUT_MS });
+    const pool = await upstreamPoolOf(ctx);
     const failures = new Map<string, UpstreamError>();
     // Every server at once; each listing records its definitions (upstreamPoolOf), a failure is reported.
     await Promise.all(
       pool.servers.map((s) =>
-        pool.listTools(s.name, true).catch((err: unknown) => {
+        // The refresh's own bound, whatever bound the gateway that made the connection has (docs/mcp.md).
+        pool.listTools(s.name, { fresh: true, timeoutMs: REFRESH_TIMEOUT_MS }).catch((err: unknown) => {
           failures.set(s.name, err instanceof UpstreamError ? err : new UpstreamError('UPSTREAM_FAILED', String(err)));
         }),
       ),

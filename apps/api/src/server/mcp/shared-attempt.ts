@@ -1,0 +1,54 @@
+// One piece of work several callers wait on (an upstream's connection, its listing), each for as long as its
+// own bound allows: whoever started it, a caller's bound holds (docs/mcp.md, "Upstream timeouts"). Once every
+// caller waiting has given up, the work is aborted.
+
+export class SharedAttempt<T> {
+  private readonly controller = new AbortController();
+  private waiting = 0;
+  private settled = false;
+  readonly promise: Promise<T>;
+  /** What it gave, once it gave it. */
+  value: T | undefined;
+
+  constructor(run: (signal: AbortSignal) => Promise<T>) {
+    this.promise = run(this.controller.signal);
+    this.promise.then(
+      (value) => {
+        this.settled = true;
+        this.value = value;
+      },
+      () => {
+        this.settled = true;
+      },
+    );
+  }
+
+  /** Aborted because no one waited for it any more: a new caller starts it again. */
+  get abandoned(): boolean {
+    return this.controller.signal.aborted;
+  }
+
+  /** The result, or `onTimeout()` once `timeoutMs` passed (or `signal`'s reason once it aborted) first. */
+  wait(timeoutMs: number, onTimeout: () => Error, signal?: AbortSignal): Promise<T> {
+    this.waiting++;
+    return new Promise<T>((resolve, reject) => {
+      let left = false;
+      const finish = (settle: () => void, givingUp: boolean) => {
+        if (left) return;
+        left = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.waiting--;
+        if (givingUp && this.waiting === 0 && !this.settled) this.controller.abort();
+        settle();
+      };
+      const onAbort = () => finish(() => reject(signal?.reason), true);
+      const timer = setTimeout(() => finish(() => reject(onTimeout()), true), timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.promise.then(
+        (value) => finish(() => resolve(value), false),
+        (err: unknown) => finish(() => reject(err), false),
+      );
+    });
+  }
+}
