@@ -1,12 +1,13 @@
 // tollgate keys create / members list, and the demo seeded once per data folder.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openContext } from '../src/server/context.ts';
 import { seedDemo } from '../src/server/demo.ts';
 import { openDatabase } from '../src/server/state/db.ts';
-import { hashKey, principalOf } from '../src/server/state/members.ts';
+import { hashKey, principalOf, ROLES } from '../src/server/state/members.ts';
 import { runCli } from './cli-harness.ts';
 
 const dirs: string[] = [];
@@ -59,6 +60,98 @@ describe('tollgate keys create and members list', () => {
     const change = await runCli('keys', 'create', '--data', data, '--member', 'vic', '--role', 'owner');
     expect(change.code).toBe(2);
     expect(change.stderr).toContain("a key does not change a member's role");
+  });
+});
+
+describe('keys create on a folder that is not there, and the grants of a role', () => {
+  it('makes the folder as serve does (a real process): exit 0, a key, the .gitignore', () => {
+    const data = join(dataDir(), 'new', 'nested');
+    const bin = new URL('../bin/tollgate.cjs', import.meta.url).pathname;
+    const run = spawnSync(process.execPath, [bin, 'keys', 'create', '--data', data, '--member', 'ada', '--role', 'admin'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^tg_\S+\n$/);
+    expect(readFileSync(join(data, '.gitignore'), 'utf8')).toContain('tollgate.db');
+    const db = openDatabase(join(data, 'tollgate.db'));
+    try {
+      expect(principalOf(db, run.stdout.trim())).toMatchObject({ kind: 'member', grants: ['catalogue'] });
+    } finally {
+      db.close();
+    }
+  });
+
+  it("gives each role's key the grants its role's key has in the demo workspace, plus any --grant", async () => {
+    const demo = dataDir();
+    const ctx = await openContext(demo, { watch: false });
+    const keys = await seedDemo(ctx);
+    await ctx.close();
+    const demoDb = openDatabase(join(demo, 'tollgate.db'));
+    const cli = dataDir();
+    try {
+      for (const role of ROLES) {
+        const demoKey = keys?.members.find((m) => m.role === role)?.key as string;
+        const made = JSON.parse((await runCli('keys', 'create', '--data', cli, '--member', `m-${role}`, '--role', role, '--json')).stdout);
+        expect(made.grants, role).toEqual(principalOf(demoDb, demoKey)?.grants);
+      }
+      const admin = JSON.parse((await runCli('keys', 'create', '--data', cli, '--member', 'm-admin', '--grant', 'model', '--json')).stdout);
+      expect(admin.grants).toEqual(['catalogue', 'model']);
+      const viewer = JSON.parse((await runCli('keys', 'create', '--data', cli, '--member', 'm-viewer', '--json')).stdout);
+      expect(viewer.grants).toEqual([]);
+    } finally {
+      demoDb.close();
+    }
+  });
+
+  it('says a role that is not one is not a role, naming the roles, with a pointer to the usage', async () => {
+    const data = dataDir();
+    for (const args of [
+      ['--member', 'x', '--role', 'wizard'],
+      ['--member', 'x', '--role', 'Admin'],
+    ]) {
+      const run = await runCli('keys', 'create', '--data', data, ...args);
+      expect(run.code).toBe(2);
+      const [reason, usage, more, ...rest] = run.stderr.split('\n');
+      expect(reason).toBe(`tollgate keys create: ${args[3]} is not a role; the roles are owner, admin, approver, developer, viewer`);
+      expect(usage).toMatch(/^usage: tollgate keys create .*--role ROLE/);
+      expect(more).toBe("run 'tollgate keys create --help' for more");
+      expect(rest).toEqual(['']);
+    }
+    expect(existsSync(join(data, 'tollgate.db'))).toBe(false);
+  });
+
+  it('never ends in an internal error for a --data folder that is not there or is a file, on any command', async () => {
+    const dir = dataDir();
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    writeFileSync(join(dir, 'call.json'), '{"tool": "t", "arguments": {}}');
+    writeFileSync(join(dir, 'set.json'), '{}');
+    writeFileSync(join(dir, 'mcp.json'), '{"mcpServers": {}}');
+    const commands = (data: string) => [
+      ['keys', 'create', '--data', data, '--member', 'm', '--role', 'viewer'],
+      ['members', 'list', '--data', data],
+      ['ruleset', 'validate', join(dir, 'set.json'), '--data', data],
+      ['ruleset', 'run', 'rulesets/a.ruleset.json', '--call', join(dir, 'call.json'), '--data', data],
+      ['store', 'check', '--data', data],
+      ['store', 'repair', '--data', data],
+      ['mcp', 'import', join(dir, 'mcp.json'), '--data', data],
+      ['serve', '--data', data, '--port', '0', '--host', '127.0.0.1'],
+    ];
+    for (const argv of commands(file)) {
+      const run = await runCli(...argv);
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.stderr, argv.join(' ')).not.toContain('internal error');
+    }
+    // A command that only reads refuses a folder that is not there; one that writes makes it.
+    for (const argv of commands(join(dir, 'nothing-here')).slice(1, 6)) {
+      const run = await runCli(...argv);
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.stderr, argv.join(' ')).not.toContain('internal error');
+      expect(existsSync(join(dir, 'nothing-here')), argv.join(' ')).toBe(false);
+    }
+    expect((await runCli('members', 'list', '--data', join(dir, 'nothing-here'))).stderr).toContain('DATA_MISSING');
   });
 });
 

@@ -6,6 +6,7 @@ import { type AppContext, openContext } from '../server/context.ts';
 import { openPostgresContext } from '../server/postgres/postgres-context.ts';
 import { SchemaMismatch } from '../server/postgres/schema.ts';
 import type { LanguageRevision } from '../server/state/gateways.ts';
+import { dataFolderToWrite } from './data-folder.ts';
 import { CliError } from './io.ts';
 import { redacted } from './open-database.ts';
 import { databaseOf, type ParsedOptions } from './options.ts';
@@ -40,7 +41,7 @@ export async function openWorkspace(
     });
     return { ctx, where: `database ${redacted(database)}` };
   }
-  const ctx = await openContext(dataDir, { gateway }).catch((err: unknown) => {
+  const ctx = await openContext(dataFolderToWrite(dataDir, command), { gateway }).catch((err: unknown) => {
     // A damaged store is refused with the file named and the command that mends it (docs/store.md, "Faults").
     if (err instanceof StoreError) {
       const code = err.code === 'locked' ? 'LOCKED' : 'STORE_DAMAGED';

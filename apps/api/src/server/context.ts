@@ -229,7 +229,7 @@ export async function assembleContext(parts: ContextParts): Promise<AppContext> 
 const IGNORED = ['documents/.tollgate/', 'tollgate.db', 'tollgate.db-*', 'demo-keys.json'];
 
 /** Writes (or completes) the data folder's .gitignore, so only documents are versioned by the team (docs/store.md). */
-function ignoreInGit(dataDir: string): void {
+export function ignoreInGit(dataDir: string): void {
   const path = join(dataDir, '.gitignore');
   const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const have = new Set(text.split(/\r?\n/).map((l) => l.trim()));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AppContext } from './context.ts';
 import { lifecycleOf } from './rulesets/lifecycle.ts';
 import { authorizeRunningBindings } from './state/adopt-bindings.ts';
-import type { Role } from './state/members.ts';
+import { ROLE_GRANTS, type Role } from './state/members.ts';
 
 const SYSTEM = { kind: 'system', label: 'demo seed' } as const;
 const DEMO_RULESET = 'rulesets/support.ruleset.json';
@@ -81,12 +81,12 @@ approved_rulesets_only: false
 `,
 };
 
-const DEMO_MEMBERS: { name: string; role: Role; catalogue: boolean }[] = [
-  { name: 'olivia', role: 'owner', catalogue: true },
-  { name: 'adam', role: 'admin', catalogue: true },
-  { name: 'april', role: 'approver', catalogue: false },
-  { name: 'dev', role: 'developer', catalogue: true },
-  { name: 'vic', role: 'viewer', catalogue: false },
+const DEMO_MEMBERS: { name: string; role: Role }[] = [
+  { name: 'olivia', role: 'owner' },
+  { name: 'adam', role: 'admin' },
+  { name: 'april', role: 'approver' },
+  { name: 'dev', role: 'developer' },
+  { name: 'vic', role: 'viewer' },
 ];
 
 export interface DemoKeys {
@@ -112,7 +112,7 @@ export async function seedDemo(ctx: AppContext): Promise<DemoKeys | undefined> {
       name: m.name,
       role: m.role,
       id: member.id,
-      key: await ctx.state.createKey({ member: member.id }, m.catalogue ? ['catalogue'] : []),
+      key: await ctx.state.createKey({ member: member.id }, [...ROLE_GRANTS[m.role]]),
     });
   }
   keys.agents.push({ name: 'support-bot', key: await ctx.state.createKey({ agent: 'support-bot' }) });

@@ -13,6 +13,17 @@ export type Role = (typeof ROLES)[number];
  */
 export const GRANTS = ['catalogue', 'model'] as const;
 export type Grant = (typeof GRANTS)[number];
+/**
+ * The grants a member's key gets from its role, as the demo workspace gives them and `tollgate keys create` does:
+ * the roles that write documents compile against the catalogue (docs/cli.md, "tollgate keys create").
+ */
+export const ROLE_GRANTS: Readonly<Record<Role, readonly Grant[]>> = {
+  owner: ['catalogue'],
+  admin: ['catalogue'],
+  approver: [],
+  developer: ['catalogue'],
+  viewer: [],
+};
 
 export interface MemberRow {
   id: string;
