@@ -121,10 +121,40 @@ describe('tollgate policy validate', () => {
     expect(run.stderr).toContain('INVALID_USER_ID at /0/id');
   });
 
-  it('exits 2 with the usage for an unknown flag or a missing file argument', async () => {
+  it('exits 2 with the reason and a pointer to the usage for an unknown flag or a missing file argument', async () => {
     const unknownFlag = await runCli('policy', 'validate', 'x.json', '--frob');
     expect(unknownFlag.code).toBe(2);
-    expect(unknownFlag.stderr).toContain('Usage:');
+    expect(unknownFlag.stderr).toBe(
+      "tollgate policy validate: Unknown option '--frob'\nusage: tollgate policy validate FILE [--members FILE] [--tools FILE] [--json]\nrun 'tollgate policy validate --help' for more\n",
+    );
     expect((await runCli('policy', 'validate')).code).toBe(2);
+  });
+
+  it('gives every unreadable input in --json as its own members: code, bare message, line and column where placed', async () => {
+    const w = workspace();
+    const cases: [string, string, { line?: number; column?: number }][] = [
+      [w.file('not.json', '{"a":\n  1,,}'), 'NOT_JSON', { line: 2, column: 5 }],
+      [w.file('deep.json', `${'['.repeat(70)}${']'.repeat(70)}`), 'TOO_DEEP', { line: 1, column: 65 }],
+      [w.file('big.json', ' '.repeat(4 * 1024 * 1024 + 1)), 'TOO_LARGE', {}],
+      [w.file('empty.json', ''), 'NOT_JSON', { line: 1, column: 1 }],
+      [`${w.dir}/missing.json`, 'UNREADABLE', {}],
+      [w.dir, 'UNREADABLE', {}],
+    ];
+    for (const [file, code, place] of cases) {
+      const run = await runCli('policy', 'validate', file, '--json');
+      expect(run.code, file).toBe(2);
+      const [error, ...more] = JSON.parse(run.stdout).errors;
+      expect(more).toEqual([]);
+      expect(error).toMatchObject({ code, ...place });
+      if (place.line === undefined) expect(error).not.toHaveProperty('line');
+      // The bare message: no FILE:LINE:COLUMN: CODE: prefix.
+      expect(error.message.startsWith(file)).toBe(false);
+      expect(error.message).not.toContain(`${code}:`);
+    }
+    // A members file's problems name their file.
+    const members = w.file('m.json', '[{"id": "not-a-uuid", "role": "owner", "signing": true}]');
+    const run = await runCli('policy', 'validate', w.file('p.json', REFUNDS), '--members', members, '--json');
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout).errors[0]).toMatchObject({ code: 'INVALID_USER_ID', path: '/0/id', file: members });
   });
 });

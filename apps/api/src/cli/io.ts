@@ -1,4 +1,6 @@
 // What a command writes to, so tests run the CLI in-process and capture its output.
+import type { Diagnostic } from '@tollgate/engine/source';
+
 export interface CliIo {
   stdout: { write(chunk: string): unknown };
   stderr: { write(chunk: string): unknown };
@@ -13,9 +15,12 @@ export const EXIT_UNREADABLE = 2;
 export class CliError extends Error {
   readonly exitCode: number;
   readonly code: string;
-  constructor(code: string, message: string, exitCode = EXIT_UNREADABLE) {
+  /** The problems themselves and the file they are in, for --json output: bare messages, with line and column where placed. */
+  readonly problems: { file: string; diagnostics: Diagnostic[] } | undefined;
+  constructor(code: string, message: string, exitCode = EXIT_UNREADABLE, problems?: { file: string; diagnostics: Diagnostic[] }) {
     super(message);
     this.code = code;
     this.exitCode = exitCode;
+    this.problems = problems;
   }
 }

@@ -2,7 +2,7 @@
 // an exit code and a message (never a stack trace).
 import { CliError, type CliIo, EXIT_OK, EXIT_UNREADABLE } from './io.ts';
 import { one, parseCommandLine } from './options.ts';
-import { USAGE } from './usage.ts';
+import { commandOf, helpFor, USAGE, usagePointer } from './usage.ts';
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -10,14 +10,23 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     parsed = parseCommandLine(argv);
   } catch (err) {
-    io.stderr.write(`tollgate: ${(err as Error).message}\n\n${USAGE}`);
+    // The reason and a pointer to the command's help, not the whole help (docs/cli.md, "Usage errors").
+    const firstFlag = argv.findIndex((a) => a.startsWith('-'));
+    const words = firstFlag === -1 ? argv : argv.slice(0, firstFlag);
+    // node's parser adds how to pass a positional that starts with '-': the first sentence is the reason.
+    const reason = (err as Error).message.split('. ')[0] as string;
+    io.stderr.write(`${reasonLine(words, reason)}${usagePointer(words)}`);
     return EXIT_UNREADABLE;
   }
   const { values, positionals } = parsed;
   const [group, command, ...rest] = positionals;
   try {
-    if (values.help || group === undefined || group === 'help') {
+    if (group === undefined || group === 'help') {
       io.stdout.write(USAGE);
+      return EXIT_OK;
+    }
+    if (values.help) {
+      io.stdout.write(helpFor(positionals));
       return EXIT_OK;
     }
     // Commands load on demand: serving never pays for the policy tools, and the reverse.
@@ -79,12 +88,19 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     throw new CliError('USAGE', `unknown command: ${positionals.join(' ')}`);
   } catch (err) {
     if (err instanceof CliError) {
-      io.stderr.write(`${err.message}\n`);
-      if (err.code === 'USAGE') io.stderr.write(`\n${USAGE}`);
+      if (err.code === 'USAGE') io.stderr.write(`${reasonLine(positionals, err.message)}${usagePointer(positionals)}`);
+      else io.stderr.write(`${err.message}\n`);
       return err.exitCode;
     }
     // A bug, not bad input: say so without a stack trace, and fail.
     io.stderr.write(`tollgate: internal error: ${(err as Error).message}\n`);
     return 70;
   }
+}
+
+/** A usage error's one line: the command and the reason (a reason that names its command already keeps its words). */
+function reasonLine(words: string[], reason: string): string {
+  if (reason.startsWith('tollgate ')) return `${reason}\n`;
+  const command = commandOf(words);
+  return `tollgate${command === undefined ? '' : ` ${command}`}: ${reason}\n`;
 }

@@ -1,7 +1,7 @@
 // Reads a JSON input file for the CLI: refused unread over the size limit, depth-bounded, exact.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { type Diagnostic, formatDiagnostic, readJsonText } from '@tollgate/engine/source';
-import { CliError } from './io.ts';
+import { CliError, EXIT_UNREADABLE } from './io.ts';
 
 /** A policy document, like any stored document, is at most 4 MiB. */
 export const MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
@@ -16,7 +16,11 @@ export interface JsonInput {
 export function readJsonFile(file: string, maxBytes = MAX_DOCUMENT_BYTES): JsonInput {
   const text = readTextFile(file, maxBytes);
   const result = readJsonText(text, { maxLength: maxBytes, maxDepth: 64 });
-  if (!result.ok) throw new CliError(result.diagnostic.code, formatDiagnostic(file, result.diagnostic));
+  if (!result.ok)
+    throw new CliError(result.diagnostic.code, formatDiagnostic(file, result.diagnostic), EXIT_UNREADABLE, {
+      file,
+      diagnostics: [result.diagnostic],
+    });
   return { value: result.value, diagnostics: result.diagnostics };
 }
 
@@ -28,14 +32,12 @@ export function readTextFile(file: string, maxBytes: number): string {
     // regular file, instead of the CLI waiting for a writer that never comes.
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    throw new CliError('UNREADABLE', `${file}: UNREADABLE: ${reason(err)}`);
+    throw unreadable(file, 'UNREADABLE', reason(err));
   }
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new CliError('UNREADABLE', `${file}: UNREADABLE: not a regular file`);
-    if (stat.size > maxBytes) {
-      throw new CliError('TOO_LARGE', `${file}: TOO_LARGE: ${stat.size} bytes; the limit is ${maxBytes} bytes (refused unread)`);
-    }
+    if (!stat.isFile()) throw unreadable(file, 'UNREADABLE', 'not a regular file');
+    if (stat.size > maxBytes) throw unreadable(file, 'TOO_LARGE', `${stat.size} bytes; the limit is ${maxBytes} bytes (refused unread)`);
     const buffer = Buffer.alloc(stat.size);
     let offset = 0;
     while (offset < stat.size) {
@@ -47,10 +49,15 @@ export function readTextFile(file: string, maxBytes: number): string {
     return text;
   } catch (err) {
     if (err instanceof CliError) throw err;
-    throw new CliError('UNREADABLE', `${file}: UNREADABLE: ${reason(err)}`);
+    throw unreadable(file, 'UNREADABLE', reason(err));
   } finally {
     closeSync(fd);
   }
+}
+
+/** A file that cannot be read at all: no place in it to point at. */
+function unreadable(file: string, code: string, message: string): CliError {
+  return new CliError(code, `${file}: ${code}: ${message}`, EXIT_UNREADABLE, { file, diagnostics: [{ code, severity: 'error', message }] });
 }
 
 function reason(err: unknown): string {

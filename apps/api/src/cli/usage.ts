@@ -1,4 +1,4 @@
-// The CLI's help text.
+// The CLI's help text, and each command's part of it (`tollgate COMMAND --help`, the pointer after a usage error).
 export const USAGE = `tollgate: governs what AI agents do with their tools.
 
 Usage:
@@ -29,7 +29,9 @@ Usage:
       The reverse, into a new or empty data folder (so the documents can be kept in git). Exit 0 written,
       1 the folder holds documents or a document could not be written, 2 unreachable or not migrated.
   tollgate keys create (--data DIR | --database URL) (--member NAME --role ROLE | --agent NAME) [--grant G ...] [--json]
-      Prints a new key (stored hashed). tollgate members list (--data DIR | --database URL) [--json] lists the members.
+      Prints a new key (stored hashed); a member's key has the grants of its role (admin: catalogue) and any --grant.
+  tollgate members list (--data DIR | --database URL) [--json]
+      Lists the members.
   tollgate policy validate FILE [--members FILE] [--tools FILE] [--json]
       Validates a policy@1 document. Exit 0 valid, 1 invalid, 2 unreadable or not JSON.
   tollgate policy evaluate FILE --tool TOOL.json --args ARGS.json [--members FILE] [--json]
@@ -60,8 +62,8 @@ Usage:
       Checks a rule set's text against the data folder's rules; every refusal names the rules at fault.
       Exit 0 valid, 1 refused, 2 unreadable.
   tollgate ruleset run ID --call CALL.json --data DIR [--version N] [--json]
-      Runs a stored rule set (its active version, or N) against one call: pass, hold or fail, with each
-      rule's own result. Exit 0 whatever the verdict, 1 when the set is refused (archived, disabled, ...).
+      Runs a stored rule set (its active version, or N) against one call: the verdict is pass or fail, with each
+      rule's own result (pass, hold or fail). Exit 0 whatever the verdict, 1 when the set is refused (archived, disabled, ...).
   tollgate store check --data DIR [--json]
       Reports every inconsistency of the data folder's store (damaged index or version, orphan, stale
       marker, working copy differing from the running version). Exit 0 whole, 1 problems, 2 unreadable.
@@ -80,3 +82,50 @@ an examples file is {"tools": [...], "examples": [{"name", "tool", "arguments", 
 CALL.json is {"tool", "arguments", "contexts"?, "history"?: [{"tool", "arguments", "result"}], "confirmed"?}.
 Exit code 2 also means a usage error. See docs/cli.md.
 `;
+
+interface CommandHelp {
+  /** The words that name the command: `keys create`, `policy template show`. */
+  command: string;
+  /** Its lines of USAGE: the synopsis, then what it does. */
+  text: string;
+}
+
+/** USAGE cut into its commands: an entry starts at a `  tollgate ...` line and runs to the next. */
+const COMMANDS: CommandHelp[] = (() => {
+  const out: CommandHelp[] = [];
+  for (const line of USAGE.split('\n')) {
+    const synopsis = /^ {2}tollgate ((?:[a-z]+ ?)+)/.exec(line);
+    if (synopsis) out.push({ command: (synopsis[1] as string).trim(), text: `${line}\n` });
+    else if (line.startsWith('    ') && out.length > 0) (out.at(-1) as CommandHelp).text += `${line}\n`;
+  }
+  return out;
+})();
+
+/** The command the words name (the longest one that starts them), if any. */
+export function commandOf(words: string[]): string | undefined {
+  let best: string | undefined;
+  for (const { command } of COMMANDS) {
+    const parts = command.split(' ');
+    if (parts.every((p, i) => words[i] === p) && (best === undefined || parts.length > best.split(' ').length)) best = command;
+  }
+  return best;
+}
+
+/** `tollgate COMMAND --help`: the entries of the command (or of every command of a group), else the whole USAGE. */
+export function helpFor(words: string[]): string {
+  const command = commandOf(words);
+  const group = words[0];
+  const entries = command
+    ? COMMANDS.filter((c) => c.command === command)
+    : COMMANDS.filter((c) => group !== undefined && c.command.split(' ')[0] === group);
+  if (entries.length === 0) return USAGE;
+  return `${entries.map((e) => e.text).join('')}See docs/cli.md for the exit codes and file formats.\n`;
+}
+
+/** The two lines after a usage error's reason: the command's synopsis and where its help is. */
+export function usagePointer(words: string[]): string {
+  const command = commandOf(words);
+  if (command === undefined) return "usage: tollgate COMMAND ...\nrun 'tollgate help' for the commands\n";
+  const synopsis = (COMMANDS.find((c) => c.command === command) as CommandHelp).text.split('\n')[0]?.trim();
+  return `usage: ${synopsis}\nrun 'tollgate ${command} --help' for more\n`;
+}

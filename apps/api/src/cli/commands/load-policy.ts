@@ -9,7 +9,7 @@ import {
   validateToolBinding,
 } from '@tollgate/engine/policy';
 import { type Diagnostic, formatDiagnostic } from '@tollgate/engine/source';
-import { CliError } from '../io.ts';
+import { CliError, EXIT_UNREADABLE } from '../io.ts';
 import { readJsonFile } from '../read-input.ts';
 
 export interface LoadedPolicy extends ValidationResult {
@@ -45,5 +45,6 @@ export function loadTools(file: string | undefined): ToolBinding[] | undefined {
 
 function failOn(file: string, problems: Diagnostic[]): void {
   if (problems.length === 0) return;
-  throw new CliError(problems[0]?.code ?? 'INVALID_INPUT', problems.map((p) => formatDiagnostic(file, p)).join('\n'));
+  const lines = problems.map((p) => formatDiagnostic(file, p)).join('\n');
+  throw new CliError(problems[0]?.code ?? 'INVALID_INPUT', lines, EXIT_UNREADABLE, { file, diagnostics: problems });
 }

@@ -29,7 +29,8 @@ export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
   const principal = await ctx.state.principalOf(key);
   if (principal?.kind !== 'agent' || principal.agent !== agent) {
     await ctx.close();
-    throw new CliError('USAGE', `tollgate mcp: ${AGENT_KEY_VARIABLE} is not a key of agent ${agent}`);
+    // A wrong key is not a usage error: the command line was right (docs/cli.md, "tollgate mcp").
+    throw new CliError('INVALID_KEY', `tollgate mcp: INVALID_KEY: ${AGENT_KEY_VARIABLE} is not a key of agent ${agent}`);
   }
   const exact = new ExactArguments();
   const gateway = createGateway(ctx, agent, { approvalWaitMs, upstreamTimeoutMs, exact });

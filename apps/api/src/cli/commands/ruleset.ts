@@ -1,18 +1,19 @@
 // tollgate ruleset validate FILE --data DIR / tollgate ruleset run ID --call CALL.json --data DIR: a rule
 // set's text checked against a data folder's store (every refusal naming the rules at fault), and one run
 // of a stored set's version against a call, exactly as the API's validate route runs it.
-import { resolve } from 'node:path';
 import { type Diagnostic, diagnosticJson, formatDiagnostic, type RulesetCall, readJsonText, readRuleset } from '@tollgate/engine';
 import { type AppContext, openContext } from '../../server/context.ts';
 import { ApiError } from '../../server/errors.ts';
 import { pinContextFor, pinnedIdsOf } from '../../server/rulesets/ruleset-versions.ts';
 import { runRulesetVersion } from '../../server/rulesets/run-version.ts';
+import { existingDataFolder } from '../data-folder.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE } from '../io.ts';
 import { required } from '../options.ts';
 import { MAX_DOCUMENT_BYTES, readJsonFile, readTextFile } from '../read-input.ts';
 
-async function withData<T>(data: string | undefined, run: (ctx: AppContext) => Promise<T>): Promise<T> {
-  const ctx = await openContext(resolve(required(data, 'data DIR')), { watch: false });
+async function withData<T>(data: string | undefined, command: string, run: (ctx: AppContext) => Promise<T>): Promise<T> {
+  // Both only read: a folder that is not there is refused, never made empty and checked against.
+  const ctx = await openContext(existingDataFolder(required(data, 'data DIR'), command), { watch: false });
   try {
     return await run(ctx);
   } catch (err) {
@@ -47,7 +48,7 @@ export async function rulesetValidate(file: string, options: { data?: string; js
     }
     return EXIT_UNREADABLE;
   }
-  return withData(options.data, async (ctx) => {
+  return withData(options.data, 'ruleset validate', async (ctx) => {
     const read = readRuleset(text, await pinContextFor(ctx, pinnedIdsOf(text)));
     if (options.json) {
       const body = read.ok
@@ -77,16 +78,16 @@ export async function rulesetRun(
   io: CliIo,
 ): Promise<number> {
   const callFile = required(options.call, 'call CALL.json');
-  const call = readJsonFile(callFile).value;
-  if (call === null || typeof call !== 'object' || Array.isArray(call) || typeof (call as { tool?: unknown }).tool !== 'string') {
-    throw new CliError('INVALID_CALL', `${callFile}: INVALID_CALL: a call is {"tool", "arguments", ...}`);
-  }
   let versionId: number | undefined;
   if (options.version !== undefined) {
     if (!/^[1-9][0-9]{0,8}$/.test(options.version)) throw new CliError('USAGE', '--version is a positive integer');
     versionId = Number(options.version);
   }
-  return withData(options.data, async (ctx) => {
+  const call = readJsonFile(callFile).value;
+  if (call === null || typeof call !== 'object' || Array.isArray(call) || typeof (call as { tool?: unknown }).tool !== 'string') {
+    throw new CliError('INVALID_CALL', `${callFile}: INVALID_CALL: a call is {"tool", "arguments", ...}`);
+  }
+  return withData(options.data, 'ruleset run', async (ctx) => {
     const run = await runRulesetVersion(ctx, id, call as RulesetCall, versionId === undefined ? {} : { versionId });
     if (options.json) {
       io.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
