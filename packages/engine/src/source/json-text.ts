@@ -52,7 +52,8 @@ export function readJsonText(text: string, limits: JsonTextLimits = DEFAULT_JSON
   const reader = new Reader(text, limits.maxDepth);
   const value = reader.read();
   if (reader.failure !== undefined) {
-    return { ok: false, diagnostic: reader.failure, ...(reader.root !== undefined ? { partial: reader.root } : {}) };
+    const partial = reader.partial();
+    return { ok: false, diagnostic: reader.failure, ...(partial !== undefined ? { partial } : {}) };
   }
   let tree: Node | undefined;
   return {
@@ -102,7 +103,9 @@ class Reader {
   readonly diagnostics: Diagnostic[] = [];
   failure: Diagnostic | undefined;
   /** The outermost container once opened (or the whole value once read): what a failure leaves read. */
-  root: unknown;
+  private root: unknown;
+  /** A member of the outermost object placed, but not yet followed by its comma or closing brace. */
+  private unfinished: string | undefined;
 
   constructor(
     private readonly text: string,
@@ -160,10 +163,12 @@ class Reader {
           return value;
         }
         this.place(top, value);
+        if (stack.length === 1 && top.key !== undefined && !top.duplicate) this.unfinished = top.key;
         this.skipSpace();
         const d = text.charCodeAt(this.i);
         const isObject = top.key !== undefined;
         if (d === 44 /* , */) {
+          this.unfinished = undefined;
           this.i++;
           this.skipSpace();
           if (isObject) {
@@ -172,6 +177,7 @@ class Reader {
           break;
         }
         if (d === (isObject ? 125 : 93)) {
+          this.unfinished = undefined;
           this.i++;
           stack.pop();
           value = top.container;
@@ -180,6 +186,26 @@ class Reader {
         return this.fail('NOT_JSON', isObject ? 'comma or close brace expected' : 'comma or close bracket expected', this.i, 1);
       }
     }
+  }
+
+  /**
+   * What was read before a failure: the outermost container with the members and items read whole, a member
+   * counting only once its comma or closing brace is read (`"id": 3x` has no id 3).
+   */
+  partial(): unknown {
+    const root = this.root;
+    if (this.unfinished === undefined || root === null || typeof root !== 'object' || Array.isArray(root)) return root;
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(root)) {
+      if (key === this.unfinished) continue;
+      Object.defineProperty(copy, key, {
+        value: (root as Record<string, unknown>)[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return copy;
   }
 
   private place(frame: Frame, value: unknown): void {
