@@ -271,4 +271,34 @@ describe('tollgate store check and repair', () => {
     expect((await runCli('store', 'check', '--data', join(data, 'nope'))).code).toBe(2);
     expect((await runCli('store', 'check')).code).toBe(2);
   });
+
+  it('repair keeps a hand-edited agent that does not load as rejected: the agent keeps answering, check says why', {
+    timeout: 60_000,
+  }, async () => {
+    const data = dataDir();
+    const s = await startServer({ dataDir: data });
+    const agent = join(data, 'documents', 'agents', 'support-bot.agent.yaml');
+    const body = { tool: 'issue_refund', arguments: { order_id: 'o-1', amount: 10 } };
+    const before = await s.call('POST', '/v1/agents/support-bot/calls', { key: s.key('agent'), body });
+    expect(before.status).toBe(200);
+    await s.stop();
+    writeFileSync(agent, `${readFileSync(agent, 'utf8')}colour: blue\n`);
+    const check = await runCli('store', 'check', '--data', data);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/^working_copy_differs: agents\/support-bot\.agent\.yaml does not load \(/);
+    const repair = await runCli('store', 'repair', '--data', data);
+    expect(repair.code).toBe(1);
+    expect(repair.stdout).toContain('kept agents/support-bot.agent.yaml as a rejected version: it does not load');
+    expect(repair.stdout).toMatch(/WORKING_COPY_REJECTED: agents\/support-bot\.agent\.yaml does not load .* version 1 keeps running/);
+    const after = await startServer({ dataDir: data });
+    servers.push(after);
+    const history = (await after.ctx.store.history('agents/support-bot.agent.yaml')).map((v) => [v.sequence, v.running, v.rejected]);
+    expect(history).toEqual([
+      [1, true, false],
+      [2, false, true],
+    ]);
+    // Calls are decided by version 1 as before, never refused as AGENT_NOT_LOADABLE.
+    const again = await after.call('POST', '/v1/agents/support-bot/calls', { key: after.key('agent'), body });
+    expect([again.status, again.json.decision]).toEqual([200, before.json.decision]);
+  });
 });

@@ -68,8 +68,8 @@ Usage:
       Reports every inconsistency of the data folder's store (damaged index or version, orphan, stale
       marker, working copy differing from the running version). Exit 0 whole, 1 problems, 2 unreadable.
   tollgate store repair --data DIR [--json]
-      Fixes what can be fixed without losing anything (strays go to lost+found). Exit 0 whole after it,
-      1 when something only a backup can mend is left.
+      Fixes what can be fixed without losing anything (strays go to lost+found); a working copy that does not
+      load is kept as a rejected version, never run. Exit 0 whole after it, 1 when something is left.
   tollgate verify DIR
       Checks every document of a documents folder and runs each policy's example suite against it.
       Exit 1 on any problem or failed example, 0 with lints only.

@@ -52,7 +52,7 @@ export async function storeRepair(options: ParsedOptions, io: CliIo): Promise<nu
     io.stdout.write(
       result.remaining.length === 0
         ? 'store repair: ok\n'
-        : `store repair: ${result.remaining.length} problem(s) left; restore them from a backup\n`,
+        : `store repair: ${result.remaining.length} problem(s) left; each line says what mends it\n`,
     );
   }
   return result.remaining.length === 0 ? EXIT_OK : EXIT_INVALID;
