@@ -9,7 +9,7 @@
 //   members:  {NAME: [<member spec>]}       shared member lists a case names with `members: NAME`
 //   cases:    [<case>]
 //
-// A member spec is {id, role, signing} or {generate: N, role, signing}: N members with made-up IDs
+// A member spec is {id, role, signing, model?} or {generate: N, role, signing, model?}: N members with made-up IDs
 // (ffffffff-0000-4000-8000-<12 digits>), for the limits that need many people.
 //
 // An evaluation case (it has `want`) decides one call with compilePolicy, compileTool and evaluatePolicy:
@@ -177,17 +177,18 @@ function membersOf(f: CaseFile, ref: unknown): Member[] | undefined {
   for (const spec of specs) {
     if (!isObj(spec)) throw new Error(`${f.file}: a member spec is a mapping`);
     if (spec.generate !== undefined) {
-      checkKeys(`${f.file} member spec`, spec, ['generate', 'role', 'signing']);
+      checkKeys(`${f.file} member spec`, spec, ['generate', 'role', 'signing', 'model']);
       for (let i = 0; i < (spec.generate as number); i++) {
         generated++;
         out.push({
           id: `ffffffff-0000-4000-8000-${String(generated).padStart(12, '0')}`,
           role: spec.role,
           signing: spec.signing,
+          ...(spec.model === undefined ? {} : { model: spec.model }),
         } as Member);
       }
     } else {
-      checkKeys(`${f.file} member spec`, spec, ['id', 'role', 'signing']);
+      checkKeys(`${f.file} member spec`, spec, ['id', 'role', 'signing', 'model']);
       out.push(spec as unknown as Member);
     }
   }

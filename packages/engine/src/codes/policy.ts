@@ -190,10 +190,12 @@ export const POLICY_ONLY_CODES = {
   },
   NO_ELIGIBLE_APPROVER: {
     severity: 'error',
-    meaning: 'A require_approval decision has no eligible approver (role able to approve, listed, with a signing identity); denied.',
+    meaning:
+      'A require_approval decision has no eligible approver (role able to approve, listed, with a signing identity and a key of a person, not only model keys); denied.',
     policyKind: 'decision',
     in: {
-      policy: 'A require_approval decision has no eligible approver (role able to approve, listed, with a signing identity); denied.',
+      policy:
+        'A require_approval decision has no eligible approver (role able to approve, listed, with a signing identity and a key of a person, not only model keys); denied.',
     },
   },
   ARGUMENTS_REQUIRED: {

@@ -77,7 +77,7 @@ export function evaluatePolicy(policy: CompiledPolicy, tool: CompiledTool, args:
     return refused(
       base,
       'NO_ELIGIBLE_APPROVER',
-      'nobody eligible can approve (a role able to approve, listed, with an active signing identity), so the call is denied',
+      "nobody eligible can approve (a role able to approve, listed, with an active signing identity and a person's key), so the call is denied",
     );
   }
   return { ...base, approvers: eligible, approval };

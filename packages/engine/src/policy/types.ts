@@ -48,6 +48,11 @@ export interface Member {
   role: MemberRole;
   /** Whether the member has an active signing identity: approving means signing. */
   signing: boolean;
+  /**
+   * Whether every key of the member is a model's (the `model` grant): a model never approves a call, so such
+   * a member is never an eligible approver (docs/policy.md, "Approvers"). Absent: a person.
+   */
+  model?: boolean;
 }
 
 /** How a tool's amount is read from its calls' arguments. */

@@ -71,9 +71,9 @@ export function listOf(
   });
 }
 
-const MEMBER_MEMBERS = ['id', 'role', 'signing'];
+const MEMBER_MEMBERS = ['id', 'role', 'signing', 'model'];
 
-/** Validates a members list `[{id, role, signing}]` (the CLI's --members file). */
+/** Validates a members list `[{id, role, signing, model?}]` (the CLI's --members file). */
 export function validateMembers(members: unknown): Diagnostic[] {
   const problems: Diagnostic[] = [];
   if (!Array.isArray(members)) {
@@ -96,6 +96,9 @@ export function validateMembers(members: unknown): Diagnostic[] {
       problems.push(problem('INVALID_VALUE', `${at}/role`, `a role is one of ${MEMBER_ROLES.join(', ')}`));
     }
     if (typeof m.signing !== 'boolean') problems.push(problem('INVALID_TYPE', `${at}/signing`, 'signing is true or false'));
+    if (m.model !== undefined && typeof m.model !== 'boolean') {
+      problems.push(problem('INVALID_TYPE', `${at}/model`, 'model is true or false (true: the member has only model keys)'));
+    }
   });
   return problems;
 }

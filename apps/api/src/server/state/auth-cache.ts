@@ -4,6 +4,7 @@
 import { hash } from 'node:crypto';
 import type { Member } from '@tollgate/engine';
 import type { Db } from './db.ts';
+import { judgedMembers, type MemberKeyRow, modelOnlyMembers } from './judged-members.ts';
 import { listMembers, type MemberRow, type Principal, principalOf } from './members.ts';
 
 /** At most this many keys are remembered; past it the cache starts again (keys are few in practice). */
@@ -74,14 +75,15 @@ export function cachedMembers(db: Db): readonly MemberRow[] {
 const judgedMembersOf = new WeakMap<readonly MemberRow[], Member[]>();
 
 /**
- * The members as rules judge approvers (id, role, signing), from the members cache: the same array while
+ * The members as rules judge approvers (id, role, signing, model: judged-members.ts), from the members cache: the same array while
  * they are unchanged, so a gate call allocates none.
  */
 export function cachedJudgedMembers(db: Db): readonly Member[] {
   const rows = cachedMembers(db);
   let members = judgedMembersOf.get(rows);
   if (!members) {
-    members = rows.map((m) => ({ id: m.id, role: m.role, signing: m.signing === 1 }));
+    const keys = db.prepare('SELECT member_id, grants FROM api_keys WHERE member_id IS NOT NULL').all() as MemberKeyRow[];
+    members = judgedMembers(rows, modelOnlyMembers(keys));
     judgedMembersOf.set(rows, members);
   }
   return members;

@@ -5,6 +5,7 @@
 import { hash } from 'node:crypto';
 import type { Member } from '@tollgate/engine';
 import type pg from 'pg';
+import { judgedMembers, type MemberKeyRow, modelOnlyMembers } from './judged-members.ts';
 import { type Grant, type MemberRow, newKeyRow, newMemberRow, type Principal, type Role } from './members.ts';
 import { rowsOf, type TurnRead } from './postgres-query.ts';
 import { readStoredJson } from './stored-json.ts';
@@ -86,7 +87,8 @@ export class PostgresMembers {
   async judgedMembers(): Promise<readonly Member[]> {
     const rows = await this.members();
     if (this.judged?.rows !== rows) {
-      this.judged = { rows, members: rows.map((m) => ({ id: m.id, role: m.role, signing: m.signing === 1 })) };
+      const keys = await rowsOf<MemberKeyRow>(this.pool, 'SELECT member_id, grants FROM api_keys WHERE member_id IS NOT NULL');
+      this.judged = { rows, members: judgedMembers(rows, modelOnlyMembers(keys)) };
     }
     return this.judged.members;
   }
