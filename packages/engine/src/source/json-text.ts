@@ -4,9 +4,10 @@
 // growing faster than its length. Every JSON reader in Tollgate is this one (docs/architecture.md).
 import { type Node, parseTree } from 'jsonc-parser';
 import type { Diagnostic, Range } from './diagnostic.ts';
-import { placed, positionAt } from './diagnostic.ts';
+import { placed } from './diagnostic.ts';
 import { JsonNumber } from './json-number.ts';
-import { arrayIndex, childPointer, parsePointer } from './json-pointer.ts';
+import { childPointer } from './json-pointer.ts';
+import { nodeAt, rangeAt } from './json-text-ranges.ts';
 
 export interface JsonTextLimits {
   /** Longest text accepted, in UTF-16 code units. */
@@ -76,10 +77,6 @@ function fatal(code: string, message: string, range?: Range): JsonTextResult {
 
 function failure(code: string, message: string, range?: Range): Diagnostic {
   return { code, severity: 'error', message, ...placed(range) };
-}
-
-function rangeAt(text: string, offset: number, length: number): Range {
-  return { start: positionAt(text, offset), end: positionAt(text, offset + length) };
 }
 
 /** An object or array being read, with the member whose value comes next. */
@@ -188,10 +185,7 @@ class Reader {
     }
   }
 
-  /**
-   * What was read before a failure: the outermost container with the members and items read whole, a member
-   * counting only once its comma or closing brace is read (`"id": 3x` has no id 3).
-   */
+  /** What a failure leaves read: the outermost container, a member counting once its comma or `}` is read. */
   partial(): unknown {
     const root = this.root;
     if (this.unfinished === undefined || root === null || typeof root !== 'object' || Array.isArray(root)) return root;
@@ -403,21 +397,4 @@ function digits(text: string, from: number): number {
     if (!(c >= 48 && c <= 57)) return i;
     i++;
   }
-}
-
-function nodeAt(tree: Node, pointer: string): Node | undefined {
-  const tokens = parsePointer(pointer);
-  if (tokens === undefined) return undefined;
-  let node: Node | undefined = tree;
-  for (const token of tokens) {
-    if (node?.type === 'array') {
-      // The same index rule as resolvePointer: decimal, no leading zeros.
-      const index = arrayIndex(token);
-      node = index < 0 ? undefined : node.children?.[index];
-    } else if (node?.type === 'object') {
-      const property: Node | undefined = node.children?.find((p) => p.children?.[0]?.value === token);
-      node = property?.children?.[1];
-    } else return undefined;
-  }
-  return node;
 }
