@@ -11,15 +11,16 @@ const semver = createRequire(import.meta.url)('semver') as {
 };
 const read = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 const readme = read('README.md');
+const contributing = read('CONTRIBUTING.md');
 const rootPackage = JSON.parse(read('package.json')) as { engines?: { node?: string } };
 const lock = JSON.parse(read('package-lock.json')) as {
   packages: Record<string, { version?: string; engines?: Record<string, string> | string[] }>;
 };
 
-/** "Node 20.19 or newer" in the README, as the version 20.19.0. */
-function statedMinimum(): string {
-  const stated = /\bNode (\d+)\.(\d+) or newer\b/.exec(readme);
-  if (!stated) throw new Error('README.md states no "Node X.Y or newer"');
+/** "Node 20.19 or newer" in a page, as the version 20.19.0. */
+function statedMinimum(page = readme): string {
+  const stated = /\bNode (\d+)\.(\d+) or newer\b/.exec(page);
+  if (!stated) throw new Error('no "Node X.Y or newer" stated');
   return `${stated[1]}.${stated[2]}.0`;
 }
 
@@ -30,6 +31,10 @@ function nodeRange(engines: Record<string, string> | string[] | undefined): stri
 }
 
 describe('the stated Node version', () => {
+  it('is the same in CONTRIBUTING.md', () => {
+    expect(statedMinimum(contributing)).toBe(statedMinimum());
+  });
+
   it('is the root package.json engines field', () => {
     expect(rootPackage.engines?.node).toBe(`>=${statedMinimum().replace(/\.0$/, '')}`);
   });
