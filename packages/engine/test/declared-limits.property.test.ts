@@ -55,12 +55,13 @@ const catalogue: fc.Arbitrary<Catalogue> = fc.tuple(...TOOLS.map(tool)).map((too
 const rulebookShape = fc.constantFrom('none', 'own', 'pinned', 'both', 'pinned-policies-only');
 
 /** A window open at NOW, one that is not, or none; relaxing denials or approvals. */
+const past: ObserveWindow = { name: 'past', starts: '2025-01-01T00:00:00Z', ends: '2025-02-01T00:00:00Z', relax: 'denials' };
 const windows: fc.Arbitrary<ObserveWindow[]> = fc.oneof(
-  fc.constant([]),
+  fc.constant<ObserveWindow[]>([]),
   fc
-    .constantFrom<'denials' | 'approvals'>('denials', 'approvals')
-    .map((relax) => [{ name: 'rollout', starts: '2026-05-01T00:00:00Z', ends: '2026-07-01T00:00:00Z', relax }]),
-  fc.constant([{ name: 'past', starts: '2025-01-01T00:00:00Z', ends: '2025-02-01T00:00:00Z', relax: 'denials' as const }]),
+    .constantFrom<ObserveWindow['relax']>('denials', 'approvals')
+    .map((relax): ObserveWindow[] => [{ name: 'rollout', starts: '2026-05-01T00:00:00Z', ends: '2026-07-01T00:00:00Z', relax }]),
+  fc.constant<ObserveWindow[]>([past]),
 );
 
 const history: fc.Arbitrary<SessionCall[]> = fc.array(fc.record({ tool: fc.constantFrom(...TOOLS), arguments: fc.constant({}) }), {
