@@ -10,8 +10,16 @@ import { callRoute } from '../src/server/routes/gate.ts';
 const bodySchema = callRoute.request.body.content['application/json'].schema;
 const paramSchema = callRoute.request.params;
 
-const zodIssues = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; code: string; message: string }[] } }) =>
-  result.success ? undefined : result.error?.issues.map((i) => ({ path: i.path, code: i.code, message: i.message }));
+// A refinement's issue carries its own code in params, as the router's hook answers it (openapi.ts).
+type ZodIssueSeen = { path: PropertyKey[]; code: string; message: string; params?: { code?: unknown } };
+const zodIssues = (result: { success: boolean; error?: { issues: ZodIssueSeen[] } }) =>
+  result.success
+    ? undefined
+    : result.error?.issues.map((i) => ({
+        path: i.path,
+        code: i.code === 'custom' && typeof i.params?.code === 'string' ? i.params.code : i.code,
+        message: i.message,
+      }));
 
 // Strings near the limits, in ASCII and in astral characters (two UTF-16 units each).
 const text = fc.oneof(

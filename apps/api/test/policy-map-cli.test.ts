@@ -81,7 +81,7 @@ describe('tollgate policy map', () => {
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain('invalid, so it decides nothing');
     const missing = await runCli('policy', 'map', w.file('p.json', REFUNDS));
-    expect([missing.code, missing.stderr.split('\n')[0]]).toEqual([2, 'missing --tools']);
+    expect([missing.code, missing.stderr.split('\n')[0]]).toEqual([2, 'tollgate policy map: missing --tools']);
     const unreadable = await runCli('policy', 'map', w.file('p.json', REFUNDS), '--tools', w.file('t.json', '{"not": "a list"'));
     expect(unreadable.code).toBe(2);
   });
@@ -127,7 +127,7 @@ describe('tollgate policy diff', () => {
     const w = workspace();
     const only = w.file('a.json', REFUNDS);
     const one = await runCli('policy', 'diff', only);
-    expect([one.code, one.stderr.split('\n')[0]]).toEqual([2, `expected RUNNING and CANDIDATE, got ${only}`]);
+    expect([one.code, one.stderr.split('\n')[0]]).toEqual([2, `tollgate policy diff: expected RUNNING and CANDIDATE, got ${only}`]);
     const invalid = await runCli('policy', 'diff', w.file('a.json', REFUNDS), w.file('bad.json', { schema: 'tollgate/policy@1' }));
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain('bad.json: invalid, so it decides nothing');

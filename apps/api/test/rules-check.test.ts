@@ -349,7 +349,7 @@ describe('tollgate rules check', () => {
       const w = tempFolder();
       const run = await runCli('rules', 'check', w.file('rules.yaml', SHOP_SHEET));
       expect(run.code).toBe(2);
-      expect(run.stderr.split('\n')[0]).toBe('missing --call');
+      expect(run.stderr.split('\n')[0]).toBe('tollgate rules check: missing --call');
     });
   });
 });

@@ -290,7 +290,7 @@ describe('tollgate rules compile', () => {
       const file = w.file('rules.txt', SHOP_SHEET);
       const run = await runCli('rules', 'compile', file);
       expect(run.code).toBe(2);
-      expect(run.stderr.split('\n')[0]).toBe(`${file}: rules are a sheet (.yaml, .yml) or Colang (.co)`);
+      expect(run.stderr.split('\n')[0]).toBe(`tollgate rules compile: ${file}: rules are a sheet (.yaml, .yml) or Colang (.co)`);
     });
 
     it('exits 2 for a catalogue that does not load, listing its problems, and writes nothing', async () => {
@@ -316,13 +316,13 @@ describe('tollgate rules compile', () => {
       const txt = w.file('catalogue.txt', SHOP_CATALOGUE);
       const run = await runCli('rules', 'compile', sheet, '--catalogue', txt);
       expect(run.code).toBe(2);
-      expect(run.stderr.split('\n')[0]).toBe(`${txt}: a catalogue is .yaml, .yml or .json`);
+      expect(run.stderr.split('\n')[0]).toBe(`tollgate rules compile: ${txt}: a catalogue is .yaml, .yml or .json`);
     });
 
     it('exits 2 when FILE is missing from the command line', async () => {
       const run = await runCli('rules', 'compile');
       expect(run.code).toBe(2);
-      expect(run.stderr.split('\n')[0]).toBe('expected one FILE, got none');
+      expect(run.stderr.split('\n')[0]).toBe('tollgate rules compile: expected one FILE, got none');
     });
   });
 
@@ -437,7 +437,7 @@ describe('tollgate rules compile', () => {
       expect(run).toEqual({ code: 2, stdout: '', stderr: `${missing}: UNREADABLE: no such file\n` });
       const notUrl = await runCli('rules', 'compile', w.file('rules.yaml', SHOP_SHEET), '--server', 'not a url');
       expect(notUrl.code).toBe(2);
-      expect(notUrl.stderr.split('\n')[0]).toBe('--server not a url is not a URL');
+      expect(notUrl.stderr.split('\n')[0]).toBe('tollgate rules compile: --server not a url is not a URL');
     });
   });
 });

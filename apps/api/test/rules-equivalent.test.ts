@@ -130,7 +130,7 @@ describe('tollgate rules equivalent', () => {
     const run = await runCli('rules', 'equivalent', ...paths);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr.split('\n')[0]).toBe(`expected two files, A and B; got ${files.length}`);
+    expect(run.stderr.split('\n')[0]).toBe(`tollgate rules equivalent: expected two files, A and B; got ${files.length}`);
   });
 
   it('exits 2 for a missing file or one of another extension', async () => {
@@ -145,6 +145,6 @@ describe('tollgate rules equivalent', () => {
     const json = w.file('rules.json', '{}');
     const run = await runCli('rules', 'equivalent', json, sheet);
     expect(run.code).toBe(2);
-    expect(run.stderr.split('\n')[0]).toBe(`${json}: rules are a sheet (.yaml, .yml) or Colang (.co)`);
+    expect(run.stderr.split('\n')[0]).toBe(`tollgate rules equivalent: ${json}: rules are a sheet (.yaml, .yml) or Colang (.co)`);
   });
 });

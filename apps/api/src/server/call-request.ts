@@ -49,7 +49,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Length in code points, as zod measures strings: a surrogate pair is one character. */
-function codePoints(s: string): number {
+export function codePoints(s: string): number {
   let count = s.length;
   for (let i = 0; i < s.length - 1; i++) {
     if ((s.charCodeAt(i) & 0xfc00) === 0xd800 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {

@@ -2,10 +2,11 @@
 // it with the agent document and what it names, and a held call gets an approval request.
 import { createRoute, z } from '@hono/zod-openapi';
 import { MAX_BODY_BYTES } from '../body-limit.ts';
-import { agentNameIssues, type CallRequestBody, callBodyIssues, readJsonBody } from '../call-request.ts';
+import { agentNameIssues, type CallRequestBody, callBodyIssues, MAX_AGENT_NAME, readJsonBody } from '../call-request.ts';
 import { ApiError } from '../errors.ts';
 import { decideAgentCall } from '../gate/decide-agent-call.ts';
 import { onlyDeclaredQuery, router, undecodablePathParams, validationError } from '../openapi.ts';
+import { agentParam } from './path-params.ts';
 import { ErrorSchema } from './route-kit.ts';
 
 export const CallBody = z
@@ -43,7 +44,7 @@ export const callRoute = createRoute({
   tags: ['gate'],
   summary: "Decide an agent's call",
   request: {
-    params: z.object({ agent: z.string().min(1).max(128) }),
+    params: z.object({ agent: agentParam({ name: 'agent', description: "The agent's name", example: 'support-bot' }, MAX_AGENT_NAME) }),
     body: { required: true, content: { 'application/json': { schema: CallBody } } },
   },
   responses: {

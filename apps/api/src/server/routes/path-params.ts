@@ -5,7 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { type DocumentKind, documentKindOf } from '@tollgate/engine';
 import { idProblem } from '@tollgate/store';
-import { agentNameProblem } from '../call-request.ts';
+import { agentNameProblem, codePoints } from '../call-request.ts';
 
 /** What a path parameter is, for the OpenAPI document: its name and description and an example. */
 interface ParamDoc {
@@ -51,6 +51,8 @@ export function agentParam(doc: ParamDoc, max: number) {
     .min(1)
     .max(max)
     .superRefine((name, ctx) => {
+      // Judged only within the length bounds, so the router names one issue, as the gate's own check does.
+      if (name.length === 0 || (name.length > max && codePoints(name) > max)) return;
       const problem = agentNameProblem(name);
       if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { code: 'invalid_id' } });
     })

@@ -1944,6 +1944,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The agent's name */
         agent: string;
       };
       cookie?: never;
