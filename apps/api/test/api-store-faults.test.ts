@@ -285,7 +285,7 @@ describe('tollgate store check and repair', () => {
     writeFileSync(agent, `${readFileSync(agent, 'utf8')}colour: blue\n`);
     const check = await runCli('store', 'check', '--data', data);
     expect(check.code).toBe(1);
-    expect(check.stdout).toMatch(/^working_copy_differs: agents\/support-bot\.agent\.yaml does not load \(/);
+    expect(check.stdout).toMatch(/^WORKING_COPY_DIFFERS: agents\/support-bot\.agent\.yaml does not load \(/);
     const repair = await runCli('store', 'repair', '--data', data);
     expect(repair.code).toBe(1);
     expect(repair.stdout).toContain('kept agents/support-bot.agent.yaml as a rejected version: it does not load');

@@ -23,16 +23,20 @@ import {
   versionFileSequences,
 } from './store-format.ts';
 
-export type FindingCode =
-  | 'DAMAGED_INDEX'
-  | 'missing_index'
-  | 'DAMAGED_VERSION'
-  | 'ORPHAN_VERSION'
-  | 'stale_pending'
-  | 'temp_file'
-  | 'working_copy_differs'
-  | 'WORKING_COPY_REJECTED'
-  | 'RUNNING_NOT_LOADABLE';
+/** Every finding's code; each is in the one code registry (packages/engine/src/codes/documents.ts). */
+export const FINDING_CODES = [
+  'DAMAGED_INDEX',
+  'MISSING_INDEX',
+  'DAMAGED_VERSION',
+  'ORPHAN_VERSION',
+  'STALE_PENDING',
+  'TEMP_FILE',
+  'WORKING_COPY_DIFFERS',
+  'WORKING_COPY_REJECTED',
+  'RUNNING_NOT_LOADABLE',
+] as const;
+
+export type FindingCode = (typeof FINDING_CODES)[number];
 
 /** One inconsistency: what, which document, which file (relative to the folder), and why. */
 export interface StoreFinding {
@@ -70,7 +74,7 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
   const indexes = new Map<string, FolderIndex>();
   const pendingFor = new Set<string>();
 
-  for (const path of tempFiles(stateRoot)) add('temp_file', null, path, 'is half of a write a crash left; it is removed at the next start');
+  for (const path of tempFiles(stateRoot)) add('TEMP_FILE', null, path, 'is half of a write a crash left; it is removed at the next start');
   const documents = join(stateRoot, 'documents');
   for (const entry of safeReaddir(documents)) {
     const dir = join(documents, entry);
@@ -81,7 +85,7 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
     if (!read.ok) {
       if (!read.missing) add('DAMAGED_INDEX', idOfDir(entry), indexPath, `${read.why}; repair rebuilds it from the version files`);
       else if (sequences.length > 0)
-        add('missing_index', idOfDir(entry), indexPath, `is missing beside ${sequences.length} version file(s); repair rebuilds it`);
+        add('MISSING_INDEX', idOfDir(entry), indexPath, `is missing beside ${sequences.length} version file(s); repair rebuilds it`);
       for (const s of sequences) {
         const path = join(dir, 'versions', `${s}.json`);
         const file = readVersionFile(path);
@@ -139,7 +143,7 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
         marker = undefined;
       }
       add(
-        'stale_pending',
+        'STALE_PENDING',
         index.id,
         pending,
         `is left by a write a crash cut short (to version ${marker?.sequence ?? '?'}); the next start or repair finishes it, or takes a hand edit in`,
@@ -177,7 +181,7 @@ export function checkStore(root: string, options: CheckOptions = {}): StoreFindi
     }
     const problems = validate(id, text);
     add(
-      'working_copy_differs',
+      'WORKING_COPY_DIFFERS',
       id,
       path,
       problems.length > 0
@@ -253,10 +257,10 @@ export async function repairStore(root: string, options: CheckOptions = {}): Pro
   const remaining = checkStore(folder, options);
   const rejected = new Set(remaining.filter((f) => f.code === 'WORKING_COPY_REJECTED').map((f) => f.id));
   for (const f of before) {
-    if (f.code === 'stale_pending') actions.push(`settled ${f.file}`);
-    if (f.code === 'working_copy_differs')
+    if (f.code === 'STALE_PENDING') actions.push(`settled ${f.file}`);
+    if (f.code === 'WORKING_COPY_DIFFERS')
       actions.push(rejected.has(f.id) ? `kept ${f.file} as a rejected version: it does not load` : `took in ${f.file}`);
-    if (f.code === 'temp_file') actions.push(`removed ${f.file}`);
+    if (f.code === 'TEMP_FILE') actions.push(`removed ${f.file}`);
   }
   return { actions, remaining };
 }

@@ -264,7 +264,7 @@ describe('leftovers of a crash', () => {
     await store.close();
     writeFileSync(join(root, ...DOC.split('/')), '{"v":3}');
     writeFileSync(join(docDir(root), 'pending.json'), JSON.stringify({ sequence: 1, workingDigest: sha256('{"v":3}') }));
-    expect(codes(root)).toEqual([['stale_pending', rel(root, join(docDir(root), 'pending.json'))]]);
+    expect(codes(root)).toEqual([['STALE_PENDING', rel(root, join(docDir(root), 'pending.json'))]]);
     const again = await open(root);
     expect(readFileSync(join(root, ...DOC.split('/')), 'utf8')).toBe('{"v":1}');
     expect((await again.history(DOC)).length).toBe(3);
@@ -290,7 +290,7 @@ describe('leftovers of a crash', () => {
   it('takes in an offline hand edit at open; check names it before', async () => {
     const root = await seeded();
     writeFileSync(join(root, ...DOC.split('/')), '{"v":"offline"}');
-    expect(codes(root)).toEqual([['working_copy_differs', DOC]]);
+    expect(codes(root)).toEqual([['WORKING_COPY_DIFFERS', DOC]]);
     const store = await open(root);
     expect(await store.get(DOC)).toMatchObject({ sequence: 4, text: '{"v":"offline"}' });
     expect(checkStore(root)).toEqual([]);
@@ -392,7 +392,7 @@ describe('SIGKILL of a writing process', () => {
       child.kill('SIGKILL');
       await reader.exited;
       const found = checkStore(root).map((f) => f.code);
-      for (const code of found) expect(['ORPHAN_VERSION', 'stale_pending', 'temp_file'], where).toContain(code);
+      for (const code of found) expect(['ORPHAN_VERSION', 'STALE_PENDING', 'TEMP_FILE'], where).toContain(code);
       const store = await FolderDocumentStore.open(root, { watch: false, maxVersionsPerDocument: 20 });
       try {
         const after = versionShas(root);
@@ -436,7 +436,7 @@ describe('a running store with the watcher', () => {
     rmSync(join(docDir(root, other), 'index.json'));
     rmSync(join(root, other));
     const before = versionShas(root);
-    expect(codes(root)).toEqual([['missing_index', rel(root, join(docDir(root, other), 'index.json'))]]);
+    expect(codes(root)).toEqual([['MISSING_INDEX', rel(root, join(docDir(root, other), 'index.json'))]]);
     const again = await open(root);
     expect(await again.get(other)).toMatchObject({ sequence: 1, text: '{"o":1}' });
     expect(readFileSync(join(root, other), 'utf8')).toBe('{"o":1}');

@@ -69,7 +69,7 @@ describe('a working copy that does not load never runs', () => {
           const root = await seeded(id);
           handEdit(root, id, text);
           const before = checkStore(root);
-          expect(before.map((f) => f.code)).toEqual(['working_copy_differs']);
+          expect(before.map((f) => f.code)).toEqual(['WORKING_COPY_DIFFERS']);
           expect(before[0]?.message).toContain('does not load');
           const { actions, remaining } = await repairStore(root);
           expect(actions).toEqual([`kept ${id} as a rejected version: it does not load`]);

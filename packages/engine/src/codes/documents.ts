@@ -193,6 +193,38 @@ export const DOCUMENT_ONLY_CODES = {
       store: 'A version file no index names, left by an interrupted save; repair moves it aside.',
     },
   },
+  MISSING_INDEX: {
+    severity: 'error',
+    meaning: 'A document has version files but no version index; the next start or repair rebuilds it from them.',
+    in: {
+      store:
+        'A document has version files but no version index (`tollgate store check`); the next start or repair rebuilds it from the version files.',
+    },
+  },
+  STALE_PENDING: {
+    severity: 'warning',
+    meaning: 'A write a crash cut short left its marker; the next start or repair finishes it, or takes a hand edit in.',
+    in: {
+      store:
+        'A write a crash cut short between the index and the working copy left its marker (`tollgate store check`); the next start or repair finishes it when the working copy holds the text the marker names, else takes the working copy in as a hand edit.',
+    },
+  },
+  TEMP_FILE: {
+    severity: 'warning',
+    meaning: 'Half of a write a crash left (a temp file that never became a file); removed at the next start.',
+    in: {
+      store:
+        'Half of a write a crash left (a temp file that never became a file; `tollgate store check`); removed at the next start or repair.',
+    },
+  },
+  WORKING_COPY_DIFFERS: {
+    severity: 'warning',
+    meaning: 'A working copy edited by hand is not yet a version; it is taken in at the next start, by the watcher or by repair.',
+    in: {
+      store:
+        'A working copy edited by hand is not yet a version (`tollgate store check`, which says when it does not load); the next start, the watcher or `tollgate store repair` takes it in: as the running version when it loads, else as a rejected version.',
+    },
+  },
   WORKING_COPY_REJECTED: {
     severity: 'warning',
     meaning: 'A working copy does not load; it is kept as a rejected version and the version before keeps running.',
