@@ -7,14 +7,15 @@ import { register } from 'tsx/esm/api';
 register();
 const { compileBody } = await import('./compile-body.ts');
 const { runReview } = await import('./review/answers.ts');
-const { analyzeImpact, compileRules, formatProblem, validateDocument } = await import('@tollgate/engine');
+const { analyzeImpact, compileRules, validateDocument } = await import('@tollgate/engine');
 
 /** Each task answers what the same call answers on the server's event loop (compile-thread.ts, Task). */
 function answer(task) {
   if (task.body) return compileBody(task.body);
   if (task.validate) {
     const { id, text } = task.validate;
-    return validateDocument(id, text).problems.map((p) => formatProblem(id, p));
+    // The problems themselves, as the edit seam's validator answers them inline (engine-validators.ts).
+    return validateDocument(id, text).problems;
   }
   if (task.impact) return analyzeImpact(task.impact.kind, task.impact.running, task.impact.text, {});
   if (task.review) return runReview(task.review);
