@@ -50,4 +50,5 @@ export const CODE_PAGES = [
   'docs/catalogue.md',
   'docs/documents.md',
   'docs/mcp.md',
+  'docs/cli.md',
 ] as const;

@@ -1,5 +1,6 @@
 // Reads a JSON input file for the CLI: refused unread over the size limit, depth-bounded, exact.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import type { CliCode } from '@tollgate/engine';
 import { type Diagnostic, formatDiagnostic, readJsonText } from '@tollgate/engine/source';
 import { CliError, EXIT_UNREADABLE } from './io.ts';
 
@@ -17,7 +18,7 @@ export function readJsonFile(file: string, maxBytes = MAX_DOCUMENT_BYTES): JsonI
   const text = readTextFile(file, maxBytes);
   const result = readJsonText(text, { maxLength: maxBytes, maxDepth: 64 });
   if (!result.ok)
-    throw new CliError(result.diagnostic.code, formatDiagnostic(file, result.diagnostic), EXIT_UNREADABLE, {
+    throw new CliError(result.diagnostic, formatDiagnostic(file, result.diagnostic), EXIT_UNREADABLE, {
       file,
       diagnostics: [result.diagnostic],
     });
@@ -56,7 +57,7 @@ export function readTextFile(file: string, maxBytes: number): string {
 }
 
 /** A file that cannot be read at all: no place in it to point at. */
-function unreadable(file: string, code: string, message: string): CliError {
+function unreadable(file: string, code: CliCode, message: string): CliError {
   return new CliError(code, `${file}: ${code}: ${message}`, EXIT_UNREADABLE, { file, diagnostics: [{ code, severity: 'error', message }] });
 }
 

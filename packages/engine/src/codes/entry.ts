@@ -14,7 +14,8 @@ export type CodeDomain =
   | 'mcp'
   | 'mcp-import'
   | 'store'
-  | 'api';
+  | 'api'
+  | 'cli';
 
 /** The reference documents Tollgate implements that name codes. */
 export type SeedDocument = 'rule-sheets' | 'policy-documents';

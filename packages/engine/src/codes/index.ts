@@ -3,6 +3,7 @@
 // it, docs' code tables are rendered from it (scripts/render-code-tables.ts), and so is the API's Error.code
 // enum. How to add a code: CONTRIBUTING.md; how codes are spelled: docs/documents.md, "How codes are spelled".
 import { API_CODES } from './api-codes.ts';
+import { CLI_CODES } from './cli.ts';
 import { DOCUMENT_ONLY_CODES } from './documents.ts';
 import type { CodeDomain, CodeEntry, PolicyKind, SeedDocument } from './entry.ts';
 import { GATE_ONLY_CODES } from './gate.ts';
@@ -14,11 +15,28 @@ import { SHARED_CODES } from './shared.ts';
 export type { CodeDomain, CodeEntry, PolicyKind, SeedDocument } from './entry.ts';
 
 /** The parts of the table, each code in exactly one (a test holds that no part repeats another's code). */
-export const CODE_PARTS = [SHARED_CODES, POLICY_ONLY_CODES, DOCUMENT_ONLY_CODES, RULES_CODES, GATE_ONLY_CODES, MCP_CODES] as const;
+export const CODE_PARTS = [
+  SHARED_CODES,
+  POLICY_ONLY_CODES,
+  DOCUMENT_ONLY_CODES,
+  RULES_CODES,
+  GATE_ONLY_CODES,
+  MCP_CODES,
+  CLI_CODES,
+] as const;
 
-const ENGINE_CODES = { ...SHARED_CODES, ...POLICY_ONLY_CODES, ...DOCUMENT_ONLY_CODES, ...RULES_CODES, ...GATE_ONLY_CODES, ...MCP_CODES };
+// The CLI's part first, so docs/cli.md lists its own codes before those it shares (the parts hold no code twice).
+const ENGINE_CODES = {
+  ...CLI_CODES,
+  ...SHARED_CODES,
+  ...POLICY_ONLY_CODES,
+  ...DOCUMENT_ONLY_CODES,
+  ...RULES_CODES,
+  ...GATE_ONLY_CODES,
+  ...MCP_CODES,
+};
 
-/** A code the engine or the store answers. */
+/** A code of the table's parts: every code but those only the API answers. */
 export type EngineCode = keyof typeof ENGINE_CODES;
 
 /** One entry of the registry as read: its domains listed, API codes folded in with their status. */
@@ -85,6 +103,12 @@ export function codesIn(domain: CodeDomain): CodeInfo[] {
 type CodesOf<D extends CodeDomain> = {
   [K in EngineCode as D extends keyof (typeof ENGINE_CODES)[K]['in'] ? K : never]: { when: string };
 };
+
+/**
+ * A code the `tollgate` CLI answers of its own (docs/cli.md, "The CLI's codes"): its CliError takes only these, so
+ * a code not registered with the `cli` domain fails the typecheck.
+ */
+export type CliCode = keyof CodesOf<'cli'>;
 
 /**
  * A reader's registry as a view of the table: `{CODE: {when}}` for the codes of its domain.

@@ -3,11 +3,19 @@
 // script against these codes: a code is never reused.
 import type { CodeEntry } from './entry.ts';
 
+// Each helper's return type names its domains, so a view of the table (codeView, CliCode) holds only the codes
+// of its domain.
+type McpEntry = { severity: 'error'; meaning: string; in: { mcp: string } };
+function mcp(meaning: string): McpEntry;
+function mcp(meaning: string, importing: string): McpEntry & { in: { 'mcp-import': string } };
 function mcp(meaning: string, importing?: string): CodeEntry {
   return { severity: 'error', meaning, in: { mcp: meaning, ...(importing ? { 'mcp-import': importing } : {}) } };
 }
 
-function importing(severity: CodeEntry['severity'], meaning: string): CodeEntry {
+function importing(
+  severity: CodeEntry['severity'],
+  meaning: string,
+): { severity: CodeEntry['severity']; meaning: string; in: { 'mcp-import': string } } {
   return { severity, meaning, in: { 'mcp-import': meaning } };
 }
 

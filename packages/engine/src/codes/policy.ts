@@ -9,6 +9,7 @@ export const POLICY_ONLY_CODES = {
     policyKind: 'input',
     in: {
       policy: 'The file cannot be read (missing, a directory, no permission).',
+      cli: 'A file named cannot be read (missing, not a regular file, not UTF-8, no permission), or `--data` names a path that is not a folder, or (`store`) not a Tollgate data folder (exit 2).',
     },
   },
   UNSUPPORTED_SCHEMA: {
@@ -214,6 +215,7 @@ export const POLICY_ONLY_CODES = {
     policyKind: 'template',
     in: {
       policy: 'No template has the given name; the message lists the templates.',
+      cli: '`policy template show NAME`: no template has the name (exit 1).',
     },
   },
   UNKNOWN_PARAMETER: {

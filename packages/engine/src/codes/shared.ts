@@ -21,6 +21,7 @@ export const SHARED_CODES = {
       policy: 'The file or text is larger than the limit (4 MiB for a document, 8 KiB for example arguments); it is refused unread.',
       catalogue: 'The text is longer than 4 MiB.',
       document: 'The text is longer than 4 MiB; it is refused unread.',
+      cli: 'An input file is larger than 4 MiB; it is refused unread (exit 2).',
     },
   },
   TOO_DEEP: {

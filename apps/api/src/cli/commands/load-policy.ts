@@ -44,7 +44,8 @@ export function loadTools(file: string | undefined): ToolBinding[] | undefined {
 }
 
 function failOn(file: string, problems: Diagnostic[]): void {
-  if (problems.length === 0) return;
+  const [first] = problems;
+  if (first === undefined) return;
   const lines = problems.map((p) => formatDiagnostic(file, p)).join('\n');
-  throw new CliError(problems[0]?.code ?? 'INVALID_INPUT', lines, EXIT_UNREADABLE, { file, diagnostics: problems });
+  throw new CliError(first, lines, EXIT_UNREADABLE, { file, diagnostics: problems });
 }

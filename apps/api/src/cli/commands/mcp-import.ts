@@ -60,7 +60,7 @@ export async function mcpImport(file: string, options: ParsedOptions, io: CliIo)
   // The one exact JSON reader (docs/architecture.md, "Reading hostile input"): unreadable input exits 2 and
   // a text it cannot state exactly (a member named twice) exits 1, as for `policy validate`.
   const read = readJsonText(readTextFile(file, MAX_DOCUMENT_BYTES));
-  if (!read.ok) throw new CliError(read.diagnostic.code, formatDiagnostic(file, read.diagnostic));
+  if (!read.ok) throw new CliError(read.diagnostic, formatDiagnostic(file, read.diagnostic));
   if (read.diagnostics.length > 0) return refuse(io, file, read.diagnostics);
   const notConfig = clientConfigProblem(read.value);
   if (notConfig !== undefined) return refuse(io, file, placeProblems([notConfig], read.rangeOf));

@@ -15,7 +15,7 @@ export function policyEvaluate(file: string, options: ParsedOptions, io: CliIo):
   const tool = readJsonFile(toolFile);
   const args = readJsonFile(argsFile);
   const duplicate = args.diagnostics.find((d) => d.code === 'DUPLICATE_MEMBER');
-  if (duplicate) throw new CliError(duplicate.code, formatDiagnostic(argsFile, duplicate));
+  if (duplicate) throw new CliError(duplicate, formatDiagnostic(argsFile, duplicate));
   if (args.value === null || typeof args.value !== 'object' || Array.isArray(args.value)) {
     throw new CliError('INVALID_ARGUMENTS', `${argsFile}: INVALID_ARGUMENTS: a call's arguments are a JSON object`);
   }

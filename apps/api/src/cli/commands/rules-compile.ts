@@ -88,7 +88,7 @@ async function compileOnServer(file: string, options: ParsedOptions, io: CliIo):
   if (response.status === 422 && answer?.error?.code === 'INVALID_CATALOGUE' && options.catalogue) {
     const catalogueFile = options.catalogue;
     const lines = (answer.error.details?.problems ?? []).map((p) => formatDiagnostic(catalogueFile, p));
-    throw new CliError('INVALID_CATALOGUE', lines.join('\n') || `${catalogueFile}: the catalogue does not load`);
+    throw new CliError(answer.error, lines.join('\n') || `${catalogueFile}: the catalogue does not load`);
   }
   if (response.status === 422 && answer?.error?.details?.problems) {
     // The service answers the one Diagnostic; a problem the text does not place may come with line null.

@@ -21,7 +21,7 @@ async function withData<T>(data: string | undefined, command: string, run: (ctx:
     if (err instanceof ApiError) {
       const rules = (err.details as { rules?: string[] } | undefined)?.rules;
       const more = rules && rules.length > 0 ? ` (rules: ${rules.join(', ')})` : '';
-      throw new CliError(err.code, `${err.code}: ${err.message}${more}`, err.status === 404 || err.status === 409 ? EXIT_INVALID : 2);
+      throw new CliError(err, `${err.code}: ${err.message}${more}`, err.status === 404 || err.status === 409 ? EXIT_INVALID : 2);
     }
     throw err;
   } finally {

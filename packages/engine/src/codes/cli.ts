@@ -1,0 +1,89 @@
+// Part of the one code registry (index.ts). The codes the `tollgate` CLI answers of its own (docs/cli.md, "The
+// CLI's codes"), each `cli` text with the exit code; a code a reader or the API answers too keeps its entry there
+// with `cli` among its domains. The codes of a document's problems the CLI passes on are their readers'.
+// Users script against these codes: a code is never reused.
+import type { CodeEntry } from './entry.ts';
+
+/** A code only the CLI answers: its meaning, and when the CLI answers it (with the exit code). */
+function cli(meaning: string, when: string) {
+  return { severity: 'error', meaning, in: { cli: when } } as const satisfies CodeEntry;
+}
+
+export const CLI_CODES = {
+  USAGE: cli(
+    'The command line is not one the CLI accepts: an unknown command or flag, a missing or malformed argument.',
+    'An unknown command or flag, a missing or malformed argument, a role or grant that is not one (exit 2, with the synopsis and the help pointer).',
+  ),
+  INVALID_ARGUMENTS: cli('A call’s arguments are JSON but not an object.', '`--args` is JSON but not an object (exit 2).'),
+  FILE_EXISTS: cli(
+    'An output file exists already and --force is not given.',
+    '`--out` or `--examples-out` names an existing file and `--force` is not given (exit 2).',
+  ),
+  UNWRITABLE: cli(
+    'An output file or folder cannot be written; nothing partial is left.',
+    'An output file cannot be written, or the data folder cannot be made; nothing partial is left (exit 2).',
+  ),
+  INVALID_CALL: cli('A call file is not of a call’s shape.', '`rules check`’s or `ruleset run`’s CALL.json is not of its shape (exit 2).'),
+  UNREACHABLE: cli(
+    'The service named with --server cannot be reached.',
+    '`rules compile --server`: the service cannot be reached (exit 3).',
+  ),
+  SERVICE_ERROR: cli(
+    'The service named with --server answered but did not compile.',
+    '`rules compile --server`: the service answered 401, 403, 5xx or something not its API (exit 4).',
+  ),
+  STORE_DAMAGED: cli(
+    'The store cannot be opened: a file of it is damaged (docs/store.md, "Faults").',
+    '`serve`, `mcp`, `mcp import`, `import`, `export`: the store cannot be opened (exit 2); `store repair`: the store could not be opened after the repair (exit 1).',
+  ),
+  LOCKED: {
+    severity: 'error',
+    meaning: 'Another process holds the store’s lock; nothing was written.',
+    in: { cli: '`serve` (exit 2) or `store repair` (exit 1): another process held the store’s lock past the wait.' },
+  },
+  INVALID_KEY: {
+    severity: 'error',
+    meaning: 'The key is not known, or not the key of the agent it is used for.',
+    in: { cli: '`mcp`: TOLLGATE_AGENT_KEY is not a key of the agent named (exit 2; not a usage error).' },
+  },
+  DATABASE_UNREACHABLE: cli(
+    'The PostgreSQL database named does not answer.',
+    '`serve`, `migrate`, `import`, `export`, `keys`, `members` with `--database`: the database does not answer (exit 2).',
+  ),
+  SCHEMA_MISSING: cli(
+    'The database holds no Tollgate schema; run tollgate migrate (docs/deploy.md, "Migrations").',
+    '`serve`, `mcp`, `import`, `export`, `keys`, `members` with `--database`: the database has no Tollgate schema yet (exit 2).',
+  ),
+  SCHEMA_OUTDATED: cli(
+    'The database’s schema is older than this Tollgate’s; run tollgate migrate (docs/deploy.md, "Migrations").',
+    '`serve`, `mcp`, `import`, `export`, `keys`, `members` with `--database`: the schema misses steps this Tollgate knows (exit 2).',
+  ),
+  SCHEMA_NEWER: cli(
+    'The database was migrated by a newer Tollgate, whose steps this one does not know (docs/deploy.md, "Migrations").',
+    '`serve`, `mcp`, `import`, `export`, `keys`, `members` with `--database` (exit 2), `migrate` (exit 1): the schema holds steps this Tollgate does not know.',
+  ),
+  DATABASE_NOT_EMPTY: cli(
+    'The database to import into already holds documents or members; nothing was written.',
+    '`import`: the database already holds a document or a member; nothing was written (exit 1).',
+  ),
+  DATA_NOT_EMPTY: cli(
+    'The data folder to export into already holds a workspace; nothing was written.',
+    '`export`: the data folder already holds documents, or members, keys or authorizations; nothing was written (exit 1).',
+  ),
+  DATA_MISSING: cli(
+    'There is no data folder (or no workspace in it) where the command reads one.',
+    '`import`: the data folder holds neither `documents/` nor `tollgate.db`; `members list`, `ruleset validate`, `ruleset run`: there is no folder at `--data` (exit 2).',
+  ),
+  IMPORT_FAILED: cli(
+    'A document or the state could not be moved into the database; nothing was written.',
+    '`import`: a document (named) or the state rows could not be written; the transaction was rolled back (exit 1).',
+  ),
+  EXPORT_FAILED: cli(
+    'A document could not be written to the data folder; those before it are there.',
+    '`export`: a document could not be written (named); the documents before it are in the folder (exit 1).',
+  ),
+  TEMPLATE_DEFAULTS: cli(
+    'A template’s defaults do not make a valid draft: a bug of the template.',
+    '`policy template show NAME`: the template’s defaults do not validate; a bug, report it (exit 70).',
+  ),
+} as const satisfies Record<string, CodeEntry>;
