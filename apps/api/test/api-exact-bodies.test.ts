@@ -3,6 +3,7 @@
 // as safe integers, argument conditions compare the number as written, documents in bodies are held to
 // what their files would be, bodies that are not UTF-8 or nest too deep are 400s, and a held call's kept
 // numbers are shown, stored and claimed as written. No case answers 500 or records a decision it refused.
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOVERNED_SHEET, SHOP_CATALOGUE } from './rules-fixtures.ts';
 import { agentKey, countRows, type LooseJson, postEdit, startServer, type TestServer } from './server-harness.ts';
@@ -185,6 +186,29 @@ describe('bodies that cannot be read', () => {
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as LooseJson).error.code).toBe('INVALID_JSON');
+  });
+
+  it('an empty chunked body, which no reader can read as JSON, is INVALID_JSON, whichever reader tried', async () => {
+    // A chunked body passes the check for a missing body (openapi.ts) and is read by the route's validator.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${s.url}/v1/policies/validate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.key('developer')}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { code: 'INVALID_JSON', message: 'Malformed JSON in request body', details: { line: 1, column: 1 } },
+    });
   });
 
   it('a byte-order mark is refused with its position', async () => {

@@ -6,6 +6,7 @@ import { readJsonText } from '@tollgate/engine/source';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { jsonReadFailed } from './json-reads.ts';
 import { isDatabaseUnavailable } from './state/unavailable.ts';
 
 export class ApiError extends Error {
@@ -42,7 +43,8 @@ export async function handleError(err: Error, c: Context) {
     const message = err.message || 'the request cannot be read';
     if (err.status === 415) return c.json(errorBody('UNSUPPORTED_MEDIA_TYPE', message), 415);
     if (err.status === 413) return c.json(errorBody('TOO_LARGE', message), 413);
-    if (/json/i.test(err.message)) return c.json(errorBody('INVALID_JSON', message, await notJsonAt(c)), 400);
+    // Hono's JSON validator could not read the body (json-reads.ts marks it), whatever its message says.
+    if (jsonReadFailed(c)) return c.json(errorBody('INVALID_JSON', message, await notJsonAt(c)), 400);
     return c.json(errorBody('BAD_REQUEST', message), 400);
   }
   if (err instanceof SyntaxError) return c.json(errorBody('INVALID_JSON', 'the body is not JSON', await notJsonAt(c)), 400);

@@ -7,6 +7,7 @@ import { type Diagnostic, readJsonText } from '@tollgate/engine/source';
 import type { Context, MiddlewareHandler } from 'hono';
 import { MAX_BODY_DEPTH } from './body-limit.ts';
 import { errorBody } from './errors.ts';
+import { watchJsonReads } from './json-reads.ts';
 import { validationError } from './openapi.ts';
 
 // The media types zod-openapi's validator reads as JSON; call-request.ts answers 415 to the others.
@@ -42,10 +43,19 @@ export function exactJsonBody(options: { maxBytes: number }): MiddlewareHandler 
   return async function readExactBody(c, next) {
     const type = c.req.header('content-type');
     const hasBody = c.req.header('content-length') !== undefined || c.req.header('transfer-encoding') !== undefined;
-    if (type === undefined || !hasBody || !JSON_TYPE.test(type)) return next();
+    if (type === undefined) return next();
+    // A body this reader leaves alone (none, empty, or typed as JSON only by Hono's looser rule) may still be
+    // read as JSON by a route's validator: its failure is marked, for errors.ts to answer INVALID_JSON.
+    if (!hasBody || !JSON_TYPE.test(type)) {
+      watchJsonReads(c);
+      return next();
+    }
     const read = await readBodyExactly(c, maxBytes);
     if (read instanceof Response) return read;
-    if (read === EMPTY) return next();
+    if (read === EMPTY) {
+      watchJsonReads(c);
+      return next();
+    }
     // Hono's request parses its text with the platform's JSON reader on every json() call (zod's validators): this
     // request's json() is the exact reader's value instead.
     const value = Promise.resolve(read.value);
