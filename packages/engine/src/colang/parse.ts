@@ -59,7 +59,9 @@ export function parseColang(text: string, file?: string): ColangResult {
   const lines = text.split(/\r?\n/);
   // `at` is the 0-based [start, end) of the problem within its line; by default the line's statement.
   const fail = (line: number, message: string, code = 'colang_syntax', at = statementOf(lines[line - 1] ?? '')) => {
-    problems.push({ code, severity: 'error', message, line, column: at[0] + 1, endLine: line, endColumn: at[1] + 1 });
+    const problem: Diagnostic = { code, severity: 'error', message, line, column: at[0] + 1, endLine: line, endColumn: at[1] + 1 };
+    problems.push(problem);
+    return problem;
   };
   // Where a word stands in its line, for a problem about that word (the statement when it is not found).
   const word = (line: number, needle: string): [number, number] => {
@@ -71,12 +73,14 @@ export function parseColang(text: string, file?: string): ColangResult {
   const flows = new Map<string, FlowDef>();
   // `skip` swallows the body of a define line that was refused, so one mistake is reported once.
   let open: { kind: 'context'; def: ContextDef } | { kind: 'flow'; def: FlowDef } | { kind: 'skip' } | undefined;
+  // The first line ending in a lone \r, kept as found (never looked up by its message's words).
+  let loneReturn: Diagnostic | undefined;
 
   const readLine = (raw: string, line: number) => {
     if (raw.includes('\r')) {
       // Only a lone \r is left here (lines are split at \r?\n): editors end a line at it, this reader does not.
       const cr = raw.indexOf('\r');
-      fail(line, 'a line ends in a lone carriage return (\\r): end lines with \\n or \\r\\n', 'colang_syntax', [cr, cr + 1]);
+      loneReturn ??= fail(line, 'a line ends in a lone carriage return (\\r): end lines with \\n or \\r\\n', 'colang_syntax', [cr, cr + 1]);
       open = { kind: 'skip' };
       return;
     }
@@ -157,8 +161,7 @@ export function parseColang(text: string, file?: string): ColangResult {
   };
   for (const [i, raw] of lines.entries()) readLine(raw, i + 1);
   // A lone \r makes every later line number wrong; the first is reported, at the line it ends.
-  const lone = problems.find((p) => p.message.startsWith('a line ends in a lone carriage return'));
-  if (lone) return { ok: false, problems: [lone] };
+  if (loneReturn) return { ok: false, problems: [loneReturn] };
 
   for (const def of contexts.values()) {
     if (def.comparisons.length === 0) fail(def.line, `context ${def.name} has no comparison; add lines such as "amount > 200"`);
