@@ -210,6 +210,8 @@ describe('a running server', () => {
     const refused = await s.call('POST', `/v1/documents/${enc}/activate`, { key: owner, body: { sequence: second } });
     expect(refused.status).toBe(409);
     expect(refused.json.error.code).toBe('DAMAGED');
+    // The store's own account of that version, which names the file.
+    expect(refused.json.error.message).toContain(`versions/${second}.json`);
     const mend = await s.call('POST', `/v1/documents/${enc}/edits`, {
       key: owner,
       body: { content: `${running.text}\n\n`, reason: 'mend', based_on: running.version.sequence },

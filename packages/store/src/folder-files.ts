@@ -93,6 +93,7 @@ export class FolderFiles {
     const problem: StoreProblem = {
       id,
       code: 'DAMAGED_VERSION',
+      sequence,
       message: `${id} version ${sequence}: ${rel} ${why}; it is refused, never replaced. Restore the file from a backup, or activate or save another version; \`tollgate store check\` lists every damaged file`,
     };
     this.damage.set(rel, problem);

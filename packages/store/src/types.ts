@@ -75,6 +75,8 @@ export interface StoreProblem {
   id: string;
   code: StoreProblemCode;
   message: string;
+  /** The version a DAMAGED_VERSION names, so a reader finds it without reading the message. */
+  sequence?: number;
 }
 
 /**

@@ -32,9 +32,7 @@ export async function refuseDamaged(ctx: AppContext, id: string, sequence: numbe
   const history = await ctx.store.history(id).catch(() => []);
   const named = history.find((v) => (sequence === undefined ? v.running : v.sequence === sequence));
   if (!named) return;
-  const problem = ctx.store
-    .problems()
-    .find((p) => p.id === id && p.code === 'DAMAGED_VERSION' && p.message.includes(`version ${named.sequence}:`));
+  const problem = ctx.store.problems().find((p) => p.id === id && p.code === 'DAMAGED_VERSION' && p.sequence === named.sequence);
   throw new ApiError(409, 'DAMAGED', problem?.message ?? `${id} version ${named.sequence} is stored, but its file is damaged`);
 }
 
