@@ -97,4 +97,25 @@ describe('notifications/tools/list_changed', () => {
     await new Promise((r) => setTimeout(r, 2500));
     expect(heard).toEqual(before);
   }, 30_000);
+
+  it('starts no upstream a document newly names: a tool never listed has no authorized definition to offer', async () => {
+    for (const via of ['stdio', 'http'] as const) await names(clients[via]);
+    const late = join(s.dataDir, 'late.json');
+    writeFileSync(late, '{}');
+    await mapUpstreams(
+      s,
+      [nodeUpstream('scripted', SCRIPTED, [state]), nodeUpstream('late', SCRIPTED, [late])],
+      { read_customer: { server: 'late', tool: 'reply' } },
+      { pin: false },
+    );
+    // Past two reads of the counters by every gateway (offer-watch.ts): none lists the new server.
+    await new Promise((r) => setTimeout(r, 2500));
+    const seen = async () => {
+      const listed = await okJson(s.call('GET', '/v1/catalogues/catalogue.yaml/tools', { key: s.key('owner') }));
+      return (listed.tools as { name: string; upstream?: { seen: unknown } }[]).find((t) => t.name === 'read_customer')?.upstream?.seen;
+    };
+    expect(await seen()).toBeNull();
+    await okJson(s.call('POST', '/v1/upstreams/refresh', { key: s.key('owner') }));
+    expect(await seen()).not.toBeNull();
+  }, 30_000);
 });

@@ -82,10 +82,14 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
 
   /**
    * The agent's catalogue tools that map to a tool their upstream lists, each with what the upstream says of
-   * it and whether that definition is the one authorized (docs/mcp.md, "Pinned tool definitions"). `fresh`
-   * asks every upstream anew (tools/list); a call uses the last listing.
+   * it and whether that definition is the one authorized (docs/mcp.md, "Pinned tool definitions"). 'fresh'
+   * asks every upstream anew (tools/list); a call uses the last listing ('last'); a re-reading of what is
+   * offered uses only listings made already ('listed'): a server never listed has no authorized definition
+   * to offer, and is not started for it.
    */
-  async function mapped(fresh: boolean): Promise<Mapped> {
+  async function mapped(listing: 'fresh' | 'last' | 'listed'): Promise<Mapped> {
+    const fresh = listing === 'fresh';
+    const listedOnly = listing === 'listed';
     const { loaded } = await loadAgentCached(ctx, agent);
     const tools = loaded.parts.catalogue.tools.filter((t) => t.upstream !== undefined);
     const live = await upstreams();
@@ -94,7 +98,7 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
     const failed = new Map<string, UpstreamError>();
     const listed = await Promise.all(
       servers.map((s) =>
-        live.listTools(s, { ...bound, fresh }).then(
+        live.listTools(s, { ...bound, fresh, listedOnly }).then(
           (found): [string, Tool[]] => [s, found],
           (err: unknown): [string, Tool[]] => {
             if (err instanceof UpstreamError) failed.set(s, err);
@@ -121,7 +125,7 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
   }
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = offeredTools(await mapped(true));
+    const tools = offeredTools(await mapped('fresh'));
     told = JSON.stringify(tools);
     return { tools };
   });
@@ -134,7 +138,7 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
   const recheck = async () => {
     do {
       again = false;
-      const now = JSON.stringify(offeredTools(await mapped(false).catch(() => NOTHING_MAPPED)));
+      const now = JSON.stringify(offeredTools(await mapped('listed').catch(() => NOTHING_MAPPED)));
       if (told !== undefined && now !== told) {
         told = now;
         await server.sendToolListChanged().catch(() => undefined);
@@ -204,7 +208,7 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
     }
     // The upstream gets a plain copy of the arguments the gate decided on, never another reading of them.
     const sent = plainJson(exact) as Record<string, unknown>;
-    const offered = await mapped(false).catch(() => NOTHING_MAPPED);
+    const offered = await mapped('last').catch(() => NOTHING_MAPPED);
     const found = offered.tools.get(name);
     const target = found?.tool.upstream;
     if (!found || !target) {

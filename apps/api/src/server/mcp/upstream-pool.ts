@@ -59,7 +59,10 @@ export class UpstreamPool {
    * The tools a server offers, or an UpstreamError: asked anew when `fresh` (an agent's tools/list), else
    * the last listing, which a server's `notifications/tools/list_changed` or a new connection forgets.
    */
-  async listTools(server: string, request: UpstreamRequest & { fresh?: boolean }): Promise<Tool[]> {
+  async listTools(server: string, request: UpstreamRequest & { fresh?: boolean; listedOnly?: boolean }): Promise<Tool[]> {
+    // listedOnly: nothing for a server this pool never listed, which is not started for it (a gateway re-reading
+    // what it offers must not start upstreams nobody asked for); one listed before is listed as usual.
+    if (request.listedOnly && !request.fresh && !this.lastListed.has(server)) return [];
     const client = await this.client(server, request);
     let listing = this.listings.get(server);
     if (!listing || listing.abandoned || request.fresh) {
