@@ -141,4 +141,40 @@ describe('runRuleset', () => {
     const run = runRuleset([REFUNDS], call('issue_refund', '50'), { ...options, judge: slow, timeoutMs: 5 });
     await expect(run).rejects.toMatchObject({ reason: 'timed_out', rule: 'policies/refunds.policy.json' });
   });
+
+  it('holds the catalogue’s own limits for a set of policies alone as for one that pins a sheet', async () => {
+    const limited = (() => {
+      const r = readCatalogue(
+        `tools:
+  - { name: read_order, action: orders.read, kind: read, at_most: 1, after: [issue_refund] }
+  - { name: issue_refund, action: refund.issue, kind: write, amount: { pointer: /amount, currency: USD }, checks: [{field: region, in: [EU]}] }
+  - { name: send_payout, action: payouts.send, kind: write, amount: { pointer: /amount, currency: USD }, confirmation: Pay out? }
+`,
+        'yaml',
+      );
+      if (!r.ok) throw new Error(JSON.stringify(r.problems));
+      return r.catalogue;
+    })();
+    const governsNothing = sheetRule('rules:\n  - action: export_customers\n    never: true\n');
+    const history = fc.array(fc.record({ tool: fc.constantFrom('read_order', 'issue_refund', 'send_payout') }), { maxLength: 3 });
+    const region = fc.constantFrom<unknown>('EU', 'US', undefined, 7);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('read_order', 'issue_refund', 'send_payout'), region, history, async (tool, where, past) => {
+        const args = { amount: '50', ...(where === undefined ? {} : { region: where }) };
+        const c = { tool, arguments: args, history: past };
+        const opts = { ...options, catalogue: limited };
+        const policyOnly = (await runRuleset([REFUNDS], c, opts)).results[0] as { decision: string; code: string | null };
+        const sheet = (await runRuleset([governsNothing], c, opts)).results[0] as { decision: string; code: string | null };
+        if (sheet.decision === 'refuse' || sheet.decision === 'confirm') {
+          // The catalogue refused or asked: the policy's rule says so too (unless its own deny comes first for a confirmation).
+          if (sheet.decision === 'refuse') expect([policyOnly.decision, policyOnly.code]).toEqual(['refuse', sheet.code]);
+          else expect(['confirm', 'deny', 'require_approval']).toContain(policyOnly.decision);
+        } else {
+          expect(policyOnly.decision).not.toBe('refuse');
+          expect(policyOnly.decision).not.toBe('confirm');
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -10,7 +10,7 @@ import type { Member } from '../policy/types.ts';
 import type { Catalogue } from '../rulebook/catalogue.ts';
 import type { SessionCall } from '../rulebook/check.ts';
 import { layOverlay } from '../rulebook/overlay.ts';
-import { checkTool } from '../rulebook/tool-check.ts';
+import { checkTool, type ToolVerdict } from '../rulebook/tool-check.ts';
 import type { CatalogueOverlay, Rulebook } from '../rulebook/types.ts';
 
 /** One pinned rule, loaded: the version that runs and how it was chosen. */
@@ -139,7 +139,8 @@ function errorMessage(error: unknown): string {
 
 /**
  * Judges one rule: a policy through its compiled evaluator with the tool's amount mapping from the
- * catalogue, a rulebook through the tool check with its own overlay.
+ * catalogue, after the catalogue's own declarations (after, not_after, at_most, checks, a confirmation); a
+ * rulebook through the tool check with its own overlay laid on the catalogue.
  *
  * @example
  * judgeRule(rule, { tool: 'issue_refund', arguments: { amount: '500' } }, { catalogue, members })
@@ -174,34 +175,53 @@ export function judgeRule(rule: LoadedRule, call: RulesetCall, options: RunOptio
         summary: `${entry.name}'s amount mapping is invalid`,
       };
     }
+    // The catalogue's own declarations hold for a policy's call as for a rulebook's (the gate checks them for
+    // every agent): a refusal fails the rule, a confirmation holds a call the policy would allow.
+    const declared = checkCall(EMPTY_RULEBOOK, options.catalogue, call);
+    if (declared.verdict === 'refuse') {
+      return { ...base, result: 'fail', decision: 'refuse', code: declared.code, rule: declared.rule, summary: declared.reason };
+    }
     const d = evaluatePolicy(rule.policy, tool, call.arguments, {
       members: options.members ?? [],
       defaultApprovalTtlSeconds: options.defaultApprovalTtlSeconds,
       now: options.now ?? new Date(),
     });
+    if (d.decision === 'allow' && declared.verdict === 'confirm') return confirmation(base, call, declared);
     const result: RuleOutcome = d.decision === 'allow' ? 'pass' : d.decision === 'require_approval' ? 'hold' : 'fail';
     return { ...base, result, decision: d.decision, code: d.code, rule: d.rule, summary: d.explanation.summary };
   }
   const catalogue = rule.overlay ? layOverlay(options.catalogue, rule.overlay) : options.catalogue;
-  const verdict = checkTool({
-    rulebook: rule.rulebook,
+  const verdict = checkCall(rule.rulebook, catalogue, call);
+  if (verdict.verdict === 'allow')
+    return { ...base, result: 'pass', decision: 'allow', code: null, rule: null, summary: `${call.tool} is allowed` };
+  if (verdict.verdict === 'confirm') return confirmation(base, call, verdict);
+  return { ...base, result: 'fail', decision: 'refuse', code: verdict.code, rule: verdict.rule, summary: verdict.reason };
+}
+
+const EMPTY_RULEBOOK: Rulebook = { format: 'tollgate/rulebook@1', flows: [] };
+
+function checkCall(rulebook: Rulebook, catalogue: Catalogue, call: RulesetCall): ToolVerdict {
+  return checkTool({
+    rulebook,
     catalogue,
     call: { tool: call.tool, arguments: call.arguments },
     contexts: call.contexts,
     history: call.history,
     confirmed: call.confirmed,
   });
-  if (verdict.verdict === 'allow')
-    return { ...base, result: 'pass', decision: 'allow', code: null, rule: null, summary: `${call.tool} is allowed` };
-  if (verdict.verdict === 'confirm') {
-    return {
-      ...base,
-      result: 'hold',
-      decision: 'confirm',
-      code: 'CONFIRMATION_REQUIRED',
-      rule: verdict.rule,
-      summary: `${call.tool} needs a person's confirmation: ${verdict.confirmation}`,
-    };
-  }
-  return { ...base, result: 'fail', decision: 'refuse', code: verdict.code, rule: verdict.rule, summary: verdict.reason };
+}
+
+function confirmation(
+  base: Pick<RuleResult, 'rule_id' | 'version_id' | 'pinned' | 'kind'>,
+  call: RulesetCall,
+  verdict: Extract<ToolVerdict, { verdict: 'confirm' }>,
+): RuleResult {
+  return {
+    ...base,
+    result: 'hold',
+    decision: 'confirm',
+    code: 'CONFIRMATION_REQUIRED',
+    rule: verdict.rule,
+    summary: `${call.tool} needs a person's confirmation: ${verdict.confirmation}`,
+  };
 }
