@@ -312,7 +312,8 @@ describe('tollgate rules check', () => {
       const file = w.file('call.json', call);
       const run = await runCli('rules', 'check', w.file('rules.yaml', SHOP_SHEET), '--call', file, '--json');
       expect(run.code).toBe(2);
-      expect(run.stdout).toBe('');
+      // --json: the failure as JSON on stdout too (docs/cli.md, "Failures under --json").
+      expect(JSON.parse(run.stdout).errors).toEqual([expect.objectContaining({ code: 'INVALID_CALL', message, file })]);
       expect(run.stderr).toBe(`${file}: INVALID_CALL: ${message}\n`);
     });
 

@@ -1,6 +1,6 @@
 // What a command writes to, so tests run the CLI in-process and capture its output.
 import type { CliCode } from '@tollgate/engine';
-import type { Diagnostic } from '@tollgate/engine/source';
+import { type Diagnostic, formatDiagnostic } from '@tollgate/engine/source';
 
 export interface CliIo {
   stdout: { write(chunk: string): unknown };
@@ -48,4 +48,16 @@ export function firstProblem(problems: readonly Diagnostic[]): Diagnostic {
   const [first] = problems;
   if (first === undefined) throw new Error('a reader refused without naming a problem');
   return first;
+}
+
+/**
+ * A reader's refusal of `file` as a CliError: the first problem's code, one `FILE:LINE:COLUMN: code: message`
+ * line a problem for people, and the problems themselves for --json (failure-json.ts).
+ *
+ * @example
+ * throw refusedInput('examples.json', result.problems); // exit 2
+ */
+export function refusedInput(file: string, problems: readonly Diagnostic[], exitCode = EXIT_UNREADABLE): CliError {
+  const lines = problems.map((p) => formatDiagnostic(file, p)).join('\n');
+  return new CliError(firstProblem(problems), lines, exitCode, { file, diagnostics: [...problems] });
 }

@@ -1,5 +1,6 @@
 // The tollgate CLI's entry: parses the command line and runs one command, mapping every failure to
 // an exit code and a message (never a stack trace).
+import { failureProblems } from './failure-json.ts';
 import { CliError, type CliIo, EXIT_OK, EXIT_UNREADABLE } from './io.ts';
 import { one, parseCommandLine } from './options.ts';
 import { commandOf, helpFor, USAGE, usagePointer } from './usage.ts';
@@ -89,7 +90,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (err) {
     if (err instanceof CliError) {
       if (err.code === 'USAGE') io.stderr.write(`${reasonLine(positionals, err.message)}${usagePointer(positionals)}`);
-      else io.stderr.write(`${err.message}\n`);
+      else {
+        io.stderr.write(`${err.message}\n`);
+        // A machine reader asked for JSON gets the failure as JSON too, each problem with its place.
+        if (values.json === true) io.stdout.write(`${JSON.stringify({ errors: failureProblems(err) }, null, 2)}\n`);
+      }
       return err.exitCode;
     }
     // A bug, not bad input: say so without a stack trace, and fail.

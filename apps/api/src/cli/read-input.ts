@@ -1,8 +1,8 @@
 // Reads a JSON input file for the CLI: refused unread over the size limit, depth-bounded, exact.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { CliCode } from '@tollgate/engine';
-import { type Diagnostic, formatDiagnostic, readJsonText } from '@tollgate/engine/source';
-import { CliError, EXIT_UNREADABLE } from './io.ts';
+import { type Diagnostic, readJsonText } from '@tollgate/engine/source';
+import { CliError, EXIT_UNREADABLE, refusedInput } from './io.ts';
 
 /** A policy document, like any stored document, is at most 4 MiB. */
 export const MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
@@ -17,11 +17,7 @@ export interface JsonInput {
 export function readJsonFile(file: string, maxBytes = MAX_DOCUMENT_BYTES): JsonInput {
   const text = readTextFile(file, maxBytes);
   const result = readJsonText(text, { maxLength: maxBytes, maxDepth: 64 });
-  if (!result.ok)
-    throw new CliError(result.diagnostic, formatDiagnostic(file, result.diagnostic), EXIT_UNREADABLE, {
-      file,
-      diagnostics: [result.diagnostic],
-    });
+  if (!result.ok) throw refusedInput(file, [result.diagnostic]);
   return { value: result.value, diagnostics: result.diagnostics };
 }
 

@@ -8,8 +8,8 @@ import {
   validatePolicy,
   validateToolBinding,
 } from '@tollgate/engine/policy';
-import { type Diagnostic, formatDiagnostic } from '@tollgate/engine/source';
-import { CliError, EXIT_UNREADABLE } from '../io.ts';
+import type { Diagnostic } from '@tollgate/engine/source';
+import { refusedInput } from '../io.ts';
 import { readJsonFile } from '../read-input.ts';
 
 export interface LoadedPolicy extends ValidationResult {
@@ -44,8 +44,6 @@ export function loadTools(file: string | undefined): ToolBinding[] | undefined {
 }
 
 function failOn(file: string, problems: Diagnostic[]): void {
-  const [first] = problems;
-  if (first === undefined) return;
-  const lines = problems.map((p) => formatDiagnostic(file, p)).join('\n');
-  throw new CliError(first, lines, EXIT_UNREADABLE, { file, diagnostics: problems });
+  if (problems.length === 0) return;
+  throw refusedInput(file, problems);
 }

@@ -9,8 +9,7 @@ import {
   readCatalogue,
   rulesKindOf,
 } from '@tollgate/engine';
-import { formatDiagnostic } from '@tollgate/engine/source';
-import { CliError, type CliIo, firstProblem } from '../io.ts';
+import { CliError, type CliIo, refusedInput } from '../io.ts';
 import { MAX_DOCUMENT_BYTES, readTextFile } from '../read-input.ts';
 
 /** Reads a catalogue file (YAML or JSON by extension); one that does not load is unusable input (exit 2). */
@@ -19,7 +18,7 @@ export function loadCatalogue(file: string | undefined): Catalogue | undefined {
   const format = catalogueFormatOf(file);
   if (!format) throw new CliError('USAGE', `${file}: a catalogue is .yaml, .yml or .json`);
   const result = readCatalogue(readTextFile(file, MAX_DOCUMENT_BYTES), format);
-  if (!result.ok) throw new CliError(firstProblem(result.problems), result.problems.map((p) => formatDiagnostic(file, p)).join('\n'));
+  if (!result.ok) throw refusedInput(file, result.problems);
   return result.catalogue;
 }
 

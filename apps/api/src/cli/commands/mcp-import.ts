@@ -19,7 +19,7 @@ import { type AppContext, openContext } from '../../server/context.ts';
 import { UpstreamError, UpstreamPool } from '../../server/mcp/upstream-pool.ts';
 import { recordListed } from '../../server/state/upstream-definitions.ts';
 import { dataFolderToWrite } from '../data-folder.ts';
-import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
+import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, refusedInput } from '../io.ts';
 import type { ParsedOptions } from '../options.ts';
 import { MAX_DOCUMENT_BYTES, readTextFile } from '../read-input.ts';
 import { type ClientServer, clientConfigProblem, readClientConfig, type Variable } from './mcp-import-config.ts';
@@ -60,7 +60,7 @@ export async function mcpImport(file: string, options: ParsedOptions, io: CliIo)
   // The one exact JSON reader (docs/architecture.md, "Reading hostile input"): unreadable input exits 2 and
   // a text it cannot state exactly (a member named twice) exits 1, as for `policy validate`.
   const read = readJsonText(readTextFile(file, MAX_DOCUMENT_BYTES));
-  if (!read.ok) throw new CliError(read.diagnostic, formatDiagnostic(file, read.diagnostic));
+  if (!read.ok) throw refusedInput(file, [read.diagnostic]);
   if (read.diagnostics.length > 0) return refuse(io, file, read.diagnostics);
   const notConfig = clientConfigProblem(read.value);
   if (notConfig !== undefined) return refuse(io, file, placeProblems([notConfig], read.rangeOf));

@@ -1,7 +1,7 @@
 // tollgate policy evaluate: one call's decision. Exit 0 whatever the decision, 1 invalid document, 2 unreadable.
 import { CompiledPolicy, compileTool, evaluatePolicy, type PolicyDocument, type ToolBinding } from '@tollgate/engine/policy';
 import { formatDiagnostic } from '@tollgate/engine/source';
-import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
+import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, refusedInput } from '../io.ts';
 import { type ParsedOptions, required } from '../options.ts';
 import { readJsonFile } from '../read-input.ts';
 import { loadMembers, loadPolicy } from './load-policy.ts';
@@ -15,7 +15,7 @@ export function policyEvaluate(file: string, options: ParsedOptions, io: CliIo):
   const tool = readJsonFile(toolFile);
   const args = readJsonFile(argsFile);
   const duplicate = args.diagnostics.find((d) => d.code === 'DUPLICATE_MEMBER');
-  if (duplicate) throw new CliError(duplicate, formatDiagnostic(argsFile, duplicate));
+  if (duplicate) throw refusedInput(argsFile, [duplicate]);
   if (args.value === null || typeof args.value !== 'object' || Array.isArray(args.value)) {
     throw new CliError('INVALID_ARGUMENTS', `${argsFile}: INVALID_ARGUMENTS: a call's arguments are a JSON object`);
   }

@@ -1,7 +1,7 @@
 // tollgate policy test: runs example calls; exit 0 when every expected outcome holds, 1 otherwise.
 import { CompiledPolicy, type PolicyDocument, readExampleSuite, runPolicyTests } from '@tollgate/engine/policy';
 import { formatDiagnostic } from '@tollgate/engine/source';
-import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, firstProblem } from '../io.ts';
+import { type CliIo, EXIT_INVALID, EXIT_OK, refusedInput } from '../io.ts';
 import { type ParsedOptions, required } from '../options.ts';
 import { MAX_DOCUMENT_BYTES, readTextFile } from '../read-input.ts';
 import { loadPolicy } from './load-policy.ts';
@@ -13,7 +13,7 @@ export function policyTest(file: string, options: ParsedOptions, io: CliIo): num
   const examples = readExampleSuite(readTextFile(examplesFile, MAX_DOCUMENT_BYTES));
   if (!examples.ok) {
     const problems = examples.problems;
-    throw new CliError(firstProblem(problems), problems.map((p) => formatDiagnostic(examplesFile, p)).join('\n'));
+    throw refusedInput(examplesFile, problems);
   }
   if (!loaded.valid) {
     for (const e of loaded.errors) io.stderr.write(`${formatDiagnostic(file, e)}\n`);

@@ -1,5 +1,6 @@
 // tollgate policy validate: exit 0 valid, 1 invalid, 2 unreadable or not JSON.
-import { type Diagnostic, diagnosticJson, formatDiagnostic } from '@tollgate/engine/source';
+import { diagnosticJson, formatDiagnostic } from '@tollgate/engine/source';
+import { failureProblems } from '../failure-json.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import type { ParsedOptions } from '../options.ts';
 import { loadMembers, loadPolicy, loadTools } from './load-policy.ts';
@@ -13,9 +14,7 @@ export function policyValidate(file: string, options: ParsedOptions, io: CliIo):
   } catch (err) {
     if (options.json && err instanceof CliError) {
       // Machine readers get JSON even for unreadable input, each problem with its own members; the exit code still says 2.
-      const errors = err.problems
-        ? err.problems.diagnostics.map((d) => problemJson(d, err.problems?.file, file))
-        : [{ code: err.code, path: '', message: err.message }];
+      const errors = failureProblems(err, file);
       io.stdout.write(`${JSON.stringify({ valid: false, revision: null, errors, warnings: [] }, null, 2)}\n`);
       return err.exitCode;
     }
@@ -36,9 +35,4 @@ export function policyValidate(file: string, options: ParsedOptions, io: CliIo):
     else io.stdout.write(`${file}: invalid, ${loaded.errors.length} problem${loaded.errors.length === 1 ? '' : 's'}\n`);
   }
   return loaded.valid ? EXIT_OK : EXIT_INVALID;
-}
-
-/** A problem as --json gives it: code, path, bare message, line and column where placed, and the file when it is not FILE. */
-function problemJson(d: Diagnostic, in_: string | undefined, file: string) {
-  return { ...diagnosticJson({ ...d, path: d.path ?? '' }), ...(in_ !== undefined && in_ !== file ? { file: in_ } : {}) };
 }

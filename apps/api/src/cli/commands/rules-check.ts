@@ -1,7 +1,7 @@
 // tollgate rules check: the tool check on one call. Exit 0 whatever the verdict, 1 rules refused, 2 unreadable.
 import { type Catalogue, checkTool, layOverlay, type SessionCall } from '@tollgate/engine';
-import { formatDiagnostic } from '@tollgate/engine/source';
-import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
+import type { Diagnostic } from '@tollgate/engine/source';
+import { type CliIo, EXIT_INVALID, EXIT_OK, refusedInput } from '../io.ts';
 import { type ParsedOptions, required } from '../options.ts';
 import { readJsonFile } from '../read-input.ts';
 import { compileRulesFile, loadCatalogue, printRefusal } from './load-rules.ts';
@@ -15,7 +15,7 @@ export function rulesCheck(file: string, options: ParsedOptions, io: CliIo): num
   const call = readCall(
     callFile,
     input.value,
-    input.diagnostics.filter((d) => d.code === 'DUPLICATE_MEMBER').map((d) => formatDiagnostic(callFile, d)),
+    input.diagnostics.filter((d) => d.code === 'DUPLICATE_MEMBER'),
   );
   const compiled = compileRulesFile(file, catalogue);
   if (!compiled.ok) {
@@ -52,9 +52,9 @@ interface CallFile {
   confirmed: boolean;
 }
 
-function readCall(file: string, value: unknown, duplicates: string[]): CallFile {
+function readCall(file: string, value: unknown, duplicates: Diagnostic[]): CallFile {
   const problems = [...duplicates];
-  const fail = (what: string) => problems.push(`${file}: INVALID_CALL: ${what}`);
+  const fail = (message: string) => problems.push({ code: 'INVALID_CALL', severity: 'error', message });
   const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
   if (!isObject) fail('a call is {"tool", "arguments", "contexts"?, "history"?, "confirmed"?}');
   const v = (isObject ? value : {}) as Record<string, unknown>;
@@ -73,7 +73,7 @@ function readCall(file: string, value: unknown, duplicates: string[]): CallFile 
       });
   }
   if (v.confirmed !== undefined && typeof v.confirmed !== 'boolean') fail('"confirmed" is true or false');
-  if (problems.length > 0) throw new CliError('INVALID_CALL', problems.join('\n'));
+  if (problems.length > 0) throw refusedInput(file, problems);
   return {
     tool: v.tool as string,
     arguments: v.arguments ?? {},

@@ -7,7 +7,7 @@ import { ApiError } from '../../server/errors.ts';
 import { pinContextFor, pinnedIdsOf } from '../../server/rulesets/ruleset-versions.ts';
 import { runRulesetVersion } from '../../server/rulesets/run-version.ts';
 import { existingDataFolder } from '../data-folder.ts';
-import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE } from '../io.ts';
+import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, refusedInput } from '../io.ts';
 import { required } from '../options.ts';
 import { MAX_DOCUMENT_BYTES, readJsonFile, readTextFile } from '../read-input.ts';
 
@@ -85,7 +85,7 @@ export async function rulesetRun(
   }
   const call = readJsonFile(callFile).value;
   if (call === null || typeof call !== 'object' || Array.isArray(call) || typeof (call as { tool?: unknown }).tool !== 'string') {
-    throw new CliError('INVALID_CALL', `${callFile}: INVALID_CALL: a call is {"tool", "arguments", ...}`);
+    throw refusedInput(callFile, [{ code: 'INVALID_CALL', severity: 'error', message: 'a call is {"tool", "arguments", ...}' }]);
   }
   return withData(options.data, 'ruleset run', async (ctx) => {
     const run = await runRulesetVersion(ctx, id, call as RulesetCall, versionId === undefined ? {} : { versionId });
