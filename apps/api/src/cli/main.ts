@@ -103,9 +103,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** A usage error's one line: the command and the reason (a reason that names its command already keeps its words). */
+/** A usage error's one line: the command, then the reason (which never names the command itself). */
 function reasonLine(words: string[], reason: string): string {
-  if (reason.startsWith('tollgate ')) return `${reason}\n`;
   const command = commandOf(words);
   return `tollgate${command === undefined ? '' : ` ${command}`}: ${reason}\n`;
 }

@@ -15,7 +15,7 @@ import { describeReport, documentFailure, openFolderDocuments, reportOf } from '
 
 export async function exportWorkspace(options: ParsedOptions, io: CliIo): Promise<number> {
   const url = databaseOf(options);
-  if (url === undefined) throw new CliError('USAGE', 'tollgate export needs --database URL (or TOLLGATE_DATABASE_URL)');
+  if (url === undefined) throw new CliError('USAGE', 'missing --database URL (or TOLLGATE_DATABASE_URL)');
   const dataDir = resolve(required(options.data, 'data'));
   refuseNonEmpty(dataDir);
   const pool = await openCurrentDatabase(url, 'export');

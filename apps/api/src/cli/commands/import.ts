@@ -16,7 +16,7 @@ import { describeReport, documentFailure, openFolderDocuments, reportOf } from '
 
 export async function importWorkspace(options: ParsedOptions, io: CliIo): Promise<number> {
   const url = databaseOf(options);
-  if (url === undefined) throw new CliError('USAGE', 'tollgate import needs --database URL (or TOLLGATE_DATABASE_URL)');
+  if (url === undefined) throw new CliError('USAGE', 'missing --database URL (or TOLLGATE_DATABASE_URL)');
   const dataDir = resolve(required(options.data, 'data'));
   const dbPath = join(dataDir, 'tollgate.db');
   if (!existsSync(join(dataDir, 'documents')) && !existsSync(dbPath)) {

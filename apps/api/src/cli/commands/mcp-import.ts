@@ -48,7 +48,7 @@ interface Saved {
 }
 
 export async function mcpImport(file: string, options: ParsedOptions, io: CliIo): Promise<number> {
-  if (options.data === undefined) throw new CliError('USAGE', 'tollgate mcp import needs --data DIR');
+  if (options.data === undefined) throw new CliError('USAGE', 'missing --data DIR');
   const agent = options.agent ?? DEFAULT_AGENT;
   if (!AGENT_NAME.test(agent)) throw new CliError('USAGE', 'an agent name is 1-64 lowercase letters, digits and -');
   const catalogueId = options.catalogue ?? `catalogues/${agent}.yaml`;

@@ -17,12 +17,12 @@ export const AGENT_KEY_VARIABLE = 'TOLLGATE_AGENT_KEY';
 
 export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
   const agent = options.agent;
-  if (agent === undefined) throw new CliError('USAGE', 'tollgate mcp needs --agent NAME');
+  if (agent === undefined) throw new CliError('USAGE', 'missing --agent NAME');
   const approvalWaitMs = secondsOption(options['approval-wait'], DEFAULT_APPROVAL_WAIT_SECONDS, 'approval-wait') * 1000;
   const upstreamTimeoutMs = secondsOption(options['upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_SECONDS, 'upstream-timeout') * 1000;
   const languageRevision = languageRevisionOf(options['language-revision']);
   const key = process.env[AGENT_KEY_VARIABLE];
-  if (!key) throw new CliError('USAGE', `tollgate mcp: set ${AGENT_KEY_VARIABLE} to the agent's key`);
+  if (!key) throw new CliError('USAGE', `set ${AGENT_KEY_VARIABLE} to the agent's key`);
   // Registered as a gateway node: the language gate (docs/deploy.md) counts it until it stops.
   const node = { languageRevision, heartbeatMs: heartbeatFromEnvironment() };
   const { ctx, where } = await openWorkspace(options, 'mcp', node);

@@ -8,7 +8,7 @@ import { databaseOf, type ParsedOptions } from '../options.ts';
 
 export async function migrate(options: ParsedOptions, io: CliIo): Promise<number> {
   const url = databaseOf(options);
-  if (url === undefined) throw new CliError('USAGE', 'tollgate migrate needs --database URL (or TOLLGATE_DATABASE_URL)');
+  if (url === undefined) throw new CliError('USAGE', 'missing --database URL (or TOLLGATE_DATABASE_URL)');
   const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 5_000 });
   pool.on('error', () => {});
   try {
