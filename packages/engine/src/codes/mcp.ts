@@ -29,7 +29,9 @@ export const MCP_CODES = {
   CONFIRMATION_DECLINED: mcp(
     'The call needs a person’s confirmation; the client was asked (MCP elicitation) and the answer was not an accepted confirm: true, or none came within --approval-wait. The upstream was never called.',
   ),
-  CALL_CANCELLED: mcp('The client cancelled a call while it was held for approval; the upstream was never called.'),
+  CALL_CANCELLED: mcp(
+    'The client cancelled a call: while it was held for approval (the upstream was never called), or while the upstream was answering (its answer is dropped; the SDK sends the client nothing).',
+  ),
   UPSTREAM_UNAVAILABLE: mcp(
     'The upstream server could not be started or reached within the upstream timeout, went away before it answered, or is not in mcp/servers.yaml.',
     'A server of the file could not be started or reached to list its tools; nothing is drafted for it, the others are.',
