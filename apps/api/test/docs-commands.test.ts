@@ -22,6 +22,7 @@ const NOT_RUN: Record<string, string> = {
     'the working copy is made from what npm install left; npm start serves from the repository root itself ' +
     '(scripts/start.mjs), so the test runs what it runs, `tollgate serve --data .tollgate-data --demo`, in the copy',
   'npm test': 'it runs this test',
+  'npm run test:fast': 'a vitest run inside this vitest run; npm test runs the same files',
 };
 
 interface DocCommand {
