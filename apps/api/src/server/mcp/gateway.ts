@@ -18,9 +18,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { claimHeldCall } from '../gate/claim-held-call.ts';
 import { type CallAnswer, decideAgentCall } from '../gate/decide-agent-call.ts';
 import { loadAgentCached } from '../gate/load-agent.ts';
-import { argumentsDigest } from '../state/decisions.ts';
 import { listedDigest } from '../state/upstream-definitions.ts';
 import type { ExactArguments } from './exact-stdio-transport.ts';
 import { watchOffers } from './offer-watch.ts';
@@ -47,15 +47,6 @@ const PROGRESS_EVERY_MS = 1000;
 
 /** The member of a tools/call's `_meta` by which a client re-sends a call a person confirmed (docs/mcp.md). */
 export const CONFIRMED_META = 'tollgate/confirmed';
-
-/** A claim's refusal as the API's claim route names it. */
-const CLAIM_CODES = {
-  not_found: 'NOT_FOUND',
-  not_approved: 'NOT_APPROVED',
-  already_claimed: 'ALREADY_CLAIMED',
-  arguments_mismatch: 'ARGUMENTS_MISMATCH',
-  expired: 'APPROVAL_EXPIRED',
-} as const;
 
 /** An error result: the tool call is answered, with the project's error shape as its text. */
 function errorResult(code: string, message: string, details?: Record<string, unknown>): CallToolResult {
@@ -299,9 +290,8 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
         );
       }
       // Claimed exactly once, bound to the argument digest, as an agent claims over HTTP.
-      const claim = await ctx.state.claimApproval(approval.id, argumentsDigest(exact), ctx.now());
-      if (!claim.ok) return errorResult(CLAIM_CODES[claim.reason], `approval ${approval.id} cannot be claimed: ${claim.reason}`, held);
-      ctx.events.publish({ type: 'approval', id: approval.id, status: 'claimed' });
+      const claim = await claimHeldCall(ctx, approval.id, exact);
+      if (!claim.ok) return errorResult(claim.code, `approval ${approval.id} cannot be claimed: ${claim.message}`, held);
     }
     try {
       const relay = token === undefined ? undefined : sendProgress;

@@ -4,9 +4,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { claimHeldCall } from '../gate/claim-held-call.ts';
 import { router } from '../openapi.ts';
 import { type ApprovalRow, statusOf } from '../state/approvals.ts';
-import { argumentsDigest } from '../state/decisions.ts';
 import type { MemberRow, Principal } from '../state/members.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { deciderName, eligibleApprovers, isEligible, listedApprovers, membersById } from './approval-people.ts';
@@ -239,19 +239,11 @@ export function approvalRoutes() {
     if (principal.kind !== 'agent') throw new ApiError(403, 'AGENT_KEY_REQUIRED', 'only the agent claims its approved calls');
     const { id } = c.req.valid('param');
     await visible(ctx, principal, id);
-    const outcome = await ctx.state.claimApproval(id, argumentsDigest(c.req.valid('json').arguments), ctx.now());
+    const outcome = await claimHeldCall(ctx, id, c.req.valid('json').arguments);
     if (!outcome.ok) {
-      const [code, message] = {
-        not_found: ['NOT_FOUND', `no approval request ${id}`],
-        not_approved: ['NOT_APPROVED', 'the request is not approved'],
-        already_claimed: ['ALREADY_CLAIMED', 'the request has been claimed already'],
-        arguments_mismatch: ['ARGUMENTS_MISMATCH', 'the arguments are not the ones approved'],
-        expired: ['APPROVAL_EXPIRED', 'the request has expired'],
-      }[outcome.reason];
-      if (outcome.reason === 'not_found') throw notFound('approval', message as string);
-      throw new ApiError(409, code as string, message as string);
+      if (outcome.reason === 'not_found') throw notFound('approval', `no approval request ${id}`);
+      throw new ApiError(409, outcome.code, outcome.message);
     }
-    ctx.events.publish({ type: 'approval', id, status: 'claimed' });
     return exactJson(c, await present(ctx, principal, outcome.row), 200);
   });
   return app;
