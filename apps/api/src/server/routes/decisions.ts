@@ -10,13 +10,10 @@ import type { DecisionRow } from '../state/decisions.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
 import { nameParam } from './path-params.ts';
-import { CallVia, limitQuery, members, notFound } from './route-kit.ts';
-import { ERRORS, jsonResponse } from './stateless.ts';
+import { CallVia, ERRORS, errorResponse, jsonResponse, limitQuery, members, notFound } from './route-kit.ts';
 
 export const DEFAULT_DECISIONS_LIMIT = 100;
 export const MAX_DECISIONS_LIMIT = 500;
-
-const errorResponse = (description: string) => ({ ...ERRORS[400], description });
 
 const Timestamp = z.iso.datetime({ offset: true });
 const WithArguments = z

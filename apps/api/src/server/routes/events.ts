@@ -5,8 +5,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import type { ServerEvent } from '../context.ts';
 import { onlyDeclaredQuery, router } from '../openapi.ts';
-import { members } from './route-kit.ts';
-import { ERRORS } from './stateless.ts';
+import { ERRORS, members } from './route-kit.ts';
 
 export const HEARTBEAT_MS = 5_000;
 

@@ -93,6 +93,24 @@ export const json = <T extends z.ZodType>(schema: T, description: string) => ({
 /** A required JSON request body of `schema`, for createRoute's request. */
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 
+/** createRoute's `request` for a required JSON body of `schema` (a body that is not JSON is refused, never read as {}). */
+export const jsonRequest = <T extends z.ZodType>(schema: T) => ({ body: jsonBody(schema) });
+
+/** A JSON response of `schema`, for the OpenAPI description. */
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { content: { 'application/json': { schema } }, description };
+}
+
+/** An answer in the one error shape, for the OpenAPI description. */
+export const errorResponse = (description: string) => ({ content: { 'application/json': { schema: ErrorSchema } }, description });
+
+/** The 4xx answers routes share, for the OpenAPI description. */
+export const ERRORS = {
+  400: errorResponse('The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues).'),
+  401: errorResponse('No key, or a key that is not known.'),
+  403: errorResponse('The key lacks the role or grant.'),
+} as const;
+
 /** The member behind a request that passed members(): the handler's view of who asks. */
 export function memberOf(c: Context<Env>): MemberRow {
   return requireMember(c.get('principal'));

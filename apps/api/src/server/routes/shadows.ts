@@ -6,10 +6,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '../openapi.ts';
 import type { RuleShadow } from '../shadows/rule-shadows.ts';
 import { documentIdParam } from './path-params.ts';
-import { LOCATION, members, notFound, people, storeErrorFor } from './route-kit.ts';
-import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
-
-const errorResponse = (description: string) => ({ ...ERRORS[400], description });
+import { ERRORS, errorResponse, jsonRequest, jsonResponse, LOCATION, members, notFound, people, storeErrorFor } from './route-kit.ts';
 
 const ShadowSchema = z
   .object({
@@ -35,7 +32,7 @@ const startRoute = createRoute({
   operationId: 'startShadow',
   tags: ['simulations'],
   summary: 'Check a stored candidate version of a rule file detect-only beside the running one on live calls (owner or admin).',
-  request: jsonBody(ShadowBody),
+  request: jsonRequest(ShadowBody),
   responses: {
     201: { ...jsonResponse(ShadowSchema, 'The shadow, running.'), headers: LOCATION },
     ...ERRORS,

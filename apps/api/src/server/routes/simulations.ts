@@ -10,10 +10,7 @@ import { compareCalls, Expectation, exampleCalls, pastedCalls, policyOf, recorde
 import { exactJson } from '../state/stored-json.ts';
 import { documentIdParam } from './path-params.ts';
 import { refuseNotAPolicy } from './policy-only.ts';
-import { LOCATION, members, notFound, storeErrorFor } from './route-kit.ts';
-import { ERRORS, jsonBody, jsonResponse } from './stateless.ts';
-
-const errorResponse = (description: string) => ({ ...ERRORS[400], description });
+import { ERRORS, errorResponse, jsonRequest, jsonResponse, LOCATION, members, notFound, storeErrorFor } from './route-kit.ts';
 
 /**
  * A trial's sampling rate: a fraction, which the exact reader keeps as written (`0.5`); a rate decides no
@@ -82,7 +79,7 @@ const simulateRoute = createRoute({
   operationId: 'runSimulation',
   tags: ['simulations'],
   summary: 'Decide example, pasted or recorded calls with a version, and a candidate beside it; keeps nothing.',
-  request: jsonBody(SimulationBody),
+  request: jsonRequest(SimulationBody),
   responses: {
     200: jsonResponse(SimulationResult, 'Each call’s decision by each version, and agreed/differed counts.'),
     ...ERRORS,
@@ -101,7 +98,7 @@ const startTrialRoute = createRoute({
   operationId: 'startTrial',
   tags: ['simulations'],
   summary: 'Start a trial of a stored candidate version on a sample of live calls (owner or admin).',
-  request: jsonBody(TrialBody),
+  request: jsonRequest(TrialBody),
   responses: {
     201: { ...jsonResponse(TrialSchema, 'The trial, running.'), headers: LOCATION },
     ...ERRORS,

@@ -29,26 +29,7 @@ import { bodyFindings } from '../exact-body.ts';
 import { router } from '../openapi.ts';
 import { runningBindings } from '../state/adopt-bindings.ts';
 import { nameParam } from './path-params.ts';
-import { ArgumentsObject, ErrorSchema, members, notFound, withGrant } from './route-kit.ts';
-
-/** The error shape every route answers with, for the OpenAPI description. */
-const errorResponse = (description: string) => ({ content: { 'application/json': { schema: ErrorSchema } }, description });
-
-/** The 4xx answers routes share, for the OpenAPI description. */
-export const ERRORS = {
-  400: errorResponse('The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues).'),
-  401: errorResponse('No key, or a key that is not known.'),
-  403: errorResponse('The key lacks the role or grant.'),
-} as const;
-
-/** A JSON body, required (so a body that is not JSON is refused rather than read as {}). */
-export function jsonBody<T extends z.ZodType>(schema: T) {
-  return { body: { content: { 'application/json': { schema } }, required: true } };
-}
-
-export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
-  return { content: { 'application/json': { schema } }, description };
-}
+import { ArgumentsObject, ERRORS, errorResponse, jsonRequest, jsonResponse, members, notFound, withGrant } from './route-kit.ts';
 
 const JsonObject = z.record(z.string(), z.unknown());
 const Problem = DiagnosticSchema;
@@ -135,7 +116,7 @@ const compileRoute = createRoute({
   operationId: 'compileRules',
   tags: ['rules'],
   summary: 'Compile a rule sheet or Colang; keeps nothing (needs the catalogue grant).',
-  request: jsonBody(CompileBody),
+  request: jsonRequest(CompileBody),
   responses: {
     200: jsonResponse(
       z.object({
@@ -161,7 +142,7 @@ const validateRoute = createRoute({
   operationId: 'validatePolicy',
   tags: ['policies'],
   summary: 'Validate a policy document, optionally against members and tools.',
-  request: jsonBody(ValidateBody),
+  request: jsonRequest(ValidateBody),
   responses: {
     200: jsonResponse(
       z.object({ valid: z.boolean(), revision: z.number().int(), errors: z.array(Problem), warnings: z.array(Problem) }),
@@ -179,7 +160,7 @@ const evaluateRoute = createRoute({
   operationId: 'evaluatePolicy',
   tags: ['policies'],
   summary: 'Decide one call against a policy document, as `tollgate policy evaluate --json` does.',
-  request: jsonBody(EvaluateBody),
+  request: jsonRequest(EvaluateBody),
   responses: {
     200: jsonResponse(
       z.object({
@@ -204,7 +185,7 @@ const checkRoute = createRoute({
   operationId: 'checkRules',
   tags: ['rules'],
   summary: 'Check one call against a rule sheet or Colang and a catalogue.',
-  request: jsonBody(CheckBody),
+  request: jsonRequest(CheckBody),
   responses: {
     200: jsonResponse(
       z.object({
@@ -247,7 +228,7 @@ const createTemplateRoute = createRoute({
   summary: 'Draft a policy from a template; nothing is stored or activated.',
   request: {
     params: z.object({ name: nameParam({ name: 'name', description: 'The template name', example: 'refund-limit' }) }),
-    ...jsonBody(TemplateBody),
+    ...jsonRequest(TemplateBody),
   },
   responses: {
     200: jsonResponse(
