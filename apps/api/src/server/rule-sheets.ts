@@ -9,16 +9,16 @@ import { errorBody } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
 import { validationError } from './openapi.ts';
 
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_RULES_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The ctx-less route (no data folder, no keys): the engine routes' tests and `rules compile --server`. */
 export const ruleSheets = new Hono().post(
   '/compile',
   bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: (c) => c.json(errorBody('TOO_LARGE', `the body is over ${MAX_BODY_BYTES} bytes`), 413),
+    maxSize: MAX_RULES_BODY_BYTES,
+    onError: (c) => c.json(errorBody('TOO_LARGE', `the body is over ${MAX_RULES_BODY_BYTES} bytes`), 413),
   }),
-  exactJsonBody({ maxBytes: MAX_BODY_BYTES }),
+  exactJsonBody({ maxBytes: MAX_RULES_BODY_BYTES }),
   async (c) => {
     const raw: unknown = await c.req.json().catch(() => undefined);
     if (raw === undefined) return c.json(errorBody('INVALID_BODY', 'the body is not JSON', { issues: [] }), 400);

@@ -3,7 +3,7 @@ import { createFromTemplate, getTemplate, listTemplates } from '@tollgate/engine
 import { formatDiagnostic } from '@tollgate/engine/source';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { one, type ParsedOptions } from '../options.ts';
-import { writeFileAtomic } from './write-file.ts';
+import { writeOutputFile } from './write-file.ts';
 
 export function policyTemplate(rest: string[], options: ParsedOptions, io: CliIo): number {
   const [verb, ...names] = rest;
@@ -75,11 +75,11 @@ function create(name: string, options: ParsedOptions, io: CliIo): number {
   }
   const documentText = `${JSON.stringify(draft.document, null, 2)}\n`;
   if (options.out) {
-    writeFileAtomic(options.out, documentText, options.force ?? false);
+    writeOutputFile(options.out, documentText, options.force ?? false);
     io.stderr.write(`wrote ${options.out} (a draft: review it, compare its actions with your tools', then activate)\n`);
   } else io.stdout.write(documentText);
   if (options['examples-out']) {
-    writeFileAtomic(options['examples-out'], `${JSON.stringify(draft.examples, null, 2)}\n`, options.force ?? false);
+    writeOutputFile(options['examples-out'], `${JSON.stringify(draft.examples, null, 2)}\n`, options.force ?? false);
     io.stderr.write(
       `wrote ${options['examples-out']}: run it with tollgate policy test ${options.out ?? 'FILE'} --examples ${options['examples-out']}\n`,
     );
