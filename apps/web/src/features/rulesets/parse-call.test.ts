@@ -13,6 +13,10 @@ describe('parseCall', () => {
     const parsed = parseCall('{"tool":"t","arguments":null,"history":[{"tool":"a"}],"contexts":{},"confirmed":true}');
     expect(parsed.ok && parsed.call.confirmed).toBe(true);
   });
+  it('refuses a duplicated member rather than send the last one', () => {
+    const parsed = parseCall('{"tool":"issue_refund","arguments":{"amount":"5000","amount":"5"}}');
+    expect(parsed).toMatchObject({ ok: false, message: expect.stringMatching(/^The call is not exact JSON: line 1, column \d+: /) });
+  });
   it('says when the text is not JSON', () => {
     const parsed = parseCall('{"tool":');
     expect(parsed.ok).toBe(false);

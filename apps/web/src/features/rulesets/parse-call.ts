@@ -1,4 +1,5 @@
 // Reads the run panel's call JSON before it is sent, with a message saying what to mend.
+import { pastedProblem, readPastedJson } from '../../lib/read-pasted-json.ts';
 import type { RulesetCall } from './api/types.ts';
 
 export type ParsedCall = { ok: true; call: RulesetCall } | { ok: false; message: string };
@@ -19,12 +20,9 @@ function problemOf(value: Record<string, unknown>): string | null {
 
 /** Example: `parseCall('{"tool":"read_order","arguments":{}}')` is ok with that call. */
 export function parseCall(text: string): ParsedCall {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, message: `The call is not JSON: ${error instanceof Error ? error.message : String(error)}` };
-  }
+  const read = readPastedJson(text);
+  if (!read.ok) return { ok: false, message: pastedProblem('The call is', read) };
+  const value = read.value;
   if (!isObject(value)) return { ok: false, message: 'The call must be a JSON object {"tool", "arguments"}.' };
   const problem = problemOf(value);
   return problem === null

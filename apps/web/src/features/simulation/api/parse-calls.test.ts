@@ -16,6 +16,11 @@ describe('parseCalls', () => {
     expect(parsed.ok && parsed.calls).toHaveLength(2);
   });
 
+  it('refuses a duplicated member rather than send the last one', () => {
+    const parsed = parseCalls('[{"tool":{"name":"t","action":"a","action":"b"},"arguments":{}}]');
+    expect(parsed).toMatchObject({ ok: false, message: expect.stringMatching(/^The calls are not exact JSON: line 1, column \d+: /) });
+  });
+
   it('refuses text that is not JSON', () => {
     const parsed = parseCalls('[{');
     expect(!parsed.ok && parsed.message).toMatch(/^The calls are not JSON/);

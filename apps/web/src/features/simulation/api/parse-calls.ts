@@ -1,4 +1,5 @@
 // Reads pasted calls (JSON) before they are sent, with a message naming the first call at fault.
+import { pastedProblem, readPastedJson } from '../../../lib/read-pasted-json.ts';
 import type { PastedCall } from './types.ts';
 
 export type ParsedCalls = { ok: true; calls: PastedCall[] } | { ok: false; message: string };
@@ -22,12 +23,9 @@ function problemOf(call: unknown): string | null {
 
 /** Example: `parseCalls('[{"tool":{"name":"t","action":"a"},"arguments":{}}]')` is ok with one call. */
 export function parseCalls(text: string): ParsedCalls {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, message: `The calls are not JSON: ${error instanceof Error ? error.message : String(error)}` };
-  }
+  const read = readPastedJson(text);
+  if (!read.ok) return { ok: false, message: pastedProblem('The calls are', read) };
+  const value = read.value;
   if (!Array.isArray(value)) return { ok: false, message: 'The calls must be a JSON array of {tool, arguments, expect?}.' };
   if (value.length === 0) return { ok: false, message: 'The calls are empty: paste at least one call.' };
   for (const [i, call] of value.entries()) {
