@@ -19,6 +19,8 @@ const SCRIPTED = join(REPO_ROOT, 'apps/api/test/fixtures/scripted-upstream.mjs')
 let s: TestServer;
 let state: string;
 const clients: Record<string, Client> = {};
+/** What the stdio gateway wrote on stderr: its log. */
+let gatewayLog = '';
 
 beforeAll(async () => {
   s = await startServer();
@@ -29,14 +31,16 @@ beforeAll(async () => {
     search_orders: { server: 'scripted', tool: 'shaped' },
   });
   const stdio = new SdkClient({ name: 'test-agent', version: '1' });
-  await stdio.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, 'mcp', '--agent', 'support-bot', '--data', s.dataDir, '--upstream-timeout', '2'],
-      env: { PATH: process.env.PATH ?? '', TOLLGATE_AGENT_KEY: agentKey(s, 'support-bot') },
-      stderr: 'ignore',
-    }),
-  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', '--agent', 'support-bot', '--data', s.dataDir, '--upstream-timeout', '2'],
+    env: { PATH: process.env.PATH ?? '', TOLLGATE_AGENT_KEY: agentKey(s, 'support-bot') },
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    gatewayLog += chunk.toString('utf8');
+  });
+  await stdio.connect(transport);
   clients.stdio = stdio;
   clients.http = await connectHttp(s);
   for (const client of Object.values(clients)) await client.listTools();
@@ -107,6 +111,18 @@ describe.each(['stdio', 'http'])('an upstream’s answer, over %s', (via) => {
     if (via !== 'stdio') return;
     expect(errorOf(await reply(client(), { delay_ms: 4000 })).code).toBe('UPSTREAM_TIMEOUT');
   }, 20_000);
+});
+
+describe('the gateway’s log of an upstream’s failure', () => {
+  it('names the call and the codes, never the upstream’s words, which may echo the arguments', async () => {
+    const secret = 'card 4111-1111-1111-1111 refused';
+    const answered = errorOf(await reply(clients.stdio as Client, { error: { code: -32603, message: secret } }));
+    expect(answered.message).toContain(secret); // the agent is told what its upstream said
+    await expect.poll(() => gatewayLog, { timeout: 5_000 }).toContain(`${answered.details.call_id}`);
+    const line = gatewayLog.split('\n').find((l) => l.includes(answered.details.call_id)) as string;
+    expect(line).toContain('UPSTREAM_FAILED (JSON-RPC -32603)');
+    expect(gatewayLog).not.toContain('4111');
+  });
 });
 
 describe('the class of upstream errors', () => {

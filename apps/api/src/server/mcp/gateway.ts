@@ -302,9 +302,16 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
       });
     } catch (err) {
       if (err instanceof UpstreamError) {
-        // Logged for the people running the gateway (stderr; stdout is MCP's over stdio): the call, not its arguments.
+        // Logged for the people running the gateway (stderr; stdout is MCP's over stdio): the call and the code,
+        // never its arguments nor the upstream's words, which may echo them (the agent gets those in its result).
+        const said =
+          err.upstream === undefined
+            ? ''
+            : 'code' in err.upstream
+              ? ` (JSON-RPC ${err.upstream.code})`
+              : ` (HTTP ${err.upstream.http_status})`;
         process.emitWarning(
-          `${agent}'s call ${answer.call_id} of ${name} (${target.server}/${target.tool}) failed: ${err.code}: ${err.message}`,
+          `${agent}'s call ${answer.call_id} of ${name} (${target.server}/${target.tool}) failed: ${err.code}${said}`,
           'TollgateUpstreamWarning',
         );
         return errorResult(err.code, err.message, { call_id: answer.call_id, ...upstreamDetails(err) });
