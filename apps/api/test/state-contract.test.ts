@@ -46,6 +46,21 @@ for (const backend of BACKENDS) {
         expect(f.a.judgedMembersSeen()).toBe(judged);
       });
 
+      it('marks a member whose keys are all a model’s, and unmarks it once it holds a person’s key', async () => {
+        const ana = await f.a.createMember('ana', 'approver');
+        const bo = await f.a.createMember('bo', 'approver');
+        await f.a.createKey({ member: ana.id }, ['model']);
+        await f.a.createKey({ member: bo.id }, ['catalogue']);
+        await nextTurn();
+        const judged = await f.a.judgedMembers();
+        expect(judged.find((m) => m.id === ana.id)).toMatchObject({ model: true });
+        expect(judged.find((m) => m.id === bo.id)?.model).toBeUndefined();
+        // A person's key made through another instance (another node) counts on the next call.
+        await f.b.createKey({ member: ana.id });
+        await nextTurn();
+        expect((await f.a.judgedMembers()).find((m) => m.id === ana.id)?.model).toBeUndefined();
+      });
+
       it('sees a change made through another instance on the next call', async () => {
         const ana = await f.a.createMember('ana', 'approver');
         const key = await f.a.createKey({ member: ana.id });
