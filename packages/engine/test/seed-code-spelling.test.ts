@@ -11,13 +11,11 @@ const root = join(import.meta.dirname, '../../..');
 const TEXT = /\.(?:ts|tsx|mjs|js|json|md|yaml|yml|co|txt|out|html|css)$/;
 
 /**
- * Lines where another spelling is another thing, with why. The explanation's `decided_by` is a field whose
- * values are lower case beside `rule` and `default` (docs/policy.md, "Explanations"); "How codes are spelled" in
- * docs/documents.md records the spellings once published, so that a script can be mended.
+ * Lines where another spelling is another thing, with why: the explanation's `decided_by` is a field whose
+ * values are lower case beside `rule` and `default` (docs/policy.md, "Explanations").
  */
-function allowed(file: string, line: string, inRenamedSection: boolean): boolean {
-  if (line.includes('decided_by')) return true;
-  return file === 'docs/documents.md' && inRenamedSection;
+function allowed(line: string): boolean {
+  return line.includes('decided_by');
 }
 
 function trackedTextFiles(): string[] {
@@ -39,11 +37,9 @@ describe("the seeds' codes, spelled as the seeds spell them", () => {
       } catch {
         continue; // removed from the working tree but not yet from the index
       }
-      let renamedSection = false;
       text.split('\n').forEach((line, i) => {
-        if (line.startsWith('#')) renamedSection = /^#+ How codes are spelled/.test(line);
         for (const m of line.matchAll(pattern)) {
-          if (!exact.has(m[0]) && !allowed(file, line, renamedSection)) respelled.push(`${file}:${i + 1}: ${m[0]}`);
+          if (!exact.has(m[0]) && !allowed(line)) respelled.push(`${file}:${i + 1}: ${m[0]}`);
         }
       });
     }

@@ -39,6 +39,8 @@ export async function exportWorkspace(options: ParsedOptions, io: CliIo): Promis
           throw documentFailure('export', id, err, `the documents before it are in ${dataDir}; remove the folder and run the export again`);
         }
       }
+      // Not a reader of outside input: the store wrote this text with JSON.stringify (doubles such as a trial's rate
+      // included), and JSON.parse is its exact inverse, as the store's own readState reads it (postgres-store.ts).
       if (lifecycle != null) await store.writeState(LIFECYCLE_KEY, JSON.parse(lifecycle));
     } finally {
       await store.close();
