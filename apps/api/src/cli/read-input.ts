@@ -2,7 +2,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { CliCode } from '@tollgate/engine';
 import { type Diagnostic, readJsonText } from '@tollgate/engine/source';
-import { CliError, EXIT_UNREADABLE, refusedInput } from './io.ts';
+import { CliError, refusedInput } from './io.ts';
 
 /** A policy document, like any stored document, is at most 4 MiB. */
 export const MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
@@ -54,7 +54,7 @@ export function readTextFile(file: string, maxBytes: number): string {
 
 /** A file that cannot be read at all: no place in it to point at. */
 function unreadable(file: string, code: CliCode, message: string): CliError {
-  return new CliError(code, `${file}: ${code}: ${message}`, EXIT_UNREADABLE, { file, diagnostics: [{ code, severity: 'error', message }] });
+  return refusedInput(file, [{ code, severity: 'error', message }]);
 }
 
 function reason(err: unknown): string {
