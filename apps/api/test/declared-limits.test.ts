@@ -1,9 +1,8 @@
 // A catalogue's own limits hold for an agent that runs no rule sheet, over the gate route and over /mcp (where a
 // refused call never reaches the upstream): at_most, after and checks, as `tollgate rules check` judges them.
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttp, errorOf, mapUpstreams, nodeUpstream, RECORDER, recordedCalls } from './mcp-fixture.ts';
+import { connectHttp, errorOf, mapUpstreams, recordedCalls, recordingUpstream } from './mcp-fixture.ts';
 import { agentKey, okJson, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 const CATALOGUE = `# Tools whose limits the catalogue itself declares.
@@ -27,12 +26,12 @@ let client: Client;
 
 beforeAll(async () => {
   s = await startServer();
-  record = join(s.dataDir, 'recorded-limits.jsonl');
-  process.env.RECORD_FILE = record;
+  const recorder = recordingUpstream(s, 'recorded-limits.jsonl');
+  record = recorder.record;
   await okJson(postEdit(s, 'agents/support-bot.agent.yaml', s.key('owner'), { content: AGENT, reason: 'no sheet' }), 201);
   await okJson(postEdit(s, 'catalogue.yaml', s.key('owner'), { content: CATALOGUE, reason: 'declared limits' }), 201);
   const read = { server: 'recorder', tool: 'read' };
-  await mapUpstreams(s, [nodeUpstream('recorder', RECORDER, [], ['RECORD_FILE'])], {
+  await mapUpstreams(s, [recorder.upstream], {
     p_once: read,
     p_start: read,
     p_finish: read,

@@ -34,6 +34,19 @@ export function upstreamsYaml(servers: readonly StdioUpstream[]): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The recording upstream for a test: its log is `file` in the server's data folder, named to it by RECORD_FILE,
+ * a variable the gateway passes on from its own environment because the upstream names it (unset it afterwards).
+ *
+ * @example
+ * const { record, upstream } = recordingUpstream(s, 'recorded-http.jsonl');
+ */
+export function recordingUpstream(s: Pick<TestServer<AppContext>, 'dataDir'>, file: string): { record: string; upstream: StdioUpstream } {
+  const record = join(s.dataDir, file);
+  process.env.RECORD_FILE = record;
+  return { record, upstream: nodeUpstream('recorder', RECORDER, [], ['RECORD_FILE']) };
+}
+
 /** A node script run as an upstream over stdio. */
 export function nodeUpstream(name: string, script: string, args: string[] = [], env?: string[]): StdioUpstream {
   return { name, command: process.execPath, args: [script, ...args], ...(env ? { env } : {}) };

@@ -1,6 +1,5 @@
 // The MCP gateway over Streamable HTTP at /mcp, in-process on loopback: the SDK's own Client with the
 // agent's key as a Bearer token, a recording upstream (fixtures/recording-upstream.mjs) behind it.
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,8 +9,8 @@ import {
   mapUpstreams,
   nodeUpstream,
   pendingApprovalId,
-  RECORDER,
   recordedCalls,
+  recordingUpstream,
   textOf,
 } from './mcp-fixture.ts';
 import { okJson, startServer, type TestServer } from './server-harness.ts';
@@ -24,12 +23,11 @@ const recorded = () => recordedCalls(record);
 
 beforeAll(async () => {
   s = await startServer();
-  record = join(s.dataDir, 'recorded-http.jsonl');
-  // The recorder reads RECORD_FILE; the gateway passes on the variable the document names, from its own environment.
-  process.env.RECORD_FILE = record;
+  const recorder = recordingUpstream(s, 'recorded-http.jsonl');
+  record = recorder.record;
   // In the gateway's environment before any upstream starts, and named by no upstream: none may see it.
   process.env.NOT_FOR_UPSTREAMS = 'secret-value-42';
-  await mapUpstreams(s, [nodeUpstream('recorder', RECORDER, [], ['RECORD_FILE']), nodeUpstream('everything', EVERYTHING, ['stdio'])], {
+  await mapUpstreams(s, [recorder.upstream, nodeUpstream('everything', EVERYTHING, ['stdio'])], {
     issue_refund: { server: 'recorder', tool: 'refund' },
     read_order: { server: 'everything', tool: 'echo' },
     search_orders: { server: 'everything', tool: 'get-env' },

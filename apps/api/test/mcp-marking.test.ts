@@ -1,10 +1,9 @@
 // How a call arrived, in the decision log and the approvals (docs/mcp.md, "Calls marked as MCP"): a tools/call
 // through /mcp (the SDK's own Client, a recording upstream behind the gateway) reads as via mcp, a call to the
 // gate route as via http, and a decision recorded before the column existed as http.
-import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttp, mapUpstreams, nodeUpstream, pendingApprovalId, RECORDER, recordedCalls } from './mcp-fixture.ts';
+import { connectHttp, mapUpstreams, pendingApprovalId, recordedCalls, recordingUpstream } from './mcp-fixture.ts';
 import { okJson, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
@@ -13,9 +12,9 @@ let client: Client;
 
 beforeAll(async () => {
   s = await startServer();
-  record = join(s.dataDir, 'recorded-marking.jsonl');
-  process.env.RECORD_FILE = record;
-  await mapUpstreams(s, [nodeUpstream('recorder', RECORDER, [], ['RECORD_FILE'])], {
+  const recorder = recordingUpstream(s, 'recorded-marking.jsonl');
+  record = recorder.record;
+  await mapUpstreams(s, [recorder.upstream], {
     issue_refund: { server: 'recorder', tool: 'refund' },
   });
   client = await connectHttp(s, 'marking-agent');

@@ -1,7 +1,6 @@
 // MCP sessions over Streamable HTTP at /mcp (docs/mcp.md, "Sessions"): a session's per-session rules span its
 // requests, it belongs to the key that opened it, DELETE ends it; and confirmations by MCP elicitation, or by a
 // confirmed re-send, with the recording upstream (fixtures/recording-upstream.mjs) showing what reached it.
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
@@ -9,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/app.ts';
 import { flushDecisions } from '../src/server/state/decision-log.ts';
 import { createKey } from '../src/server/state/members.ts';
-import { cancelWhileHeld, errorOf, mapUpstreams, nodeUpstream, RECORDER, recordedCalls } from './mcp-fixture.ts';
+import { cancelWhileHeld, errorOf, mapUpstreams, recordedCalls, recordingUpstream } from './mcp-fixture.ts';
 import { agentKey, type LooseJson, okJson, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
@@ -76,9 +75,9 @@ function decisionsOf(tool: string): { session: string; decision: string }[] {
 
 beforeAll(async () => {
   s = await startServer();
-  record = join(s.dataDir, 'recorded-sessions.jsonl');
-  process.env.RECORD_FILE = record;
-  await mapUpstreams(s, [nodeUpstream('recorder', RECORDER, [], ['RECORD_FILE'])], {
+  const recorder = recordingUpstream(s, 'recorded-sessions.jsonl');
+  record = recorder.record;
+  await mapUpstreams(s, [recorder.upstream], {
     issue_refund: { server: 'recorder', tool: 'refund' },
     read_order: { server: 'recorder', tool: 'read' },
   });
