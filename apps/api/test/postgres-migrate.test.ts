@@ -35,7 +35,7 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(`tollgate migrate and the sc
     expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
     const known = POSTGRES_STATE_MIGRATIONS.length;
     for (const run of [a, b]) expect(JSON.parse(run.stdout).after.state).toEqual({ current: known, known });
-    expect(await query(s.url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: known }]);
+    expect(await query(s.url, "SELECT count(*)::int AS n FROM schema_migrations WHERE sequence = 'state'")).toEqual([{ n: known }]);
     const again = await runCli('migrate', '--database', s.url);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/is current \(state \d+ of \d+, documents \d+ of \d+\)/);
@@ -49,13 +49,13 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(`tollgate migrate and the sc
 
     expect((await runCli('migrate', '--database', s.url)).code).toBe(0);
     const last = POSTGRES_STATE_MIGRATIONS.length;
-    await query(s.url, `DELETE FROM schema_migrations WHERE version = ${last}`);
+    await query(s.url, `DELETE FROM schema_migrations WHERE sequence = 'state' AND version = ${last}`);
     const older = await runCli('serve', '--database', s.url, '--port', '0');
     expect(older.code).toBe(2);
     expect(older.stderr).toContain('SCHEMA_OUTDATED');
     expect(older.stderr).toContain(`state ${last - 1} of ${last}`);
 
-    await query(s.url, `INSERT INTO schema_migrations (version, applied_at) VALUES (${last}, 'x'), (${last + 1}, 'x')`);
+    await query(s.url, `INSERT INTO schema_migrations (sequence, version) VALUES ('state', ${last}), ('state', ${last + 1})`);
     const newer = await runCli('serve', '--database', s.url, '--port', '0');
     expect(newer.code).toBe(2);
     expect(newer.stderr).toContain('SCHEMA_NEWER');

@@ -1,7 +1,8 @@
 // The PostgreSQL document store's tables (docs/store.md, "The PostgreSQL store"), as numbered steps. A
 // step, once shipped, is never edited: a change is a new step at the end. The store does not apply them
-// itself; `tollgate migrate` (or a test) does, with applyDocumentMigrations or from the list.
+// itself; `tollgate migrate` (or a test) does, with applyDocumentMigrations (postgres-migrations.ts's one runner).
 import type pg from 'pg';
+import { applyMigrations, type MigrationSequence } from './postgres-migrations.ts';
 
 /** The channel every write is announced on (pg_notify, delivered on commit). */
 export const DOCUMENTS_CHANNEL = 'tollgate_documents';
@@ -38,50 +39,17 @@ export const POSTGRES_DOCUMENT_MIGRATIONS: readonly string[] = [
    INSERT INTO document_changes (one, generation) VALUES (true, 0);`,
 ];
 
-/** Where applyDocumentMigrations records the steps it applied (apart from the API's own schema_migrations). */
-export const DOCUMENT_MIGRATIONS_TABLE = 'document_schema_migrations';
-
-/** Any key will do as long as it is the same in every process: two nodes migrating at once take turns. */
-const MIGRATION_LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtext('tollgate document migrations'))";
+/** The document store's sequence, as the one migration ledger names it (postgres-migrations.ts). */
+export const DOCUMENT_MIGRATIONS: MigrationSequence = { name: 'documents', steps: POSTGRES_DOCUMENT_MIGRATIONS };
 
 /**
- * Applies the steps not yet applied, each in a transaction of its own with its record, under an advisory
- * lock; answers the step numbers it applied (none when the schema is current). Runs in the client's
- * search path.
+ * Applies the document steps not yet applied (applyMigrations); answers the step numbers it applied (none when
+ * the schema is current). Runs in the client's search path.
  *
  * @example
  * const client = await pool.connect();
  * try { await applyDocumentMigrations(client); } finally { client.release(); }
  */
-export async function applyDocumentMigrations(client: pg.ClientBase): Promise<number[]> {
-  // Under the lock too: two CREATE TABLE IF NOT EXISTS at once can both try to create it.
-  await locked(client, () =>
-    client.query(
-      `CREATE TABLE IF NOT EXISTS ${DOCUMENT_MIGRATIONS_TABLE} (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
-    ),
-  );
-  const applied: number[] = [];
-  for (const [i, sql] of POSTGRES_DOCUMENT_MIGRATIONS.entries()) {
-    const version = i + 1;
-    await locked(client, async () => {
-      const done = await client.query(`SELECT 1 FROM ${DOCUMENT_MIGRATIONS_TABLE} WHERE version = $1`, [version]);
-      if (done.rowCount !== 0) return;
-      await client.query(sql);
-      await client.query(`INSERT INTO ${DOCUMENT_MIGRATIONS_TABLE} (version) VALUES ($1)`, [version]);
-      applied.push(version);
-    });
-  }
-  return applied;
-}
-
-async function locked(client: pg.ClientBase, work: () => Promise<unknown>): Promise<void> {
-  await client.query('BEGIN');
-  try {
-    await client.query(MIGRATION_LOCK_SQL);
-    await work();
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  }
+export function applyDocumentMigrations(client: pg.ClientBase): Promise<number[]> {
+  return applyMigrations(client, DOCUMENT_MIGRATIONS);
 }

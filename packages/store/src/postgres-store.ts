@@ -21,7 +21,7 @@ import { DEFAULT_LOCK_TIMEOUT_MS } from './lock.ts';
 import { checkSave, DEFAULT_MAX_DOCUMENT_BYTES, DEFAULT_MAX_VERSIONS, inUseOf, type MemoryStoreOptions } from './memory-store.ts';
 import { ChangeListener } from './postgres-listen.ts';
 import { DOCUMENTS_CHANNEL } from './postgres-schema.ts';
-import { type ChangeNotice, exactInteger, inTransaction, recordChange } from './postgres-transaction.ts';
+import { type ChangeNotice, exactInteger, inWriteTransaction, recordChange } from './postgres-transaction.ts';
 import {
   type DocumentSave,
   type DocumentStore,
@@ -151,7 +151,7 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
     const before = await this.readIndex(save.id);
     const asked = (before?.versions.length ?? 0) >= this.maxVersions;
     const inUse = asked ? await inUseOf(this.options.versionsInUse, save.id, this) : new Set<number>();
-    const version = await inTransaction(this.pool, this.waitMs, async (client) => {
+    const version = await inWriteTransaction(this.pool, this.waitMs, async (client) => {
       await client.query('INSERT INTO documents (id, index_json) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [save.id, EMPTY_INDEX]);
       const index = await lockIndex(client, save.id);
       const planned = planSave(index, save, this.now());
@@ -185,7 +185,7 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
   }
 
   async importDocument(id: string, exported: DocumentExport): Promise<void> {
-    await inTransaction(this.pool, this.waitMs, (client) => importDocumentWith(client, id, exported, this.origin));
+    await inWriteTransaction(this.pool, this.waitMs, (client) => importDocumentWith(client, id, exported, this.origin));
     this.options.onWrite?.({ kind: 'document', id });
   }
 
@@ -202,7 +202,7 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
   async writeState(key: string, value: unknown, options: { ifMatch?: Precondition } = {}): Promise<void> {
     checkKey(key);
     const { ifMatch } = options;
-    await inTransaction(this.pool, this.waitMs, async (client) => {
+    await inWriteTransaction(this.pool, this.waitMs, async (client) => {
       if (ifMatch) {
         // The document's row is locked even when it has no version yet, so a save cannot slip in between.
         checkKey(ifMatch.id);
@@ -222,7 +222,7 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
 
   async updateState(key: string, update: (value: unknown) => unknown, options: { waitMs?: number } = {}): Promise<unknown> {
     checkKey(key);
-    const text = await inTransaction(this.pool, options.waitMs ?? this.waitMs, async (client) => {
+    const text = await inWriteTransaction(this.pool, options.waitMs ?? this.waitMs, async (client) => {
       await client.query('INSERT INTO document_state (key, value) VALUES ($1, NULL) ON CONFLICT (key) DO NOTHING', [key]);
       const current = await client.query<{ value: string | null }>('SELECT value FROM document_state WHERE key = $1 FOR UPDATE', [key]);
       const next = stateText(update(parseState(current.rows[0]?.value)));
@@ -265,7 +265,7 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
     plan: (index: DocumentIndex) => { index: DocumentIndex; version: DocumentVersion },
   ): Promise<DocumentVersion> {
     checkId(id);
-    const version = await inTransaction(this.pool, this.waitMs, async (client) => {
+    const version = await inWriteTransaction(this.pool, this.waitMs, async (client) => {
       const index = await lockIndex(client, id);
       if (index.next === 1) throw new StoreError('not_found', `no document ${id}`);
       const planned = plan(index);

@@ -1,8 +1,8 @@
 // The PostgreSQL schema a node runs on (docs/deploy.md, "Migrations"): two numbered sequences, the server state's
-// (schema_migrations, state/postgres-migrations.ts) and the document store's (document_schema_migrations,
-// @tollgate/store), each applied in order by `tollgate migrate`. A node starts only on a schema whose both
+// (state/postgres-migrations.ts) and the document store's (@tollgate/store), applied in order by `tollgate migrate`
+// with the one runner and recorded in the one ledger (@tollgate/store's postgres-migrations.ts). A node starts only on a schema whose both
 // sequences are exactly the ones it knows: an older one is migrated first, a newer one needs a newer Tollgate.
-import { applyDocumentMigrations, DOCUMENT_MIGRATIONS_TABLE, POSTGRES_DOCUMENT_MIGRATIONS } from '@tollgate/store';
+import { appliedVersion, applyDocumentMigrations, DOCUMENT_MIGRATIONS, POSTGRES_DOCUMENT_MIGRATIONS } from '@tollgate/store';
 import type pg from 'pg';
 import { migratePostgres, POSTGRES_STATE_MIGRATIONS, schemaVersionOf } from '../state/postgres-migrations.ts';
 
@@ -28,18 +28,11 @@ export class SchemaMismatch extends Error {
   }
 }
 
-async function documentSchemaVersionOf(pool: pg.Pool): Promise<number> {
-  const exists = await pool.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [DOCUMENT_MIGRATIONS_TABLE]);
-  if (exists.rows[0]?.t === null || exists.rows[0]?.t === undefined) return 0;
-  const max = await pool.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${DOCUMENT_MIGRATIONS_TABLE}`);
-  return max.rows[0]?.version ?? 0;
-}
-
 /** Both sequences as applied to the pool's schema and as this Tollgate knows them. */
 export async function schemaStatus(pool: pg.Pool): Promise<SchemaStatus> {
   return {
     state: { current: await schemaVersionOf(pool), known: POSTGRES_STATE_MIGRATIONS.length },
-    documents: { current: await documentSchemaVersionOf(pool), known: POSTGRES_DOCUMENT_MIGRATIONS.length },
+    documents: { current: await appliedVersion(pool, DOCUMENT_MIGRATIONS.name), known: POSTGRES_DOCUMENT_MIGRATIONS.length },
   };
 }
 

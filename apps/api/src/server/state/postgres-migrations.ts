@@ -2,6 +2,7 @@
 // stores answer alike. Times stay ISO text, as in SQLite, compared byte by byte (COLLATE "C") so ordering and
 // comparisons match; `decisions` and `approvals` get a `rowid` of their own for keyset paging (keyset.ts) and the
 // order of a session's calls. The generation counters move by triggers, as db.ts's do, from any node.
+import { appliedVersion, applyMigrations, type MigrationSequence } from '@tollgate/store';
 import type pg from 'pg';
 
 /** Each step runs once, in order; never edit one that has shipped, add the next. */
@@ -148,53 +149,26 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
    );`,
 ];
 
-// One lock per schema: nodes starting at once on one schema take turns, suites in other schemas do not wait.
-const LOCK_KEY_SQL = "hashtextextended('tollgate.schema_migrations.' || coalesce(current_schema(), ''), 0)";
+/** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */
+export const STATE_MIGRATIONS: MigrationSequence = { name: 'state', steps: POSTGRES_STATE_MIGRATIONS };
 
 /**
- * Applies the steps not applied yet, in order, each in a transaction of its own, holding an advisory lock so
- * two nodes starting at once do not race; `schema_migrations` keeps which ran (version = position + 1).
+ * Applies the state steps not applied yet (or `steps` in their place, for a test), in order, with the one runner
+ * and ledger the document store's steps use; answers the step numbers applied.
  *
  * @example
  * await migratePostgres(pool, POSTGRES_STATE_MIGRATIONS); // { applied: [1, 2, 3, 4, 5] } on a new schema
  */
 export async function migratePostgres(pool: pg.Pool, steps: readonly string[]): Promise<{ applied: number[] }> {
   const client = await pool.connect();
-  const applied: number[] = [];
   try {
-    await client.query(`SELECT pg_advisory_lock(${LOCK_KEY_SQL})`);
-    try {
-      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-      const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
-      for (const [i, sql] of steps.entries()) {
-        const version = i + 1;
-        if (done.has(version)) continue;
-        await client.query('BEGIN');
-        try {
-          await client.query(sql);
-          await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [version, new Date().toISOString()]);
-          await client.query('COMMIT');
-        } catch (err) {
-          await client.query('ROLLBACK');
-          throw err;
-        }
-        applied.push(version);
-      }
-    } finally {
-      await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY_SQL})`);
-    }
+    return { applied: await applyMigrations(client, { name: STATE_MIGRATIONS.name, steps }) };
   } finally {
     client.release();
   }
-  return { applied };
 }
 
-/** The highest step applied to the connection's schema; 0 when none is. */
-export async function schemaVersionOf(pool: pg.Pool): Promise<number> {
-  const { rows } = await pool.query<{ version: number | null }>(
-    "SELECT CASE WHEN to_regclass('schema_migrations') IS NULL THEN 0 END AS version",
-  );
-  if (rows[0]?.version === 0) return 0;
-  const max = await pool.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
-  return max.rows[0]?.version ?? 0;
+/** The highest state step applied to the pool's schema; 0 when none is. */
+export function schemaVersionOf(pool: pg.Pool): Promise<number> {
+  return appliedVersion(pool, STATE_MIGRATIONS.name);
 }

@@ -1,5 +1,5 @@
 // Small parts every PostgreSQL state module shares: queries whose BIGINT columns (counts, rowids, counters) read
-// as numbers, as SQLite gives them; transactions on one pooled connection; and a counter read at most once per
+// as numbers, as SQLite gives them; and a counter read at most once per
 // turn of the event loop (as auth-cache.ts reads its own), so every request of a turn shares one read.
 import pg from 'pg';
 
@@ -28,31 +28,8 @@ export async function changesOf(on: Queryable, text: string, values: readonly un
   return result.rowCount ?? 0;
 }
 
-/**
- * Runs `work` in a transaction on one connection: committed when it returns, rolled back when it throws. READ
- * COMMITTED whatever the server's default, so each statement sees what was committed before it began (a session's
- * history read after its lock is taken holds the calls of the lock's previous holder).
- */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
-    try {
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch((rollback: unknown) => {
-        // A connection that cannot roll back is not given back to the pool.
-        broken = rollback instanceof Error ? rollback : new Error(String(rollback));
-      });
-      throw err;
-    }
-  } finally {
-    client.release(broken);
-  }
-}
+// The one transaction helper, shared with the document store.
+export { inTransaction } from '@tollgate/store';
 
 /** `$from, $from+1, ...` for `count` values: the placeholders of one row of a multi-row statement. */
 export function placeholders(count: number, from = 1): string {
