@@ -3,7 +3,7 @@
 // arguments), the agent's own requests only, and bad bodies that change nothing.
 import { verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flushDecisions } from '../src/server/state/decision-log.ts';
+import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
 import { createKey } from '../src/server/state/members.ts';
 import { postLarge, startServer, type TestServer } from './server-harness.ts';
 

@@ -10,15 +10,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openContext } from '../src/server/context.ts';
 import { openDatabase } from '../src/server/state/db.ts';
-import { DecisionLog, decisionLogOf, FLUSH_AFTER_MS } from '../src/server/state/decision-log.ts';
-import {
-  countDecisions,
-  type DecisionRow,
-  findDecision,
-  insertDecision,
-  SESSION_HISTORY_SQL,
-  sessionHistory,
-} from '../src/server/state/decisions.ts';
+import { type DecisionRow, FLUSH_AFTER_MS } from '../src/server/state/decisions/model.ts';
+import { countDecisions, findDecision, insertDecision, SESSION_HISTORY_SQL, sessionHistory } from '../src/server/state/decisions/sqlite.ts';
+import { DecisionLog, decisionLogOf } from '../src/server/state/decisions/sqlite-log.ts';
 import { createKey, hashKey } from '../src/server/state/members.ts';
 import { type LooseJson, REPO_ROOT, spawnServer, startServer, type TestServer } from './server-harness.ts';
 
@@ -471,7 +465,7 @@ describe('the decision log off the event loop', () => {
   it('writes what is queued when the process exits without closing, however far the writer thread got', () => {
     const dataDir = tempDir();
     try {
-      const log = new URL('../src/server/state/decision-log.ts', import.meta.url).href;
+      const log = new URL('../src/server/state/decisions/sqlite-log.ts', import.meta.url).href;
       const dbModule = new URL('../src/server/state/db.ts', import.meta.url).href;
       const script = `
         const { decisionLogOf } = await import(${JSON.stringify(log)});
@@ -504,7 +498,7 @@ describe('the decision log off the event loop', () => {
 
 describe('call ids', () => {
   it('are version 7 UUIDs, ordered by time and unique', async () => {
-    const { newCallId } = await import('../src/server/state/call-id.ts');
+    const { newCallId } = await import('../src/server/state/decisions/call-id.ts');
     const t = Date.parse('2026-11-30T12:00:00Z');
     const ids = [newCallId(t), newCallId(t), newCallId(t + 1), newCallId(t + 60_000)];
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

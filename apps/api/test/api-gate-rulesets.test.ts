@@ -3,7 +3,7 @@
 // seen by the very next call (the loaded agent is cached while its documents' versions stand).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_WITH_SPENDING_LIMIT, DEMO_DOCUMENTS } from '../src/server/demo.ts';
-import { flushDecisions } from '../src/server/state/decision-log.ts';
+import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
 import { countRows, patchRuleset, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;

@@ -3,7 +3,7 @@
 // as a draft, archive and restore, and an agent deciding by its pinned policy version after an edit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
-import { flushDecisions } from '../src/server/state/decision-log.ts';
+import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
 import { agentKey, type LooseJson, okJson, patchRuleset, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;

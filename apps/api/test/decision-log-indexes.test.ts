@@ -6,15 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../src/server/state/db.ts';
+import type { DecisionFilter } from '../src/server/state/decisions/model.ts';
 import {
-  type DecisionFilter,
   FORGET_ARGUMENTS_SQL,
   listDecisionsQuery,
   recordedDecisionsQuery,
   SESSION_HISTORY_SINCE_SQL,
   SESSION_HISTORY_SQL,
   sessionHistory,
-} from '../src/server/state/decisions.ts';
+} from '../src/server/state/decisions/sqlite.ts';
 
 let dir: string;
 let db: Db;

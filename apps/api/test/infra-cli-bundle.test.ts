@@ -104,7 +104,7 @@ describe('files the bundle finds by URL', () => {
     expect(found).toEqual(
       expect.arrayContaining([
         'apps/api/src/server/compile.worker.mjs',
-        'apps/api/src/server/state/decision-writer.worker.mjs',
+        'apps/api/src/server/state/decisions/log-writer.worker.mjs',
         'examples/refunds.policy.json',
         'apps/web/dist',
       ]),

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertApproval } from '../src/server/state/approvals.ts';
-import { insertDecision } from '../src/server/state/decisions.ts';
+import { insertDecision } from '../src/server/state/decisions/sqlite.ts';
 import { type LooseJson, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;

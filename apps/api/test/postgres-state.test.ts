@@ -1,6 +1,6 @@
 // What only the PostgreSQL state store promises beyond the contract (state-contract*.test.ts): the migration
 // runner (steps in order, once, under a lock, each in its own transaction), and the decision log's
-// acknowledged-means-written (postgres-decision-log.ts): a decision whose write fails is refused to its caller, and
+// acknowledged-means-written (state/decisions/postgres-log.ts): a decision whose write fails is refused to its caller, and
 // close() writes what is queued without ending the caller's pool.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -12,7 +12,7 @@ import { expect } from 'vitest';
 import { createApp } from '../src/server/app.ts';
 import { type AppContext, openContext, type SqliteAppContext } from '../src/server/context.ts';
 import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
-import { flushDecisions } from '../src/server/state/decision-log.ts';
+import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 

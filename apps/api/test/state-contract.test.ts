@@ -4,7 +4,7 @@
 import { verify } from 'node:crypto';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COLUMNS } from '../src/server/state/decision-row.ts';
+import { COLUMNS } from '../src/server/state/decisions/model.ts';
 import { decodeCursor } from '../src/server/state/keyset.ts';
 import type { StateStore } from '../src/server/state/state-store.ts';
 import { BACKENDS, decisionRow, holdCall, nextTurn, type StateFixture, titleOf } from './state-contract-backends.ts';

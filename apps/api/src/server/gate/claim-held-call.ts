@@ -3,7 +3,7 @@
 // is published once, by the claim that won (docs/api.md, "Approvals").
 import type { AppContext } from '../context.ts';
 import type { ApprovalRow, ClaimOutcome } from '../state/approvals.ts';
-import { argumentsDigest } from '../state/decisions.ts';
+import { argumentsDigest } from '../state/decisions/arguments-digest.ts';
 
 type ClaimRefusal = Extract<ClaimOutcome, { ok: false }>['reason'];
 

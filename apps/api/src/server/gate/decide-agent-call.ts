@@ -7,9 +7,9 @@ import { decidePrepared, type GateDecision, type PreparedCallInput, type ShadowD
 import { writeJson } from '@tollgate/engine/source';
 import type { CallRequestBody } from '../call-request.ts';
 import type { AppContext } from '../context.ts';
-import { newCallId } from '../state/call-id.ts';
-import type { CallVia } from '../state/decision-row.ts';
-import { argumentsDigest, type DecisionRow } from '../state/decisions.ts';
+import { argumentsDigest } from '../state/decisions/arguments-digest.ts';
+import { newCallId } from '../state/decisions/call-id.ts';
+import type { CallVia, DecisionRow } from '../state/decisions/model.ts';
 import type { DecisionRecord } from '../state/state-store.ts';
 import { observeTrials } from './live-trials.ts';
 import { loadAgentCached } from './load-agent.ts';

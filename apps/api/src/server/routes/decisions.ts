@@ -6,7 +6,7 @@ import { createMiddleware } from 'hono/factory';
 import { type Env, requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
-import type { DecisionRow } from '../state/decisions.ts';
+import type { DecisionRow } from '../state/decisions/model.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
 import { nameParam } from './path-params.ts';

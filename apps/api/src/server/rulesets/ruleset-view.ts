@@ -1,7 +1,7 @@
 // A rule set as the rule-set routes answer it: the version's view (ruleset-versions.ts) with how many pins
 // are behind, how often it ran lately, and every version of the set.
 import type { AppContext } from '../context.ts';
-import { RUNS_WINDOW_DAYS } from '../state/ruleset-runs.ts';
+import { RUNS_WINDOW_DAYS } from '../state/ruleset-runs/model.ts';
 import { type RulesetVersionView, readRulesetVersion, rulesetVersions } from './ruleset-versions.ts';
 
 /** The set at `versionId` (its active version when left out), with its counts and versions. */

@@ -6,25 +6,19 @@
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type pg from 'pg';
 import type { ApprovalFilter } from './approvals.ts';
-import type { DecisionFilter, SessionCall } from './decisions.ts';
+import type { DecisionFilter, SessionCall } from './decisions/model.ts';
+import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions } from './decisions/postgres.ts';
+import { PostgresDecisionLog } from './decisions/postgres-log.ts';
 import type { LanguageRevision } from './gateways.ts';
 import type { PageKey } from './keyset.ts';
 import type { Grant, MemberRow, Role } from './members.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals } from './postgres-approvals.ts';
-import { PostgresDecisionLog } from './postgres-decision-log.ts';
-import {
-  countDecisions,
-  findDecision,
-  forgetOldArguments,
-  listDecisions,
-  recordedDecisions,
-  rulesetRunsSince,
-} from './postgres-decisions.ts';
 import { PostgresGateways } from './postgres-gateways.ts';
 import { PostgresMembers } from './postgres-members.ts';
 import { rowsOf, STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';
 import { PostgresToolState } from './postgres-tool-state.ts';
 import { PostgresTrialCounter } from './postgres-trial-counter.ts';
+import { runsSince as rulesetRunsSince } from './ruleset-runs/postgres.ts';
 import type { DecisionRecord, StateStore } from './state-store.ts';
 import type { Authorizer, DefinitionPin } from './tool-bindings.ts';
 import type { ListedTool } from './upstream-definitions.ts';

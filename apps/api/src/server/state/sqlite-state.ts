@@ -7,21 +7,13 @@ import type { ApprovalFilter } from './approvals.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals } from './approvals.ts';
 import { cachedJudgedMembers, cachedMembers, cachedPrincipalOf } from './auth-cache.ts';
 import type { Db } from './db.ts';
-import { closeDecisionLog, decisionLogOf, flushDecisions } from './decision-log.ts';
-import {
-  countDecisions,
-  type DecisionFilter,
-  findDecision,
-  forgetOldArguments,
-  listDecisions,
-  recordedDecisions,
-  type SessionCall,
-  sessionHistory,
-} from './decisions.ts';
+import type { DecisionFilter, SessionCall } from './decisions/model.ts';
+import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions, sessionHistory } from './decisions/sqlite.ts';
+import { closeDecisionLog, decisionLogOf, flushDecisions } from './decisions/sqlite-log.ts';
 import { type LanguageRevision, listGateways, registerGateway } from './gateways.ts';
 import type { PageKey } from './keyset.ts';
 import { createKey, createMember, findMember, type Grant, type Role } from './members.ts';
-import { recordRun, runsSince } from './ruleset-runs.ts';
+import { recordRun, runsSince } from './ruleset-runs/sqlite.ts';
 import type { DecisionRecord, StateStore } from './state-store.ts';
 import {
   type Authorizer,

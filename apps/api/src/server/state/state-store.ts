@@ -6,8 +6,7 @@
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type { TrialCounter } from '@tollgate/store';
 import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome } from './approvals.ts';
-import type { DecisionRow } from './decision-row.ts';
-import type { DecisionFilter, SessionCall } from './decisions.ts';
+import type { DecisionFilter, DecisionRow, SessionCall } from './decisions/model.ts';
 import type { GatewayNode, GatewayView, LanguageRevision } from './gateways.ts';
 import type { PageKey } from './keyset.ts';
 import type { Grant, MemberRow, Principal, Role } from './members.ts';

@@ -1,4 +1,4 @@
-// The decision log's writer thread (decision-log.ts): it writes batches of decision rows on a connection of
+// The decision log's writer thread (sqlite-log.ts, log-writer.ts): it writes batches of decision rows on a connection of
 // its own, so the gate's event loop never waits on SQLite. Plain JavaScript, because it runs wherever the
 // server runs (tsx, vitest, plain Node) without a TypeScript loader.
 //

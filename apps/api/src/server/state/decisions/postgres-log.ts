@@ -1,27 +1,31 @@
 // The decision log's writes on PostgreSQL (docs/deploy.md, "The state stores"). Unlike SQLite's log
-// (decision-log.ts), a decision here is acknowledged only once written: the promise of recordDecision resolves
+// (sqlite-log.ts), a decision here is acknowledged only once written: the promise of recordDecision resolves
 // after the commit that holds its row, and rejects when that write fails (the gate then refuses the call; it
 // never answers an allow that was not recorded). What keeps it fast and exact:
 // - a call without a session is queued and written by group commit, one multi-row INSERT every FLUSH_AFTER_MS
-//   or MAX_BATCH rows, whichever comes first;
+//   or MAX_BATCH rows, whichever comes first (model.ts);
 // - a held call is written at once, with its approval request, in one transaction;
 // - a call with a session is decided inside a transaction holding an advisory lock on (agent, session), so the
 //   history it is decided on holds every earlier call of the session on every node. Every row of a session is
 //   written under that lock, so rowids of a session's rows grow with commit order: a history read once is kept,
-//   and later reads fetch only the rows above the highest rowid seen.
+//   and later reads fetch only the rows above the highest rowid seen (model.ts, SessionHistories).
 import type pg from 'pg';
-import type { ApprovalRow } from './approvals.ts';
-import { COLUMNS, type DecisionRow, valuesOf } from './decision-row.ts';
-import { SessionCalls } from './decision-sessions.ts';
-import type { SessionCall } from './decisions.ts';
-import { insertApproval } from './postgres-approvals.ts';
-import { inTransaction, placeholders, type Queryable, rowsOf } from './postgres-query.ts';
-import type { DecisionRecord } from './state-store.ts';
-
-/** How long a decision may wait in the queue before its batch is written. */
-export const FLUSH_AFTER_MS = 2;
-/** A batch this large is written at the next turn rather than waiting out the timer. */
-export const MAX_BATCH = 256;
+import type { ApprovalRow } from '../approvals.ts';
+import { insertApproval } from '../postgres-approvals.ts';
+import { inTransaction, placeholders, type Queryable, rowsOf } from '../postgres-query.ts';
+import type { DecisionRecord } from '../state-store.ts';
+import {
+  addRead,
+  COLUMNS,
+  type DecisionRow,
+  FLUSH_AFTER_MS,
+  MAX_BATCH,
+  type SessionCall,
+  SessionHistories,
+  type SessionRow,
+  sessionSinceSql,
+  valuesOf,
+} from './model.ts';
 
 interface Queued {
   row: DecisionRow;
@@ -40,9 +44,7 @@ export async function insertDecisions(on: Queryable, rows: readonly DecisionRow[
   await rowsOf(on, insertRows(rows.length), rows.flatMap(valuesOf));
 }
 
-/** A session's allowed calls written after `rowid`, in the order the history is read (created_at, rowid). */
-const SESSION_SINCE_SQL = `SELECT rowid, call_id, tool, arguments, created_at FROM decisions
-  WHERE agent = $1 AND session = $2 AND decision = 'allow' AND rowid > $3 ORDER BY created_at, rowid`;
+const SESSION_SINCE_SQL = sessionSinceSql((n) => `$${n}`);
 
 export class PostgresDecisionLog {
   private readonly pool: pg.Pool;
@@ -51,7 +53,7 @@ export class PostgresDecisionLog {
   private immediate: NodeJS.Immediate | undefined;
   /** Batches being written: flush() waits for them too. */
   private readonly writing = new Set<Promise<void>>();
-  readonly sessions = new SessionCalls();
+  readonly sessions = new SessionHistories();
 
   constructor(pool: pg.Pool) {
     this.pool = pool;
@@ -68,7 +70,14 @@ export class PostgresDecisionLog {
 
   /** The session's written allowed calls, oldest first (read without the lock: a reader's view, not a decider's). */
   async history(agent: string, session: string): Promise<SessionCall[]> {
-    return this.sessions.read(agent, session, (rowid) => rowsOf(this.pool, SESSION_SINCE_SQL, [agent, session, rowid]));
+    return this.readHistory(this.pool, agent, session);
+  }
+
+  /** The session's calls, oldest first: those held, and the rows written since. */
+  private async readHistory(on: Queryable, agent: string, session: string): Promise<SessionCall[]> {
+    const held = this.sessions.take(agent, session);
+    addRead(held, await rowsOf<SessionRow>(on, SESSION_SINCE_SQL, [agent, session, held.rowid]));
+    return held.calls.map((c) => c.call);
   }
 
   private async recordInSession(
@@ -78,7 +87,7 @@ export class PostgresDecisionLog {
   ): Promise<DecisionRecord> {
     return inTransaction(this.pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['tollgate.session', agent, session])]);
-      const history = await this.sessions.read(agent, session, (rowid) => rowsOf(client, SESSION_SINCE_SQL, [agent, session, rowid]));
+      const history = await this.readHistory(client, agent, session);
       const record = decide(history);
       await insertDecisions(client, [record.row]);
       if (record.approval) await insertApproval(client, record.approval);

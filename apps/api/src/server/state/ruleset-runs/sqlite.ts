@@ -1,8 +1,8 @@
-// How often a rule set ran: validate runs are recorded here once complete (a failed run records nothing),
-// and the gate's decisions name the set among their versions. Read before archiving a set.
+// How often a rule set ran, on SQLite (model.ts says what is counted): the runs' table, made on first use, and
+// the count of its runs beside the gate's decisions that name the set.
 import type { RulesetVerdict } from '@tollgate/engine';
-import type { Db } from './db.ts';
-import { flushDecisions } from './decision-log.ts';
+import type { Db } from '../db.ts';
+import { flushDecisions } from '../decisions/sqlite-log.ts';
 
 const prepared = new WeakSet<Db>();
 
@@ -44,5 +44,3 @@ export function runsSince(db: Db, ruleset: string, since: Date): number {
     .get(at, ruleset) as { n: number };
   return validated.n + decided.n;
 }
-
-export const RUNS_WINDOW_DAYS = 30;

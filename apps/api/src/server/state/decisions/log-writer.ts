@@ -1,12 +1,12 @@
-// The decision log's writer thread (decision-writer.worker.mjs) as the log sees it: the batches sent to it
-// and not yet written, and the waits on the state it shares (see decision-log.ts for what stays exact).
+// The decision log's writer thread (log-writer.worker.mjs) as the log sees it: the batches sent to it
+// and not yet written, and the waits on the state it shares (see sqlite-log.ts for what stays exact).
 import { Worker } from 'node:worker_threads';
-import { type DecisionRow, INSERT, valuesOf } from './decision-row.ts';
+import { type DecisionRow, valuesOf } from './model.ts';
 
 /** How long a read waits for the writer thread before it gives up (SQLite's own busy timeout is 5 s). */
 export const WAIT_MS = 10_000;
 
-// The writer thread's shared state; see decision-writer.worker.mjs.
+// The writer thread's shared state; see log-writer.worker.mjs.
 const WRITTEN = 0;
 const FAILURES = 1;
 const FAILING = 2;
@@ -24,10 +24,11 @@ export class WriterThread {
   private sent: { seq: number; rows: DecisionRow[] }[] = [];
   dead = false;
 
-  constructor(path: string, onFailure: (message: string) => void, onExit: () => void) {
+  /** @param insert the statement writing one row from its values (sqlite-log.ts). */
+  constructor(path: string, insert: string, onFailure: (message: string) => void, onExit: () => void) {
     this.state = new Int32Array(new SharedArrayBuffer(8 * Int32Array.BYTES_PER_ELEMENT));
-    this.worker = new Worker(new URL('./decision-writer.worker.mjs', import.meta.url), {
-      workerData: { path, insert: INSERT, shared: this.state.buffer },
+    this.worker = new Worker(new URL('./log-writer.worker.mjs', import.meta.url), {
+      workerData: { path, insert, shared: this.state.buffer },
     });
     this.worker.on('message', (m: { failed?: string }) => {
       if (m.failed !== undefined) onFailure(m.failed);

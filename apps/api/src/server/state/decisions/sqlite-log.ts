@@ -1,6 +1,6 @@
-// The decision log's writer: decisions are queued in memory and written together, one SQLite transaction
-// every FLUSH_AFTER_MS (or every MAX_BATCH decisions, whichever comes first), by a writer thread with its
-// own connection (decision-writer.worker.mjs), so the gate's event loop never waits on SQLite: a commit per call
+// The decision log on SQLite: decisions are queued in memory and written together, one SQLite transaction
+// every FLUSH_AFTER_MS (or every MAX_BATCH decisions, whichever comes first; model.ts), by a writer thread with its
+// own connection (log-writer.ts), so the gate's event loop never waits on SQLite: a commit per call
 // cost more than the decision, and writing on the event loop cost a tenth of its time.
 // What stays exact:
 // - a held call is written at once, after every decision queued before it, with its approval request in
@@ -13,17 +13,18 @@
 // - when a write fails the decisions stay queued and are retried, and the gate answers 500 (fails closed)
 //   until they are written.
 // An in-memory database, or a writer thread that cannot start, is written on this thread instead.
-import type { ApprovalRow } from './approvals.ts';
-import { insertApproval } from './approvals.ts';
-import type { Db } from './db.ts';
-import { type DecisionRow, INSERT, INSERT_MISSING, valuesOf } from './decision-row.ts';
-import { WriterThread } from './decision-writer.ts';
+import type { ApprovalRow } from '../approvals.ts';
+import { insertApproval } from '../approvals.ts';
+import type { Db } from '../db.ts';
+import { WriterThread } from './log-writer.ts';
+import { COLUMNS, type DecisionRow, FLUSH_AFTER_MS, MAX_BATCH, valuesOf } from './model.ts';
+
+/** The statement writing one decision row, its values in COLUMNS order (valuesOf). */
+const INSERT = `INSERT INTO decisions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
+/** Rows the writer thread may have written already are written here without their duplicates. */
+const INSERT_MISSING = INSERT.replace('INSERT', 'INSERT OR IGNORE');
 
 const RETRY_MS = 100;
-/** How long a decision may wait in the queue; a crash loses at most this much of the log. */
-export const FLUSH_AFTER_MS = 2;
-/** A batch this large is sent at the next turn rather than waiting out the timer. */
-const MAX_BATCH = 256;
 /**
  * At most this many batches wait on the writer thread; past it the gate waits for the writer (a slow disk),
  * so what a crash can lose stays a few milliseconds of decisions however far the disk falls behind.
@@ -56,7 +57,7 @@ export class DecisionLog {
     });
     if ((options.thread ?? true) && !db.memory) {
       try {
-        this.writer = new WriterThread(options.writerPath ?? db.name, warn, () => this.writerExited());
+        this.writer = new WriterThread(options.writerPath ?? db.name, INSERT, warn, () => this.writerExited());
       } catch (err) {
         warn(`the decision log's writer thread did not start (${String(err)}); writing on the main thread`);
       }
