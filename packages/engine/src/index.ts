@@ -1,7 +1,7 @@
 // Tollgate's engine: pure TypeScript, no Node APIs, so the console runs the very same code.
 
 export * from './codes/api-codes.ts';
-export { type CliCode, CODES, type CodeInfo, codesIn, meaningOf, SEED_CODES } from './codes/index.ts';
+export { type CliCode, CODES, type Code, type CodeInfo, codesIn, meaningOf, SEED_CODES } from './codes/index.ts';
 export * from './colang/index.ts';
 export * from './conditions/index.ts';
 export * from './documents/index.ts';

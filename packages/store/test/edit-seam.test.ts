@@ -213,7 +213,7 @@ describe('the edit seam', () => {
       async submit(edit, impact) {
         return {
           status: 'rejected',
-          reasons: [problem('NEEDS_TICKET', `${edit.document}: edits by ${edit.author.label} need a ticket`)],
+          reasons: [problem('PERSON_REQUIRED', `${edit.document}: edits by ${edit.author.label} need a ticket`)],
           impact,
         };
       },

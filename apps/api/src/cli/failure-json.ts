@@ -3,8 +3,11 @@
 import { diagnosticJson } from '@tollgate/engine/source';
 import type { CliError } from './io.ts';
 
-/** One problem of a failure, as --json prints it. */
-export type ProblemJson = ReturnType<typeof diagnosticJson> & { file?: string };
+/**
+ * One problem of a failure, as --json prints it. Its code is a plain string: a failure may pass on the code a
+ * service answered (`rules compile --server`), which a newer Tollgate may have registered and this one not.
+ */
+export type ProblemJson = Omit<ReturnType<typeof diagnosticJson>, 'code'> & { code: string; file?: string };
 
 /**
  * The problems of a failure; `exceptIn` leaves out the file member for problems of that file (the one the

@@ -14,7 +14,9 @@ export const EXIT_UNREADABLE = 2;
 
 /**
  * What a refusal passes on instead of a code of the CLI's own: a reader's Diagnostic or the API's error, whose
- * code is registered in that reader's or the API's domain.
+ * code is registered in that reader's or the API's domain. A plain string, not the registry's Code: the API's
+ * error may be a service's answer (`rules compile --server`), and a newer Tollgate there may answer a code
+ * this one has not registered.
  */
 export interface PassedOn {
   readonly code: string;

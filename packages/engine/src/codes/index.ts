@@ -2,7 +2,7 @@
 // meaning, HTTP status for API errors). Each reader's registry (POLICY_CODES, SHEET_CODES, ...) is a view of
 // it, docs' code tables are rendered from it (scripts/render-code-tables.ts), and so is the API's Error.code
 // enum. How to add a code: CONTRIBUTING.md; how codes are spelled: docs/documents.md, "How codes are spelled".
-import { API_CODES } from './api-codes.ts';
+import { API_CODES, type ApiCode } from './api-codes.ts';
 import { CLI_CODES } from './cli.ts';
 import { DOCUMENT_ONLY_CODES } from './documents.ts';
 import type { CodeDomain, CodeEntry, PolicyKind, SeedDocument } from './entry.ts';
@@ -38,6 +38,13 @@ const ENGINE_CODES = {
 
 /** A code of the table's parts: every code but those only the API answers. */
 export type EngineCode = keyof typeof ENGINE_CODES;
+
+/**
+ * Any registered code: a code of the table's parts or an API error code (api-codes.ts). Whatever holds a code
+ * Tollgate answers (a Diagnostic, a decision, a finding) is typed by it, so a code the registry lacks, or a
+ * misspelt one, fails the typecheck.
+ */
+export type Code = EngineCode | ApiCode;
 
 /** One entry of the registry as read: its domains listed, API codes folded in with their status. */
 export interface CodeInfo {

@@ -1,5 +1,6 @@
 // The Colang front end: parses Tollgate's small Colang dialect (docs/colang.md) with line numbers and
 // lowers it into the canonical rulebook IR. A compiled sheet and a hand-written .co both come through here.
+import type { Code } from '../codes/index.ts';
 import { normalizeDecimal } from '../conditions/decimal.ts';
 // A flow's action is a catalogue tool's exposed name.
 import { TOOL_NAME } from '../policy/tool.ts';
@@ -58,7 +59,7 @@ export function parseColang(text: string, file?: string): ColangResult {
   const problems: Diagnostic[] = [];
   const lines = text.split(/\r?\n/);
   // `at` is the 0-based [start, end) of the problem within its line; by default the line's statement.
-  const fail = (line: number, message: string, code = 'colang_syntax', at = statementOf(lines[line - 1] ?? '')) => {
+  const fail = (line: number, message: string, code: Code = 'colang_syntax', at = statementOf(lines[line - 1] ?? '')) => {
     const problem: Diagnostic = { code, severity: 'error', message, line, column: at[0] + 1, endLine: line, endColumn: at[1] + 1 };
     problems.push(problem);
     return problem;
@@ -277,7 +278,7 @@ function tokenize(text: string): Token[] | string {
   return tokens;
 }
 
-type Parsed = { expr: Expr; refs: string[] } | { problem: string; code: string };
+type Parsed = { expr: Expr; refs: string[] } | { problem: string; code: Code };
 
 /**
  * expr := or ; or := and { "or" and } ; and := unary { "and" unary } ; unary := "not" unary | "(" expr ")" | $name

@@ -33,7 +33,7 @@ describe('validateCondition: structure', () => {
   });
 
   it('keeps problems pushed before it and reports soundness by its own problems only', () => {
-    const problems: Diagnostic[] = [{ code: 'EARLIER', severity: 'error', message: 'x', path: '/x' }];
+    const problems: Diagnostic[] = [{ code: 'UNKNOWN_MEMBER', severity: 'error', message: 'x', path: '/x' }];
     expect(validateCondition({ path: '/a', eq: 1 }, AT, problems)).toBe(true);
     expect(problems).toHaveLength(1);
   });

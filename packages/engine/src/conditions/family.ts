@@ -1,4 +1,5 @@
 // What every operator family provides: its members, a validator and a compiler to a value test.
+import type { Code } from '../codes/index.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import type { Tri } from './tri.ts';
 
@@ -16,7 +17,7 @@ export interface OperatorFamily {
   compile(condition: Record<string, unknown>): ValueTest;
 }
 
-export function problem(code: string, path: string, message: string): Diagnostic {
+export function problem(code: Code, path: string, message: string): Diagnostic {
   return { code, severity: 'error', path, message };
 }
 

@@ -2,6 +2,7 @@
 // versions, read strictly with every problem's path and line (docs/rulesets.md). A set's
 // status, replacement and active version are lifecycle state beside the document, not its text: changing
 // them saves no new version (docs/rulesets.md, "Versions and lifecycle").
+import type { Code } from '../codes/index.ts';
 import { problem } from '../conditions/family.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { childPointer } from '../source/json-pointer.ts';
@@ -120,7 +121,7 @@ interface Faults {
   rules: string[];
 }
 
-function pinProblem(faults: Faults, code: string, path: string, rule: string, message: string): void {
+function pinProblem(faults: Faults, code: Code, path: string, rule: string, message: string): void {
   faults.problems.push(problem(code, path, message));
   if (!faults.rules.includes(rule)) faults.rules.push(rule);
 }

@@ -1,6 +1,7 @@
 // The gate's decision as it was first written, kept only as the oracle of the differential test
 // (decide-prepared.test.ts): every per-call step done per call (linear catalogue search, compileTool,
 // layOverlay, date parsing). Never exported from the package; behaviour changes go to decide-call.ts and here.
+import type { Code } from '../codes/index.ts';
 import { compareDecimal } from '../conditions/decimal.ts';
 import { isApprovedVersion } from '../documents/settings.ts';
 import { parseDateTime } from '../documents/values.ts';
@@ -31,7 +32,7 @@ export function referenceDecideCall(input: DecideCallInput): GateDecision {
   const level = input.disclosure ?? 'rule';
   const entry = input.catalogue.tools.find((t) => t.name === call.tool);
   const base = { action: entry?.action ?? null, amount: null as string | null, currency: null as string | null };
-  const gate = (decision: GateDecisionKind, code: string, rule: string | null, summary: string, confirmation: string | null = null) =>
+  const gate = (decision: GateDecisionKind, code: Code, rule: string | null, summary: string, confirmation: string | null = null) =>
     gateDecision(base, decision, code, rule, summary, confirmation, level);
 
   const supported = input.languageRevision;
@@ -257,7 +258,7 @@ function isGuarded(policy: CompiledPolicy, rule: string | null): boolean {
 function gateDecision(
   base: { action: string | null; amount: string | null; currency: string | null },
   decision: GateDecisionKind,
-  code: string,
+  code: Code,
   rule: string | null,
   summary: string,
   confirmation: string | null,

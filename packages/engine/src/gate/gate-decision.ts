@@ -1,5 +1,6 @@
 // How the gate words a decision it makes itself (no policy judged): the notice an agent is told follows the
 // disclosure level, and the call's action and amount ride along.
+import type { Code } from '../codes/index.ts';
 import type { DisclosureLevel } from '../policy/evaluate.ts';
 import type { GateDecision, GateDecisionKind, GateNotice } from './gate-types.ts';
 
@@ -20,7 +21,7 @@ export interface DecisionScope {
 export function gateDecision(
   scope: DecisionScope,
   decision: GateDecisionKind,
-  code: string,
+  code: Code,
   rule: string | null,
   summary: string,
   confirmation: string | null = null,
@@ -36,7 +37,7 @@ export function gateDecision(
 }
 
 /** A denial the gate makes itself, with no rule named. */
-export function gateDenial(scope: DecisionScope, code: string, summary: string): GateDecision {
+export function gateDenial(scope: DecisionScope, code: Code, summary: string): GateDecision {
   return gateDecision(scope, 'deny', code, null, summary);
 }
 

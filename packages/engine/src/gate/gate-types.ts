@@ -1,5 +1,6 @@
 // The gate's types: what a decision is given (the agent's parts and the call) and what it answers. Kept
 // apart from the steps (decide-call.ts, prepare-gate.ts) so each step imports them without a cycle.
+import type { Code } from '../codes/index.ts';
 import type { Delegation } from '../documents/agent.ts';
 import type { RuleStatus } from '../documents/ruleset.ts';
 import type { ObserveWindow } from '../documents/settings.ts';
@@ -106,7 +107,7 @@ export interface GateApproval {
 /** What an agent is told: the decision and, by disclosure level, the code, rule and words. */
 export interface GateNotice {
   decision: GateDecisionKind;
-  code?: string | null;
+  code?: Code | null;
   rule?: string | null;
   description?: string;
   confirmation?: string;
@@ -121,7 +122,7 @@ export interface GateNotice {
 export interface GateDecision {
   decision: GateDecisionKind;
   rule: string | null;
-  code: string | null;
+  code: Code | null;
   /** A sentence for people (never an argument value). */
   summary: string;
   /** What the agent is told, at its disclosure level. */

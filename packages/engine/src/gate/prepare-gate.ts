@@ -2,6 +2,7 @@
 // not depend on the call. Tools by name with their compiled amount mappings and whether the delegation covers
 // them, each rulebook's overlay laid once, the delegation's validity and the observe windows parsed, and the
 // rule set's own verdict. decidePrepared (decide-call.ts) then decides a call from it in a few microseconds.
+import type { Code } from '../codes/index.ts';
 import { isApprovedVersion, type ObserveWindow } from '../documents/settings.ts';
 import { parseDateTime } from '../documents/values.ts';
 import { compileTool } from '../policy/compile.ts';
@@ -42,7 +43,7 @@ export interface PreparedWindow {
 /** What the rule set's status alone decides: every call is denied with this code and summary. */
 export interface PreparedRefusal {
   readonly decision: GateDecisionKind;
-  readonly code: string;
+  readonly code: Code;
   readonly summary: string;
   readonly replaced_by?: string;
 }
@@ -172,7 +173,7 @@ export function openWindow(windows: readonly PreparedWindow[], t: number): Obser
 function rulesetRefusal(parts: GateParts): PreparedRefusal | undefined {
   const ruleset = parts.ruleset;
   if (ruleset === undefined) return undefined;
-  const deny = (code: string, summary: string): PreparedRefusal => ({ decision: 'deny', code, summary });
+  const deny = (code: Code, summary: string): PreparedRefusal => ({ decision: 'deny', code, summary });
   if (ruleset.status === 'archived') {
     if (ruleset.replaced_by === undefined) {
       return deny('RULESET_ARCHIVED', `the rule set ${ruleset.document} is archived, so the call is denied`);

@@ -3,6 +3,7 @@
 // the call on require_approval (as the gate does); a rulebook passes on the tool check's allow and holds on a
 // confirmation; a held rule did not pass, so it fails the set. A judge that throws or takes too long fails the
 // whole run: the caller gets no partial result, and so records nothing.
+import type { Code } from '../codes/index.ts';
 import type { CompiledPolicy } from '../policy/compile.ts';
 import { compileTool } from '../policy/compile.ts';
 import { evaluatePolicy } from '../policy/evaluate.ts';
@@ -46,7 +47,7 @@ export interface RuleResult {
   kind: LoadedRule['kind'];
   result: RuleOutcome;
   decision: 'allow' | 'require_approval' | 'deny' | 'confirm' | 'refuse';
-  code: string | null;
+  code: Code | null;
   rule: string | null;
   summary: string;
 }

@@ -1,12 +1,13 @@
 // Small questions the sheet reader asks of the yaml package's nodes, and how it reports a problem: at a
 // span of the text (offsets), so every refusal carries its line, column and end (docs/rule-sheets.md).
 import { isAlias, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
+import type { Code } from '../codes/index.ts';
 
 /** A span of the text: the offset of its first character and the offset just past its last. */
 export type Span = readonly [number, number];
 
 /** Reports one problem at a span; the code is UNSUPPORTED (sheet-model.ts) unless another is named. */
-export type Refuse = (at: Span, reason: string, code?: string) => void;
+export type Refuse = (at: Span, reason: string, code?: Code) => void;
 
 /** The span of a node's value (without trailing comments), or an empty span at `fallback`. */
 export function spanOf(node: Node | null | undefined, fallback = 0): Span {

@@ -1,5 +1,6 @@
 // One diagnostic shape from every reader to the edit seam, the API, the CLI and the Monaco marker
 // (docs/documents.md, "Codes").
+import type { Code } from '../codes/index.ts';
 
 /** A 1-based line and column; columns count UTF-16 code units, as Monaco does. */
 export interface Position {
@@ -23,7 +24,7 @@ export type Severity = 'error' | 'warning' | 'info';
  */
 export interface Diagnostic {
   /** A stable code from the registry (packages/engine/src/codes/index.ts); users script against it. */
-  code: string;
+  code: Code;
   severity: Severity;
   /** What is wrong and, where it can, how to mend it. */
   message: string;

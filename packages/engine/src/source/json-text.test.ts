@@ -259,7 +259,9 @@ describe('formatDiagnostic', () => {
     expect(formatDiagnostic('rules.yaml', { code: 'write_ungoverned', severity: 'warning', message: 'no rule', ...range })).toBe(
       'rules.yaml:3:8: write_ungoverned: no rule (warning)',
     );
-    expect(formatDiagnostic('rules.yaml', { code: 'X', severity: 'info', message: 'fyi' })).toBe('rules.yaml: X: fyi (info)');
+    expect(formatDiagnostic('rules.yaml', { code: 'PINNED_AT_RUNNING', severity: 'info', message: 'fyi' })).toBe(
+      'rules.yaml: PINNED_AT_RUNNING: fyi (info)',
+    );
   });
 
   it('writes the whole-document path "" as /', () => {

@@ -4,7 +4,7 @@ import type { Diagnostic } from './diagnostic.ts';
 import { placeProblems } from './place-problems.ts';
 import { readYamlText } from './yaml-text.ts';
 
-const problem = (path: string): Diagnostic => ({ code: 'X', severity: 'error', path, message: path });
+const problem = (path: string): Diagnostic => ({ code: 'UNKNOWN_MEMBER', severity: 'error', path, message: path });
 
 describe('placeProblems', () => {
   it('places a problem at its path, or the nearest enclosing value, and sorts by line and column', () => {

@@ -1,6 +1,6 @@
 // What passes through the edit seam: the proposed edit, its outcome and the validators' contract. Its own
 // module so the seam (edit-seam.ts) and the writers (writers.ts) both import it and neither imports the other.
-import type { Diagnostic } from '@tollgate/engine';
+import type { Code, Diagnostic } from '@tollgate/engine';
 import type { Author, DocumentVersion } from '../types.ts';
 
 export interface ProposedEdit {
@@ -56,6 +56,6 @@ export const NO_IMPACT: EditImpact = Object.freeze({ widensSecurity: false, wide
  * @example
  * problem('EDIT_CONFLICT', 'a.json changed since version 3: ...') // { code: 'EDIT_CONFLICT', severity: 'error', message: '...' }
  */
-export function problem(code: string, message: string, severity: Diagnostic['severity'] = 'error'): Diagnostic {
+export function problem(code: Code, message: string, severity: Diagnostic['severity'] = 'error'): Diagnostic {
   return { code, severity, message };
 }

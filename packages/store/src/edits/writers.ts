@@ -1,6 +1,6 @@
 // Edit writers decide whether a checked edit runs: the default applies it; HoldModelEdits keeps every
 // model's edit as a candidate for a person to activate. Wrap writers to add your own policy.
-import { type DocumentStore, StoreError } from '../types.ts';
+import { type DocumentStore, StoreError, type StoreErrorCode } from '../types.ts';
 import { type EditImpact, type EditOutcome, type ProposedEdit, problem } from './edit-types.ts';
 
 export interface EditWriter {
@@ -65,7 +65,9 @@ export async function saveEdit(store: DocumentStore, edit: ProposedEdit, impact:
     // Busy, not wrong: the caller is told to retry (the API answers 503 with Retry-After; docs/store.md, "The lock").
     if (err instanceof StoreError && err.code === 'locked')
       return { status: 'refused', reasons: [problem('LOCKED', err.message)], impact, retryAfterSeconds: 1 };
-    if (err instanceof StoreError) return { status: 'refused', reasons: [problem(err.code.toUpperCase(), err.message)], impact };
+    // The store's code in upper case is the API's code for it (api-codes.ts); the cast lets the compiler hold each to the registry.
+    if (err instanceof StoreError)
+      return { status: 'refused', reasons: [problem(err.code.toUpperCase() as Uppercase<StoreErrorCode>, err.message)], impact };
     throw err;
   }
 }

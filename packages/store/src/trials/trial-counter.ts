@@ -7,6 +7,7 @@ import { type DocumentStore, StoreError } from '../types.ts';
 export interface TrialVerdict {
   decision: string;
   rule: string | null;
+  /** A plain string, not the registry's Code: counts are read back from what the store kept, unchecked. */
   code: string | null;
 }
 

@@ -1,7 +1,7 @@
 // Reads an MCP client's server configuration (the `mcpServers` JSON desktop and IDE clients use) into upstreams
 // for mcp/servers.yaml, keeping apart the values needed to list their tools now: the upstreams name variables,
 // never their values (docs/mcp.md, "Starting from what you have").
-import { type HttpUpstream, isHttpUrl, SERVER_NAME, type StdioUpstream, type Upstream } from '@tollgate/engine';
+import { type Code, type HttpUpstream, isHttpUrl, SERVER_NAME, type StdioUpstream, type Upstream } from '@tollgate/engine';
 import { childPointer, type Diagnostic } from '@tollgate/engine/source';
 
 /** A server of the client's file, as the upstreams document will name it. */
@@ -242,6 +242,6 @@ function refuse(problems: Diagnostic[], path: string, message: string): undefine
   return undefined;
 }
 
-function issue(code: string, path: string, message: string, severity: Diagnostic['severity'] = 'error'): Diagnostic {
+function issue(code: Code, path: string, message: string, severity: Diagnostic['severity'] = 'error'): Diagnostic {
   return { code, severity, path, message };
 }

@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type Code,
   catalogueFormatOf,
   documentKindOf,
   readCatalogue,
@@ -293,6 +294,6 @@ function refuse(io: CliIo, file: string, problems: readonly Diagnostic[]): numbe
   return EXIT_INVALID;
 }
 
-function note(code: string, path: string, message: string): Diagnostic {
+function note(code: Code, path: string, message: string): Diagnostic {
   return { code, severity: 'warning', path, message };
 }

@@ -1,6 +1,7 @@
 // Claiming a held call once it is approved: the one step both paths take, the claim route (routes/approvals.ts)
 // and the MCP gateway's held call (mcp/gateway.ts), so a refusal is named alike on both and the `claimed` event
 // is published once, by the claim that won (docs/api.md, "Approvals").
+import type { ApiCode } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import type { ApprovalRow, ClaimOutcome } from '../state/approvals.ts';
 import { argumentsDigest } from '../state/decisions/arguments-digest.ts';
@@ -8,7 +9,7 @@ import { argumentsDigest } from '../state/decisions/arguments-digest.ts';
 type ClaimRefusal = Extract<ClaimOutcome, { ok: false }>['reason'];
 
 /** Each refusal's code and words, for the claim route's error and the gateway's error result alike. */
-export const CLAIM_REFUSALS: Readonly<Record<ClaimRefusal, { code: string; message: string }>> = {
+export const CLAIM_REFUSALS: Readonly<Record<ClaimRefusal, { code: ApiCode; message: string }>> = {
   not_found: { code: 'NOT_FOUND', message: 'there is no such approval request' },
   not_approved: { code: 'NOT_APPROVED', message: 'the request is not approved' },
   already_claimed: { code: 'ALREADY_CLAIMED', message: 'the request has been claimed already' },
@@ -28,7 +29,7 @@ export async function claimHeldCall(
   ctx: AppContext,
   id: string,
   args: unknown,
-): Promise<{ ok: true; row: ApprovalRow } | { ok: false; reason: ClaimRefusal; code: string; message: string }> {
+): Promise<{ ok: true; row: ApprovalRow } | { ok: false; reason: ClaimRefusal; code: ApiCode; message: string }> {
   const outcome = await ctx.state.claimApproval(id, argumentsDigest(args), ctx.now());
   if (!outcome.ok) return { ok: false, reason: outcome.reason, ...CLAIM_REFUSALS[outcome.reason] };
   ctx.events.publish({ type: 'approval', id, status: 'claimed' });

@@ -3,7 +3,7 @@
 // before the agent hears of it; a candidate under trial decides it again afterwards. The gate route
 // (routes/gate.ts) and the MCP gateway (mcp/) both decide with this, so both decide and log alike.
 import { randomUUID } from 'node:crypto';
-import { decidePrepared, type GateDecision, type PreparedCallInput, type ShadowDifference } from '@tollgate/engine';
+import { type Code, decidePrepared, type GateDecision, type PreparedCallInput, type ShadowDifference } from '@tollgate/engine';
 import { writeJson } from '@tollgate/engine/source';
 import type { CallRequestBody } from '../call-request.ts';
 import type { AppContext } from '../context.ts';
@@ -22,7 +22,7 @@ export interface CallAnswer {
   call_id: string;
   decision: CallDecision;
   rule: string | null;
-  code: string | null;
+  code: Code | null;
   explanation: Record<string, unknown>;
   approval?: { id: string; expires_at: string; approvers_count: number };
   observed?: { window: string; would_have_been: CallDecision };

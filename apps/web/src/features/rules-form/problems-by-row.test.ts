@@ -49,7 +49,7 @@ describe('placeProblemsByRow', () => {
   });
 
   it('keeps a problem with no line, or on a comment between rules, with the sheet', () => {
-    const lineless: Diagnostic = { code: 'x', severity: 'error', message: 'somewhere' };
+    const lineless: Diagnostic = { code: 'rule_sheet_unsupported', severity: 'error', message: 'somewhere' };
     const onComment: Diagnostic = { ...lineless, line: 4, column: 1, endLine: 4, endColumn: 1 };
     expect(placeProblemsByRow([lineless, onComment], rowsOf(SHEET))).toEqual({ byRow: new Map(), sheet: [lineless, onComment] });
   });

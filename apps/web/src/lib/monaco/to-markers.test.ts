@@ -46,32 +46,32 @@ describe('toMarkers', () => {
   });
 
   it('marks warnings as warnings', () => {
-    const d: Diagnostic = { code: 'W', severity: 'warning', message: 'advice', path: '/rules' };
+    const d: Diagnostic = { code: 'write_ungoverned', severity: 'warning', message: 'advice', path: '/rules' };
     expect(toMarkers([d], modelOf(POLICY), { json: true })[0]?.severity).toBe(MARKER_WARNING);
   });
 
   it('puts a diagnostic with no place on the first line', () => {
-    const d: Diagnostic = { code: 'X', severity: 'error', message: 'somewhere', path: '/nowhere' };
+    const d: Diagnostic = { code: 'UNKNOWN_MEMBER', severity: 'error', message: 'somewhere', path: '/nowhere' };
     expect(toMarkers([d], modelOf(POLICY), { json: true })[0]).toMatchObject({
       startLineNumber: 1,
       startColumn: 1,
       endLineNumber: 1,
       endColumn: 2,
     });
-    expect(toMarkers([{ code: 'X', severity: 'error', message: 'm' }], modelOf('abc'))[0]).toMatchObject({
+    expect(toMarkers([{ code: 'UNKNOWN_MEMBER', severity: 'error', message: 'm' }], modelOf('abc'))[0]).toMatchObject({
       startLineNumber: 1,
       endColumn: 4,
     });
   });
 
   it('does not read paths as JSON unless told to', () => {
-    const d: Diagnostic = { code: 'X', severity: 'error', message: 'm', path: '/default' };
+    const d: Diagnostic = { code: 'UNKNOWN_MEMBER', severity: 'error', message: 'm', path: '/default' };
     expect(toMarkers([d], modelOf(POLICY))[0]?.startLineNumber).toBe(1);
   });
 
   it('clamps ranges past the end and widens empty ones to the line', () => {
     const past: Diagnostic = {
-      code: 'X',
+      code: 'UNKNOWN_MEMBER',
       severity: 'error',
       message: 'm',
       line: 9,
