@@ -1,6 +1,7 @@
 // No hand-written source file is over 400 lines: a file that long holds more than one idea, and its
-// parts get names of their own when it is split. Tests, test helpers, fixtures and generated files are
-// left out (a generated file says so in its first lines).
+// parts get names of their own when it is split. Source is code (TypeScript, JavaScript) and the console's
+// stylesheets; documentation and data are not. Tests, test helpers, fixtures and generated files are left
+// out (a generated file says so in its first lines).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,7 @@ const MAX_LINES = 400;
 
 /** The folders whose files are source. */
 const SOURCE_DIRS = ['packages/engine/src', 'packages/store/src', 'apps/api/src', 'apps/api/bin', 'apps/web/src', 'bench/src', 'scripts'];
-const SOURCE = /\.(ts|tsx|mjs|js)$/;
+const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|css)$/;
 const NOT_SOURCE = /\.test\.tsx?$|\.d\.ts$|(^|\/)(node_modules|test|fixtures|dist)\//;
 
 function sourceFiles(): string[] {
@@ -29,6 +30,7 @@ function linesOf(text: string): number {
 it(`finds no hand-written source file over ${MAX_LINES} lines`, () => {
   const files = sourceFiles();
   expect(files.length, 'the sources were found').toBeGreaterThan(300);
+  expect(files.filter((path) => path.endsWith('.css')).length, 'the stylesheets were found').toBeGreaterThan(10);
   const over: string[] = [];
   for (const path of files) {
     const text = readFileSync(join(root, path), 'utf8');

@@ -1,93 +1,16 @@
-// Comments explain the code from inside the repository: none cites an issue number, a design note or
+// The repository explains itself from inside: no comment and no page cites an issue number, a design note or
 // reference text kept elsewhere (a shared folder beside the checkout, a .txt or .md file the repository
-// does not track), or "the seed" meaning such a text. A comment cites docs/ or code instead. Only comment text is
-// read: strings and test data may name such files (a file name in quotes is data, not a citation).
+// does not track), or "the seed" meaning such a text; they cite docs/ or code instead. Read are the comments
+// of scripts, stylesheets and YAML files (examples, fixtures, configuration) and the whole of Markdown pages
+// (own-words.ts); strings and data may name such files (a file name in quotes is data, not a citation).
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commentLines, cssCommentLines, scannerOf, yamlCommentLines } from './own-words.ts';
 import { REPO_ROOT } from './server-harness.ts';
 
-const SCANNED = ['apps/', 'packages/', 'scripts/', 'e2e/', 'bench/'];
-const SOURCE = /\.(ts|tsx|mjs)$/;
-
-/** One comment line: its 1-based line number in the file and its text. */
-interface CommentLine {
-  line: number;
-  text: string;
-}
-
-/** The character before a `/` after which a `/` opens a regular expression rather than a division. */
-const BEFORE_REGEX = new Set(['', '(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';', '+', '-', '*', '%', '<', '>', '~', '^']);
-
-/**
- * The comment text of a TypeScript or JavaScript file, line by line: `//` tails and the lines of `/* *\/`
- * blocks. Strings, template literals and regular expressions are skipped, so a `//` inside one is not a
- * comment. A small scanner, not a parser: a template's `${}` holding a backtick is not followed.
- */
-export function commentLines(source: string): CommentLine[] {
-  const out: CommentLine[] = [];
-  let line = 1;
-  let i = 0;
-  let lastSignificant = '';
-  const n = source.length;
-  const push = (start: number, end: number, startLine: number) => {
-    source
-      .slice(start, end)
-      .split('\n')
-      .forEach((text, k) => {
-        out.push({ line: startLine + k, text });
-      });
-  };
-  while (i < n) {
-    const c = source[i] ?? '';
-    const next = source[i + 1];
-    if (c === '\n') {
-      line++;
-      i++;
-    } else if (c === '/' && next === '/') {
-      const end = source.indexOf('\n', i);
-      const stop = end === -1 ? n : end;
-      push(i + 2, stop, line);
-      i = stop;
-    } else if (c === '/' && next === '*') {
-      const end = source.indexOf('*/', i + 2);
-      const stop = end === -1 ? n : end;
-      push(i + 2, stop, line);
-      line += source.slice(i, stop).split('\n').length - 1;
-      i = stop + 2;
-    } else if (c === "'" || c === '"' || c === '`') {
-      i++;
-      while (i < n && source[i] !== c) {
-        if (source[i] === '\\') i++;
-        else if (source[i] === '\n') {
-          line++;
-          if (c !== '`') break;
-        }
-        i++;
-      }
-      i++;
-      lastSignificant = c;
-    } else if (c === '/' && BEFORE_REGEX.has(lastSignificant)) {
-      i++;
-      let inClass = false;
-      while (i < n && source[i] !== '\n' && (inClass || source[i] !== '/')) {
-        if (source[i] === '\\') i++;
-        else if (source[i] === '[') inClass = true;
-        else if (source[i] === ']') inClass = false;
-        i++;
-      }
-      i++;
-      lastSignificant = 'x';
-    } else {
-      if (!/\s/.test(c)) lastSignificant = /[\w$)\]]/.test(c) ? 'x' : c;
-      i++;
-    }
-  }
-  return out;
-}
-
-/** Why a comment line cites something outside the repository, or undefined when it does not. */
+/** Why a line of a comment or a page cites something outside the repository, or undefined when it does not. */
 export function outsideCitation(text: string, tracked: ReadonlySet<string>): string | undefined {
   const issue = /\bissues? ?#?\d+/i.exec(text);
   if (issue) return `an issue number ("${issue[0]}")`;
@@ -116,7 +39,7 @@ const SEED = ['se', 'ed'].join('');
 const NOTES = ['notes', 'txt'].join('.');
 const RULE_SETS = ['rule-sets', 'txt'].join('.');
 
-describe('comments cite only what the repository holds', () => {
+describe('comments and pages cite only what the repository holds', () => {
   it('the scanner reads comments, not strings or regular expressions', () => {
     const source = [
       `const a = 'see ${ISSUE} 8'; // tail cites ${ISSUE} 8`,
@@ -156,14 +79,47 @@ describe('comments cite only what the repository holds', () => {
     }
   });
 
-  it('finds no comment in apps/, packages/, scripts/, e2e/ or bench/ that cites something outside it', () => {
+  it('the scanners read the comments of stylesheets and YAML files, not their strings, values or block text', () => {
+    const css = [`.a::before { content: "/* ${ISSUE} 8 */"; } /* cites ${ISSUE} 8`, `   on two lines (${DESIGN}) */`].join('\n');
+    expect(cssCommentLines(css).map((c) => [c.line, c.text.trim()])).toEqual([
+      [1, `cites ${ISSUE} 8`],
+      [2, `on two lines (${DESIGN})`],
+    ]);
+    const yaml = [
+      `# cites ${ISSUE} 8`,
+      `name: "a # that is data" # and a tail (${DESIGN})`,
+      'url: http://x/#anchor',
+      'flow: |',
+      `  # a Colang comment, the value's text (${ISSUE} 9)`,
+      '',
+      '  more text',
+      `after: 1 # ${SEED}: "x"`,
+    ].join('\n');
+    expect(yamlCommentLines(yaml).map((c) => [c.line, c.text.trim()])).toEqual([
+      [1, `cites ${ISSUE} 8`],
+      [2, `and a tail (${DESIGN})`],
+      [8, `${SEED}: "x"`],
+    ]);
+    expect(scannerOf('docs/policy.md')?.('a\nb')).toEqual([
+      { line: 1, text: 'a' },
+      { line: 2, text: 'b' },
+    ]);
+    expect(scannerOf('examples/refunds.policy.json')).toBeUndefined();
+  });
+
+  it('finds no comment of a script, stylesheet or YAML file, and no Markdown page, that cites something outside the repository', () => {
     const files = trackedFiles();
     const tracked = new Set([...files, ...files.map((path) => basename(path))]);
-    const sources = files.filter((path) => SCANNED.some((dir) => path.startsWith(dir)) && SOURCE.test(path));
-    expect(sources.length, 'the sources were found').toBeGreaterThan(300);
+    // A file moved in the working tree but not yet in the index is read at its new place once added.
+    const read = files.filter((path) => scannerOf(path) !== undefined && existsSync(join(REPO_ROOT, path)));
+    const count = (kind: RegExp) => read.filter((path) => kind.test(path)).length;
+    expect(count(/\.tsx?$/), 'the scripts were found').toBeGreaterThan(300);
+    expect(count(/\.css$/), 'the stylesheets were found').toBeGreaterThan(10);
+    expect(count(/\.ya?ml$/), 'the YAML files were found').toBeGreaterThan(10);
+    expect(count(/\.md$/), 'the Markdown pages were found').toBeGreaterThan(10);
     const found: string[] = [];
-    for (const path of sources) {
-      for (const { line, text } of commentLines(readFileSync(join(REPO_ROOT, path), 'utf8'))) {
+    for (const path of read) {
+      for (const { line, text } of scannerOf(path)?.(readFileSync(join(REPO_ROOT, path), 'utf8')) ?? []) {
         const why = outsideCitation(text, tracked);
         if (why) found.push(`${path}:${line}: ${why}: ${text.trim()}`);
       }
