@@ -1,4 +1,5 @@
 // Journey: the owner simulates the running refunds policy against a wider candidate, over recorded and pasted calls.
+/// <reference lib="dom" />
 import { expect, test } from '@playwright/test';
 import { agentKey, memberKey, signIn } from './demo.ts';
 import { owner, prepareVersions } from './refund-candidate.ts';
@@ -47,6 +48,15 @@ test('a wider candidate differs on the 200 USD refund, for recorded and pasted c
   await expect(page.getByRole('alert')).toContainText('The calls are not JSON');
 
   const tool = { name: 'issue_refund', action: 'refund.issue', amount: { pointer: '/amount', currency: 'USD' } };
+  // A member named twice is refused as the server would refuse it, and shown where it was typed.
+  const twice = `[{"tool": ${JSON.stringify(tool)}, "arguments": {"amount": "5000", "amount": "5"}}]`;
+  await pasted.fill(twice);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByRole('alert')).toContainText(/The calls are not exact JSON: line 1, column \d+: DUPLICATE_MEMBER/);
+  await expect(pasted).toBeFocused();
+  await expect(pasted).toHaveAttribute('aria-invalid', 'true');
+  const selected = await pasted.evaluate((field: HTMLTextAreaElement) => [field.selectionStart, field.selectionEnd]);
+  expect(selected).toEqual([twice.lastIndexOf('"amount"'), twice.lastIndexOf('"amount"') + '"amount"'.length]);
   await pasted.fill(
     JSON.stringify([
       { tool, arguments: { amount: '180' } },

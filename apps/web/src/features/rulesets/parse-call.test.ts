@@ -15,7 +15,11 @@ describe('parseCall', () => {
   });
   it('refuses a duplicated member rather than send the last one', () => {
     const parsed = parseCall('{"tool":"issue_refund","arguments":{"amount":"5000","amount":"5"}}');
-    expect(parsed).toMatchObject({ ok: false, message: expect.stringMatching(/^The call is not exact JSON: line 1, column \d+: /) });
+    expect(parsed).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^The call is not exact JSON: line 1, column \d+: DUPLICATE_MEMBER: /),
+      place: { start: 52, end: 60 },
+    });
   });
   it('says when the text is not JSON', () => {
     const parsed = parseCall('{"tool":');

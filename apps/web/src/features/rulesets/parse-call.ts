@@ -1,8 +1,9 @@
 // Reads the run panel's call JSON before it is sent, with a message saying what to mend.
-import { pastedProblem, readPastedJson } from '../../lib/read-pasted-json.ts';
+import { type PastedPlace, pastedProblem, readPastedJson } from '../../lib/read-pasted-json.ts';
 import type { RulesetCall } from './api/types.ts';
 
-export type ParsedCall = { ok: true; call: RulesetCall } | { ok: false; message: string };
+/** `place`: where in the text the problem is, when the text does not read as exact JSON. */
+export type ParsedCall = { ok: true; call: RulesetCall } | { ok: false; message: string; place?: PastedPlace };
 
 const MEMBERS = ['tool', 'arguments', 'history', 'contexts', 'confirmed'];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -21,7 +22,7 @@ function problemOf(value: Record<string, unknown>): string | null {
 /** Example: `parseCall('{"tool":"read_order","arguments":{}}')` is ok with that call. */
 export function parseCall(text: string): ParsedCall {
   const read = readPastedJson(text);
-  if (!read.ok) return { ok: false, message: pastedProblem('The call is', read) };
+  if (!read.ok) return { ok: false, message: pastedProblem('The call is', read), place: read.place };
   const value = read.value;
   if (!isObject(value)) return { ok: false, message: 'The call must be a JSON object {"tool", "arguments"}.' };
   const problem = problemOf(value);

@@ -1,5 +1,6 @@
 // Run the shown set version against one call: pick a tool from the catalogue or type the call's JSON.
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { showPlace } from '../../../lib/show-place.ts';
 import { useToolCatalogue } from '../api/get-tool-catalogue.ts';
 import type { Ruleset } from '../api/types.ts';
 import { useValidateRuleset } from '../api/validate-ruleset.ts';
@@ -45,11 +46,14 @@ export function RunPanel({ set }: { set: Ruleset }) {
   const [problem, setProblem] = useState<string | null>(null);
   const validate = useValidateRuleset();
   const callId = useId();
+  const problemId = useId();
+  const field = useRef<HTMLTextAreaElement>(null);
   const run = (event: FormEvent) => {
     event.preventDefault();
     const parsed = parseCall(text);
     setProblem(parsed.ok ? null : parsed.message);
     if (parsed.ok) validate.mutate({ id: set.id, versionId: set.version_id, call: parsed.call });
+    else showPlace(field.current, parsed.place);
   };
   // A result from another version would mislead: show it only beside the version it ran.
   const shownRun = validate.data?.version_id === set.version_id && validate.data.ruleset === set.id ? validate.data : undefined;
@@ -65,14 +69,17 @@ export function RunPanel({ set }: { set: Ruleset }) {
         </label>
         <textarea
           id={callId}
+          ref={field}
           className="editor-text run-call"
           rows={7}
           spellCheck={false}
           value={text}
+          aria-invalid={problem !== null}
+          aria-describedby={problem !== null ? problemId : undefined}
           onChange={(event) => setText(event.target.value)}
         />
         {problem !== null && (
-          <p className="state state-error" role="alert">
+          <p id={problemId} className="state state-error" role="alert">
             {problem}
           </p>
         )}

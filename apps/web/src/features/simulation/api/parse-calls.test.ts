@@ -18,7 +18,11 @@ describe('parseCalls', () => {
 
   it('refuses a duplicated member rather than send the last one', () => {
     const parsed = parseCalls('[{"tool":{"name":"t","action":"a","action":"b"},"arguments":{}}]');
-    expect(parsed).toMatchObject({ ok: false, message: expect.stringMatching(/^The calls are not exact JSON: line 1, column \d+: /) });
+    expect(parsed).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^The calls are not exact JSON: line 1, column \d+: DUPLICATE_MEMBER: /),
+      place: { start: 34, end: 42 },
+    });
   });
 
   it('refuses text that is not JSON', () => {

@@ -1,8 +1,9 @@
 // Reads pasted calls (JSON) before they are sent, with a message naming the first call at fault.
-import { pastedProblem, readPastedJson } from '../../../lib/read-pasted-json.ts';
+import { type PastedPlace, pastedProblem, readPastedJson } from '../../../lib/read-pasted-json.ts';
 import type { PastedCall } from './types.ts';
 
-export type ParsedCalls = { ok: true; calls: PastedCall[] } | { ok: false; message: string };
+/** `place`: where in the text the problem is, when the text does not read as exact JSON. */
+export type ParsedCalls = { ok: true; calls: PastedCall[] } | { ok: false; message: string; place?: PastedPlace };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -24,7 +25,7 @@ function problemOf(call: unknown): string | null {
 /** Example: `parseCalls('[{"tool":{"name":"t","action":"a"},"arguments":{}}]')` is ok with one call. */
 export function parseCalls(text: string): ParsedCalls {
   const read = readPastedJson(text);
-  if (!read.ok) return { ok: false, message: pastedProblem('The calls are', read) };
+  if (!read.ok) return { ok: false, message: pastedProblem('The calls are', read), place: read.place };
   const value = read.value;
   if (!Array.isArray(value)) return { ok: false, message: 'The calls must be a JSON array of {tool, arguments, expect?}.' };
   if (value.length === 0) return { ok: false, message: 'The calls are empty: paste at least one call.' };

@@ -1,6 +1,6 @@
 // Picks the calls to simulate: an agent's recorded calls over a time range, the policy's stored example
 // suite, or pasted JSON.
-import type { ReactNode } from 'react';
+import type { ReactNode, RefObject } from 'react';
 
 export interface CallsPick {
   mode: 'recorded' | 'examples' | 'pasted';
@@ -27,11 +27,13 @@ interface CallsPickerProps {
   onPick: (p: CallsPick) => void;
   /** Why the pasted calls cannot be sent, if they cannot. */
   invalid: string | null;
+  /** The pasted calls' field, where a problem of their text is shown (lib/show-place.ts). */
+  pastedField?: RefObject<HTMLTextAreaElement | null>;
   /** What the picked policy's example suite holds, or why it cannot be run (ExamplesStatus). */
   examples: ReactNode;
 }
 
-export function CallsPicker({ pick, onPick, invalid, examples }: CallsPickerProps) {
+export function CallsPicker({ pick, onPick, invalid, pastedField, examples }: CallsPickerProps) {
   return (
     <fieldset className="sim-calls">
       <legend>Calls</legend>
@@ -49,7 +51,7 @@ export function CallsPicker({ pick, onPick, invalid, examples }: CallsPickerProp
       </label>
       {pick.mode === 'recorded' && <RecordedFields pick={pick} onPick={onPick} />}
       {pick.mode === 'examples' && examples}
-      {pick.mode === 'pasted' && <PastedField pick={pick} onPick={onPick} invalid={invalid} examples={null} />}
+      {pick.mode === 'pasted' && <PastedField pick={pick} onPick={onPick} invalid={invalid} pastedField={pastedField} examples={null} />}
     </fieldset>
   );
 }
@@ -73,7 +75,7 @@ function RecordedFields({ pick, onPick }: { pick: CallsPick; onPick: (p: CallsPi
   );
 }
 
-function PastedField({ pick, onPick, invalid }: CallsPickerProps) {
+function PastedField({ pick, onPick, invalid, pastedField }: CallsPickerProps) {
   return (
     <>
       <label className="field" htmlFor="sim-pasted">
@@ -81,19 +83,20 @@ function PastedField({ pick, onPick, invalid }: CallsPickerProps) {
       </label>
       <textarea
         id="sim-pasted"
+        ref={pastedField}
         className="sim-pasted"
         rows={8}
         spellCheck={false}
         value={pick.pasted}
         aria-invalid={invalid !== null}
-        aria-describedby="sim-pasted-hint"
+        aria-describedby={invalid !== null ? 'sim-pasted-hint sim-pasted-problem' : 'sim-pasted-hint'}
         onChange={(e) => onPick({ ...pick, pasted: e.target.value })}
       />
       <p id="sim-pasted-hint" className="muted">
         An array of {'{tool: {name, action, amount?}, arguments, expect?}'}; arguments null when unknown.
       </p>
       {invalid !== null && (
-        <p className="state state-error" role="alert">
+        <p id="sim-pasted-problem" className="state state-error" role="alert">
           {invalid}
         </p>
       )}

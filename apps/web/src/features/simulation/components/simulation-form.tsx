@@ -1,6 +1,7 @@
 // The simulation's inputs: the versions and the calls, checked before the Run button sends them.
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { useExampleSuite } from '../../../lib/example-suites.ts';
+import { showPlace } from '../../../lib/show-place.ts';
 import { readExampleCalls } from '../api/example-calls.ts';
 import { parseCalls } from '../api/parse-calls.ts';
 import type { PolicySummary, SimulationRequest } from '../api/types.ts';
@@ -23,6 +24,7 @@ export function SimulationForm({ policies, running, withArguments, onDocument, o
   const [policy, setPolicy] = useState<PolicyPick>({ document: policies[0]?.id ?? null, sequence: null, candidate: null });
   const [calls, setCalls] = useState<CallsPick>({ mode: 'recorded', agent: '', since: '', until: '', pasted: SAMPLE_CALLS });
   const [invalid, setInvalid] = useState<string | null>(null);
+  const pastedField = useRef<HTMLTextAreaElement>(null);
   const running_sequence = policies.find((p) => p.id === policy.document)?.running_sequence ?? null;
   const pick = { ...policy, sequence: policy.sequence ?? running_sequence };
   // Fetched only once the examples are picked; the suite is the one stored beside the picked policy.
@@ -39,7 +41,7 @@ export function SimulationForm({ policies, running, withArguments, onDocument, o
     if (calls.mode === 'pasted') {
       const parsed = parseCalls(calls.pasted);
       setInvalid(parsed.ok ? null : parsed.message);
-      if (!parsed.ok) return;
+      if (!parsed.ok) return showPlace(pastedField.current, parsed.place);
       onRun({ document, candidate, calls: { pasted: parsed.calls }, withArguments });
       return;
     }
@@ -63,6 +65,7 @@ export function SimulationForm({ policies, running, withArguments, onDocument, o
         pick={calls}
         onPick={setCalls}
         invalid={invalid}
+        pastedField={pastedField}
         examples={<ExamplesStatus pending={suite.isLoading} error={suite.error} stored={stored} calls={exampleCalls} />}
       />
       <div>
