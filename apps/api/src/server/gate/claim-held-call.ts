@@ -1,5 +1,5 @@
 // Claiming a held call once it is approved: the one step both paths take, the claim route (routes/approvals.ts)
-// and the MCP gateway's held call (mcp/gateway.ts), so a refusal is named alike on both and the `claimed` event
+// and the MCP gateway's held call (mcp/call-tool.ts), so a refusal is named alike on both and the `claimed` event
 // is published once, by the claim that won (docs/api.md, "Approvals").
 import type { ApiCode } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
