@@ -9,7 +9,7 @@ import { bearerAuth } from './auth.ts';
 import { bodyLimit, bodyLimitOf, MAX_BODY_BYTES, MAX_EDIT_BODY_BYTES } from './body-limit.ts';
 import { consoleMissingPage } from './console-missing-page.ts';
 import type { AppContext } from './context.ts';
-import { errorBody, handleError } from './errors.ts';
+import { errorAnswer, handleError } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
 import { type McpRouteOptions, mcpRoute } from './mcp/mcp-route.ts';
 import { onlyDeclaredQuery, router } from './openapi.ts';
@@ -57,9 +57,9 @@ export interface AppOptions {
 }
 
 // A path no route answers is not a missing resource: NO_ROUTE, never NOT_FOUND (docs/api.md).
-const noRoute = (c: Context) => c.json(errorBody('NO_ROUTE', `no route for ${c.req.method} ${c.req.path}`), 404);
+const noRoute = (c: Context) => errorAnswer(c, 'NO_ROUTE', `no route for ${c.req.method} ${c.req.path}`);
 
-const tooLarge = (limit: number) => (c: Context) => c.json(errorBody('TOO_LARGE', `the body is over ${limit} bytes`), 413);
+const tooLarge = (limit: number) => (c: Context) => errorAnswer(c, 'TOO_LARGE', `the body is over ${limit} bytes`);
 
 /**
  * One middleware for every route, another for the edit route's larger body (body-limit.ts, bodyLimitOf), so

@@ -15,10 +15,10 @@ export function bearerAuth(ctx: AppContext) {
   return createMiddleware<Env>(async function authenticate(c, next) {
     c.set('ctx', ctx);
     const header = c.req.header('authorization');
-    if (!header) throw new ApiError(401, 'MISSING_KEY', 'send Authorization: Bearer <key>', undefined, CHALLENGE);
+    if (!header) throw new ApiError('MISSING_KEY', 'send Authorization: Bearer <key>', undefined, CHALLENGE);
     const m = /^Bearer\s+(\S+)$/i.exec(header);
     const principal = m ? await ctx.state.principalOf(m[1] as string) : undefined;
-    if (!principal) throw new ApiError(401, 'INVALID_KEY', 'the key is not known', undefined, CHALLENGE);
+    if (!principal) throw new ApiError('INVALID_KEY', 'the key is not known', undefined, CHALLENGE);
     c.set('principal', principal);
     await next();
   });
@@ -26,13 +26,13 @@ export function bearerAuth(ctx: AppContext) {
 
 /** The member behind the request, when one of `roles` (or any member with no roles given). */
 export function requireMember(principal: Principal, ...roles: Role[]) {
-  if (principal.kind !== 'member') throw new ApiError(403, 'MEMBER_REQUIRED', "an agent's key cannot do this; use a member's key");
+  if (principal.kind !== 'member') throw new ApiError('MEMBER_REQUIRED', "an agent's key cannot do this; use a member's key");
   if (roles.length > 0 && !roles.includes(principal.member.role)) {
-    throw new ApiError(403, 'ROLE_REQUIRED', `this needs the role ${roles.join(' or ')}; you are ${principal.member.role}`);
+    throw new ApiError('ROLE_REQUIRED', `this needs the role ${roles.join(' or ')}; you are ${principal.member.role}`);
   }
   return principal.member;
 }
 
 export function requireGrant(principal: Principal, grant: Grant): void {
-  if (!principal.grants.includes(grant)) throw new ApiError(403, 'GRANT_REQUIRED', `this needs the ${grant} grant`);
+  if (!principal.grants.includes(grant)) throw new ApiError('GRANT_REQUIRED', `this needs the ${grant} grant`);
 }

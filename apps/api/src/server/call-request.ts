@@ -214,11 +214,11 @@ export async function readJsonBody(c: Context, maxBytes: number): Promise<unknow
   const type = c.req.header('content-type');
   if (type === undefined) {
     if ((await c.req.arrayBuffer()).byteLength > 0) throw new HTTPException(415, { message: 'Unsupported Media Type' });
-    throw new ApiError(400, 'INVALID_BODY', 'a body is required');
+    throw new ApiError('INVALID_BODY', 'a body is required');
   }
   if (!JSON_REQUEST.test(type)) throw new HTTPException(415, { message: 'Unsupported Media Type' });
   // The exact reader, as the other routes' bodies are read (exact-body.ts); a refusal is answered as is.
   const read = await readBodyExactly(c, maxBytes);
-  if (read === EMPTY) throw new ApiError(400, 'INVALID_BODY', 'a body is required');
+  if (read === EMPTY) throw new ApiError('INVALID_BODY', 'a body is required');
   return read instanceof Response ? read : read.value;
 }

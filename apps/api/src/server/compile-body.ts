@@ -1,10 +1,10 @@
 // Compiling rules sent in a body (a sheet or Colang, with an optional catalogue): the one step behind
 // POST /v1/rule-sheets/compile (both routes, inline or on the compile thread, compile-thread.ts) and
 // POST /v1/rules/check, so it imports only the engine and the error shape.
-import { type Catalogue, compileRules, type RulesCompileResult, readCatalogue } from '@tollgate/engine';
+import { API_CODES, type ApiCode, type Catalogue, compileRules, type RulesCompileResult, readCatalogue } from '@tollgate/engine';
 import { type Diagnostic, diagnosticJson } from '@tollgate/engine/source';
 import type { CompileBody } from './compile-body-schema.ts';
-import { errorBody } from './errors.ts';
+import { type ApiStatus, errorBody } from './errors.ts';
 
 /** Rules in a body: exactly one of sheet and colang, with an optional catalogue to lint them against. */
 export interface RulesInBody {
@@ -15,10 +15,15 @@ export interface RulesInBody {
   source?: string | undefined;
 }
 
-/** A refusal of rules in a body, as the routes answer it. */
+/** A refusal of rules in a body, as the routes answer it: plain data, so it crosses the compile thread. */
 export interface RulesRefusal {
-  status: 400 | 422;
+  status: ApiStatus;
   body: ReturnType<typeof errorBody>;
+}
+
+/** The refusal with `code`, answered with the status the registry gives it. */
+function refusal(code: ApiCode, message: string, details: unknown): RulesRefusal {
+  return { status: API_CODES[code].status, body: errorBody(code, message, details) };
 }
 
 export type CompiledRulesInBody = { ok: true; compiled: Extract<RulesCompileResult, { ok: true }>; catalogue: Catalogue | undefined };
@@ -34,16 +39,12 @@ export type CompiledRulesInBody = { ok: true; compiled: Extract<RulesCompileResu
 export function compileRulesInBody(body: RulesInBody, pointer = ''): CompiledRulesInBody | RulesRefusal {
   if ((body.sheet === undefined) === (body.colang === undefined)) {
     const message = `${pointer ? `${pointer}: ` : ''}send exactly one of "sheet" and "colang"`;
-    return { status: 400, body: errorBody('INVALID_BODY', message, { issues: [] }) };
+    return refusal('INVALID_BODY', message, { issues: [] });
   }
   let catalogue: Catalogue | undefined;
   if (body.catalogue !== undefined) {
     const read = readCatalogue(body.catalogue, body.catalogue_format ?? 'yaml');
-    if (!read.ok)
-      return {
-        status: 422,
-        body: errorBody('INVALID_CATALOGUE', 'the catalogue does not load', { problems: read.problems.map(diagnosticJson) }),
-      };
+    if (!read.ok) return refusal('INVALID_CATALOGUE', 'the catalogue does not load', { problems: read.problems.map(diagnosticJson) });
     catalogue = read.catalogue;
   }
   const kind = body.sheet !== undefined ? 'sheet' : 'colang';
@@ -52,10 +53,7 @@ export function compileRulesInBody(body: RulesInBody, pointer = ''): CompiledRul
     // One code per rule language; each problem keeps its own code (docs/api.md, "One vocabulary").
     const code = kind === 'sheet' ? 'rule_sheet_unsupported' : 'COLANG_UNSUPPORTED';
     const what = kind === 'sheet' ? 'sheet' : 'policy';
-    return {
-      status: 422,
-      body: errorBody(code, `the ${what} was not compiled; nothing was changed`, { problems: compiled.problems.map(diagnosticJson) }),
-    };
+    return refusal(code, `the ${what} was not compiled; nothing was changed`, { problems: compiled.problems.map(diagnosticJson) });
   }
   return { ok: true, compiled, catalogue };
 }

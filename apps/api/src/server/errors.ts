@@ -1,57 +1,73 @@
-// API errors: `{"error": {"code", "message", "details"?}}` with a fitting status. Bad input never gets a
-// 500 and never changes state; a bug gets a 500 without a stack trace.
+// API errors: `{"error": {"code", "message", "details"?}}` with the status the registry gives the code
+// (packages/engine/src/codes/api-codes.ts), so no answer restates it. Bad input never gets a 500 and never
+// changes state; a bug gets a 500 without a stack trace.
 
-import type { ApiCode } from '@tollgate/engine';
+import { API_CODES, type ApiCode } from '@tollgate/engine';
 import { readJsonText } from '@tollgate/engine/source';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { jsonReadFailed } from './json-reads.ts';
 import { isDatabaseUnavailable } from './state/unavailable.ts';
 
+/**
+ * An API error, built from its code: the status is the one API_CODES holds for it, so a code without one
+ * does not compile and no call site can answer a code with another status.
+ *
+ * @example
+ * throw new ApiError('NOT_FOUND', 'there is no template "x"', { resource: 'template' }); // 404
+ */
 export class ApiError extends Error {
-  readonly status: ContentfulStatusCode;
-  /** One of API_CODES (packages/engine/src/codes/api-codes.ts); the contract tests hold every answered code to it. */
-  readonly code: ApiCode | (string & {});
+  readonly status: ApiStatus;
+  /** One of API_CODES (packages/engine/src/codes/api-codes.ts). */
+  readonly code: ApiCode;
   readonly details: unknown;
   /** Response headers the error needs (`Retry-After` on a busy store). */
   readonly headers: Record<string, string> | undefined;
-  constructor(
-    status: ContentfulStatusCode,
-    code: ApiCode | (string & {}),
-    message: string,
-    details?: unknown,
-    headers?: Record<string, string>,
-  ) {
+  constructor(code: ApiCode, message: string, details?: unknown, headers?: Record<string, string>) {
     super(message);
-    this.status = status;
+    this.status = API_CODES[code].status;
     this.code = code;
     this.details = details;
     this.headers = headers;
   }
 }
 
-export function errorBody(code: ApiCode | (string & {}), message: string, details?: unknown) {
+/** The HTTP status an API code is answered with (API_CODES). */
+export type ApiStatus = (typeof API_CODES)[ApiCode]['status'];
+
+export function errorBody(code: ApiCode, message: string, details?: unknown) {
   return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+/**
+ * The error answer for `code` where a handler or middleware answers rather than throws: the one body, with
+ * the registry's status for the code.
+ *
+ * @example
+ * return errorAnswer(c, 'NO_ROUTE', `no route for ${c.req.method} ${c.req.path}`); // 404
+ */
+export function errorAnswer<C extends ApiCode>(c: Context, code: C, message: string, details?: unknown) {
+  return c.json(errorBody(code, message, details), API_CODES[code].status as (typeof API_CODES)[C]['status']);
 }
 
 /** The app's one onError. */
 export async function handleError(err: Error, c: Context) {
   if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status, err.headers);
   if (err instanceof HTTPException) {
-    // Hono's own refusals (a media type, a body it cannot read) in the API's vocabulary; any other is a 400.
+    // Hono's own refusals (a media type, a body it cannot read) in the API's vocabulary, by their status; any
+    // other is a 400.
     const message = err.message || 'the request cannot be read';
-    if (err.status === 415) return c.json(errorBody('UNSUPPORTED_MEDIA_TYPE', message), 415);
-    if (err.status === 413) return c.json(errorBody('TOO_LARGE', message), 413);
+    if (err.status === 415) return errorAnswer(c, 'UNSUPPORTED_MEDIA_TYPE', message);
+    if (err.status === 413) return errorAnswer(c, 'TOO_LARGE', message);
     // Hono's JSON validator could not read the body (json-reads.ts marks it), whatever its message says.
-    if (jsonReadFailed(c)) return c.json(errorBody('INVALID_JSON', message, await notJsonAt(c)), 400);
-    return c.json(errorBody('BAD_REQUEST', message), 400);
+    if (jsonReadFailed(c)) return errorAnswer(c, 'INVALID_JSON', message, await notJsonAt(c));
+    return errorAnswer(c, 'BAD_REQUEST', message);
   }
-  if (err instanceof SyntaxError) return c.json(errorBody('INVALID_JSON', 'the body is not JSON', await notJsonAt(c)), 400);
+  if (err instanceof SyntaxError) return errorAnswer(c, 'INVALID_JSON', 'the body is not JSON', await notJsonAt(c));
   if (isDatabaseUnavailable(err)) {
-    return c.json(errorBody('DATABASE_UNAVAILABLE', 'the database does not answer: nothing was decided or written; retry'), 503);
+    return errorAnswer(c, 'DATABASE_UNAVAILABLE', 'the database does not answer: nothing was decided or written; retry');
   }
-  return c.json(errorBody('INTERNAL', 'the server could not answer this request'), 500);
+  return errorAnswer(c, 'INTERNAL', 'the server could not answer this request');
 }
 
 /**

@@ -6,9 +6,9 @@ import { isUtf8 } from 'node:buffer';
 import { type Diagnostic, readJsonText } from '@tollgate/engine/source';
 import type { Context, MiddlewareHandler } from 'hono';
 import { MAX_BODY_DEPTH } from './body-limit.ts';
-import { errorBody } from './errors.ts';
+import { errorAnswer } from './errors.ts';
 import { watchJsonReads } from './json-reads.ts';
-import { validationError } from './openapi.ts';
+import { validationAnswer } from './openapi.ts';
 
 // The media types zod-openapi's validator reads as JSON; call-request.ts answers 415 to the others.
 const JSON_TYPE = /^application\/([a-z.-]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
@@ -78,14 +78,14 @@ export async function readBodyExactly(c: Context, maxBytes: number): Promise<{ v
   // reader refuses it as it refuses any other byte that is not JSON. (isUtf8 and Buffer's decoder are
   // simdutf's; TextDecoder's fatal mode costs several times more a call.)
   const buffer = Buffer.from(bytes);
-  if (!isUtf8(buffer)) return c.json(errorBody('INVALID_JSON', 'the body is not UTF-8 text'), 400);
+  if (!isUtf8(buffer)) return errorAnswer(c, 'INVALID_JSON', 'the body is not UTF-8 text');
   const read = readJsonText(buffer.toString('utf8'), { maxLength: maxBytes, maxDepth: MAX_BODY_DEPTH });
   if (!read.ok) return refusal(c, read.diagnostic);
   if (read.diagnostics.length > 0) {
     const duplicates = read.diagnostics.filter((d) => d.code === 'DUPLICATE_MEMBER');
     if (duplicates.length > 0) {
       const issues = duplicates.map(issueOf);
-      return c.json(errorBody('DUPLICATE_MEMBER', `${issues[0]?.path || 'the body'}: ${duplicates[0]?.message}`, { issues }), 400);
+      return errorAnswer(c, 'DUPLICATE_MEMBER', `${issues[0]?.path || 'the body'}: ${duplicates[0]?.message}`, { issues });
     }
     bodyDiagnostics.set(c.req.raw, read.diagnostics);
   }
@@ -94,16 +94,16 @@ export async function readBodyExactly(c: Context, maxBytes: number): Promise<{ v
 
 function refusal(c: Context, d: Diagnostic): Response {
   const at = d.line !== undefined ? { line: d.line, column: d.column ?? 1 } : undefined;
-  if (d.code === 'TOO_LARGE') return c.json(errorBody('TOO_LARGE', d.message), 413);
+  if (d.code === 'TOO_LARGE') return errorAnswer(c, 'TOO_LARGE', d.message);
   if (d.code === 'TOO_DEEP') {
     const path = (d.path ?? '')
       .split('/')
       .slice(1)
       .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
-    return c.json(validationError([{ path, code: 'too_deep', message: `Too deep: a body nests at most ${MAX_BODY_DEPTH} levels` }]), 400);
+    return validationAnswer(c, [{ path, code: 'too_deep', message: `Too deep: a body nests at most ${MAX_BODY_DEPTH} levels` }]);
   }
   // The message every route gave before this reader (Hono's); where the text stops being JSON is in details.
-  return c.json(errorBody('INVALID_JSON', 'Malformed JSON in request body', at), 400);
+  return errorAnswer(c, 'INVALID_JSON', 'Malformed JSON in request body', at);
 }
 
 function issueOf(d: Diagnostic) {

@@ -4,9 +4,9 @@
 // the route does not declare, a path parameter that is not percent-encoded UTF-8, and a missing body where the
 // route declares one required (docs/api.md).
 import { OpenAPIHono, type RouteConfig, z } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Env } from './auth.ts';
-import { errorBody } from './errors.ts';
+import { errorAnswer, errorBody } from './errors.ts';
 
 interface Issue {
   path: readonly PropertyKey[];
@@ -19,8 +19,8 @@ interface Issue {
 const pointerOf = (path: readonly PropertyKey[]) =>
   path.length === 0 ? '' : `/${path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 
-/** The error body for failed validation of the body (default), a path parameter or the query. */
-export function validationError(issues: readonly Issue[], target?: string) {
+/** The refusal of a failed validation of the body (default), a path parameter or the query: code, message, issues. */
+function validationFault(issues: readonly Issue[], target?: string) {
   const details = issues.map((i) => ({
     path: pointerOf(i.path),
     code: i.code === 'custom' && typeof i.params?.code === 'string' ? i.params.code : i.code,
@@ -30,7 +30,23 @@ export function validationError(issues: readonly Issue[], target?: string) {
   const code = target === 'param' ? 'INVALID_ID' : target === 'query' ? 'INVALID_QUERY' : 'INVALID_BODY';
   const what = target === 'param' ? 'the path' : target === 'query' ? 'the query' : 'the body';
   const first = details[0];
-  return errorBody(code, first ? `${first.path || what}: ${first.message}` : `${what} is not valid`, { issues: details });
+  return {
+    code,
+    message: first ? `${first.path || what}: ${first.message}` : `${what} is not valid`,
+    details: { issues: details },
+  } as const;
+}
+
+/** The error body for failed validation of the body (default), a path parameter or the query. */
+export function validationError(issues: readonly Issue[], target?: string) {
+  const { code, message, details } = validationFault(issues, target);
+  return errorBody(code, message, details);
+}
+
+/** The error answer for failed validation, with the status its code has (400). */
+export function validationAnswer(c: Context, issues: readonly Issue[], target?: string) {
+  const { code, message, details } = validationFault(issues, target);
+  return errorAnswer(c, code, message, details);
 }
 
 /** The query parameters a route declares: the keys of its `request.query` object (none when it declares none). */
@@ -50,7 +66,7 @@ export function onlyDeclaredQuery(allowed: ReadonlySet<string>): MiddlewareHandl
       for (const name of new URLSearchParams(url.slice(at + 1)).keys()) {
         if (!allowed.has(name)) {
           const message = `unknown query parameter ${JSON.stringify(name)}`;
-          return c.json(validationError([{ path: [name], code: 'unrecognized_keys', message }], 'query'), 400);
+          return validationAnswer(c, [{ path: [name], code: 'unrecognized_keys', message }], 'query');
         }
       }
     }
@@ -70,7 +86,7 @@ export function hasNoBody(header: (name: string) => string | undefined): boolean
 
 /** Refuses a request without a body where the route requires one (400 INVALID_BODY). */
 const bodyRequired: MiddlewareHandler = async function requireBody(c, next) {
-  if (hasNoBody((name) => c.req.header(name))) return c.json(errorBody('INVALID_BODY', 'a body is required'), 400);
+  if (hasNoBody((name) => c.req.header(name))) return errorAnswer(c, 'INVALID_BODY', 'a body is required');
   await next();
 };
 
@@ -98,7 +114,7 @@ export function undecodablePathParams(template: string): MiddlewareHandler {
           decodeURIComponent(raw[offset + i] as string);
         } catch {
           const message = 'not valid percent-encoded UTF-8';
-          return c.json(validationError([{ path: [name], code: 'invalid_format', message }], 'param'), 400);
+          return validationAnswer(c, [{ path: [name], code: 'invalid_format', message }], 'param');
         }
       }
     }
@@ -113,7 +129,7 @@ export function undecodablePathParams(template: string): MiddlewareHandler {
 function validPathParams(schema: z.ZodType): MiddlewareHandler {
   return async function refuseBadParams(c, next) {
     const result = schema.safeParse(c.req.param());
-    if (!result.success) return c.json(validationError(result.error.issues, 'param'), 400);
+    if (!result.success) return validationAnswer(c, result.error.issues, 'param');
     await next();
   };
 }
@@ -135,7 +151,7 @@ export function router(): OpenAPIHono<Env> {
   const app = new OpenAPIHono<Env>({
     defaultHook: (result, c) => {
       if (result.success) return;
-      return c.json(validationError(result.error.issues, (result as { target?: string }).target), 400);
+      return validationAnswer(c, result.error.issues, (result as { target?: string }).target);
     },
   });
   const register = app.openapi;

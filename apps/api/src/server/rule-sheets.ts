@@ -5,9 +5,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { compileBody } from './compile-body.ts';
 import { CompileBody } from './compile-body-schema.ts';
 import { compileOffLoop } from './compile-thread.ts';
-import { errorBody } from './errors.ts';
+import { errorAnswer } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
-import { validationError } from './openapi.ts';
+import { validationAnswer } from './openapi.ts';
 
 const MAX_RULES_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -16,14 +16,14 @@ export const ruleSheets = new Hono().post(
   '/compile',
   bodyLimit({
     maxSize: MAX_RULES_BODY_BYTES,
-    onError: (c) => c.json(errorBody('TOO_LARGE', `the body is over ${MAX_RULES_BODY_BYTES} bytes`), 413),
+    onError: (c) => errorAnswer(c, 'TOO_LARGE', `the body is over ${MAX_RULES_BODY_BYTES} bytes`),
   }),
   exactJsonBody({ maxBytes: MAX_RULES_BODY_BYTES }),
   async (c) => {
     const raw: unknown = await c.req.json().catch(() => undefined);
-    if (raw === undefined) return c.json(errorBody('INVALID_BODY', 'the body is not JSON', { issues: [] }), 400);
+    if (raw === undefined) return errorAnswer(c, 'INVALID_BODY', 'the body is not JSON', { issues: [] });
     const parsed = CompileBody.safeParse(raw);
-    if (!parsed.success) return c.json(validationError(parsed.error.issues), 400);
+    if (!parsed.success) return validationAnswer(c, parsed.error.issues);
     const answer = await compileOffLoop(parsed.data, compileBody);
     return c.json(answer.body, answer.status);
   },

@@ -41,18 +41,18 @@ export interface LoadedAgent {
 
 async function running(ctx: AppContext, id: string, versions: Record<string, number>): Promise<string> {
   const doc = await ctx.store.get(id);
-  if (!doc) throw new ApiError(409, 'AGENT_NOT_LOADABLE', `${id} has no running version`);
+  if (!doc) throw new ApiError('AGENT_NOT_LOADABLE', `${id} has no running version`);
   versions[id] = doc.sequence;
   return doc.text;
 }
 
 function unloadable(id: string, problems: readonly Diagnostic[]): never {
-  throw new ApiError(409, 'AGENT_NOT_LOADABLE', `${id} does not load`, { problems: problems.map(diagnosticJson) });
+  throw new ApiError('AGENT_NOT_LOADABLE', `${id} does not load`, { problems: problems.map(diagnosticJson) });
 }
 
 /** A pinned rule that does not load makes the agent unloadable, naming the rule. */
 function rulesUnloadable(err: unknown): never {
-  if (err instanceof ApiError) throw new ApiError(409, 'AGENT_NOT_LOADABLE', err.message, err.details);
+  if (err instanceof ApiError) throw new ApiError('AGENT_NOT_LOADABLE', err.message, err.details);
   throw err;
 }
 

@@ -32,7 +32,6 @@ export async function assertGatewaysDecide(state: StateStore, revision: Language
   const lagging = await laggingGateways(state, revision);
   if (lagging.length === 0) return;
   throw new ApiError(
-    409,
     'GATEWAYS_NOT_UPGRADED',
     `${what} is policy language revision ${revision} and cannot run yet: ${laggingSentence(lagging, revision)}. Nothing was changed; try again once they are upgraded`,
     { revision, gateways: gatewaysJson(lagging) },

@@ -18,7 +18,7 @@ const WORKSPACE_CATALOGUE = 'catalogue.yaml';
 /** A 404 of a reused loader as this route's: NOT_FOUND naming the resource (docs/api.md). */
 function notFoundAs(resource: Resource) {
   return (err: unknown): never => {
-    if (err instanceof ApiError && err.status === 404) throw new ApiError(404, 'NOT_FOUND', err.message, { resource });
+    if (err instanceof ApiError && err.status === 404) throw new ApiError('NOT_FOUND', err.message, { resource });
     throw err;
   };
 }
@@ -33,7 +33,7 @@ export async function review<T extends ReviewAnswer & { ok: true }>(task: Review
   const size = 'map' in task ? task.map.policy.length : task.preview.running.length + task.preview.candidate.length;
   const answer = await offLoop(size, { review: task }, () => runReview(task));
   if (!answer.ok) {
-    throw new ApiError(409, 'POLICY_NOT_LOADABLE', `${what}: the ${answer.which} version does not load`, { problems: answer.problems });
+    throw new ApiError('POLICY_NOT_LOADABLE', `${what}: the ${answer.which} version does not load`, { problems: answer.problems });
   }
   return answer as T;
 }
@@ -46,7 +46,7 @@ export async function versionText(ctx: AppContext, id: string, sequence: number)
 /** The running version of a document; none running is 404 NOT_FOUND, resource version. */
 export async function runningVersion(ctx: AppContext, id: string): Promise<{ sequence: number; text: string }> {
   const doc = await ctx.store.get(id).catch(storeError);
-  if (!doc) throw new ApiError(404, 'NOT_FOUND', `no version of ${id} runs`, { resource: 'version' });
+  if (!doc) throw new ApiError('NOT_FOUND', `no version of ${id} runs`, { resource: 'version' });
   return { sequence: doc.sequence, text: doc.text };
 }
 
@@ -73,7 +73,7 @@ export async function agentSubject(ctx: AppContext, name: string): Promise<Agent
 /** A policy document that exists: missing is 404 (resource document), another kind 400 NOT_A_POLICY. */
 export async function assertPolicyDocument(ctx: AppContext, id: string): Promise<void> {
   const history = await ctx.store.history(id).catch(storeError);
-  if (history.length === 0) throw new ApiError(404, 'NOT_FOUND', `no document ${id}`, { resource: 'document' });
+  if (history.length === 0) throw new ApiError('NOT_FOUND', `no document ${id}`, { resource: 'document' });
   refuseNotAPolicy(id, 'only a policy has a decision map or an impact preview');
 }
 

@@ -184,7 +184,7 @@ async function visible(ctx: AppContext, principal: Principal, id: string): Promi
   const row = await ctx.state.findApproval(id);
   if (principal.kind === 'agent') {
     if (!row) throw notFound('approval', `no approval request ${id}`);
-    if (row.agent !== principal.agent) throw new ApiError(403, 'AGENT_MISMATCH', `this request belongs to ${row.agent}`);
+    if (row.agent !== principal.agent) throw new ApiError('AGENT_MISMATCH', `this request belongs to ${row.agent}`);
     return row;
   }
   if (!row) throw notFound('approval', `no approval request ${id}`);
@@ -219,13 +219,12 @@ export function approvalRoutes() {
       const row = await ctx.state.findApproval(id);
       if (!row) throw notFound('approval', `no approval request ${id}`);
       if (!isEligible(member, row)) {
-        throw new ApiError(403, 'NOT_ELIGIBLE', 'you are not an eligible approver of this request');
+        throw new ApiError('NOT_ELIGIBLE', 'you are not an eligible approver of this request');
       }
       const outcome = await ctx.state.decideApproval(id, member, verb === 'approve' ? 'approved' : 'denied', reason ?? null, ctx.now());
       if (!outcome.ok) {
-        if (outcome.reason === 'expired')
-          throw new ApiError(409, 'APPROVAL_EXPIRED', 'the request has expired and can no longer be decided');
-        if (outcome.reason === 'already_decided') throw new ApiError(409, 'ALREADY_DECIDED', 'the request has been decided already');
+        if (outcome.reason === 'expired') throw new ApiError('APPROVAL_EXPIRED', 'the request has expired and can no longer be decided');
+        if (outcome.reason === 'already_decided') throw new ApiError('ALREADY_DECIDED', 'the request has been decided already');
         throw notFound('approval', `no approval request ${id}`);
       }
       ctx.events.publish({ type: 'approval', id, status: outcome.row.status });
@@ -236,13 +235,13 @@ export function approvalRoutes() {
   app.openapi(claimRoute, async (c) => {
     const ctx = c.get('ctx');
     const principal = c.get('principal');
-    if (principal.kind !== 'agent') throw new ApiError(403, 'AGENT_KEY_REQUIRED', 'only the agent claims its approved calls');
+    if (principal.kind !== 'agent') throw new ApiError('AGENT_KEY_REQUIRED', 'only the agent claims its approved calls');
     const { id } = c.req.valid('param');
     await visible(ctx, principal, id);
     const outcome = await claimHeldCall(ctx, id, c.req.valid('json').arguments);
     if (!outcome.ok) {
       if (outcome.reason === 'not_found') throw notFound('approval', `no approval request ${id}`);
-      throw new ApiError(409, outcome.code, outcome.message);
+      throw new ApiError(outcome.code, outcome.message);
     }
     return exactJson(c, await present(ctx, principal, outcome.row), 200);
   });

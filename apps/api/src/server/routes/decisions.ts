@@ -146,7 +146,7 @@ export function decisionRoutes() {
     const q = c.req.valid('query');
     const withArguments = q.with_arguments === 'true';
     if (q.since !== undefined && q.until !== undefined && new Date(q.since) > new Date(q.until)) {
-      throw new ApiError(400, 'INVALID_QUERY', 'since is after until');
+      throw new ApiError('INVALID_QUERY', 'since is after until');
     }
     const after = pageKeyOf(q.cursor);
     const page = await c.get('ctx').state.listDecisions({

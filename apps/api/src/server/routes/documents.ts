@@ -107,7 +107,7 @@ export function documentRoutes() {
     if (documentKindOf(id) === 'ruleset' && (await lifecycleOf(ctx.store).statusOf(id)) === 'active') {
       // The version a revert lands on is known only once it is made: an active set moves by activating a
       // version, which checks its pins first.
-      throw new ApiError(409, 'RULESET_REVERT_ACTIVE', `${id} is active: activate the version to run instead, so its pins are checked`);
+      throw new ApiError('RULESET_REVERT_ACTIVE', `${id} is active: activate the version to run instead, so its pins are checked`);
     }
     // The version a revert lands on runs (a set in test runs too): a live gateway must decide its language revision.
     const target = await ctx.store.revertTarget(id).catch(storeError);

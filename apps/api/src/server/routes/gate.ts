@@ -5,7 +5,7 @@ import { MAX_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, MAX_AGENT_NAME, readJsonBody } from '../call-request.ts';
 import { ApiError } from '../errors.ts';
 import { decideAgentCall } from '../gate/decide-agent-call.ts';
-import { onlyDeclaredQuery, router, undecodablePathParams, validationError } from '../openapi.ts';
+import { onlyDeclaredQuery, router, undecodablePathParams, validationAnswer } from '../openapi.ts';
 import { agentParam } from './path-params.ts';
 import { ErrorSchema } from './route-kit.ts';
 
@@ -67,14 +67,14 @@ export function gateRoutes() {
     const principal = c.get('principal');
     const name = c.req.param('agent');
     const badName = agentNameIssues(name);
-    if (badName) return c.json(validationError(badName, 'param'), 400);
+    if (badName) return validationAnswer(c, badName, 'param');
     const value = await readJsonBody(c, MAX_BODY_BYTES);
     if (value instanceof Response) return value;
     const issues = callBodyIssues(value);
-    if (issues) return c.json(validationError(issues), 400);
+    if (issues) return validationAnswer(c, issues);
     const body = value as CallRequestBody;
-    if (principal.kind !== 'agent') throw new ApiError(403, 'AGENT_KEY_REQUIRED', "only the agent's own key sends its calls");
-    if (principal.agent !== name) throw new ApiError(403, 'AGENT_MISMATCH', `this key belongs to ${principal.agent}, not ${name}`);
+    if (principal.kind !== 'agent') throw new ApiError('AGENT_KEY_REQUIRED', "only the agent's own key sends its calls");
+    if (principal.agent !== name) throw new ApiError('AGENT_MISMATCH', `this key belongs to ${principal.agent}, not ${name}`);
     return c.json(await decideAgentCall(ctx, name, body), 200);
   });
   return app;

@@ -23,6 +23,6 @@ export const PageFields = {
 export function pageKeyOf(cursor: string | undefined): PageKey | undefined {
   if (cursor === undefined) return undefined;
   const key = decodeCursor(cursor);
-  if (!key) throw new ApiError(400, 'INVALID_CURSOR', 'cursor is not a next_cursor this server gave; start again without one');
+  if (!key) throw new ApiError('INVALID_CURSOR', 'cursor is not a next_cursor this server gave; start again without one');
   return key;
 }

@@ -17,5 +17,5 @@ export function refuseNotAPolicy(id: string, only: string): void {
   const kind = documentKindOf(id);
   if (kind === 'policy') return;
   const what = kind === undefined ? 'not a known kind of document' : `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
-  throw new ApiError(400, 'NOT_A_POLICY', `${id} is ${what}, not a policy: ${only}`, { kind: kind ?? null });
+  throw new ApiError('NOT_A_POLICY', `${id} is ${what}, not a policy: ${only}`, { kind: kind ?? null });
 }

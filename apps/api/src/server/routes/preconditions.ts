@@ -68,7 +68,7 @@ export function readIfMatch(header: string | undefined): IfMatch {
 /** 412 PRECONDITION_FAILED with the current tag, for an If-Match no write could satisfy. */
 async function failed(store: DocumentStore, id: string, header: string): Promise<never> {
   const current = await newestOf(store, id);
-  throw new ApiError(412, 'PRECONDITION_FAILED', `If-Match ${header} does not name ${id}'s newest version (${current ?? 'none'})`, {
+  throw new ApiError('PRECONDITION_FAILED', `If-Match ${header} does not name ${id}'s newest version (${current ?? 'none'})`, {
     current,
   });
 }
@@ -87,7 +87,6 @@ export async function requiredPrecondition(
   const ifMatch = readIfMatch(header);
   if (ifMatch.kind === 'any' || (ifMatch.kind === 'absent' && basedOn === undefined)) {
     throw new ApiError(
-      428,
       'PRECONDITION_REQUIRED',
       `a write to ${id} names the version it was made from: send If-Match with the ETag read (or based_on)`,
     );

@@ -102,7 +102,6 @@ export function reviewRoutes() {
     if (policy_version !== undefined) {
       if (subject.policy === undefined) {
         throw new ApiError(
-          400,
           'NO_AGENT_POLICY',
           `${agent} names no policy of its own (a rule set pins its versions): ask GET /v1/documents/{id}/decision-map?version=N`,
         );

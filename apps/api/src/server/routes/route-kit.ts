@@ -1,7 +1,7 @@
 // What the route modules share: the error body's schema, JSON response and request helpers, the member-role
 // middleware, and a store refusal as an API error.
 import { z } from '@hono/zod-openapi';
-import { API_CODE_NAMES, API_CODES, type ApiCode } from '@tollgate/engine';
+import { API_CODE_NAMES, type ApiCode } from '@tollgate/engine';
 import { StoreError, type StoreErrorCode } from '@tollgate/store';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -144,7 +144,7 @@ export function members(...roles: Role[]) {
  */
 export function people(refusal = "a model's key cannot make a version run; a person activates it") {
   return createMiddleware<Env>(async function requirePerson(c, next) {
-    if (c.get('principal').grants.includes('model')) throw new ApiError(403, 'PERSON_REQUIRED', refusal);
+    if (c.get('principal').grants.includes('model')) throw new ApiError('PERSON_REQUIRED', refusal);
     await next();
   });
 }
@@ -183,7 +183,7 @@ export type Resource =
   | 'tool';
 
 /** 404 NOT_FOUND naming the kind of resource missing (docs/api.md, "One vocabulary"). */
-export const notFound = (resource: Resource, message: string) => new ApiError(404, 'NOT_FOUND', message, { resource });
+export const notFound = (resource: Resource, message: string) => new ApiError('NOT_FOUND', message, { resource });
 
 /** Seconds a client waits before retrying a write refused because the store was busy (`Retry-After`). */
 export const STORE_RETRY_AFTER_SECONDS = 1;
@@ -202,7 +202,7 @@ export function storeError(err: unknown, resource?: Resource): never {
     // Every NOT_FOUND names what is missing: the store's not_found is of a document unless the caller says which.
     const details = err.code === 'not_found' ? { ...err.details, resource: resource ?? 'document' } : err.details;
     const code = STORE_CODES[err.code];
-    throw new ApiError(API_CODES[code].status, code, err.message, details, headers);
+    throw new ApiError(code, err.message, details, headers);
   }
   throw err;
 }

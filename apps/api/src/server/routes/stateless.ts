@@ -2,6 +2,7 @@
 // against rules, and draft a policy from a template; each answers from its body alone and keeps nothing.
 import { createRoute, z } from '@hono/zod-openapi';
 import {
+  type ApiCode,
   type Catalogue,
   CompiledPolicy,
   checkTool,
@@ -80,13 +81,13 @@ const TemplateBody = z.strictObject({ params: z.record(z.string(), z.string()).o
 
 /** Throws a refusal of rules in a body as the API's error. */
 function refuse(refusal: RulesRefusal): never {
-  const { code, message, details } = refusal.body.error as { code: string; message: string; details?: unknown };
-  throw new ApiError(refusal.status, code, message, details);
+  const { code, message, details } = refusal.body.error as { code: ApiCode; message: string; details?: unknown };
+  throw new ApiError(code, message, details);
 }
 
 /** 422 with the problems of a part of the body that the engine refuses. */
-function refuseIf(problems: Diagnostic[], code: string, what: string): void {
-  if (problems.length > 0) throw new ApiError(422, code, `${what}: ${problems[0]?.message}`, { problems: problems.map(diagnosticJson) });
+function refuseIf(problems: Diagnostic[], code: ApiCode, what: string): void {
+  if (problems.length > 0) throw new ApiError(code, `${what}: ${problems[0]?.message}`, { problems: problems.map(diagnosticJson) });
 }
 
 function membersOf(members: unknown[] | undefined, at: string): Member[] | undefined {
@@ -286,7 +287,7 @@ export function statelessRoutes() {
     const checked = validatePolicy(body.document, { members: members ?? (await c.get('ctx').state.judgedMembers()) });
     const errors = [...bodyFindings(c, '/document'), ...checked.errors];
     if (errors.length > 0) {
-      throw new ApiError(422, 'INVALID_POLICY', 'the document is not valid, so it decides nothing', {
+      throw new ApiError('INVALID_POLICY', 'the document is not valid, so it decides nothing', {
         errors: errors.map(diagnosticJson),
       });
     }
@@ -340,7 +341,7 @@ export function statelessRoutes() {
     const draft = createFromTemplate(name, c.req.valid('json').params ?? {});
     if (!draft.ok) {
       const first = draft.errors[0];
-      throw new ApiError(422, 'INVALID_PARAMETERS', `the parameters are not valid: ${first?.code}: ${first?.message}`, {
+      throw new ApiError('INVALID_PARAMETERS', `the parameters are not valid: ${first?.code}: ${first?.message}`, {
         problems: draft.errors.map(diagnosticJson),
       });
     }

@@ -207,7 +207,7 @@ export function toolBindingRoutes() {
     if (!tool) throw notFound('tool', `${id} has no tool named ${name}`);
     const binding = bindingOf(tool);
     if (bindingDigest(binding) !== digest) {
-      throw new ApiError(409, 'BINDING_CHANGED', `${name}'s binding is no longer the one with digest ${digest}: read the tools again`, {
+      throw new ApiError('BINDING_CHANGED', `${name}'s binding is no longer the one with digest ${digest}: read the tools again`, {
         digest: bindingDigest(binding),
       });
     }
@@ -218,14 +218,12 @@ export function toolBindingRoutes() {
       const seen = await ctx.state.seenDefinition(tool.upstream.server, tool.upstream.tool);
       if (!seen) {
         throw new ApiError(
-          409,
           'UPSTREAM_DEFINITION_UNSEEN',
           `no gateway has listed ${tool.upstream.tool} of ${tool.upstream.server} yet: refresh the upstreams, review its definition, then authorize`,
         );
       }
       if (upstream_digest !== seen.digest) {
         throw new ApiError(
-          409,
           'UPSTREAM_DEFINITION_CHANGED',
           `${name}'s upstream definition is not the one with digest ${upstream_digest ?? '(none sent)'}: review the current one and send its digest`,
           { upstream_digest: seen.digest },

@@ -20,7 +20,7 @@ export function authorOf(member: { name: string; role: Role; model?: boolean }) 
 }
 
 export async function assertReplacement(ctx: AppContext, id: string, replacement: string): Promise<void> {
-  if (replacement === id) throw new ApiError(400, 'INVALID_REPLACEMENT', 'a rule set cannot replace itself');
+  if (replacement === id) throw new ApiError('INVALID_REPLACEMENT', 'a rule set cannot replace itself');
   assertRulesetId(replacement);
   const history = await ctx.store.history(replacement).catch(() => []);
   if (!history.some((v) => !v.rejected)) throw notFound('ruleset', `no rule set ${replacement} to point agents at`);
@@ -56,7 +56,7 @@ export interface NewRuleset {
 export async function createRuleset(ctx: AppContext, b: NewRuleset, member: Member) {
   assertRulesetId(b.id);
   if ((await ctx.store.history(b.id).catch(storeError)).length > 0) {
-    throw new ApiError(409, 'RULESET_EXISTS', `${b.id} exists already; change its pins with PATCH`);
+    throw new ApiError('RULESET_EXISTS', `${b.id} exists already; change its pins with PATCH`);
   }
   const text = rulesetText(await checkRulesetText(ctx, rulesetText(b)));
   const saved = await ctx.store
@@ -75,12 +75,12 @@ export async function updateToLatest(ctx: AppContext, id: string, b: { rule_ids?
   if (!newest) throw notFound('ruleset', `no rule set ${id}`);
   const base = await readRulesetVersion(ctx, id, newest.version_id);
   if ((await lifecycleOf(ctx.store).statusOf(id)) === 'archived')
-    throw new ApiError(409, 'RULESET_ARCHIVED', `${id} is archived: restore it first`);
+    throw new ApiError('RULESET_ARCHIVED', `${id} is archived: restore it first`);
   const unknown = (b.rule_ids ?? []).filter((r) => !base.view.pins.some((p) => p.rule_id === r));
-  if (unknown.length > 0) throw new ApiError(400, 'PIN_NOT_FOUND', `the set pins no ${unknown.join(', ')}`, { rules: unknown });
+  if (unknown.length > 0) throw new ApiError('PIN_NOT_FOUND', `the set pins no ${unknown.join(', ')}`, { rules: unknown });
   const wanted = (pin: { rule_id: string }) => b.rule_ids === undefined || b.rule_ids.includes(pin.rule_id);
   const moved = base.view.pins.filter((p) => wanted(p) && p.newer);
-  if (moved.length === 0) throw new ApiError(409, 'PINS_CURRENT', 'every pin named is at its rule’s running version already');
+  if (moved.length === 0) throw new ApiError('PINS_CURRENT', 'every pin named is at its rule’s running version already');
   const pins = base.ruleset.pins.map((pin) => {
     const view = moved.find((p) => p.rule_id === pin.rule_id);
     return view?.running_version != null ? { rule_id: pin.rule_id, version_id: view.running_version } : pin;
@@ -95,7 +95,7 @@ export async function archiveRuleset(ctx: AppContext, id: string, b: { replaced_
   await readRulesetVersion(ctx, id);
   const lifecycle = lifecycleOf(ctx.store);
   const record = await lifecycle.of(id);
-  if (record.status === 'archived') throw new ApiError(409, 'RULESET_ARCHIVED', `${id} is archived already`);
+  if (record.status === 'archived') throw new ApiError('RULESET_ARCHIVED', `${id} is archived already`);
   if (b.replaced_by !== undefined) await assertReplacement(ctx, id, b.replaced_by);
   await lifecycle.update(id, { status: 'archived', restores_to: record.status, replaced_by: b.replaced_by }, member.name, ctx.now());
   return fullView(ctx, id);
@@ -106,7 +106,7 @@ export async function restoreRuleset(ctx: AppContext, id: string, member: Member
   const { view } = await readRulesetVersion(ctx, id);
   const lifecycle = lifecycleOf(ctx.store);
   const record = await lifecycle.of(id);
-  if (record.status !== 'archived') throw new ApiError(409, 'RULESET_NOT_ARCHIVED', `${id} is ${record.status}, not archived`);
+  if (record.status !== 'archived') throw new ApiError('RULESET_NOT_ARCHIVED', `${id} is ${record.status}, not archived`);
   let status: RuleStatus = 'restores_to' in record && record.restores_to !== undefined ? record.restores_to : 'draft';
   if (status === 'active' && view.pins.some((p) => p.status === 'draft')) status = 'draft';
   if (status === 'active' || status === 'test') await assertRulesetRuns(ctx, view);
@@ -118,7 +118,6 @@ export async function restoreRuleset(ctx: AppContext, id: string, member: Member
 export async function setRuleStatus(ctx: AppContext, id: string, status: RuleStatus, member: Member): Promise<void> {
   if (!hasStatus(id) || id.startsWith('rulesets/')) {
     throw new ApiError(
-      400,
       'INVALID_ID',
       `${id} is not a rule document (a policy, sheet or Colang file); rule sets change status through /v1/rulesets`,
     );

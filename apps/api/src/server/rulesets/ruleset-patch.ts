@@ -36,23 +36,23 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
   const current = await readRulesetVersion(ctx, id);
   const newest = (await ctx.store.history(id).catch(storeError)).at(-1)?.sequence ?? null;
   if (newest !== ifMatch) {
-    throw new ApiError(412, 'PRECONDITION_FAILED', `${id} changed since version ${ifMatch}: its newest version is ${newest ?? 'none'}`, {
+    throw new ApiError('PRECONDITION_FAILED', `${id} changed since version ${ifMatch}: its newest version is ${newest ?? 'none'}`, {
       current: newest,
     });
   }
   const lifecycle = lifecycleOf(ctx.store);
   const touchesLifecycle = b.status !== undefined || b.active_version !== undefined || b.replaced_by !== undefined;
   if (touchesLifecycle && !STEWARDS.includes(member.role)) {
-    throw new ApiError(403, 'ROLE_REQUIRED', `this needs the role ${STEWARDS.join(' or ')}; you are ${member.role}`);
+    throw new ApiError('ROLE_REQUIRED', `this needs the role ${STEWARDS.join(' or ')}; you are ${member.role}`);
   }
   // Which version runs, and whether the set runs at all, is a person's to change (route-kit.ts, people()).
   if (touchesLifecycle && member.model) {
-    throw new ApiError(403, 'PERSON_REQUIRED', "a model's key cannot make a version run; a person activates it");
+    throw new ApiError('PERSON_REQUIRED', "a model's key cannot make a version run; a person activates it");
   }
 
   if (b.pins !== undefined) {
     if (touchesLifecycle) {
-      throw new ApiError(400, 'PINS_WITH_STATUS', 'new pins save a draft version: change status or the active version in a second request');
+      throw new ApiError('PINS_WITH_STATUS', 'new pins save a draft version: change status or the active version in a second request');
     }
     const set = {
       name: b.name ?? current.view.name,
@@ -68,7 +68,7 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
 
   const record = await lifecycle.of(id);
   if (record.status === 'archived' && b.status === undefined) {
-    throw new ApiError(409, 'RULESET_ARCHIVED', `${id} is archived: restore it before changing it`);
+    throw new ApiError('RULESET_ARCHIVED', `${id} is archived: restore it before changing it`);
   }
   let activeVersion = current.view.version_id;
   if (b.active_version !== undefined && b.active_version !== current.view.active_version) {
@@ -99,7 +99,7 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
   }
   if (b.replaced_by !== undefined) {
     if ((b.status ?? record.status) !== 'archived') {
-      throw new ApiError(400, 'REPLACED_BY_NOT_ARCHIVED', 'replaced_by names the replacement of an archived set: archive it too');
+      throw new ApiError('REPLACED_BY_NOT_ARCHIVED', 'replaced_by names the replacement of an archived set: archive it too');
     }
     await assertReplacement(ctx, id, b.replaced_by);
     change.replaced_by = b.replaced_by;

@@ -110,7 +110,7 @@ export async function checkRulesetText(ctx: AppContext, text: string): Promise<R
   if (read.ok) return resolvePins(read.ruleset, context);
   const rules = read.rules;
   const message = rules.length > 0 ? `the rule set is refused; rules at fault: ${rules.join(', ')}` : 'the rule set is refused';
-  throw new ApiError(422, 'RULESET_REFUSED', message, {
+  throw new ApiError('RULESET_REFUSED', message, {
     rules,
     problems: read.problems.map(diagnosticJson),
   });
@@ -126,7 +126,7 @@ export function rulesetText(set: Ruleset): string {
 }
 
 export function assertRulesetId(id: string): void {
-  if (documentKindOf(id) !== 'ruleset') throw new ApiError(400, 'INVALID_ID', `${id} is not a rule set id (rulesets/<name>.ruleset.json)`);
+  if (documentKindOf(id) !== 'ruleset') throw new ApiError('INVALID_ID', `${id} is not a rule set id (rulesets/<name>.ruleset.json)`);
 }
 
 /** Every stored version of a set, oldest first, with its active and draft marks. */
@@ -162,7 +162,7 @@ export async function readRulesetVersion(
   if (!stored || stored.rejected) throw notFound('version', `${id} has no version ${wanted}`);
   // The stored text was checked when saved; read it without the store so a rule disabled since still shows.
   const read = readRuleset(stored.text);
-  if (!read.ok) throw new ApiError(409, 'RULESET_NOT_LOADABLE', `version ${wanted} of ${id} does not load`, { problems: read.problems });
+  if (!read.ok) throw new ApiError('RULESET_NOT_LOADABLE', `version ${wanted} of ${id} does not load`, { problems: read.problems });
   const lifecycle = lifecycleOf(ctx.store);
   const record = await lifecycle.of(id);
   const pins: PinView[] = [];
@@ -231,19 +231,19 @@ export async function loadPinnedRules(ctx: AppContext, view: RulesetVersionView)
   assertPinsResolved(view);
   for (const pin of view.pins) {
     const stored = pin.used_version === null ? undefined : await ctx.store.getVersion(pin.rule_id, pin.used_version);
-    if (!stored) throw new ApiError(409, 'RULE_NOT_LOADABLE', `${pin.rule_id} has no version to run`, { rules: [pin.rule_id] });
+    if (!stored) throw new ApiError('RULE_NOT_LOADABLE', `${pin.rule_id} has no version to run`, { rules: [pin.rule_id] });
     const base = { rule_id: pin.rule_id, version_id: stored.sequence, pinned: true };
     if (pin.kind === 'policy') {
       // The exact reader, as every stored document is read: a version that is not stated exactly does not load.
       const read = readJsonText(stored.text);
       if (!read.ok || read.diagnostics.length > 0) {
-        throw new ApiError(409, 'RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} is not exact JSON`, {
+        throw new ApiError('RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} is not exact JSON`, {
           rules: [pin.rule_id],
         });
       }
       const compiled = compilePolicy(read.value);
       if (!compiled.ok) {
-        throw new ApiError(409, 'RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} does not load`, {
+        throw new ApiError('RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} does not load`, {
           rules: [pin.rule_id],
         });
       }
@@ -256,7 +256,7 @@ export async function loadPinnedRules(ctx: AppContext, view: RulesetVersionView)
         compileRules(text, kind, undefined, pin.rule_id),
       );
       if (!compiled.ok) {
-        throw new ApiError(409, 'RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} does not load`, {
+        throw new ApiError('RULE_NOT_LOADABLE', `version ${stored.sequence} of ${pin.rule_id} does not load`, {
           rules: [pin.rule_id],
         });
       }
@@ -271,9 +271,9 @@ export async function loadPinnedRules(ctx: AppContext, view: RulesetVersionView)
 /** The workspace catalogue (catalogue.yaml) a rule set's calls are read against. */
 export async function workspaceCatalogue(ctx: AppContext, id = 'catalogue.yaml') {
   const doc = await ctx.store.get(id);
-  if (!doc) throw new ApiError(409, 'CATALOGUE_MISSING', `${id} has no running version: calls cannot be read without it`);
+  if (!doc) throw new ApiError('CATALOGUE_MISSING', `${id} has no running version: calls cannot be read without it`);
   const read = readCatalogue(doc.text, catalogueFormatOf(id) ?? 'yaml');
-  if (!read.ok) throw new ApiError(409, 'CATALOGUE_NOT_LOADABLE', `${id} does not load`, { problems: read.problems });
+  if (!read.ok) throw new ApiError('CATALOGUE_NOT_LOADABLE', `${id} does not load`, { problems: read.problems });
   return read.catalogue;
 }
 
@@ -281,7 +281,7 @@ export async function workspaceCatalogue(ctx: AppContext, id = 'catalogue.yaml')
 export function assertNoDraftRules(view: RulesetVersionView): void {
   const drafts = view.pins.filter((p) => p.status === 'draft').map((p) => p.rule_id);
   if (drafts.length > 0) {
-    throw new ApiError(409, 'RULESET_PINS_DRAFT', `a set cannot be active while it pins a draft rule: ${drafts.join(', ')}`, {
+    throw new ApiError('RULESET_PINS_DRAFT', `a set cannot be active while it pins a draft rule: ${drafts.join(', ')}`, {
       rules: drafts,
     });
   }
@@ -295,7 +295,6 @@ export function assertPinsResolved(view: RulesetVersionView): void {
   const unresolved = view.pins.filter((p) => p.version_id === null).map((p) => p.rule_id);
   if (unresolved.length > 0) {
     throw new ApiError(
-      409,
       'RULESET_PIN_UNRESOLVED',
       `version ${view.version_id} of ${view.id} pins ${unresolved.join(', ')} without a version, so it runs nothing: update the pins to latest and activate that version`,
       { rules: unresolved },

@@ -19,16 +19,15 @@ export async function runRulesetVersion(
   if (view.status === 'archived') {
     const also = view.replaced_by === undefined ? '' : `; use ${view.replaced_by}`;
     throw new ApiError(
-      409,
       'RULESET_ARCHIVED',
       `${id} is archived${also}`,
       view.replaced_by === undefined ? {} : { replaced_by: view.replaced_by },
     );
   }
-  if (view.status === 'disabled') throw new ApiError(409, 'RULESET_DISABLED', `${id} is disabled`);
+  if (view.status === 'disabled') throw new ApiError('RULESET_DISABLED', `${id} is disabled`);
   const unusable = view.pins.filter((p) => p.status === 'disabled' || p.status === 'archived').map((p) => p.rule_id);
   if (unusable.length > 0) {
-    throw new ApiError(409, 'RULESET_RULE_UNUSABLE', `the set pins rules since disabled or archived: ${unusable.join(', ')}`, {
+    throw new ApiError('RULESET_RULE_UNUSABLE', `the set pins rules since disabled or archived: ${unusable.join(', ')}`, {
       rules: unusable,
     });
   }
@@ -44,7 +43,7 @@ export async function runRulesetVersion(
     });
   } catch (err) {
     if (err instanceof RulesetRunError) {
-      throw new ApiError(503, 'RULESET_RUN_FAILED', `the run failed and nothing was recorded: ${err.message}`, {
+      throw new ApiError('RULESET_RUN_FAILED', `the run failed and nothing was recorded: ${err.message}`, {
         rule: err.rule,
         reason: err.reason,
       });

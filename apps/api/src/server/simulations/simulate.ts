@@ -98,12 +98,12 @@ export async function policyOf(ctx: AppContext, version: z.infer<typeof Version>
     if (!stored)
       throw notFound('version', `${ref.id} has no ${ref.sequence === undefined ? 'running version' : `version ${ref.sequence}`}`);
     const read = readJsonText(stored.text);
-    if (!read.ok) throw new ApiError(422, 'INVALID_POLICY', `${at}: ${ref.id} version ${stored.sequence} is not a policy document`);
+    if (!read.ok) throw new ApiError('INVALID_POLICY', `${at}: ${ref.id} version ${stored.sequence} is not a policy document`);
     document = read.value;
   }
   const compiled = compilePolicy(document);
   if (!compiled.ok) {
-    throw new ApiError(422, 'INVALID_POLICY', `${at}: not a valid policy document`, {
+    throw new ApiError('INVALID_POLICY', `${at}: not a valid policy document`, {
       errors: compiled.errors.map((e) => ({ code: e.code, path: `${at}${e.path ?? ''}`, message: e.message })),
     });
   }
@@ -111,7 +111,7 @@ export async function policyOf(ctx: AppContext, version: z.infer<typeof Version>
   // workspace's members able to approve (docs/policy.md, "Approvers").
   const approvers = validatePolicy(document, { members: await ctx.state.judgedMembers() }).errors.filter((e) => APPROVER_CODES.has(e.code));
   if (approvers.length > 0) {
-    throw new ApiError(422, 'INVALID_POLICY', `${at}: ${approvers[0]?.message}`, {
+    throw new ApiError('INVALID_POLICY', `${at}: ${approvers[0]?.message}`, {
       errors: approvers.map((e) => ({ code: e.code, path: `${at}${e.path ?? ''}`, message: e.message })),
     });
   }
@@ -137,7 +137,7 @@ function same(a: Decided, b: { decision: string; rule?: string | null; code?: st
 export function exampleCalls(suite: unknown): SimCall[] {
   const problems = validateExampleSuite(suite);
   if (problems.length > 0) {
-    throw new ApiError(422, 'INVALID_EXAMPLES', `/calls/examples${problems[0]?.path ?? ''}: ${problems[0]?.message}`, {
+    throw new ApiError('INVALID_EXAMPLES', `/calls/examples${problems[0]?.path ?? ''}: ${problems[0]?.message}`, {
       problems: problems.map((p) => diagnosticJson({ ...p, path: `/calls/examples${p.path ?? ''}` })),
     });
   }
@@ -156,7 +156,7 @@ export function exampleCalls(suite: unknown): SimCall[] {
 export function pastedCalls(calls: z.infer<typeof PastedCall>[]): SimCall[] {
   const problems = calls.flatMap((call, i) => validateToolBinding(call.tool, `/calls/${i}/tool`));
   if (problems.length > 0) {
-    throw new ApiError(422, 'INVALID_TOOL', `${problems[0]?.path ?? '/calls'}: ${problems[0]?.message}`, {
+    throw new ApiError('INVALID_TOOL', `${problems[0]?.path ?? '/calls'}: ${problems[0]?.message}`, {
       problems: problems.map(diagnosticJson),
     });
   }
@@ -192,7 +192,7 @@ export async function recordedCalls(ctx: AppContext, filter: { agent?: string; s
     limit: MAX_RECORDED_CALLS + 1,
   });
   if (rows.length > MAX_RECORDED_CALLS) {
-    throw new ApiError(422, 'TOO_MANY_CALLS', `more than ${MAX_RECORDED_CALLS} recorded calls match; narrow the agent, since or until`);
+    throw new ApiError('TOO_MANY_CALLS', `more than ${MAX_RECORDED_CALLS} recorded calls match; narrow the agent, since or until`);
   }
   const catalogues = new Map<string, Map<string, ToolBinding>>();
   const calls: SimCall[] = [];

@@ -11,7 +11,7 @@ import { notFound, storeError } from '../route-kit.ts';
 /** A malformed id names no document on any route: 400 INVALID_ID (docs/api.md, "One vocabulary"). */
 export function assertDocumentId(id: string): void {
   const problem = idProblem(id);
-  if (problem) throw new ApiError(400, 'INVALID_ID', `${JSON.stringify(id)}: ${problem}`);
+  if (problem) throw new ApiError('INVALID_ID', `${JSON.stringify(id)}: ${problem}`);
 }
 
 export function sequenceOf(text: string): number {
@@ -33,7 +33,7 @@ export async function refuseDamaged(ctx: AppContext, id: string, sequence: numbe
   const named = history.find((v) => (sequence === undefined ? v.running : v.sequence === sequence));
   if (!named) return;
   const problem = ctx.store.problems().find((p) => p.id === id && p.code === 'DAMAGED_VERSION' && p.sequence === named.sequence);
-  throw new ApiError(409, 'DAMAGED', problem?.message ?? `${id} version ${named.sequence} is stored, but its file is damaged`);
+  throw new ApiError('DAMAGED', problem?.message ?? `${id} version ${named.sequence} is stored, but its file is damaged`);
 }
 
 /**
@@ -55,7 +55,6 @@ export async function refuseBindingChange(ctx: AppContext, id: string, content: 
   }
   if (changed.length === 0) return;
   throw new ApiError(
-    403,
     'BINDING_CHANGE_FORBIDDEN',
     `only an owner or admin can change a tool's binding (its action, amount mapping or upstream); this edit changes ${changed.join(', ')}`,
     { tools: changed },
@@ -69,7 +68,7 @@ export async function refuseUnknownApprovers(id: string, text: string, ctx: AppC
     approverCodes.has(p.code),
   );
   if (problems.length === 0) return;
-  throw new ApiError(422, 'INVALID_POLICY', `${id}: ${problems[0]?.message}, so this version cannot run`, {
+  throw new ApiError('INVALID_POLICY', `${id}: ${problems[0]?.message}, so this version cannot run`, {
     errors: problems.map((p) => ({ code: p.code, path: p.path ?? '', message: p.message })),
   });
 }

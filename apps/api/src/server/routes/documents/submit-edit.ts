@@ -33,7 +33,7 @@ export async function submitEdit(
   if (kind === 'catalogue' && member.role === 'developer') await refuseBindingChange(ctx, id, body.content);
   // The upstreams document says which programs the gateway starts and where it sends calls: owners and admins only.
   if (kind === 'upstreams' && member.role !== 'owner' && member.role !== 'admin') {
-    throw new ApiError(403, 'ROLE_REQUIRED', `${id} is edited by an owner or admin only`, { roles: ['owner', 'admin'] });
+    throw new ApiError('ROLE_REQUIRED', `${id} is edited by an owner or admin only`, { roles: ['owner', 'admin'] });
   }
   // A rule set's pins and the settings' approved versions are checked against the store here (the seam's
   // validators read the text alone); a set's pins without a version are pinned as the version is made.
