@@ -52,3 +52,26 @@ export class SharedAttempt<T> {
     });
   }
 }
+
+/**
+ * The attempt `kept` holds under `key`, or a new one `run` starts there when it holds none, the one it holds was
+ * abandoned, or `anew`; a new one that fails is forgotten, so the next caller starts it again.
+ *
+ * @example
+ * attemptIn(this.clients, name, (signal) => this.connect(name, signal)).wait(timeoutMs, () => new Error('slow'));
+ */
+export function attemptIn<K, T>(
+  kept: Map<K, SharedAttempt<T>>,
+  key: K,
+  run: (signal: AbortSignal) => Promise<T>,
+  anew = false,
+): SharedAttempt<T> {
+  const held = kept.get(key);
+  if (held && !held.abandoned && !anew) return held;
+  const started = new SharedAttempt(run);
+  kept.set(key, started);
+  started.promise.catch(() => {
+    if (kept.get(key) === started) kept.delete(key);
+  });
+  return started;
+}

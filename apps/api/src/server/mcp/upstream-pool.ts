@@ -17,7 +17,7 @@ import {
 import { readUpstreams, UPSTREAMS_ID, type Upstream } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { listedDigest } from '../state/upstream-definitions.ts';
-import { SharedAttempt } from './shared-attempt.ts';
+import { attemptIn, type SharedAttempt } from './shared-attempt.ts';
 import { markUpstreamErrors, UpstreamError, upstreamFailure } from './upstream-failure.ts';
 
 export { UpstreamError } from './upstream-failure.ts';
@@ -64,15 +64,8 @@ export class UpstreamPool {
     // what it offers must not start upstreams nobody asked for); one listed before is listed as usual.
     if (request.listedOnly && !request.fresh && !this.lastListed.has(server)) return [];
     const client = await this.client(server, request);
-    let listing = this.listings.get(server);
-    if (!listing || listing.abandoned || request.fresh) {
-      const started = new SharedAttempt((signal) => this.ask(server, client, signal));
-      listing = started;
-      this.listings.set(server, started);
-      started.promise.catch(() => {
-        if (this.listings.get(server) === started) this.listings.delete(server);
-      });
-    }
+    // A fresh listing is asked anew; one that fails is asked again by the next caller.
+    const listing = attemptIn(this.listings, server, (signal) => this.ask(server, client, signal), request.fresh);
     return listing.wait(
       request.timeoutMs,
       () => new UpstreamError('UPSTREAM_TIMEOUT', `upstream ${server} did not list its tools within ${request.timeoutMs} ms`),
@@ -132,16 +125,8 @@ export class UpstreamPool {
 
   /** The server's connection, made by the first caller; each caller waits for it within its own bound. */
   private client(name: string, request: UpstreamRequest): Promise<Client> {
-    let client = this.clients.get(name);
-    if (!client || client.abandoned) {
-      const started = new SharedAttempt((signal) => this.connect(name, signal));
-      client = started;
-      this.clients.set(name, started);
-      // A server that could not be reached is tried again on the next call.
-      started.promise.catch(() => {
-        if (this.clients.get(name) === started) this.clients.delete(name);
-      });
-    }
+    // A server that could not be reached is tried again on the next call.
+    const client = attemptIn(this.clients, name, (signal) => this.connect(name, signal));
     return client.wait(
       request.timeoutMs,
       () => new UpstreamError('UPSTREAM_UNAVAILABLE', `upstream ${name} could not be reached: no answer in ${request.timeoutMs} ms`),
