@@ -17,10 +17,10 @@ import { PostgresGateways } from './postgres-gateways.ts';
 import { PostgresMembers } from './postgres-members.ts';
 import { rowsOf, STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';
 import { PostgresToolState } from './postgres-tool-state.ts';
-import { PostgresTrialCounter } from './postgres-trial-counter.ts';
 import { runsSince as rulesetRunsSince } from './ruleset-runs/postgres.ts';
 import type { DecisionRecord, StateStore } from './state-store.ts';
 import type { Authorizer, DefinitionPin } from './tool-bindings.ts';
+import { PostgresTrialCounter } from './trials/postgres.ts';
 import type { ListedTool } from './upstream-definitions.ts';
 
 /**

@@ -23,7 +23,7 @@ import {
   type DefinitionPin,
   unauthorizedTools,
 } from './tool-bindings.ts';
-import { SqliteTrialCounter } from './trial-counts.ts';
+import { SqliteTrialCounter } from './trials/sqlite.ts';
 import { type ListedTool, pinnedDigests, recordListed, seenDefinition, seenDefinitions } from './upstream-definitions.ts';
 
 /**

@@ -1,6 +1,6 @@
-// Trials' counts on PostgreSQL, as trial-counts.ts keeps them in SQLite (docs/review.md, "Trials on live
-// calls"): a call is counted by one upsert that returns the new count, so calls counted at once on any number of
-// nodes are all counted; the newest differing calls are kept with both answers.
+// Trials' counts on PostgreSQL, as sqlite.ts keeps them in SQLite (docs/review.md, "Trials on live calls"): a call
+// is counted by one upsert that returns the new count, so calls counted at once on any number of nodes are all
+// counted; the newest differing calls are kept with both answers (stored as model.ts writes them).
 import {
   isSampled,
   MAX_TRIAL_DIFFERENCES,
@@ -8,11 +8,10 @@ import {
   type TrialCounts,
   type TrialDifference,
   type TrialKey,
-  type TrialVerdict,
 } from '@tollgate/store';
 import type pg from 'pg';
-import { inTransaction, rowsOf } from './postgres-query.ts';
-import { readStoredJson } from './stored-json.ts';
+import { inTransaction, rowsOf } from '../postgres-query.ts';
+import { type CountsRow, countsOf, type DifferenceRow, differenceValues, sampleColumn } from './model.ts';
 
 /**
  * A TrialCounter over the trial_counts and trial_differences tables.
@@ -38,7 +37,7 @@ export class PostgresTrialCounter implements TrialCounter {
 
   async countSample(trial: TrialKey, difference: TrialDifference | undefined): Promise<void> {
     await inTransaction(this.pool, async (client) => {
-      const column = difference ? 'differed' : 'agreed';
+      const column = sampleColumn(difference);
       await rowsOf(
         client,
         `UPDATE trial_counts SET sampled = sampled + 1, ${column} = ${column} + 1 WHERE document = $1 AND started_at = $2`,
@@ -48,7 +47,7 @@ export class PostgresTrialCounter implements TrialCounter {
       await rowsOf(
         client,
         'INSERT INTO trial_differences (document, started_at, call_id, running, candidate) VALUES ($1, $2, $3, $4, $5)',
-        [trial.document, trial.startedAt, difference.callId, JSON.stringify(difference.running), JSON.stringify(difference.candidate)],
+        [trial.document, trial.startedAt, ...differenceValues(difference)],
       );
       // Only the newest are kept: the list is bounded however long a trial runs.
       await rowsOf(
@@ -61,18 +60,17 @@ export class PostgresTrialCounter implements TrialCounter {
   }
 
   async counts(trial: TrialKey): Promise<TrialCounts> {
-    const [row] = await rowsOf<Omit<TrialCounts, 'differences'>>(
+    const [row] = await rowsOf<CountsRow>(
       this.pool,
       'SELECT calls, sampled, agreed, differed FROM trial_counts WHERE document = $1 AND started_at = $2',
       [trial.document, trial.startedAt],
     );
-    const rows = await rowsOf<{ call_id: string; running: string; candidate: string }>(
+    const rows = await rowsOf<DifferenceRow>(
       this.pool,
       'SELECT call_id, running, candidate FROM trial_differences WHERE document = $1 AND started_at = $2 ORDER BY id',
       [trial.document, trial.startedAt],
     );
-    const differences = rows.map((r) => ({ callId: r.call_id, running: verdict(r.running), candidate: verdict(r.candidate) }));
-    return { calls: row?.calls ?? 0, sampled: row?.sampled ?? 0, agreed: row?.agreed ?? 0, differed: row?.differed ?? 0, differences };
+    return countsOf(row, rows);
   }
 
   async reset(document: string): Promise<void> {
@@ -81,14 +79,4 @@ export class PostgresTrialCounter implements TrialCounter {
       await rowsOf(client, 'DELETE FROM trial_differences WHERE document = $1', [document]);
     });
   }
-}
-
-/** A stored answer: one that does not read is shown as unknown, never guessed (as trial-counts.ts). */
-function verdict(text: string): TrialVerdict {
-  const value = readStoredJson(text) as Partial<TrialVerdict> | null;
-  return {
-    decision: typeof value?.decision === 'string' ? value.decision : 'unknown',
-    rule: value?.rule ?? null,
-    code: value?.code ?? null,
-  };
 }

@@ -1,6 +1,6 @@
 // Trials' counts in the server's database (docs/review.md, "Trials on live calls"): each count is one UPDATE of
 // its row, so calls counted at once, by one process or several sharing the data folder, are all counted, and the
-// counts outlive a restart. The newest differing calls are kept with both answers.
+// counts outlive a restart. The newest differing calls are kept with both answers (stored as model.ts writes them).
 import {
   isSampled,
   MAX_TRIAL_DIFFERENCES,
@@ -8,10 +8,9 @@ import {
   type TrialCounts,
   type TrialDifference,
   type TrialKey,
-  type TrialVerdict,
 } from '@tollgate/store';
-import type { Db } from './db.ts';
-import { readStoredJson } from './stored-json.ts';
+import type { Db } from '../db.ts';
+import { type CountsRow, countsOf, type DifferenceRow, differenceValues, sampleColumn } from './model.ts';
 
 /**
  * A TrialCounter over the trial_counts and trial_differences tables.
@@ -40,14 +39,14 @@ export class SqliteTrialCounter implements TrialCounter {
 
   async countSample(trial: TrialKey, difference: TrialDifference | undefined): Promise<void> {
     this.db.transaction(() => {
-      const column = difference ? 'differed' : 'agreed';
+      const column = sampleColumn(difference);
       this.db
         .prepare(`UPDATE trial_counts SET sampled = sampled + 1, ${column} = ${column} + 1 WHERE document = ? AND started_at = ?`)
         .run(trial.document, trial.startedAt);
       if (!difference) return;
       this.db
         .prepare('INSERT INTO trial_differences (document, started_at, call_id, running, candidate) VALUES (?, ?, ?, ?, ?)')
-        .run(trial.document, trial.startedAt, difference.callId, JSON.stringify(difference.running), JSON.stringify(difference.candidate));
+        .run(trial.document, trial.startedAt, ...differenceValues(difference));
       // Only the newest are kept: the list is bounded however long a trial runs.
       this.db
         .prepare(
@@ -61,12 +60,11 @@ export class SqliteTrialCounter implements TrialCounter {
   async counts(trial: TrialKey): Promise<TrialCounts> {
     const row = this.db
       .prepare('SELECT calls, sampled, agreed, differed FROM trial_counts WHERE document = ? AND started_at = ?')
-      .get(trial.document, trial.startedAt) as Omit<TrialCounts, 'differences'> | undefined;
+      .get(trial.document, trial.startedAt) as CountsRow | undefined;
     const rows = this.db
       .prepare('SELECT call_id, running, candidate FROM trial_differences WHERE document = ? AND started_at = ? ORDER BY id')
-      .all(trial.document, trial.startedAt) as { call_id: string; running: string; candidate: string }[];
-    const differences = rows.map((r) => ({ callId: r.call_id, running: verdict(r.running), candidate: verdict(r.candidate) }));
-    return { calls: row?.calls ?? 0, sampled: row?.sampled ?? 0, agreed: row?.agreed ?? 0, differed: row?.differed ?? 0, differences };
+      .all(trial.document, trial.startedAt) as DifferenceRow[];
+    return countsOf(row, rows);
   }
 
   async reset(document: string): Promise<void> {
@@ -75,14 +73,4 @@ export class SqliteTrialCounter implements TrialCounter {
       this.db.prepare('DELETE FROM trial_differences WHERE document = ?').run(document);
     })();
   }
-}
-
-/** A stored answer: the server wrote it from its own values; one that does not read is shown as unknown, never guessed. */
-function verdict(text: string): TrialVerdict {
-  const value = readStoredJson(text) as Partial<TrialVerdict> | null;
-  return {
-    decision: typeof value?.decision === 'string' ? value.decision : 'unknown',
-    rule: value?.rule ?? null,
-    code: value?.code ?? null,
-  };
 }
