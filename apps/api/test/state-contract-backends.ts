@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freshSchema, POSTGRES_UNREACHABLE } from '../../../packages/store/test/postgres-fixture.ts';
-import type { ApprovalRow } from '../src/server/state/approvals.ts';
+import type { ApprovalRow } from '../src/server/state/approvals/model.ts';
 import { openDatabase } from '../src/server/state/db.ts';
 import { argumentsDigest } from '../src/server/state/decisions/arguments-digest.ts';
 import { newCallId } from '../src/server/state/decisions/call-id.ts';

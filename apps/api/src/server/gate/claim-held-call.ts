@@ -3,10 +3,8 @@
 // is published once, by the claim that won (docs/api.md, "Approvals").
 import type { ApiCode } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
-import type { ApprovalRow, ClaimOutcome } from '../state/approvals.ts';
+import type { ApprovalRow, ClaimRefusal } from '../state/approvals/model.ts';
 import { argumentsDigest } from '../state/decisions/arguments-digest.ts';
-
-type ClaimRefusal = Extract<ClaimOutcome, { ok: false }>['reason'];
 
 /** Each refusal's code and words, for the claim route's error and the gateway's error result alike. */
 export const CLAIM_REFUSALS: Readonly<Record<ClaimRefusal, { code: ApiCode; message: string }>> = {

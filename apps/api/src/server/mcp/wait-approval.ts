@@ -4,7 +4,7 @@
 // expires, the client cancels, or the bounded wait ends; the client hears the seconds as progress meanwhile.
 import type { AppContext } from '../context.ts';
 import type { CallAnswer } from '../gate/decide-agent-call.ts';
-import { statusOf } from '../state/approvals.ts';
+import { statusOf } from '../state/approvals/model.ts';
 import type { ProgressRelay } from './progress-relay.ts';
 import { errorResult, type Refused, toldOf } from './tool-result.ts';
 

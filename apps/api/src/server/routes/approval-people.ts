@@ -1,7 +1,7 @@
 // The people of an approval request by name: who may decide it now and who decided it, so the console can
 // name them (docs/console.md, "Approvals inbox"). Only ids and names leave here, never a member's keys.
 import { APPROVER_ROLES } from '@tollgate/engine';
-import type { ApprovalRow } from '../state/approvals.ts';
+import type { ApprovalRow } from '../state/approvals/model.ts';
 import type { MemberRow } from '../state/members.ts';
 import { readStoredJson } from '../state/stored-json.ts';
 

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { claimHeldCall } from '../gate/claim-held-call.ts';
 import { router } from '../openapi.ts';
-import { type ApprovalRow, statusOf } from '../state/approvals.ts';
+import { type ApprovalRow, statusOf } from '../state/approvals/model.ts';
 import type { MemberRow, Principal } from '../state/members.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { deciderName, eligibleApprovers, isEligible, listedApprovers, membersById } from './approval-people.ts';

@@ -5,14 +5,14 @@
 // postgres-migrations.ts's; the pool is the caller's, and close() leaves it open.
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type pg from 'pg';
-import type { ApprovalFilter } from './approvals.ts';
+import type { ApprovalFilter } from './approvals/model.ts';
+import { claimApproval, decideApproval, findApproval, listApprovals } from './approvals/postgres.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions } from './decisions/postgres.ts';
 import { PostgresDecisionLog } from './decisions/postgres-log.ts';
 import type { LanguageRevision } from './gateways.ts';
 import type { PageKey } from './keyset.ts';
 import type { Grant, MemberRow, Role } from './members.ts';
-import { claimApproval, decideApproval, findApproval, listApprovals } from './postgres-approvals.ts';
 import { PostgresGateways } from './postgres-gateways.ts';
 import { PostgresMembers } from './postgres-members.ts';
 import { rowsOf, STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';

@@ -3,8 +3,8 @@
 // recordDecision reads the session's history, decides and queues the row in one synchronous step: no other
 // call of the process can come between (state-store.ts).
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
-import type { ApprovalFilter } from './approvals.ts';
-import { claimApproval, decideApproval, findApproval, listApprovals } from './approvals.ts';
+import type { ApprovalFilter } from './approvals/model.ts';
+import { claimApproval, decideApproval, findApproval, listApprovals } from './approvals/sqlite.ts';
 import { cachedJudgedMembers, cachedMembers, cachedPrincipalOf } from './auth-cache.ts';
 import type { Db } from './db.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';

@@ -5,7 +5,7 @@
 // (apps/api/test/state-contract.test.ts). Routes and the gate use only this.
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type { TrialCounter } from '@tollgate/store';
-import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome } from './approvals.ts';
+import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome } from './approvals/model.ts';
 import type { DecisionFilter, DecisionRow, SessionCall } from './decisions/model.ts';
 import type { GatewayNode, GatewayView, LanguageRevision } from './gateways.ts';
 import type { PageKey } from './keyset.ts';

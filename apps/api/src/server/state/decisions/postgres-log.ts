@@ -10,8 +10,8 @@
 //   written under that lock, so rowids of a session's rows grow with commit order: a history read once is kept,
 //   and later reads fetch only the rows above the highest rowid seen (model.ts, SessionHistories).
 import type pg from 'pg';
-import type { ApprovalRow } from '../approvals.ts';
-import { insertApproval } from '../postgres-approvals.ts';
+import type { ApprovalRow } from '../approvals/model.ts';
+import { insertApproval } from '../approvals/postgres.ts';
 import { inTransaction, placeholders, type Queryable, rowsOf } from '../postgres-query.ts';
 import type { DecisionRecord } from '../state-store.ts';
 import {

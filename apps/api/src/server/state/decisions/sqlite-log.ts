@@ -13,8 +13,8 @@
 // - when a write fails the decisions stay queued and are retried, and the gate answers 500 (fails closed)
 //   until they are written.
 // An in-memory database, or a writer thread that cannot start, is written on this thread instead.
-import type { ApprovalRow } from '../approvals.ts';
-import { insertApproval } from '../approvals.ts';
+import type { ApprovalRow } from '../approvals/model.ts';
+import { insertApproval } from '../approvals/sqlite.ts';
 import type { Db } from '../db.ts';
 import { WriterThread } from './log-writer.ts';
 import { COLUMNS, type DecisionRow, FLUSH_AFTER_MS, MAX_BATCH, valuesOf } from './model.ts';

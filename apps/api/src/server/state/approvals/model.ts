@@ -1,0 +1,150 @@
+// Approval requests as both state stores keep them (docs/api.md, "Approvals"): a held call's request bound to its
+// arguments' digest and the policy version, decided once by an eligible member and claimed once by the agent. Each
+// store makes every transition one conditional UPDATE, so of racing deciders or claimers exactly one wins; what
+// they share is here, pure: a request's status, which requests a list holds, what a decider signs
+// (signed-decision.ts signs it) and why a transition that did not win is refused.
+import { canonicalJson } from '@tollgate/engine';
+import type { PageKey } from '../keyset.ts';
+
+export interface ApprovalRow {
+  id: string;
+  call_id: string;
+  agent: string;
+  tool: string;
+  arguments_digest: string;
+  policy_document: string;
+  policy_sequence: number;
+  rule: string | null;
+  description: string | null;
+  /** JSON: the eligible members' ids. */
+  approvers: string;
+  status: 'pending' | 'approved' | 'denied';
+  expires_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+  signature: string | null;
+  signed_content: string | null;
+  claimed_at: string | null;
+  created_at: string;
+}
+
+/** The approvals table's columns, in its order. */
+export const APPROVAL_COLUMNS = [
+  'id',
+  'call_id',
+  'agent',
+  'tool',
+  'arguments_digest',
+  'policy_document',
+  'policy_sequence',
+  'rule',
+  'description',
+  'approvers',
+  'status',
+  'expires_at',
+  'decided_by',
+  'decided_at',
+  'reason',
+  'signature',
+  'signed_content',
+  'claimed_at',
+  'created_at',
+] as const satisfies readonly (keyof ApprovalRow)[];
+
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
+
+/** A pending request past its expiry reads as expired. */
+export function statusOf(row: ApprovalRow, now: Date): ApprovalStatus {
+  return row.status === 'pending' && row.expires_at <= now.toISOString() ? 'expired' : row.status;
+}
+
+/** Which requests a list holds: one status, every decided one (approved, denied, expired), or all. */
+export type ApprovalFilter = ApprovalStatus | 'decided' | undefined;
+
+/** Writes the placeholder of a statement's n-th parameter (from 1): `?` on SQLite, `$n` on PostgreSQL. */
+export type Placeholder = (n: number) => string;
+
+/** A statement and its parameters, in order. */
+export interface Statement {
+  sql: string;
+  params: (string | number)[];
+}
+
+/**
+ * The statement listing requests newest first, at most `limit` of them after the page key `after` (keyset.ts),
+ * reading one more than asked so the page can say whether more match; `select` names `rowid AS row_key`. The
+ * filter's conditions are statusOf's, read in SQL.
+ *
+ * @example
+ * approvalsQuery('SELECT *, rowid AS row_key', 'pending', now, 50, undefined, () => '?')
+ */
+export function approvalsQuery(
+  select: string,
+  filter: ApprovalFilter,
+  now: Date,
+  limit: number,
+  after: PageKey | undefined,
+  mark: Placeholder,
+): Statement {
+  const params: (string | number)[] = [];
+  const param = (value: string | number) => {
+    params.push(value);
+    return mark(params.length);
+  };
+  const at = now.toISOString();
+  const where: string[] = [];
+  if (filter === 'pending') where.push(`(status = 'pending' AND expires_at > ${param(at)})`);
+  else if (filter === 'expired') where.push(`(status = 'pending' AND expires_at <= ${param(at)})`);
+  else if (filter === 'decided') where.push(`(status <> 'pending' OR expires_at <= ${param(at)})`);
+  else if (filter !== undefined) where.push(`status = ${param(filter)}`);
+  // A row value, which SQLite reads through the index (keyset.ts).
+  if (after !== undefined) where.push(`(created_at, rowid) < (${param(after.createdAt)}, ${param(after.rowid)})`);
+  const sql = `${select} FROM approvals ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC LIMIT ${param(limit + 1)}`;
+  return { sql, params };
+}
+
+/** What an approving member signs: the request's content with the decision, as canonical JSON. */
+export function signedContentOf(row: ApprovalRow, decision: 'approved' | 'denied', decidedBy: string, decidedAt: string): string {
+  return canonicalJson({
+    id: row.id,
+    call_id: row.call_id,
+    agent: row.agent,
+    tool: row.tool,
+    arguments_digest: row.arguments_digest,
+    policy_document: row.policy_document,
+    policy_sequence: row.policy_sequence,
+    rule: row.rule,
+    decision,
+    decided_by: decidedBy,
+    decided_at: decidedAt,
+  });
+}
+
+export type DecideRefusal = 'not_found' | 'already_decided' | 'expired';
+export type DecideOutcome = { ok: true; row: ApprovalRow } | { ok: false; reason: DecideRefusal };
+
+/**
+ * Why a decision is refused when the request is missing or the conditional UPDATE (pending and unexpired) did not
+ * let it through: `row` as read after it. What is left once a request is still pending is its expiry.
+ */
+export function decideRefusal(row: ApprovalRow | undefined): DecideRefusal {
+  if (!row) return 'not_found';
+  return row.status !== 'pending' ? 'already_decided' : 'expired';
+}
+
+export type ClaimRefusal = 'not_found' | 'not_approved' | 'already_claimed' | 'arguments_mismatch' | 'expired';
+export type ClaimOutcome = { ok: true; row: ApprovalRow } | { ok: false; reason: ClaimRefusal };
+
+/**
+ * Why a claim with `digest` is refused when the conditional UPDATE (approved, unclaimed, the same digest,
+ * unexpired) did not let it through: `row` as read after it, the first condition it fails named. What is left
+ * once the others hold is its expiry.
+ */
+export function claimRefusal(row: ApprovalRow | undefined, digest: string): ClaimRefusal {
+  if (!row) return 'not_found';
+  if (row.status !== 'approved') return 'not_approved';
+  if (row.claimed_at !== null) return 'already_claimed';
+  if (row.arguments_digest !== digest) return 'arguments_mismatch';
+  return 'expired';
+}

@@ -1,0 +1,81 @@
+// Approval requests on PostgreSQL, as sqlite.ts keeps them in SQLite (model.ts defines them): deciding and
+// claiming are one conditional UPDATE each, which PostgreSQL re-checks on the row it locks, so of racing callers on
+// any number of nodes exactly one wins. The `rowid` column orders pages (keyset.ts) and never leaves this module.
+import { type PageKey, pageOf } from '../keyset.ts';
+import type { MemberRow } from '../members.ts';
+import { type Queryable, rowsOf } from '../postgres-query.ts';
+import type { Page } from '../state-store.ts';
+import {
+  APPROVAL_COLUMNS,
+  type ApprovalFilter,
+  type ApprovalRow,
+  approvalsQuery,
+  type ClaimOutcome,
+  claimRefusal,
+  type DecideOutcome,
+  decideRefusal,
+} from './model.ts';
+import { signedDecision } from './signed-decision.ts';
+
+const SELECTED = APPROVAL_COLUMNS.join(', ');
+
+/** Writes a held call's request (in the transaction that writes its decision). */
+export async function insertApproval(on: Queryable, row: ApprovalRow): Promise<void> {
+  await rowsOf(
+    on,
+    `INSERT INTO approvals (${SELECTED}) VALUES (${APPROVAL_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+    APPROVAL_COLUMNS.map((c) => row[c]),
+  );
+}
+
+export async function findApproval(on: Queryable, id: string): Promise<ApprovalRow | undefined> {
+  const [row] = await rowsOf<ApprovalRow>(on, `SELECT ${SELECTED} FROM approvals WHERE id = $1`, [id]);
+  return row;
+}
+
+/** Requests newest first, as sqlite.ts lists them. */
+export async function listApprovals(
+  on: Queryable,
+  filter: ApprovalFilter,
+  now: Date,
+  limit: number,
+  after?: PageKey,
+): Promise<Page<ApprovalRow>> {
+  const { sql, params } = approvalsQuery(`SELECT ${SELECTED}, rowid AS row_key`, filter, now, limit, after, (n) => `$${n}`);
+  return pageOf(await rowsOf<ApprovalRow & { row_key: number }>(on, sql, params), limit);
+}
+
+/** Decides a pending, unexpired request once, signed by the member; exactly one of racing deciders wins. */
+export async function decideApproval(
+  on: Queryable,
+  id: string,
+  member: MemberRow,
+  decision: 'approved' | 'denied',
+  reason: string | null,
+  now: Date,
+): Promise<DecideOutcome> {
+  const row = await findApproval(on, id);
+  if (!row) return { ok: false, reason: decideRefusal(row) };
+  const write = signedDecision(row, member, decision, reason, now);
+  const [won] = await rowsOf<ApprovalRow>(
+    on,
+    `UPDATE approvals SET status = $1, decided_by = $2, decided_at = $3, reason = $4, signature = $5, signed_content = $6
+     WHERE id = $7 AND status = 'pending' AND expires_at > $3 RETURNING ${SELECTED}`,
+    [write.status, write.decided_by, write.decided_at, write.reason, write.signature, write.signed_content, id],
+  );
+  if (won) return { ok: true, row: won };
+  return { ok: false, reason: decideRefusal(await findApproval(on, id)) };
+}
+
+/** Claims an approved, unexpired request whose digest matches, exactly once. */
+export async function claimApproval(on: Queryable, id: string, digest: string, now: Date): Promise<ClaimOutcome> {
+  const at = now.toISOString();
+  const [won] = await rowsOf<ApprovalRow>(
+    on,
+    `UPDATE approvals SET claimed_at = $1
+     WHERE id = $2 AND status = 'approved' AND claimed_at IS NULL AND arguments_digest = $3 AND expires_at > $1 RETURNING ${SELECTED}`,
+    [at, id, digest],
+  );
+  if (won) return { ok: true, row: won };
+  return { ok: false, reason: claimRefusal(await findApproval(on, id), digest) };
+}

@@ -1,0 +1,76 @@
+// Approval requests in SQLite, as model.ts defines them: every transition is a single conditional UPDATE, so two
+// racing requests cannot both win, and a refusal is named by the model from the row read after it.
+import type { Db } from '../db.ts';
+import { type PageKey, pageOf } from '../keyset.ts';
+import type { MemberRow } from '../members.ts';
+import type { Page } from '../state-store.ts';
+import {
+  type ApprovalFilter,
+  type ApprovalRow,
+  approvalsQuery,
+  type ClaimOutcome,
+  claimRefusal,
+  type DecideOutcome,
+  decideRefusal,
+} from './model.ts';
+import { signedDecision } from './signed-decision.ts';
+
+/** Writes a held call's request (in the transaction that writes its decision). */
+export function insertApproval(db: Db, row: ApprovalRow): void {
+  db.prepare(
+    `INSERT INTO approvals (id, call_id, agent, tool, arguments_digest, policy_document, policy_sequence, rule, description, approvers, status,
+       expires_at, decided_by, decided_at, reason, signature, signed_content, claimed_at, created_at)
+     VALUES (@id, @call_id, @agent, @tool, @arguments_digest, @policy_document, @policy_sequence, @rule, @description, @approvers, @status,
+       @expires_at, @decided_by, @decided_at, @reason, @signature, @signed_content, @claimed_at, @created_at)`,
+  ).run(row);
+}
+
+export function findApproval(db: Db, id: string): ApprovalRow | undefined {
+  return db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as ApprovalRow | undefined;
+}
+
+/**
+ * Requests newest first, at most `limit` of them (the list of an old workspace holds every held call ever
+ * made), with whether more match and the cursor of the next page (keyset.ts).
+ */
+export function listApprovals(db: Db, filter: ApprovalFilter, now: Date, limit: number, after?: PageKey): Page<ApprovalRow> {
+  const { sql, params } = approvalsQuery('SELECT *, rowid AS row_key', filter, now, limit, after, () => '?');
+  return pageOf(db.prepare(sql).all(...params) as (ApprovalRow & { row_key: number })[], limit);
+}
+
+/** Decides a pending, unexpired request once, signed by the member; exactly one of racing deciders wins. */
+export function decideApproval(
+  db: Db,
+  id: string,
+  member: MemberRow,
+  decision: 'approved' | 'denied',
+  reason: string | null,
+  now: Date,
+): DecideOutcome {
+  const row = findApproval(db, id);
+  if (!row) return { ok: false, reason: decideRefusal(row) };
+  const write = signedDecision(row, member, decision, reason, now);
+  const changes = db
+    .prepare(
+      `UPDATE approvals SET status = @status, decided_by = @decided_by, decided_at = @decided_at, reason = @reason, signature = @signature,
+         signed_content = @signed_content
+       WHERE id = @id AND status = 'pending' AND expires_at > @decided_at`,
+    )
+    .run({ ...write, id }).changes;
+  if (changes === 1) return { ok: true, row: findApproval(db, id) as ApprovalRow };
+  return { ok: false, reason: decideRefusal(findApproval(db, id)) };
+}
+
+/** Claims an approved, unexpired request whose digest matches, exactly once. */
+export function claimApproval(db: Db, id: string, digest: string, now: Date): ClaimOutcome {
+  const at = now.toISOString();
+  const changes = db
+    .prepare(
+      `UPDATE approvals SET claimed_at = ?
+       WHERE id = ? AND status = 'approved' AND claimed_at IS NULL AND arguments_digest = ? AND expires_at > ?`,
+    )
+    .run(at, id, digest, at).changes;
+  const row = findApproval(db, id);
+  if (changes === 1 && row) return { ok: true, row };
+  return { ok: false, reason: claimRefusal(row, digest) };
+}
