@@ -1,6 +1,7 @@
-// The compile thread answers each of its tasks exactly as the event loop would: the worker is JavaScript the
-// type checker does not read, so each task runs here with an inline fallback that fails, and a task the
-// thread cannot answer (a name it lost, say) fails the test rather than quietly running inline.
+// The compile thread answers each of its tasks exactly as the event loop would: the worker runs in a thread of its
+// own (compile.worker.ts, through worker-bootstrap.mjs), so each task runs here with an inline fallback that fails,
+// and a task the thread cannot answer (a thread that cannot start, say) fails the test rather than quietly running
+// inline.
 import { analyzeImpact, compileRules, validateDocument } from '@tollgate/engine';
 import { describe, expect, it } from 'vitest';
 import { INLINE_MAX_CHARS, offLoop, type Task } from '../src/server/compile-thread.ts';

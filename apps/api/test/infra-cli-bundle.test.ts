@@ -103,8 +103,9 @@ describe('files the bundle finds by URL', () => {
     }
     expect(found).toEqual(
       expect.arrayContaining([
-        'apps/api/src/server/compile.worker.mjs',
-        'apps/api/src/server/state/decisions/log-writer.worker.mjs',
+        'apps/api/src/server/worker-bootstrap.mjs',
+        'apps/api/src/server/compile.worker.ts',
+        'apps/api/src/server/state/decisions/log-writer.worker.ts',
         'examples/refunds.policy.json',
         'apps/web/dist',
       ]),

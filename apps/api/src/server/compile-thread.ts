@@ -2,11 +2,12 @@
 // own, so a big compile (linear, but the YAML reader takes about a second per few hundred KB) never holds
 // the gate's requests or /v1/health (docs/performance.md, "Sheet lists and big compiles"). Small ones, nearly all, run
 // inline: a message to the thread costs more than they do.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { DocumentKind } from '@tollgate/engine';
 import type { CompileAnswer } from './compile-body.ts';
 import type { CompileBody } from './compile-body-schema.ts';
 import type { ReviewTask } from './review/answers.ts';
+import { typescriptWorker } from './typescript-worker.ts';
 
 export const INLINE_MAX_CHARS = 16 * 1024;
 
@@ -20,8 +21,8 @@ class CompileThread {
   dead = false;
 
   constructor() {
-    this.worker = new Worker(new URL('./compile.worker.mjs', import.meta.url));
-    this.worker.on('message', (m: { id: number; answer?: unknown; failed?: string }) => {
+    this.worker = typescriptWorker(new URL('./compile.worker.ts', import.meta.url));
+    this.worker.on('message', (m: Reply) => {
       const waiting = this.pending.get(m.id);
       this.pending.delete(m.id);
       if (m.failed === undefined) waiting?.resolve(m.answer);
@@ -39,12 +40,12 @@ class CompileThread {
     this.worker.unref();
   }
 
-  /** Runs one task of compile.worker.mjs: a route's compile, a document's validation or impact, an agent's rules, a decision map or impact preview. */
+  /** Runs one task of compile.worker.ts: a route's compile, a document's validation or impact, an agent's rules, a decision map or impact preview. */
   run(task: Task): Promise<unknown> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, ...task });
+      this.worker.postMessage({ id, ...task } satisfies Request);
     });
   }
 }
@@ -56,6 +57,12 @@ export type Task =
   | { impact: { kind: DocumentKind; running: string | undefined; text: string } }
   | { rules: { text: string; kind: 'sheet' | 'colang'; id: string } }
   | { review: ReviewTask };
+
+/** A task as posted to the thread, numbered so its answer finds its caller. */
+export type Request = { id: number } & Task;
+
+/** The thread's answer to a request: what the task answered, or why it failed. */
+export type Reply = { id: number; answer?: unknown; failed?: string };
 
 let thread: CompileThread | undefined;
 

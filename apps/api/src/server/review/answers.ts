@@ -1,6 +1,6 @@
 // Decision maps and impact previews as the API answers them (docs/review.md, "In the API and the CLI"):
 // stored policy texts compiled, the engine's answers written snake_case. Pure (no store, no database), so
-// the compile thread runs the same code for a big document (compile.worker.mjs) and the CLI shares it.
+// the compile thread runs the same code for a big document (compile.worker.ts) and the CLI shares it.
 import {
   type CompiledPolicy,
   compilePolicy,

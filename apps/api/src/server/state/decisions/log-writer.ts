@@ -1,17 +1,13 @@
-// The decision log's writer thread (log-writer.worker.mjs) as the log sees it: the batches sent to it
-// and not yet written, and the waits on the state it shares (see sqlite-log.ts for what stays exact).
-import { Worker } from 'node:worker_threads';
+// The decision log's writer thread (log-writer.worker.ts) as the log sees it: the batches sent to it
+// and not yet written, and the waits on the state it shares (log-writer-protocol.ts; see sqlite-log.ts for what
+// stays exact).
+import type { Worker } from 'node:worker_threads';
+import { typescriptWorker } from '../../typescript-worker.ts';
+import { type FromWriter, SLOT, SLOTS, type ToWriter, type WriterData } from './log-writer-protocol.ts';
 import { type DecisionRow, valuesOf } from './model.ts';
 
 /** How long a read waits for the writer thread before it gives up (SQLite's own busy timeout is 5 s). */
 export const WAIT_MS = 10_000;
-
-// The writer thread's shared state; see log-writer.worker.mjs.
-const WRITTEN = 0;
-const FAILURES = 1;
-const FAILING = 2;
-const CHANGES = 3;
-const CLOSED = 4;
 
 /** Whether batch `a` is at or after batch `b`: sequences are 32-bit and wrap. */
 const atOrAfter = (a: number, b: number) => ((a - b) | 0) >= 0;
@@ -26,11 +22,12 @@ export class WriterThread {
 
   /** @param insert the statement writing one row from its values (sqlite-log.ts). */
   constructor(path: string, insert: string, onFailure: (message: string) => void, onExit: () => void) {
-    this.state = new Int32Array(new SharedArrayBuffer(8 * Int32Array.BYTES_PER_ELEMENT));
-    this.worker = new Worker(new URL('./log-writer.worker.mjs', import.meta.url), {
-      workerData: { path, insert, shared: this.state.buffer },
+    const shared = new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT);
+    this.state = new Int32Array(shared);
+    this.worker = typescriptWorker(new URL('./log-writer.worker.ts', import.meta.url), {
+      workerData: { path, insert, shared } satisfies WriterData,
     });
-    this.worker.on('message', (m: { failed?: string }) => {
+    this.worker.on('message', (m: Partial<FromWriter>) => {
       if (m.failed !== undefined) onFailure(m.failed);
     });
     this.worker.on('error', (err) => onFailure(`the writer thread failed: ${String(err)}`));
@@ -43,23 +40,23 @@ export class WriterThread {
   }
 
   get failing(): boolean {
-    return Atomics.load(this.state, FAILING) === 1;
+    return Atomics.load(this.state, SLOT.failing) === 1;
   }
 
   /** Batches sent and not yet written. */
   get behind(): number {
-    return (this.seq - Atomics.load(this.state, WRITTEN)) | 0;
+    return (this.seq - Atomics.load(this.state, SLOT.written)) | 0;
   }
 
   /** Whether the thread is gone (or going): it could not open the database, was closed, or exited. */
   get closed(): boolean {
-    return this.dead || Atomics.load(this.state, CLOSED) === 1;
+    return this.dead || Atomics.load(this.state, SLOT.closed) === 1;
   }
 
   send(rows: DecisionRow[]): void {
     this.seq = (this.seq + 1) | 0;
     this.sent.push({ seq: this.seq, rows });
-    this.worker.postMessage({ batch: { seq: this.seq, rows: rows.map(valuesOf) } });
+    this.worker.postMessage({ batch: { seq: this.seq, rows: rows.map(valuesOf) } } satisfies ToWriter);
   }
 
   /** The rows sent and not yet written, oldest first. */
@@ -69,7 +66,7 @@ export class WriterThread {
   }
 
   private prune(): void {
-    const written = Atomics.load(this.state, WRITTEN);
+    const written = Atomics.load(this.state, SLOT.written);
     let i = 0;
     while (i < this.sent.length && atOrAfter(written, (this.sent[i] as { seq: number }).seq)) i++;
     if (i > 0) this.sent = this.sent.slice(i);
@@ -78,12 +75,12 @@ export class WriterThread {
   /** Blocks until every batch sent is written; throws when a write fails meanwhile or the writer is silent. */
   waitWritten(timeoutMs = WAIT_MS): void {
     const target = this.seq;
-    const failures = Atomics.load(this.state, FAILURES);
+    const failures = Atomics.load(this.state, SLOT.failures);
     // A batch that failed is retried on the writer's timer; a reader waiting asks for the retry now.
-    if (this.failing) this.worker.postMessage({});
+    if (this.failing) this.worker.postMessage({} satisfies ToWriter);
     const written = this.waitFor(() => {
-      if (atOrAfter(Atomics.load(this.state, WRITTEN), target)) return true;
-      if (Atomics.load(this.state, FAILURES) !== failures) throw new Error('the decision log cannot be written');
+      if (atOrAfter(Atomics.load(this.state, SLOT.written), target)) return true;
+      if (Atomics.load(this.state, SLOT.failures) !== failures) throw new Error('the decision log cannot be written');
       if (this.closed) throw new Error('the decision log writer did not answer');
       return false;
     }, timeoutMs);
@@ -94,8 +91,8 @@ export class WriterThread {
   /** Asks the thread to close its connection and waits (briefly) until it has. */
   close(): void {
     if (this.dead) return;
-    this.worker.postMessage({ close: true });
-    this.waitFor(() => Atomics.load(this.state, CLOSED) === 1, 1000);
+    this.worker.postMessage({ close: true } satisfies ToWriter);
+    this.waitFor(() => Atomics.load(this.state, SLOT.closed) === 1, 1000);
     void this.worker.terminate();
   }
 
@@ -103,11 +100,11 @@ export class WriterThread {
   private waitFor(done: () => boolean, timeoutMs: number): boolean {
     const deadline = performance.now() + timeoutMs;
     for (;;) {
-      const changes = Atomics.load(this.state, CHANGES);
+      const changes = Atomics.load(this.state, SLOT.changes);
       if (done()) return true;
       const left = deadline - performance.now();
       if (left <= 0) return false;
-      Atomics.wait(this.state, CHANGES, changes, left);
+      Atomics.wait(this.state, SLOT.changes, changes, left);
     }
   }
 }

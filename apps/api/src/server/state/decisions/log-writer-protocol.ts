@@ -1,0 +1,47 @@
+// What the decision log (log-writer.ts) and its writer thread (log-writer.worker.ts) share: the thread's start
+// data, the messages each way, and the slots of the Int32Array both read, over which the log waits with
+// Atomics.wait instead of a message (see sqlite-log.ts for what stays exact).
+
+/** The slots of the shared state. */
+export const SLOT = {
+  /** The last batch sequence written (sequences are 32-bit and wrap). */
+  written: 0,
+  /** How many write attempts failed. */
+  failures: 1,
+  /** 1 while the oldest batch cannot be written. */
+  failing: 2,
+  /** Bumped (and notified) on every change of the others. */
+  changes: 3,
+  /** 1 once the thread's connection is closed or could not be opened. */
+  closed: 4,
+} as const;
+
+/** How many Int32 slots the shared state has (room beyond SLOT's). */
+export const SLOTS = 8;
+
+/** The thread's workerData. */
+export interface WriterData {
+  /** The database file the thread opens. */
+  path: string;
+  /** The statement writing one row from its values (sqlite-log.ts). */
+  insert: string;
+  /** The shared state's buffer, SLOTS Int32s. */
+  shared: SharedArrayBuffer;
+}
+
+/** A batch of rows, each its statement's values (model.ts, valuesOf), numbered in the order sent. */
+export interface Batch {
+  seq: number;
+  rows: unknown[][];
+}
+
+/** To the thread: a batch to write, or close; a message with neither asks for a failed batch's retry now. */
+export interface ToWriter {
+  batch?: Batch;
+  close?: true;
+}
+
+/** From the thread: the first failure of a batch, to warn of. */
+export interface FromWriter {
+  failed: string;
+}
