@@ -2,7 +2,7 @@
 // owners and admins; everyone else (a developer, a viewer, an approver not eligible for it, the agent) gets
 // the request with arguments null and arguments_shown false, and the live event stream carries no arguments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createMember } from '../src/server/state/members.ts';
+import { createKey, createMember } from '../src/server/state/members/sqlite.ts';
 import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
 import { startServer, type TestServer } from './server-harness.ts';
 

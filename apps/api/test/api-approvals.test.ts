@@ -4,7 +4,7 @@
 import { verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
-import { createKey } from '../src/server/state/members.ts';
+import { createKey } from '../src/server/state/members/sqlite.ts';
 import { postLarge, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember } from '../src/server/state/members.ts';
+import { createMember } from '../src/server/state/members/sqlite.ts';
 import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
 import { postEdit, startServer, type TestServer } from './server-harness.ts';
 

@@ -6,7 +6,7 @@ import { compileSheet } from '@tollgate/engine';
 import { DEFAULT_MAX_DOCUMENT_BYTES } from '@tollgate/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EDIT_BODY_BYTES } from '../src/server/body-limit.ts';
-import { createKey, createMember } from '../src/server/state/members.ts';
+import { createKey, createMember } from '../src/server/state/members/sqlite.ts';
 import { okJson, postEdit, postLarge, startServer, type TestServer } from './server-harness.ts';
 
 let server: TestServer;

@@ -13,7 +13,8 @@ import { openDatabase } from '../src/server/state/db.ts';
 import { type DecisionRow, FLUSH_AFTER_MS } from '../src/server/state/decisions/model.ts';
 import { countDecisions, findDecision, insertDecision, SESSION_HISTORY_SQL, sessionHistory } from '../src/server/state/decisions/sqlite.ts';
 import { DecisionLog, decisionLogOf } from '../src/server/state/decisions/sqlite-log.ts';
-import { createKey, hashKey } from '../src/server/state/members.ts';
+import { hashKey } from '../src/server/state/members/credentials.ts';
+import { createKey } from '../src/server/state/members/sqlite.ts';
 import { type LooseJson, REPO_ROOT, spawnServer, startServer, type TestServer } from './server-harness.ts';
 
 const CALLS = '/v1/agents/support-bot/calls';

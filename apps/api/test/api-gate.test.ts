@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_WITH_SPENDING_LIMIT } from '../src/server/demo.ts';
 import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
-import { createKey } from '../src/server/state/members.ts';
+import { createKey } from '../src/server/state/members/sqlite.ts';
 import { countRows, postEdit, postLarge, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;

@@ -3,7 +3,7 @@
 // approvers_count, not listed in its approval, not in a decision map's eligible members, not in an evaluation;
 // listed alone, nobody is eligible and the call is denied NO_ELIGIBLE_APPROVER. A person's key makes it count.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createMember } from '../src/server/state/members.ts';
+import { createKey, createMember } from '../src/server/state/members/sqlite.ts';
 import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
 import { agentKey, okJson, postEdit, startServer, type TestServer } from './server-harness.ts';
 

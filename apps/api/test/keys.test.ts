@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openContext } from '../src/server/context.ts';
 import { seedDemo } from '../src/server/demo.ts';
 import { openDatabase } from '../src/server/state/db.ts';
-import { hashKey, principalOf, ROLES } from '../src/server/state/members.ts';
+import { hashKey } from '../src/server/state/members/credentials.ts';
+import { ROLES } from '../src/server/state/members/model.ts';
+import { principalOf } from '../src/server/state/members/sqlite.ts';
 import { runCli } from './cli-harness.ts';
 
 const dirs: string[] = [];

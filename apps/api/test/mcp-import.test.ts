@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogueFormatOf, compilePolicy, compileTool, readCatalogue, readUpstreams, validateDocument } from '@tollgate/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey } from '../src/server/state/members.ts';
+import { createKey } from '../src/server/state/members/sqlite.ts';
 import { workspace } from './cli-harness.ts';
 import { EVERYTHING, mapUpstreams, nodeUpstream, RECORDER } from './mcp-fixture.ts';
 import { type LooseJson, okJson, REPO_ROOT, startServer, type TestServer } from './server-harness.ts';

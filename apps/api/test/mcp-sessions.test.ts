@@ -7,7 +7,7 @@ import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sd
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/app.ts';
 import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
-import { createKey } from '../src/server/state/members.ts';
+import { createKey } from '../src/server/state/members/sqlite.ts';
 import { cancelWhileHeld, errorOf, mapUpstreams, recordedCalls, recordingUpstream } from './mcp-fixture.ts';
 import { agentKey, type LooseJson, okJson, postEdit, startServer, type TestServer } from './server-harness.ts';
 

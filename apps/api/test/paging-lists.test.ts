@@ -5,7 +5,7 @@
 // real SQLite file.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertApproval } from '../src/server/state/approvals.ts';
+import { insertApproval } from '../src/server/state/approvals/sqlite.ts';
 import { insertDecision } from '../src/server/state/decisions/sqlite.ts';
 import { type LooseJson, startServer, type TestServer } from './server-harness.ts';
 

@@ -3,7 +3,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppContext } from './context.ts';
 import { ApiError } from './errors.ts';
-import type { Grant, Principal, Role } from './state/members.ts';
+import type { Grant, Principal, Role } from './state/members/model.ts';
 
 /** Every 401 says how to authenticate (RFC 6750): a bearer key. */
 export const CHALLENGE = { 'WWW-Authenticate': 'Bearer' } as const;

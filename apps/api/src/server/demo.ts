@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AppContext } from './context.ts';
 import { lifecycleOf } from './rulesets/lifecycle.ts';
 import { authorizeRunningBindings } from './state/adopt-bindings.ts';
-import { ROLE_GRANTS, type Role } from './state/members.ts';
+import { ROLE_GRANTS, type Role } from './state/members/model.ts';
 
 const SYSTEM = { kind: 'system', label: 'demo seed' } as const;
 const DEMO_RULESET = 'rulesets/support.ruleset.json';

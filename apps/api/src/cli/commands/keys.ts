@@ -3,7 +3,7 @@
 // StateStore both keep (server/state/state-store.ts).
 import { join } from 'node:path';
 import { openDatabase } from '../../server/state/db.ts';
-import { GRANTS, type Grant, ROLE_GRANTS, ROLES, type Role } from '../../server/state/members.ts';
+import { GRANTS, type Grant, ROLE_GRANTS, ROLES, type Role } from '../../server/state/members/model.ts';
 import { PostgresStateStore } from '../../server/state/postgres-state.ts';
 import { SqliteStateStore } from '../../server/state/sqlite-state.ts';
 import type { StateStore } from '../../server/state/state-store.ts';

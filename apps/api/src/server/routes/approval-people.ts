@@ -2,7 +2,7 @@
 // name them (docs/console.md, "Approvals inbox"). Only ids and names leave here, never a member's keys.
 import { APPROVER_ROLES } from '@tollgate/engine';
 import type { ApprovalRow } from '../state/approvals/model.ts';
-import type { MemberRow } from '../state/members.ts';
+import type { MemberRow } from '../state/members/model.ts';
 import { readStoredJson } from '../state/stored-json.ts';
 
 /** A member as an approval names them. */

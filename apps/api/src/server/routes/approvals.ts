@@ -7,7 +7,7 @@ import { ApiError } from '../errors.ts';
 import { claimHeldCall } from '../gate/claim-held-call.ts';
 import { router } from '../openapi.ts';
 import { type ApprovalRow, statusOf } from '../state/approvals/model.ts';
-import type { MemberRow, Principal } from '../state/members.ts';
+import type { MemberRow, Principal } from '../state/members/model.ts';
 import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { deciderName, eligibleApprovers, isEligible, listedApprovers, membersById } from './approval-people.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';

@@ -9,7 +9,7 @@ import { type Env, requireGrant, requireMember } from '../auth.ts';
 import { MAX_ARGUMENTS_DEPTH, tooDeep } from '../call-request.ts';
 import { DiagnosticSchema } from '../diagnostic-schema.ts';
 import { ApiError } from '../errors.ts';
-import type { Grant, MemberRow, Role } from '../state/members.ts';
+import type { Grant, MemberRow, Role } from '../state/members/model.ts';
 
 /** One fault of a refused body, query or path: where (a JSON Pointer), the zod or reader code, and what. */
 const IssueSchema = z

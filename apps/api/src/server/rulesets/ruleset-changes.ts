@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { assertRulesetRuns } from '../gateways/language-gate.ts';
 import { notFound, storeError } from '../routes/route-kit.ts';
-import type { MemberRow, Role } from '../state/members.ts';
+import type { MemberRow, Role } from '../state/members/model.ts';
 import { hasStatus, lifecycleOf } from './lifecycle.ts';
 import { assertRulesetId, checkRulesetText, readRulesetVersion, rulesetText, rulesetVersions } from './ruleset-versions.ts';
 import { fullView } from './ruleset-view.ts';

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { assertRulesetRuns } from '../gateways/language-gate.ts';
 import { storeError, storeErrorFor } from '../routes/route-kit.ts';
-import type { Role } from '../state/members.ts';
+import type { Role } from '../state/members/model.ts';
 import { lifecycleOf } from './lifecycle.ts';
 import { assertReplacement, authorOf, type Member, saveDraftVersion } from './ruleset-changes.ts';
 import { assertNoDraftRules, assertPinsResolved, checkRulesetText, readRulesetVersion, rulesetText } from './ruleset-versions.ts';

@@ -12,9 +12,9 @@ import { countDecisions, findDecision, forgetOldArguments, listDecisions, record
 import { PostgresDecisionLog } from './decisions/postgres-log.ts';
 import type { LanguageRevision } from './gateways.ts';
 import type { PageKey } from './keyset.ts';
-import type { Grant, MemberRow, Role } from './members.ts';
+import type { Grant, MemberRow, Role } from './members/model.ts';
+import { PostgresMembers } from './members/postgres.ts';
 import { PostgresGateways } from './postgres-gateways.ts';
-import { PostgresMembers } from './postgres-members.ts';
 import { rowsOf, STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';
 import { PostgresToolState } from './postgres-tool-state.ts';
 import { runsSince as rulesetRunsSince } from './ruleset-runs/postgres.ts';

@@ -5,14 +5,14 @@
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type { ApprovalFilter } from './approvals/model.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals } from './approvals/sqlite.ts';
-import { cachedJudgedMembers, cachedMembers, cachedPrincipalOf } from './auth-cache.ts';
 import type { Db } from './db.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions, sessionHistory } from './decisions/sqlite.ts';
 import { closeDecisionLog, decisionLogOf, flushDecisions } from './decisions/sqlite-log.ts';
 import { type LanguageRevision, listGateways, registerGateway } from './gateways.ts';
 import type { PageKey } from './keyset.ts';
-import { createKey, createMember, findMember, type Grant, type Role } from './members.ts';
+import type { Grant, Role } from './members/model.ts';
+import { cachedJudgedMembers, cachedMembers, cachedPrincipalOf, createKey, createMember, findMember } from './members/sqlite.ts';
 import { recordRun, runsSince } from './ruleset-runs/sqlite.ts';
 import type { DecisionRecord, StateStore } from './state-store.ts';
 import {

@@ -9,7 +9,7 @@ import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome } from '.
 import type { DecisionFilter, DecisionRow, SessionCall } from './decisions/model.ts';
 import type { GatewayNode, GatewayView, LanguageRevision } from './gateways.ts';
 import type { PageKey } from './keyset.ts';
-import type { Grant, MemberRow, Principal, Role } from './members.ts';
+import type { Grant, MemberRow, Principal, Role } from './members/model.ts';
 import type { AuthorizationRow, Authorizer, DefinitionPin } from './tool-bindings.ts';
 import type { ListedTool, SeenDefinition } from './upstream-definitions.ts';
 

@@ -9,7 +9,7 @@ import { diagnosticsJson } from '../../diagnostic-schema.ts';
 import { ApiError } from '../../errors.ts';
 import { previewAgainst } from '../../review/preview.ts';
 import { checkAgainstStore } from '../../rulesets/store-checks.ts';
-import type { MemberRow } from '../../state/members.ts';
+import type { MemberRow } from '../../state/members/model.ts';
 import { storeError } from '../route-kit.ts';
 import { refuseBindingChange } from './checks.ts';
 import { impactJson, versionJson } from './wire.ts';

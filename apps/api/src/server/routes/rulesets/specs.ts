@@ -1,6 +1,6 @@
 // The rule-set routes as OpenAPI operations (createRoute): path, roles, request and every answer.
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Role } from '../../state/members.ts';
+import type { Role } from '../../state/members/model.ts';
 import { IfMatchHeader, withETag } from '../preconditions.ts';
 import { ErrorSchema, json, jsonBody, LOCATION, members, people } from '../route-kit.ts';
 import {

@@ -2,7 +2,7 @@
 // claiming are one conditional UPDATE each, which PostgreSQL re-checks on the row it locks, so of racing callers on
 // any number of nodes exactly one wins. The `rowid` column orders pages (keyset.ts) and never leaves this module.
 import { type PageKey, pageOf } from '../keyset.ts';
-import type { MemberRow } from '../members.ts';
+import type { MemberRow } from '../members/model.ts';
 import { type Queryable, rowsOf } from '../postgres-query.ts';
 import type { Page } from '../state-store.ts';
 import {

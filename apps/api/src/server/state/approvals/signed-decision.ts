@@ -2,7 +2,7 @@
 // member: members/credentials.ts). Signing needs node:crypto, so it is done here, beside the pure model that
 // builds the signed content, once for both stores.
 import { sign } from 'node:crypto';
-import type { MemberRow } from '../members.ts';
+import type { MemberRow } from '../members/model.ts';
 import { type ApprovalRow, signedContentOf } from './model.ts';
 
 /** The columns a decision sets on its request. */

@@ -2,7 +2,7 @@
 // racing requests cannot both win, and a refusal is named by the model from the row read after it.
 import type { Db } from '../db.ts';
 import { type PageKey, pageOf } from '../keyset.ts';
-import type { MemberRow } from '../members.ts';
+import type { MemberRow } from '../members/model.ts';
 import type { Page } from '../state-store.ts';
 import {
   type ApprovalFilter,

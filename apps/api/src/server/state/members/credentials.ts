@@ -1,0 +1,44 @@
+// A member's signing identity and API keys, made for both stores: keys are random, shown once and stored as
+// sha-256 hashes; each member gets an Ed25519 key pair, since approving means signing
+// (approvals/signed-decision.ts). node:crypto, so beside the pure model rather than in it.
+import { generateKeyPairSync, hash, randomBytes, randomUUID } from 'node:crypto';
+import type { Grant, MemberRow, Role } from './model.ts';
+
+/** The stored form of a key: its sha-256 as hex (the one-shot hash, a third of createHash's cost). */
+export function hashKey(key: string): string {
+  return hash('sha256', key, 'hex');
+}
+
+/** A new member's row, with a new Ed25519 signing identity. */
+export function newMemberRow(name: string, role: Role, now: Date): MemberRow {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  return {
+    id: randomUUID(),
+    name,
+    role,
+    public_key: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    signing: 1,
+    created_at: now.toISOString(),
+  };
+}
+
+/** A new key, and its api_keys row's values (id, hash, member_id, agent, grants, created_at): the key itself is never stored. */
+export function newKeyRow(
+  owner: { member: string } | { agent: string },
+  grants: Grant[],
+  now: Date,
+): { key: string; values: [string, string, string | null, string | null, string, string] } {
+  const key = `tg_${randomBytes(24).toString('base64url')}`;
+  return {
+    key,
+    values: [
+      randomUUID(),
+      hashKey(key),
+      'member' in owner ? owner.member : null,
+      'agent' in owner ? owner.agent : null,
+      JSON.stringify(grants),
+      now.toISOString(),
+    ],
+  };
+}
