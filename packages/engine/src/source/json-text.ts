@@ -3,7 +3,6 @@
 // bounded as it goes, and no recursion, so hostile input can neither exhaust the stack nor take time
 // growing faster than its length. Every JSON reader in Tollgate is this one (docs/architecture.md).
 import { type Node, parseTree } from 'jsonc-parser';
-import type { Code } from '../codes/index.ts';
 import type { Diagnostic, Range } from './diagnostic.ts';
 import { placed } from './diagnostic.ts';
 import { JsonNumber } from './json-number.ts';
@@ -72,11 +71,11 @@ export function readJsonText(text: string, limits: JsonTextLimits = DEFAULT_JSON
   };
 }
 
-function fatal(code: Code, message: string, range?: Range): JsonTextResult {
+function fatal(code: Diagnostic['code'], message: string, range?: Range): JsonTextResult {
   return { ok: false, diagnostic: failure(code, message, range) };
 }
 
-function failure(code: Code, message: string, range?: Range): Diagnostic {
+function failure(code: Diagnostic['code'], message: string, range?: Range): Diagnostic {
   return { code, severity: 'error', message, ...placed(range) };
 }
 
@@ -354,7 +353,7 @@ class Reader {
     return pointer;
   }
 
-  private fail(code: Code, message: string, offset: number, length: number, path?: string): undefined {
+  private fail(code: Diagnostic['code'], message: string, offset: number, length: number, path?: string): undefined {
     if (this.failure === undefined) {
       const range = this.rangeOf(offset, length);
       const text = code === 'NOT_JSON' ? `not JSON: ${message} at line ${range.start.line}, column ${range.start.column}` : message;
