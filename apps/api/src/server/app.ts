@@ -22,8 +22,10 @@ import { eventRoutes } from './routes/events.ts';
 import { gateRoutes } from './routes/gate.ts';
 import { gatewayRoutes } from './routes/gateways.ts';
 import { memberRoutes } from './routes/members.ts';
-import { statelessRoutes } from './routes/policies.ts';
+import { policyRoutes } from './routes/policies.ts';
+import { policyTemplateRoutes } from './routes/policy-templates.ts';
 import { reviewRoutes } from './routes/review.ts';
+import { ruleRoutes } from './routes/rules.ts';
 import { rulesetRoutes } from './routes/rulesets.ts';
 import { shadowRoutes } from './routes/shadows.ts';
 import { simulationRoutes } from './routes/simulations.ts';
@@ -46,7 +48,7 @@ const INFO =
   'Tollgate governs what AI agents do with their tools. Every route but health, this document and its reference page needs a bearer key; errors are `{"error": {"code", "message", "details"?}}` with a code from Error.code (docs/api.md).';
 
 export interface AppOptions {
-  /** The data folder's state; without it only health and the stateless compile route answer (tests of the engine routes). */
+  /** The data folder's state; without it only health and the ctx-less compile route answer (rule-sheets.ts; tests of the engine routes). */
   ctx?: AppContext;
   /** The built console (apps/web/dist); without it only the API answers. */
   webDist?: string;
@@ -103,7 +105,9 @@ export function createApp(options: AppOptions = {}): Hono {
       '*',
       byRoute((limit) => exactJsonBody({ maxBytes: limit })),
     );
-    api.route('/', statelessRoutes());
+    api.route('/', ruleRoutes());
+    api.route('/', policyRoutes());
+    api.route('/', policyTemplateRoutes());
     api.route('/', documentRoutes());
     api.route('/', approvalRoutes());
     api.route('/', memberRoutes());

@@ -1,5 +1,5 @@
 // Compiling a rule sheet or Colang (with an optional catalogue), keeping nothing: the body and answer both
-// POST /v1/rule-sheets/compile routes share (the stateless one behind auth, and the ctx-less one here).
+// POST /v1/rule-sheets/compile routes share (routes/rules.ts's behind auth, and the ctx-less one here).
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compileBody } from './compile-body.ts';

@@ -12,7 +12,18 @@ import { exactJson, readStoredJson } from '../state/stored-json.ts';
 import { deciderName, eligibleApprovers, isEligible, listedApprovers, membersById } from './approval-people.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
 import { nameParam } from './path-params.ts';
-import { ArgumentsObject, CallVia, ErrorSchema, limitQuery, memberOf, members, notFound, people } from './route-kit.ts';
+import {
+  ArgumentsObject,
+  CallVia,
+  errorResponse,
+  jsonBody,
+  jsonResponse,
+  limitQuery,
+  memberOf,
+  members,
+  notFound,
+  people,
+} from './route-kit.ts';
 
 const DateTime = z.iso.datetime({ offset: true });
 
@@ -68,12 +79,12 @@ const ClaimBody = z
   .openapi('ApprovalClaimBody');
 
 const errors = {
-  400: { description: 'A bad body', content: { 'application/json': { schema: ErrorSchema } } },
-  403: { description: 'Not allowed', content: { 'application/json': { schema: ErrorSchema } } },
-  404: { description: 'No such request', content: { 'application/json': { schema: ErrorSchema } } },
-  409: { description: 'Decided, expired, claimed or mismatched', content: { 'application/json': { schema: ErrorSchema } } },
+  400: errorResponse('A bad body'),
+  403: errorResponse('Not allowed'),
+  404: errorResponse('No such request'),
+  409: errorResponse('Decided, expired, claimed or mismatched'),
 };
-const ok = (description: string) => ({ description, content: { 'application/json': { schema: Approval } } });
+const ok = (description: string) => jsonResponse(Approval, description);
 
 export const DEFAULT_APPROVALS_LIMIT = 100;
 export const MAX_APPROVALS_LIMIT = 500;
@@ -94,18 +105,8 @@ const listRoute = createRoute({
     }),
   },
   responses: {
-    200: {
-      description: 'Requests, newest first, at most limit of them',
-      content: {
-        'application/json': {
-          schema: z.object({ approvals: z.array(Approval), ...PageFields }),
-        },
-      },
-    },
-    400: {
-      description: 'A bad status or limit (INVALID_QUERY), or a cursor not given by this server (INVALID_CURSOR)',
-      content: { 'application/json': { schema: ErrorSchema } },
-    },
+    200: jsonResponse(z.object({ approvals: z.array(Approval), ...PageFields }), 'Requests, newest first, at most limit of them'),
+    400: errorResponse('A bad status or limit (INVALID_QUERY), or a cursor not given by this server (INVALID_CURSOR)'),
     403: errors[403],
   },
 });
@@ -122,14 +123,14 @@ const decideRoute = (verb: 'approve' | 'deny') =>
     path: `/approvals/{id}/${verb}`,
     summary: verb === 'approve' ? 'Approve a held call (signed)' : 'Deny a held call (signed)',
     middleware: [members(), people("a model's key cannot decide a held call; a person approves or denies it")] as const,
-    request: { params: IdParams, body: { required: true, content: { 'application/json': { schema: DecideBody } } } },
+    request: { params: IdParams, body: jsonBody(DecideBody) },
     responses: { 200: ok('The decided request with its signature'), ...errors },
   });
 const claimRoute = createRoute({
   method: 'post',
   path: '/approvals/{id}/claim',
   summary: 'Claim an approved request, once',
-  request: { params: IdParams, body: { required: true, content: { 'application/json': { schema: ClaimBody } } } },
+  request: { params: IdParams, body: jsonBody(ClaimBody) },
   responses: { 200: ok('The claimed request'), ...errors },
 });
 

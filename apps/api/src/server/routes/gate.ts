@@ -7,7 +7,7 @@ import { ApiError } from '../errors.ts';
 import { decideAgentCall } from '../gate/decide-agent-call.ts';
 import { onlyDeclaredQuery, router, undecodablePathParams, validationAnswer } from '../openapi.ts';
 import { agentParam } from './path-params.ts';
-import { ErrorSchema } from './route-kit.ts';
+import { errorResponse, jsonBody, jsonResponse } from './route-kit.ts';
 
 export const CallBody = z
   .strictObject({
@@ -45,13 +45,13 @@ export const callRoute = createRoute({
   summary: "Decide an agent's call",
   request: {
     params: z.object({ agent: agentParam({ name: 'agent', description: "The agent's name", example: 'support-bot' }, MAX_AGENT_NAME) }),
-    body: { required: true, content: { 'application/json': { schema: CallBody } } },
+    body: jsonBody(CallBody),
   },
   responses: {
-    200: { description: 'The decision, recorded', content: { 'application/json': { schema: CallAnswer } } },
-    400: { description: 'A bad body', content: { 'application/json': { schema: ErrorSchema } } },
-    403: { description: "Not this agent's key", content: { 'application/json': { schema: ErrorSchema } } },
-    404: { description: 'No such agent', content: { 'application/json': { schema: ErrorSchema } } },
+    200: jsonResponse(CallAnswer, 'The decision, recorded'),
+    400: errorResponse('A bad body'),
+    403: errorResponse("Not this agent's key"),
+    404: errorResponse('No such agent'),
   },
 });
 

@@ -2,7 +2,7 @@
 // folder: the language gate"), each with the policy language revision it decides and whether it is live.
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '../openapi.ts';
-import { ErrorSchema, json, members } from './route-kit.ts';
+import { errorResponse, jsonResponse, members } from './route-kit.ts';
 
 const GatewaySchema = z
   .object({
@@ -28,9 +28,9 @@ const listRoute = createRoute({
   summary: 'The gateway nodes deciding calls over this data folder, and the language revision each decides (owner or admin)',
   middleware: [members('owner', 'admin')] as const,
   responses: {
-    200: json(z.object({ gateways: z.array(GatewaySchema) }).openapi('Gateways'), 'Every registered node, oldest first'),
-    401: json(ErrorSchema, 'A missing or unknown key'),
-    403: json(ErrorSchema, 'A lacking role'),
+    200: jsonResponse(z.object({ gateways: z.array(GatewaySchema) }).openapi('Gateways'), 'Every registered node, oldest first'),
+    401: errorResponse('A missing or unknown key'),
+    403: errorResponse('A lacking role'),
   },
 });
 

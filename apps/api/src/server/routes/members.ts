@@ -4,7 +4,7 @@ import { createHash, createPublicKey } from 'node:crypto';
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '../openapi.ts';
 import { nameParam } from './path-params.ts';
-import { ErrorSchema, memberOf, members, notFound } from './route-kit.ts';
+import { errorResponse, jsonResponse, memberOf, members, notFound } from './route-kit.ts';
 
 const PublicKey = z
   .object({
@@ -28,8 +28,8 @@ const publicKeyRoute = createRoute({
     params: z.object({ id: nameParam({ name: 'id', description: 'The member id', example: '6f1c2d3e-0000-4000-8000-000000000000' }) }),
   },
   responses: {
-    200: { description: 'The public key', content: { 'application/json': { schema: PublicKey } } },
-    404: { description: 'No such member', content: { 'application/json': { schema: ErrorSchema } } },
+    200: jsonResponse(PublicKey, 'The public key'),
+    404: errorResponse('No such member'),
   },
 });
 
@@ -50,8 +50,8 @@ const meRoute = createRoute({
   summary: 'The member the key belongs to: id, name, role and grants',
   middleware: [members()] as const,
   responses: {
-    200: { description: 'The member', content: { 'application/json': { schema: Me } } },
-    403: { description: "An agent's key", content: { 'application/json': { schema: ErrorSchema } } },
+    200: jsonResponse(Me, 'The member'),
+    403: errorResponse("An agent's key"),
   },
 });
 

@@ -24,7 +24,7 @@ export const ETAG = {
   ETag: { description: 'The newest stored version, a strong entity tag (`"7"`).', schema: { type: 'string' as const } },
 };
 
-/** `json(...)` with the ETag header declared, and `more` headers (LOCATION on a 201). */
+/** `jsonResponse(...)` with the ETag header declared, and `more` headers (LOCATION on a 201). */
 export const withETag = <T extends object>(
   response: T,
   more: Record<string, { description: string; schema: { type: 'string' } }> = {},

@@ -20,14 +20,14 @@ import {
 import { IdParam, SequenceText } from './documents/schemas.ts';
 import { agentParam } from './path-params.ts';
 import { AgentMapSchema, DocumentMapSchema, ImpactPreviewSchema } from './review-schemas.ts';
-import { ErrorSchema, json, members } from './route-kit.ts';
+import { errorResponse, jsonResponse, members } from './route-kit.ts';
 
 const errors = {
-  400: json(ErrorSchema, 'A bad path or query (INVALID_ID, INVALID_QUERY)'),
-  401: json(ErrorSchema, 'A missing or unknown key'),
-  403: json(ErrorSchema, 'Not a member'),
-  404: json(ErrorSchema, 'NOT_FOUND: details.resource names what is missing (agent, document or version)'),
-  409: json(ErrorSchema, 'POLICY_NOT_LOADABLE, AGENT_NOT_LOADABLE, CATALOGUE_MISSING, DAMAGED: something it reads does not load'),
+  400: errorResponse('A bad path or query (INVALID_ID, INVALID_QUERY)'),
+  401: errorResponse('A missing or unknown key'),
+  403: errorResponse('Not a member'),
+  404: errorResponse('NOT_FOUND: details.resource names what is missing (agent, document or version)'),
+  409: errorResponse('POLICY_NOT_LOADABLE, AGENT_NOT_LOADABLE, CATALOGUE_MISSING, DAMAGED: something it reads does not load'),
 };
 
 const sequence = (name: string, description: string) =>
@@ -50,7 +50,7 @@ export const agentMapRoute = createRoute({
       ),
     }),
   },
-  responses: { 200: json(AgentMapSchema, 'One map per policy the agent runs'), ...errors },
+  responses: { 200: jsonResponse(AgentMapSchema, 'One map per policy the agent runs'), ...errors },
 });
 
 export const documentMapRoute = createRoute({
@@ -64,9 +64,9 @@ export const documentMapRoute = createRoute({
     query: z.object({ version: sequence('version', 'The running version when left out') }),
   },
   responses: {
-    200: json(DocumentMapSchema, 'One map per catalogue'),
+    200: jsonResponse(DocumentMapSchema, 'One map per catalogue'),
     ...errors,
-    400: json(ErrorSchema, 'NOT_A_POLICY: the document is not a policy; or a bad path or query'),
+    400: errorResponse('NOT_A_POLICY: the document is not a policy; or a bad path or query'),
   },
 });
 
@@ -84,9 +84,9 @@ export const impactPreviewRoute = createRoute({
     }),
   },
   responses: {
-    200: json(ImpactPreviewSchema, 'The preview, per catalogue'),
+    200: jsonResponse(ImpactPreviewSchema, 'The preview, per catalogue'),
     ...errors,
-    400: json(ErrorSchema, 'NOT_A_POLICY: the document is not a policy; or a bad path or query'),
+    400: errorResponse('NOT_A_POLICY: the document is not a policy; or a bad path or query'),
   },
 });
 

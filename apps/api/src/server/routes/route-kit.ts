@@ -84,25 +84,22 @@ export const LOCATION = {
   Location: { description: 'The path of what was made.', schema: { type: 'string' as const } },
 };
 
-/** A JSON response of `schema`, for createRoute's responses. */
-export const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  description,
-});
-
 /** A required JSON request body of `schema`, for createRoute's request. */
 export const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 
 /** createRoute's `request` for a required JSON body of `schema` (a body that is not JSON is refused, never read as {}). */
 export const jsonRequest = <T extends z.ZodType>(schema: T) => ({ body: jsonBody(schema) });
 
-/** A JSON response of `schema`, for the OpenAPI description. */
+/** A JSON response of `schema`, for createRoute's responses. */
 export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
   return { content: { 'application/json': { schema } }, description };
 }
 
-/** An answer in the one error shape, for the OpenAPI description. */
-export const errorResponse = (description: string) => ({ content: { 'application/json': { schema: ErrorSchema } }, description });
+/** A JSON object the engine defines (a rulebook, an overlay, an explanation): described, not restated. */
+export const EngineObject = (description: string) => z.record(z.string(), z.unknown()).openapi({ description });
+
+/** An answer in the one error shape, for createRoute's responses. */
+export const errorResponse = (description: string) => jsonResponse(ErrorSchema, description);
 
 /** The 4xx answers routes share, for the OpenAPI description. */
 export const ERRORS = {

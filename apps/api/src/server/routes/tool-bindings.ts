@@ -12,7 +12,7 @@ import { readStoredJson } from '../state/stored-json.ts';
 import { type AuthorizationRow, bindingDigest, bindingOf, readCatalogueTools } from '../state/tool-bindings.ts';
 import { definitionState, type SeenDefinition } from '../state/upstream-definitions.ts';
 import { documentIdParam, nameParam } from './path-params.ts';
-import { ErrorSchema, json, memberOf, members, notFound, storeError } from './route-kit.ts';
+import { errorResponse, jsonBody, jsonResponse, memberOf, members, notFound, storeError } from './route-kit.ts';
 
 const CatalogueParam = documentIdParam(
   { name: 'id', description: 'The catalogue document id', example: 'catalogue.yaml' },
@@ -93,10 +93,10 @@ const AuthorizeBody = z
   .openapi('ToolAuthorizeBody');
 
 const errors = {
-  400: json(ErrorSchema, 'The request is not valid'),
-  401: json(ErrorSchema, 'A missing or unknown key'),
-  403: json(ErrorSchema, 'A lacking role'),
-  404: json(ErrorSchema, 'No such catalogue or tool'),
+  400: errorResponse('The request is not valid'),
+  401: errorResponse('A missing or unknown key'),
+  403: errorResponse('A lacking role'),
+  404: errorResponse('No such catalogue or tool'),
 };
 
 const listRoute = createRoute({
@@ -107,7 +107,7 @@ const listRoute = createRoute({
   summary: "A catalogue's tools with their bindings and whether each is authorized (members)",
   middleware: [members()] as const,
   request: { params: z.object({ id: CatalogueParam }) },
-  responses: { 200: json(ToolsSchema, 'The running version’s tools'), ...errors },
+  responses: { 200: jsonResponse(ToolsSchema, 'The running version’s tools'), ...errors },
 });
 
 const authorizeRoute = createRoute({
@@ -119,13 +119,12 @@ const authorizeRoute = createRoute({
   middleware: [members('owner', 'admin')] as const,
   request: {
     params: z.object({ id: CatalogueParam, name: ToolParam }),
-    body: { required: true, content: { 'application/json': { schema: AuthorizeBody } } },
+    body: jsonBody(AuthorizeBody),
   },
   responses: {
-    200: json(ToolSchema, 'The tool, authorized'),
+    200: jsonResponse(ToolSchema, 'The tool, authorized'),
     ...errors,
-    409: json(
-      ErrorSchema,
+    409: errorResponse(
       "BINDING_CHANGED: the binding is no longer the one with that digest; UPSTREAM_DEFINITION_CHANGED or UPSTREAM_DEFINITION_UNSEEN: the upstream's definition is not the one with upstream_digest, or none was seen",
     ),
   },

@@ -10,7 +10,7 @@ import { router } from '../openapi.ts';
 import { readStoredJson } from '../state/stored-json.ts';
 import { readCatalogueTools } from '../state/tool-bindings.ts';
 import { type DefinitionState, definitionState } from '../state/upstream-definitions.ts';
-import { ErrorSchema, json, members, storeError } from './route-kit.ts';
+import { errorResponse, jsonResponse, members, storeError } from './route-kit.ts';
 
 /** How long a refresh waits for each upstream to start and list its tools. */
 const REFRESH_TIMEOUT_MS = 10_000;
@@ -54,8 +54,8 @@ const UpstreamsSchema = z
   .openapi('Upstreams');
 
 const errors = {
-  401: json(ErrorSchema, 'A missing or unknown key'),
-  403: json(ErrorSchema, 'A lacking role'),
+  401: errorResponse('A missing or unknown key'),
+  403: errorResponse('A lacking role'),
 };
 
 const listRoute = createRoute({
@@ -65,7 +65,7 @@ const listRoute = createRoute({
   tags: ['mcp'],
   summary: 'The upstream MCP servers, the tools each was last seen offering and the catalogue tools mapped to them (members)',
   middleware: [members()] as const,
-  responses: { 200: json(UpstreamsSchema, 'The running upstreams'), ...errors },
+  responses: { 200: jsonResponse(UpstreamsSchema, 'The running upstreams'), ...errors },
 });
 
 const refreshRoute = createRoute({
@@ -75,7 +75,7 @@ const refreshRoute = createRoute({
   tags: ['mcp'],
   summary: 'Asks every upstream for its tools now and records their definitions (owner or admin)',
   middleware: [members('owner', 'admin')] as const,
-  responses: { 200: json(UpstreamsSchema, 'The upstreams, each server as it answered'), ...errors },
+  responses: { 200: jsonResponse(UpstreamsSchema, 'The upstreams, each server as it answered'), ...errors },
 });
 
 interface Mapping {

@@ -86,6 +86,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/rules/check': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Check one call against a rule sheet or Colang and a catalogue. */
+    post: operations['checkRules'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/policies/validate': {
     parameters: {
       query?: never;
@@ -114,23 +131,6 @@ export interface paths {
     put?: never;
     /** Decide one call against a policy document, as `tollgate policy evaluate --json` does. */
     post: operations['evaluatePolicy'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/rules/check': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Check one call against a rule sheet or Colang and a catalogue. */
-    post: operations['checkRules'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1029,28 +1029,6 @@ export interface components {
       /** @description A file name for the source map. */
       source?: string;
     };
-    PolicyValidateBody: {
-      document: {
-        [key: string]: unknown;
-      };
-      /** @description Members at decision time: [{id, role, signing}]. Left out, approvers.users are checked against the workspace's members. */
-      members?: unknown[];
-      /** @description The agent’s tools: [{name, action, amount?}]. Left out, the tools of the workspace’s catalogues. */
-      tools?: unknown[];
-    };
-    PolicyEvaluateBody: {
-      document: {
-        [key: string]: unknown;
-      };
-      tool: {
-        [key: string]: unknown;
-      };
-      arguments: {
-        [key: string]: unknown;
-      };
-      /** @description Members at decision time: [{id, role, signing}]. Left out, approvers.users are checked against the workspace's members. */
-      members?: unknown[];
-    };
     RulesCheckBody: {
       rules: {
         sheet?: string;
@@ -1076,6 +1054,28 @@ export interface components {
         }[];
         confirmed?: boolean;
       };
+    };
+    PolicyValidateBody: {
+      document: {
+        [key: string]: unknown;
+      };
+      /** @description Members at decision time: [{id, role, signing}]. Left out, approvers.users are checked against the workspace's members. */
+      members?: unknown[];
+      /** @description The agent’s tools: [{name, action, amount?}]. Left out, the tools of the workspace’s catalogues. */
+      tools?: unknown[];
+    };
+    PolicyEvaluateBody: {
+      document: {
+        [key: string]: unknown;
+      };
+      tool: {
+        [key: string]: unknown;
+      };
+      arguments: {
+        [key: string]: unknown;
+      };
+      /** @description Members at decision time: [{id, role, signing}]. Left out, approvers.users are checked against the workspace's members. */
+      members?: unknown[];
     };
     TemplateParameter: {
       name: string;
@@ -2113,6 +2113,91 @@ export interface operations {
       };
     };
   };
+  checkRules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RulesCheckBody'];
+      };
+    };
+    responses: {
+      /** @description The verdict, the rule and why. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {string} */
+            verdict: 'allow' | 'refuse' | 'confirm';
+            rule: string | null;
+            reason: string | null;
+            code?: string;
+            confirmation?: string;
+          };
+        };
+      };
+      /** @description The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit; nothing was read. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The rules do not compile (rule_sheet_unsupported or COLANG_UNSUPPORTED) or INVALID_CATALOGUE. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   validatePolicy: {
     parameters: {
       query?: never;
@@ -2279,91 +2364,6 @@ export interface operations {
         };
       };
       /** @description INVALID_POLICY (details.errors), INVALID_TOOL or INVALID_MEMBERS. */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  checkRules: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['RulesCheckBody'];
-      };
-    };
-    responses: {
-      /** @description The verdict, the rule and why. */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** @enum {string} */
-            verdict: 'allow' | 'refuse' | 'confirm';
-            rule: string | null;
-            reason: string | null;
-            code?: string;
-            confirmation?: string;
-          };
-        };
-      };
-      /** @description The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues). */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description No key, or a key that is not known. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The key lacks the role or grant. */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description TOO_LARGE: the body is over the limit; nothing was read. */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The rules do not compile (rule_sheet_unsupported or COLANG_UNSUPPORTED) or INVALID_CATALOGUE. */
       422: {
         headers: {
           [name: string]: unknown;

@@ -4,7 +4,7 @@ import { z } from '@hono/zod-openapi';
 import { DiagnosticSchema } from '../../diagnostic-schema.ts';
 import { documentIdParam } from '../path-params.ts';
 import { ImpactPreviewSchema } from '../review-schemas.ts';
-import { ErrorSchema, json } from '../route-kit.ts';
+import { errorResponse } from '../route-kit.ts';
 
 export const IdParam = documentIdParam({ name: 'id', description: 'The document id', example: 'policies/refunds.policy.json' });
 
@@ -118,8 +118,8 @@ export const DiffSchema = z
   .openapi('DocumentDiff');
 
 export const errors = {
-  400: json(ErrorSchema, 'The request is not valid'),
-  401: json(ErrorSchema, 'A missing or unknown key'),
-  403: json(ErrorSchema, 'A lacking role'),
-  404: json(ErrorSchema, 'No such document or version'),
+  400: errorResponse('The request is not valid'),
+  401: errorResponse('A missing or unknown key'),
+  403: errorResponse('A lacking role'),
+  404: errorResponse('No such document or version'),
 };

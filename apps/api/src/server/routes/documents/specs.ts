@@ -1,7 +1,7 @@
 // The document routes as OpenAPI operations (createRoute): path, roles, request and every answer.
 import { createRoute, z } from '@hono/zod-openapi';
 import { IfMatchHeader, withETag } from '../preconditions.ts';
-import { ErrorSchema, json, LOCATION, members, people } from '../route-kit.ts';
+import { ErrorSchema, errorResponse, jsonBody, jsonResponse, LOCATION, members, people } from '../route-kit.ts';
 import {
   ActivateBody,
   DiffSchema,
@@ -22,7 +22,7 @@ export const listRoute = createRoute({
   tags: ['documents'],
   summary: 'Every document: kind, status, running sequence and problems',
   middleware: [members()] as const,
-  responses: { 200: json(z.object({ documents: z.array(SummarySchema) }), 'The documents'), ...errors },
+  responses: { 200: jsonResponse(z.object({ documents: z.array(SummarySchema) }), 'The documents'), ...errors },
 });
 
 export const getRoute = createRoute({
@@ -33,9 +33,9 @@ export const getRoute = createRoute({
   middleware: [members()] as const,
   request: { params: z.object({ id: IdParam }) },
   responses: {
-    200: withETag(json(DocumentSchema, 'The running version')),
+    200: withETag(jsonResponse(DocumentSchema, 'The running version')),
     ...errors,
-    409: json(ErrorSchema, "DAMAGED: the running version's file is damaged"),
+    409: errorResponse("DAMAGED: the running version's file is damaged"),
   },
 });
 
@@ -48,7 +48,7 @@ export const historyRoute = createRoute({
   request: { params: z.object({ id: IdParam }) },
   responses: {
     200: withETag(
-      json(
+      jsonResponse(
         z.object({
           id: z.string(),
           versions: z.array(VersionSchema),
@@ -75,9 +75,9 @@ export const versionRoute = createRoute({
     params: z.object({ id: IdParam, sequence: SequenceText.openapi({ param: { name: 'sequence', in: 'path' }, example: '1' }) }),
   },
   responses: {
-    200: withETag(json(DocumentSchema, 'The version')),
+    200: withETag(jsonResponse(DocumentSchema, 'The version')),
     ...errors,
-    409: json(ErrorSchema, "DAMAGED: the version's file is damaged"),
+    409: errorResponse("DAMAGED: the version's file is damaged"),
   },
 });
 
@@ -90,28 +90,27 @@ export const editRoute = createRoute({
   request: {
     params: z.object({ id: IdParam }),
     headers: IfMatchHeader,
-    body: { required: true, content: { 'application/json': { schema: EditBody } } },
+    body: jsonBody(EditBody),
   },
   responses: {
-    201: withETag(json(OutcomeSchema, 'Stored: applied, or saved_not_running'), LOCATION),
+    201: withETag(jsonResponse(OutcomeSchema, 'Stored: applied, or saved_not_running'), LOCATION),
     400: errors[400],
     401: errors[401],
-    403: json(
+    403: jsonResponse(
       z.union([OutcomeSchema, ErrorSchema]),
       "rejected by a writer (an outcome), or a lacking role (an error: ROLE_REQUIRED, or BINDING_CHANGE_FORBIDDEN for a developer's edit that changes a tool's binding)",
     ),
-    409: withETag(json(OutcomeSchema, 'conflict: the running version is no longer based_on; nothing stored')),
-    412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing stored'),
-    413: json(
-      ErrorSchema,
+    409: withETag(jsonResponse(OutcomeSchema, 'conflict: the running version is no longer based_on; nothing stored')),
+    412: errorResponse('PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing stored'),
+    413: errorResponse(
       "TOO_LARGE: the body is over the edit route's transport limit (twice the document limit and 64 KiB), unread; nothing stored",
     ),
-    428: json(ErrorSchema, 'PRECONDITION_REQUIRED: neither If-Match nor based_on was sent (or If-Match: *); nothing stored'),
-    422: json(
+    428: errorResponse('PRECONDITION_REQUIRED: neither If-Match nor based_on was sent (or If-Match: *); nothing stored'),
+    422: jsonResponse(
       OutcomeSchema,
       'refused: the content does not load, or is over the document limit (TOO_LARGE, refused unread); nothing stored',
     ),
-    503: json(
+    503: jsonResponse(
       OutcomeSchema,
       'refused: the store is busy (another process holds its lock); nothing stored; retry after Retry-After seconds',
     ),
@@ -127,21 +126,19 @@ export const activateRoute = createRoute({
   request: {
     params: z.object({ id: IdParam }),
     headers: IfMatchHeader,
-    body: { required: true, content: { 'application/json': { schema: ActivateBody } } },
+    body: jsonBody(ActivateBody),
   },
   responses: {
-    200: withETag(json(VersionResult, 'The version now running')),
-    412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing changed'),
+    200: withETag(jsonResponse(VersionResult, 'The version now running')),
+    412: errorResponse('PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing changed'),
     ...errors,
-    409: json(
-      ErrorSchema,
+    409: errorResponse(
       'A rejected version cannot run (REJECTED_VERSION), its file is damaged (DAMAGED), or a live gateway decides a lower policy language revision (GATEWAYS_NOT_UPGRADED, details.gateways)',
     ),
-    422: json(
-      ErrorSchema,
+    422: errorResponse(
       "INVALID_POLICY: a policy version whose approvers.users are not the workspace's members able to approve (details.errors: UNKNOWN_APPROVER, APPROVER_ROLE_NOT_CAPABLE)",
     ),
-    503: json(ErrorSchema, 'LOCKED: the store is busy; retry after Retry-After seconds'),
+    503: errorResponse('LOCKED: the store is busy; retry after Retry-After seconds'),
   },
 });
 
@@ -153,14 +150,13 @@ export const revertRoute = createRoute({
   middleware: [members('owner', 'admin'), people()] as const,
   request: { params: z.object({ id: IdParam }), headers: IfMatchHeader },
   responses: {
-    200: withETag(json(VersionResult, 'The version now running')),
-    412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing changed'),
+    200: withETag(jsonResponse(VersionResult, 'The version now running')),
+    412: errorResponse('PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing changed'),
     ...errors,
-    409: json(
-      ErrorSchema,
+    409: errorResponse(
       'Nothing to revert to, the version to return to is damaged (DAMAGED), or a live gateway decides a lower policy language revision than it (GATEWAYS_NOT_UPGRADED)',
     ),
-    503: json(ErrorSchema, 'LOCKED: the store is busy; retry after Retry-After seconds'),
+    503: errorResponse('LOCKED: the store is busy; retry after Retry-After seconds'),
   },
 });
 
@@ -180,5 +176,5 @@ export const diffRoute = createRoute({
       }),
     }),
   },
-  responses: { 200: json(DiffSchema, 'The diff'), ...errors, 409: json(ErrorSchema, "DAMAGED: a version's file is damaged") },
+  responses: { 200: jsonResponse(DiffSchema, 'The diff'), ...errors, 409: errorResponse("DAMAGED: a version's file is damaged") },
 });

@@ -3,7 +3,7 @@
 import { z } from '@hono/zod-openapi';
 import { RULE_STATUSES } from '@tollgate/engine';
 import { documentIdParam } from '../path-params.ts';
-import { ArgumentsObject, ErrorSchema, json } from '../route-kit.ts';
+import { ArgumentsObject, errorResponse } from '../route-kit.ts';
 
 export const IdParam = documentIdParam(
   { name: 'id', description: 'The rule set id', example: 'rulesets/support.ruleset.json' },
@@ -180,13 +180,12 @@ export const RunSchema = z
 export const StatusBody = z.object({ status: Status }).strict().openapi('RuleStatusChange');
 
 export const errors = {
-  400: json(ErrorSchema, 'The request is not valid'),
-  401: json(ErrorSchema, 'A missing or unknown key'),
-  403: json(ErrorSchema, 'A lacking role'),
-  404: json(ErrorSchema, 'No such rule set or version'),
-  409: json(
-    ErrorSchema,
+  400: errorResponse('The request is not valid'),
+  401: errorResponse('A missing or unknown key'),
+  403: errorResponse('A lacking role'),
+  404: errorResponse('No such rule set or version'),
+  409: errorResponse(
     'The change conflicts with the set’s state (archived, pins a draft rule, nothing to update), or would make a policy run that a live gateway cannot decide (GATEWAYS_NOT_UPGRADED)',
   ),
-  422: json(ErrorSchema, 'RULESET_REFUSED: the pins are refused; details name every rule at fault'),
+  422: errorResponse('RULESET_REFUSED: the pins are refused; details name every rule at fault'),
 };

@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Role } from '../../state/members/model.ts';
 import { IfMatchHeader, withETag } from '../preconditions.ts';
-import { ErrorSchema, json, jsonBody, LOCATION, members, people } from '../route-kit.ts';
+import { errorResponse, jsonBody, jsonResponse, LOCATION, members, people } from '../route-kit.ts';
 import {
   ArchiveBody,
   CreateBody,
@@ -32,7 +32,7 @@ export const listRoute = createRoute({
   summary: 'The active rule sets (or those of ?status=), each at its active version, with newer-version flags per pin',
   middleware: [members()] as const,
   request: { query: ListQuery },
-  responses: { 200: json(z.object({ rulesets: z.array(RulesetSchema) }), 'The rule sets'), ...errors },
+  responses: { 200: jsonResponse(z.object({ rulesets: z.array(RulesetSchema) }), 'The rule sets'), ...errors },
 });
 
 export const getRoute = createRoute({
@@ -42,7 +42,7 @@ export const getRoute = createRoute({
   summary: 'A rule set at a version (the active one by default), its pins resolved',
   middleware: [members()] as const,
   request: { params: z.object({ id: IdParam }), query: VersionQuery },
-  responses: { 200: withETag(json(RulesetSchema, 'The rule set')), ...errors },
+  responses: { 200: withETag(jsonResponse(RulesetSchema, 'The rule set')), ...errors },
 });
 
 export const createRulesetRoute = createRoute({
@@ -52,7 +52,7 @@ export const createRulesetRoute = createRoute({
   summary: 'Creates a rule set, as a draft (owner, admin or developer)',
   middleware: [members(...AUTHORS)] as const,
   request: { body: jsonBody(CreateBody) },
-  responses: { 201: withETag(json(RulesetSchema, 'The new rule set, version 1, draft'), LOCATION), ...errors },
+  responses: { 201: withETag(jsonResponse(RulesetSchema, 'The new rule set, version 1, draft'), LOCATION), ...errors },
 });
 
 export const updateRoute = createRoute({
@@ -63,10 +63,10 @@ export const updateRoute = createRoute({
   middleware: [members(...AUTHORS)] as const,
   request: { params: z.object({ id: IdParam }), headers: IfMatchHeader, body: jsonBody(UpdateBody) },
   responses: {
-    200: withETag(json(RulesetSchema, 'The rule set after the change')),
+    200: withETag(jsonResponse(RulesetSchema, 'The rule set after the change')),
     ...errors,
-    412: json(ErrorSchema, 'PRECONDITION_FAILED: If-Match (or based_on) no longer names the newest version (details.current)'),
-    428: json(ErrorSchema, 'PRECONDITION_REQUIRED: neither If-Match nor based_on was sent (or If-Match: *)'),
+    412: errorResponse('PRECONDITION_FAILED: If-Match (or based_on) no longer names the newest version (details.current)'),
+    428: errorResponse('PRECONDITION_REQUIRED: neither If-Match nor based_on was sent (or If-Match: *)'),
   },
 });
 
@@ -77,7 +77,7 @@ export const latestRoute = createRoute({
   summary: 'Re-pins one, several or all rules to their running versions, as the next version in draft',
   middleware: [members(...AUTHORS)] as const,
   request: { params: z.object({ id: IdParam }), body: jsonBody(LatestBody) },
-  responses: { 200: withETag(json(RulesetSchema, 'The new draft version')), ...errors },
+  responses: { 200: withETag(jsonResponse(RulesetSchema, 'The new draft version')), ...errors },
 });
 
 export const archiveRoute = createRoute({
@@ -87,7 +87,7 @@ export const archiveRoute = createRoute({
   summary: 'Archives a rule set, naming a replacement agents are pointed at (owner or admin)',
   middleware: [members(...STEWARDS), people()] as const,
   request: { params: z.object({ id: IdParam }), body: jsonBody(ArchiveBody) },
-  responses: { 200: withETag(json(RulesetSchema, 'The archived set')), ...errors },
+  responses: { 200: withETag(jsonResponse(RulesetSchema, 'The archived set')), ...errors },
 });
 
 export const restoreRoute = createRoute({
@@ -97,7 +97,7 @@ export const restoreRoute = createRoute({
   summary: 'Restores an archived rule set to the status it had (owner or admin)',
   middleware: [members(...STEWARDS), people()] as const,
   request: { params: z.object({ id: IdParam }) },
-  responses: { 200: withETag(json(RulesetSchema, 'The restored set')), ...errors },
+  responses: { 200: withETag(jsonResponse(RulesetSchema, 'The restored set')), ...errors },
 });
 
 export const validateRoute = createRoute({
@@ -108,9 +108,9 @@ export const validateRoute = createRoute({
   middleware: [members()] as const,
   request: { params: z.object({ id: IdParam }), body: jsonBody(ValidateBody) },
   responses: {
-    200: json(RunSchema, "The set's verdict, the rules that failed, and each rule's own result"),
+    200: jsonResponse(RunSchema, "The set's verdict, the rules that failed, and each rule's own result"),
     ...errors,
-    503: json(ErrorSchema, 'RULESET_RUN_FAILED: a rule threw or gave no answer in time; nothing was recorded'),
+    503: errorResponse('RULESET_RUN_FAILED: a rule threw or gave no answer in time; nothing was recorded'),
   },
 });
 
@@ -121,5 +121,5 @@ export const statusRoute = createRoute({
   summary: "Sets a rule document's status: draft, test, active, disabled or archived (owner or admin)",
   middleware: [members(...STEWARDS), people()] as const,
   request: { params: z.object({ id: DocumentIdParam }), body: jsonBody(StatusBody) },
-  responses: { 200: json(z.object({ id: z.string(), status: Status }), 'The status now'), ...errors },
+  responses: { 200: jsonResponse(z.object({ id: z.string(), status: Status }), 'The status now'), ...errors },
 });
