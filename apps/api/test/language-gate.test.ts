@@ -12,8 +12,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/server/state/db.ts';
-import { laggingGateways, listGateways, WINDOW_HEARTBEATS } from '../src/server/state/gateways.ts';
+import { type Db, openDatabase } from '../src/server/state/db.ts';
+import { type LanguageRevision, laggingNodes, WINDOW_HEARTBEATS } from '../src/server/state/nodes/model.ts';
+import { listNodes as listGateways } from '../src/server/state/nodes/sqlite.ts';
 import { errorOf, mapUpstreams, nodeUpstream, RECORDER, recordedCalls } from './mcp-fixture.ts';
 import { agentKey, okJson, patchRuleset, postEdit, REPO_ROOT, startServer, type TestServer } from './server-harness.ts';
 
@@ -21,6 +22,9 @@ const BIN = join(REPO_ROOT, 'apps/api/bin/tollgate.cjs');
 const POLICY = 'policies/refunds.policy.json';
 const SET = 'rulesets/support.ruleset.json';
 const HEARTBEAT_MS = 200;
+
+/** The nodes the registry on `db` holds back a revision for, by the rule the language gate applies (state/nodes/model.ts). */
+const laggingGateways = (db: Db, revision: LanguageRevision, now: Date) => laggingNodes(listGateways(db, now), revision);
 
 let s: TestServer;
 const children: ChildProcess[] = [];

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { definitionDigest, definitionOf } from '../src/server/state/upstream-definitions.ts';
+import { definitionDigest, definitionOf } from '../src/server/state/tools/model.ts';
 import { errorOf, mapUpstreams, nodeUpstream, pinUpstreamTools, RECORDER, recordedCalls } from './mcp-fixture.ts';
 import { agentKey, type LooseJson, okJson, REPO_ROOT, startServer, type TestServer } from './server-harness.ts';
 

@@ -4,8 +4,7 @@
 import { type Catalogue, type CatalogueTool, canonicalJson } from '@tollgate/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { laggingGateways, type StateStore } from '../src/server/state/state-store.ts';
-import { bindingDigest, bindingOf } from '../src/server/state/tool-bindings.ts';
-import { definitionDigest, definitionOf, type ListedTool } from '../src/server/state/upstream-definitions.ts';
+import { bindingDigest, bindingOf, definitionDigest, definitionOf, type ListedTool } from '../src/server/state/tools/model.ts';
 import { BACKENDS, decisionRow, nextTurn, type StateFixture, titleOf } from './state-contract-backends.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');

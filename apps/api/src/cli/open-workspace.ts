@@ -5,7 +5,7 @@ import { StoreError } from '@tollgate/store';
 import { type AppContext, openContext } from '../server/context.ts';
 import { openPostgresContext } from '../server/postgres/postgres-context.ts';
 import { SchemaMismatch } from '../server/postgres/schema.ts';
-import type { LanguageRevision } from '../server/state/gateways.ts';
+import type { LanguageRevision } from '../server/state/nodes/model.ts';
 import { dataFolderToWrite } from './data-folder.ts';
 import { CliError } from './io.ts';
 import { redacted } from './open-database.ts';

@@ -20,8 +20,8 @@ import { decisionRoutes } from './routes/decisions.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { eventRoutes } from './routes/events.ts';
 import { gateRoutes } from './routes/gate.ts';
-import { gatewayRoutes } from './routes/gateways.ts';
 import { memberRoutes } from './routes/members.ts';
+import { nodeRoutes } from './routes/nodes.ts';
 import { policyRoutes } from './routes/policies.ts';
 import { policyTemplateRoutes } from './routes/policy-templates.ts';
 import { reviewRoutes } from './routes/review.ts';
@@ -119,7 +119,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', toolBindingRoutes());
     api.route('/', upstreamRoutes());
     api.route('/', reviewRoutes());
-    api.route('/', gatewayRoutes());
+    api.route('/', nodeRoutes());
     const doc = finishDocument(
       api.getOpenAPI31Document({
         openapi: '3.1.0',

@@ -15,15 +15,15 @@ import {
 } from '@tollgate/store';
 import packageJson from '../../package.json' with { type: 'json' };
 import { offLoop } from './compile-thread.ts';
-import { HoldLanguageEdits } from './gateways/hold-language-edits.ts';
+import { HoldLanguageEdits } from './nodes/hold-language-edits.ts';
 import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
 import { RuleShadows } from './shadows/rule-shadows.ts';
-import { adoptRunningBindings } from './state/adopt-bindings.ts';
 import { type Db, openDatabase } from './state/db.ts';
-import type { GatewayNode, LanguageRevision } from './state/gateways.ts';
+import type { LanguageRevision, RegisteredNode } from './state/nodes/model.ts';
 import { SqliteStateStore } from './state/sqlite-state.ts';
 import type { StateStore } from './state/state-store.ts';
+import { adoptRunningBindings } from './state/tools/adopt-bindings.ts';
 import { versionsInUse } from './versions-in-use.ts';
 
 export interface AppContext {
@@ -52,7 +52,7 @@ export interface AppContext {
    * This process as a registered gateway node, when it decides calls (`serve`, `mcp`): the gate denies an
    * agent whose policies are above its language revision (docs/deploy.md, "the language gate").
    */
-  gateway?: GatewayNode;
+  gateway?: RegisteredNode;
   close(): Promise<void>;
 }
 

@@ -5,8 +5,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from './context.ts';
 import { lifecycleOf } from './rulesets/lifecycle.ts';
-import { authorizeRunningBindings } from './state/adopt-bindings.ts';
 import { ROLE_GRANTS, type Role } from './state/members/model.ts';
+import { authorizeRunningBindings } from './state/tools/adopt-bindings.ts';
 
 const SYSTEM = { kind: 'system', label: 'demo seed' } as const;
 const DEMO_RULESET = 'rulesets/support.ruleset.json';

@@ -18,7 +18,7 @@ import { type Diagnostic, diagnosticJson, formatDiagnostic, placeProblems, readJ
 import { type EditImpact, EditSeam, type EditWriter, engineValidators, type ProposedEdit, StoreError, saveEdit } from '@tollgate/store';
 import { type AppContext, openContext } from '../../server/context.ts';
 import { UpstreamError, UpstreamPool } from '../../server/mcp/upstream-pool.ts';
-import { recordListed } from '../../server/state/upstream-definitions.ts';
+import { recordListed } from '../../server/state/tools/sqlite.ts';
 import { dataFolderToWrite } from '../data-folder.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, refusedInput } from '../io.ts';
 import type { ParsedOptions } from '../options.ts';

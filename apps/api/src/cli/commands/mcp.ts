@@ -2,7 +2,7 @@
 // environment (TOLLGATE_AGENT_KEY), never the command line, and must belong to --agent; stdout carries MCP only.
 import { ExactArguments, ExactStdioTransport } from '../../server/mcp/exact-stdio-transport.ts';
 import { createGateway } from '../../server/mcp/gateway.ts';
-import { heartbeatFromEnvironment } from '../../server/state/gateways.ts';
+import { heartbeatFromEnvironment } from '../../server/state/nodes/model.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { openWorkspace } from '../open-workspace.ts';
 import {
@@ -23,8 +23,8 @@ export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
   const languageRevision = languageRevisionOf(options['language-revision']);
   const key = process.env[AGENT_KEY_VARIABLE];
   if (!key) throw new CliError('USAGE', `set ${AGENT_KEY_VARIABLE} to the agent's key`);
-  // Registered as a gateway node: the language gate (docs/deploy.md) counts it until it stops.
-  const node = { languageRevision, heartbeatMs: heartbeatFromEnvironment() };
+  // Registered as a deciding node: the language gate (docs/deploy.md) counts it until it stops.
+  const node = { languageRevision, heartbeatMs: heartbeatFromEnvironment(process.env) };
   const { ctx, where } = await openWorkspace(options, 'mcp', node);
   const principal = await ctx.state.principalOf(key);
   if (principal?.kind !== 'agent' || principal.agent !== agent) {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { serve as serveNode } from '@hono/node-server';
 import { createApp } from '../../server/app.ts';
 import { seedDemo } from '../../server/demo.ts';
-import { heartbeatFromEnvironment } from '../../server/state/gateways.ts';
+import { heartbeatFromEnvironment } from '../../server/state/nodes/model.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { openWorkspace } from '../open-workspace.ts';
 import {
@@ -30,9 +30,9 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     upstreamTimeoutMs: secondsOption(options['mcp-upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_SECONDS, 'mcp-upstream-timeout') * 1000,
   };
   const languageRevision = languageRevisionOf(options['language-revision']);
-  // Registered as a gateway node: the language gate (docs/deploy.md) counts it until it stops.
-  const gateway = { languageRevision, heartbeatMs: heartbeatFromEnvironment() };
-  const { ctx, where } = await openWorkspace(options, 'serve', gateway);
+  // Registered as a deciding node: the language gate (docs/deploy.md) counts it until it stops.
+  const node = { languageRevision, heartbeatMs: heartbeatFromEnvironment(process.env) };
+  const { ctx, where } = await openWorkspace(options, 'serve', node);
   const demo = options.demo ? await seedDemo(ctx) : undefined;
   const app = createApp({ ctx, webDist: WEB_DIST, mcp });
   return new Promise((done) => {

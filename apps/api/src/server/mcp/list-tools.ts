@@ -6,7 +6,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogueTool } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { loadAgentCached } from '../gate/load-agent.ts';
-import { listedDigest } from '../state/upstream-definitions.ts';
+import { listedDigest } from '../state/tools/model.ts';
 import { watchOffers } from './offer-watch.ts';
 import { UpstreamError, type UpstreamPool } from './upstream-pool.ts';
 

@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { readUpstreams, UPSTREAMS_ID, type Upstream } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
-import { listedDigest } from '../state/upstream-definitions.ts';
+import { listedDigest } from '../state/tools/model.ts';
 import { attemptIn, type SharedAttempt } from './shared-attempt.ts';
 import { markUpstreamErrors, UpstreamError, upstreamFailure } from './upstream-failure.ts';
 
@@ -200,7 +200,7 @@ const pools = new WeakMap<AppContext, { sequence: number; pool: UpstreamPool }>(
  * The data folder's pool of upstream connections for the running upstreams document, shared by every gateway
  * of the process (the HTTP transport makes one a request) and the refresh route, made again when a new version
  * runs, and closed with the server (its events hub closing). Every listing's definitions are recorded
- * (state/upstream-definitions.ts), so a changed definition is seen whoever asked.
+ * (state/tools/), so a changed definition is seen whoever asked.
  */
 export async function upstreamPoolOf(ctx: AppContext, options: PoolOptions = {}): Promise<UpstreamPool> {
   const doc = await ctx.store.get(UPSTREAMS_ID);

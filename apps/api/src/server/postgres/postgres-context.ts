@@ -9,7 +9,7 @@ import { PostgresDocumentStore } from '@tollgate/store';
 import pg from 'pg';
 import { type AppContext, assembleContext, EventHub } from '../context.ts';
 import { LIFECYCLE_KEY, lifecycleOf } from '../rulesets/lifecycle.ts';
-import type { LanguageRevision } from '../state/gateways.ts';
+import type { LanguageRevision } from '../state/nodes/model.ts';
 import { STATE_GENERATIONS, TurnGenerations, type TurnRead } from '../state/postgres-query.ts';
 import { PostgresStateStore } from '../state/postgres-state.ts';
 import { versionsInUse } from '../versions-in-use.ts';

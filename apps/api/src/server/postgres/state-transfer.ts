@@ -5,7 +5,7 @@
 // state/postgres-migrations.ts), so rows are copied as they are. Decisions, approvals and trial counts stay behind.
 import type pg from 'pg';
 import type { Db } from '../state/db.ts';
-import { AUTHORIZATION_COLUMNS } from '../state/tool-bindings.ts';
+import { AUTHORIZATION_COLUMNS } from '../state/tools/model.ts';
 
 /** The tables carried, parents before the rows that name them (api_keys.member_id names members). */
 export const CARRIED_TABLES = {

@@ -10,7 +10,7 @@ import { version } from '../routes/documents/checks.ts';
 import { refuseNotAPolicy } from '../routes/policy-only.ts';
 import { type Resource, storeError } from '../routes/route-kit.ts';
 import { readRulesetVersion, workspaceCatalogue } from '../rulesets/ruleset-versions.ts';
-import { bindingOf } from '../state/tool-bindings.ts';
+import { bindingOf } from '../state/tools/model.ts';
 import { type ReviewAnswer, type ReviewTask, runReview } from './answers.ts';
 
 const WORKSPACE_CATALOGUE = 'catalogue.yaml';

@@ -6,7 +6,7 @@ import type { StoredDocument } from '@tollgate/store';
 import { createTwoFilesPatch } from 'diff';
 import { offLoop } from '../compile-thread.ts';
 import { ApiError } from '../errors.ts';
-import { assertPolicyRuns, assertRulesetRuns } from '../gateways/language-gate.ts';
+import { assertPolicyRuns, assertRulesetRuns } from '../nodes/language-gate.ts';
 import { router } from '../openapi.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
 import { assertActivatable, readRulesetVersion } from '../rulesets/ruleset-versions.ts';

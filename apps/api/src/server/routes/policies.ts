@@ -19,7 +19,7 @@ import { DiagnosticSchema } from '../diagnostic-schema.ts';
 import { ApiError } from '../errors.ts';
 import { bodyFindings } from '../exact-body.ts';
 import { router } from '../openapi.ts';
-import { runningBindings } from '../state/adopt-bindings.ts';
+import { runningBindings } from '../state/tools/adopt-bindings.ts';
 import { ArgumentsObject, EngineObject, ERRORS, errorResponse, jsonRequest, jsonResponse, members } from './route-kit.ts';
 
 const JsonObject = z.record(z.string(), z.unknown());

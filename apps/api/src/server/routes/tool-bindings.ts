@@ -9,8 +9,14 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { readStoredJson } from '../state/stored-json.ts';
-import { type AuthorizationRow, bindingDigest, bindingOf, readCatalogueTools } from '../state/tool-bindings.ts';
-import { definitionState, type SeenDefinition } from '../state/upstream-definitions.ts';
+import {
+  type AuthorizationRow,
+  bindingDigest,
+  bindingOf,
+  definitionState,
+  readCatalogueTools,
+  type SeenDefinition,
+} from '../state/tools/model.ts';
 import { documentIdParam, nameParam } from './path-params.ts';
 import { errorResponse, jsonBody, jsonResponse, memberOf, members, notFound, storeError } from './route-kit.ts';
 

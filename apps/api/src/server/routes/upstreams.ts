@@ -8,8 +8,7 @@ import type { AppContext } from '../context.ts';
 import { UpstreamError, upstreamPoolOf } from '../mcp/upstream-pool.ts';
 import { router } from '../openapi.ts';
 import { readStoredJson } from '../state/stored-json.ts';
-import { readCatalogueTools } from '../state/tool-bindings.ts';
-import { type DefinitionState, definitionState } from '../state/upstream-definitions.ts';
+import { type DefinitionState, definitionState, readCatalogueTools } from '../state/tools/model.ts';
 import { errorResponse, jsonResponse, members, storeError } from './route-kit.ts';
 
 /** How long a refresh waits for each upstream to start and list its tools. */

@@ -4,7 +4,7 @@
 import type { RuleStatus } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { assertRulesetRuns } from '../gateways/language-gate.ts';
+import { assertRulesetRuns } from '../nodes/language-gate.ts';
 import { notFound, storeError } from '../routes/route-kit.ts';
 import type { MemberRow, Role } from '../state/members/model.ts';
 import { hasStatus, lifecycleOf } from './lifecycle.ts';

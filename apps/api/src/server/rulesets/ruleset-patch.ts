@@ -4,7 +4,7 @@
 import type { RuleStatus } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
-import { assertRulesetRuns } from '../gateways/language-gate.ts';
+import { assertRulesetRuns } from '../nodes/language-gate.ts';
 import { storeError, storeErrorFor } from '../routes/route-kit.ts';
 import type { Role } from '../state/members/model.ts';
 import { lifecycleOf } from './lifecycle.ts';

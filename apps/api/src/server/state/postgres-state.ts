@@ -10,18 +10,17 @@ import { claimApproval, decideApproval, findApproval, listApprovals } from './ap
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions } from './decisions/postgres.ts';
 import { PostgresDecisionLog } from './decisions/postgres-log.ts';
-import type { LanguageRevision } from './gateways.ts';
 import type { PageKey } from './keyset.ts';
 import type { Grant, MemberRow, Role } from './members/model.ts';
 import { PostgresMembers } from './members/postgres.ts';
-import { PostgresGateways } from './postgres-gateways.ts';
+import type { LanguageRevision } from './nodes/model.ts';
+import { PostgresNodes } from './nodes/postgres.ts';
 import { rowsOf, STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';
-import { PostgresToolState } from './postgres-tool-state.ts';
 import { runsSince as rulesetRunsSince } from './ruleset-runs/postgres.ts';
 import type { DecisionRecord, StateStore } from './state-store.ts';
-import type { Authorizer, DefinitionPin } from './tool-bindings.ts';
+import type { Authorizer, DefinitionPin, ListedTool } from './tools/model.ts';
+import { PostgresToolState } from './tools/postgres.ts';
 import { PostgresTrialCounter } from './trials/postgres.ts';
-import type { ListedTool } from './upstream-definitions.ts';
 
 /**
  * The state store of one PostgreSQL schema (migrated by `migratePostgres(pool, POSTGRES_STATE_MIGRATIONS)`).
@@ -36,7 +35,7 @@ export class PostgresStateStore implements StateStore {
   private readonly auth: PostgresMembers;
   private readonly log: PostgresDecisionLog;
   private readonly tools: PostgresToolState;
-  private readonly gateways: PostgresGateways;
+  private readonly nodes: PostgresNodes;
 
   /**
    * `generations` reads the state's counters (STATE_GENERATIONS), with any others a node checks each turn in the
@@ -48,7 +47,7 @@ export class PostgresStateStore implements StateStore {
     this.auth = new PostgresMembers(pool, generations.counter('auth'));
     this.log = new PostgresDecisionLog(pool);
     this.tools = new PostgresToolState(pool, generations.counter('tools'));
-    this.gateways = new PostgresGateways(pool);
+    this.nodes = new PostgresNodes(pool);
   }
 
   /** A store whose members are read already, so judgedMembersSeen() answers from the first call. */
@@ -161,10 +160,10 @@ export class PostgresStateStore implements StateStore {
   }
 
   registerGateway(options: { version: string; languageRevision: LanguageRevision; heartbeatMs?: number; now?: () => Date }) {
-    return this.gateways.register(options);
+    return this.nodes.registerNode(options);
   }
   listGateways(now?: Date) {
-    return this.gateways.list(now);
+    return this.nodes.listNodes(now);
   }
 
   async recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date) {
@@ -182,7 +181,7 @@ export class PostgresStateStore implements StateStore {
 
   /** Writes what the decision log has queued and stops the heartbeats; the pool stays open (it is the caller's). */
   async close() {
-    this.gateways.close();
+    this.nodes.close();
     await this.log.close();
   }
 }

@@ -9,22 +9,27 @@ import type { Db } from './db.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions, sessionHistory } from './decisions/sqlite.ts';
 import { closeDecisionLog, decisionLogOf, flushDecisions } from './decisions/sqlite-log.ts';
-import { type LanguageRevision, listGateways, registerGateway } from './gateways.ts';
 import type { PageKey } from './keyset.ts';
 import type { Grant, Role } from './members/model.ts';
 import { cachedJudgedMembers, cachedMembers, cachedPrincipalOf, createKey, createMember, findMember } from './members/sqlite.ts';
+import type { LanguageRevision } from './nodes/model.ts';
+import { listNodes, registerNode } from './nodes/sqlite.ts';
 import { recordRun, runsSince } from './ruleset-runs/sqlite.ts';
 import type { DecisionRecord, StateStore } from './state-store.ts';
+import type { Authorizer, DefinitionPin, ListedTool } from './tools/model.ts';
 import {
-  type Authorizer,
   authorizationGeneration,
   authorizationsOf,
   authorizeBinding,
-  type DefinitionPin,
+  authorizeBindings,
+  bindingsAdopted,
+  pinnedDigests,
+  recordListed,
+  seenDefinition,
+  seenDefinitions,
   unauthorizedTools,
-} from './tool-bindings.ts';
+} from './tools/sqlite.ts';
 import { SqliteTrialCounter } from './trials/sqlite.ts';
-import { type ListedTool, pinnedDigests, recordListed, seenDefinition, seenDefinitions } from './upstream-definitions.ts';
 
 /**
  * The state store of one SQLite database.
@@ -129,18 +134,10 @@ export class SqliteStateStore implements StateStore {
     return authorizeBinding(this.db, catalogue, binding, by, now, pin);
   }
   async authorizeBindings(bindings: readonly { catalogue: string; binding: ToolBinding }[], by: Authorizer, now: Date) {
-    this.db.transaction(() => {
-      for (const b of bindings) authorizeBinding(this.db, b.catalogue, b.binding, by, now);
-    })();
+    authorizeBindings(this.db, bindings, by, now);
   }
   async bindingsAdopted(mark?: Date) {
-    const adopted = this.db.prepare('SELECT 1 FROM tool_authorizations_adopted WHERE id = 1').get() !== undefined;
-    if (!adopted && mark) {
-      this.db
-        .prepare('INSERT INTO tool_authorizations_adopted (id, adopted_at) VALUES (1, ?) ON CONFLICT DO NOTHING')
-        .run(mark.toISOString());
-    }
-    return adopted;
+    return bindingsAdopted(this.db, mark);
   }
   async unauthorizedTools(catalogueId: string, catalogue: Catalogue) {
     return unauthorizedTools(this.db, catalogueId, catalogue);
@@ -159,10 +156,10 @@ export class SqliteStateStore implements StateStore {
   }
 
   async registerGateway(options: { version: string; languageRevision: LanguageRevision; heartbeatMs?: number; now?: () => Date }) {
-    return registerGateway(this.db, options);
+    return registerNode(this.db, options);
   }
   async listGateways(now?: Date) {
-    return listGateways(this.db, now);
+    return listNodes(this.db, now);
   }
 
   async recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date) {

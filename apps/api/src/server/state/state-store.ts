@@ -7,11 +7,11 @@ import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/e
 import type { TrialCounter } from '@tollgate/store';
 import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome } from './approvals/model.ts';
 import type { DecisionFilter, DecisionRow, SessionCall } from './decisions/model.ts';
-import type { GatewayNode, GatewayView, LanguageRevision } from './gateways.ts';
 import type { PageKey } from './keyset.ts';
 import type { Grant, MemberRow, Principal, Role } from './members/model.ts';
-import type { AuthorizationRow, Authorizer, DefinitionPin } from './tool-bindings.ts';
-import type { ListedTool, SeenDefinition } from './upstream-definitions.ts';
+// The registry's published name is "gateways" (nodes/model.ts); this interface keeps it.
+import type { RegisteredNode as GatewayNode, NodeView as GatewayView, LanguageRevision } from './nodes/model.ts';
+import type { AuthorizationRow, Authorizer, DefinitionPin, ListedTool, SeenDefinition } from './tools/model.ts';
 
 /** A page of rows read newest first, whether more follow, and the next page's cursor (keyset.ts). */
 export interface Page<T> {

@@ -5,7 +5,7 @@ import { validateDocument } from '@tollgate/engine';
 import { idProblem, type StoredDocument } from '@tollgate/store';
 import type { AppContext } from '../../context.ts';
 import { ApiError } from '../../errors.ts';
-import { changedBindings, readCatalogueTools } from '../../state/tool-bindings.ts';
+import { changedBindings, readCatalogueTools } from '../../state/tools/model.ts';
 import { notFound, storeError } from '../route-kit.ts';
 
 /** A malformed id names no document on any route: 400 INVALID_ID (docs/api.md, "One vocabulary"). */

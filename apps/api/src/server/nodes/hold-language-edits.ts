@@ -1,7 +1,7 @@
 // An edit writer for the edit seam: a policy edit of language revision 2 or 3 that would run while a live
-// gateway decides a lower revision is stored as a version that does not run, with GATEWAYS_NOT_UPGRADED as
+// node decides a lower revision is stored as a version that does not run, with GATEWAYS_NOT_UPGRADED as
 // its reason (docs/deploy.md, "the language gate"). The author's work is kept; activating it later is
-// checked again, so it runs only once every live gateway decides it.
+// checked again, so it runs only once every live node decides it.
 import { documentKindOf } from '@tollgate/engine';
 import { type DocumentStore, type EditImpact, type EditOutcome, type EditWriter, type ProposedEdit, saveEdit } from '@tollgate/store';
 import { laggingGateways, type StateStore } from '../state/state-store.ts';

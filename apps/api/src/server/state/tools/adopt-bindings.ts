@@ -2,8 +2,8 @@
 // "The authorized binding"), and all at once by the demo seed.
 import { documentKindOf, type ToolBinding } from '@tollgate/engine';
 import type { DocumentStore } from '@tollgate/store';
-import type { StateStore } from './state-store.ts';
-import { type Authorizer, bindingOf, readCatalogueTools, SYSTEM_AUTHORIZER } from './tool-bindings.ts';
+import type { StateStore } from '../state-store.ts';
+import { type Authorizer, bindingOf, readCatalogueTools, SYSTEM_AUTHORIZER } from './model.ts';
 
 /** Every running catalogue's tool bindings, by catalogue document, in the store's order. */
 export async function runningBindings(store: DocumentStore): Promise<{ catalogue: string; binding: ToolBinding }[]> {

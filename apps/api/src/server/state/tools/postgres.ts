@@ -1,21 +1,25 @@
-// Tool authorizations and pinned upstream definitions on PostgreSQL, as tool-bindings.ts and
-// upstream-definitions.ts keep them in SQLite (docs/catalogue.md, docs/mcp.md): the authorization generation
-// moves by trigger on every authorization from any node and is read at most once per turn of the event loop;
-// pins are cached while it stands still.
-import { type Catalogue, canonicalJson, type ToolBinding } from '@tollgate/engine';
+// Tool authorizations and pinned upstream definitions on PostgreSQL (docs/catalogue.md, docs/mcp.md): the SQL on
+// a pool shared by several nodes, the rules in model.ts. The authorization generation moves by trigger on every
+// authorization from any node and is read at most once per turn of the event loop; pins are cached while it
+// stands still.
+import type { Catalogue, ToolBinding } from '@tollgate/engine';
 import type pg from 'pg';
-import { inTransaction, placeholders, type Queryable, rowsOf, type TurnRead } from './postgres-query.ts';
+import { inTransaction, placeholders, type Queryable, rowsOf, type TurnRead } from '../postgres-query.ts';
 import {
   AUTHORIZATION_COLUMNS,
   type AuthorizationRow,
   type Authorizer,
   authorizationRow,
-  bindingDigest,
-  bindingOf,
+  byServer,
+  byTool,
+  changedDefinitions,
   type DefinitionPin,
-  toolsByName,
-} from './tool-bindings.ts';
-import { byServer, definitionDigest, definitionOf, type ListedTool, type SeenDefinition } from './upstream-definitions.ts';
+  GenerationCache,
+  type ListedTool,
+  pinsOf,
+  type SeenDefinition,
+  unauthorizedOf,
+} from './model.ts';
 
 const UPSERT_AUTHORIZATION = `INSERT INTO tool_authorizations (${AUTHORIZATION_COLUMNS.join(', ')}) VALUES (${placeholders(AUTHORIZATION_COLUMNS.length)})
   ON CONFLICT (catalogue, tool) DO UPDATE SET digest = excluded.digest, binding = excluded.binding,
@@ -35,10 +39,7 @@ async function upsertAuthorization(on: Queryable, row: AuthorizationRow): Promis
 export class PostgresToolState {
   private readonly pool: pg.Pool;
   private readonly generation: TurnRead;
-  private pins: { generation: number; byCatalogue: Map<string, Promise<Map<string, string | null>>> } = {
-    generation: -1,
-    byCatalogue: new Map(),
-  };
+  private readonly pins = new GenerationCache<Promise<Map<string, string | null>>>();
 
   /** `generation`: the authorization generation, read at most once per turn (TurnGenerations). */
   constructor(pool: pg.Pool, generation: TurnRead) {
@@ -56,7 +57,7 @@ export class PostgresToolState {
       `SELECT ${AUTHORIZATION_COLUMNS.join(', ')} FROM tool_authorizations WHERE catalogue = $1`,
       [catalogue],
     );
-    return new Map(rows.map((r) => [r.tool, r]));
+    return byTool(rows);
   }
 
   async authorizeBinding(
@@ -91,12 +92,7 @@ export class PostgresToolState {
   }
 
   async unauthorizedTools(catalogueId: string, catalogue: Catalogue): Promise<string[]> {
-    const authorized = await this.authorizationsOf(catalogueId);
-    const names: string[] = [];
-    for (const [name, tool] of toolsByName(catalogue)) {
-      if (authorized.get(name)?.digest !== bindingDigest(bindingOf(tool))) names.push(name);
-    }
-    return names;
+    return unauthorizedOf(catalogue, await this.authorizationsOf(catalogueId));
   }
 
   /** Records the definitions a server's listing gave, writing only those new or changed since last seen. */
@@ -106,22 +102,14 @@ export class PostgresToolState {
         await rowsOf<{ tool: string; digest: string }>(this.pool, 'SELECT tool, digest FROM upstream_tools WHERE server = $1', [server])
       ).map((r) => [r.tool, r.digest]),
     );
-    const changed = new Map(
-      tools
-        .map((t) => ({ tool: t.name, definition: definitionOf(t) }))
-        .map((t) => ({ ...t, digest: definitionDigest(server, t.definition) }))
-        .filter((t) => known.get(t.tool) !== t.digest)
-        // A listing naming a tool twice keeps its last definition, as one write after another would.
-        .map((t) => [t.tool, t]),
-    );
-    if (changed.size === 0) return;
+    const changed = changedDefinitions(server, tools, known);
+    if (changed.length === 0) return;
     const at = now.toISOString();
-    const rows = [...changed.values()];
     await rowsOf(
       this.pool,
-      `INSERT INTO upstream_tools (${SEEN_COLUMNS}) VALUES ${rows.map((_, i) => `(${placeholders(5, i * 5 + 1)})`).join(', ')}
+      `INSERT INTO upstream_tools (${SEEN_COLUMNS}) VALUES ${changed.map((_, i) => `(${placeholders(5, i * 5 + 1)})`).join(', ')}
        ON CONFLICT (server, tool) DO UPDATE SET digest = excluded.digest, definition = excluded.definition, seen_at = excluded.seen_at`,
-      rows.flatMap((t) => [server, t.tool, t.digest, canonicalJson(t.definition), at]),
+      changed.flatMap((t) => [server, t.tool, t.digest, t.definition, at]),
     );
   }
 
@@ -142,16 +130,11 @@ export class PostgresToolState {
   /** The pinned definition digest of each authorized tool of `catalogue`, kept until the next authorization anywhere. */
   async pinnedDigests(catalogue: string): Promise<Map<string, string | null>> {
     const generation = await this.generation.read();
-    if (this.pins.generation !== generation) this.pins = { generation, byCatalogue: new Map() };
-    const cache = this.pins.byCatalogue;
-    let pins = cache.get(catalogue);
-    if (!pins) {
-      pins = this.authorizationsOf(catalogue).then((rows) => new Map([...rows].map(([tool, row]) => [tool, row.upstream_digest])));
-      cache.set(catalogue, pins);
-      pins.catch(() => {
-        if (cache.get(catalogue) === pins) cache.delete(catalogue);
-      });
-    }
-    return pins;
+    return this.pins.get(generation, catalogue, () => {
+      const loading = this.authorizationsOf(catalogue).then(pinsOf);
+      // A failed read is not kept: the next call reads again.
+      loading.catch(() => this.pins.forget(catalogue, loading));
+      return loading;
+    });
   }
 }

@@ -1,12 +1,12 @@
 // The language gate (docs/deploy.md, "The language gate"): a policy of
-// language revision 2 or 3 runs only once every live gateway decides it. Each write that would make such a
+// language revision 2 or 3 runs only once every live node decides it. Each write that would make such a
 // version run (activate, revert, a rule set's version or status that makes its pinned policies run) asks here
 // first, and is refused with nothing changed while a live node decides less.
 import type { DocumentStore } from '@tollgate/store';
 import { ApiError } from '../errors.ts';
-import type { LanguageRevision } from '../state/gateways.ts';
+import type { LanguageRevision } from '../state/nodes/model.ts';
 import { laggingGateways, type StateStore } from '../state/state-store.ts';
-import { gatewaysJson, laggingSentence, textRevision } from './lagging.ts';
+import { laggingSentence, nodesJson, textRevision } from './lagging.ts';
 
 /** What the gate asks of the workspace: its state and its store (an AppContext is one). */
 interface Folder {
@@ -23,27 +23,27 @@ interface SetVersion {
 
 /**
  * Refuses (409 GATEWAYS_NOT_UPGRADED, naming the nodes) making a revision-`revision` document run while any
- * live gateway decides less.
+ * live node decides less.
  *
  * @example
- * await assertGatewaysDecide(ctx.state, 2, 'version 4 of policies/refunds.policy.json')
+ * await assertNodesDecide(ctx.state, 2, 'version 4 of policies/refunds.policy.json')
  */
-export async function assertGatewaysDecide(state: StateStore, revision: LanguageRevision, what: string): Promise<void> {
+export async function assertNodesDecide(state: StateStore, revision: LanguageRevision, what: string): Promise<void> {
   const lagging = await laggingGateways(state, revision);
   if (lagging.length === 0) return;
   throw new ApiError(
     'GATEWAYS_NOT_UPGRADED',
     `${what} is policy language revision ${revision} and cannot run yet: ${laggingSentence(lagging, revision)}. Nothing was changed; try again once they are upgraded`,
-    { revision, gateways: gatewaysJson(lagging) },
+    { revision, gateways: nodesJson(lagging) },
   );
 }
 
-/** Refuses making a policy version run while a live gateway cannot decide it. */
+/** Refuses making a policy version run while a live node cannot decide it. */
 export async function assertPolicyRuns(ctx: Folder, id: string, sequence: number, text: string): Promise<void> {
-  await assertGatewaysDecide(ctx.state, textRevision(text), `version ${sequence} of ${id}`);
+  await assertNodesDecide(ctx.state, textRevision(text), `version ${sequence} of ${id}`);
 }
 
-/** Refuses making a rule-set version run while a live gateway cannot decide one of the policies it pins. */
+/** Refuses making a rule-set version run while a live node cannot decide one of the policies it pins. */
 export async function assertRulesetRuns(ctx: Folder, view: SetVersion): Promise<void> {
   let revision: LanguageRevision = 1;
   const above: string[] = [];
@@ -55,5 +55,5 @@ export async function assertRulesetRuns(ctx: Folder, view: SetVersion): Promise<
     if (r > revision) revision = r;
   }
   if (revision === 1) return;
-  await assertGatewaysDecide(ctx.state, revision, `version ${view.version_id} of ${view.id} (it pins ${above.join(', ')})`);
+  await assertNodesDecide(ctx.state, revision, `version ${view.version_id} of ${view.id} (it pins ${above.join(', ')})`);
 }

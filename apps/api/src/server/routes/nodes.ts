@@ -1,10 +1,12 @@
-// Routes: the gateway nodes registered on this data folder (docs/deploy.md, "Several gateways on one data
+// Routes: the deciding nodes registered on this data folder (docs/deploy.md, "Several gateways on one data
 // folder: the language gate"), each with the policy language revision it decides and whether it is live.
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '../openapi.ts';
 import { errorResponse, jsonResponse, members } from './route-kit.ts';
 
-const GatewaySchema = z
+// Published as "gateways" (the path, its operationId, tag and schemas); inside they are the registry's nodes
+// (state/nodes/model.ts).
+const NodeSchema = z
   .object({
     id: z.string().openapi({ description: 'Random for each start of the node.' }),
     version: z.string().openapi({ description: 'The Tollgate version the node runs.' }),
@@ -28,14 +30,14 @@ const listRoute = createRoute({
   summary: 'The gateway nodes deciding calls over this data folder, and the language revision each decides (owner or admin)',
   middleware: [members('owner', 'admin')] as const,
   responses: {
-    200: jsonResponse(z.object({ gateways: z.array(GatewaySchema) }).openapi('Gateways'), 'Every registered node, oldest first'),
+    200: jsonResponse(z.object({ gateways: z.array(NodeSchema) }).openapi('Gateways'), 'Every registered node, oldest first'),
     401: errorResponse('A missing or unknown key'),
     403: errorResponse('A lacking role'),
   },
 });
 
 /** GET /v1/gateways. */
-export function gatewayRoutes() {
+export function nodeRoutes() {
   const app = router();
   app.openapi(listRoute, async (c) => c.json({ gateways: await c.get('ctx').state.listGateways() }, 200));
   return app;
