@@ -1,6 +1,6 @@
 // The one migration runner of every PostgreSQL schema Tollgate keeps (docs/deploy.md, "Migrations"): numbered
 // sequences of steps (the document store's, the server state's) recorded in one ledger, `schema_migrations`,
-// one row per sequence and step, each step applied in a transaction of its own under one advisory lock per
+// one row per sequence and step, each step applied in a transaction of its own, under one advisory lock per
 // schema. A step, once shipped, is never edited: a change is a new step at the end of its sequence.
 //
 // Earlier versions kept two ledgers (`schema_migrations` without a sequence column for the state, and
@@ -21,9 +21,10 @@ export interface MigrationSequence {
   readonly steps: readonly string[];
 }
 
-// One lock per schema: nodes migrating one schema take turns, suites in other schemas do not wait. A
-// transaction lock, so a failed step never leaves it held.
-const LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtextextended('tollgate.schema_migrations.' || coalesce(current_schema(), ''), 0))";
+// One lock per schema, held for a whole run: nodes migrating one schema take turns (the first applies every
+// step, the next finds none to apply), suites in other schemas do not wait. A session lock, released in a
+// finally, and by the server if the connection drops.
+const LOCK_KEY = "hashtextextended('tollgate.schema_migrations.' || coalesce(current_schema(), ''), 0)";
 
 /**
  * Applies the steps of `sequence` not yet applied, in order, each in a transaction of its own with its row
@@ -35,19 +36,24 @@ const LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtextextended('tollgate.schema
  * try { await applyMigrations(client, { name: 'documents', steps: POSTGRES_DOCUMENT_MIGRATIONS }); } finally { client.release(); }
  */
 export async function applyMigrations(client: pg.ClientBase, sequence: MigrationSequence): Promise<number[]> {
-  await underLock(client, () => adoptEarlierLedgers(client));
-  const applied: number[] = [];
-  for (const [i, sql] of sequence.steps.entries()) {
-    const version = i + 1;
-    await underLock(client, async () => {
-      const done = await client.query(`SELECT 1 FROM ${MIGRATION_LEDGER} WHERE sequence = $1 AND version = $2`, [sequence.name, version]);
-      if (done.rowCount !== 0) return;
-      await client.query(sql);
-      await client.query(`INSERT INTO ${MIGRATION_LEDGER} (sequence, version) VALUES ($1, $2)`, [sequence.name, version]);
-      applied.push(version);
-    });
+  await client.query(`SELECT pg_advisory_lock(${LOCK_KEY})`);
+  try {
+    await inStep(client, () => adoptEarlierLedgers(client));
+    const applied: number[] = [];
+    for (const [i, sql] of sequence.steps.entries()) {
+      const version = i + 1;
+      await inStep(client, async () => {
+        const done = await client.query(`SELECT 1 FROM ${MIGRATION_LEDGER} WHERE sequence = $1 AND version = $2`, [sequence.name, version]);
+        if (done.rowCount !== 0) return;
+        await client.query(sql);
+        await client.query(`INSERT INTO ${MIGRATION_LEDGER} (sequence, version) VALUES ($1, $2)`, [sequence.name, version]);
+        applied.push(version);
+      });
+    }
+    return applied;
+  } finally {
+    await client.query(`SELECT pg_advisory_unlock(${LOCK_KEY})`);
   }
-  return applied;
 }
 
 /**
@@ -117,10 +123,10 @@ async function adoptEarlierLedgers(client: pg.ClientBase): Promise<void> {
   }
 }
 
-async function underLock(client: pg.ClientBase, work: () => Promise<unknown>): Promise<void> {
+/** One step in a transaction of its own: all of it, or none. */
+async function inStep(client: pg.ClientBase, work: () => Promise<unknown>): Promise<void> {
   await client.query('BEGIN');
   try {
-    await client.query(LOCK_SQL);
     await work();
     await client.query('COMMIT');
   } catch (err) {
