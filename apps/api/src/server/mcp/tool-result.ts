@@ -4,6 +4,7 @@
 // `{error: {code, message, details?}}`, as its text. Each step of the call (call-tool.ts) that ends it builds its
 // result from these, so the shape is written once.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Code } from '@tollgate/engine';
 import type { CallAnswer } from '../gate/decide-agent-call.ts';
 import type { UpstreamError } from './upstream-failure.ts';
 
@@ -16,7 +17,7 @@ export interface Refused {
 export type Told = Pick<CallAnswer, 'call_id' | 'rule' | 'explanation'>;
 
 /** An error result: the tool call is answered, with the project's error shape as its text. */
-export function errorResult(code: string, message: string, details?: Record<string, unknown>): CallToolResult {
+export function errorResult(code: Code, message: string, details?: Record<string, unknown>): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: JSON.stringify({ error: { code, message, ...(details ? { details } : {}) } }) }],

@@ -2,6 +2,7 @@
 // waiting for a person to decide it, the approvals table read on each approval event of this process and every
 // poll interval (a `tollgate serve` in another process decides it in the same database), until it is decided,
 // expires, the client cancels, or the bounded wait ends; the client hears the seconds as progress meanwhile.
+import type { Code } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import type { CallAnswer } from '../gate/decide-agent-call.ts';
 import { statusOf } from '../state/approvals/model.ts';
@@ -17,7 +18,7 @@ const PROGRESS_EVERY_MS = 1000;
 export type HeldApproval = NonNullable<CallAnswer['approval']>;
 
 /** The code and words of each end of the wait but approval, each naming the approval so the agent may retry. */
-const WAIT_ENDED: Record<Exclude<WaitOutcome, 'approved'>, (id: string) => [code: string, message: string]> = {
+const WAIT_ENDED: Record<Exclude<WaitOutcome, 'approved'>, (id: string) => [code: Code, message: string]> = {
   denied: (id) => ['APPROVAL_DENIED', `approval ${id} was denied`],
   expired: (id) => ['APPROVAL_EXPIRED', `approval ${id} expired undecided`],
   cancelled: (id) => ['CALL_CANCELLED', `the client cancelled the call held for approval ${id}`],
