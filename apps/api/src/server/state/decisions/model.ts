@@ -14,6 +14,7 @@ export interface DecisionRow {
   currency: string | null;
   decision: string;
   rule: string | null;
+  /** A plain string, not the registry's Code: a row is read back as stored, by whatever version wrote it. */
   code: string | null;
   /** JSON: {document id: sequence}. */
   versions: string;
