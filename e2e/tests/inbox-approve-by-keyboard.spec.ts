@@ -1,7 +1,8 @@
 // Journey: an approver works through two identical held calls by keyboard. Each card names its eligible
 // approvers, when it was held and its call id; the tabs move with the arrow keys; after each approval focus
 // moves to the next card, then to the empty message; the receipt verifies in the browser and the Decided
-// tab says who decided and when.
+// tab says who decided and when. A request it holds and leaves pending (a failure midway) is denied after it,
+// so no later journey finds it in the inbox.
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { agentKey, demoKeys, memberKey, signIn } from './demo.ts';
 
@@ -15,12 +16,24 @@ async function clearPending(request: APIRequestContext): Promise<void> {
   }
 }
 
+/** The requests this journey held. */
+const ours: string[] = [];
+
+test.afterEach(async ({ request }) => {
+  for (const id of ours.splice(0)) {
+    const read = await request.get(`/v1/approvals/${id}`, { headers: asOwner });
+    if (((await read.json()) as { status: string }).status !== 'pending') continue;
+    await request.post(`/v1/approvals/${id}/deny`, { headers: asOwner, data: { reason: 'the keyboard journey ended' } });
+  }
+});
+
 async function hold(request: APIRequestContext): Promise<{ id: string; callId: string; heldAt: string }> {
   const call = await request.post('/v1/agents/support-bot/calls', {
     headers: { authorization: `Bearer ${agentKey()}` },
     data: { tool: 'issue_refund', arguments: { amount: '321' } },
   });
   const held = (await call.json()) as { call_id: string; approval: { id: string } };
+  ours.push(held.approval.id);
   const read = await request.get(`/v1/approvals/${held.approval.id}`, { headers: { authorization: `Bearer ${agentKey()}` } });
   return { id: held.approval.id, callId: held.call_id, heldAt: ((await read.json()) as { held_at: string }).held_at };
 }

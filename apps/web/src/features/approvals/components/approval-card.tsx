@@ -23,7 +23,13 @@ export function ApprovalCard({
   const amount = approval.amount === null ? 'no amount' : `${approval.amount} ${approval.currency ?? ''}`.trim();
   const why = whyCannotDecide(viewer, approval);
   return (
-    <li className="approval" aria-label={`${approval.agent} ${approval.tool} ${amount}`} tabIndex={-1} ref={cardRef}>
+    <li
+      className="approval"
+      aria-label={`${approval.agent} ${approval.tool} ${amount}`}
+      tabIndex={-1}
+      ref={cardRef}
+      data-approval={approval.id}
+    >
       <div className="approval-head">
         <strong>{approval.agent}</strong>
         <code>{approval.tool}</code>

@@ -1,33 +1,23 @@
 // The requests of one tab as an accessible list: pending ones, or the newest decided or expired ones. After a
-// decision, focus moves to the next card (or the one before), or to the empty message when none is left.
-import { useEffect, useRef, useState } from 'react';
+// decision, focus moves to the next card (or the one before), or to the empty message when none is left
+// (card-focus.ts).
+import { useRef } from 'react';
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { useApprovals } from '../api/get-approvals.ts';
 import type { Approval, Viewer } from '../api/types.ts';
 import { ApprovalCard } from './approval-card.tsx';
+import { useCardFocus } from './card-focus.ts';
 
 /** The most requests a tab shows: every pending one an approver can work through, the recent decided ones. */
 const SHOWN = { pending: 500, decided: 100 } as const;
 
-/** The id of the card to focus once `decidedId` leaves the list: the next one, else the one before; null when none. */
-export function nextFocus(ids: readonly string[], decidedId: string): string | null {
-  const at = ids.indexOf(decidedId);
-  if (at === -1) return ids[0] ?? null;
-  return ids[at + 1] ?? ids[at - 1] ?? null;
-}
-
 export function ApprovalList({ tab, viewer, onDecided }: { tab: 'pending' | 'decided'; viewer: Viewer; onDecided: (a: Approval) => void }) {
   const page = useApprovals(tab, SHOWN[tab]);
-  const cards = useRef(new Map<string, HTMLLIElement>());
   const empty = useRef<HTMLParagraphElement>(null);
-  const [focusEmpty, setFocusEmpty] = useState(false);
-  const approvals = page.data?.approvals;
-  useEffect(() => {
-    if (focusEmpty && approvals?.length === 0 && empty.current) {
-      empty.current.focus();
-      setFocusEmpty(false);
-    }
-  }, [focusEmpty, approvals]);
+  const focus = useCardFocus(
+    page.data?.approvals.map((a) => a.id),
+    empty,
+  );
 
   if (page.isPending) return <Loading label="Loading requests" />;
   if (page.isError) return <ErrorNotice error={page.error} />;
@@ -39,20 +29,15 @@ export function ApprovalList({ tab, viewer, onDecided }: { tab: 'pending' | 'dec
         {tab === 'pending' ? 'Nothing is waiting for a decision.' : 'No request has been decided yet.'}
       </p>
     );
+  const label = tab === 'pending' ? 'Pending requests' : 'Decided requests';
   const decided = (approval: Approval) => {
     onDecided(approval);
-    const next = nextFocus(
-      list.map((a) => a.id),
-      approval.id,
-    );
-    const card = next === null ? undefined : cards.current.get(next);
-    if (card) card.focus();
-    else setFocusEmpty(true);
+    focus.decided(approval.id);
   };
   return (
     <>
       {/* biome-ignore lint/a11y/noRedundantRoles: list-style none drops the implicit role in some browsers */}
-      <ul role="list" aria-label={tab === 'pending' ? 'Pending requests' : 'Decided requests'} className="approvals">
+      <ul role="list" aria-label={label} className="approvals" onFocus={(event) => focus.onFocusIn(event.target)}>
         {list.map((approval) => (
           <ApprovalCard
             key={approval.id}
@@ -60,8 +45,8 @@ export function ApprovalList({ tab, viewer, onDecided }: { tab: 'pending' | 'dec
             viewer={viewer}
             onDecided={decided}
             cardRef={(element) => {
-              if (element) cards.current.set(approval.id, element);
-              else cards.current.delete(approval.id);
+              if (element) focus.cards.current.set(approval.id, element);
+              else focus.cards.current.delete(approval.id);
             }}
           />
         ))}

@@ -1,4 +1,6 @@
-// Approve or deny with an optional reason; the API signs the decision.
+// Approve or deny with an optional reason; the API signs the decision. While it is sent the buttons are
+// marked disabled (aria-disabled) rather than made so: a disabled button loses the focus to the page's body,
+// and a keyboard user would lose their place until the answer moves it to the next card (card-focus.ts).
 import { useState } from 'react';
 import { useDecideApproval } from '../api/decide-approval.ts';
 import type { Approval } from '../api/types.ts';
@@ -6,6 +8,9 @@ import type { Approval } from '../api/types.ts';
 export function DecideForm({ id, onDecided }: { id: string; onDecided: (a: Approval) => void }) {
   const [reason, setReason] = useState('');
   const decide = useDecideApproval(onDecided);
+  const send = (verb: 'approve' | 'deny') => {
+    if (!decide.isPending) decide.mutate({ id, verb, reason });
+  };
   return (
     <div className="decide">
       <label className="field">
@@ -13,20 +18,10 @@ export function DecideForm({ id, onDecided }: { id: string; onDecided: (a: Appro
         <input value={reason} onChange={(event) => setReason(event.target.value)} maxLength={2000} />
       </label>
       <div className="decide-buttons">
-        <button
-          type="button"
-          className="button button-primary"
-          disabled={decide.isPending}
-          onClick={() => decide.mutate({ id, verb: 'approve', reason })}
-        >
+        <button type="button" className="button button-primary" aria-disabled={decide.isPending} onClick={() => send('approve')}>
           Approve
         </button>
-        <button
-          type="button"
-          className="button button-danger"
-          disabled={decide.isPending}
-          onClick={() => decide.mutate({ id, verb: 'deny', reason })}
-        >
+        <button type="button" className="button button-danger" aria-disabled={decide.isPending} onClick={() => send('deny')}>
           Deny
         </button>
       </div>

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tabAfterKey } from '../../../components/tab-list.tsx';
-import { nextFocus } from './approval-list.tsx';
+import { nextFocus } from './card-focus.ts';
 
 describe('tabAfterKey', () => {
   it('moves right and left with wrapping, Home to the first and End to the last', () => {
@@ -39,6 +39,12 @@ describe('nextFocus', () => {
     expect(nextFocus(['a', 'b', 'c'], 'c')).toBe('b');
     expect(nextFocus(['a'], 'a')).toBeNull();
     expect(nextFocus(['a', 'b'], 'gone')).toBe('a');
+  });
+  it('skips the cards that left with it, when the live list drops several at once', () => {
+    expect(nextFocus(['a', 'b', 'c', 'd'], 'b', new Set(['a', 'd']))).toBe('d');
+    expect(nextFocus(['a', 'b', 'c', 'd'], 'd', new Set(['a']))).toBe('a');
+    expect(nextFocus(['a', 'b', 'c'], 'b', new Set())).toBeNull();
+    expect(nextFocus(['a', 'b', 'c'], 'b', new Set(['b']))).toBeNull();
   });
   it('never picks the decided card, and finds one whenever another is left (property)', () => {
     fc.assert(
