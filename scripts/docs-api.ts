@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_CODES } from '@tollgate/engine';
 import { createApp } from '../apps/api/src/server/app.ts';
-import { openContext } from '../apps/api/src/server/context.ts';
+import { openContext } from '../apps/api/src/server/sqlite-context.ts';
 
 export const ROUTES_BEGIN = '<!-- routes:begin -->';
 export const ROUTES_END = '<!-- routes:end -->';

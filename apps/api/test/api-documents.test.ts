@@ -1,7 +1,7 @@
 // The document routes over real HTTP on loopback against a fresh demo data folder: reading, history,
 // edits through the seam (widening flagged, conflicts, refusals), activate and revert by role, and diffs.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ServerEvent } from '../src/server/context.ts';
+import type { ServerEvent } from '../src/server/event-hub.ts';
 import { preconditionOf, startServer, type TestServer } from './server-harness.ts';
 
 const POLICY = 'policies/refunds.policy.json';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openContext } from '../src/server/context.ts';
+import { openContext } from '../src/server/sqlite-context.ts';
 import { openDatabase } from '../src/server/state/db.ts';
 import { type DecisionRow, FLUSH_AFTER_MS } from '../src/server/state/decisions/model.ts';
 import { countDecisions, findDecision, insertDecision, SESSION_HISTORY_SQL, sessionHistory } from '../src/server/state/decisions/sqlite.ts';

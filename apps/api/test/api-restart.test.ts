@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openContext } from '../src/server/context.ts';
 import type { DemoKeys } from '../src/server/demo.ts';
+import { openContext } from '../src/server/sqlite-context.ts';
 import { spawnServer } from './server-harness.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-restart-'));

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshSchema, POSTGRES_UNREACHABLE, type TestSchema } from '../../../packages/store/test/postgres-fixture.ts';
-import { openContext } from '../src/server/context.ts';
 import { seedDemo } from '../src/server/demo.ts';
+import { openContext } from '../src/server/sqlite-context.ts';
 import { PostgresStateStore } from '../src/server/state/postgres-state.ts';
 import { type CliRun, runCli } from './cli-harness.ts';
 

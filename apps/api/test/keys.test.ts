@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openContext } from '../src/server/context.ts';
 import { seedDemo } from '../src/server/demo.ts';
+import { openContext } from '../src/server/sqlite-context.ts';
 import { openDatabase } from '../src/server/state/db.ts';
 import { hashKey } from '../src/server/state/members/credentials.ts';
 import { ROLES } from '../src/server/state/members/model.ts';

@@ -32,9 +32,9 @@ export async function migratedSchema(label: string): Promise<TestSchema> {
  */
 export async function startPostgresServer(
   url: string,
-  options: { gateway?: { languageRevision: 1 | 2 | 3; heartbeatMs?: number } } = {},
+  options: { node?: { languageRevision: 1 | 2 | 3; heartbeatMs?: number } } = {},
 ): Promise<TestServer<AppContext>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-pg-'));
-  const ctx = await openPostgresContext(url, { dataDir, ...(options.gateway ? { gateway: options.gateway } : {}) });
+  const ctx = await openPostgresContext(url, { dataDir, ...(options.node ? { node: options.node } : {}) });
   return serveContext(ctx, { afterStop: () => rmSync(dataDir, { recursive: true, force: true }) });
 }

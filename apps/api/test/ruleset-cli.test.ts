@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openContext } from '../src/server/context.ts';
 import { seedDemo } from '../src/server/demo.ts';
 import { lifecycleOf } from '../src/server/rulesets/lifecycle.ts';
+import { openContext } from '../src/server/sqlite-context.ts';
 import { runCli, workspace } from './cli-harness.ts';
 
 let data: string;

@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { expect } from 'vitest';
 import { createApp } from '../src/server/app.ts';
-import { type AppContext, openContext, type SqliteAppContext } from '../src/server/context.ts';
+import type { AppContext } from '../src/server/context.ts';
 import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
+import { openContext, type SqliteAppContext } from '../src/server/sqlite-context.ts';
 import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));

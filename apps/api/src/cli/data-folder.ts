@@ -3,7 +3,7 @@
 // and exit 2, never an internal error (docs/cli.md, exit codes).
 import { mkdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ignoreInGit } from '../server/context.ts';
+import { ignoreInGit } from '../server/ignore-in-git.ts';
 import { CliError } from './io.ts';
 
 /** The folder, created with its .gitignore when it is not there yet. */

@@ -2,10 +2,11 @@
 // every node shares (--database / TOLLGATE_DATABASE_URL; docs/deploy.md). Each refusal is one line with a code.
 import { resolve } from 'node:path';
 import { StoreError } from '@tollgate/store';
-import { type AppContext, openContext } from '../server/context.ts';
+import type { NodeRegistration } from '../server/assemble-context.ts';
+import type { AppContext } from '../server/context.ts';
 import { openPostgresContext } from '../server/postgres/postgres-context.ts';
 import { SchemaMismatch } from '../server/postgres/schema.ts';
-import type { LanguageRevision } from '../server/state/nodes/model.ts';
+import { openContext } from '../server/sqlite-context.ts';
 import { dataFolderToWrite } from './data-folder.ts';
 import { CliError } from './io.ts';
 import { redacted } from './open-database.ts';
@@ -18,20 +19,16 @@ export interface OpenedWorkspace {
 }
 
 /**
- * Opens the workspace the options name, registered as a gateway node.
+ * Opens the workspace the options name, registered as a deciding node.
  *
  * @example
  * const { ctx, where } = await openWorkspace(options, 'serve', { languageRevision: 3 });
  */
-export async function openWorkspace(
-  options: ParsedOptions,
-  command: string,
-  gateway: { languageRevision: LanguageRevision; heartbeatMs?: number },
-): Promise<OpenedWorkspace> {
+export async function openWorkspace(options: ParsedOptions, command: string, node: NodeRegistration): Promise<OpenedWorkspace> {
   const dataDir = resolve(options.data ?? '.tollgate-data');
   const database = databaseOf(options);
   if (database !== undefined) {
-    const ctx = await openPostgresContext(database, { dataDir, gateway }).catch((err: unknown) => {
+    const ctx = await openPostgresContext(database, { dataDir, node }).catch((err: unknown) => {
       if (err instanceof SchemaMismatch) throw new CliError(err.code, `tollgate ${command}: ${err.code}: ${err.message}`);
       if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate ${command}: STORE_DAMAGED: ${err.message}`);
       throw new CliError(
@@ -41,7 +38,7 @@ export async function openWorkspace(
     });
     return { ctx, where: `database ${redacted(database)}` };
   }
-  const ctx = await openContext(dataFolderToWrite(dataDir, command), { gateway }).catch((err: unknown) => {
+  const ctx = await openContext(dataFolderToWrite(dataDir, command), { node }).catch((err: unknown) => {
     // A damaged store is refused with the file named and the command that mends it (docs/store.md, "Faults").
     if (err instanceof StoreError) {
       const code = err.code === 'locked' ? 'LOCKED' : 'STORE_DAMAGED';

@@ -16,8 +16,9 @@ import {
 } from '@tollgate/engine';
 import { type Diagnostic, diagnosticJson, formatDiagnostic, placeProblems, readJsonText } from '@tollgate/engine/source';
 import { type EditImpact, EditSeam, type EditWriter, engineValidators, type ProposedEdit, StoreError, saveEdit } from '@tollgate/store';
-import { type AppContext, openContext } from '../../server/context.ts';
+import type { AppContext } from '../../server/context.ts';
 import { UpstreamError, UpstreamPool } from '../../server/mcp/upstream-pool.ts';
+import { openContext } from '../../server/sqlite-context.ts';
 import { recordListed } from '../../server/state/tools/sqlite.ts';
 import { dataFolderToWrite } from '../data-folder.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, refusedInput } from '../io.ts';

@@ -2,10 +2,11 @@
 // set's text checked against a data folder's store (every refusal naming the rules at fault), and one run
 // of a stored set's version against a call, exactly as the API's validate route runs it.
 import { type Diagnostic, diagnosticJson, formatDiagnostic, type RulesetCall, readJsonText, readRuleset } from '@tollgate/engine';
-import { type AppContext, openContext } from '../../server/context.ts';
+import type { AppContext } from '../../server/context.ts';
 import { ApiError } from '../../server/errors.ts';
 import { pinContextFor, pinnedIdsOf } from '../../server/rulesets/ruleset-versions.ts';
 import { runRulesetVersion } from '../../server/rulesets/run-version.ts';
+import { openContext } from '../../server/sqlite-context.ts';
 import { existingDataFolder } from '../data-folder.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, refusedInput } from '../io.ts';
 import { required } from '../options.ts';

@@ -185,7 +185,7 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
     // Tools whose binding is not the authorized one run no call (docs/catalogue.md, "The authorized binding").
     unauthorizedTools: await ctx.state.unauthorizedTools(agent.catalogue, catalogueRead.catalogue),
     // A node never decides with a policy above the revision it declared (docs/deploy.md, "the language gate").
-    languageRevision: ctx.gateway?.languageRevision,
+    languageRevision: ctx.node?.languageRevision,
   };
   return { agent, pinned, versions, parts, prepared: prepareGate(parts) };
 }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readJsonText } from '@tollgate/engine/source';
 import { ChangeListener } from '@tollgate/store';
 import type pg from 'pg';
-import type { EventHub, ServerEvent } from '../context.ts';
+import type { EventHub, ServerEvent } from '../event-hub.ts';
 
 export const EVENTS_CHANNEL = 'tollgate_events';
 

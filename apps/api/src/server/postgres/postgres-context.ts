@@ -7,9 +7,10 @@
 import { mkdirSync } from 'node:fs';
 import { PostgresDocumentStore } from '@tollgate/store';
 import pg from 'pg';
-import { type AppContext, assembleContext, EventHub } from '../context.ts';
+import { assembleContext, type NodeRegistration } from '../assemble-context.ts';
+import type { AppContext } from '../context.ts';
+import { EventHub } from '../event-hub.ts';
 import { LIFECYCLE_KEY, lifecycleOf } from '../rulesets/lifecycle.ts';
-import type { LanguageRevision } from '../state/nodes/model.ts';
 import { STATE_GENERATIONS, TurnGenerations, type TurnRead } from '../state/postgres-query.ts';
 import { PostgresStateStore } from '../state/postgres-state.ts';
 import { versionsInUse } from '../versions-in-use.ts';
@@ -21,7 +22,8 @@ const POOL_SIZE = 16;
 
 export interface PostgresContextOptions {
   now?: () => Date;
-  gateway?: { languageRevision: LanguageRevision; heartbeatMs?: number };
+  /** Register as a deciding node that decides up to this language revision (docs/deploy.md). */
+  node?: NodeRegistration;
   /** Where the demo's keys file goes; nothing else is kept on disk. */
   dataDir: string;
 }
@@ -78,7 +80,7 @@ export async function openPostgresContext(url: string, options: PostgresContextO
       events,
       documentChanges,
       now: options.now,
-      gateway: options.gateway,
+      node: options.node,
       documentsFresh: freshness(store, generations.counter('documents'), documentChanges),
       close: async () => {
         await stopRelay();

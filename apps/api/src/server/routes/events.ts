@@ -3,7 +3,7 @@
 // the console tell a live stream from a dead one (it counts itself not live after two missed beats, docs/api.md).
 import { createRoute, z } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
-import type { ServerEvent } from '../context.ts';
+import type { ServerEvent } from '../event-hub.ts';
 import { onlyDeclaredQuery, router } from '../openapi.ts';
 import { ERRORS, members } from './route-kit.ts';
 
