@@ -87,7 +87,7 @@ export async function mappedTools(ctx: AppContext, agent: string, upstreams: Gat
 
 /**
  * The tools/list answer: each authorized tool under its catalogue name with the upstream's definition as pinned
- * (state/upstream-definitions.ts); a tool whose definition is not the authorized one is withheld.
+ * (state/tools/model.ts); a tool whose definition is not the authorized one is withheld.
  */
 export function offeredTools(mapped: Mapped): Tool[] {
   return [...mapped.tools.values()]
