@@ -8,9 +8,8 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { MAX_BODY_BYTES } from '../../apps/api/src/server/app.ts';
 import { bearerAuth } from '../../apps/api/src/server/auth.ts';
-import { bodyLimit } from '../../apps/api/src/server/body-limit.ts';
+import { bodyLimit, MAX_REQUEST_BODY_BYTES } from '../../apps/api/src/server/body-limit.ts';
 import type { AppContext } from '../../apps/api/src/server/context.ts';
 import { router } from '../../apps/api/src/server/openapi.ts';
 import { startServer } from '../../apps/api/test/server-harness.ts';
@@ -82,7 +81,7 @@ async function startBare(): Promise<{ url: string; stop(): Promise<void> }> {
  */
 async function startLayersOnly(ctx: AppContext): Promise<{ url: string; stop(): Promise<void> }> {
   const api = router();
-  api.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: 'too large' }, 413) }));
+  api.use('*', bodyLimit({ maxSize: MAX_REQUEST_BODY_BYTES, onError: (c) => c.json({ error: 'too large' }, 413) }));
   api.use('*', bearerAuth(ctx));
   api.post('/agents/:agent/calls', async (c) => {
     await c.req.json();

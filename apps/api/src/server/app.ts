@@ -6,7 +6,7 @@ import { DAMAGE_CODES } from '@tollgate/store';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { apiHeaders } from './api-headers.ts';
 import { bearerAuth } from './auth.ts';
-import { bodyLimit, bodyLimitOf, MAX_BODY_BYTES, MAX_EDIT_BODY_BYTES } from './body-limit.ts';
+import { bodyLimit, bodyLimitOf, MAX_EDIT_BODY_BYTES, MAX_REQUEST_BODY_BYTES } from './body-limit.ts';
 import { consoleMissingPage } from './console-missing-page.ts';
 import type { AppContext } from './context.ts';
 import { errorAnswer, handleError } from './errors.ts';
@@ -42,8 +42,6 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-export { MAX_BODY_BYTES };
-
 const INFO =
   'Tollgate governs what AI agents do with their tools. Every route but health, this document and its reference page needs a bearer key; errors are `{"error": {"code", "message", "details"?}}` with a code from Error.code (docs/api.md).';
 
@@ -68,7 +66,7 @@ const tooLarge = (limit: number) => (c: Context) => errorAnswer(c, 'TOO_LARGE', 
  * an edit over the document limit reaches the edit seam and is answered as its outcome.
  */
 function byRoute(make: (limit: number) => MiddlewareHandler): MiddlewareHandler {
-  const forLimit = new Map([MAX_BODY_BYTES, MAX_EDIT_BODY_BYTES].map((limit) => [limit, make(limit)]));
+  const forLimit = new Map([MAX_REQUEST_BODY_BYTES, MAX_EDIT_BODY_BYTES].map((limit) => [limit, make(limit)]));
   return function limitedByRoute(c, next) {
     return (forLimit.get(bodyLimitOf(c.req.method, c.req.path)) as MiddlewareHandler)(c, next);
   };

@@ -8,8 +8,11 @@ import { DEFAULT_MAX_DOCUMENT_BYTES } from '@tollgate/store';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit as countingBodyLimit } from 'hono/body-limit';
 
-/** The largest request body the API reads (the compile route without a data folder takes more). */
-export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The largest body of every request but an edit's (MAX_EDIT_BODY_BYTES): each API route's, a gate call's and an MCP
+ * message at /mcp. The compile route of an app without a data folder takes more (rule-sheets.ts).
+ */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 
 /**
  * The largest body of an edit (`POST /v1/documents/{id}/edits`): a document at the store's limit
@@ -23,13 +26,13 @@ export const MAX_EDIT_BODY_BYTES = 2 * DEFAULT_MAX_DOCUMENT_BYTES + 64 * 1024;
 const EDIT_PATH = /^\/v1\/documents\/[^/]+\/edits$/;
 
 /**
- * The body limit of a request: MAX_EDIT_BODY_BYTES for an edit, MAX_BODY_BYTES for every other route.
+ * The body limit of a request: MAX_EDIT_BODY_BYTES for an edit, MAX_REQUEST_BODY_BYTES for every other route.
  *
  * @example
  * bodyLimitOf('POST', '/v1/documents/policies%2Fa.policy.json/edits') // MAX_EDIT_BODY_BYTES
  */
 export function bodyLimitOf(method: string, path: string): number {
-  return method === 'POST' && EDIT_PATH.test(path) ? MAX_EDIT_BODY_BYTES : MAX_BODY_BYTES;
+  return method === 'POST' && EDIT_PATH.test(path) ? MAX_EDIT_BODY_BYTES : MAX_REQUEST_BODY_BYTES;
 }
 
 /**

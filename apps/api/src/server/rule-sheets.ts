@@ -9,6 +9,10 @@ import { errorAnswer } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
 import { validationAnswer } from './openapi.ts';
 
+/**
+ * The largest body of the compile route of an app without a data folder (a big sheet or Colang file with its
+ * catalogue); every route of the API takes MAX_REQUEST_BODY_BYTES at most (body-limit.ts).
+ */
 const MAX_RULES_BODY_BYTES = 8 * 1024 * 1024;
 
 /** The ctx-less route (no data folder, no keys): the engine routes' tests and `rules compile --server`. */

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Hono } from 'hono';
-import { bodyLimit, MAX_BODY_BYTES } from '../body-limit.ts';
+import { bodyLimit, MAX_REQUEST_BODY_BYTES } from '../body-limit.ts';
 import type { AppContext } from '../context.ts';
 import { ExactArguments, readExactMessage } from './exact-stdio-transport.ts';
 import { createGateway } from './gateway.ts';
@@ -131,8 +131,8 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
   app.use(
     '*',
     bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => rpcError(-32700, `TOO_LARGE: the body is over ${MAX_BODY_BYTES} bytes`, 413),
+      maxSize: MAX_REQUEST_BODY_BYTES,
+      onError: () => rpcError(-32700, `TOO_LARGE: the body is over ${MAX_REQUEST_BODY_BYTES} bytes`, 413),
     }),
   );
   app.all('/', async (c) => {
@@ -169,7 +169,7 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
     let parsedBody: unknown;
     if (c.req.method === 'POST') {
       const text = await c.req.text();
-      if (text.length > MAX_BODY_BYTES) return rpcError(-32700, `TOO_LARGE: the body is over ${MAX_BODY_BYTES} bytes`, 413);
+      if (text.length > MAX_REQUEST_BODY_BYTES) return rpcError(-32700, `TOO_LARGE: the body is over ${MAX_REQUEST_BODY_BYTES} bytes`, 413);
       // Read once: the gate decides on the exact arguments kept in `exact`, the SDK reads the plain copy.
       const read = readExactMessage(text, exact);
       if (!read.ok) return rpcError(-32700, read.problem, 400, undefined, read.id);

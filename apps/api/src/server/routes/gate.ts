@@ -1,7 +1,7 @@
 // Routes: the gate. An agent sends its call; decideAgentCall (gate/decide-agent-call.ts) decides and records
 // it with the agent document and what it names, and a held call gets an approval request.
 import { createRoute, z } from '@hono/zod-openapi';
-import { MAX_BODY_BYTES } from '../body-limit.ts';
+import { MAX_REQUEST_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, MAX_AGENT_NAME, readJsonBody } from '../call-request.ts';
 import { ApiError } from '../errors.ts';
 import { decideAgentCall } from '../gate/decide-agent-call.ts';
@@ -68,7 +68,7 @@ export function gateRoutes() {
     const name = c.req.param('agent');
     const badName = agentNameIssues(name);
     if (badName) return validationAnswer(c, badName, 'param');
-    const value = await readJsonBody(c, MAX_BODY_BYTES);
+    const value = await readJsonBody(c, MAX_REQUEST_BODY_BYTES);
     if (value instanceof Response) return value;
     const issues = callBodyIssues(value);
     if (issues) return validationAnswer(c, issues);
