@@ -2,7 +2,7 @@
 // the call was held and its call id, who decided and when, and the fingerprint of the key that verifies it.
 import { createHash, createPublicKey } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { okJson, startServer, type TestServer } from './server-harness.ts';
+import { okJson, setMemberRole, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 let clock = new Date('2026-04-01T09:00:00.000Z');
@@ -56,13 +56,13 @@ describe('the people and times of an approval', () => {
   it('drops a listed approver who can no longer approve, and names them again once they can', async () => {
     const { id } = await hold({ amount: '250' });
     const april = member('approver');
-    s.ctx.db.prepare("UPDATE members SET role = 'viewer' WHERE id = ?").run(april.id);
+    await setMemberRole(s, april.id, 'viewer');
     try {
       const a = await read(id);
       expect(a.approvers).toContain(april.id);
       expect(a.eligible_approvers.map((m: { name: string }) => m.name)).toEqual([member('owner').name, member('admin').name]);
     } finally {
-      s.ctx.db.prepare("UPDATE members SET role = 'approver' WHERE id = ?").run(april.id);
+      await setMemberRole(s, april.id, 'approver');
     }
     expect((await read(id)).eligible_approvers.map((m: { name: string }) => m.name)).toContain(april.name);
   });

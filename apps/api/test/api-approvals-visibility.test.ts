@@ -2,7 +2,6 @@
 // owners and admins; everyone else (a developer, a viewer, an approver not eligible for it, the agent) gets
 // the request with arguments null and arguments_shown false, and the live event stream carries no arguments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createMember } from '../src/server/state/members/sqlite.ts';
 import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
 import { startServer, type TestServer } from './server-harness.ts';
 
@@ -13,7 +12,7 @@ let s: TestServer;
 let otherApprover: string;
 beforeAll(async () => {
   s = await startServer();
-  otherApprover = createKey(s.ctx.db, { member: createMember(s.ctx.db, 'april-two', 'approver').id });
+  otherApprover = await s.ctx.state.createKey({ member: (await s.ctx.state.createMember('april-two', 'approver')).id });
 });
 afterAll(async () => {
   await s.stop();

@@ -3,9 +3,7 @@
 // arguments), the agent's own requests only, and bad bodies that change nothing.
 import { verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
-import { createKey } from '../src/server/state/members/sqlite.ts';
-import { postLarge, startServer, type TestServer } from './server-harness.ts';
+import { approvalRows, decisionRow, postLarge, setApprovers, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 let clock = new Date('2026-03-01T09:00:00.000Z');
@@ -24,18 +22,18 @@ async function held(args: Record<string, unknown> = REFUND): Promise<string> {
 }
 const approve = (id: string, who: Parameters<TestServer['key']>[0], body: unknown = {}) =>
   s.call('POST', `/v1/approvals/${id}/approve`, { key: s.key(who), body });
-const row = (id: string) => s.ctx.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as Record<string, unknown>;
+const row = async (id: string) => (await s.ctx.state.findApproval(id)) as { status: string };
 
 describe('approvals', () => {
   it("refuses a model's key of an eligible approver (403 PERSON_REQUIRED): a person decides a held call", async () => {
     const id = await held();
     const approver = s.keys.members.find((m) => m.role === 'approver');
-    const modelKey = createKey(s.ctx.db, { member: approver?.id as string }, ['model']);
+    const modelKey = await s.ctx.state.createKey({ member: approver?.id as string }, ['model']);
     for (const verb of ['approve', 'deny']) {
       const r = await s.call('POST', `/v1/approvals/${id}/${verb}`, { key: modelKey, body: {} });
       expect([r.status, r.json.error.code]).toEqual([403, 'PERSON_REQUIRED']);
     }
-    expect(row(id).status).toBe('pending');
+    expect((await row(id)).status).toBe('pending');
     expect((await approve(id, 'approver')).status).toBe(200);
   });
 
@@ -46,7 +44,7 @@ describe('approvals', () => {
       expect(r.status).toBe(403);
       expect(r.json.error.code).toBe('NOT_ELIGIBLE');
     }
-    expect(row(id).status).toBe('pending');
+    expect((await row(id)).status).toBe('pending');
 
     const ok = await approve(id, 'approver', { reason: 'customer is right' });
     expect(ok.status).toBe(200);
@@ -85,9 +83,11 @@ describe('approvals', () => {
   it('refuses an approver who is not eligible for the rule', async () => {
     const id = await held();
     const approver = s.keys.members.find((m) => m.role === 'approver');
-    s.ctx.db
-      .prepare('UPDATE approvals SET approvers = ? WHERE id = ?')
-      .run(JSON.stringify(s.keys.members.filter((m) => m.role === 'owner').map((m) => m.id)), id);
+    await setApprovers(
+      s,
+      id,
+      s.keys.members.filter((m) => m.role === 'owner').map((m) => m.id),
+    );
     const r = await approve(id, 'approver');
     expect(r.status).toBe(403);
     expect(r.json.error.code).toBe('NOT_ELIGIBLE');
@@ -107,7 +107,7 @@ describe('approvals', () => {
       const loser = a.status === 409 ? a : b;
       expect(loser.json.error.code).toBe('ALREADY_DECIDED');
       const winner = a.status === 200 ? a : b;
-      expect(row(id).status).toBe(winner.json.status);
+      expect((await row(id)).status).toBe(winner.json.status);
     }
   });
 
@@ -118,7 +118,7 @@ describe('approvals', () => {
       const r = await approve(id, 'approver');
       expect(r.status).toBe(409);
       expect(r.json.error.code).toBe('APPROVAL_EXPIRED');
-      expect(row(id).status).toBe('pending');
+      expect((await row(id)).status).toBe('pending');
       const expired = await s.call('GET', '/v1/approvals?status=expired', { key: s.key('viewer') });
       expect(expired.json.approvals.map((a: { id: string }) => a.id)).toContain(id);
       const pending = await s.call('GET', '/v1/approvals?status=pending', { key: s.key('viewer') });
@@ -140,7 +140,7 @@ describe('approvals', () => {
     const other = await claim({ amount: '999', order: 'B-2' });
     expect(other.status).toBe(409);
     expect(other.json.error.code).toBe('ARGUMENTS_MISMATCH');
-    const foreign = await claim({ amount: '250', order: 'B-2' }, createKey(s.ctx.db, { agent: 'other-bot' }));
+    const foreign = await claim({ amount: '250', order: 'B-2' }, await s.ctx.state.createKey({ agent: 'other-bot' }));
     expect(foreign.status).toBe(403);
     const member = await claim({ amount: '250', order: 'B-2' }, s.key('owner'));
     expect(member.status).toBe(403);
@@ -188,7 +188,7 @@ describe('approvals', () => {
     expect(denied.json.approvals.map((a: { id: string }) => a.id)).toContain(id);
     expect((await s.call('GET', '/v1/approvals', { key: s.key('agent') })).status).toBe(403);
     expect((await s.call('GET', '/v1/approvals?status=bogus', { key: s.key('viewer') })).status).toBe(400);
-    expect((await s.call('GET', `/v1/approvals/${id}`, { key: createKey(s.ctx.db, { agent: 'other-bot' }) })).status).toBe(403);
+    expect((await s.call('GET', `/v1/approvals/${id}`, { key: await s.ctx.state.createKey({ agent: 'other-bot' }) })).status).toBe(403);
     expect((await s.call('GET', '/v1/approvals/nope', { key: s.key('viewer') })).status).toBe(404);
     expect((await s.call('GET', `/v1/approvals/${id}`)).status).toBe(401);
   });
@@ -218,8 +218,8 @@ describe('approvals', () => {
     const id = await held();
     const json = { 'content-type': 'application/json' };
     const key = s.key('approver');
-    const snapshot = () => JSON.stringify(s.ctx.db.prepare('SELECT * FROM approvals ORDER BY id').all());
-    const before = snapshot();
+    const snapshot = async () => JSON.stringify(await approvalRows(s));
+    const before = await snapshot();
     const bad = [
       await s.call('POST', `/v1/approvals/${id}/approve`, { key, raw: '{"reason": ', headers: json }),
       await s.call('POST', `/v1/approvals/${id}/approve`, { key, body: { reason: 42 } }),
@@ -230,7 +230,7 @@ describe('approvals', () => {
     ];
     expect(bad.map((r) => r.status)).toEqual([400, 400, 400, 413, 400, 400]);
     for (const r of bad) expect(typeof r.json?.error?.code).toBe('string');
-    expect(snapshot()).toBe(before);
+    expect(await snapshot()).toBe(before);
   });
 
   it('forgets arguments after the 30-day retention period and keeps their digest', async () => {
@@ -244,11 +244,7 @@ describe('approvals', () => {
       key: s.key('agent'),
       body: { tool: 'issue_refund', arguments: { amount: '20' } },
     });
-    flushDecisions(s.ctx.db);
-    const decision = s.ctx.db.prepare('SELECT arguments, arguments_digest FROM decisions WHERE call_id = ?').get(first.json.call_id) as {
-      arguments: string | null;
-      arguments_digest: string;
-    };
+    const decision = await decisionRow(s, first.json.call_id);
     expect(decision.arguments).toBeNull();
     expect(decision.arguments_digest).toMatch(/^[0-9a-f]{64}$/);
   });

@@ -4,9 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember } from '../src/server/state/members/sqlite.ts';
 import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
-import { postEdit, startServer, type TestServer } from './server-harness.ts';
+import { postEdit, removeMember, setMemberRole, startServer, type TestServer } from './server-harness.ts';
 
 const POLICY = 'policies/refunds.policy.json';
 const DOC = `/v1/documents/${encodeURIComponent(POLICY)}`;
@@ -130,7 +129,7 @@ describe('edits, activation and simulation', () => {
   });
 
   it('refuses to activate or simulate a version whose approver has since left or can no longer approve', async () => {
-    const colleague = createMember(s.ctx.db, `approver-${randomUUID().slice(0, 8)}`, 'approver');
+    const colleague = await s.ctx.state.createMember(`approver-${randomUUID().slice(0, 8)}`, 'approver');
     const edit = (content: unknown) =>
       postEdit(s, POLICY, s.key('owner'), { content: `${JSON.stringify(content, null, 2)}\n`, reason: 'approvers' });
     const named = await edit(refundsApprovedBy(colleague.id));
@@ -138,7 +137,7 @@ describe('edits, activation and simulation', () => {
     const sequence = named.json.version.sequence as number;
 
     // The running version keeps running when its approver is demoted; the documents list names the problem.
-    s.ctx.db.prepare("UPDATE members SET role = 'developer' WHERE id = ?").run(colleague.id);
+    await setMemberRole(s, colleague.id, 'developer');
     const listed = await s.call('GET', '/v1/documents', { key: s.key('viewer') });
     const policy = listed.json.documents.find((d: { id: string }) => d.id === POLICY);
     expect(policy).toMatchObject({ status: 'running', running_sequence: sequence });
@@ -160,7 +159,7 @@ describe('edits, activation and simulation', () => {
     expect(simulated.json.error.code).toBe('INVALID_POLICY');
     expect(codes(simulated.json.error.details.errors)).toEqual([`APPROVER_ROLE_NOT_CAPABLE /document${USER_PATH}`]);
 
-    s.ctx.db.prepare('DELETE FROM members WHERE id = ?').run(colleague.id);
+    await removeMember(s, colleague.id);
     const gone = await s.call('POST', `${DOC}/activate`, { key: s.key('admin'), body: { sequence } });
     expect(gone.status).toBe(422);
     expect(codes(gone.json.error.details.errors)).toEqual([`UNKNOWN_APPROVER ${USER_PATH}`]);

@@ -1,7 +1,7 @@
 // Recorded decisions over real HTTP: calls sent with the agent key through the gate, then read back newest
 // first by members, filtered by agent and time, with the arguments only for owners and admins on request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from './server-harness.ts';
+import { forgetArguments, startServer, type TestServer } from './server-harness.ts';
 
 let server: TestServer;
 const ids: string[] = [];
@@ -108,7 +108,7 @@ describe('GET /v1/decisions', () => {
   });
 
   it('reports forgotten arguments as not kept, their digest staying', async () => {
-    server.ctx.db.prepare('UPDATE decisions SET arguments = NULL WHERE call_id = ?').run(ids[1]);
+    await forgetArguments(server, ids[1] as string);
     const r = await get(`/v1/decisions/${encodeURIComponent(ids[1] as string)}?with_arguments=true`, 'admin');
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ call_id: ids[1], arguments_kept: false, arguments: null });

@@ -6,7 +6,6 @@ import { compileSheet } from '@tollgate/engine';
 import { DEFAULT_MAX_DOCUMENT_BYTES } from '@tollgate/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EDIT_BODY_BYTES } from '../src/server/body-limit.ts';
-import { createKey, createMember } from '../src/server/state/members/sqlite.ts';
 import { okJson, postEdit, postLarge, startServer, type TestServer } from './server-harness.ts';
 
 let server: TestServer;
@@ -14,8 +13,8 @@ let server: TestServer;
 let modelKey: string;
 beforeAll(async () => {
   server = await startServer();
-  const assistant = createMember(server.ctx.db, 'assistant', 'admin');
-  modelKey = createKey(server.ctx.db, { member: assistant.id }, ['model']);
+  const assistant = await server.ctx.state.createMember('assistant', 'admin');
+  modelKey = await server.ctx.state.createKey({ member: assistant.id }, ['model']);
 });
 afterAll(async () => {
   await server.stop();
@@ -84,7 +83,7 @@ describe("a model's edits", () => {
 
   it("are a person's own once the key is not a model's: the same member's other key applies", async () => {
     const assistant = server.keys.members.find((m) => m.role === 'admin');
-    const key = createKey(server.ctx.db, { member: assistant?.id as string });
+    const key = await server.ctx.state.createKey({ member: assistant?.id as string });
     const id = 'settings.yaml';
     const edit = await postEdit(server, id, key, { content: touched(id, (await running(id)).text), reason: 'tidy' });
     expect([edit.status, edit.json.status, edit.json.version.author.kind]).toEqual([201, 'applied', 'person']);

@@ -33,7 +33,7 @@ describe('duplicate members', () => {
     ['of tool', '{"tool":"send_payout","arguments":{"amount":"5"},"tool":"issue_refund"}', '/tool'],
     ['of arguments', '{"tool":"issue_refund","arguments":{"amount":"5000"},"arguments":{"amount":"5"}}', '/arguments'],
   ])('are refused at the gate %s, with the pointer, and nothing is recorded', async (_name, raw, path) => {
-    const before = countRows(s, 'decisions');
+    const before = await countRows(s, 'decisions');
     for (const [url, key] of [
       [REFUNDS, refundsKey()],
       [SUPPORT, s.key('agent')],
@@ -43,7 +43,7 @@ describe('duplicate members', () => {
       expect(r.json.error.code).toBe('DUPLICATE_MEMBER');
       expect(r.json.error.details.issues[0]).toMatchObject({ path, code: 'DUPLICATE_MEMBER', line: 1 });
     }
-    expect(countRows(s, 'decisions')).toBe(before);
+    expect(await countRows(s, 'decisions')).toBe(before);
   });
 
   it('are refused in a policy sent to validate and evaluate (two "default" members)', async () => {

@@ -2,20 +2,22 @@
 // (docs/performance.md, "API gate"). These tests hold it to what it was without: every decision in the log after a
 // clean shutdown, each visible as soon as it is answered, a held call's approval committed before the agent hears of
 // it, key, role and document changes counting on the next call, and a failing log failing closed.
+// All of it is SQLite's: its decision log and writer thread, other connections to tollgate.db, a table renamed away.
+// So its servers are on SQLite whatever TOLLGATE_TEST_STATE says (startSqliteServer), and vitest.config.ts leaves
+// it out of the postgres project; postgres-*.test.ts and the state contract hold PostgreSQL's to the same.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openContext } from '../src/server/sqlite-context.ts';
+import { openContext, type SqliteAppContext } from '../src/server/sqlite-context.ts';
 import { openDatabase } from '../src/server/state/db.ts';
 import { type DecisionRow, FLUSH_AFTER_MS } from '../src/server/state/decisions/model.ts';
 import { countDecisions, findDecision, insertDecision, SESSION_HISTORY_SQL, sessionHistory } from '../src/server/state/decisions/sqlite.ts';
 import { DecisionLog, decisionLogOf } from '../src/server/state/decisions/sqlite-log.ts';
 import { hashKey } from '../src/server/state/members/credentials.ts';
-import { createKey } from '../src/server/state/members/sqlite.ts';
-import { type LooseJson, REPO_ROOT, spawnServer, startServer, type TestServer } from './server-harness.ts';
+import { type LooseJson, REPO_ROOT, spawnServer, startSqliteServer, type TestServer } from './server-harness.ts';
 
 const CALLS = '/v1/agents/support-bot/calls';
 /** Amounts that are allowed (50), held (500) and denied (5000) by the refunds policy. */
@@ -48,7 +50,7 @@ describe('the decision log under load', () => {
   it('has every decision after a clean shutdown, and each held call with its approval', async () => {
     const dataDir = tempDir();
     try {
-      const s = await startServer({ dataDir });
+      const s = await startSqliteServer({ dataDir });
       const answers = await load(
         (i) => s.call('POST', CALLS, { key: s.key('agent'), body: { tool: 'issue_refund', arguments: { amount: AMOUNTS[i % 3] } } }),
         300,
@@ -107,9 +109,9 @@ describe('the decision log under load', () => {
 });
 
 describe('the gate with its caches', () => {
-  let s: TestServer;
+  let s: TestServer<SqliteAppContext>;
   beforeAll(async () => {
-    s = await startServer();
+    s = await startSqliteServer();
   });
   afterAll(async () => {
     await s.stop();
@@ -152,7 +154,7 @@ describe('the gate with its caches', () => {
   });
 
   it('refuses a revoked key on the next call, whichever connection revoked it', async () => {
-    const key = createKey(s.ctx.db, { agent: 'support-bot' });
+    const key = await s.ctx.state.createKey({ agent: 'support-bot' });
     expect((await call('50', key)).status).toBe(200);
     const other = openDatabase(join(s.dataDir, 'tollgate.db'));
     try {
@@ -162,7 +164,7 @@ describe('the gate with its caches', () => {
     }
     expect((await call('50', key)).json.error.code).toBe('INVALID_KEY');
 
-    const second = createKey(s.ctx.db, { agent: 'support-bot' });
+    const second = await s.ctx.state.createKey({ agent: 'support-bot' });
     expect((await call('50', second)).status).toBe(200);
     s.ctx.db.prepare("UPDATE api_keys SET agent = 'another-bot' WHERE hash = ?").run(hashKey(second));
     expect((await call('50', second)).json.error.code).toBe('AGENT_MISMATCH');

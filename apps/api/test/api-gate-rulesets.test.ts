@@ -3,8 +3,7 @@
 // seen by the very next call (the loaded agent is cached while its documents' versions stand).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_WITH_SPENDING_LIMIT, DEMO_DOCUMENTS } from '../src/server/demo.ts';
-import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
-import { countRows, patchRuleset, postEdit, startServer, type TestServer } from './server-harness.ts';
+import { countRows, decisionRow, patchRuleset, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -19,10 +18,7 @@ const AGENT = 'agents/support-bot.agent.yaml';
 const RULESET = 'rulesets/support.ruleset.json';
 const call = (body: unknown) => s.call('POST', CALLS, { key: s.key('agent'), body });
 const count = (table: 'decisions' | 'approvals') => countRows(s, table);
-const row = (callId: string) => {
-  flushDecisions(s.ctx.db);
-  return s.ctx.db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(callId) as Record<string, string>;
-};
+const row = (callId: string) => decisionRow(s, callId);
 
 /** Stores a new version of a document with the owner key and makes it the running one. */
 async function edit(id: string, content: string): Promise<void> {
@@ -52,7 +48,7 @@ function ruleset(over: Record<string, unknown>): string {
 describe('observe windows', () => {
   it('relaxes require_approval into allow inside an approvals window: recorded as allowed, no approval', async () => {
     await edit('settings.yaml', settings(window('approvals')));
-    const approvals = count('approvals');
+    const approvals = await count('approvals');
     const r = await call({ tool: 'issue_refund', arguments: { amount: '500' } });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({
@@ -62,8 +58,8 @@ describe('observe windows', () => {
       explanation: { decision: 'allow', observed: { window: 'launch', would_have_been: 'require_approval' } },
     });
     expect(r.json.approval).toBeUndefined();
-    expect(count('approvals')).toBe(approvals);
-    expect(row(r.json.call_id).decision).toBe('allow');
+    expect(await count('approvals')).toBe(approvals);
+    expect((await row(r.json.call_id)).decision).toBe('allow');
     // Denials stay denied in an approvals window.
     const over = await call({ tool: 'issue_refund', arguments: { amount: '2000' } });
     expect(over.json).toMatchObject({ decision: 'deny', rule: 'refund-over-limit' });
@@ -75,7 +71,7 @@ describe('observe windows', () => {
     await edit('agents/support-bot.agent.yaml', AGENT_WITH_SPENDING_LIMIT);
     const over = await call({ tool: 'issue_refund', arguments: { amount: '2000' } });
     expect(over.json).toMatchObject({ decision: 'allow', observed: { window: 'shadow', would_have_been: 'deny' } });
-    expect(row(over.json.call_id).decision).toBe('allow');
+    expect((await row(over.json.call_id)).decision).toBe('allow');
     const never = await call({ tool: 'export_customers', arguments: {} });
     // The delegation's spending limit cannot price a tool with no amount: a hard limit, never relaxed.
     expect(never.json).toMatchObject({ decision: 'deny', code: 'DELEGATION_SPENDING_LIMIT' });
@@ -121,7 +117,7 @@ describe('rule sets', () => {
     await edit(AGENT, (DEMO_DOCUMENTS[AGENT] as string).replace('policy: policies/refunds.policy.json', `ruleset: ${RULESET}`));
     const r = await call({ tool: 'issue_refund', arguments: { amount: '500' } });
     expect(r.json).toMatchObject({ decision: 'require_approval', rule: 'refund-approval' });
-    expect(JSON.parse(row(r.json.call_id).versions as string)).toMatchObject({ [RULESET]: 1, 'policies/refunds.policy.json': 1 });
+    expect(JSON.parse((await row(r.json.call_id)).versions as string)).toMatchObject({ [RULESET]: 1, 'policies/refunds.policy.json': 1 });
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json.decision).toBe('allow');
   });
 
@@ -149,7 +145,7 @@ describe('rule sets', () => {
       code: 'RULESET_ARCHIVED',
       explanation: { replaced_by: 'rulesets/support-v2.ruleset.json' },
     });
-    expect(row(r.json.call_id).decision).toBe('deny');
+    expect((await row(r.json.call_id)).decision).toBe('deny');
     // An observe window never relaxes it.
     await edit('settings.yaml', settings(window('denials')));
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json).toMatchObject({
@@ -195,7 +191,7 @@ describe('rule sets', () => {
     });
     const confirmed = await call({ tool: 'issue_refund', arguments: { amount: '50' }, confirmed: true });
     expect(confirmed.json.decision).toBe('allow');
-    expect(JSON.parse(row(confirmed.json.call_id).versions as string)).toMatchObject({ 'sheets/refunds.rules.yaml': 1 });
+    expect(JSON.parse((await row(confirmed.json.call_id)).versions as string)).toMatchObject({ 'sheets/refunds.rules.yaml': 1 });
     // A new running version of the sheet changes nothing for the set: it pins version 1.
     await edit('sheets/refunds.rules.yaml', 'rules:\n  - action: issue_refund\n    never: true\n');
     expect((await call({ tool: 'issue_refund', arguments: { amount: '50' } })).json.decision).toBe('confirm');
@@ -219,7 +215,7 @@ describe('rule sets', () => {
     await edit('settings.yaml', settings(window('denials', 'shadow')));
     const relaxed = await call({ tool: 'issue_refund', arguments: { amount: '50' } });
     expect(relaxed.json).toMatchObject({ decision: 'allow', observed: { window: 'shadow', would_have_been: 'deny' } });
-    expect(row(relaxed.json.call_id).decision).toBe('allow');
+    expect((await row(relaxed.json.call_id)).decision).toBe('allow');
     await edit('settings.yaml', settings());
   });
 

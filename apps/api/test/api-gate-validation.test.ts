@@ -41,11 +41,11 @@ const invalidBody = (message: string, issues: { path: string; code: string; mess
 describe('the gate refusing bad requests', () => {
   let before: number;
   let decided = 0;
-  beforeAll(() => {
-    before = count();
+  beforeAll(async () => {
+    before = await count();
   });
-  afterAll(() => {
-    expect(count()).toBe(before + decided);
+  afterAll(async () => {
+    expect(await count()).toBe(before + decided);
   });
 
   it('names a missing tool and missing arguments', async () => {

@@ -4,9 +4,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_WITH_SPENDING_LIMIT } from '../src/server/demo.ts';
-import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
-import { createKey } from '../src/server/state/members/sqlite.ts';
-import { countRows, postEdit, postLarge, startServer, type TestServer } from './server-harness.ts';
+import { countRows, decisionRow, postEdit, postLarge, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -22,16 +20,15 @@ const call = (body: unknown, key = s.key('agent')) => s.call('POST', CALLS, { ke
 
 describe('the gate', () => {
   it('holds a 500 USD refund for the approver, admin and owner, and records it', async () => {
-    const before = count('approvals');
+    const before = await count('approvals');
     const r = await call({ tool: 'issue_refund', arguments: { amount: '500', order: 'A-1' } });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ decision: 'require_approval', rule: 'refund-approval', explanation: { decision: 'require_approval' } });
     expect(r.json.call_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.json.approval).toMatchObject({ approvers_count: 3 });
-    expect(count('approvals')).toBe(before + 1);
+    expect(await count('approvals')).toBe(before + 1);
 
-    flushDecisions(s.ctx.db);
-    const row = s.ctx.db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(r.json.call_id) as Record<string, string>;
+    const row = await decisionRow(s, r.json.call_id);
     expect(row).toMatchObject({ agent: 'support-bot', tool: 'issue_refund', action: 'refund.issue', amount: '500', currency: 'USD' });
     expect(row.decision).toBe('require_approval');
     expect(JSON.parse(row.arguments as string)).toEqual({ amount: '500', order: 'A-1' });
@@ -82,13 +79,13 @@ describe('the gate', () => {
   });
 
   it('denies an unknown tool and an invalid amount, recording both', async () => {
-    const before = count('decisions');
+    const before = await count('decisions');
     expect((await call({ tool: 'launch_rocket', arguments: {} })).json).toMatchObject({ decision: 'deny', code: 'TOOL_UNKNOWN' });
     expect((await call({ tool: 'issue_refund', arguments: { amount: '1e3' } })).json).toMatchObject({
       decision: 'deny',
       code: 'INVALID_AMOUNT',
     });
-    expect(count('decisions')).toBe(before + 2);
+    expect(await count('decisions')).toBe(before + 2);
   });
 
   it('refuses a payout the policy denies at once, without asking anyone to confirm it first', async () => {
@@ -111,8 +108,8 @@ describe('the gate', () => {
   });
 
   it("refuses another agent's key, members' keys, no key and a wrong key, recording nothing", async () => {
-    const before = count('decisions');
-    const other = createKey(s.ctx.db, { agent: 'other-bot' });
+    const before = await count('decisions');
+    const other = await s.ctx.state.createKey({ agent: 'other-bot' });
     const body = { tool: 'issue_refund', arguments: { amount: '50' } };
     const mismatch = await call(body, other);
     expect(mismatch.status).toBe(403);
@@ -128,11 +125,11 @@ describe('the gate', () => {
     expect(wrong.json.error.code).toBe('INVALID_KEY');
     const unknownAgent = await s.call('POST', '/v1/agents/other-bot/calls', { key: other, body });
     expect(unknownAgent.status).toBe(404);
-    expect(count('decisions')).toBe(before);
+    expect(await count('decisions')).toBe(before);
   });
 
   it('answers bad bodies 4xx and records nothing', async () => {
-    const before = { d: count('decisions'), a: count('approvals') };
+    const before = { d: await count('decisions'), a: await count('approvals') };
     const key = s.key('agent');
     const json = { 'content-type': 'application/json' };
     const bad = [
@@ -168,7 +165,7 @@ describe('the gate', () => {
       JSON.stringify({ tool: 'issue_refund', arguments: { amount: '500', note: 'x'.repeat(2 * 1024 * 1024) } }),
     );
     expect(huge.status).toBe(413);
-    expect(count('decisions')).toBe(before.d);
-    expect(count('approvals')).toBe(before.a);
+    expect(await count('decisions')).toBe(before.d);
+    expect(await count('approvals')).toBe(before.a);
   });
 });

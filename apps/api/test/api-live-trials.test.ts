@@ -112,7 +112,14 @@ describe('trials on live calls', () => {
     const s = await serve();
     await startTrial(s, { sample_every: 4 });
     for (let i = 0; i < 8; i++) await gateCall(s, 'search_orders');
-    expect(await trialWhen(s, (t) => t.calls === 8)).toMatchObject({ sample_rate: 0.25, sampled: 2, differed: 2, agreed: 0 });
+    // A call is counted, then its sample: two writes on PostgreSQL (state/trials/postgres.ts), so the eighth call's
+    // sample is waited for too, not only its count.
+    expect(await trialWhen(s, (t) => t.calls === 8 && t.sampled === 2)).toMatchObject({
+      sample_rate: 0.25,
+      sampled: 2,
+      differed: 2,
+      agreed: 0,
+    });
     const stopped = await okJson(s.call('POST', `${TRIAL}/stop`, { key: s.key('admin') }));
     expect(stopped).toMatchObject({ running: false, calls: 8 });
     await gateCall(s, 'search_orders');

@@ -3,7 +3,6 @@
 // approvers_count, not listed in its approval, not in a decision map's eligible members, not in an evaluation;
 // listed alone, nobody is eligible and the call is denied NO_ELIGIBLE_APPROVER. A person's key makes it count.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, createMember } from '../src/server/state/members/sqlite.ts';
 import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
 import { agentKey, okJson, postEdit, startServer, type TestServer } from './server-harness.ts';
 
@@ -48,9 +47,9 @@ function refundsApprovedBy(...users: string[]) {
 describe('a member with only model keys', () => {
   it('is never among the eligible approvers of a held call, a decision map or an evaluation', async () => {
     const before = await heldRefund();
-    const modelMember = createMember(s.ctx.db, 'assistant', 'approver');
-    createKey(s.ctx.db, { member: modelMember.id }, ['model']);
-    createKey(s.ctx.db, { member: modelMember.id }, ['model', 'catalogue']);
+    const modelMember = await s.ctx.state.createMember('assistant', 'approver');
+    await s.ctx.state.createKey({ member: modelMember.id }, ['model']);
+    await s.ctx.state.createKey({ member: modelMember.id }, ['model', 'catalogue']);
 
     const after = await heldRefund();
     expect(after.count).toBe(before.count);
@@ -87,7 +86,7 @@ describe('a member with only model keys', () => {
     expect([denied.decision, denied.code, denied.approval]).toEqual(['deny', 'NO_ELIGIBLE_APPROVER', undefined]);
 
     // A person's key makes the member a person who can sign: it counts from the next call on.
-    createKey(s.ctx.db, { member: modelMember.id }, []);
+    await s.ctx.state.createKey({ member: modelMember.id }, []);
     expect(await heldRefund()).toEqual({ count: 1, eligible: [modelMember.id] });
   });
 });

@@ -78,14 +78,14 @@ describe('a restart after SIGKILL', () => {
 
     const ctx = await openContext(dataDir, { watch: false });
     try {
-      const decision = ctx.db.prepare('SELECT * FROM decisions WHERE call_id = ?').get(held.json.call_id) as Record<string, string>;
+      const decision = (await ctx.state.findDecision(held.json.call_id)) as { versions: string };
       expect(decision).toMatchObject({ agent: 'support-bot', tool: 'issue_refund', decision: 'require_approval', rule: 'refund-approval' });
       const versions = JSON.parse(decision.versions as string) as Record<string, number>;
       for (const [doc, sequence] of Object.entries(versions)) {
         expect((await ctx.store.getVersion(doc, sequence))?.text, doc).toBeTruthy();
       }
       expect((await ctx.store.history('policies/refunds.policy.json')).length).toBe(1);
-      expect((ctx.db.prepare('SELECT COUNT(*) AS n FROM members').get() as { n: number }).n).toBe(keys.members.length);
+      expect(await ctx.state.countMembers()).toBe(keys.members.length);
     } finally {
       await ctx.close();
     }

@@ -3,8 +3,17 @@
 // as a draft, archive and restore, and an agent deciding by its pinned policy version after an edit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
-import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
-import { agentKey, type LooseJson, okJson, patchRuleset, postEdit, startServer, type TestServer } from './server-harness.ts';
+import {
+  agentKey,
+  countRows,
+  decisionRow,
+  type LooseJson,
+  okJson,
+  patchRuleset,
+  postEdit,
+  startServer,
+  type TestServer,
+} from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -32,11 +41,6 @@ async function editDocument(id: string, content: string): Promise<number> {
 async function setRuleStatus(id: string, status: string): Promise<void> {
   await ok(s.call('POST', `/v1/documents/${encodeURIComponent(id)}/status`, { key: owner(), body: { status } }));
 }
-/** A count straight from the database, after the decision log's queue is written (as every read does). */
-const count = (sql: string) => {
-  flushDecisions(s.ctx.db);
-  return (s.ctx.db.prepare(sql).get() as { n: number }).n;
-};
 
 /** The refunds policy with the auto-refund limit moved from 100 to 20: a policy edit the set does not follow until re-pinned. */
 const REFUNDS_V2 = (DEMO_DOCUMENTS[POLICY] as string).replaceAll('"100"', '"20"');
@@ -154,14 +158,14 @@ describe('pins, versions and runs', () => {
   it('a run that fails midway records nothing', async () => {
     const strict = await startServer({ dataDir: s.dataDir, ruleTimeoutMs: 0 });
     try {
-      const before = count('SELECT count(*) AS n FROM ruleset_runs');
+      const before = await countRows(s, 'ruleset_runs');
       const res = await strict.call('POST', path(SUPPORT, '/validate'), {
         key: strict.key('viewer'),
         body: { call: { tool: 'issue_refund', arguments: { amount: '50' } } },
       });
       expect(res.status).toBe(503);
       expect(res.json.error).toMatchObject({ code: 'RULESET_RUN_FAILED', details: { reason: 'timed_out' } });
-      expect(count('SELECT count(*) AS n FROM ruleset_runs')).toBe(before);
+      expect(await countRows(s, 'ruleset_runs')).toBe(before);
     } finally {
       await strict.stop();
     }
@@ -199,10 +203,7 @@ describe('pins, versions and runs', () => {
     // refunds-bot runs the set, which still pins version 1: 50 is allowed.
     const pinned = await ok(refundsBot('50'));
     expect(pinned).toMatchObject({ decision: 'allow', rule: 'refund-auto' });
-    flushDecisions(s.ctx.db);
-    expect(
-      JSON.parse((s.ctx.db.prepare('SELECT versions FROM decisions WHERE call_id = ?').get(pinned.call_id) as LooseJson).versions),
-    ).toMatchObject({
+    expect(JSON.parse((await decisionRow(s, pinned.call_id)).versions)).toMatchObject({
       [SUPPORT]: 1,
       [POLICY]: 1,
     });

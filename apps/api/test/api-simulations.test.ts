@@ -42,15 +42,26 @@ function post(path: string, body: unknown, who: Parameters<TestServer['key']>[0]
   return server.call('POST', path, { key: server.key(who), body });
 }
 
-/** Records a gate decision directly in the database, as the gate would. */
-function record(callId: string, tool: string, action: string, args: Record<string, unknown> | null, decision: string, at: string) {
+/** Records a gate decision at `at` through the server's state store, as the gate would. */
+async function record(callId: string, tool: string, action: string, args: Record<string, unknown> | null, decision: string, at: string) {
   const text = JSON.stringify(args ?? {});
-  server.ctx.db
-    .prepare(
-      `INSERT INTO decisions (call_id, agent, tool, action, amount, currency, decision, rule, code, versions, arguments, arguments_digest, session, created_at)
-       VALUES (?, 'support-bot', ?, ?, NULL, NULL, ?, NULL, NULL, '{}', ?, ?, NULL, ?)`,
-    )
-    .run(callId, tool, action, decision, args === null ? null : text, createHash('sha256').update(text).digest('hex'), at);
+  const row = {
+    call_id: callId,
+    agent: 'support-bot',
+    tool,
+    action,
+    amount: null,
+    currency: null,
+    decision,
+    rule: null,
+    code: null,
+    versions: '{}',
+    arguments: args === null ? null : text,
+    arguments_digest: createHash('sha256').update(text).digest('hex'),
+    session: null,
+    created_at: at,
+  };
+  await server.ctx.state.recordDecision('support-bot', undefined, () => ({ row }));
 }
 
 describe('POST /v1/simulations', () => {
@@ -88,11 +99,11 @@ describe('POST /v1/simulations', () => {
   });
 
   it('replays recorded calls, reporting those whose arguments are gone ARGUMENTS_REQUIRED, never guessed', async () => {
-    record('call-1', 'issue_refund', 'refund.issue', { amount: '50' }, 'allow', '2026-01-01T10:00:00.000Z');
-    record('call-2', 'issue_refund', 'refund.issue', { amount: '150' }, 'require_approval', '2026-01-01T11:00:00.000Z');
-    record('call-3', 'issue_refund', 'refund.issue', null, 'allow', '2026-01-01T12:00:00.000Z');
-    record('call-4', 'read_order', 'orders.read', null, 'allow', '2026-01-01T13:00:00.000Z');
-    record('call-5', 'read_order', 'orders.read', { id: '1' }, 'allow', '2026-02-01T00:00:00.000Z');
+    await record('call-1', 'issue_refund', 'refund.issue', { amount: '50' }, 'allow', '2026-01-01T10:00:00.000Z');
+    await record('call-2', 'issue_refund', 'refund.issue', { amount: '150' }, 'require_approval', '2026-01-01T11:00:00.000Z');
+    await record('call-3', 'issue_refund', 'refund.issue', null, 'allow', '2026-01-01T12:00:00.000Z');
+    await record('call-4', 'read_order', 'orders.read', null, 'allow', '2026-01-01T13:00:00.000Z');
+    await record('call-5', 'read_order', 'orders.read', { id: '1' }, 'allow', '2026-02-01T00:00:00.000Z');
     const r = await post('/v1/simulations', {
       document: { id: REFUNDS_ID },
       candidate: laxerRefunds(),

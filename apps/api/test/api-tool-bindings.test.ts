@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
 import { MIGRATIONS } from '../src/server/state/db.ts';
-import { postEdit, startServer, type TestServer } from './server-harness.ts';
+import { postEdit, startServer, startSqliteServer, TEST_STATE, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -297,10 +297,12 @@ describe('any edit of a binding', () => {
   });
 });
 
-describe('a workspace that ran before tool authorizations', () => {
+// An upgrade of SQLite's tollgate.db from the release before authorizations (state/db.ts's migrations): a database
+// file of its own, so it runs in the SQLite project only.
+describe.runIf(TEST_STATE === 'sqlite')('a workspace that ran before tool authorizations', () => {
   it('has its running bindings adopted as authorized by system, once', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-upgrade-'));
-    const old = await startServer({ dataDir });
+    const old = await startSqliteServer({ dataDir });
     await old.stop();
     // The database as the previous release left it: no authorizations, no migration 4 (nor the pinned
     // definitions' migration, which adds to the authorizations' table).
@@ -311,7 +313,7 @@ describe('a workspace that ran before tool authorizations', () => {
        DROP TABLE tool_authorization_generation; DELETE FROM schema_migrations WHERE version IN (4, ${pins});`,
     );
     db.close();
-    const upgraded = await startServer({ dataDir });
+    const upgraded = await startSqliteServer({ dataDir });
     try {
       const r = await upgraded.call('GET', TOOLS, { key: upgraded.key('viewer') });
       expect(r.status).toBe(200);
@@ -332,7 +334,7 @@ describe('a workspace that ran before tool authorizations', () => {
       await upgraded.stop();
     }
     // Adopted once: a binding changed after the upgrade is not adopted by the next start.
-    const restarted = await startServer({ dataDir });
+    const restarted = await startSqliteServer({ dataDir });
     try {
       const r = await restarted.call('GET', TOOLS, { key: restarted.key('viewer') });
       expect(r.json.tools.find((t: { name: string }) => t.name === 'issue_refund').authorized).toBe(false);

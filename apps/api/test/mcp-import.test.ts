@@ -8,7 +8,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogueFormatOf, compilePolicy, compileTool, readCatalogue, readUpstreams, validateDocument } from '@tollgate/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey } from '../src/server/state/members/sqlite.ts';
 import { workspace } from './cli-harness.ts';
 import { EVERYTHING, mapUpstreams, nodeUpstream, RECORDER } from './mcp-fixture.ts';
 import { type LooseJson, okJson, REPO_ROOT, startServer, type TestServer } from './server-harness.ts';
@@ -54,7 +53,7 @@ beforeAll(async () => {
   // Tollgate's own /mcp is an upstream here: it offers support-bot's read_order, mapped to a recorder.
   await mapUpstreams(s, [nodeUpstream('orders', RECORDER)], { read_order: { server: 'orders', tool: 'read' } });
   // A key of its own, so the secret is in no file of the data folder (the demo's keys file holds the seeded ones).
-  headerSecret = createKey(s.ctx.db, { agent: 'support-bot' });
+  headerSecret = await s.ctx.state.createKey({ agent: 'support-bot' });
   client = dir.file('claude_desktop_config.json', {
     mcpServers: {
       recorder: {
@@ -196,7 +195,7 @@ describe('tollgate mcp import', () => {
   });
 
   it('runs nothing for the agent until an owner activates the drafts and authorizes its tools', async () => {
-    const key = createKey(s.ctx.db, { agent: 'mcp-agent' });
+    const key = await s.ctx.state.createKey({ agent: 'mcp-agent' });
     const call = (tool: string) => s.call('POST', '/v1/agents/mcp-agent/calls', { key, body: { tool, arguments: {} } });
     const before = await call('recorder_read');
     // The agent's document is stored but does not run: to the gate there is no such agent yet.

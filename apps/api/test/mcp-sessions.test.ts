@@ -6,10 +6,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/app.ts';
-import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
-import { createKey } from '../src/server/state/members/sqlite.ts';
 import { cancelWhileHeld, errorOf, mapUpstreams, recordedCalls, recordingUpstream } from './mcp-fixture.ts';
-import { agentKey, type LooseJson, okJson, postEdit, startServer, type TestServer } from './server-harness.ts';
+import { agentKey, decisionRows, type LooseJson, okJson, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
 let record: string;
@@ -65,12 +63,8 @@ const jsonOf = (res: Response): Promise<LooseJson> => res.json();
 const LIST = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} };
 
 /** The gate sessions of the recorded MCP decisions of a tool, oldest first. */
-function decisionsOf(tool: string): { session: string; decision: string }[] {
-  flushDecisions(s.ctx.db);
-  return s.ctx.db.prepare("SELECT session, decision FROM decisions WHERE via = 'mcp' AND tool = ? ORDER BY rowid").all(tool) as {
-    session: string;
-    decision: string;
-  }[];
+async function decisionsOf(tool: string): Promise<{ session: string | null; decision: string }[]> {
+  return (await decisionRows(s)).filter((d) => d.via === 'mcp' && d.tool === tool);
 }
 
 beforeAll(async () => {
@@ -104,7 +98,7 @@ describe('sessions at /mcp', () => {
     expect(errorOf(await refund()).code).toBe('AT_MOST_EXCEEDED');
     expect(recorded().length).toBe(before);
     // Each call was its own HTTP request; the gate session is the MCP session.
-    expect(decisionsOf('issue_refund').map((d) => d.session)).toEqual(Array(3).fill(`mcp-${transport.sessionId}`));
+    expect((await decisionsOf('issue_refund')).map((d) => d.session)).toEqual(Array(3).fill(`mcp-${transport.sessionId}`));
     const other = await connect();
     expect(other.transport.sessionId).not.toBe(transport.sessionId);
     expect((await other.client.callTool({ name: 'issue_refund', arguments: { amount: '50', order: 'S-2' } })).isError).toBeFalsy();
@@ -113,7 +107,7 @@ describe('sessions at /mcp', () => {
   it('answers another key, or another agent’s, for a session as for an unknown session; its own key goes on', async () => {
     const { client, transport } = await connect();
     const id = transport.sessionId as string;
-    for (const key of [createKey(s.ctx.db, { agent: 'support-bot' }), agentKey(s, 'refunds-bot')]) {
+    for (const key of [await s.ctx.state.createKey({ agent: 'support-bot' }), agentKey(s, 'refunds-bot')]) {
       const res = await post(key, LIST, id);
       expect(res.status).toBe(404);
       expect((await jsonOf(res)).error).toMatchObject({ code: -32001, message: expect.stringMatching(/^SESSION_NOT_FOUND: /) });
@@ -200,10 +194,7 @@ describe('one read per message at /mcp', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('done read');
     expect(recorded().slice(before)).toEqual([{ tool: 'read', arguments: { id: 'o-5', qty: 1.5 } }]);
-    flushDecisions(s.ctx.db);
-    const row = s.ctx.db.prepare("SELECT arguments FROM decisions WHERE via = 'mcp' ORDER BY rowid DESC LIMIT 1").get() as {
-      arguments: string;
-    };
+    const row = (await decisionRows(s)).filter((d) => d.via === 'mcp').at(-1) as { arguments: string };
     expect(row.arguments).toBe('{"id":"o-5","qty":1.50}');
   }, 20_000);
 });
@@ -217,11 +208,7 @@ describe('confirmations over MCP', () => {
     expect(asked).toEqual(["Read this customer's order?"]);
     expect(recorded().slice(before)).toEqual([{ tool: 'read', arguments: { id: 'o-1' } }]);
     // Both decisions are logged: the confirmation asked for, then the confirmed call.
-    expect(
-      decisionsOf('read_order')
-        .slice(-2)
-        .map((d) => d.decision),
-    ).toEqual(['confirm', 'allow']);
+    expect((await decisionsOf('read_order')).slice(-2).map((d) => d.decision)).toEqual(['confirm', 'allow']);
   }, 20_000);
 
   it.each<[string, ElicitResult]>([

@@ -1,12 +1,10 @@
 // Paging of GET /v1/approvals and GET /v1/decisions over real HTTP (docs/api.md, "Preconditions and
 // paging"): walked page by page with next_cursor, a list reaches every item exactly once, newest first,
 // also while new items arrive between pages and when many share one created_at; a cursor the server did
-// not give is 400 INVALID_CURSOR. The rows are written with the server's own state functions into its
-// real SQLite file.
+// not give is 400 INVALID_CURSOR. The rows are written through the server's own state store (recordDecision, as
+// the gate writes a held call), on SQLite or PostgreSQL as the harness serves.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertApproval } from '../src/server/state/approvals/sqlite.ts';
-import { insertDecision } from '../src/server/state/decisions/sqlite.ts';
 import { type LooseJson, startServer, type TestServer } from './server-harness.ts';
 
 let s: TestServer;
@@ -15,21 +13,25 @@ const seeded: string[] = [];
 
 beforeAll(async () => {
   s = await startServer();
-  // 1,200 held calls over 300 distinct instants: four share each created_at, so rowid breaks the ties.
-  s.ctx.db.transaction(() => {
-    for (let i = 0; i < 1200; i++) seeded.push(hold(new Date(Date.UTC(2026, 0, 1, 0, 0, Math.floor(i / 4)))));
-  })();
-});
+  // 1,200 held calls over 300 distinct instants: four share each created_at, so rowid breaks the ties. Eight
+  // writers at once, as the gate's callers are: on PostgreSQL each is a transaction of its own.
+  const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, Math.floor(i / 4)));
+  await Promise.all(
+    Array.from({ length: 8 }, async (_, writer) => {
+      for (let i = writer; i < 1200; i += 8) seeded.push(await hold(at(i)));
+    }),
+  );
+}, 60_000);
 afterAll(async () => {
   await s.stop();
 });
 
 /** Records one held call and its approval request at `at`; answers the request's id. */
-function hold(at: Date): string {
+async function hold(at: Date): Promise<string> {
   made += 1;
   const callId = `paging-call-${made}`;
   const created = at.toISOString();
-  insertDecision(s.ctx.db, {
+  const row = {
     call_id: callId,
     agent: 'support-bot',
     tool: 'issue_refund',
@@ -44,9 +46,9 @@ function hold(at: Date): string {
     arguments_digest: 'digest',
     session: null,
     created_at: created,
-  });
+  };
   const id = `paging-approval-${made}`;
-  insertApproval(s.ctx.db, {
+  const approval = {
     id,
     call_id: callId,
     agent: 'support-bot',
@@ -57,7 +59,7 @@ function hold(at: Date): string {
     rule: 'refund-review',
     description: null,
     approvers: '[]',
-    status: 'pending',
+    status: 'pending' as const,
     expires_at: '2099-01-01T00:00:00.000Z',
     decided_by: null,
     decided_at: null,
@@ -66,7 +68,8 @@ function hold(at: Date): string {
     signed_content: null,
     claimed_at: null,
     created_at: created,
-  });
+  };
+  await s.ctx.state.recordDecision('support-bot', undefined, () => ({ row, approval }));
   return id;
 }
 
@@ -81,7 +84,7 @@ async function page(path: string, limit: number, cursor: string | null): Promise
  * Walks a list from its first page to its last; `between` runs after each page. Answers the ids in the
  * order the pages gave them and checks each page's shape.
  */
-async function walk(path: string, field: 'approvals' | 'decisions', limit: number, between: () => void = () => {}): Promise<string[]> {
+async function walk(path: string, field: 'approvals' | 'decisions', limit: number, between: () => unknown = () => {}): Promise<string[]> {
   const key = field === 'approvals' ? 'id' : 'call_id';
   const ids: string[] = [];
   let cursor: string | null = null;
@@ -94,7 +97,7 @@ async function walk(path: string, field: 'approvals' | 'decisions', limit: numbe
     ids.push(...items.map((item) => item[key] as string));
     if (!body.has_more) return ids;
     cursor = body.next_cursor;
-    between();
+    await between();
   }
   throw new Error('the walk did not end');
 }
@@ -108,9 +111,9 @@ describe('approvals', () => {
   it('walked 7 at a time reach all 1,200 exactly once, newest first, while new ones arrive', async () => {
     let later = Date.UTC(2027, 0, 1);
     const arrived: string[] = [];
-    const ids = await walk('/v1/approvals', 'approvals', 7, () => {
+    const ids = await walk('/v1/approvals', 'approvals', 7, async () => {
       later += 1000;
-      arrived.push(hold(new Date(later)));
+      arrived.push(await hold(new Date(later)));
     });
     const walked = new Set(ids);
     expect(walked.size).toBe(ids.length);

@@ -1,5 +1,8 @@
-// A real server for API tests: a fresh data folder seeded with the demo, served on loopback over real
-// HTTP, with the demo keys and a fetch helper. `spawnServer` runs it as a child process (restart tests).
+// A real server for API tests: a fresh workspace seeded with the demo, served on loopback over real HTTP,
+// with the demo keys and a fetch helper. `startServer` serves on SQLite beside a data folder, or on PostgreSQL
+// when TOLLGATE_TEST_STATE=postgres (postgres-harness.ts), so the route suites run on both state stores; tests
+// set up and read state through the API, the StateStore interface or the helpers below, never one database.
+// `spawnServer` runs a server as a child process (restart tests).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -8,12 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { createApp } from '../src/server/app.ts';
 import type { AppContext } from '../src/server/context.ts';
 import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
 import { openContext, type SqliteAppContext } from '../src/server/sqlite-context.ts';
-import { flushDecisions } from '../src/server/state/decisions/sqlite-log.ts';
+import type { PostgresStateStore } from '../src/server/state/postgres-state.ts';
+import type { SqliteStateStore } from '../src/server/state/sqlite-state.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -21,7 +25,7 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // biome-ignore lint/suspicious/noExplicitAny: one alias, so tests can reach into bodies they assert on
 export type LooseJson = any;
 
-export interface TestServer<C extends AppContext = SqliteAppContext> {
+export interface TestServer<C extends AppContext = AppContext> {
   url: string;
   dataDir: string;
   keys: DemoKeys;
@@ -129,14 +133,51 @@ export async function patchRuleset(
   return server.call('PATCH', `/v1/rulesets/${encodeURIComponent(id)}`, { key, headers, body });
 }
 
-/** A table's row count straight from the database, after the decision log's queue is written (as every read does). */
-export function countRows(server: TestServer, table: 'decisions' | 'approvals'): number {
-  flushDecisions(server.ctx.db);
-  return (server.ctx.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+/**
+ * The state store startServer serves on: SQLite beside the data folder (the default), or PostgreSQL when
+ * TOLLGATE_TEST_STATE=postgres (vitest.config.ts runs the route suites both ways).
+ */
+export const TEST_STATE: 'sqlite' | 'postgres' = stateOf(process.env.TOLLGATE_TEST_STATE);
+
+function stateOf(value: string | undefined): 'sqlite' | 'postgres' {
+  if (value === undefined || value === '' || value === 'sqlite') return 'sqlite';
+  if (value === 'postgres') return value;
+  throw new Error(`TOLLGATE_TEST_STATE is sqlite or postgres, not ${value}`);
 }
 
-/** Starts a server in this process on a fresh demo data folder (or the folder given). */
-export async function startServer(options: { dataDir?: string; now?: () => Date; ruleTimeoutMs?: number } = {}): Promise<TestServer> {
+export interface ServerOptions {
+  /** Serve the workspace of this folder: a server started again on it finds what the last one wrote. */
+  dataDir?: string;
+  now?: () => Date;
+  ruleTimeoutMs?: number;
+}
+
+/** Loaded on PostgreSQL only, so a run on SQLite never reaches for the database. */
+let postgres: Promise<typeof import('./postgres-harness.ts')> | undefined;
+
+/**
+ * Starts a server in this process on a fresh demo workspace (or the data folder's, when given), on the state store
+ * TEST_STATE names.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
+  if (TEST_STATE === 'sqlite') return startSqliteServer(options);
+  postgres ??= import('./postgres-harness.ts');
+  return (await postgres).startPostgresTestServer(options);
+}
+
+// On PostgreSQL, a test file's first schema is migrated while the file loads, and every schema it used is gone once it
+// is done (postgres-harness.ts).
+if (TEST_STATE === 'postgres' && process.env.VITEST) {
+  postgres = import('./postgres-harness.ts');
+  void postgres.then(
+    (harness) => harness.prepareSchema(),
+    () => {},
+  );
+  afterAll(async () => (await postgres)?.finishRouteSchemas());
+}
+
+/** Starts a server on SQLite whatever TEST_STATE says: for tests about the data folder and its database file. */
+export async function startSqliteServer(options: ServerOptions = {}): Promise<TestServer<SqliteAppContext>> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tollgate-api-'));
   const ctx = await openContext(dataDir, { watch: false, now: options.now });
   return serveContext(ctx, {
@@ -145,6 +186,91 @@ export async function startServer(options: { dataDir?: string; now?: () => Date;
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   });
+}
+
+// State a test sets up or reads where no route offers it, on either store: each helper is one statement of SQL
+// both databases read alike (their tables are the same: state/postgres-migrations.ts mirrors state/db.ts), written
+// after the decision log's queue, as every read is. A write to members or api_keys moves the auth generation by
+// trigger on both, so the server's caches see it at the next request, as they would a change from another process.
+
+/** A recorded decision as StateStore.findDecision reads it. */
+export type DecisionRow = NonNullable<Awaited<ReturnType<AppContext['state']['findDecision']>>>;
+
+/** Runs one statement (`?` placeholders) on the server's state database and answers its rows. */
+async function stateQuery<T>(server: TestServer, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  const state = server.ctx.state as SqliteStateStore | PostgresStateStore;
+  await state.flushDecisions();
+  if (state.kind === 'sqlite') {
+    const statement = state.db.prepare(sql);
+    if (statement.reader) return statement.all(...params) as T[];
+    statement.run(...params);
+    return [];
+  }
+  let n = 0;
+  return (
+    await state.pool.query(
+      sql.replace(/\?/g, () => `$${++n}`),
+      [...params],
+    )
+  ).rows as T[];
+}
+
+/** A table's row count. */
+export async function countRows(server: TestServer, table: 'decisions' | 'approvals' | 'members' | 'ruleset_runs'): Promise<number> {
+  const [row] = await stateQuery<{ n: number | string }>(server, `SELECT COUNT(*) AS n FROM ${table}`);
+  return Number(row?.n);
+}
+
+/** The decision recorded for a call (a failed expectation when there is none). */
+export async function decisionRow(server: TestServer, callId: string): Promise<DecisionRow> {
+  await server.ctx.state.flushDecisions();
+  const row = await server.ctx.state.findDecision(callId);
+  expect(row, `a decision for ${callId}`).toBeDefined();
+  return row as DecisionRow;
+}
+
+/** Every recorded decision, in the order written. */
+export function decisionRows(server: TestServer): Promise<DecisionRow[]> {
+  return stateQuery<DecisionRow>(server, 'SELECT * FROM decisions ORDER BY rowid');
+}
+
+/** Every approval request, by id: a snapshot to compare. */
+export function approvalRows(server: TestServer): Promise<Record<string, unknown>[]> {
+  return stateQuery(server, 'SELECT * FROM approvals ORDER BY id');
+}
+
+/** Gives a member another role, as an administrator editing the database would (no route does). */
+export async function setMemberRole(server: TestServer, memberId: string, role: string): Promise<void> {
+  await stateQuery(server, 'UPDATE members SET role = ? WHERE id = ?', [role, memberId]);
+}
+
+/** Removes a member who has no keys. */
+export async function removeMember(server: TestServer, memberId: string): Promise<void> {
+  await stateQuery(server, 'DELETE FROM members WHERE id = ?', [memberId]);
+}
+
+/** Replaces the members eligible for an approval request. */
+export async function setApprovers(server: TestServer, approvalId: string, memberIds: readonly string[]): Promise<void> {
+  await stateQuery(server, 'UPDATE approvals SET approvers = ? WHERE id = ?', [JSON.stringify(memberIds), approvalId]);
+}
+
+/** Forgets one call's arguments, as the retention period does (its digest stays). */
+export async function forgetArguments(server: TestServer, callId: string): Promise<void> {
+  await stateQuery(server, 'UPDATE decisions SET arguments = NULL WHERE call_id = ?', [callId]);
+}
+
+/**
+ * The database of a server on SQLite, for a test about that database itself (a constraint of its schema, a table
+ * gone): such a test runs only when TEST_STATE is sqlite (`it.runIf`), and says so.
+ */
+export function sqliteDb(server: TestServer): SqliteAppContext['db'] {
+  if (server.ctx.state.kind !== 'sqlite') throw new Error('the server is not on SQLite');
+  return (server.ctx as SqliteAppContext).db;
+}
+
+/** Makes a decision read as one recorded before the `via` column existed. */
+export async function clearVia(server: TestServer, callId: string): Promise<void> {
+  await stateQuery(server, 'UPDATE decisions SET via = NULL WHERE call_id = ?', [callId]);
 }
 
 /** Seeds the demo into an opened context and serves it in this process on a free loopback port. */
