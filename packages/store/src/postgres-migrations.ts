@@ -4,8 +4,8 @@
 // schema. A step, once shipped, is never edited: a change is a new step at the end of its sequence.
 //
 // Earlier versions kept two ledgers (`schema_migrations` without a sequence column for the state, and
-// `document_schema_migrations`); the runner adopts them into the one ledger the first time it runs, and the
-// readers below still read them until it has, so a node started on such a schema says it is outdated.
+// `document_schema_migrations`); the runner adopts them into the one ledger the first time it runs, and
+// appliedVersion still reads them until it has, so such a schema reads as the steps it holds.
 import type pg from 'pg';
 
 /** The ledger: which steps of which sequence were applied, and when. */
