@@ -35,12 +35,6 @@ export function bodyLimitOf(method: string, path: string): number {
   return method === 'POST' && EDIT_PATH.test(path) ? MAX_EDIT_BODY_BYTES : MAX_REQUEST_BODY_BYTES;
 }
 
-/**
- * How deep a request body may nest: the 64 levels a call's arguments may have (call-request.ts) and the
- * deepest envelope around them (a simulation's `{calls: [{arguments}]}`), with room to spare.
- */
-export const MAX_BODY_DEPTH = 72;
-
 export interface BodyLimitOptions {
   /** The largest body accepted, in bytes. */
   maxSize: number;

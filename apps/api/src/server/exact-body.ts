@@ -5,8 +5,8 @@
 import { isUtf8 } from 'node:buffer';
 import { type Diagnostic, readJsonText } from '@tollgate/engine/source';
 import type { Context, MiddlewareHandler } from 'hono';
-import { MAX_BODY_DEPTH } from './body-limit.ts';
 import { errorAnswer } from './errors.ts';
+import { MAX_BODY_DEPTH } from './json-depth.ts';
 import { watchJsonReads } from './json-reads.ts';
 import { validationAnswer } from './openapi.ts';
 

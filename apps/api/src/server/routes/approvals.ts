@@ -8,7 +8,7 @@ import { claimHeldCall } from '../gate/claim-held-call.ts';
 import { router } from '../openapi.ts';
 import { type ApprovalRow, statusOf } from '../state/approvals/model.ts';
 import type { MemberRow, Principal } from '../state/members/model.ts';
-import { exactJson, readStoredJson } from '../state/stored-json.ts';
+import { readStoredJson } from '../state/stored-json.ts';
 import { deciderName, eligibleApprovers, isEligible, listedApprovers, membersById } from './approval-people.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
 import { nameParam } from './path-params.ts';
@@ -16,6 +16,7 @@ import {
   ArgumentsObject,
   CallVia,
   errorResponse,
+  exactJson,
   jsonBody,
   jsonResponse,
   limitQuery,

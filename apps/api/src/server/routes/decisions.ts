@@ -7,10 +7,10 @@ import { type Env, requireMember } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import type { DecisionRow } from '../state/decisions/model.ts';
-import { exactJson, readStoredJson } from '../state/stored-json.ts';
+import { readStoredJson } from '../state/stored-json.ts';
 import { CursorQuery, PageFields, pageKeyOf } from './paging.ts';
 import { nameParam } from './path-params.ts';
-import { CallVia, ERRORS, errorResponse, jsonResponse, limitQuery, members, notFound } from './route-kit.ts';
+import { CallVia, ERRORS, errorResponse, exactJson, jsonResponse, limitQuery, members, notFound } from './route-kit.ts';
 
 export const DEFAULT_DECISIONS_LIMIT = 100;
 export const MAX_DECISIONS_LIMIT = 500;

@@ -2,9 +2,12 @@
 // middleware, and a store refusal as an API error.
 import { z } from '@hono/zod-openapi';
 import { API_CODE_NAMES, type ApiCode } from '@tollgate/engine';
+import { writeJson } from '@tollgate/engine/source';
 import { StoreError, type StoreErrorCode } from '@tollgate/store';
-import type { Context } from 'hono';
+import type { Context, TypedResponse } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { JSONParsed } from 'hono/utils/types';
 import { type Env, requireGrant, requireMember } from '../auth.ts';
 import { MAX_ARGUMENTS_DEPTH, tooDeep } from '../call-request.ts';
 import { DiagnosticSchema } from '../diagnostic-schema.ts';
@@ -209,3 +212,16 @@ export const storeErrorFor =
   (resource: Resource) =>
   (err: unknown): never =>
     storeError(err, resource);
+
+/**
+ * A JSON answer whose body may hold an agent's arguments: written with writeJson, so a number kept as
+ * written is shown as written (c.json's JSON.stringify would refuse it).
+ */
+export function exactJson<T, S extends ContentfulStatusCode>(
+  c: Context,
+  body: T,
+  status: S,
+): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
+  const response: Response = c.body(writeJson(body), status, { 'content-type': 'application/json' });
+  return response as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
+}

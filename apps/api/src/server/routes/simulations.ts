@@ -7,10 +7,9 @@ import type { TrialReport } from '@tollgate/store';
 import { publishTrial } from '../gate/live-trials.ts';
 import { router } from '../openapi.ts';
 import { compareCalls, Expectation, exampleCalls, pastedCalls, policyOf, recordedCalls, SimulationBody } from '../simulations/simulate.ts';
-import { exactJson } from '../state/stored-json.ts';
 import { documentIdParam } from './path-params.ts';
 import { refuseNotAPolicy } from './policy-only.ts';
-import { ERRORS, errorResponse, jsonRequest, jsonResponse, LOCATION, members, notFound, storeErrorFor } from './route-kit.ts';
+import { ERRORS, errorResponse, exactJson, jsonRequest, jsonResponse, LOCATION, members, notFound, storeErrorFor } from './route-kit.ts';
 
 /**
  * A trial's sampling rate: a fraction, which the exact reader keeps as written (`0.5`); a rate decides no
