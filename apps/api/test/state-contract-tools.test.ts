@@ -3,7 +3,7 @@
 // (state-contract-backends.ts); members, approvals and the decision log are in state-contract.test.ts.
 import { type Catalogue, type CatalogueTool, canonicalJson } from '@tollgate/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { laggingGateways, type StateStore } from '../src/server/state/state-store.ts';
+import { laggingNodesOf, type StateStore } from '../src/server/state/state-store.ts';
 import { bindingDigest, bindingOf, definitionDigest, definitionOf, type ListedTool } from '../src/server/state/tools/model.ts';
 import { BACKENDS, decisionRow, nextTurn, type StateFixture, titleOf } from './state-contract-backends.ts';
 
@@ -120,26 +120,26 @@ for (const backend of BACKENDS) {
 
     describe('the gateway registry', () => {
       it('registers nodes with a heartbeat, lists them live, and forgets a stopped one', async () => {
-        const first = await f.a.registerGateway({ version: '1.0.0', languageRevision: 3, heartbeatMs: 250 });
+        const first = await f.a.registerNode({ version: '1.0.0', languageRevision: 3, heartbeatMs: 250 });
         await sleep(5);
-        const second = await f.b.registerGateway({ version: '0.9.0', languageRevision: 2, heartbeatMs: 250 });
-        const listed = await f.b.listGateways();
+        const second = await f.b.registerNode({ version: '0.9.0', languageRevision: 2, heartbeatMs: 250 });
+        const listed = await f.b.listNodes();
         expect(listed.map((g) => [g.id, g.version, g.language_revision, g.live])).toEqual([
           [first.id, '1.0.0', 3, true],
           [second.id, '0.9.0', 2, true],
         ]);
         expect(Object.keys(listed[0] ?? {}).sort()).toEqual(['id', 'language_revision', 'last_seen', 'live', 'started_at', 'version']);
-        expect((await laggingGateways(f.a, 3)).map((g) => g.id)).toEqual([second.id]);
+        expect((await laggingNodesOf(f.a, 3)).map((g) => g.id)).toEqual([second.id]);
         await sleep(600);
-        const later = await f.a.listGateways();
+        const later = await f.a.listNodes();
         expect(Date.parse(later[0]?.last_seen ?? '')).toBeGreaterThan(Date.parse(listed[0]?.last_seen ?? ''));
         await first.stop();
         await first.stop();
-        const left = await f.a.listGateways();
+        const left = await f.a.listNodes();
         expect(left.map((g) => g.id)).toEqual([second.id]);
-        expect((await f.a.listGateways(new Date(Date.now() + 1_000)))[0]?.live, 'a heartbeat past its window is not live').toBe(false);
+        expect((await f.a.listNodes(new Date(Date.now() + 1_000)))[0]?.live, 'a heartbeat past its window is not live').toBe(false);
         await second.stop();
-        expect(await f.a.listGateways()).toEqual([]);
+        expect(await f.a.listNodes()).toEqual([]);
       });
     });
 

@@ -58,7 +58,7 @@ export async function assembleContext(parts: ContextParts): Promise<AppContext> 
   const node =
     parts.node === undefined
       ? undefined
-      : await state.registerGateway({
+      : await state.registerNode({
           version: TOLLGATE_VERSION,
           languageRevision: parts.node.languageRevision,
           ...(parts.node.heartbeatMs !== undefined ? { heartbeatMs: parts.node.heartbeatMs } : {}),

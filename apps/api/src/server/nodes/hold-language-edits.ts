@@ -4,7 +4,7 @@
 // checked again, so it runs only once every live node decides it.
 import { documentKindOf } from '@tollgate/engine';
 import { type DocumentStore, type EditImpact, type EditOutcome, type EditWriter, type ProposedEdit, saveEdit } from '@tollgate/store';
-import { laggingGateways, type StateStore } from '../state/state-store.ts';
+import { laggingNodesOf, type StateStore } from '../state/state-store.ts';
 import { laggingSentence, textRevision } from './lagging.ts';
 
 export class HoldLanguageEdits implements EditWriter {
@@ -17,7 +17,7 @@ export class HoldLanguageEdits implements EditWriter {
   async submit(edit: ProposedEdit, impact: EditImpact): Promise<EditOutcome> {
     if (documentKindOf(edit.document) !== 'policy') return this.inner.submit(edit, impact);
     const revision = textRevision(edit.content);
-    const lagging = await laggingGateways(this.state, revision);
+    const lagging = await laggingNodesOf(this.state, revision);
     if (lagging.length === 0) return this.inner.submit(edit, impact);
     const outcome = await saveEdit(this.store, edit, impact, false);
     if (outcome.status !== 'saved_not_running' || !outcome.version) return outcome;

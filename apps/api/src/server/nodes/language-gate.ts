@@ -5,7 +5,7 @@
 import type { DocumentStore } from '@tollgate/store';
 import { ApiError } from '../errors.ts';
 import type { LanguageRevision } from '../state/nodes/model.ts';
-import { laggingGateways, type StateStore } from '../state/state-store.ts';
+import { laggingNodesOf, type StateStore } from '../state/state-store.ts';
 import { laggingSentence, nodesJson, textRevision } from './lagging.ts';
 
 /** What the gate asks of the workspace: its state and its store (an AppContext is one). */
@@ -29,7 +29,7 @@ interface SetVersion {
  * await assertNodesDecide(ctx.state, 2, 'version 4 of policies/refunds.policy.json')
  */
 export async function assertNodesDecide(state: StateStore, revision: LanguageRevision, what: string): Promise<void> {
-  const lagging = await laggingGateways(state, revision);
+  const lagging = await laggingNodesOf(state, revision);
   if (lagging.length === 0) return;
   throw new ApiError(
     'GATEWAYS_NOT_UPGRADED',

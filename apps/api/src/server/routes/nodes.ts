@@ -39,6 +39,6 @@ const listRoute = createRoute({
 /** GET /v1/gateways. */
 export function nodeRoutes() {
   const app = router();
-  app.openapi(listRoute, async (c) => c.json({ gateways: await c.get('ctx').state.listGateways() }, 200));
+  app.openapi(listRoute, async (c) => c.json({ gateways: await c.get('ctx').state.listNodes() }, 200));
   return app;
 }

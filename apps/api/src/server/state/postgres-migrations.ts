@@ -73,7 +73,7 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX approvals_by_time ON approvals (created_at, rowid);
    CREATE INDEX approvals_by_status ON approvals (status, created_at, rowid);`,
-  // The counters every node's caches are trusted by (auth-cache.ts, tool-bindings.ts): a statement trigger
+  // The counters every node's caches are trusted by (members/auth-cache.ts, tools/model.ts): a statement trigger
   // moves them on any change, whichever node or person (psql) makes it.
   `CREATE FUNCTION tollgate_bump_generation() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
@@ -112,7 +112,7 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
      seen_at TEXT NOT NULL,
      PRIMARY KEY (server, tool)
    );`,
-  // Trials' counts (docs/review.md, "Trials on live calls") and rule-set runs (ruleset-runs.ts).
+  // Trials' counts (docs/review.md, "Trials on live calls") and rule-set runs (ruleset-runs/).
   `CREATE TABLE trial_counts (
      document TEXT NOT NULL,
      started_at TEXT NOT NULL,

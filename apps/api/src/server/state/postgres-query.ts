@@ -1,6 +1,6 @@
 // Small parts every PostgreSQL state module shares: queries whose BIGINT columns (counts, rowids, counters) read
 // as numbers, as SQLite gives them; and a counter read at most once per
-// turn of the event loop (as auth-cache.ts reads its own), so every request of a turn shares one read.
+// turn of the event loop (as members/sqlite.ts reads SQLite's), so every request of a turn shares one read.
 import pg from 'pg';
 
 /** Where a query runs: the pool, or a connection holding a transaction. */
@@ -27,9 +27,6 @@ export async function changesOf(on: Queryable, text: string, values: readonly un
   const result = await on.query({ text, values: values as unknown[], types: TYPES });
   return result.rowCount ?? 0;
 }
-
-// The one transaction helper, shared with the document store.
-export { inTransaction } from '@tollgate/store';
 
 /** `$from, $from+1, ...` for `count` values: the placeholders of one row of a multi-row statement. */
 export function placeholders(count: number, from = 1): string {

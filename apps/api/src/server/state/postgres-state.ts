@@ -1,7 +1,7 @@
 // The state store on PostgreSQL, shared by several nodes (docs/deploy.md, "The state stores"): the same answers
 // as SqliteStateStore, method by method (apps/api/test/state-contract.test.ts runs one suite against both), with
 // caches trusted only while generation counters stand still, every approval transition one conditional UPDATE,
-// and each decision acknowledged only once written (postgres-decision-log.ts). The schema is
+// and each decision acknowledged only once written (decisions/postgres-log.ts). The schema is
 // postgres-migrations.ts's; the pool is the caller's, and close() leaves it open.
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type pg from 'pg';
@@ -15,8 +15,8 @@ import type { Grant, MemberRow, Role } from './members/model.ts';
 import { PostgresMembers } from './members/postgres.ts';
 import type { LanguageRevision } from './nodes/model.ts';
 import { PostgresNodes } from './nodes/postgres.ts';
-import { rowsOf, STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';
-import { runsSince as rulesetRunsSince } from './ruleset-runs/postgres.ts';
+import { STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';
+import { recordRun, runsSince } from './ruleset-runs/postgres.ts';
 import type { DecisionRecord, StateStore } from './state-store.ts';
 import type { Authorizer, DefinitionPin, ListedTool } from './tools/model.ts';
 import { PostgresToolState } from './tools/postgres.ts';
@@ -115,7 +115,7 @@ export class PostgresStateStore implements StateStore {
     return recordedDecisions(this.pool, filter);
   }
   sessionHistory(agent: string, session: string) {
-    return this.log.history(agent, session);
+    return this.log.sessionHistory(agent, session);
   }
   async forgetOldArguments(before: Date) {
     await this.log.flush();
@@ -159,24 +159,19 @@ export class PostgresStateStore implements StateStore {
     return this.tools.pinnedDigests(catalogue);
   }
 
-  registerGateway(options: { version: string; languageRevision: LanguageRevision; heartbeatMs?: number; now?: () => Date }) {
+  registerNode(options: { version: string; languageRevision: LanguageRevision; heartbeatMs?: number; now?: () => Date }) {
     return this.nodes.registerNode(options);
   }
-  listGateways(now?: Date) {
+  listNodes(now?: Date) {
     return this.nodes.listNodes(now);
   }
 
   async recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date) {
-    await rowsOf(this.pool, 'INSERT INTO ruleset_runs (ruleset, version, verdict, created_at) VALUES ($1, $2, $3, $4)', [
-      ruleset,
-      version,
-      verdict,
-      at.toISOString(),
-    ]);
+    await recordRun(this.pool, ruleset, version, verdict, at);
   }
   async rulesetRunsSince(ruleset: string, since: Date) {
     await this.log.flush();
-    return rulesetRunsSince(this.pool, ruleset, since);
+    return runsSince(this.pool, ruleset, since);
   }
 
   /** Writes what the decision log has queued and stops the heartbeats; the pool stays open (it is the caller's). */

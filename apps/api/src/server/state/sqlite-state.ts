@@ -1,5 +1,5 @@
-// The state store on SQLite beside a data folder (the embedded default): each method is the module function of
-// the same name on the one better-sqlite3 connection, so a call resolves without waiting on anything.
+// The state store on SQLite beside a data folder (the embedded default): each method hands off to its concept's
+// sqlite.ts (state/<concept>/) on the one better-sqlite3 connection, so a call resolves without waiting on anything.
 // recordDecision reads the session's history, decides and queues the row in one synchronous step: no other
 // call of the process can come between (state-store.ts).
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
@@ -11,7 +11,7 @@ import { countDecisions, findDecision, forgetOldArguments, listDecisions, record
 import { closeDecisionLog, decisionLogOf, flushDecisions } from './decisions/sqlite-log.ts';
 import type { PageKey } from './keyset.ts';
 import type { Grant, Role } from './members/model.ts';
-import { cachedJudgedMembers, cachedMembers, cachedPrincipalOf, createKey, createMember, findMember } from './members/sqlite.ts';
+import { countMembers, createKey, createMember, findMember, judgedMembers, members, principalOf } from './members/sqlite.ts';
 import type { LanguageRevision } from './nodes/model.ts';
 import { listNodes, registerNode } from './nodes/sqlite.ts';
 import { recordRun, runsSince } from './ruleset-runs/sqlite.ts';
@@ -48,16 +48,16 @@ export class SqliteStateStore implements StateStore {
   }
 
   async principalOf(key: string) {
-    return cachedPrincipalOf(this.db, key);
+    return principalOf(this.db, key);
   }
   async members() {
-    return cachedMembers(this.db);
+    return members(this.db);
   }
   async judgedMembers() {
-    return cachedJudgedMembers(this.db);
+    return judgedMembers(this.db);
   }
   judgedMembersSeen(): readonly Member[] {
-    return cachedJudgedMembers(this.db);
+    return judgedMembers(this.db);
   }
   async findMember(idOrName: string) {
     return findMember(this.db, idOrName);
@@ -69,7 +69,7 @@ export class SqliteStateStore implements StateStore {
     return createKey(this.db, owner, grants, now);
   }
   async countMembers() {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM members').get() as { n: number }).n;
+    return countMembers(this.db);
   }
 
   async findApproval(id: string) {
@@ -155,10 +155,10 @@ export class SqliteStateStore implements StateStore {
     return pinnedDigests(this.db, catalogue);
   }
 
-  async registerGateway(options: { version: string; languageRevision: LanguageRevision; heartbeatMs?: number; now?: () => Date }) {
+  async registerNode(options: { version: string; languageRevision: LanguageRevision; heartbeatMs?: number; now?: () => Date }) {
     return registerNode(this.db, options);
   }
-  async listGateways(now?: Date) {
+  async listNodes(now?: Date) {
     return listNodes(this.db, now);
   }
 

@@ -1,5 +1,5 @@
 // The server's state behind one interface (docs/deploy.md, "The state stores"): members and keys, approvals,
-// the decision log, tool authorizations and pinned definitions, the gateway registry, trials' counts and rule-set
+// the decision log, tool authorizations and pinned definitions, the node registry (published as "gateways"), trials' counts and rule-set
 // runs. Two implementations keep it: SQLite beside a data folder (sqlite-state.ts, the embedded default) and
 // PostgreSQL shared by several nodes (postgres-state.ts); one contract suite runs against both
 // (apps/api/test/state-contract.test.ts). Routes and the gate use only this.
@@ -9,8 +9,7 @@ import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome } from '.
 import type { DecisionFilter, DecisionRow, SessionCall } from './decisions/model.ts';
 import type { PageKey } from './keyset.ts';
 import type { Grant, MemberRow, Principal, Role } from './members/model.ts';
-// The registry's published name is "gateways" (nodes/model.ts); this interface keeps it.
-import type { RegisteredNode as GatewayNode, NodeView as GatewayView, LanguageRevision } from './nodes/model.ts';
+import { type LanguageRevision, laggingNodes, type NodeView, type RegisteredNode } from './nodes/model.ts';
 import type { AuthorizationRow, Authorizer, DefinitionPin, ListedTool, SeenDefinition } from './tools/model.ts';
 
 /** A page of rows read newest first, whether more follow, and the next page's cursor (keyset.ts). */
@@ -79,14 +78,14 @@ export interface StateStore {
   seenDefinition(server: string, tool: string): Promise<SeenDefinition | undefined>;
   pinnedDigests(catalogue: string): Promise<Map<string, string | null>>;
 
-  // The gateway registry (docs/deploy.md, "the language gate").
-  registerGateway(options: {
+  // The node registry, published as "gateways" (docs/deploy.md, "the language gate").
+  registerNode(options: {
     version: string;
     languageRevision: LanguageRevision;
     heartbeatMs?: number;
     now?: () => Date;
-  }): Promise<GatewayNode>;
-  listGateways(now?: Date): Promise<GatewayView[]>;
+  }): Promise<RegisteredNode>;
+  listNodes(now?: Date): Promise<NodeView[]>;
 
   // Rule-set runs and trials' counts.
   recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date): Promise<void>;
@@ -97,10 +96,10 @@ export interface StateStore {
 }
 
 /**
- * The live nodes that decide a lower language revision than `revision`: a document of that revision must not
- * run while any is (docs/deploy.md). Revision 1 is decided by every node, so it is never held back.
+ * The live nodes that decide a lower language revision than `revision` (nodes/model.ts's laggingNodes over the
+ * registry as it stands): a document of that revision must not run while any is (docs/deploy.md).
  */
-export async function laggingGateways(state: StateStore, revision: LanguageRevision, now: Date = new Date()): Promise<GatewayView[]> {
+export async function laggingNodesOf(state: StateStore, revision: LanguageRevision, now: Date = new Date()): Promise<NodeView[]> {
   if (revision <= 1) return [];
-  return (await state.listGateways(now)).filter((g) => g.live && g.language_revision < revision);
+  return laggingNodes(await state.listNodes(now), revision);
 }

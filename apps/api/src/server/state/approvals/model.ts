@@ -5,6 +5,7 @@
 // (signed-decision.ts signs it) and why a transition that did not win is refused.
 import { canonicalJson } from '@tollgate/engine';
 import type { PageKey } from '../keyset.ts';
+import type { Placeholder, Statement } from '../statement.ts';
 
 export interface ApprovalRow {
   id: string;
@@ -61,15 +62,6 @@ export function statusOf(row: ApprovalRow, now: Date): ApprovalStatus {
 
 /** Which requests a list holds: one status, every decided one (approved, denied, expired), or all. */
 export type ApprovalFilter = ApprovalStatus | 'decided' | undefined;
-
-/** Writes the placeholder of a statement's n-th parameter (from 1): `?` on SQLite, `$n` on PostgreSQL. */
-export type Placeholder = (n: number) => string;
-
-/** A statement and its parameters, in order. */
-export interface Statement {
-  sql: string;
-  params: (string | number)[];
-}
 
 /**
  * The statement listing requests newest first, at most `limit` of them after the page key `after` (keyset.ts),

@@ -5,6 +5,7 @@ import { type PageKey, pageOf } from '../keyset.ts';
 import type { MemberRow } from '../members/model.ts';
 import { type Queryable, rowsOf } from '../postgres-query.ts';
 import type { Page } from '../state-store.ts';
+import { POSTGRES_MARK } from '../statement.ts';
 import {
   APPROVAL_COLUMNS,
   type ApprovalFilter,
@@ -41,7 +42,7 @@ export async function listApprovals(
   limit: number,
   after?: PageKey,
 ): Promise<Page<ApprovalRow>> {
-  const { sql, params } = approvalsQuery(`SELECT ${SELECTED}, rowid AS row_key`, filter, now, limit, after, (n) => `$${n}`);
+  const { sql, params } = approvalsQuery(`SELECT ${SELECTED}, rowid AS row_key`, filter, now, limit, after, POSTGRES_MARK);
   return pageOf(await rowsOf<ApprovalRow & { row_key: number }>(on, sql, params), limit);
 }
 

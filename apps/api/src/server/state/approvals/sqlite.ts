@@ -4,6 +4,7 @@ import type { Db } from '../db.ts';
 import { type PageKey, pageOf } from '../keyset.ts';
 import type { MemberRow } from '../members/model.ts';
 import type { Page } from '../state-store.ts';
+import { SQLITE_MARK } from '../statement.ts';
 import {
   type ApprovalFilter,
   type ApprovalRow,
@@ -34,7 +35,7 @@ export function findApproval(db: Db, id: string): ApprovalRow | undefined {
  * made), with whether more match and the cursor of the next page (keyset.ts).
  */
 export function listApprovals(db: Db, filter: ApprovalFilter, now: Date, limit: number, after?: PageKey): Page<ApprovalRow> {
-  const { sql, params } = approvalsQuery('SELECT *, rowid AS row_key', filter, now, limit, after, () => '?');
+  const { sql, params } = approvalsQuery('SELECT *, rowid AS row_key', filter, now, limit, after, SQLITE_MARK);
   return pageOf(db.prepare(sql).all(...params) as (ApprovalRow & { row_key: number })[], limit);
 }
 

@@ -3,6 +3,7 @@
 // runs, what a session's history is and how it is kept, and how the logs batch their writes. Pure: nothing here
 // runs a statement.
 import type { PageKey } from '../keyset.ts';
+import type { Placeholder, Statement } from '../statement.ts';
 import { readStoredJson } from '../stored-json.ts';
 
 export interface DecisionRow {
@@ -79,15 +80,6 @@ export function valuesOf(row: DecisionRow): unknown[] {
 export const FLUSH_AFTER_MS = 2;
 /** A batch this large is written at the next turn rather than waiting out the timer. */
 export const MAX_BATCH = 256;
-
-/** Writes the placeholder of a statement's n-th parameter (from 1): `?` on SQLite, `$n` on PostgreSQL. */
-export type Placeholder = (n: number) => string;
-
-/** A statement and its parameters, in order. */
-export interface Statement {
-  sql: string;
-  params: (string | number)[];
-}
 
 export interface DecisionFilter {
   agent?: string;

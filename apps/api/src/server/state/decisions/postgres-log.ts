@@ -9,11 +9,14 @@
 //   history it is decided on holds every earlier call of the session on every node. Every row of a session is
 //   written under that lock, so rowids of a session's rows grow with commit order: a history read once is kept,
 //   and later reads fetch only the rows above the highest rowid seen (model.ts, SessionHistories).
+
+import { inTransaction } from '@tollgate/store';
 import type pg from 'pg';
 import type { ApprovalRow } from '../approvals/model.ts';
 import { insertApproval } from '../approvals/postgres.ts';
-import { inTransaction, placeholders, type Queryable, rowsOf } from '../postgres-query.ts';
+import { placeholders, type Queryable, rowsOf } from '../postgres-query.ts';
 import type { DecisionRecord } from '../state-store.ts';
+import { POSTGRES_MARK } from '../statement.ts';
 import {
   addRead,
   COLUMNS,
@@ -44,7 +47,7 @@ export async function insertDecisions(on: Queryable, rows: readonly DecisionRow[
   await rowsOf(on, insertRows(rows.length), rows.flatMap(valuesOf));
 }
 
-const SESSION_SINCE_SQL = sessionSinceSql((n) => `$${n}`);
+const SESSION_SINCE_SQL = sessionSinceSql(POSTGRES_MARK);
 
 export class PostgresDecisionLog {
   private readonly pool: pg.Pool;
@@ -69,7 +72,7 @@ export class PostgresDecisionLog {
   }
 
   /** The session's written allowed calls, oldest first (read without the lock: a reader's view, not a decider's). */
-  async history(agent: string, session: string): Promise<SessionCall[]> {
+  async sessionHistory(agent: string, session: string): Promise<SessionCall[]> {
     return this.readHistory(this.pool, agent, session);
   }
 

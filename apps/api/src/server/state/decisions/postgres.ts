@@ -3,17 +3,9 @@
 import { pageOf } from '../keyset.ts';
 import { changesOf, type Queryable, rowsOf } from '../postgres-query.ts';
 import type { Page } from '../state-store.ts';
-import {
-  COLUMNS,
-  type DecisionFilter,
-  type DecisionRow,
-  forgetArgumentsSql,
-  newestFirstQuery,
-  type Placeholder,
-  recordedQuery,
-} from './model.ts';
+import { POSTGRES_MARK as MARK } from '../statement.ts';
+import { COLUMNS, type DecisionFilter, type DecisionRow, forgetArgumentsSql, newestFirstQuery, recordedQuery } from './model.ts';
 
-const MARK: Placeholder = (n) => `$${n}`;
 const ROW = COLUMNS.join(', ');
 
 export async function findDecision(on: Queryable, callId: string): Promise<DecisionRow | undefined> {

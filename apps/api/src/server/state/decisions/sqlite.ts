@@ -4,24 +4,21 @@
 // and the row are the model's (model.ts), which PostgreSQL's reads share (postgres.ts).
 import type { Db } from '../db.ts';
 import { pageOf } from '../keyset.ts';
+import { SQLITE_MARK as MARK, type Statement } from '../statement.ts';
 import {
   addRead,
   type DecisionFilter,
   type DecisionRow,
   forgetArgumentsSql,
   newestFirstQuery,
-  type Placeholder,
   recordedQuery,
   type SessionCall,
   SessionHistories,
   type SessionRow,
-  type Statement,
   sessionSinceSql,
   withQueued,
 } from './model.ts';
 import { flushDecisions, unwrittenDecisions } from './sqlite-log.ts';
-
-const MARK: Placeholder = () => '?';
 
 /** Writes one decision at once (after any queued ones); the gate queues through `decisionLogOf(db)` instead. */
 export function insertDecision(db: Db, row: DecisionRow): void {

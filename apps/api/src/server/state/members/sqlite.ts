@@ -1,13 +1,14 @@
 // Members and API keys in SQLite (model.ts defines them, credentials.ts makes them), and the cache of them the hot
 // path reads (auth-cache.ts): the generation is one read of one row, which sees other connections' writes (the
-// CLI's, a person's sqlite3), at most once per turn of the event loop.
+// CLI's, a person's sqlite3), at most once per turn of the event loop (sqlite-turn-read.ts).
 import type { Member } from '@tollgate/engine';
 import type { Db } from '../db.ts';
+import { turnRead } from '../sqlite-turn-read.ts';
 import { AuthSnapshot } from './auth-cache.ts';
 import { hashKey, newKeyRow, newMemberRow } from './credentials.ts';
 import {
   type Grant,
-  judgedMembers,
+  judgedMembers as judgeMembers,
   type KeyRow,
   type MemberKeyRow,
   type MemberRow,
@@ -33,7 +34,7 @@ export function createKey(db: Db, owner: { member: string } | { agent: string },
 }
 
 /** The principal a key belongs to, or undefined. */
-export function principalOf(db: Db, key: string): Principal | undefined {
+export function readPrincipal(db: Db, key: string): Principal | undefined {
   const row = db.prepare('SELECT member_id, agent, grants FROM api_keys WHERE hash = ?').get(hashKey(key)) as KeyRow | undefined;
   return row && principalOfKey(row, (id) => findMember(db, id));
 }
@@ -46,69 +47,57 @@ export function listMembers(db: Db): MemberRow[] {
   return db.prepare('SELECT * FROM members ORDER BY created_at, name').all() as MemberRow[];
 }
 
-interface SqliteAuthCache {
-  generation: () => number;
-  /** Whether the generation was read in this turn of the event loop. */
-  readThisTurn: boolean;
-  snapshot: AuthSnapshot;
-}
-
-const caches = new WeakMap<Db, SqliteAuthCache>();
+const snapshots = new WeakMap<Db, AuthSnapshot>();
 
 function snapshotOf(db: Db): AuthSnapshot {
-  let cache = caches.get(db);
-  if (!cache) {
-    const read = db.prepare('SELECT generation FROM auth_generation WHERE id = 1').pluck();
-    cache = { generation: () => read.get() as number, readThisTurn: false, snapshot: new AuthSnapshot(-1) };
-    caches.set(db, cache);
+  const generation = turnRead(db, 'SELECT generation FROM auth_generation WHERE id = 1').read();
+  let snapshot = snapshots.get(db);
+  if (snapshot === undefined || snapshot.generation !== generation) {
+    snapshot = new AuthSnapshot(generation);
+    snapshots.set(db, snapshot);
   }
-  // Every request handled in a turn arrived before it began, so none was sent after a change it misses.
-  if (!cache.readThisTurn) {
-    const now = cache.generation();
-    if (now !== cache.snapshot.generation) cache.snapshot = new AuthSnapshot(now);
-    cache.readThisTurn = true;
-    const current = cache;
-    setImmediate(() => {
-      current.readThisTurn = false;
-    });
-  }
-  return cache.snapshot;
+  return snapshot;
 }
 
 /**
- * The principal a key belongs to, as `principalOf` reads it, remembered by the key's hash.
+ * The principal a key belongs to, as `readPrincipal` reads it, remembered by the key's hash.
  *
  * @example
- * const principal = cachedPrincipalOf(ctx.db, 'tg_...'); // undefined for an unknown key
+ * const principal = principalOf(ctx.db, 'tg_...'); // undefined for an unknown key
  */
-export function cachedPrincipalOf(db: Db, key: string): Principal | undefined {
+export function principalOf(db: Db, key: string): Principal | undefined {
   const snapshot = snapshotOf(db);
   const keyHash = hashKey(key);
   const hit = snapshot.principal(keyHash);
   if (hit !== undefined) return hit ?? undefined;
-  return snapshot.remember(keyHash, principalOf(db, key));
+  return snapshot.remember(keyHash, readPrincipal(db, key));
 }
 
 /** Every member, as `listMembers` reads them; the same array while nothing changed (do not mutate it). */
-export function cachedMembers(db: Db): readonly MemberRow[] {
+export function members(db: Db): readonly MemberRow[] {
   const snapshot = snapshotOf(db);
   snapshot.members ??= listMembers(db);
   return snapshot.members;
 }
 
-const judgedMembersOf = new WeakMap<readonly MemberRow[], Member[]>();
+const judgedByRows = new WeakMap<readonly MemberRow[], Member[]>();
 
 /**
  * The members as rules judge approvers (model.ts, judgedMembers), from the members cache: the same array while
  * they are unchanged, so a gate call allocates none.
  */
-export function cachedJudgedMembers(db: Db): readonly Member[] {
-  const rows = cachedMembers(db);
-  let members = judgedMembersOf.get(rows);
-  if (!members) {
+export function judgedMembers(db: Db): readonly Member[] {
+  const rows = members(db);
+  let judged = judgedByRows.get(rows);
+  if (!judged) {
     const keys = db.prepare('SELECT member_id, grants FROM api_keys WHERE member_id IS NOT NULL').all() as MemberKeyRow[];
-    members = judgedMembers(rows, keys);
-    judgedMembersOf.set(rows, members);
+    judged = judgeMembers(rows, keys);
+    judgedByRows.set(rows, judged);
   }
-  return members;
+  return judged;
+}
+
+/** How many members there are. */
+export function countMembers(db: Db): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM members').get() as { n: number }).n;
 }

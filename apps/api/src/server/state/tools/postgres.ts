@@ -3,8 +3,9 @@
 // authorization from any node and is read at most once per turn of the event loop; pins are cached while it
 // stands still.
 import type { Catalogue, ToolBinding } from '@tollgate/engine';
+import { inTransaction } from '@tollgate/store';
 import type pg from 'pg';
-import { inTransaction, placeholders, type Queryable, rowsOf, type TurnRead } from '../postgres-query.ts';
+import { placeholders, type Queryable, rowsOf, type TurnRead } from '../postgres-query.ts';
 import {
   AUTHORIZATION_COLUMNS,
   type AuthorizationRow,

@@ -4,6 +4,7 @@
 // once per turn of the event loop; pins are cached while it stands still.
 import type { Catalogue, ToolBinding } from '@tollgate/engine';
 import type { Db } from '../db.ts';
+import { turnRead } from '../sqlite-turn-read.ts';
 import {
   type AuthorizationRow,
   type Authorizer,
@@ -19,39 +20,11 @@ import {
   unauthorizedOf,
 } from './model.ts';
 
-interface Generation {
-  read: () => number;
-  value: number;
-  /** Whether `value` was read in this turn of the event loop. */
-  fresh: boolean;
-}
+const GENERATION_SQL = 'SELECT generation FROM tool_authorization_generation WHERE id = 1';
 
-const generations = new WeakMap<Db, Generation>();
-
-function generationOf(db: Db): Generation {
-  let g = generations.get(db);
-  if (!g) {
-    const read = db.prepare('SELECT generation FROM tool_authorization_generation WHERE id = 1').pluck();
-    g = { read: () => read.get() as number, value: -1, fresh: false };
-    generations.set(db, g);
-  }
-  return g;
-}
-
-/**
- * The authorizations' generation: read at most once per turn of the event loop, as the key cache reads its own
- * (state/auth-cache.ts), and again after this process authorizes.
- */
+/** The authorizations' generation: read at most once per turn (sqlite-turn-read.ts), and again after this process authorizes. */
 export function authorizationGeneration(db: Db): number {
-  const g = generationOf(db);
-  if (!g.fresh) {
-    g.value = g.read();
-    g.fresh = true;
-    setImmediate(() => {
-      g.fresh = false;
-    });
-  }
-  return g.value;
+  return turnRead(db, GENERATION_SQL).read();
 }
 
 /** The recorded authorizations of one catalogue document's tools, by tool name. */
@@ -67,7 +40,7 @@ function upsertAuthorization(db: Db, row: AuthorizationRow): void {
        authorized_by = excluded.authorized_by, authorized_by_name = excluded.authorized_by_name, authorized_at = excluded.authorized_at,
        upstream_digest = excluded.upstream_digest, upstream_definition = excluded.upstream_definition`,
   ).run(row);
-  generationOf(db).fresh = false;
+  turnRead(db, GENERATION_SQL).stale();
 }
 
 /**

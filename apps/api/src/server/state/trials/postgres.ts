@@ -2,6 +2,7 @@
 // is counted by one upsert that returns the new count, so calls counted at once on any number of nodes are all
 // counted; the newest differing calls are kept with both answers (stored as model.ts writes them).
 import {
+  inTransaction,
   isSampled,
   MAX_TRIAL_DIFFERENCES,
   type TrialCounter,
@@ -10,7 +11,7 @@ import {
   type TrialKey,
 } from '@tollgate/store';
 import type pg from 'pg';
-import { inTransaction, rowsOf } from '../postgres-query.ts';
+import { rowsOf } from '../postgres-query.ts';
 import { type CountsRow, countsOf, type DifferenceRow, differenceValues, sampleColumn } from './model.ts';
 
 /**
