@@ -11,6 +11,7 @@ import { consoleMissingPage } from './console-missing-page.ts';
 import type { AppContext } from './context.ts';
 import { errorAnswer, handleError } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
+import { type Drain, liveAnswer, readyAnswer } from './health/readiness.ts';
 import { type McpRouteOptions, mcpRoute } from './mcp/mcp-route.ts';
 import { onlyDeclaredQuery, router } from './openapi.ts';
 import { finishDocument, type OpenApiDocument } from './openapi-document.ts';
@@ -54,6 +55,8 @@ export interface AppOptions {
   ruleTimeoutMs?: number;
   /** The /mcp route's waits and session bounds (docs/mcp.md); its defaults unless given. */
   mcp?: McpRouteOptions;
+  /** Set by a stopping server (cli/commands/serve.ts): readiness fails `draining` (health/readiness.ts). */
+  drain?: Drain;
 }
 
 // A path no route answers is not a missing resource: NO_ROUTE, never NOT_FOUND (docs/api.md).
@@ -86,6 +89,8 @@ export function createApp(options: AppOptions = {}): Hono {
     if (damage.length === 0) return c.json({ status: 'ok' });
     return c.json({ status: 'degraded', problems: damage.map((p) => ({ id: p.id, code: p.code, message: p.message })) });
   });
+  app.get('/v1/health/live', noQuery, liveAnswer);
+  app.get('/v1/health/ready', noQuery, (c) => readyAnswer(c, ctx, options.drain));
   if (!ctx) {
     app.route('/v1/rule-sheets', ruleSheets);
   } else {

@@ -90,6 +90,26 @@ function publicPaths(): Record<string, Record<string, Operation>> {
     properties: { id: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } },
     required: ['id', 'code', 'message'],
   };
+  const check = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', enum: ['draining', 'database', 'migrations', 'decision_log', 'document_store', 'node_registered'] },
+      ok: { type: 'boolean' },
+    },
+    required: ['name', 'ok'],
+  };
+  const readiness = (description: string) => ({
+    description,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties: { status: { type: 'string', enum: ['ready', 'unready'] }, checks: { type: 'array', items: check } },
+          required: ['status', 'checks'],
+        },
+      },
+    },
+  });
   return {
     '/health': meta('getHealth', 'Whether the server and its store are well; degraded names each damaged file.', {
       '200': {
@@ -105,6 +125,22 @@ function publicPaths(): Record<string, Record<string, Operation>> {
         },
       },
       '400': errorAnswer('INVALID_QUERY: health takes no query parameters.'),
+    }),
+    '/health/live': meta('getLiveness', 'Whether the process answers (liveness).', {
+      '200': {
+        description: 'ok.',
+        content: {
+          'application/json': {
+            schema: { type: 'object', properties: { status: { type: 'string', enum: ['ok'] } }, required: ['status'] },
+          },
+        },
+      },
+      '400': errorAnswer('INVALID_QUERY: liveness takes no query parameters.'),
+    }),
+    '/health/ready': meta('getReadiness', 'Whether this node can decide calls now (readiness), naming each check and whether it passes.', {
+      '200': readiness('ready: every check passes.'),
+      '503': readiness('unready: at least one check fails (draining while the node stops).'),
+      '400': errorAnswer('INVALID_QUERY: readiness takes no query parameters.'),
     }),
     '/openapi.json': meta('getOpenApiDocument', 'This description (OpenAPI 3.1).', {
       '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } },

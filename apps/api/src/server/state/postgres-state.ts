@@ -16,6 +16,7 @@ import { PostgresMembers } from './members/postgres.ts';
 import type { LanguageRevision } from './nodes/model.ts';
 import { PostgresNodes } from './nodes/postgres.ts';
 import { STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';
+import { postgresReadiness } from './readiness.ts';
 import { recordRun, runsSince } from './ruleset-runs/postgres.ts';
 import type { DecisionRecord, StateStore } from './state-store.ts';
 import type { Authorizer, DefinitionPin, ListedTool } from './tools/model.ts';
@@ -164,6 +165,9 @@ export class PostgresStateStore implements StateStore {
   }
   listNodes(now?: Date) {
     return this.nodes.listNodes(now);
+  }
+  readiness(deadlineMs: number) {
+    return postgresReadiness(this.pool, this.log.failing, deadlineMs);
   }
 
   async recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date) {

@@ -14,6 +14,7 @@ import type { Grant, Role } from './members/model.ts';
 import { countMembers, createKey, createMember, findMember, judgedMembers, members, principalOf } from './members/sqlite.ts';
 import type { LanguageRevision } from './nodes/model.ts';
 import { listNodes, registerNode } from './nodes/sqlite.ts';
+import { sqliteReadiness } from './readiness.ts';
 import { recordRun, runsSince } from './ruleset-runs/sqlite.ts';
 import type { DecisionRecord, StateStore } from './state-store.ts';
 import type { Authorizer, DefinitionPin, ListedTool } from './tools/model.ts';
@@ -160,6 +161,9 @@ export class SqliteStateStore implements StateStore {
   }
   async listNodes(now?: Date) {
     return listNodes(this.db, now);
+  }
+  async readiness() {
+    return sqliteReadiness(this.db);
   }
 
   async recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date) {

@@ -25,6 +25,16 @@ export interface DecisionRecord {
   approval?: ApprovalRow;
 }
 
+/** What a readiness probe checks of the state (readiness.ts; server/health/readiness.ts): each passes or fails. */
+export interface StateReadiness {
+  /** The database answered a trivial statement within the deadline. */
+  database: boolean;
+  /** The schema is the one this Tollgate knows (PostgreSQL; SQLite migrates as it opens). */
+  migrations: boolean;
+  /** The decision log is writing: no write of it is failing. */
+  decisionLog: boolean;
+}
+
 export interface StateStore {
   readonly kind: 'sqlite' | 'postgres';
 
@@ -86,6 +96,9 @@ export interface StateStore {
     now?: () => Date;
   }): Promise<RegisteredNode>;
   listNodes(now?: Date): Promise<NodeView[]>;
+
+  /** What a readiness probe checks of the state (readiness.ts), each bounded by `deadlineMs`. */
+  readiness(deadlineMs: number): Promise<StateReadiness>;
 
   // Rule-set runs and trials' counts.
   recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date): Promise<void>;

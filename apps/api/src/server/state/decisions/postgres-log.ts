@@ -58,6 +58,9 @@ export class PostgresDecisionLog {
   private readonly writing = new Set<Promise<void>>();
   readonly sessions = new SessionHistories();
 
+  /** Set while the last batch written failed, cleared when one commits: a readiness check (../readiness.ts). */
+  failing = false;
+
   constructor(pool: pg.Pool) {
     this.pool = pool;
   }
@@ -134,9 +137,13 @@ export class PostgresDecisionLog {
         batch.map((q) => q.row),
       ).then(
         () => {
+          this.failing = false;
           for (const q of batch) q.resolve();
         },
-        (err: unknown) => (batch.length === 1 ? batch[0]?.reject(err) : this.writeEach(batch)),
+        (err: unknown) => {
+          this.failing = true;
+          return batch.length === 1 ? batch[0]?.reject(err) : this.writeEach(batch);
+        },
       );
       this.writing.add(write);
       void write.finally(() => this.writing.delete(write));

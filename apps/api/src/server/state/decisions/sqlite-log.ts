@@ -69,6 +69,11 @@ export class DecisionLog {
     return this.queue.length + (this.writer?.unwritten().length ?? 0);
   }
 
+  /** Whether writes are failing (the gate refuses calls until they succeed): a readiness check (../readiness.ts). */
+  get failing(): boolean {
+    return this.failure !== undefined || (this.writer?.failing ?? false);
+  }
+
   /** Decisions recorded and not yet written, oldest first. */
   unwritten(): DecisionRow[] {
     const sent = this.writer?.unwritten() ?? [];
