@@ -38,6 +38,7 @@ import {
   type DocumentStore,
   type DocumentVersion,
   type Precondition,
+  type StateUpdateOptions,
   type StoredDocument,
   StoreError,
   type StoreProblem,
@@ -255,9 +256,11 @@ export class FolderDocumentStore implements DocumentStore, DocumentHistoryTransf
     this.options.onWrite?.({ kind: 'state', key });
   }
 
-  async updateState(key: string, update: (value: unknown) => unknown, options: { waitMs?: number } = {}): Promise<unknown> {
+  async updateState(key: string, update: (value: unknown) => unknown, options: StateUpdateOptions = {}): Promise<unknown> {
     const path = this.layout.statePath(key);
+    const { ifMatch } = options;
     const value = await this.lock.hold(() => {
+      if (ifMatch) checkPrecondition(this.files.readIndex(ifMatch.id), ifMatch.id, ifMatch.newest);
       let current: unknown;
       try {
         current = JSON.parse(readFileSync(path, 'utf8'));

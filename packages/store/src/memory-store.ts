@@ -18,6 +18,7 @@ import {
   type DocumentStore,
   type DocumentVersion,
   type Precondition,
+  type StateUpdateOptions,
   type StoredDocument,
   StoreError,
   type StoreProblem,
@@ -148,7 +149,8 @@ export class MemoryDocumentStore implements DocumentStore, DocumentHistoryTransf
     this.onWrite?.({ kind: 'state', key });
   }
 
-  async updateState(key: string, update: (value: unknown) => unknown): Promise<unknown> {
+  async updateState(key: string, update: (value: unknown) => unknown, options: StateUpdateOptions = {}): Promise<unknown> {
+    if (options.ifMatch) checkPrecondition(this.indexes.get(options.ifMatch.id), options.ifMatch.id, options.ifMatch.newest);
     const text = this.state.get(key);
     const value = update(text === undefined ? undefined : JSON.parse(text));
     this.state.set(key, JSON.stringify(value));

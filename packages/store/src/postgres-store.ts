@@ -7,18 +7,10 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { checkExport, type DocumentExport, type DocumentHistoryTransfer, exportOf } from './document-export.ts';
 import { idProblem } from './document-id.ts';
-import {
-  checkPrecondition,
-  type DocumentIndex,
-  emptyIndex,
-  planActivate,
-  planPrune,
-  planRevert,
-  planSave,
-  revertTarget,
-} from './document-index.ts';
+import { type DocumentIndex, planActivate, planPrune, planRevert, planSave, revertTarget } from './document-index.ts';
 import { DEFAULT_LOCK_TIMEOUT_MS } from './lock.ts';
 import { checkSave, DEFAULT_MAX_DOCUMENT_BYTES, DEFAULT_MAX_VERSIONS, inUseOf, type MemoryStoreOptions } from './memory-store.ts';
+import { EMPTY_INDEX, lockIndex, lockPrecondition, parseIndex, writeIndex } from './postgres-index-rows.ts';
 import { ChangeListener } from './postgres-listen.ts';
 import { DOCUMENTS_CHANNEL } from './postgres-schema.ts';
 import { type ChangeNotice, exactInteger, inWriteTransaction, recordChange } from './postgres-transaction.ts';
@@ -27,6 +19,7 @@ import {
   type DocumentStore,
   type DocumentVersion,
   type Precondition,
+  type StateUpdateOptions,
   type StoredDocument,
   StoreError,
   type StoreProblem,
@@ -42,12 +35,11 @@ export interface PostgresStoreOptions extends MemoryStoreOptions {
   listen?: boolean;
   /** Called with the ids another node wrote, once committed; with every id after the LISTEN connection was lost. */
   onChange?: (ids: string[]) => void;
+  /** Called with the state keys another node wrote, once committed; with none (every key) after the LISTEN connection was lost. */
+  onStateChange?: (keys?: string[]) => void;
   /** How long a write waits for another node's lock before it is refused as `locked` (3 s unless set). */
   lockTimeoutMs?: number;
 }
-
-/** The index of a document with none stored: the row exists only inside a write's transaction. */
-const EMPTY_INDEX = JSON.stringify(emptyIndex());
 
 /**
  * A document store in PostgreSQL. The tables come from POSTGRES_DOCUMENT_MIGRATIONS, applied beforehand.
@@ -93,7 +85,7 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
         if (err.code !== '42P01') throw err;
         throw new Error(`the document tables are missing (${err.message}): apply POSTGRES_DOCUMENT_MIGRATIONS first (tollgate migrate)`);
       });
-      if (options.listen ?? options.onChange !== undefined) await store.startListening();
+      if (options.listen ?? (options.onChange !== undefined || options.onStateChange !== undefined)) await store.startListening();
     } catch (err) {
       await store.close();
       throw err;
@@ -203,14 +195,7 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
     checkKey(key);
     const { ifMatch } = options;
     await inWriteTransaction(this.pool, this.waitMs, async (client) => {
-      if (ifMatch) {
-        // The document's row is locked even when it has no version yet, so a save cannot slip in between.
-        checkKey(ifMatch.id);
-        await client.query('INSERT INTO documents (id, index_json) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [ifMatch.id, EMPTY_INDEX]);
-        const index = await lockIndex(client, ifMatch.id);
-        checkPrecondition(index.versions.length > 0 ? index : undefined, ifMatch.id, ifMatch.newest);
-        if (index.next === 1) await client.query('DELETE FROM documents WHERE id = $1', [ifMatch.id]);
-      }
+      if (ifMatch) await lockPrecondition(client, ifMatch);
       await client.query('INSERT INTO document_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [
         key,
         stateText(value),
@@ -220,9 +205,12 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
     this.options.onWrite?.({ kind: 'state', key });
   }
 
-  async updateState(key: string, update: (value: unknown) => unknown, options: { waitMs?: number } = {}): Promise<unknown> {
+  async updateState(key: string, update: (value: unknown) => unknown, options: StateUpdateOptions = {}): Promise<unknown> {
     checkKey(key);
+    const { ifMatch } = options;
     const text = await inWriteTransaction(this.pool, options.waitMs ?? this.waitMs, async (client) => {
+      // The document's row first, then the value's, as writeState locks them: a save cannot slip in between.
+      if (ifMatch) await lockPrecondition(client, ifMatch);
       await client.query('INSERT INTO document_state (key, value) VALUES ($1, NULL) ON CONFLICT (key) DO NOTHING', [key]);
       const current = await client.query<{ value: string | null }>('SELECT value FROM document_state WHERE key = $1 FOR UPDATE', [key]);
       const next = stateText(update(parseState(current.rows[0]?.value)));
@@ -283,7 +271,8 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
       connect: () => this.pool.connect(),
       onNotice: (payload) => this.heard(payload),
       onReconnect: async (client) => {
-        // Notices sent while no connection listened are lost: every document may have changed.
+        // Notices sent while no connection listened are lost: every document and state value may have changed.
+        this.options.onStateChange?.();
         const result = await client.query<{ id: string }>('SELECT id FROM documents');
         const ids = result.rows.map((r) => r.id).sort();
         if (ids.length > 0) this.options.onChange?.(ids);
@@ -300,8 +289,10 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
     } catch {
       return;
     }
-    if (notice.origin === this.origin || typeof notice.id !== 'string') return;
-    this.options.onChange?.([notice.id]);
+    if (notice.origin === this.origin) return;
+    const { key } = notice as { key?: unknown };
+    if (typeof key === 'string') this.options.onStateChange?.([key]);
+    else if (typeof notice.id === 'string') this.options.onChange?.([notice.id]);
   }
 }
 
@@ -355,27 +346,6 @@ function checkId(id: string): void {
 function checkKey(key: string): void {
   const problem = idProblem(key);
   if (problem) throw new StoreError('invalid_id', `state key ${JSON.stringify(key)}: ${problem}`);
-}
-
-/** Locks the document's row (inserted beforehand by a save) and reads its index under the lock; an index with nothing ever stored when there is no row. */
-async function lockIndex(client: pg.ClientBase, id: string): Promise<DocumentIndex> {
-  const result = await client.query<{ index_json: string }>('SELECT index_json FROM documents WHERE id = $1 FOR UPDATE', [id]);
-  const row = result.rows[0];
-  return row ? parseIndex(id, row.index_json) : emptyIndex();
-}
-
-async function writeIndex(client: pg.ClientBase, id: string, index: DocumentIndex): Promise<void> {
-  await client.query('UPDATE documents SET index_json = $2, running = $3 WHERE id = $1', [id, JSON.stringify(index), index.running]);
-}
-
-function parseIndex(id: string, text: string): DocumentIndex {
-  try {
-    const index = JSON.parse(text) as DocumentIndex;
-    if (Number.isSafeInteger(index.next) && Array.isArray(index.versions) && Array.isArray(index.activations)) return index;
-  } catch {
-    // Reported below, as any index of the wrong shape.
-  }
-  throw new StoreError('damaged', `the index of ${id} in the documents table cannot be read`);
 }
 
 function withText(index: DocumentIndex, sequence: number | null, text: Buffer | null): StoredDocument | undefined {

@@ -67,6 +67,12 @@ export interface WriteOptions {
   ifMatch?: number;
 }
 
+/** Options of updateState: how long to wait for another process's lock, and the precondition to check with the step. */
+export interface StateUpdateOptions {
+  waitMs?: number;
+  ifMatch?: Precondition;
+}
+
 /** A write the store made: to a document (save, activate, revert) or to its small JSON state. */
 export type StoreWrite = { kind: 'document'; id: string } | { kind: 'state'; key: string };
 
@@ -121,9 +127,11 @@ export interface DocumentStore {
   /**
    * Reads, changes and writes one state value as one step, so two processes counting at once lose no
    * count (an atomic counter: trial counts). `update` is synchronous and gets a copy; it answers the new
-   * value. `waitMs` bounds the wait for another process's lock (refused as `locked` past it).
+   * value. `waitMs` bounds the wait for another process's lock (refused as `locked` past it). `ifMatch`
+   * guards the step by a document's newest sequence, checked under the same lock (a rule set's lifecycle
+   * record changed by a PATCH with If-Match), so a guarded change never writes back a value read before it.
    */
-  updateState(key: string, update: (value: unknown) => unknown, options?: { waitMs?: number }): Promise<unknown>;
+  updateState(key: string, update: (value: unknown) => unknown, options?: StateUpdateOptions): Promise<unknown>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
-// Preconditions on writes (docs/store.md, "The stores"): save, activate, revert and writeState with
-// `ifMatch` write only while the document's newest stored sequence is the one given, checked with the
-// write, in every store; of writers racing from one read exactly one writes.
+// Preconditions on writes (docs/store.md, "The stores"): save, activate, revert, writeState and updateState
+// with `ifMatch` write only while the document's newest stored sequence is the one given, checked with the
+// write, in every store; of writers racing from one read exactly one writes; guarded updates of different
+// records of one state value, racing, lose none.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FolderDocumentStore } from '../src/folder-store.ts';
@@ -73,6 +74,44 @@ for (const [name, open, skip] of stores) {
       expect(await store.readState('lifecycle')).toBeUndefined();
       await store.writeState('lifecycle', { a: 2 }, { ifMatch: { id: ID, newest: 1 } });
       expect(await store.readState('lifecycle')).toEqual({ a: 2 });
+    });
+
+    it('updates state guarded by a document only while its tag holds, from the value under the lock', async () => {
+      const store = await open();
+      await save(store, 'one');
+      const add = (key: string) => (v: unknown) => ({ ...(v as Record<string, number> | undefined), [key]: 1 });
+      expect((await refusal(store.updateState('lifecycle', add('a'), { ifMatch: { id: ID, newest: 7 } }))).code).toBe(
+        'precondition_failed',
+      );
+      expect(await store.readState('lifecycle')).toBeUndefined();
+      await store.updateState('lifecycle', add('a'), { ifMatch: { id: ID, newest: 1 } });
+      await store.updateState('lifecycle', add('b'), { ifMatch: { id: ID, newest: 1 } });
+      expect(await store.readState('lifecycle')).toEqual({ a: 1, b: 1 });
+    });
+
+    it('of guarded updates of different records racing, none is lost', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e'), { minLength: 2, maxLength: 10 }), async (keys) => {
+          const store = await open();
+          await save(store, 'base');
+          await Promise.all(
+            keys.map((key, i) =>
+              store.updateState(
+                'lifecycle',
+                (v) => ({ ...(v as Record<string, number[]> | undefined), [key]: [...((v as Record<string, number[]>)?.[key] ?? []), i] }),
+                { ifMatch: { id: ID, newest: 1 } },
+              ),
+            ),
+          );
+          const stored = (await store.readState('lifecycle')) as Record<string, number[]>;
+          expect(
+            Object.values(stored)
+              .flat()
+              .sort((x, y) => x - y),
+          ).toEqual(keys.map((_, i) => i));
+        }),
+        { numRuns: 10 },
+      );
     });
 
     it('of any number of writers racing from one read, exactly one saves', async () => {

@@ -45,6 +45,8 @@ export class PolicyTrials {
   private readonly counter: TrialCounter;
   private readonly compiled = new Map<string, CompiledPolicy>();
   private readonly definitions = new Map<string, { read: number; trial: TrialDefinition | undefined }>();
+  /** Moves with every forget, so a read that began before one does not keep what it read. */
+  private epoch = 0;
 
   constructor(store: DocumentStore, options: { counter?: TrialCounter } = {}) {
     this.store = store;
@@ -68,11 +70,27 @@ export class PolicyTrials {
   }
 
   async stop(document: string): Promise<TrialReport | undefined> {
-    const trial = await this.definition(document);
-    if (!trial) return undefined;
-    const stopped = { ...trial, running: false };
-    await this.write(stopped);
-    return this.withCounts(stopped);
+    if (!(await this.definition(document))) return undefined;
+    // Stopped in one step under the store's lock, so a trial another process started meanwhile is the one stopped.
+    let stopped: TrialDefinition | undefined;
+    await this.store.updateState(this.key(document), (value) => {
+      const trial = definitionOf(document, value);
+      stopped = trial && { ...trial, running: false };
+      return stopped ?? value ?? null;
+    });
+    this.epoch++;
+    this.definitions.set(document, { read: Date.now(), trial: undefined });
+    return stopped && this.withCounts(stopped);
+  }
+
+  /**
+   * Forgets what was read of one document's trial, or of every one, so the next call reads the store again:
+   * another process wrote (apps/api/src/server/postgres/postgres-context.ts).
+   */
+  forget(document?: string): void {
+    if (document === undefined) this.definitions.clear();
+    else this.definitions.delete(document);
+    this.epoch++;
   }
 
   async report(document: string): Promise<TrialReport | undefined> {
@@ -141,22 +159,29 @@ export class PolicyTrials {
   }
 
   private async definition(document: string): Promise<TrialDefinition | undefined> {
-    const value = (await this.store.readState(this.key(document))) as TrialDefinition | null | undefined;
-    const trial = value
-      ? { document, candidate: value.candidate, sampleRate: value.sampleRate, startedAt: value.startedAt, running: value.running }
-      : undefined;
-    this.definitions.set(document, { read: Date.now(), trial: trial?.running ? trial : undefined });
+    const epoch = this.epoch;
+    const trial = definitionOf(document, await this.store.readState(this.key(document)));
+    if (epoch === this.epoch) this.definitions.set(document, { read: Date.now(), trial: trial?.running ? trial : undefined });
     return trial;
   }
 
   private async write(trial: TrialDefinition): Promise<void> {
     await this.store.writeState(this.key(trial.document), trial);
+    this.epoch++;
     this.definitions.set(trial.document, { read: Date.now(), trial: trial.running ? trial : undefined });
   }
 
   private key(document: string): string {
     return `trials/${document}`;
   }
+}
+
+/** A trial as stored, or undefined for none. */
+function definitionOf(document: string, stored: unknown): TrialDefinition | undefined {
+  const value = stored as TrialDefinition | null | undefined;
+  return value
+    ? { document, candidate: value.candidate, sampleRate: value.sampleRate, startedAt: value.startedAt, running: value.running }
+    : undefined;
 }
 
 /** What a policy answered, as a trial compares it. */

@@ -1,9 +1,10 @@
 // A node on PostgreSQL (docs/deploy.md, "Several nodes on PostgreSQL"): documents with every version and the
 // server's state in one database that every node shares, on one connection pool. What another node writes
 // reaches this one three ways: the document store's change generation, read at most once per turn of the event
-// loop before the gate trusts its loaded agents (so an activation decides on every node at the next call); the
-// store's notices, which move the same generation and reach the console's streams; and the state's counters,
-// which the state store reads the same way.
+// loop before the gate trusts its loaded agents or a status is read (so an activation decides on every node at
+// the next call, and a person's read sees it); the store's notices, which move the same generation, forget what
+// this node read of the state another node wrote (statuses, trials, shadows) and reach the console's streams; and
+// the state's counters, which the state store reads the same way.
 import { mkdirSync } from 'node:fs';
 import { PostgresDocumentStore } from '@tollgate/store';
 import pg from 'pg';
@@ -11,11 +12,15 @@ import { assembleContext, type NodeRegistration } from '../assemble-context.ts';
 import type { AppContext } from '../context.ts';
 import { EventHub } from '../event-hub.ts';
 import { LIFECYCLE_KEY, lifecycleOf } from '../rulesets/lifecycle.ts';
+import { SHADOWS_KEY } from '../shadows/rule-shadows.ts';
 import { STATE_GENERATIONS, TurnGenerations, type TurnRead } from '../state/postgres-query.ts';
 import { PostgresStateStore } from '../state/postgres-state.ts';
 import { versionsInUse } from '../versions-in-use.ts';
 import { relayEvents } from './cluster-events.ts';
 import { assertSchemaCurrent } from './schema.ts';
+
+/** The state keys of trials, one a document (PolicyTrials in @tollgate/store). */
+const TRIALS_PREFIX = 'trials/';
 
 /** Connections one node keeps open at most (the document store's listener and the events' take one each). */
 const POOL_SIZE = 16;
@@ -47,6 +52,18 @@ export async function openPostgresContext(url: string, options: PostgresContextO
     await assertSchemaCurrent(pool);
     const events = new EventHub();
     const documentChanges = { generation: 0 };
+    // What this node keeps of the document store's state values, forgotten when another node writes them.
+    let assembled: AppContext | undefined;
+    const forgetState = (keys?: string[]) => {
+      const all = keys === undefined;
+      if (all || keys.includes(LIFECYCLE_KEY)) {
+        lifecycleOf(store).forget();
+        documentChanges.generation++;
+      }
+      if (all || keys.includes(SHADOWS_KEY)) assembled?.shadows.forget();
+      if (all) assembled?.trials.forget();
+      for (const key of keys ?? []) if (key.startsWith(TRIALS_PREFIX)) assembled?.trials.forget(key.slice(TRIALS_PREFIX.length));
+    };
     const store = await PostgresDocumentStore.open({
       pool,
       versionsInUse,
@@ -62,6 +79,7 @@ export async function openPostgresContext(url: string, options: PostgresContextO
           );
         }
       },
+      onStateChange: forgetState,
       onWrite: (write) => {
         if (write.kind === 'document' || write.key === LIFECYCLE_KEY) documentChanges.generation++;
       },
@@ -71,6 +89,9 @@ export async function openPostgresContext(url: string, options: PostgresContextO
     const generations = new TurnGenerations(pool, { ...STATE_GENERATIONS, documents: 'SELECT generation FROM document_changes' });
     const state = await PostgresStateStore.open(pool, generations);
     opened.push(() => state.close());
+    const fresh = freshness(generations.counter('documents'), documentChanges, () => forgetState());
+    // Every read of a status asks first, so a person's read on this node sees another node's change (docs/deploy.md).
+    lifecycleOf(store).fresh = fresh;
     const stopRelay = await relayEvents(pool, events);
     opened.push(stopRelay);
     const ctx = await assembleContext({
@@ -81,12 +102,13 @@ export async function openPostgresContext(url: string, options: PostgresContextO
       documentChanges,
       now: options.now,
       node: options.node,
-      documentsFresh: freshness(store, generations.counter('documents'), documentChanges),
+      documentsFresh: fresh,
       close: async () => {
         await stopRelay();
         await pool.end();
       },
     });
+    assembled = ctx;
     mkdirSync(options.dataDir, { recursive: true });
     return ctx;
   } catch (err) {
@@ -98,16 +120,16 @@ export async function openPostgresContext(url: string, options: PostgresContextO
 /**
  * Reads the store's change generation (with the state's counters, at most once per turn of the event loop: every
  * request handled in a turn arrived before it began, so none was sent after a change it misses) and moves
- * documentChanges when another node wrote: its notice may still be on its way.
+ * documentChanges when another node wrote: its notice may still be on its way. What the node keeps of the state
+ * (statuses, trials, shadows) is forgotten then too, as another node may have written it.
  */
-function freshness(store: PostgresDocumentStore, generation: TurnRead, documentChanges: { generation: number }): () => Promise<void> {
+function freshness(generation: TurnRead, documentChanges: { generation: number }, forgetState: () => void): () => Promise<void> {
   let seen = -1;
   return async () => {
     const now = await generation.read();
     if (now === seen) return;
     if (seen !== -1) documentChanges.generation++;
-    // Statuses are state another node may have written: read again with the documents.
-    lifecycleOf(store).forget();
+    forgetState();
     seen = now;
   };
 }

@@ -38,21 +38,34 @@ export function hasStatus(id: string): boolean {
   return kind === 'ruleset' || RULE_KINDS.includes(kind);
 }
 
-/** The lifecycle records of one store, read once and written through; writes are serialised. */
+/**
+ * The lifecycle records of one store, read once and written through; writes are serialised. On a shared store
+ * the node's context sets `fresh` (postgres/postgres-context.ts), awaited before every read, which forgets the
+ * records when another node wrote: every read sees a change made anywhere (docs/deploy.md).
+ */
 export class Lifecycle {
   private records: Record<string, LifecycleRecord> | undefined;
+  /** Moves with every forget and write, so a read that began before one does not keep what it read. */
+  private epoch = 0;
   private writing: Promise<unknown> = Promise.resolve();
+  /** Brings this node up to date with other nodes' writes (calling forget when they wrote); none for one process. */
+  fresh: (() => Promise<void>) | undefined;
 
   constructor(private readonly store: DocumentStore) {}
 
   private async load(): Promise<Record<string, LifecycleRecord>> {
-    if (this.records === undefined) this.records = recordsOf(await this.store.readState(LIFECYCLE_KEY));
-    return this.records;
+    await this.fresh?.();
+    if (this.records !== undefined) return this.records;
+    const epoch = this.epoch;
+    const records = recordsOf(await this.store.readState(LIFECYCLE_KEY));
+    if (epoch === this.epoch) this.records = records;
+    return records;
   }
 
   /** Forgets the records read, so the next read asks the store: another node wrote (postgres/postgres-context.ts). */
   forget(): void {
     this.records = undefined;
+    this.epoch++;
   }
 
   /** The record of a document, or its default when none was set. */
@@ -89,27 +102,22 @@ export class Lifecycle {
         }
         return next;
       };
+      // One read-change-write in the store, under its lock: another process or node changing another record at
+      // once loses nothing, and a PATCH's If-Match is checked in the same step (docs/rulesets.md).
       const { ifMatch } = options;
-      if (ifMatch === undefined) {
-        // One read-change-write in the store, so another process or node changing another record at once loses nothing.
-        let next: LifecycleRecord | undefined;
-        const written = (await this.store.updateState(LIFECYCLE_KEY, (value) => {
+      let next: LifecycleRecord | undefined;
+      const written = (await this.store.updateState(
+        LIFECYCLE_KEY,
+        (value) => {
           const records = recordsOf(value);
           next = changed(records);
           return { ...records, [id]: next };
-        })) as Record<string, LifecycleRecord>;
-        this.records = { ...written };
-        return next as LifecycleRecord;
-      }
-      // A rule set's PATCH with If-Match writes only while the set's newest version is still the one read; the
-      // records are read again first, so what other processes wrote is kept.
-      this.records = undefined;
-      const records = await this.load();
-      const next = changed(records);
-      const written = { ...records, [id]: next };
-      await this.store.writeState(LIFECYCLE_KEY, written, { ifMatch: { id, newest: ifMatch } });
-      this.records = written;
-      return next;
+        },
+        ifMatch === undefined ? {} : { ifMatch: { id, newest: ifMatch } },
+      )) as Record<string, LifecycleRecord>;
+      this.epoch++;
+      this.records = { ...written };
+      return next as LifecycleRecord;
     });
     this.writing = run.catch(() => undefined);
     return run;

@@ -34,6 +34,8 @@ const SHADOWS_TTL_MS = 1000;
 export class RuleShadows {
   private readonly store: DocumentStore;
   private read: { at: number; all: Map<string, RuleShadow> } | undefined;
+  /** Moves with every forget, so a read that began before one does not keep what it read. */
+  private epoch = 0;
   private readonly compiled = new Map<string, Promise<CompiledCandidate | undefined>>();
 
   constructor(store: DocumentStore) {
@@ -57,8 +59,23 @@ export class RuleShadows {
   }
 
   async stop(document: string): Promise<RuleShadow | undefined> {
-    const shadow = (await this.all(true)).get(document);
-    return shadow && this.write({ ...shadow, running: false });
+    if (!(await this.all(true)).has(document)) return undefined;
+    // Stopped in one step under the store's lock, so a shadow another process started meanwhile is the one stopped.
+    let stopped: RuleShadow | undefined;
+    await this.store.updateState(SHADOWS_KEY, (value) => {
+      const all = (value as Record<string, RuleShadow> | null | undefined) ?? {};
+      const shadow = all[document];
+      stopped = shadow && { ...shadow, running: false };
+      return stopped ? { ...all, [document]: stopped } : all;
+    });
+    this.forget();
+    return stopped;
+  }
+
+  /** Forgets the shadows read, so the next call reads the store again: another process wrote (postgres/postgres-context.ts). */
+  forget(): void {
+    this.read = undefined;
+    this.epoch++;
   }
 
   async get(document: string): Promise<RuleShadow | undefined> {
@@ -99,15 +116,16 @@ export class RuleShadows {
       ...((value as Record<string, RuleShadow> | null | undefined) ?? {}),
       [shadow.document]: shadow,
     }));
-    this.read = undefined;
+    this.forget();
     return shadow;
   }
 
   private async all(fresh: boolean): Promise<Map<string, RuleShadow>> {
     if (!fresh && this.read && Date.now() - this.read.at < SHADOWS_TTL_MS) return this.read.all;
+    const epoch = this.epoch;
     const value = (await this.store.readState(SHADOWS_KEY)) as Record<string, RuleShadow> | null | undefined;
     const all = new Map(Object.entries(value ?? {}));
-    this.read = { at: Date.now(), all };
+    if (epoch === this.epoch) this.read = { at: Date.now(), all };
     return all;
   }
 }

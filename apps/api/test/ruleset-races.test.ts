@@ -1,0 +1,114 @@
+// Rule sets' lifecycle changed at once (docs/rulesets.md, "Versions and lifecycle"; docs/deploy.md, "Several nodes
+// on PostgreSQL"): PATCHes of the status of different sets racing on one SQLite node and on two PostgreSQL nodes
+// sharing one schema lose none; and a status changed on one node is what the other node's GET answers within a
+// second.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POSTGRES_UNREACHABLE, type TestSchema } from '../../../packages/store/test/postgres-fixture.ts';
+import type { AppContext } from '../src/server/context.ts';
+import { migratedSchema, startPostgresServer } from './postgres-harness.ts';
+import { type HttpServer, type LooseJson, okJson, startSqliteServer, type TestServer } from './server-harness.ts';
+
+const SUPPORT = 'rulesets/support.ruleset.json';
+const path = (id: string) => `/v1/rulesets/${encodeURIComponent(id)}`;
+/** How many sets race in one round. */
+const SETS = 8;
+/** The longest a change on one node may take to reach another node's reads. */
+const PROPAGATION_MS = 1000;
+
+/** Creates `count` rule sets pinning what the demo's support set pins, each a draft at version 1. */
+async function createSets(server: HttpServer, label: string, count: number): Promise<string[]> {
+  const support = await okJson(server.call('GET', path(SUPPORT), { key: server.key('owner') }));
+  const pins = support.pins.map((p: LooseJson) => ({ rule_id: p.rule_id, version_id: p.version_id }));
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = `rulesets/${label}-${i}.ruleset.json`;
+    await okJson(server.call('POST', '/v1/rulesets', { key: server.key('owner'), body: { id, name: `${label} ${i}`, pins } }), 201);
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** A PATCH with If-Match `"1"`: the tag every set created by createSets has until a version is saved or it changes. */
+function patchAt(server: HttpServer, id: string, body: unknown, tag: string) {
+  return server.call('PATCH', path(id), { key: server.key('owner'), headers: { 'if-match': tag }, body });
+}
+
+async function etagOf(server: HttpServer, id: string): Promise<string> {
+  const res = await fetch(`${server.url}${path(id)}`, { headers: { authorization: `Bearer ${server.key('owner')}` } });
+  await res.body?.cancel();
+  return res.headers.get('etag') as string;
+}
+
+async function statusOn(server: HttpServer, id: string): Promise<string> {
+  return (await okJson(server.call('GET', path(id), { key: server.key('owner') }))).status;
+}
+
+/** Rounds of racing status changes of every set, spread over the servers: every change is kept everywhere. */
+async function raceStatuses(servers: HttpServer[], ids: string[]): Promise<void> {
+  for (const [round, status] of (['disabled', 'test', 'disabled'] as const).entries()) {
+    const tags = await Promise.all(ids.map((id) => etagOf(servers[0] as HttpServer, id)));
+    const answers = await Promise.all(
+      ids.map((id, i) => patchAt(servers[(i + round) % servers.length] as HttpServer, id, { status }, tags[i] as string)),
+    );
+    for (const a of answers) expect(a.status, a.text).toBe(200);
+    for (const server of servers) {
+      for (const id of ids) expect(await statusOn(server, id), `${id} in round ${round}`).toBe(status);
+    }
+  }
+}
+
+describe('one SQLite node', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startSqliteServer();
+  });
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('loses none of the status changes of different sets made at once', async () => {
+    await raceStatuses([s], await createSets(s, 'race', SETS));
+  });
+});
+
+const SKIPPED = POSTGRES_UNREACHABLE ? ` (skipped: ${POSTGRES_UNREACHABLE})` : '';
+
+describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(`two nodes on one PostgreSQL schema${SKIPPED}`, () => {
+  let schema: TestSchema;
+  let a: TestServer<AppContext>;
+  let b: HttpServer;
+  let stopB: () => Promise<void>;
+  beforeAll(async () => {
+    schema = await migratedSchema('ruleset-races');
+    a = await startPostgresServer(schema.url);
+    // The demo is seeded once: the second node reads the first's keys from its folder.
+    const second = await startPostgresServer(schema.url, { dataDir: a.dataDir });
+    b = second;
+    stopB = () => second.stop();
+  }, 30_000);
+  afterAll(async () => {
+    await stopB?.();
+    await a?.stop();
+    await schema?.drop();
+  });
+
+  it('loses none of the status changes of different sets made at once on both nodes', async () => {
+    await raceStatuses([a, b], await createSets(a, 'race', SETS));
+  });
+
+  it("shows a status changed on one node in the other node's reads within a second", async () => {
+    const [id] = await createSets(a, 'seen', 1);
+    const set = id as string;
+    expect(await statusOn(b, set)).toBe('draft');
+    for (const status of ['disabled', 'test', 'disabled']) {
+      await okJson(patchAt(a, set, { status }, await etagOf(a, set)));
+      const started = Date.now();
+      while ((await statusOn(b, set)) !== status) {
+        expect(Date.now() - started, `${status} on the other node`).toBeLessThan(PROPAGATION_MS);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const list = await okJson(b.call('GET', `/v1/rulesets?status=${status}`, { key: b.key('owner') }));
+      expect(list.rulesets.map((r: LooseJson) => r.id)).toContain(set);
+    }
+  });
+});
