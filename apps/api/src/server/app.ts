@@ -13,6 +13,7 @@ import { errorAnswer, handleError } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
 import { type Drain, liveAnswer, readyAnswer } from './health/readiness.ts';
 import { type McpRouteOptions, mcpRoute } from './mcp/mcp-route.ts';
+import { metricsRoute } from './observability/metrics-route.ts';
 import { onlyDeclaredQuery, router } from './openapi.ts';
 import { finishDocument, type OpenApiDocument } from './openapi-document.ts';
 import { referencePage } from './reference-page.ts';
@@ -135,6 +136,8 @@ export function createApp(options: AppOptions = {}): Hono {
     app.route('/v1', api);
     // MCP's Streamable HTTP (docs/mcp.md): JSON-RPC, so outside /v1 and its error shape.
     app.route('/mcp', mcpRoute(ctx, options.mcp));
+    // Prometheus' text format at its usual path, for an owner's, an admin's or a `metrics` key (docs/deploy.md).
+    app.route('/metrics', metricsRoute(ctx));
   }
   app.notFound(noRoute);
   const dist = options.webDist;

@@ -7,6 +7,7 @@ import { offLoop } from './compile-thread.ts';
 import type { AppContext } from './context.ts';
 import type { EventHub } from './event-hub.ts';
 import { HoldLanguageEdits } from './nodes/hold-language-edits.ts';
+import { createMetrics } from './observability/metrics.ts';
 import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { RuleShadows } from './shadows/rule-shadows.ts';
 import type { LanguageRevision } from './state/nodes/model.ts';
@@ -75,6 +76,7 @@ export async function assembleContext(parts: ContextParts): Promise<AppContext> 
     now,
     events,
     ...(node !== undefined ? { node } : {}),
+    metrics: createMetrics({ observe: (at) => state.observe(at), now }),
     async close() {
       // Off the registry first: a stopping node no longer holds back a newer document.
       await node?.stop();

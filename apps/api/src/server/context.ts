@@ -3,6 +3,7 @@
 // through assemble-context.ts.
 import type { DocumentStore, EditSeam, PolicyTrials } from '@tollgate/store';
 import type { EventHub } from './event-hub.ts';
+import type { Metrics } from './observability/metrics.ts';
 import type { RuleShadows } from './shadows/rule-shadows.ts';
 import type { RegisteredNode } from './state/nodes/model.ts';
 import type { StateStore } from './state/state-store.ts';
@@ -34,5 +35,7 @@ export interface AppContext {
    * agent whose policies are above its language revision (docs/deploy.md, "the language gate").
    */
   node?: RegisteredNode;
+  /** This app's Prometheus metrics, on a registry of its own (observability/metrics.ts, docs/deploy.md). */
+  metrics: Metrics;
   close(): Promise<void>;
 }

@@ -14,6 +14,7 @@ import {
   type ParsedOptions,
   secondsOption,
 } from '../options.ts';
+import { startOtlpTracing } from '../otlp-tracing.ts';
 
 /** How long a stopping server lets requests in flight finish before it cuts their connections. */
 const STOP_GRACE_MS = 3_000;
@@ -35,6 +36,8 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   const { ctx, where } = await openWorkspace(options, 'serve', node);
   const demo = options.demo ? await seedDemo(ctx) : undefined;
   const app = createApp({ ctx, webDist: WEB_DIST, mcp });
+  // Spans exported by OTLP only when an endpoint is set (otlp-tracing.ts, docs/deploy.md "Metrics and traces").
+  const tracing = startOtlpTracing(process.env);
   return new Promise((done) => {
     // No createServer option is given, so the server is node:http's (the type also admits HTTP/2's).
     const server = serveNode({ fetch: app.fetch, hostname: host, port }, (info) => {
@@ -53,7 +56,13 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     // connections closed, requests in flight finished (any still open after STOP_GRACE_MS are cut), then
     // the decision log written and the database closed.
     const stop = () => {
-      server.close(() => void ctx.close().then(() => done(0)));
+      server.close(
+        () =>
+          void ctx.close().then(async () => {
+            await tracing?.shutdown();
+            done(0);
+          }),
+      );
       ctx.events.close();
       (server as HttpServer).closeIdleConnections();
       setTimeout(() => (server as HttpServer).closeAllConnections(), STOP_GRACE_MS).unref();

@@ -29,6 +29,7 @@ export async function claimHeldCall(
   args: unknown,
 ): Promise<{ ok: true; row: ApprovalRow } | { ok: false; reason: ClaimRefusal; code: ApiCode; message: string }> {
   const outcome = await ctx.state.claimApproval(id, argumentsDigest(args), ctx.now());
+  ctx.metrics.claimed(outcome.ok ? 'claimed' : outcome.reason);
   if (!outcome.ok) return { ok: false, reason: outcome.reason, ...CLAIM_REFUSALS[outcome.reason] };
   ctx.events.publish({ type: 'approval', id, status: 'claimed' });
   return outcome;

@@ -7,6 +7,7 @@ import { type Code, decidePrepared, type GateDecision, type PreparedCallInput, t
 import { writeJson } from '@tollgate/engine/source';
 import type { CallRequestBody } from '../call-request.ts';
 import type { AppContext } from '../context.ts';
+import { inSpan } from '../observability/tracing.ts';
 import { argumentsDigest } from '../state/decisions/arguments-digest.ts';
 import { newCallId } from '../state/decisions/call-id.ts';
 import type { CallVia, DecisionRow } from '../state/decisions/model.ts';
@@ -58,12 +59,38 @@ function sweepArguments(ctx: AppContext, now: Date): void {
  * // { call_id: '...', decision: 'allow', rule: 'orders-read', code: null, explanation: {...} }
  * await decideAgentCall(ctx, 'support-bot', { tool: 'read_order', arguments: { id: 'o-1' } }, { via: 'mcp' })
  */
-export async function decideAgentCall(
+export function decideAgentCall(ctx: AppContext, name: string, body: CallRequestBody, options: DecideOptions = {}): Promise<CallAnswer> {
+  const via = options.via ?? 'http';
+  // A span per call (observability/tracing.ts), a child of the caller's trace; never the arguments.
+  return inSpan('tollgate.gate.decide', { 'tollgate.agent': name, 'tollgate.tool': body.tool, 'tollgate.via': via }, async (span) => {
+    const started = performance.now();
+    const { answer, decided } = await decideAndRecord(ctx, name, body, options, via);
+    ctx.metrics.decided(decided.decision, decided.code, via, (performance.now() - started) / 1000);
+    if (decided.shadowsCompared) ctx.metrics.shadowed(decided.shadowDifferences);
+    if (span.isRecording()) {
+      span.setAttribute('tollgate.call_id', answer.call_id);
+      span.setAttribute('tollgate.outcome', decided.decision);
+      if (decided.code !== null) span.setAttribute('tollgate.code', decided.code);
+    }
+    return answer;
+  });
+}
+
+/** What the metrics and the span learn of a decided call beyond the agent's answer (which may hide the code). */
+interface Decided {
+  decision: CallDecision;
+  code: Code | null;
+  shadowsCompared: boolean;
+  shadowDifferences: number;
+}
+
+async function decideAndRecord(
   ctx: AppContext,
   name: string,
   body: CallRequestBody,
-  options: DecideOptions = {},
-): Promise<CallAnswer> {
+  options: DecideOptions,
+  via: CallVia,
+): Promise<{ answer: CallAnswer; decided: Decided }> {
   // At once: on a shared database each read is a round trip (at most one per turn of the event loop each).
   const [{ loaded, versionsJson }, members] = await Promise.all([loadAgentCached(ctx, name), ctx.state.judgedMembers()]);
   const now = ctx.now();
@@ -74,7 +101,7 @@ export async function decideAgentCall(
   const callId = newCallId(now.getTime());
   // The session's history is read, the call decided and its row written as one step against the session's
   // other calls, on every node (state/state-store.ts): `at_most` and spending limits count every call.
-  const decided: { input?: PreparedCallInput; d?: GateDecision } = {};
+  const decided: { input?: PreparedCallInput; d?: GateDecision; shadows?: number } = {};
   const record = await ctx.state.recordDecision(name, body.session, (history) => {
     const input: PreparedCallInput = {
       members,
@@ -92,7 +119,8 @@ export async function decideAgentCall(
     decided.input = input;
     decided.d = d;
     const shadows = shadowDifferencesOn(pairs, input.call);
-    return recordOf(d, { callId, name, body, versionsJson, digest, createdAt, shadows, via: options.via ?? 'http' });
+    decided.shadows = shadows.length;
+    return recordOf(d, { callId, name, body, versionsJson, digest, createdAt, shadows, via });
   });
   const { input, d } = decided;
   if (!input || !d) throw new Error('the state store recorded a call it did not decide');
@@ -112,7 +140,10 @@ export async function decideAgentCall(
   }
   // Candidates under trial decide the call again once it is answered (live-trials.ts).
   observeTrials(ctx, loaded.prepared, input, d, callId);
-  return answer;
+  return {
+    answer,
+    decided: { decision: d.decision, code: d.code, shadowsCompared: pairs.length > 0, shadowDifferences: decided.shadows ?? 0 },
+  };
 }
 
 /** What a decided call writes: its row, and for a held call its approval request. */

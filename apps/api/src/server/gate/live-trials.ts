@@ -43,7 +43,10 @@ async function runTrials(ctx: AppContext, prepared: PreparedGate, input: Prepare
     if (!trial || trial.candidate === policy.sequence) continue;
     await ctx.trials.observe(trial, callId, verdictOf(decision), (candidate) => {
       const compiled = ctx.trials.policyOf(candidate.digest, candidate.text);
-      return verdictOf(decidePrepared(candidateGate(prepared, policy.document, candidate.sequence, compiled), input));
+      const verdict = verdictOf(decidePrepared(candidateGate(prepared, policy.document, candidate.sequence, compiled), input));
+      const running = verdictOf(decision);
+      ctx.metrics.trialled(verdict.decision !== running.decision || verdict.rule !== running.rule || verdict.code !== running.code);
+      return verdict;
     });
     publishTrial(ctx, policy.document);
   }

@@ -76,7 +76,7 @@ export async function callTool(scope: CallScope, params: CallToolRequest['params
   return forwardCall(
     scope.upstreams.pool,
     { agent, callId: answer.call_id, tool: name, target: found.target, sent: read.sent },
-    { timeoutMs: scope.upstreams.timeoutMs, signal: extra.signal, relay },
+    { timeoutMs: scope.upstreams.timeoutMs, signal: extra.signal, relay, metrics: ctx.metrics },
   );
 }
 

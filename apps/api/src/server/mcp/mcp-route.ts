@@ -9,6 +9,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Hono } from 'hono';
 import { bodyLimit, MAX_REQUEST_BODY_BYTES } from '../body-limit.ts';
 import type { AppContext } from '../context.ts';
+import { withIncoming } from '../observability/tracing.ts';
 import { ExactArguments, readExactMessage } from './exact-stdio-transport.ts';
 import { createGateway } from './gateway.ts';
 import { type RequestId, requestIdOf } from './request-id.ts';
@@ -78,6 +79,7 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
   const maxSessions = options.maxSessions ?? MAX_MCP_SESSIONS;
   const idleMs = options.sessionIdleMs ?? MCP_SESSION_IDLE_MS;
   const sessions = new Map<string, McpSession>();
+  ctx.metrics.watchMcpSessions(() => sessions.size);
   let sweeper: NodeJS.Timeout | undefined;
   // Initializes being answered: counted against the cap with the sessions, so two at once cannot pass it.
   let opening = 0;
@@ -195,7 +197,8 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
       try {
         session = openSession(principal.agent, keyDigest, exact);
         await session.gateway.server.connect(session.transport);
-        const response = await session.transport.handleRequest(c.req.raw, { parsedBody });
+        const opened = session;
+        const response = await withIncoming(c.req.raw.headers, () => opened.transport.handleRequest(c.req.raw, { parsedBody }));
         // An initialize the SDK refused opened no session: nothing holds the gateway.
         if (!sessions.has(session.transport.sessionId ?? '')) await session.gateway.close();
         return response;
@@ -203,7 +206,11 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
         opening--;
       }
     }
-    return session.transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody });
+    // A tools/call's spans continue the /mcp request's `traceparent` (observability/tracing.ts).
+    const open = session;
+    return withIncoming(c.req.raw.headers, () =>
+      open.transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody }),
+    );
   });
   return app;
 }

@@ -5,6 +5,7 @@
 import type { Code } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import type { CallAnswer } from '../gate/decide-agent-call.ts';
+import { inSpan } from '../observability/tracing.ts';
 import { statusOf } from '../state/approvals/model.ts';
 import type { ProgressRelay } from './progress-relay.ts';
 import { errorResult, type Refused, toldOf } from './tool-result.ts';
@@ -43,14 +44,21 @@ export async function awaitApproval(
   const approval = answer.approval;
   if (!approval) return { refused: errorResult(answer.code ?? 'DENIED', 'the call is held, with no approval request to wait for', told) };
   let sentAt = 0;
-  const outcome = await waitForApproval(ctx, approval.id, {
-    waitMs: options.waitMs,
-    signal: options.signal,
-    onTick: (elapsed) => {
-      if (elapsed - sentAt < PROGRESS_EVERY_MS) return;
-      sentAt = elapsed;
-      options.relay?.({ progress: Math.floor(elapsed / 1000), message: `waiting for a person to decide approval ${approval.id}` });
-    },
+  // The wait is a span of its own and a metric by how it ended (observability/).
+  const outcome = await inSpan('tollgate.held_wait', { 'tollgate.call_id': answer.call_id }, async (span) => {
+    const started = performance.now();
+    const ended = await waitForApproval(ctx, approval.id, {
+      waitMs: options.waitMs,
+      signal: options.signal,
+      onTick: (elapsed) => {
+        if (elapsed - sentAt < PROGRESS_EVERY_MS) return;
+        sentAt = elapsed;
+        options.relay?.({ progress: Math.floor(elapsed / 1000), message: `waiting for a person to decide approval ${approval.id}` });
+      },
+    });
+    ctx.metrics.heldWait(ended, (performance.now() - started) / 1000);
+    span.setAttribute('tollgate.outcome', ended);
+    return ended;
   });
   if (outcome === 'approved') return { approval };
   const [code, message] = WAIT_ENDED[outcome](approval.id);

@@ -5,6 +5,7 @@ import { MAX_REQUEST_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, MAX_AGENT_NAME, readJsonBody } from '../call-request.ts';
 import { ApiError } from '../errors.ts';
 import { decideAgentCall } from '../gate/decide-agent-call.ts';
+import { withIncoming } from '../observability/tracing.ts';
 import { onlyDeclaredQuery, router, undecodablePathParams, validationAnswer } from '../openapi.ts';
 import { agentParam } from './path-params.ts';
 import { errorResponse, jsonBody, jsonResponse } from './route-kit.ts';
@@ -75,7 +76,8 @@ export function gateRoutes() {
     const body = value as CallRequestBody;
     if (principal.kind !== 'agent') throw new ApiError('AGENT_KEY_REQUIRED', "only the agent's own key sends its calls");
     if (principal.agent !== name) throw new ApiError('AGENT_MISMATCH', `this key belongs to ${principal.agent}, not ${name}`);
-    return c.json(await decideAgentCall(ctx, name, body), 200);
+    // The decision's span continues the caller's `traceparent` (observability/tracing.ts).
+    return c.json(await withIncoming(c.req.raw.headers, () => decideAgentCall(ctx, name, body)), 200);
   });
   return app;
 }

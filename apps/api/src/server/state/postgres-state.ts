@@ -6,7 +6,7 @@
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type pg from 'pg';
 import type { ApprovalFilter } from './approvals/model.ts';
-import { claimApproval, decideApproval, findApproval, listApprovals } from './approvals/postgres.ts';
+import { claimApproval, decideApproval, findApproval, listApprovals, pendingSummary } from './approvals/postgres.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions } from './decisions/postgres.ts';
 import { PostgresDecisionLog } from './decisions/postgres-log.ts';
@@ -18,7 +18,7 @@ import { PostgresNodes } from './nodes/postgres.ts';
 import { STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';
 import { postgresReadiness } from './readiness.ts';
 import { recordRun, runsSince } from './ruleset-runs/postgres.ts';
-import type { DecisionRecord, StateStore } from './state-store.ts';
+import type { DecisionRecord, StateObservation, StateStore } from './state-store.ts';
 import type { Authorizer, DefinitionPin, ListedTool } from './tools/model.ts';
 import { PostgresToolState } from './tools/postgres.ts';
 import { PostgresTrialCounter } from './trials/postgres.ts';
@@ -42,8 +42,14 @@ export class PostgresStateStore implements StateStore {
    * `generations` reads the state's counters (STATE_GENERATIONS), with any others a node checks each turn in the
    * same statement (postgres/postgres-context.ts adds the documents'); its own unless given.
    */
+  /** Errors the pool reported (a connection lost while idle, one that failed to open), for /metrics. */
+  private poolErrors = 0;
+
   constructor(pool: pg.Pool, generations: TurnGenerations = new TurnGenerations(pool, STATE_GENERATIONS)) {
     this.pool = pool;
+    pool.on('error', () => {
+      this.poolErrors++;
+    });
     this.trialCounter = new PostgresTrialCounter(pool);
     this.auth = new PostgresMembers(pool, generations.counter('auth'));
     this.log = new PostgresDecisionLog(pool);
@@ -127,6 +133,14 @@ export class PostgresStateStore implements StateStore {
   async countDecisions() {
     await this.log.flush();
     return countDecisions(this.pool);
+  }
+  async observe(now: Date): Promise<StateObservation> {
+    const { totalCount, idleCount, waitingCount } = this.pool;
+    return {
+      pendingApprovals: await pendingSummary(this.pool, now),
+      decisionsQueued: this.log.queued,
+      pool: { total: totalCount, idle: idleCount, waiting: waitingCount, errors: this.poolErrors },
+    };
   }
 
   authorizationGeneration() {

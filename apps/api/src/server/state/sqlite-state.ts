@@ -4,7 +4,7 @@
 // call of the process can come between (state-store.ts).
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type { ApprovalFilter } from './approvals/model.ts';
-import { claimApproval, decideApproval, findApproval, listApprovals } from './approvals/sqlite.ts';
+import { claimApproval, decideApproval, findApproval, listApprovals, pendingSummary } from './approvals/sqlite.ts';
 import type { Db } from './db.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions, sessionHistory } from './decisions/sqlite.ts';
@@ -16,7 +16,7 @@ import type { LanguageRevision } from './nodes/model.ts';
 import { listNodes, registerNode } from './nodes/sqlite.ts';
 import { sqliteReadiness } from './readiness.ts';
 import { recordRun, runsSince } from './ruleset-runs/sqlite.ts';
-import type { DecisionRecord, StateStore } from './state-store.ts';
+import type { DecisionRecord, StateObservation, StateStore } from './state-store.ts';
 import type { Authorizer, DefinitionPin, ListedTool } from './tools/model.ts';
 import {
   authorizationGeneration,
@@ -123,6 +123,9 @@ export class SqliteStateStore implements StateStore {
   }
   async countDecisions() {
     return countDecisions(this.db);
+  }
+  async observe(now: Date): Promise<StateObservation> {
+    return { pendingApprovals: pendingSummary(this.db, now), decisionsQueued: decisionLogOf(this.db).pending };
   }
 
   async authorizationGeneration() {

@@ -5,7 +5,7 @@
 // (apps/api/test/state-contract.test.ts). Routes and the gate use only this.
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type { TrialCounter } from '@tollgate/store';
-import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome } from './approvals/model.ts';
+import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome, PendingSummary } from './approvals/model.ts';
 import type { DecisionFilter, DecisionRow, SessionCall } from './decisions/model.ts';
 import type { PageKey } from './keyset.ts';
 import type { Grant, MemberRow, Principal, Role } from './members/model.ts';
@@ -23,6 +23,15 @@ export interface Page<T> {
 export interface DecisionRecord {
   row: DecisionRow;
   approval?: ApprovalRow;
+}
+
+/** What a scrape of /metrics reads of the state (observability/metrics.ts); never a call's content. */
+export interface StateObservation {
+  pendingApprovals: PendingSummary;
+  /** Decisions answered or waiting and not yet written (the decision log's queue, decisions/). */
+  decisionsQueued: number;
+  /** The PostgreSQL pool's connections: open, idle, callers waiting for one, errors it reported (absent on SQLite). */
+  pool?: { total: number; idle: number; waiting: number; errors: number };
 }
 
 /** What a readiness probe checks of the state (readiness.ts; server/health/readiness.ts): each passes or fails. */
@@ -72,6 +81,8 @@ export interface StateStore {
   sessionHistory(agent: string, session: string): Promise<SessionCall[]>;
   forgetOldArguments(before: Date): Promise<number>;
   countDecisions(): Promise<number>;
+  /** Counts for a metrics scrape: pending approvals, the log's queue, the pool. */
+  observe(now: Date): Promise<StateObservation>;
 
   // Tool authorizations and pinned upstream definitions (docs/catalogue.md, docs/mcp.md).
   /** Moves on every authorization from any process or node; read at most once per turn of the event loop. */

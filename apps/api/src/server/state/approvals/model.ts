@@ -96,6 +96,20 @@ export function approvalsQuery(
   return { sql, params };
 }
 
+/** How many requests wait for a person, and when the oldest of them was made (a metric read at scrape). */
+export interface PendingSummary {
+  count: number;
+  oldestCreatedAt: string | null;
+}
+
+/** The statement counting the pending, unexpired requests (statusOf's `pending`) and the oldest's creation. */
+export function pendingSummaryQuery(now: Date, mark: Placeholder): Statement {
+  return {
+    sql: `SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM approvals WHERE status = 'pending' AND expires_at > ${mark(1)}`,
+    params: [now.toISOString()],
+  };
+}
+
 /** What an approving member signs: the request's content with the decision, as canonical JSON. */
 export function signedContentOf(row: ApprovalRow, decision: 'approved' | 'denied', decidedBy: string, decidedAt: string): string {
   return canonicalJson({

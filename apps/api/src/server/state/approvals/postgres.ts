@@ -15,6 +15,8 @@ import {
   claimRefusal,
   type DecideOutcome,
   decideRefusal,
+  type PendingSummary,
+  pendingSummaryQuery,
 } from './model.ts';
 import { signedDecision } from './signed-decision.ts';
 
@@ -44,6 +46,13 @@ export async function listApprovals(
 ): Promise<Page<ApprovalRow>> {
   const { sql, params } = approvalsQuery(`SELECT ${SELECTED}, rowid AS row_key`, filter, now, limit, after, POSTGRES_MARK);
   return pageOf(await rowsOf<ApprovalRow & { row_key: number }>(on, sql, params), limit);
+}
+
+/** The pending requests' count and the oldest's creation, as sqlite.ts reads them. */
+export async function pendingSummary(on: Queryable, now: Date): Promise<PendingSummary> {
+  const { sql, params } = pendingSummaryQuery(now, POSTGRES_MARK);
+  const [row] = await rowsOf<{ count: string | number; oldest: string | null }>(on, sql, params);
+  return { count: Number(row?.count ?? 0), oldestCreatedAt: row?.oldest ?? null };
 }
 
 /** Decides a pending, unexpired request once, signed by the member; exactly one of racing deciders wins. */

@@ -13,6 +13,8 @@ import {
   claimRefusal,
   type DecideOutcome,
   decideRefusal,
+  type PendingSummary,
+  pendingSummaryQuery,
 } from './model.ts';
 import { signedDecision } from './signed-decision.ts';
 
@@ -40,6 +42,13 @@ export function listApprovals(db: Db, filter: ApprovalFilter, now: Date, limit: 
 }
 
 /** Decides a pending, unexpired request once, signed by the member; exactly one of racing deciders wins. */
+/** The pending requests' count and the oldest's creation (model.ts, pendingSummaryQuery). */
+export function pendingSummary(db: Db, now: Date): PendingSummary {
+  const { sql, params } = pendingSummaryQuery(now, SQLITE_MARK);
+  const row = db.prepare(sql).get(...params) as { count: number; oldest: string | null };
+  return { count: Number(row.count), oldestCreatedAt: row.oldest };
+}
+
 export function decideApproval(
   db: Db,
   id: string,

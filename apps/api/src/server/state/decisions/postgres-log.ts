@@ -65,6 +65,11 @@ export class PostgresDecisionLog {
     this.pool = pool;
   }
 
+  /** Calls queued for the next batch (a metric read at scrape). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
   /** Decides and records one call (state-store.ts, recordDecision); resolves once the row is committed. */
   async record(agent: string, session: string | undefined, decide: (history: SessionCall[]) => DecisionRecord): Promise<DecisionRecord> {
     if (session !== undefined) return this.recordInSession(agent, session, decide);

@@ -10,9 +10,10 @@ export type Role = (typeof ROLES)[number];
 /**
  * What a key may do beyond its member's role: `catalogue` compiles against the catalogue; `model` marks the key
  * as a model's (an assistant acting as its member): its edits are authored `model` and held for a person to
- * activate, and it activates and reverts nothing (docs/documents.md, "A model's edits").
+ * activate, and it activates and reverts nothing (docs/documents.md, "A model's edits"); `metrics` scrapes
+ * GET /metrics without the owner's or admin's role (docs/deploy.md, "Metrics and traces").
  */
-export const GRANTS = ['catalogue', 'model'] as const;
+export const GRANTS = ['catalogue', 'model', 'metrics'] as const;
 export type Grant = (typeof GRANTS)[number];
 /**
  * The grants a member's key gets from its role, as the demo workspace gives them and `tollgate keys create` does:

@@ -1,0 +1,54 @@
+// OpenTelemetry spans for the gate (docs/deploy.md, "Metrics and traces"): a span per decided call, per held
+// call's wait and per upstream call, continuing the caller's W3C `traceparent`. Only @opentelemetry/api is used
+// here, a no-op until a tracer provider is registered (`tollgate serve` with an OTLP endpoint,
+// cli/otlp-tracing.ts, or a test's in-memory exporter), so nothing is exported unless asked. Attributes name the
+// call (its id, agent, tool, outcome, code), never its arguments.
+import { type Attributes, type Context, context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+
+const tracer = trace.getTracer('tollgate');
+const w3c = new W3CTraceContextPropagator();
+const HEADERS = {
+  keys: (headers: Headers) => [...headers.keys()],
+  get: (headers: Headers, key: string) => headers.get(key) ?? undefined,
+};
+
+/** The context a request's `traceparent` (and `tracestate`) names, or the active one when it names none. */
+export function incomingContext(headers: Headers): Context {
+  const active = context.active();
+  return headers.has('traceparent') ? w3c.extract(active, headers, HEADERS) : active;
+}
+
+/** Runs `fn` in the context the request's headers name (incomingContext): its spans continue the caller's trace. */
+export function withIncoming<T>(headers: Headers, fn: () => T): T {
+  return headers.has('traceparent') ? context.with(incomingContext(headers), fn) : fn();
+}
+
+/**
+ * Runs `fn` in a span `name`, a child of `parent` (the active context unless given); the span ends when `fn`
+ * settles, marked an error when it throws.
+ *
+ * @example
+ * await inSpan('tollgate.gate', { 'tollgate.agent': name }, (span) => decide(span));
+ */
+export function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  fn: (span: Span) => Promise<T>,
+  options: { parent?: Context; kind?: SpanKind } = {},
+): Promise<T> {
+  const parent = options.parent ?? context.active();
+  const span = tracer.startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, parent);
+  return context.with(trace.setSpan(parent, span), async () => {
+    try {
+      return await fn(span);
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.name : 'error' });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+export { SpanKind };
