@@ -1,7 +1,7 @@
 // Preconditions over real HTTP (docs/api.md, "Preconditions and paging"): every document and rule-set answer
-// carries its ETag (the newest stored version); writers that read the same version race, and exactly one
-// writes, the others are refused (412, or 409 for based_on) with nothing else stored; a write without a
-// precondition is refused (428).
+// carries its ETag (the newest stored version; a rule set's with its metadata changes since); writers that
+// read the same version race, and exactly one writes, the others are refused (412, or 409 for based_on) with
+// nothing else stored; a write without a precondition is refused (428).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DOCUMENTS } from '../src/server/demo.ts';
@@ -84,18 +84,19 @@ describe('ETag', () => {
       body: JSON.stringify({ name: 'Tagged again' }),
     });
     expect(patched.status).toBe(200);
-    expect(patched.headers.get('etag')).toBe('"1"');
+    // A rename stores no version but moves the tag (docs/api.md): its metadata changes since version 1, after a dot.
+    expect(patched.headers.get('etag')).toBe('"1.1"');
     const archived = await fetch(`${s.url}/v1/rulesets/${encodeURIComponent('rulesets/tagged.ruleset.json')}/archive`, {
       method: 'POST',
       headers: { authorization: `Bearer ${s.key('owner')}`, 'content-type': 'application/json' },
       body: '{}',
     });
-    expect(archived.headers.get('etag')).toBe('"1"');
+    expect(archived.headers.get('etag')).toBe('"1.1"');
     const restored = await fetch(`${s.url}/v1/rulesets/${encodeURIComponent('rulesets/tagged.ruleset.json')}/restore`, {
       method: 'POST',
       headers: { authorization: `Bearer ${s.key('owner')}` },
     });
-    expect(restored.headers.get('etag')).toBe('"1"');
+    expect(restored.headers.get('etag')).toBe('"1.1"');
   });
 });
 

@@ -1,7 +1,7 @@
 // Rule sets' lifecycle changed at once (docs/rulesets.md, "Versions and lifecycle"; docs/deploy.md, "Several nodes
 // on PostgreSQL"): PATCHes of the status of different sets racing on one SQLite node and on two PostgreSQL nodes
-// sharing one schema lose none; and a status changed on one node is what the other node's GET answers within a
-// second.
+// sharing one schema lose none; two metadata PATCHes from one read with the same If-Match apply once, the other 412;
+// and a status changed on one node is what the other node's GET answers within a second.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_UNREACHABLE, type TestSchema } from '../../../packages/store/test/postgres-fixture.ts';
 import type { AppContext } from '../src/server/context.ts';
@@ -57,6 +57,23 @@ async function raceStatuses(servers: HttpServer[], ids: string[]): Promise<void>
   }
 }
 
+/** Two metadata PATCHes from one read: exactly one applies, the other is refused as the precondition failing. */
+async function raceRenames(a: HttpServer, b: HttpServer, id: string): Promise<void> {
+  const tag = await etagOf(a, id);
+  const answers = await Promise.all([patchAt(a, id, { name: 'Renamed by A' }, tag), patchAt(b, id, { name: 'Renamed by B' }, tag)]);
+  expect(answers.map((r) => r.status).sort()).toEqual([200, 412]);
+  const refused = answers.find((r) => r.status === 412) as { json: LooseJson };
+  expect(refused.json.error.code).toBe('PRECONDITION_FAILED');
+  const applied = answers.find((r) => r.status === 200) as { json: LooseJson };
+  expect(await okJson(b.call('GET', path(id), { key: b.key('owner') }))).toMatchObject({ name: applied.json.name });
+  // The tag moved: a PATCH from the old read is refused, one from the new read applies.
+  expect((await patchAt(a, id, { name: 'Late' }, tag)).status).toBe(412);
+  expect((await patchAt(a, id, { name: 'Fresh' }, await etagOf(b, id))).status).toBe(200);
+  // A status change checks the version part alone, as the console sends it (the newest version read).
+  expect((await patchAt(b, id, { status: 'disabled' }, '"1"')).status).toBe(200);
+  expect((await patchAt(b, id, { name: 'Stale' }, '"1"')).status).toBe(412);
+}
+
 describe('one SQLite node', () => {
   let s: TestServer;
   beforeAll(async () => {
@@ -68,6 +85,11 @@ describe('one SQLite node', () => {
 
   it('loses none of the status changes of different sets made at once', async () => {
     await raceStatuses([s], await createSets(s, 'race', SETS));
+  });
+
+  it('applies one of two metadata changes made from one read', async () => {
+    const [id] = await createSets(s, 'rename', 1);
+    await raceRenames(s, s, id as string);
   });
 });
 
@@ -94,6 +116,11 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(`two nodes on one PostgreSQL
 
   it('loses none of the status changes of different sets made at once on both nodes', async () => {
     await raceStatuses([a, b], await createSets(a, 'race', SETS));
+  });
+
+  it('applies one of two metadata changes made from one read on two nodes', async () => {
+    const [id] = await createSets(a, 'rename', 1);
+    await raceRenames(a, b, id as string);
   });
 
   it("shows a status changed on one node in the other node's reads within a second", async () => {

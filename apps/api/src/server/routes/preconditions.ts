@@ -1,10 +1,12 @@
 // Preconditions on writes (docs/api.md, "Preconditions and paging"): the entity tag of a document or a rule
 // set is its newest stored sequence, sent as a strong ETag (`"7"`) on every response about it; If-Match on a
 // write names the tag the writer read. The store checks it under its lock with the write itself, so of two
-// writers that read the same tag exactly one writes; this module reads the header and says what to check.
+// writers that read the same tag exactly one writes; this module reads the header and says what to check. A rule
+// set's tag on /v1/rulesets adds the metadata changes made since its newest version (`"7.2"`, rulesets/lifecycle.ts).
 import { z } from '@hono/zod-openapi';
 import type { DocumentStore } from '@tollgate/store';
 import { ApiError } from '../errors.ts';
+import { lifecycleOf, metadataRevision, rulesetTag } from '../rulesets/lifecycle.ts';
 
 /** The If-Match request header as the routes that honour it declare it (read by `readIfMatch`, not by zod). */
 export const IfMatchHeader = z.object({
@@ -49,9 +51,17 @@ export async function etagHeaders(store: DocumentStore, id: string): Promise<Rec
   return newest === null ? {} : { ETag: etag(newest) };
 }
 
-export type IfMatch = { kind: 'absent' } | { kind: 'any' } | { kind: 'tag'; sequence: number } | { kind: 'never' };
+/** A rule set's ETag header on /v1/rulesets: its newest version and the metadata changes made since (none while nothing is stored). */
+export async function rulesetEtagHeaders(store: DocumentStore, id: string): Promise<Record<string, string>> {
+  const newest = await newestOf(store, id);
+  if (newest === null) return {};
+  return { ETag: rulesetTag(newest, metadataRevision(await lifecycleOf(store).of(id), newest)) };
+}
 
-const STRONG_TAG = /^"([1-9][0-9]{0,8})"$/;
+/** A tag's `revision` is the count after its dot (a rule set's metadata changes, rulesetTag), 0 without one. */
+export type IfMatch = { kind: 'absent' } | { kind: 'any' } | { kind: 'tag'; sequence: number; revision: number } | { kind: 'never' };
+
+const STRONG_TAG = /^"([1-9][0-9]{0,8})(?:\.([1-9][0-9]{0,8}))?"$/;
 
 /**
  * The If-Match header: absent, `*`, one strong tag naming a sequence, or anything else, which can never
@@ -62,7 +72,7 @@ export function readIfMatch(header: string | undefined): IfMatch {
   const value = header.trim();
   if (value === '*') return { kind: 'any' };
   const m = STRONG_TAG.exec(value);
-  return m ? { kind: 'tag', sequence: Number(m[1]) } : { kind: 'never' };
+  return m ? { kind: 'tag', sequence: Number(m[1]), revision: m[2] === undefined ? 0 : Number(m[2]) } : { kind: 'never' };
 }
 
 /** 412 PRECONDITION_FAILED with the current tag, for an If-Match no write could satisfy. */
@@ -76,14 +86,16 @@ async function failed(store: DocumentStore, id: string, header: string): Promise
 /**
  * The precondition of an edit or a rule-set PATCH: If-Match, based_on, or both agreeing. Neither (or
  * `If-Match: *`, which says nothing about what was read) is 428; both disagreeing is 400 INVALID_BODY.
- * Answers the sequence the store checks as the newest (`ifMatch`) when If-Match was sent.
+ * Answers the sequence the store checks as the newest (`ifMatch`) when If-Match was sent, and the tag's revision
+ * (a rule set's, with `revisions`; a document's tag has none, so one sent is never matched).
  */
 export async function requiredPrecondition(
   store: DocumentStore,
   id: string,
   header: string | undefined,
   basedOn: number | null | undefined,
-): Promise<{ ifMatch?: number }> {
+  options: { revisions?: boolean } = {},
+): Promise<{ ifMatch?: number; revision?: number }> {
   const ifMatch = readIfMatch(header);
   if (ifMatch.kind === 'any' || (ifMatch.kind === 'absent' && basedOn === undefined)) {
     throw new ApiError(
@@ -91,17 +103,19 @@ export async function requiredPrecondition(
       `a write to ${id} names the version it was made from: send If-Match with the ETag read (or based_on)`,
     );
   }
-  if (ifMatch.kind === 'never') return failed(store, id, header as string);
+  if (ifMatch.kind === 'never' || (ifMatch.kind === 'tag' && ifMatch.revision > 0 && !options.revisions)) {
+    return failed(store, id, header as string);
+  }
   if (ifMatch.kind === 'absent') return {};
   // based_on, when sent too, is the running version the text was written from and is checked by the edit
   // seam in its own sense; If-Match is the newest stored version read. They differ while a newer version
   // is stored but not running, so neither is refused for differing from the other (docs/api.md).
-  return { ifMatch: ifMatch.sequence };
+  return { ifMatch: ifMatch.sequence, revision: ifMatch.revision };
 }
 
 /** The optional precondition of activate and revert: If-Match when sent (`*` asks for nothing). */
 export async function optionalPrecondition(store: DocumentStore, id: string, header: string | undefined): Promise<{ ifMatch?: number }> {
   const ifMatch = readIfMatch(header);
-  if (ifMatch.kind === 'never') return failed(store, id, header as string);
+  if (ifMatch.kind === 'never' || (ifMatch.kind === 'tag' && ifMatch.revision > 0)) return failed(store, id, header as string);
   return ifMatch.kind === 'tag' ? { ifMatch: ifMatch.sequence } : {};
 }

@@ -12,7 +12,7 @@ import { patchRuleset } from '../rulesets/ruleset-patch.ts';
 import { readRulesetVersion } from '../rulesets/ruleset-versions.ts';
 import { fullView, withCounts } from '../rulesets/ruleset-view.ts';
 import { RULE_TIMEOUT_MS, runRulesetVersion } from '../rulesets/run-version.ts';
-import { etagHeaders, requiredPrecondition } from './preconditions.ts';
+import { requiredPrecondition, rulesetEtagHeaders } from './preconditions.ts';
 import { editorOf, memberOf } from './route-kit.ts';
 import {
   archiveRoute,
@@ -51,7 +51,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
     const { version_id } = c.req.valid('query');
     const ctx = c.get('ctx');
     const view = await fullView(ctx, id, version_id === undefined ? undefined : Number(version_id));
-    return c.json(view, 200, await etagHeaders(ctx.store, id));
+    return c.json(view, 200, await rulesetEtagHeaders(ctx.store, id));
   });
 
   app.openapi(createRulesetRoute, async (c) => {
@@ -59,7 +59,7 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
     const ctx = c.get('ctx');
     const view = await createRuleset(ctx, c.req.valid('json'), member);
     const location = `/v1/rulesets/${encodeURIComponent(view.id)}`;
-    return c.json(view, 201, { ...(await etagHeaders(ctx.store, view.id)), Location: location });
+    return c.json(view, 201, { ...(await rulesetEtagHeaders(ctx.store, view.id)), Location: location });
   });
 
   app.openapi(updateRoute, async (c) => {
@@ -67,30 +67,31 @@ export function rulesetRoutes(options: { ruleTimeoutMs?: number } = {}) {
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
     const b = c.req.valid('json');
-    const { ifMatch } = await requiredPrecondition(ctx.store, id, c.req.valid('header')['if-match'], b.based_on);
-    const view = await patchRuleset(ctx, id, b, member, ifMatch ?? (b.based_on as number));
-    return c.json(view, 200, await etagHeaders(ctx.store, id));
+    const header = c.req.valid('header')['if-match'];
+    const { ifMatch, revision } = await requiredPrecondition(ctx.store, id, header, b.based_on, { revisions: true });
+    const view = await patchRuleset(ctx, id, b, member, ifMatch ?? (b.based_on as number), revision);
+    return c.json(view, 200, await rulesetEtagHeaders(ctx.store, id));
   });
 
   app.openapi(latestRoute, async (c) => {
     const member = editorOf(c);
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
-    return c.json(await updateToLatest(ctx, id, c.req.valid('json'), member), 200, await etagHeaders(ctx.store, id));
+    return c.json(await updateToLatest(ctx, id, c.req.valid('json'), member), 200, await rulesetEtagHeaders(ctx.store, id));
   });
 
   app.openapi(archiveRoute, async (c) => {
     const member = memberOf(c);
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
-    return c.json(await archiveRuleset(ctx, id, c.req.valid('json'), member), 200, await etagHeaders(ctx.store, id));
+    return c.json(await archiveRuleset(ctx, id, c.req.valid('json'), member), 200, await rulesetEtagHeaders(ctx.store, id));
   });
 
   app.openapi(restoreRoute, async (c) => {
     const member = memberOf(c);
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
-    return c.json(await restoreRuleset(ctx, id, member), 200, await etagHeaders(ctx.store, id));
+    return c.json(await restoreRuleset(ctx, id, member), 200, await rulesetEtagHeaders(ctx.store, id));
   });
 
   app.openapi(validateRoute, async (c) => {

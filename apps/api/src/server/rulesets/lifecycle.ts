@@ -1,8 +1,9 @@
 // Statuses of rule documents and rule sets, with an archived set's replacement and a set's metadata as
 // renamed without a new version: lifecycle state kept beside the documents (the store's state), not in
-// their text, so changing it saves no version (docs/rulesets.md, "Versions and lifecycle").
+// their text, so changing it saves no version (docs/rulesets.md, "Versions and lifecycle"). Metadata changes are
+// counted per version, so a rule set's entity tag moves with them (docs/api.md, "Preconditions and paging").
 import { type DocumentKind, documentKindOf, type RuleStatus } from '@tollgate/engine';
-import type { DocumentStore } from '@tollgate/store';
+import { type DocumentStore, StoreError } from '@tollgate/store';
 
 export const LIFECYCLE_KEY = 'lifecycle';
 
@@ -15,6 +16,8 @@ export interface LifecycleRecord {
   name?: string;
   description?: string;
   tags?: string[];
+  /** How many metadata changes were made since version `version` was the newest: the second part of the set's tag. */
+  metadata_revision?: { version: number; count: number };
   changed_at: string;
   changed_by: string;
 }
@@ -31,6 +34,25 @@ const RULE_KINDS: readonly (DocumentKind | undefined)[] = ['policy', 'sheet', 'c
 export function defaultStatus(id: string): RuleStatus {
   return documentKindOf(id) === 'ruleset' ? 'draft' : 'active';
 }
+
+/** The metadata changes counted while `newest` is the newest version: 0 until one is made, and again after a save. */
+export function metadataRevision(record: Partial<LifecycleRecord> | undefined, newest: number): number {
+  const revision = record?.metadata_revision;
+  return revision !== undefined && revision.version === newest ? revision.count : 0;
+}
+
+/**
+ * A rule set's entity tag: its newest version, with the metadata changes made since after a dot once there is one.
+ *
+ * @example
+ * rulesetTag(7, 0) // '"7"'
+ * rulesetTag(7, 2) // '"7.2"'
+ */
+export function rulesetTag(newest: number, revision: number): string {
+  return revision === 0 ? `"${newest}"` : `"${newest}.${revision}"`;
+}
+
+const METADATA = ['name', 'description', 'tags'] as const;
 
 /** Whether a document has a status at all: rule documents and rule sets do. */
 export function hasStatus(id: string): boolean {
@@ -84,14 +106,16 @@ export class Lifecycle {
 
   /**
    * Changes a record; `undefined` members of the change remove them. Nothing is kept in memory unless the
-   * state file was written.
+   * state file was written. With `ifMatch` (the newest version read), a change that sets metadata counts one more
+   * metadata revision at it; `revision`, when given, must still be the count (refused as `precondition_failed`
+   * otherwise), checked in the same step as the write.
    */
   async update(
     id: string,
     change: Partial<Omit<LifecycleRecord, 'changed_at' | 'changed_by'>>,
     by: string,
     at: Date,
-    options: { ifMatch?: number } = {},
+    options: { ifMatch?: number; revision?: number } = {},
   ): Promise<LifecycleRecord> {
     const run = this.writing.then(async () => {
       const changed = (records: Record<string, LifecycleRecord>): LifecycleRecord => {
@@ -104,13 +128,21 @@ export class Lifecycle {
       };
       // One read-change-write in the store, under its lock: another process or node changing another record at
       // once loses nothing, and a PATCH's If-Match is checked in the same step (docs/rulesets.md).
-      const { ifMatch } = options;
+      const { ifMatch, revision } = options;
       let next: LifecycleRecord | undefined;
       const written = (await this.store.updateState(
         LIFECYCLE_KEY,
         (value) => {
           const records = recordsOf(value);
+          const counted = ifMatch === undefined ? 0 : metadataRevision(records[id], ifMatch);
+          if (ifMatch !== undefined && revision !== undefined && revision !== counted) {
+            throw new StoreError('precondition_failed', `${id} changed since it was read: its tag is ${rulesetTag(ifMatch, counted)}`, {
+              current: ifMatch,
+            });
+          }
           next = changed(records);
+          if (ifMatch !== undefined && METADATA.some((key) => change[key] !== undefined))
+            next.metadata_revision = { version: ifMatch, count: counted + 1 };
           return { ...records, [id]: next };
         },
         ifMatch === undefined ? {} : { ifMatch: { id, newest: ifMatch } },

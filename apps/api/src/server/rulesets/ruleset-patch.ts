@@ -30,9 +30,10 @@ const STEWARDS: readonly Role[] = ['owner', 'admin'];
 
 /**
  * Applies a PATCH to the set and answers it after the change. `ifMatch` (the newest version the writer
- * read) is checked first and again by the store with each write, under its lock.
+ * read) is checked first and again by the store with each write, under its lock. `revision` (the metadata
+ * changes counted in the If-Match tag, absent with based_on) is checked with a metadata change, in the same step.
  */
-export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch, member: Member, ifMatch: number) {
+export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch, member: Member, ifMatch: number, revision?: number) {
   const current = await readRulesetVersion(ctx, id);
   const newest = (await ctx.store.history(id).catch(storeError)).at(-1)?.sequence ?? null;
   if (newest !== ifMatch) {
@@ -116,6 +117,10 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
       }),
     );
   }
-  if (Object.keys(change).length > 0) await lifecycle.update(id, change, member.name, ctx.now(), { ifMatch });
+  // A metadata change moves the tag, so of two made from one read one applies (docs/api.md); other changes check
+  // the version part alone, as a tag read before any metadata change names it.
+  const renames = b.name !== undefined || b.description !== undefined || b.tags !== undefined;
+  const checked = renames && revision !== undefined ? { ifMatch, revision } : { ifMatch };
+  if (Object.keys(change).length > 0) await lifecycle.update(id, change, member.name, ctx.now(), checked).catch(storeError);
   return fullView(ctx, id);
 }
