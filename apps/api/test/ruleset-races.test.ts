@@ -1,12 +1,13 @@
 // Rule sets' lifecycle changed at once (docs/rulesets.md, "Versions and lifecycle"; docs/deploy.md, "Several nodes
 // on PostgreSQL"): PATCHes of the status of different sets racing on one SQLite node and on two PostgreSQL nodes
 // sharing one schema lose none; two metadata PATCHes from one read with the same If-Match apply once, the other 412;
-// and a status changed on one node is what the other node's GET answers within a second.
+// a status changed on one node is what the other node's GET answers within a second; and a trial started or
+// stopped on one node counts on the other from its next call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_UNREACHABLE, type TestSchema } from '../../../packages/store/test/postgres-fixture.ts';
 import type { AppContext } from '../src/server/context.ts';
 import { migratedSchema, startPostgresServer } from './postgres-harness.ts';
-import { type HttpServer, type LooseJson, okJson, startSqliteServer, type TestServer } from './server-harness.ts';
+import { agentKey, type HttpServer, type LooseJson, okJson, startSqliteServer, type TestServer } from './server-harness.ts';
 
 const SUPPORT = 'rulesets/support.ruleset.json';
 const path = (id: string) => `/v1/rulesets/${encodeURIComponent(id)}`;
@@ -121,6 +122,44 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(`two nodes on one PostgreSQL
   it('applies one of two metadata changes made from one read on two nodes', async () => {
     const [id] = await createSets(a, 'rename', 1);
     await raceRenames(a, b, id as string);
+  });
+
+  it("counts a trial started on one node from the other node's next call, and stops counting once stopped", async () => {
+    const policy = 'policies/refunds.policy.json';
+    const trial = `/v1/trials/${encodeURIComponent(policy)}`;
+    const running = await a.ctx.store.get(policy);
+    const candidate = await a.ctx.store.save({
+      id: policy,
+      text: (running?.text ?? '').replace('{', '{ '),
+      author: { kind: 'person', label: 'test' },
+      reason: 'a candidate',
+      activate: false,
+    });
+    const call = () =>
+      okJson(
+        b.call('POST', '/v1/agents/support-bot/calls', {
+          key: agentKey(a, 'support-bot'),
+          body: { tool: 'read_order', arguments: { id: '7' } },
+        }),
+      );
+    // B reads the trials before A starts one, so what it keeps is "none".
+    await call();
+    const body = { document: policy, sequence: candidate.sequence, sample_every: 1 };
+    await okJson(a.call('POST', '/v1/trials', { key: a.key('owner'), body }), 201);
+    await call();
+    const counted = async (calls: number) => {
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const read = await okJson(a.call('GET', trial, { key: a.key('viewer') }));
+        if (read.calls >= calls || Date.now() > deadline) return read.calls;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    expect(await counted(1)).toBe(1);
+    await okJson(a.call('POST', `${trial}/stop`, { key: a.key('owner'), body: {} }));
+    await call();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await counted(2)).toBe(1);
   });
 
   it("shows a status changed on one node in the other node's reads within a second", async () => {
