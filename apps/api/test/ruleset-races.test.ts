@@ -1,8 +1,8 @@
 // Rule sets' lifecycle changed at once (docs/rulesets.md, "Versions and lifecycle"; docs/deploy.md, "Several nodes
 // on PostgreSQL"): PATCHes of the status of different sets racing on one SQLite node and on two PostgreSQL nodes
 // sharing one schema lose none; two metadata PATCHes from one read with the same If-Match apply once, the other 412;
-// a status changed on one node is what the other node's GET answers within a second; and a trial started or
-// stopped on one node counts on the other from its next call.
+// archives and restores racing apply once each; a status changed on one node is what the other node's GET
+// answers within a second; and a trial started or stopped on one node counts on the other from its next call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_UNREACHABLE, type TestSchema } from '../../../packages/store/test/postgres-fixture.ts';
 import type { AppContext } from '../src/server/context.ts';
@@ -75,6 +75,23 @@ async function raceRenames(a: HttpServer, b: HttpServer, id: string): Promise<vo
   expect((await patchAt(b, id, { name: 'Stale' }, '"1"')).status).toBe(412);
 }
 
+/** Archives and restores racing over the servers: each applies once, and the set restores to the status it had. */
+async function raceArchives(servers: HttpServer[], id: string): Promise<void> {
+  const owner = (server: HttpServer) => ({ key: server.key('owner') });
+  await okJson(patchAt(servers[0] as HttpServer, id, { status: 'disabled' }, await etagOf(servers[0] as HttpServer, id)));
+  const archives = await Promise.all(
+    servers.flatMap((server) => [0, 1].map(() => server.call('POST', `${path(id)}/archive`, { ...owner(server), body: {} }))),
+  );
+  expect(archives.filter((r) => r.status === 200)).toHaveLength(1);
+  for (const r of archives.filter((x) => x.status !== 200)) expect(r.json.error.code).toBe('RULESET_ARCHIVED');
+  const restores = await Promise.all(
+    servers.flatMap((server) => [0, 1].map(() => server.call('POST', `${path(id)}/restore`, owner(server)))),
+  );
+  expect(restores.filter((r) => r.status === 200)).toHaveLength(1);
+  for (const r of restores.filter((x) => x.status !== 200)) expect(r.json.error.code).toBe('RULESET_NOT_ARCHIVED');
+  for (const server of servers) expect(await statusOn(server, id)).toBe('disabled');
+}
+
 describe('one SQLite node', () => {
   let s: TestServer;
   beforeAll(async () => {
@@ -86,6 +103,11 @@ describe('one SQLite node', () => {
 
   it('loses none of the status changes of different sets made at once', async () => {
     await raceStatuses([s], await createSets(s, 'race', SETS));
+  });
+
+  it('archives and restores once of several at once, back to the status the set had', async () => {
+    const [id] = await createSets(s, 'archive', 1);
+    await raceArchives([s], id as string);
   });
 
   it('applies one of two metadata changes made from one read', async () => {
@@ -117,6 +139,11 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(`two nodes on one PostgreSQL
 
   it('loses none of the status changes of different sets made at once on both nodes', async () => {
     await raceStatuses([a, b], await createSets(a, 'race', SETS));
+  });
+
+  it('archives and restores once of several at once on two nodes, back to the status the set had', async () => {
+    const [id] = await createSets(a, 'archive', 1);
+    await raceArchives([a, b], id as string);
   });
 
   it('applies one of two metadata changes made from one read on two nodes', async () => {

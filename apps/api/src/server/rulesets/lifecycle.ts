@@ -54,6 +54,9 @@ export function rulesetTag(newest: number, revision: number): string {
 
 const METADATA = ['name', 'description', 'tags'] as const;
 
+/** A change of a record: `undefined` members remove them. */
+export type LifecycleChange = Partial<Omit<LifecycleRecord, 'changed_at' | 'changed_by'>>;
+
 /** Whether a document has a status at all: rule documents and rule sets do. */
 export function hasStatus(id: string): boolean {
   const kind = documentKindOf(id);
@@ -108,19 +111,20 @@ export class Lifecycle {
    * Changes a record; `undefined` members of the change remove them. Nothing is kept in memory unless the
    * state file was written. With `ifMatch` (the newest version read), a change that sets metadata counts one more
    * metadata revision at it; `revision`, when given, must still be the count (refused as `precondition_failed`
-   * otherwise), checked in the same step as the write.
+   * otherwise), checked in the same step as the write. A change that depends on the record (an archive keeps the
+   * status it restores to) is a function of the record as read under the lock; it throws to refuse.
    */
   async update(
     id: string,
-    change: Partial<Omit<LifecycleRecord, 'changed_at' | 'changed_by'>>,
+    change: LifecycleChange | ((current: LifecycleRecord | { status: RuleStatus }) => LifecycleChange),
     by: string,
     at: Date,
     options: { ifMatch?: number; revision?: number } = {},
   ): Promise<LifecycleRecord> {
     const run = this.writing.then(async () => {
-      const changed = (records: Record<string, LifecycleRecord>): LifecycleRecord => {
-        const next: LifecycleRecord = { ...(records[id] ?? { status: defaultStatus(id) }), changed_at: at.toISOString(), changed_by: by };
-        for (const [key, value] of Object.entries(change)) {
+      const changed = (current: LifecycleRecord | { status: RuleStatus }, made: LifecycleChange): LifecycleRecord => {
+        const next: LifecycleRecord = { ...current, changed_at: at.toISOString(), changed_by: by };
+        for (const [key, value] of Object.entries(made)) {
           if (value === undefined) delete (next as unknown as Record<string, unknown>)[key];
           else (next as unknown as Record<string, unknown>)[key] = value;
         }
@@ -140,8 +144,10 @@ export class Lifecycle {
               current: ifMatch,
             });
           }
-          next = changed(records);
-          if (ifMatch !== undefined && METADATA.some((key) => change[key] !== undefined))
+          const current = records[id] ?? { status: defaultStatus(id) };
+          const made = typeof change === 'function' ? change(current) : change;
+          next = changed(current, made);
+          if (ifMatch !== undefined && METADATA.some((key) => made[key] !== undefined))
             next.metadata_revision = { version: ifMatch, count: counted + 1 };
           return { ...records, [id]: next };
         },

@@ -97,7 +97,18 @@ export async function archiveRuleset(ctx: AppContext, id: string, b: { replaced_
   const record = await lifecycle.of(id);
   if (record.status === 'archived') throw new ApiError('RULESET_ARCHIVED', `${id} is archived already`);
   if (b.replaced_by !== undefined) await assertReplacement(ctx, id, b.replaced_by);
-  await lifecycle.update(id, { status: 'archived', restores_to: record.status, replaced_by: b.replaced_by }, member.name, ctx.now());
+  // The status it restores to is the one under the store's lock, so a status changed meanwhile is the one kept.
+  await lifecycle
+    .update(
+      id,
+      (current) => {
+        if (current.status === 'archived') throw new ApiError('RULESET_ARCHIVED', `${id} is archived already`);
+        return { status: 'archived', restores_to: current.status, replaced_by: b.replaced_by };
+      },
+      member.name,
+      ctx.now(),
+    )
+    .catch(storeError);
   return fullView(ctx, id);
 }
 
@@ -110,7 +121,16 @@ export async function restoreRuleset(ctx: AppContext, id: string, member: Member
   let status: RuleStatus = 'restores_to' in record && record.restores_to !== undefined ? record.restores_to : 'draft';
   if (status === 'active' && view.pins.some((p) => p.status === 'draft')) status = 'draft';
   if (status === 'active' || status === 'test') await assertRulesetRuns(ctx, view);
-  await lifecycle.update(id, { status, restores_to: undefined, replaced_by: undefined }, member.name, ctx.now());
+  await lifecycle.update(
+    id,
+    (current) => {
+      // Checked again under the store's lock: of two restores at once, or a restore and a status change, one applies.
+      if (current.status !== 'archived') throw new ApiError('RULESET_NOT_ARCHIVED', `${id} is ${current.status}, not archived`);
+      return { status, restores_to: undefined, replaced_by: undefined };
+    },
+    member.name,
+    ctx.now(),
+  );
   return fullView(ctx, id);
 }
 

@@ -121,6 +121,11 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
   // the version part alone, as a tag read before any metadata change names it.
   const renames = b.name !== undefined || b.description !== undefined || b.tags !== undefined;
   const checked = renames && revision !== undefined ? { ifMatch, revision } : { ifMatch };
-  if (Object.keys(change).length > 0) await lifecycle.update(id, change, member.name, ctx.now(), checked).catch(storeError);
+  // An archive's status to restore to is the one under the store's lock, so a status changed meanwhile is kept.
+  const made =
+    b.status === 'archived'
+      ? (now: { status: RuleStatus }) => ({ ...change, restores_to: now.status === 'archived' ? undefined : now.status })
+      : change;
+  if (Object.keys(change).length > 0) await lifecycle.update(id, made, member.name, ctx.now(), checked).catch(storeError);
   return fullView(ctx, id);
 }
