@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { POSTGRES_UNREACHABLE, TEST_DATABASE_URL } from '../../../packages/store/test/postgres-fixture.ts';
+import { createApp } from '../src/server/app.ts';
 import { migratedSchema, startPostgresServer } from './postgres-harness.ts';
 import { startSqliteServer, type TestServer } from './server-harness.ts';
 
@@ -13,15 +14,17 @@ afterAll(async () => {
   for (const stop of stops.reverse()) await stop();
 });
 
-async function get(
-  server: TestServer,
-  path: string,
-): Promise<{ status: number; json: { status: string; checks?: { name: string; ok: boolean }[] } }> {
-  const res = await fetch(`${server.url}${path}`);
-  return { status: res.status, json: await res.json() };
+interface Answer {
+  status: string;
+  checks?: { name: string; ok: boolean }[];
 }
 
-const failing = (json: { checks?: { name: string; ok: boolean }[] }) => (json.checks ?? []).filter((c) => !c.ok).map((c) => c.name);
+async function get(server: TestServer, path: string): Promise<{ status: number; json: Answer }> {
+  const res = await fetch(`${server.url}${path}`);
+  return { status: res.status, json: (await res.json()) as Answer };
+}
+
+const failing = (json: Answer) => (json.checks ?? []).filter((c) => !c.ok).map((c) => c.name);
 
 describe('liveness and readiness on SQLite', () => {
   it('answers live and ready without a key, naming only the checks', async () => {
@@ -36,6 +39,21 @@ describe('liveness and readiness on SQLite', () => {
     expect((await fetch(`${server.url}/v1/health/ready?x=1`)).status).toBe(400);
     // The existing health answer is unchanged.
     expect(await get(server, '/v1/health')).toEqual({ status: 200, json: { status: 'ok' } });
+  });
+});
+
+describe('readiness while draining', () => {
+  it('fails `draining` first once a stop begins (cli/drain.ts)', async () => {
+    const server = await startSqliteServer();
+    stops.push(() => server.stop());
+    const drain = { draining: false };
+    const app = createApp({ ctx: server.ctx, drain });
+    expect((await app.request('/v1/health/ready')).status).toBe(200);
+    drain.draining = true;
+    const res = await app.request('/v1/health/ready');
+    expect(res.status).toBe(503);
+    expect(failing((await res.json()) as Answer)).toEqual(['draining']);
+    expect((await app.request('/v1/health/live')).status).toBe(200);
   });
 });
 

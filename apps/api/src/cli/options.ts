@@ -33,6 +33,7 @@ const OPTIONS = {
   'mcp-approval-wait': { type: 'string' },
   'mcp-upstream-timeout': { type: 'string' },
   'language-revision': { type: 'string' },
+  'drain-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

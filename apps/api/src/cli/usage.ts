@@ -3,11 +3,13 @@ export const USAGE = `tollgate: governs what AI agents do with their tools.
 
 Usage:
   tollgate serve [--data DIR | --database URL] [--host 127.0.0.1] [--port 8787] [--demo] [--language-revision 3]
-                 [--mcp-approval-wait 600] [--mcp-upstream-timeout 30]
+                 [--mcp-approval-wait 600] [--mcp-upstream-timeout 30] [--drain-timeout 10]
       Serves the console and the API over a data folder (documents + tollgate.db; .tollgate-data unless
       given), and MCP at /mcp. --demo seeds a fresh folder with a demo workspace and prints its keys once.
       --database postgres://... (or TOLLGATE_DATABASE_URL) runs the node on a PostgreSQL database that several
       nodes share instead: documents and state live there (docs/deploy.md); --data then holds only demo keys.
+      On SIGTERM it fails readiness, stops accepting, lets calls in flight finish for --drain-timeout seconds
+      (or TOLLGATE_DRAIN_TIMEOUT; 10), writes the decision log, leaves the node registry and exits 0.
   tollgate migrate --database URL [--json]
       Creates or upgrades the PostgreSQL schema (numbered migrations; safe to run again). A node refuses a
       schema older or newer than it knows. Exit 0 current, 1 the schema is newer than this Tollgate, 2 unreachable.

@@ -5,6 +5,7 @@ import { serve as serveNode } from '@hono/node-server';
 import { createApp } from '../../server/app.ts';
 import { seedDemo } from '../../server/demo.ts';
 import { heartbeatFromEnvironment } from '../../server/state/nodes/model.ts';
+import { drainAndClose, drainSecondsOf } from '../drain.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { openWorkspace } from '../open-workspace.ts';
 import {
@@ -15,9 +16,6 @@ import {
   secondsOption,
 } from '../options.ts';
 import { startOtlpTracing } from '../otlp-tracing.ts';
-
-/** How long a stopping server lets requests in flight finish before it cuts their connections. */
-const STOP_GRACE_MS = 3_000;
 
 const WEB_DIST = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
@@ -33,9 +31,12 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   const languageRevision = languageRevisionOf(options['language-revision']);
   // Registered as a deciding node: the language gate (docs/deploy.md) counts it until it stops.
   const node = { languageRevision, heartbeatMs: heartbeatFromEnvironment(process.env) };
+  // How long a stop lets requests in flight finish (drain.ts); read before the workspace opens, so a bad value opens nothing.
+  const drainMs = drainSecondsOf(options['drain-timeout']) * 1000;
   const { ctx, where } = await openWorkspace(options, 'serve', node);
   const demo = options.demo ? await seedDemo(ctx) : undefined;
-  const app = createApp({ ctx, webDist: WEB_DIST, mcp });
+  const drain = { draining: false };
+  const app = createApp({ ctx, webDist: WEB_DIST, mcp, drain });
   // Spans exported by OTLP only when an endpoint is set (otlp-tracing.ts, docs/deploy.md "Metrics and traces").
   const tracing = startOtlpTracing(process.env);
   return new Promise((done) => {
@@ -52,20 +53,20 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
       io.stderr.write(`tollgate serve: cannot listen on ${host}:${port}: ${err.code ?? err.message}\n`);
       void ctx.close().then(() => done(2));
     });
-    // A stop (docs/api.md, "Stopping the server"): no new connections, event streams ended, idle keep-alive
-    // connections closed, requests in flight finished (any still open after STOP_GRACE_MS are cut), then
-    // the decision log written and the database closed.
+    // A stop (docs/api.md, "Stopping the server"; drain.ts): readiness fails, no new connections, event streams
+    // ended, idle keep-alive connections closed, requests in flight finished (any still open after the drain
+    // timeout are cut), then the node off the registry, the decision log written and the database closed.
     const stop = () => {
-      server.close(
-        () =>
-          void ctx.close().then(async () => {
-            await tracing?.shutdown();
-            done(0);
-          }),
+      void drainAndClose(server as HttpServer, ctx, drain, drainMs).then(
+        async () => {
+          await tracing?.shutdown();
+          done(0);
+        },
+        (err: unknown) => {
+          io.stderr.write(`tollgate serve: the stop did not finish cleanly: ${String(err)}\n`);
+          done(1);
+        },
       );
-      ctx.events.close();
-      (server as HttpServer).closeIdleConnections();
-      setTimeout(() => (server as HttpServer).closeAllConnections(), STOP_GRACE_MS).unref();
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

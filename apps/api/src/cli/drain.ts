@@ -1,0 +1,44 @@
+// How `tollgate serve` stops on SIGTERM or SIGINT (docs/api.md, "Stopping the server"): readiness fails first
+// (GET /v1/health/ready answers 503 naming `draining`, server/health/readiness.ts), then the listener closes so no
+// new connection is accepted, event streams end and idle keep-alive connections close (and each one that goes
+// idle after its answer, so a finished call does not hold the stop); requests in flight, held calls' waits among
+// them, finish for up to the drain timeout, after which their connections are cut. Then the context closes: the
+// node leaves the registry (its row deleted), the decision log is written, the database closed.
+import type { Server as HttpServer } from 'node:http';
+import type { AppContext } from '../server/context.ts';
+import type { Drain } from '../server/health/readiness.ts';
+import { CliError } from './io.ts';
+
+/** How long requests in flight may finish once a stop begins, unless --drain-timeout or TOLLGATE_DRAIN_TIMEOUT say. */
+export const DEFAULT_DRAIN_SECONDS = 10;
+
+/** How often connections gone idle during a drain are closed. */
+const IDLE_SWEEP_MS = 50;
+
+/** --drain-timeout, else TOLLGATE_DRAIN_TIMEOUT, in whole seconds from 0; DEFAULT_DRAIN_SECONDS unless given. */
+export function drainSecondsOf(flag: string | undefined, env: Record<string, string | undefined> = process.env): number {
+  const text = flag ?? (env.TOLLGATE_DRAIN_TIMEOUT === '' ? undefined : env.TOLLGATE_DRAIN_TIMEOUT);
+  if (text === undefined) return DEFAULT_DRAIN_SECONDS;
+  if (!/^[0-9]{1,5}$/.test(text)) throw new CliError('USAGE', `--drain-timeout is a whole number of seconds from 0, got ${text}`);
+  return Number(text);
+}
+
+/**
+ * Drains the server and closes the context; resolves once both are done, within `graceMs` plus the context's
+ * close (the decision log's last write).
+ */
+export async function drainAndClose(server: HttpServer, ctx: AppContext, drain: Drain, graceMs: number): Promise<void> {
+  drain.draining = true;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  ctx.events.close();
+  server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+  const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+  try {
+    await closed;
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(cut);
+  }
+  await ctx.close();
+}
