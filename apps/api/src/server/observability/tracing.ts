@@ -9,7 +9,14 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 const tracer = trace.getTracer('tollgate');
 const w3c = new W3CTraceContextPropagator();
 const HEADERS = {
-  keys: (headers: Headers) => [...headers.keys()],
+  // forEach rather than keys(): every workspace's lib types Headers with it (bench's has no DOM.Iterable).
+  keys: (headers: Headers) => {
+    const names: string[] = [];
+    headers.forEach((_, name) => {
+      names.push(name);
+    });
+    return names;
+  },
   get: (headers: Headers, key: string) => headers.get(key) ?? undefined,
 };
 
