@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { StoreError } from '@tollgate/store';
 import type { NodeRegistration } from '../server/assemble-context.ts';
 import type { AppContext } from '../server/context.ts';
+import { poolBoundsFrom } from '../server/postgres/pool-bounds.ts';
 import { openPostgresContext } from '../server/postgres/postgres-context.ts';
 import { SchemaMismatch } from '../server/postgres/schema.ts';
 import { openContext } from '../server/sqlite-context.ts';
@@ -28,7 +29,13 @@ export async function openWorkspace(options: ParsedOptions, command: string, nod
   const dataDir = resolve(options.data ?? '.tollgate-data');
   const database = databaseOf(options);
   if (database !== undefined) {
-    const ctx = await openPostgresContext(database, { dataDir, node }).catch((err: unknown) => {
+    let bounds: ReturnType<typeof poolBoundsFrom>;
+    try {
+      bounds = poolBoundsFrom(process.env, options);
+    } catch (err) {
+      throw new CliError('USAGE', `tollgate ${command}: ${(err as Error).message}`);
+    }
+    const ctx = await openPostgresContext(database, { dataDir, node, bounds }).catch((err: unknown) => {
       if (err instanceof SchemaMismatch) throw new CliError(err.code, `tollgate ${command}: ${err.code}: ${err.message}`);
       if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate ${command}: STORE_DAMAGED: ${err.message}`);
       throw new CliError(

@@ -34,6 +34,13 @@ const OPTIONS = {
   'mcp-upstream-timeout': { type: 'string' },
   'language-revision': { type: 'string' },
   'drain-timeout': { type: 'string' },
+  // The PostgreSQL pool's bounds (server/postgres/pool-bounds.ts, POOL_BOUND_FLAGS).
+  'pg-max': { type: 'string' },
+  'pg-connect-timeout-ms': { type: 'string' },
+  'pg-statement-timeout-ms': { type: 'string' },
+  'pg-lock-timeout-ms': { type: 'string' },
+  'pg-idle-in-transaction-ms': { type: 'string' },
+  'pg-query-timeout-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -10,6 +10,8 @@ Usage:
       nodes share instead: documents and state live there (docs/deploy.md); --data then holds only demo keys.
       On SIGTERM it fails readiness, stops accepting, lets calls in flight finish for --drain-timeout seconds
       (or TOLLGATE_DRAIN_TIMEOUT; 10), writes the decision log, leaves the node registry and exits 0.
+      On PostgreSQL --pg-max, --pg-connect-timeout-ms, --pg-statement-timeout-ms, --pg-lock-timeout-ms,
+      --pg-idle-in-transaction-ms and --pg-query-timeout-ms bound its pool (docs/deploy.md, "Sizing").
   tollgate migrate --database URL [--json]
       Creates or upgrades the PostgreSQL schema (numbered migrations; safe to run again). A node refuses a
       schema older or newer than it knows. Exit 0 current, 1 the schema is newer than this Tollgate, 2 unreachable.

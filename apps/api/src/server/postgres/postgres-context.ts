@@ -7,7 +7,6 @@
 // the state's counters, which the state store reads the same way.
 import { mkdirSync } from 'node:fs';
 import { PostgresDocumentStore } from '@tollgate/store';
-import pg from 'pg';
 import { assembleContext, type NodeRegistration } from '../assemble-context.ts';
 import type { AppContext } from '../context.ts';
 import { EventHub } from '../event-hub.ts';
@@ -17,13 +16,11 @@ import { STATE_GENERATIONS, TurnGenerations, type TurnRead } from '../state/post
 import { PostgresStateStore } from '../state/postgres-state.ts';
 import { versionsInUse } from '../versions-in-use.ts';
 import { relayEvents } from './cluster-events.ts';
+import { boundedPool, type PoolBounds, poolBoundsFrom } from './pool-bounds.ts';
 import { assertSchemaCurrent } from './schema.ts';
 
 /** The state keys of trials, one a document (PolicyTrials in @tollgate/store). */
 const TRIALS_PREFIX = 'trials/';
-
-/** Connections one node keeps open at most (the document store's listener and the events' take one each). */
-const POOL_SIZE = 16;
 
 export interface PostgresContextOptions {
   now?: () => Date;
@@ -31,6 +28,8 @@ export interface PostgresContextOptions {
   node?: NodeRegistration;
   /** Where the demo's keys file goes; nothing else is kept on disk. */
   dataDir: string;
+  /** The pool's size and timeouts (pool-bounds.ts); the environment's over the defaults unless given. */
+  bounds?: PoolBounds;
 }
 
 /**
@@ -41,9 +40,8 @@ export interface PostgresContextOptions {
  * const ctx = await openPostgresContext('postgres://tollgate@db/tollgate', { dataDir: '.tollgate-data' });
  */
 export async function openPostgresContext(url: string, options: PostgresContextOptions): Promise<AppContext> {
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5_000 });
-  // An idle connection the server drops is reported on the pool; the next query opens another.
-  pool.on('error', () => {});
+  // Every client guarded and bounded: a connection that dies or stalls fails its request, never the process.
+  const pool = boundedPool(url, options.bounds ?? poolBoundsFrom(process.env));
   const opened: (() => Promise<void>)[] = [() => pool.end()];
   const closeOpened = async () => {
     for (const close of opened.reverse()) await close().catch(() => {});
