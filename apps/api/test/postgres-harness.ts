@@ -1,29 +1,22 @@
 // A server in this process on a fresh PostgreSQL schema (migrated as `tollgate migrate` does), with the demo
 // seeded: the API tests that must show a behaviour on the shared database use it beside server-harness.ts, whose
-// startServer serves every route suite here when TOLLGATE_TEST_STATE=postgres (startPostgresTestServer).
+// startServer serves every route suite here when TOLLGATE_TEST_STATE=postgres (startPostgresTestServer, on a
+// database of its own).
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { freshSchema, POSTGRES_UNREACHABLE, type TestSchema } from '../../../packages/store/test/postgres-fixture.ts';
 import type { AppContext } from '../src/server/context.ts';
 import { openPostgresContext } from '../src/server/postgres/postgres-context.ts';
-import { migrateSchema } from '../src/server/postgres/schema.ts';
+import { databaseUrl, dropDatabase, migrate, onServer } from './postgres-databases.ts';
 import { type ServerOptions, serveContext, type TestServer } from './server-harness.ts';
 
-/**
- * Creates a schema of its own and migrates it; `drop` removes it. `asyncCommit` makes its URL commit without waiting
- * for the disk (below).
- */
-export async function migratedSchema(label: string, options: { asyncCommit?: boolean } = {}): Promise<TestSchema> {
-  const fresh = await freshSchema(label);
-  const schema = options.asyncCommit ? { ...fresh, url: withAsyncCommit(fresh.url) } : fresh;
-  const pool = new pg.Pool({ connectionString: schema.url, max: 2 });
-  try {
-    await migrateSchema(pool);
-  } finally {
-    await pool.end();
-  }
+/** Creates a schema of its own and migrates it; `drop` removes it. */
+export async function migratedSchema(label: string): Promise<TestSchema> {
+  const schema = await freshSchema(label);
+  await migrate(schema.url);
   return schema;
 }
 
@@ -60,6 +53,45 @@ export async function startPostgresServer(
   });
 }
 
+// Each route suite's server gets a database of its own, copied from one migrated once for the run
+// (postgres-route-global.ts): schemas of one database would share its NOTIFY channels, and a server would hear
+// the document and approval notices of the servers other test files run at the same time.
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The migrated database every route suite's database is copied from (postgres-route-global.ts). */
+    routeTemplate?: string;
+  }
+}
+
+/** A database on the test server: `url` reaches it; `drop` removes it, closing what is still connected. */
+export interface TestDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A migrated database of its own: a copy of the run's template (CREATE DATABASE ... TEMPLATE, a file copy that takes
+ * about as long as migrating a schema), or, outside the `postgres` project, one migrated here.
+ */
+export async function routeDatabase(): Promise<TestDatabase> {
+  const template = inject('routeTemplate');
+  const name = `${template ?? 'tg_route'}_${randomBytes(5).toString('hex')}`;
+  await onServer(`CREATE DATABASE ${name}${template === undefined ? '' : ` TEMPLATE ${template}`}`);
+  const url = withAsyncCommit(databaseUrl(name));
+  const database = { name, url, drop: () => dropDatabase(name) };
+  if (template === undefined) {
+    try {
+      await migrate(url);
+    } catch (err) {
+      await database.drop();
+      throw err;
+    }
+  }
+  return database;
+}
+
 /**
  * The URL with synchronous_commit off for every connection made from it: a commit answers before the disk has it,
  * so a route suite's many small transactions (the demo's seed, every gate call) do not each wait on it. Only a crash
@@ -71,37 +103,37 @@ function withAsyncCommit(url: string): string {
   return u.toString();
 }
 
-/** The schema of each data folder served: a server started on a folder serves the workspace already there. */
-const folders = new Map<string, { schema: TestSchema; servers: number; ours: boolean }>();
+/** The database of each data folder served: a server started on a folder serves the workspace already there. */
+const folders = new Map<string, { database: TestDatabase; servers: number; ours: boolean }>();
 
 /**
- * A schema migrated before it is asked for: migrating one takes most of a server's start on PostgreSQL, so the
- * first is made while the test file loads (server-harness.ts calls prepareSchema on import), and once a file has
- * started two servers, the next is made while the last one's tests run.
+ * A database made before it is asked for: the first of a test file is made while the file loads
+ * (postgres-route-setup.ts calls prepareDatabase), and once a file has started two servers, the next is made while
+ * the last one's tests run.
  */
-let spare: Promise<TestSchema> | undefined;
+let spare: Promise<TestDatabase> | undefined;
 let taken = 0;
-/** Drops begun when a server stopped, awaited once the file is done (finishRouteSchemas). */
+/** Drops begun when a server stopped, awaited once the file is done (finishRouteDatabases). */
 const dropping: Promise<void>[] = [];
 
-export function prepareSchema(): void {
+export function prepareDatabase(): void {
   if (POSTGRES_UNREACHABLE !== undefined || spare !== undefined) return;
-  spare = migratedSchema('route', { asyncCommit: true });
+  spare = routeDatabase();
   // A failure is the next startServer's to report.
   spare.catch(() => {});
 }
 
-async function takeSchema(): Promise<TestSchema> {
-  const schema = spare ?? migratedSchema('route', { asyncCommit: true });
+function takeDatabase(): Promise<TestDatabase> {
+  const database = spare ?? routeDatabase();
   spare = undefined;
-  if (++taken >= 2) prepareSchema();
-  return schema;
+  if (++taken >= 2) prepareDatabase();
+  return database;
 }
 
 /**
- * startServer's PostgreSQL side (TOLLGATE_TEST_STATE=postgres): a fresh migrated schema and a folder for its demo
+ * startServer's PostgreSQL side (TOLLGATE_TEST_STATE=postgres): a fresh migrated database and a folder for its demo
  * keys, both removed when the last server on them stops; or, for a data folder the test names, that folder's
- * schema, kept for a later server on the folder until the file is done.
+ * database, kept for a later server on the folder until the file is done.
  */
 export async function startPostgresTestServer(options: ServerOptions): Promise<TestServer<AppContext>> {
   if (POSTGRES_UNREACHABLE !== undefined) {
@@ -110,7 +142,7 @@ export async function startPostgresTestServer(options: ServerOptions): Promise<T
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tollgate-pg-'));
   let folder = folders.get(dataDir);
   if (folder === undefined) {
-    folder = { schema: await takeSchema(), servers: 0, ours: options.dataDir === undefined };
+    folder = { database: await takeDatabase(), servers: 0, ours: options.dataDir === undefined };
     folders.set(dataDir, folder);
   }
   const served = folder;
@@ -120,11 +152,11 @@ export async function startPostgresTestServer(options: ServerOptions): Promise<T
     if (!served.ours || served.servers > 0) return;
     folders.delete(dataDir);
     rmSync(dataDir, { recursive: true, force: true });
-    // Nothing reads the schema again: the next test need not wait for it to go.
-    dropping.push(served.schema.drop());
+    // Nothing reads the database again: the next test need not wait for it to go.
+    dropping.push(served.database.drop());
   };
   try {
-    return await startPostgresServer(served.schema.url, {
+    return await startPostgresServer(served.database.url, {
       dataDir,
       ...(options.now ? { now: options.now } : {}),
       ...(options.ruleTimeoutMs !== undefined ? { ruleTimeoutMs: options.ruleTimeoutMs } : {}),
@@ -137,19 +169,20 @@ export async function startPostgresTestServer(options: ServerOptions): Promise<T
 }
 
 /**
- * Once a test file is done (server-harness.ts registers it): drops the schemas of the data folders it named, the
- * spare no server took and those still being dropped.
+ * Once a test file is done (postgres-route-setup.ts): drops the databases of the data folders it named, the spare no
+ * server took and those still being dropped.
  */
-export async function finishRouteSchemas(): Promise<void> {
+export async function finishRouteDatabases(): Promise<void> {
+  taken = 0;
   for (const [dataDir, folder] of folders) {
     if (folder.ours) continue;
     folders.delete(dataDir);
-    dropping.push(folder.schema.drop());
+    dropping.push(folder.database.drop());
   }
   if (spare !== undefined) {
     dropping.push(
       spare.then(
-        (schema) => schema.drop(),
+        (database) => database.drop(),
         () => {},
       ),
     );

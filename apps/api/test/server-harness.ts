@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { createApp } from '../src/server/app.ts';
 import type { AppContext } from '../src/server/context.ts';
 import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
@@ -157,23 +157,13 @@ let postgres: Promise<typeof import('./postgres-harness.ts')> | undefined;
 
 /**
  * Starts a server in this process on a fresh demo workspace (or the data folder's, when given), on the state store
- * TEST_STATE names.
+ * TEST_STATE names. On PostgreSQL, postgres-route-setup.ts (vitest.config.ts's `postgres` project) drops what a test
+ * file's servers leave once the file is done.
  */
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   if (TEST_STATE === 'sqlite') return startSqliteServer(options);
   postgres ??= import('./postgres-harness.ts');
   return (await postgres).startPostgresTestServer(options);
-}
-
-// On PostgreSQL, a test file's first schema is migrated while the file loads, and every schema it used is gone once it
-// is done (postgres-harness.ts).
-if (TEST_STATE === 'postgres' && process.env.VITEST) {
-  postgres = import('./postgres-harness.ts');
-  void postgres.then(
-    (harness) => harness.prepareSchema(),
-    () => {},
-  );
-  afterAll(async () => (await postgres)?.finishRouteSchemas());
 }
 
 /** Starts a server on SQLite whatever TEST_STATE says: for tests about the data folder and its database file. */
