@@ -2,14 +2,16 @@
 // small pool, its schema checked as serve checks it. Apart from open-workspace.ts, so these commands do not load the
 // server.
 import pg from 'pg';
+import { guardClients } from '../server/postgres/pool-bounds.ts';
 import { assertSchemaCurrent, SchemaMismatch } from '../server/postgres/schema.ts';
 import { CliError } from './io.ts';
 
 /** A pool on the database whose schema is the one this Tollgate knows; refused with serve's codes otherwise (exit 2). */
 export async function openCurrentDatabase(url: string, command: string): Promise<pg.Pool> {
   const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: 5_000 });
-  // An idle pooled connection that drops emits on the pool; without a listener that ends the process.
-  pool.on('error', () => {});
+  // A connection that drops emits 'error', idle on the pool or checked out on its client; without a listener that
+  // ends the process (pool-bounds.ts). No server-side bounds: a command's one long transaction is its own.
+  guardClients(pool);
   try {
     await assertSchemaCurrent(pool);
     return pool;
