@@ -152,8 +152,16 @@ export interface ServerOptions {
   ruleTimeoutMs?: number;
 }
 
-/** Loaded on PostgreSQL only, so a run on SQLite never reaches for the database. */
-let postgres: Promise<typeof import('./postgres-harness.ts')> | undefined;
+/**
+ * How a server starts on PostgreSQL: given by postgres-route-setup.ts, the `postgres` project's setup file, so a run
+ * on SQLite never reaches for the database and this module never imports postgres-harness.ts, which builds on it.
+ */
+let startOnPostgres: ((options: ServerOptions) => Promise<TestServer>) | undefined;
+
+/** Makes startServer start its servers with `start` when TEST_STATE is postgres (postgres-route-setup.ts). */
+export function startServersOnPostgresWith(start: (options: ServerOptions) => Promise<TestServer>): void {
+  startOnPostgres = start;
+}
 
 /**
  * Starts a server in this process on a fresh demo workspace (or the data folder's, when given), on the state store
@@ -162,8 +170,10 @@ let postgres: Promise<typeof import('./postgres-harness.ts')> | undefined;
  */
 export async function startServer(options: ServerOptions = {}): Promise<TestServer> {
   if (TEST_STATE === 'sqlite') return startSqliteServer(options);
-  postgres ??= import('./postgres-harness.ts');
-  return (await postgres).startPostgresTestServer(options);
+  if (startOnPostgres === undefined) {
+    throw new Error("TOLLGATE_TEST_STATE=postgres runs in vitest.config.ts's postgres project, whose setup file starts the servers");
+  }
+  return startOnPostgres(options);
 }
 
 /** Starts a server on SQLite whatever TEST_STATE says: for tests about the data folder and its database file. */
