@@ -1,60 +1,14 @@
 // A node whose database connections die or stall stays up and answers within its bounds (docs/deploy.md,
-// "Sizing"; apps/api/src/server/postgres/pool-bounds.ts): the node reaches PostgreSQL through a TCP proxy written
-// here that can forward, cut every socket (and refuse new ones), or stall (accept and forward nothing). Calls made
-// meanwhile are answered 503 DATABASE_UNAVAILABLE with Retry-After, never allowed and never left waiting past the
+// "Sizing"; apps/api/src/server/postgres/pool-bounds.ts): the node reaches PostgreSQL through a TCP proxy
+// (db-proxy.ts) that can forward, cut every socket (and refuse new ones), or stall (accept and forward nothing). Calls
+// made meanwhile are answered 503 DATABASE_UNAVAILABLE with Retry-After, never allowed and never left waiting past the
 // configured bound; once the proxy forwards again the same server decides again, with no restart.
-import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_UNREACHABLE, TEST_DATABASE_URL, type TestSchema } from '../../../packages/store/test/postgres-fixture.ts';
 import { POOL_BOUND_VARIABLES } from '../src/server/postgres/pool-bounds.ts';
+import { DbProxy } from './db-proxy.ts';
 import { migratedSchema, startPostgresServer } from './postgres-harness.ts';
 import { agentKey, type TestServer } from './server-harness.ts';
-
-type Mode = 'forward' | 'cut' | 'stall';
-
-/** A proxy to the test database whose mode the test sets. */
-class DbProxy {
-  mode: Mode = 'forward';
-  private readonly sockets = new Set<Socket>();
-  private server: Server | undefined;
-  port = 0;
-  constructor(private readonly target: { host: string; port: number }) {}
-  async open(): Promise<void> {
-    this.server = createServer((client) => {
-      if (this.mode === 'cut') return void client.destroy();
-      const upstream = connect(this.target.port, this.target.host);
-      for (const [from, to] of [
-        [client, upstream],
-        [upstream, client],
-      ] as const) {
-        this.sockets.add(from);
-        from.on('close', () => {
-          this.sockets.delete(from);
-          to.destroy();
-        });
-        from.on('error', () => from.destroy());
-        // A stalled proxy keeps every socket open and forwards nothing.
-        from.on('data', (chunk: Buffer) => {
-          if (this.mode === 'forward') to.write(chunk);
-        });
-      }
-    });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', () => resolve()));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-  set(mode: Mode): void {
-    this.mode = mode;
-    if (mode !== 'forward') for (const s of this.sockets) if (mode === 'cut') s.destroy();
-  }
-  /** Every socket closed, the stalled ones included. */
-  drop(): void {
-    for (const s of this.sockets) s.destroy();
-  }
-  async close(): Promise<void> {
-    this.drop();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
-  }
-}
 
 const BOUNDS: Record<string, string> = {
   [POOL_BOUND_VARIABLES.connectionTimeoutMs]: '800',
