@@ -76,8 +76,12 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
     // The driver loads only when the store makes a pool: every importer of this package (the CLI's
     // commands) would otherwise pay for it at start (docs/performance.md, "The cli suite").
     const pool = given ?? new (await import('pg')).default.Pool({ connectionString });
-    // An idle pooled connection that drops emits on the pool; without a listener that ends the process.
-    if (!given) pool.on('error', () => {});
+    // A connection that drops emits 'error': an idle one on the pool, a checked-out one on its client. Without a
+    // listener either ends the process; the query in flight fails, and its caller is told.
+    if (!given) {
+      pool.on('error', () => {});
+      pool.on('connect', (client) => client.on('error', () => {}));
+    }
     const store = new PostgresDocumentStore(pool, !given, options);
     try {
       await pool.query('SELECT 1 FROM document_changes').catch((err: { code?: string; message?: string }) => {

@@ -68,36 +68,28 @@ export function poolBoundsFrom(env: Record<string, string | undefined>, flags: R
   return bounds;
 }
 
-/** A pool on `url` within `bounds`, every client it opens guarded and bounded (guardClients). */
+/**
+ * A pool on `url` within `bounds`, every client it opens guarded (guardClients) and bounded: the server's timeouts
+ * are startup parameters of each connection, so they hold from its first statement and cost no round trip.
+ */
 export function boundedPool(url: string, bounds: PoolBounds): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: bounds.max,
     connectionTimeoutMillis: bounds.connectionTimeoutMs,
     query_timeout: bounds.queryTimeoutMs,
+    statement_timeout: bounds.statementTimeoutMs,
+    lock_timeout: bounds.lockTimeoutMs,
+    idle_in_transaction_session_timeout: bounds.idleInTransactionMs,
   });
-  guardClients(pool, bounds);
+  guardClients(pool);
   return pool;
 }
 
-/**
- * Gives every client the pool opens an 'error' listener for its whole life, and (with `bounds`) sets the server's
- * timeouts on it before its first use: the SET is queued ahead of whatever the caller sends.
- */
-export function guardClients(pool: pg.Pool, bounds?: PoolBounds): void {
+/** Gives every client the pool opens an 'error' listener for its whole life. */
+export function guardClients(pool: pg.Pool): void {
   // An idle connection the server drops is reported on the pool; the next query opens another.
   pool.on('error', () => {});
-  pool.on('connect', (client) => {
-    // A connection lost while checked out fails the query in flight, which its caller answers; nothing more here.
-    client.on('error', () => {});
-    if (!bounds) return;
-    const set = [
-      `SET statement_timeout = ${bounds.statementTimeoutMs}`,
-      `SET lock_timeout = ${bounds.lockTimeoutMs}`,
-      `SET idle_in_transaction_session_timeout = ${bounds.idleInTransactionMs}`,
-    ].join('; ');
-    client.query(set).catch(() => {
-      // The connection failed as it opened: its first query fails the same way, and its caller is told.
-    });
-  });
+  // A connection lost while checked out fails the query in flight, which its caller answers; nothing more here.
+  pool.on('connect', (client) => client.on('error', () => {}));
 }
