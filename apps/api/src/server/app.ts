@@ -34,6 +34,7 @@ import { simulationRoutes } from './routes/simulations.ts';
 import { toolBindingRoutes } from './routes/tool-bindings.ts';
 import { upstreamRoutes } from './routes/upstreams.ts';
 import { ruleSheets } from './rule-sheets.ts';
+import { asArrived } from './state/request-arrival.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -81,6 +82,9 @@ export function createApp(options: AppOptions = {}): Hono {
   const app = new Hono();
   app.onError(handleError);
   const ctx = options.ctx;
+  // On a shared database a request's reads of the generation counters are shared by arrival
+  // (state/request-arrival.ts); SQLite reads its counters in the process and needs no numbering.
+  if (ctx?.state.kind === 'postgres') app.use('*', (_c, next) => asArrived(next));
   // Degraded, with each damaged file named, while the store holds damage (docs/store.md, "Faults"); it reads
   // only what the store already found, so it answers at once even while a write waits for the lock.
   // The public routes take no query, as every described route refuses what it does not declare.

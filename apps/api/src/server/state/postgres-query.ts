@@ -1,7 +1,8 @@
 // Small parts every PostgreSQL state module shares: queries whose BIGINT columns (counts, rowids, counters) read
-// as numbers, as SQLite gives them; and a counter read at most once per
-// turn of the event loop (as members/sqlite.ts reads SQLite's), so every request of a turn shares one read.
+// as numbers, as SQLite gives them; and the generation counters, read once and shared by the requests it can
+// answer (TurnGenerations).
 import pg from 'pg';
+import { arrivalOfRequest, lastArrival } from './request-arrival.ts';
 
 /** Where a query runs: the pool, or a connection holding a transaction. */
 export type Queryable = pg.Pool | pg.PoolClient;
@@ -41,14 +42,18 @@ export interface TurnRead {
 
 /**
  * The generation counters a node checks before trusting what it cached (keys and members, authorizations, and on a
- * node the documents), read together in one statement at most once per turn of the event loop: every request
- * handled in a turn arrived before it began, so none was sent after a change the read misses. One round trip a
- * turn instead of one per counter (docs/performance.md, "The cluster suite").
+ * node the documents), read together in one statement and shared: by every request handled in the turn of the
+ * event loop the read is sent in (each arrived before the turn began, so none was sent after a change the read
+ * misses), and by every request that arrived before it was sent (request-arrival.ts), so a request's later
+ * questions are answered by the read its first one waited for. One round trip a request at most, instead of one
+ * per counter and step (docs/performance.md, "The cluster suite").
  */
 export class TurnGenerations {
   private readonly pool: pg.Pool;
   private readonly sql: string;
   private reading: Promise<Record<string, number>> | undefined;
+  /** The newest read, and the number of the last request that arrived before it was sent. */
+  private latest: { after: number; reading: Promise<Record<string, number>> } | undefined;
 
   /** `counters` names each counter by the statement that reads it (one row, one column named generation). */
   constructor(pool: pg.Pool, counters: Record<string, string>) {
@@ -68,20 +73,25 @@ export class TurnGenerations {
       },
       stale: () => {
         this.reading = undefined;
+        this.latest = undefined;
       },
     };
   }
 
   private readAll(): Promise<Record<string, number>> {
     if (this.reading) return this.reading;
+    const asking = arrivalOfRequest();
+    if (asking !== undefined && this.latest !== undefined && this.latest.after >= asking) return this.latest.reading;
     const reading = rowsOf<Record<string, number>>(this.pool, this.sql).then((rows) => rows[0] ?? {});
     this.reading = reading;
+    this.latest = { after: lastArrival(), reading };
     setImmediate(() => {
       if (this.reading === reading) this.reading = undefined;
     });
-    // A failed read is not shared past this turn either; its callers see the failure.
+    // A failed read is shared no further; its callers see the failure.
     reading.catch(() => {
       if (this.reading === reading) this.reading = undefined;
+      if (this.latest?.reading === reading) this.latest = undefined;
     });
     return reading;
   }
