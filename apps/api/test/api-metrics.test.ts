@@ -25,6 +25,7 @@ const FAMILIES = [
   'tollgate_trial_calls_total',
   'tollgate_trial_differences_total',
   'tollgate_decision_log_queued',
+  'tollgate_decision_log_lag_seconds',
   'tollgate_db_pool_connections',
   'tollgate_db_pool_idle_connections',
   'tollgate_db_pool_waiting_clients',

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COLUMNS } from '../src/server/state/decisions/model.ts';
 import { decodeCursor } from '../src/server/state/keyset.ts';
 import type { StateStore } from '../src/server/state/state-store.ts';
-import { BACKENDS, decisionRow, holdCall, nextTurn, type StateFixture, titleOf } from './state-contract-backends.ts';
+import { approvalRow, BACKENDS, decisionRow, holdCall, nextTurn, type StateFixture, titleOf } from './state-contract-backends.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000);
@@ -305,6 +305,74 @@ for (const backend of BACKENDS) {
         expect((await f.a.sessionHistory('agent-a', 'burst')).length).toBe(3);
         expect((await f.b.recordedDecisions({ agent: 'agent-a', limit: 100 })).filter((r) => r.decision === 'allow').length).toBe(3);
         expect(await f.b.countDecisions()).toBe(20);
+      });
+
+      it('decides the calls of sessions raced over the nodes as if one at a time, in the order written (generated)', async () => {
+        const nodes = f.sessionNodes;
+        const T = at(5);
+        let run = 0;
+        await fc.assert(
+          fc.asyncProperty(
+            fc.record({
+              limits: fc.record({ a: fc.nat(3), b: fc.nat(3) }),
+              calls: fc.array(fc.record({ node: fc.nat(1), agent: fc.nat(2), tool: fc.constantFrom('a', 'b', 'h') }), {
+                minLength: 1,
+                maxLength: 24,
+              }),
+              batch: fc.integer({ min: 1, max: 8 }),
+            }),
+            async ({ limits, calls, batch }) => {
+              run++;
+              // An agent of its own per session and run, so the recorded calls of each read back apart.
+              const agentOf = (i: number) => `prop-${run}-${i}`;
+              const rule = (tool: string, history: readonly { tool: string }[]) => {
+                if (tool === 'h') return 'hold';
+                return history.filter((c) => c.tool === tool).length < limits[tool as 'a' | 'b'] ? 'allow' : 'deny';
+              };
+              for (let i = 0; i < calls.length; i += batch) {
+                await Promise.all(
+                  calls.slice(i, i + batch).map((c) =>
+                    (nodes[c.node % nodes.length] as StateStore).recordDecision(agentOf(c.agent), 's', (history) => {
+                      const row = decisionRow({
+                        at: T,
+                        agent: agentOf(c.agent),
+                        tool: c.tool,
+                        session: 's',
+                        decision: rule(c.tool, history),
+                      });
+                      return row.decision === 'hold' ? { row, approval: approvalRow(row, ['m-1']) } : { row };
+                    }),
+                  ),
+                );
+              }
+              for (const n of nodes) await n.flushDecisions();
+              let recorded = 0;
+              for (let agent = 0; agent < 3; agent++) {
+                // One time for every call: the log's order is the order written.
+                const rows = await f.b.recordedDecisions({ agent: agentOf(agent), limit: 100 });
+                recorded += rows.length;
+                const allowed: { tool: string }[] = [];
+                for (const row of rows) {
+                  expect(row.decision, `${agentOf(agent)}'s call ${row.call_id}`).toBe(rule(row.tool, allowed));
+                  if (row.decision === 'allow') allowed.push({ tool: row.tool });
+                }
+              }
+              expect(recorded).toBe(calls.length);
+            },
+          ),
+          { numRuns: 20 },
+        );
+      });
+
+      it('observes the decisions not yet written and when the oldest was decided, and none once written', async () => {
+        const rows = [decisionRow({ at: at(1) }), decisionRow({ at: at(2) })];
+        const recorded = rows.map((row) => f.a.recordDecision(row.agent, undefined, () => ({ row })));
+        const waiting = await f.a.observe(at(3));
+        expect(waiting.decisionsQueued).toBe(2);
+        expect(waiting.oldestQueuedAt).toBe(at(1).toISOString());
+        await Promise.all(recorded);
+        await f.a.flushDecisions();
+        expect(await f.a.observe(at(3))).toMatchObject({ decisionsQueued: 0, oldestQueuedAt: null });
       });
 
       it("writes a held call's approval before recordDecision resolves", async () => {

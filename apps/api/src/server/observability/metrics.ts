@@ -174,6 +174,9 @@ function stateGauges(registers: Registry[], sources: MetricsSources): void {
     o.pendingApprovals.oldestCreatedAt === null ? 0 : Math.max(0, (at.getTime() - Date.parse(o.pendingApprovals.oldestCreatedAt)) / 1000),
   );
   gauge('tollgate_decision_log_queued', 'Decisions queued and not yet written to the decision log.', (o) => o.decisionsQueued);
+  gauge('tollgate_decision_log_lag_seconds', 'Age of the oldest decision not yet written to the decision log (0 when none).', (o, at) =>
+    o.oldestQueuedAt === null ? 0 : Math.max(0, (at.getTime() - Date.parse(o.oldestQueuedAt)) / 1000),
+  );
   gauge('tollgate_db_pool_connections', 'PostgreSQL pool connections open (0 on SQLite).', (o) => o.pool?.total);
   gauge('tollgate_db_pool_idle_connections', 'PostgreSQL pool connections idle (0 on SQLite).', (o) => o.pool?.idle);
   new Counter({

@@ -147,6 +147,30 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
      started_at TEXT COLLATE "C" NOT NULL,
      last_seen TEXT COLLATE "C" NOT NULL
    );`,
+  // A call of a session recorded in one statement (decisions/postgres-log.ts): under the session's lock, the
+  // row is written only if no allowed call of the session above the rowid its decider saw has been written;
+  // else those calls are answered, and nothing written, for the call to be decided again on them. Each
+  // statement of a function reads what was committed when it began, so the check sees every call written
+  // under the lock before it was taken. The row comes as JSON keyed by column, so a later column needs no new
+  // function.
+  `CREATE FUNCTION tollgate_record_session_call(p_lock TEXT, p_agent TEXT, p_session TEXT, p_seen BIGINT, p_row JSONB)
+   RETURNS TABLE (rowid BIGINT, call_id TEXT, tool TEXT, arguments TEXT, created_at TEXT, written BOOLEAN)
+   LANGUAGE plpgsql AS $$
+   #variable_conflict use_column
+   DECLARE
+     v_rowid BIGINT;
+   BEGIN
+     PERFORM pg_advisory_xact_lock(hashtextextended(p_lock, 0));
+     RETURN QUERY SELECT d.rowid, d.call_id, d.tool, d.arguments, d.created_at, FALSE FROM decisions d
+       WHERE d.agent = p_agent AND d.session = p_session AND d.decision = 'allow' AND d.rowid > p_seen
+       ORDER BY d.created_at, d.rowid;
+     IF FOUND THEN
+       RETURN;
+     END IF;
+     v_rowid := nextval(pg_get_serial_sequence('decisions', 'rowid'));
+     INSERT INTO decisions SELECT r.* FROM jsonb_populate_record(NULL::decisions, p_row || jsonb_build_object('rowid', v_rowid)) r;
+     RETURN QUERY SELECT v_rowid, NULL::TEXT, NULL::TEXT, NULL::TEXT, NULL::TEXT, TRUE;
+   END $$;`,
 ];
 
 /** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */
@@ -157,7 +181,7 @@ export const STATE_MIGRATIONS: MigrationSequence = { name: 'state', steps: POSTG
  * and ledger the document store's steps use; answers the step numbers applied.
  *
  * @example
- * await migratePostgres(pool, POSTGRES_STATE_MIGRATIONS); // { applied: [1, 2, 3, 4, 5] } on a new schema
+ * await migratePostgres(pool, POSTGRES_STATE_MIGRATIONS); // { applied: [1, 2, 3, 4, 5, 6] } on a new schema
  */
 export async function migratePostgres(pool: pg.Pool, steps: readonly string[]): Promise<{ applied: number[] }> {
   const client = await pool.connect();

@@ -139,6 +139,7 @@ export class PostgresStateStore implements StateStore {
     return {
       pendingApprovals: await pendingSummary(this.pool, now),
       decisionsQueued: this.log.queued,
+      oldestQueuedAt: this.log.oldestUnwritten(),
       pool: { total: totalCount, idle: idleCount, waiting: waitingCount, errors: this.poolErrors },
     };
   }

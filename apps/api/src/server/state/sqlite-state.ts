@@ -125,7 +125,12 @@ export class SqliteStateStore implements StateStore {
     return countDecisions(this.db);
   }
   async observe(now: Date): Promise<StateObservation> {
-    return { pendingApprovals: pendingSummary(this.db, now), decisionsQueued: decisionLogOf(this.db).pending };
+    const log = decisionLogOf(this.db);
+    return {
+      pendingApprovals: pendingSummary(this.db, now),
+      decisionsQueued: log.pending,
+      oldestQueuedAt: log.unwritten()[0]?.created_at ?? null,
+    };
   }
 
   async authorizationGeneration() {

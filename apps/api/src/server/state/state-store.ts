@@ -30,6 +30,8 @@ export interface StateObservation {
   pendingApprovals: PendingSummary;
   /** Decisions answered or waiting and not yet written (the decision log's queue, decisions/). */
   decisionsQueued: number;
+  /** When the oldest of those was decided (ISO), or null when none waits: how far the log's writes lag. */
+  oldestQueuedAt: string | null;
   /** The PostgreSQL pool's connections: open, idle, callers waiting for one, errors it reported (absent on SQLite). */
   pool?: { total: number; idle: number; waiting: number; errors: number };
 }

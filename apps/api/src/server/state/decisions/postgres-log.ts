@@ -5,10 +5,11 @@
 // - a call without a session is queued and written by group commit, one multi-row INSERT every FLUSH_AFTER_MS
 //   or MAX_BATCH rows, whichever comes first (model.ts);
 // - a held call is written at once, with its approval request, in one transaction;
-// - a call with a session is decided inside a transaction holding an advisory lock on (agent, session), so the
-//   history it is decided on holds every earlier call of the session on every node. Every row of a session is
-//   written under that lock, so rowids of a session's rows grow with commit order: a history read once is kept,
-//   and later reads fetch only the rows above the highest rowid seen (model.ts, SessionHistories).
+// - a call with a session is written under an advisory lock on (agent, session), and only if the history it was
+//   decided on holds every earlier call of the session on every node (one statement; recordInSession). Every
+//   row of a session is written under that lock, so rowids of a session's rows grow with commit order: a history
+//   read once is kept, and later reads fetch only the rows above the highest rowid seen (model.ts,
+//   SessionHistories).
 
 import { inTransaction } from '@tollgate/store';
 import type pg from 'pg';
@@ -22,6 +23,7 @@ import {
   COLUMNS,
   type DecisionRow,
   FLUSH_AFTER_MS,
+  inSessionHistory,
   MAX_BATCH,
   type SessionCall,
   SessionHistories,
@@ -49,6 +51,23 @@ export async function insertDecisions(on: Queryable, rows: readonly DecisionRow[
 
 const SESSION_SINCE_SQL = sessionSinceSql(POSTGRES_MARK);
 
+const RECORD_SESSION_CALL_SQL =
+  'SELECT rowid, call_id, tool, arguments, created_at, written FROM tollgate_record_session_call($1, $2, $3, $4, $5)';
+
+/** Tries of the one-statement write before a call of a contended session is decided under the lock instead. */
+const MAX_OPTIMISTIC = 4;
+
+/** The advisory lock every call of a session is written under, on every node. */
+function sessionLockKey(agent: string, session: string): string {
+  return JSON.stringify(['tollgate.session', agent, session]);
+}
+
+/** A row as JSON keyed by column, as the session function reads it. */
+function columnsOf(row: DecisionRow): Record<string, unknown> {
+  const values = valuesOf(row);
+  return Object.fromEntries(COLUMNS.map((c, i) => [c, values[i]]));
+}
+
 export class PostgresDecisionLog {
   private readonly pool: pg.Pool;
   private queue: Queued[] = [];
@@ -65,9 +84,21 @@ export class PostgresDecisionLog {
     this.pool = pool;
   }
 
-  /** Calls queued for the next batch (a metric read at scrape). */
+  /** Batches being written, by their oldest row's time: the log's lag counts them until they commit. */
+  private readonly writingSince = new Map<Promise<void>, { since: string; rows: number }>();
+
+  /** Calls queued or being written and not yet committed (a metric read at scrape). */
   get queued(): number {
-    return this.queue.length;
+    let rows = this.queue.length;
+    for (const w of this.writingSince.values()) rows += w.rows;
+    return rows;
+  }
+
+  /** When the oldest call queued or being written was decided (ISO), or null when none waits. */
+  oldestUnwritten(): string | null {
+    let oldest = this.queue[0]?.row.created_at ?? null;
+    for (const { since } of this.writingSince.values()) if (oldest === null || since < oldest) oldest = since;
+    return oldest;
   }
 
   /** Decides and records one call (state-store.ts, recordDecision); resolves once the row is committed. */
@@ -91,13 +122,43 @@ export class PostgresDecisionLog {
     return held.calls.map((c) => c.call);
   }
 
+  /**
+   * A call of a session: decided on the history this node holds, then written in one statement that takes the
+   * session's lock and writes the row only if no allowed call of the session was written since that history
+   * (the migration's tollgate_record_session_call); else the calls it missed come back, are added, and the call
+   * is decided again. A held call, or a session contended past MAX_OPTIMISTIC tries, is decided inside a
+   * transaction holding the lock, as every node did before the function.
+   */
   private async recordInSession(
     agent: string,
     session: string,
     decide: (history: SessionCall[]) => DecisionRecord,
   ): Promise<DecisionRecord> {
+    const lock = sessionLockKey(agent, session);
+    for (let attempt = 0; attempt < MAX_OPTIMISTIC; attempt++) {
+      const held = this.sessions.take(agent, session);
+      const seen = held.rowid;
+      const record = decide(held.calls.map((c) => c.call));
+      if (record.approval) break;
+      const rows = await rowsOf<SessionRow & { written: boolean }>(this.pool, RECORD_SESSION_CALL_SQL, [
+        lock,
+        agent,
+        session,
+        seen,
+        JSON.stringify(columnsOf(record.row)),
+      ]);
+      const [first] = rows;
+      if (first?.written) {
+        const { row } = record;
+        if (inSessionHistory(row, agent, session)) addRead(held, [{ ...row, rowid: first.rowid }]);
+        // No allowed call of the session lies between `seen` and this row: the function looked under the lock.
+        else held.rowid = Math.max(held.rowid, first.rowid);
+        return record;
+      }
+      addRead(held, rows);
+    }
     return inTransaction(this.pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [JSON.stringify(['tollgate.session', agent, session])]);
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [lock]);
       const history = await this.readHistory(client, agent, session);
       const record = decide(history);
       await insertDecisions(client, [record.row]);
@@ -151,7 +212,11 @@ export class PostgresDecisionLog {
         },
       );
       this.writing.add(write);
-      void write.finally(() => this.writing.delete(write));
+      this.writingSince.set(write, { since: (batch[0] as Queued).row.created_at, rows: batch.length });
+      void write.finally(() => {
+        this.writing.delete(write);
+        this.writingSince.delete(write);
+      });
       done.push(write);
     }
     return Promise.all(done).then(() => undefined);
