@@ -19,8 +19,16 @@ export interface Deployment {
   stop(): Promise<void>;
 }
 
-/** Starts `nodes` nodes on one store: SQLite in a data folder (one node only), or a fresh PostgreSQL schema. */
-export async function startDeployment(name: string, store: 'sqlite' | 'postgres', nodes = 1): Promise<Deployment> {
+/**
+ * Starts `nodes` nodes on one store: SQLite in a data folder (one node only), or a fresh PostgreSQL schema, which
+ * the nodes reach through the URL `through` answers for the schema's when given (a counting proxy: pg-wire-counter.ts).
+ */
+export async function startDeployment(
+  name: string,
+  store: 'sqlite' | 'postgres',
+  nodes = 1,
+  through?: (url: string) => Promise<string>,
+): Promise<Deployment> {
   const children: ChildProcess[] = [];
   const dirs: string[] = [];
   let schema: TestSchema | undefined;
@@ -36,11 +44,12 @@ export async function startDeployment(name: string, store: 'sqlite' | 'postgres'
       if (migrated.status !== 0) throw new Error(`tollgate migrate failed: ${migrated.stderr}`);
     } else if (nodes !== 1) throw new Error('a SQLite data folder is measured with one node');
     const urls: string[] = [];
+    const database = schema && (through ? await through(schema.url) : schema.url);
     for (let i = 0; i < nodes; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'tollgate-bench-cluster-'));
       dirs.push(dir);
       // The first node seeds the demo; the others find the database seeded.
-      const { url, child } = await spawnServer(dir, [], { database: schema?.url, demo: i === 0 });
+      const { url, child } = await spawnServer(dir, [], { database, demo: i === 0 });
       children.push(child);
       urls.push(url);
     }

@@ -6,10 +6,11 @@
 // history grows as an agent's would). The deployments and variants take turns within each run, so ratios pair runs.
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT } from '../../apps/api/test/server-harness.ts';
-import { POSTGRES_UNREACHABLE } from '../../packages/store/test/postgres-fixture.ts';
+import { POSTGRES_UNREACHABLE, TEST_DATABASE_URL } from '../../packages/store/test/postgres-fixture.ts';
 import { type Deployment, startDeployment } from './cluster-nodes.ts';
 import { type LoadGenerator, SESSION_SLOT, startLoadGenerator } from './load-generator.ts';
 import { type Figure, figureOf, MIN_RUNS, median, ratios } from './measure.ts';
+import { PgWireCounter } from './pg-wire-counter.ts';
 
 const PATH = '/v1/agents/support-bot/calls';
 const MAX_REQUESTS = 200_000;
@@ -93,6 +94,47 @@ async function probe(d: Deployment): Promise<void> {
   }
 }
 
+/** What one call asks of PostgreSQL, counted on the wire over a run of one variant. */
+export interface PerCall {
+  variant: string;
+  calls: number;
+  roundTrips: number;
+  statements: number;
+}
+
+/**
+ * Round trips and statements per call on one PostgreSQL node, counted by a proxy between it and the database
+ * (pg-wire-counter.ts) over one run of each variant: a deployment of its own, so the proxy never slows the
+ * figures above. Counted from the node's side, with its heartbeats and what it reads at start (uncounted, after
+ * the probe) among them; at thousands of calls a run, those are noise.
+ */
+async function countPerCall(generator: LoadGenerator, shape: ClusterLoad): Promise<PerCall[]> {
+  const counter = new PgWireCounter(new URL(TEST_DATABASE_URL));
+  const d = await startDeployment('PostgreSQL, 1 node, counted', 'postgres', 1, (url) => {
+    const target = new URL(url);
+    return counter.open().then((through) => {
+      // The schema's search path and credentials, through the proxy's port.
+      const via = new URL(through);
+      target.host = via.host;
+      return target.toString();
+    });
+  });
+  try {
+    await probe(d);
+    const counted: PerCall[] = [];
+    for (const v of VARIANTS) {
+      counter.take();
+      const run = await load(generator, d, v, shape.connections, shape.seconds);
+      const counts = counter.take();
+      counted.push({ variant: v.name, calls: run.requests, ...counts });
+    }
+    return counted;
+  } finally {
+    await d.stop();
+    await counter.close();
+  }
+}
+
 /**
  * Starts the deployments (PostgreSQL's only when it answers), then loads each with each variant: a warm-up each,
  * then `runs` runs in which they take turns.
@@ -100,7 +142,9 @@ async function probe(d: Deployment): Promise<void> {
  * @example
  * const { runs } = await measureCluster({ connections: 4, seconds: 1, runs: 1, warmupSeconds: 0 });
  */
-export async function measureCluster(shape: ClusterLoad): Promise<{ runs: ClusterRun[]; deployments: string[]; notes: string[] }> {
+export async function measureCluster(
+  shape: ClusterLoad,
+): Promise<{ runs: ClusterRun[]; deployments: string[]; notes: string[]; perCall: PerCall[] }> {
   const notes: string[] = [];
   const deployments: Deployment[] = [];
   let generator: LoadGenerator | undefined;
@@ -119,7 +163,8 @@ export async function measureCluster(shape: ClusterLoad): Promise<{ runs: Cluste
     for (let run = 0; run < shape.runs; run++) {
       for (const d of deployments) for (const v of VARIANTS) runs.push(await load(generator, d, v, shape.connections, shape.seconds));
     }
-    return { runs, deployments: deployments.map((d) => d.name), notes };
+    const perCall = POSTGRES_UNREACHABLE === undefined ? await countPerCall(generator, shape) : [];
+    return { runs, deployments: deployments.map((d) => d.name), notes, perCall };
   } finally {
     await generator?.stop();
     for (const d of deployments) await d.stop();
@@ -131,7 +176,7 @@ export async function runClusterSuite(): Promise<{ figures: Figure[]; notes: str
   const build = spawnSync(process.execPath, ['scripts/build-cli.mjs', '--if-stale'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`the CLI bundle was not built: ${build.stderr}`);
   const shape = CLUSTER_LOAD;
-  const { runs, deployments, notes } = await measureCluster(shape);
+  const { runs, deployments, notes, perCall } = await measureCluster(shape);
   const figures: Figure[] = [];
   const of = (d: string, v: string) => runs.filter((r) => r.deployment === d && r.variant === v);
   const width = Math.max(...deployments.map((d) => d.length));
@@ -204,6 +249,18 @@ export async function runClusterSuite(): Promise<{ figures: Figure[]; notes: str
         ),
       );
     }
+  }
+  for (const p of perCall) {
+    const per = (n: number) => (p.calls > 0 ? n / p.calls : Number.NaN);
+    figures.push(
+      figureOf('cluster', `cluster PostgreSQL round trips per call, ${p.variant}`, 'trips', [per(p.roundTrips)], 'counted on the wire'),
+    );
+    figures.push(
+      figureOf('cluster', `cluster PostgreSQL statements per call, ${p.variant}`, 'stmts', [per(p.statements)], 'counted on the wire'),
+    );
+    notes.push(
+      `cluster: PostgreSQL, 1 node, ${p.variant}: ${per(p.roundTrips).toFixed(2)} round trips and ${per(p.statements).toFixed(2)} statements per call (${p.calls} calls counted on the wire)`,
+    );
   }
   notes.push(
     `cluster: ${shape.runs} runs of ${shape.seconds} s per deployment and variant, interleaved, after a ${shape.warmupSeconds} s warm-up of each; ` +

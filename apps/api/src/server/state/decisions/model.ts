@@ -74,8 +74,9 @@ export function valuesOf(row: DecisionRow): unknown[] {
   ];
 }
 
-// Both logs batch alike: a decision waits at most FLUSH_AFTER_MS before its batch is written, and a batch of
-// MAX_BATCH is written at the next turn instead (docs/performance.md, "API gate").
+// SQLite's log batches by time: a decision waits at most FLUSH_AFTER_MS before its batch is written, and a batch of
+// MAX_BATCH is written at the next turn instead (docs/performance.md, "API gate"); PostgreSQL's batches by commit
+// (decisions/postgres-log.ts), also at most MAX_BATCH rows.
 /** How long a decision may wait in the queue; a crash of SQLite's log loses at most this much of it. */
 export const FLUSH_AFTER_MS = 2;
 /** A batch this large is written at the next turn rather than waiting out the timer. */

@@ -2,8 +2,11 @@
 // (sqlite-log.ts), a decision here is acknowledged only once written: the promise of recordDecision resolves
 // after the commit that holds its row, and rejects when that write fails (the gate then refuses the call; it
 // never answers an allow that was not recorded). What keeps it fast and exact:
-// - a call without a session is queued and written by group commit, one multi-row INSERT every FLUSH_AFTER_MS
-//   or MAX_BATCH rows, whichever comes first (model.ts);
+// - a call without a session is queued and written by group commit, one multi-row INSERT at a time: the calls of
+//   a turn go at its end when no batch is being written, else they wait for that batch's commit and go
+//   together after it (at most MAX_BATCH rows a batch, model.ts). No timer: a node waiting on the database's
+//   commit gathers the next batch meanwhile, and an idle one writes at once (docs/performance.md, "The cluster
+//   suite");
 // - a held call is written at once, with its approval request, in one transaction;
 // - a call with a session is written under an advisory lock on (agent, session), and only if the history it was
 //   decided on holds every earlier call of the session on every node (one statement; recordInSession). Every
@@ -22,7 +25,6 @@ import {
   addRead,
   COLUMNS,
   type DecisionRow,
-  FLUSH_AFTER_MS,
   inSessionHistory,
   MAX_BATCH,
   type SessionCall,
@@ -181,11 +183,9 @@ export class PostgresDecisionLog {
   private enqueue(row: DecisionRow): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ row, resolve, reject });
-      if (this.queue.length >= MAX_BATCH) {
-        this.immediate ??= setImmediate(() => this.writeQueued());
-      } else {
-        this.timer ??= setTimeout(() => this.writeQueued(), FLUSH_AFTER_MS).unref();
-      }
+      // While a batch is being written, the calls arriving meanwhile wait for its commit and go together
+      // after it; else they go at the end of this turn (a full batch goes at once, either way).
+      if (this.writing.size === 0 || this.queue.length >= MAX_BATCH) this.immediate ??= setImmediate(() => this.writeQueued());
     });
   }
 
@@ -216,6 +216,8 @@ export class PostgresDecisionLog {
       void write.finally(() => {
         this.writing.delete(write);
         this.writingSince.delete(write);
+        // The calls that waited for this batch go now.
+        if (this.writing.size === 0 && this.queue.length > 0) this.immediate ??= setImmediate(() => this.writeQueued());
       });
       done.push(write);
     }
@@ -240,7 +242,7 @@ export class PostgresDecisionLog {
     if (this.writing.size > 0) await Promise.all([...this.writing]);
   }
 
-  /** Writes what is queued and stops the timers; the pool is the caller's. */
+  /** Writes what is queued; the pool is the caller's. */
   async close(): Promise<void> {
     await this.flush();
   }
