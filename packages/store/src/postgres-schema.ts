@@ -4,8 +4,25 @@
 import type pg from 'pg';
 import { applyMigrations, type MigrationSequence } from './postgres-migrations.ts';
 
-/** The channel every write is announced on (pg_notify, delivered on commit). */
+/** The channel every write is announced on (pg_notify, delivered on commit), as named in schema `public`. */
 export const DOCUMENTS_CHANNEL = 'tollgate_documents';
+
+/**
+ * The SQL naming channel `base` (a parameter, e.g. `$1`) in the connection's schema: `base` itself in `public`,
+ * as before schemas were told apart; elsewhere `base_` and 16 hex digits of the schema name's MD5, so workspaces
+ * in schemas of one database never hear each other's notices (a channel name is at most 63 bytes).
+ */
+export function schemaChannelSql(base: string): string {
+  return `CASE WHEN current_schema() = 'public' THEN ${base} ELSE ${base} || '_' || left(md5(current_schema()), 16) END`;
+}
+
+/** The name channel `base` has in the schema `on` works in (schemaChannelSql), for LISTEN. */
+export async function schemaChannel(on: Pick<pg.Pool, 'query'>, base: string): Promise<string> {
+  const result = await on.query<{ channel: string }>(`SELECT ${schemaChannelSql('$1::text')} AS channel`, [base]);
+  const channel = result.rows[0]?.channel;
+  if (channel === undefined || !/^[a-z0-9_]{1,63}$/.test(channel)) throw new Error(`no channel name for ${base} in this schema`);
+  return channel;
+}
 
 /**
  * Step N is `POSTGRES_DOCUMENT_MIGRATIONS[N - 1]`.

@@ -12,7 +12,7 @@ import { DEFAULT_LOCK_TIMEOUT_MS } from './lock.ts';
 import { checkSave, DEFAULT_MAX_DOCUMENT_BYTES, DEFAULT_MAX_VERSIONS, inUseOf, type MemoryStoreOptions } from './memory-store.ts';
 import { EMPTY_INDEX, lockIndex, lockPrecondition, parseIndex, writeIndex } from './postgres-index-rows.ts';
 import { ChangeListener } from './postgres-listen.ts';
-import { DOCUMENTS_CHANNEL } from './postgres-schema.ts';
+import { DOCUMENTS_CHANNEL, schemaChannel } from './postgres-schema.ts';
 import { type ChangeNotice, exactInteger, inWriteTransaction, recordChange } from './postgres-transaction.ts';
 import {
   type DocumentSave,
@@ -271,7 +271,7 @@ export class PostgresDocumentStore implements DocumentStore, DocumentHistoryTran
 
   private async startListening(): Promise<void> {
     const listener = new ChangeListener({
-      channel: DOCUMENTS_CHANNEL,
+      channel: await schemaChannel(this.pool, DOCUMENTS_CHANNEL),
       connect: () => this.pool.connect(),
       onNotice: (payload) => this.heard(payload),
       onReconnect: async (client) => {

@@ -2,7 +2,7 @@
 // the document store: lock waits bounded (lock_timeout), refused as `locked` past the bound, ending with the change
 // generation bumped and the write announced (docs/store.md, "The PostgreSQL store").
 import type pg from 'pg';
-import { DOCUMENTS_CHANNEL } from './postgres-schema.ts';
+import { DOCUMENTS_CHANNEL, schemaChannelSql } from './postgres-schema.ts';
 import { StoreError } from './types.ts';
 
 /** SQLSTATEs of a lock not had: lock_not_available (lock_timeout), deadlock_detected. Nothing was written. */
@@ -72,7 +72,7 @@ export type ChangeNotice = { id: string; sequence: number | null; origin: string
 /** Bumps the change generation and announces the write; both take effect on commit, with the write. Last in a transaction: the one-row lock is held briefly. */
 export async function recordChange(client: pg.ClientBase, notice: ChangeNotice): Promise<void> {
   await client.query('UPDATE document_changes SET generation = generation + 1');
-  await client.query('SELECT pg_notify($1, $2)', [DOCUMENTS_CHANNEL, JSON.stringify(notice)]);
+  await client.query(`SELECT pg_notify(${schemaChannelSql('$1::text')}, $2)`, [DOCUMENTS_CHANNEL, JSON.stringify(notice)]);
 }
 
 /** A BIGINT as pg hands it (a string), read exactly: refused when it is not a safe integer. */

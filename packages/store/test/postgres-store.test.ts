@@ -112,6 +112,37 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(
       expect(await b.changeGeneration()).toBe(before + 5);
     });
 
+    it('is not heard by a store in another schema of the same database, whose own writes it does not hear', async () => {
+      await emptied();
+      const other = await freshSchema('pgstore_other');
+      const client = new pg.Client({ connectionString: other.url });
+      await client.connect();
+      try {
+        await applyDocumentMigrations(client);
+      } finally {
+        await client.end();
+      }
+      const pool = new pg.Pool({ connectionString: other.url, max: 4 });
+      pool.on('error', () => {});
+      const heardHere: string[][] = [];
+      const heardThere: string[][] = [];
+      await node({ onChange: (ids) => heardHere.push(ids) });
+      const there = await PostgresDocumentStore.open({ pool, onChange: (ids) => heardThere.push(ids) });
+      try {
+        const writer = await node();
+        await writer.save({ id: DOC, text: 'here', author: ANA, reason: 'r' });
+        await there.save({ id: 'policies/other.policy.json', text: 'there', author: ANA, reason: 'r' });
+        await waitFor('the store in the same schema hears the save', () => (heardHere.length > 0 ? true : undefined), 1000);
+        await sleep(200);
+        expect(heardHere).toEqual([[DOC]]);
+        expect(heardThere).toEqual([]);
+      } finally {
+        await there.close();
+        await pool.end();
+        await other.drop();
+      }
+    });
+
     it('listens again when its LISTEN connection is cut, and tells onChange of every document', async () => {
       await emptied();
       const heard: string[][] = [];

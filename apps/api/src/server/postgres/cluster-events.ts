@@ -5,11 +5,13 @@
 // when its stream reconnects (docs/console.md).
 import { randomUUID } from 'node:crypto';
 import { readJsonText } from '@tollgate/engine/source';
-import { ChangeListener } from '@tollgate/store';
+import { ChangeListener, schemaChannel, schemaChannelSql } from '@tollgate/store';
 import type pg from 'pg';
 import type { EventHub, ServerEvent } from '../event-hub.ts';
 
+/** The channel's name in schema `public`; in another, one of that schema's own (schemaChannelSql). */
 export const EVENTS_CHANNEL = 'tollgate_events';
+const NOTIFY_SQL = `SELECT pg_notify(${schemaChannelSql('$1::text')}, $2)`;
 
 /** NOTIFY's payload limit is 8000 bytes; an event is far smaller, and one that is not is not sent. */
 const MAX_PAYLOAD = 7900;
@@ -23,7 +25,7 @@ const MAX_PAYLOAD = 7900;
 export async function relayEvents(pool: pg.Pool, events: EventHub): Promise<() => Promise<void>> {
   const origin = randomUUID();
   const listener = new ChangeListener({
-    channel: EVENTS_CHANNEL,
+    channel: await schemaChannel(pool, EVENTS_CHANNEL),
     connect: () => pool.connect(),
     onNotice: (payload) => {
       const event = readNotice(payload, origin);
@@ -36,7 +38,7 @@ export async function relayEvents(pool: pg.Pool, events: EventHub): Promise<() =
     if (event.type === 'document') return;
     const payload = JSON.stringify({ origin, event });
     if (payload.length > MAX_PAYLOAD) return;
-    pool.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload]).catch(() => {
+    pool.query(NOTIFY_SQL, [EVENTS_CHANNEL, payload]).catch(() => {
       // The database is unreachable: the call that published this failed too, or is retried by its client.
     });
   });
