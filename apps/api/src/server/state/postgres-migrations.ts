@@ -147,29 +147,35 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
      started_at TEXT COLLATE "C" NOT NULL,
      last_seen TEXT COLLATE "C" NOT NULL
    );`,
-  // A call of a session recorded in one statement (decisions/postgres-log.ts): under the session's lock, the
-  // row is written only if no allowed call of the session above the rowid its decider saw has been written;
-  // else those calls are answered, and nothing written, for the call to be decided again on them. Each
-  // statement of a function reads what was committed when it began, so the check sees every call written
-  // under the lock before it was taken. The row comes as JSON keyed by column, so a later column needs no new
-  // function.
-  `CREATE FUNCTION tollgate_record_session_call(p_lock TEXT, p_agent TEXT, p_session TEXT, p_seen BIGINT, p_row JSONB)
-   RETURNS TABLE (rowid BIGINT, call_id TEXT, tool TEXT, arguments TEXT, created_at TEXT, written BOOLEAN)
+  // Calls of sessions recorded in one statement a batch (decisions/postgres-log.ts): the sessions' locks taken
+  // first, in key order, so two batches from any nodes never wait on each other in a cycle; then each call is
+  // written only if no allowed call of its session above the rowid its decider saw has been written (an earlier
+  // call of the batch included); else those calls are answered, and nothing written, for the call to be decided
+  // again on them. Each statement of a function reads what was committed when it began, so the checks see
+  // every call written under the locks before they were taken. A row comes as JSON keyed by column, so a later
+  // column needs no new function. Answers name their call by its place in the arrays, from 1.
+  `CREATE FUNCTION tollgate_record_session_calls(p_locks TEXT[], p_agents TEXT[], p_sessions TEXT[], p_seen BIGINT[], p_rows JSONB[])
+   RETURNS TABLE (item INTEGER, rowid BIGINT, call_id TEXT, tool TEXT, arguments TEXT, created_at TEXT, written BOOLEAN)
    LANGUAGE plpgsql AS $$
    #variable_conflict use_column
    DECLARE
+     v_key BIGINT;
      v_rowid BIGINT;
+     i INTEGER;
    BEGIN
-     PERFORM pg_advisory_xact_lock(hashtextextended(p_lock, 0));
-     RETURN QUERY SELECT d.rowid, d.call_id, d.tool, d.arguments, d.created_at, FALSE FROM decisions d
-       WHERE d.agent = p_agent AND d.session = p_session AND d.decision = 'allow' AND d.rowid > p_seen
-       ORDER BY d.created_at, d.rowid;
-     IF FOUND THEN
-       RETURN;
-     END IF;
-     v_rowid := nextval(pg_get_serial_sequence('decisions', 'rowid'));
-     INSERT INTO decisions SELECT r.* FROM jsonb_populate_record(NULL::decisions, p_row || jsonb_build_object('rowid', v_rowid)) r;
-     RETURN QUERY SELECT v_rowid, NULL::TEXT, NULL::TEXT, NULL::TEXT, NULL::TEXT, TRUE;
+     FOR v_key IN SELECT DISTINCT hashtextextended(l, 0) AS k FROM unnest(p_locks) AS l ORDER BY k LOOP
+       PERFORM pg_advisory_xact_lock(v_key);
+     END LOOP;
+     FOR i IN 1 .. coalesce(array_length(p_locks, 1), 0) LOOP
+       RETURN QUERY SELECT i, d.rowid, d.call_id, d.tool, d.arguments, d.created_at, FALSE FROM decisions d
+         WHERE d.agent = p_agents[i] AND d.session = p_sessions[i] AND d.decision = 'allow' AND d.rowid > p_seen[i]
+         ORDER BY d.created_at, d.rowid;
+       IF NOT FOUND THEN
+         v_rowid := nextval(pg_get_serial_sequence('decisions', 'rowid'));
+         INSERT INTO decisions SELECT r.* FROM jsonb_populate_record(NULL::decisions, p_rows[i] || jsonb_build_object('rowid', v_rowid)) r;
+         RETURN QUERY SELECT i, v_rowid, NULL::TEXT, NULL::TEXT, NULL::TEXT, NULL::TEXT, TRUE;
+       END IF;
+     END LOOP;
    END $$;`,
 ];
 

@@ -53,8 +53,8 @@ export async function insertDecisions(on: Queryable, rows: readonly DecisionRow[
 
 const SESSION_SINCE_SQL = sessionSinceSql(POSTGRES_MARK);
 
-const RECORD_SESSION_CALL_SQL =
-  'SELECT rowid, call_id, tool, arguments, created_at, written FROM tollgate_record_session_call($1, $2, $3, $4, $5)';
+const RECORD_SESSION_CALLS_SQL =
+  'SELECT item, rowid, call_id, tool, arguments, created_at, written FROM tollgate_record_session_calls($1, $2, $3, $4, $5)';
 
 /** Tries of the one-statement write before a call of a contended session is decided under the lock instead. */
 const MAX_OPTIMISTIC = 4;
@@ -63,6 +63,22 @@ const MAX_OPTIMISTIC = 4;
 function sessionLockKey(agent: string, session: string): string {
   return JSON.stringify(['tollgate.session', agent, session]);
 }
+
+/** A call of a session waiting for its batch: written, or refused with the session's calls it had not seen. */
+interface SessionQueued {
+  lock: string;
+  agent: string;
+  session: string;
+  seen: number;
+  row: DecisionRow;
+  resolve: (outcome: SessionOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+type SessionOutcome = { written: true; rowid: number } | { written: false; missed: SessionRow[] };
+
+/** What the session function answers of one call of its batch (numbered from 1). */
+type SessionAnswer = SessionRow & { item: number; written: boolean };
 
 /** A row as JSON keyed by column, as the session function reads it. */
 function columnsOf(row: DecisionRow): Record<string, unknown> {
@@ -73,10 +89,13 @@ function columnsOf(row: DecisionRow): Record<string, unknown> {
 export class PostgresDecisionLog {
   private readonly pool: pg.Pool;
   private queue: Queued[] = [];
-  private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
   /** Batches being written: flush() waits for them too. */
   private readonly writing = new Set<Promise<void>>();
+  /** Calls of sessions waiting for their batch, and the batch being written (one at a time, as above). */
+  private sessionQueue: SessionQueued[] = [];
+  private sessionWriting: Promise<void> | undefined;
+  private sessionImmediate: NodeJS.Immediate | undefined;
   readonly sessions = new SessionHistories();
 
   /** Set while the last batch written failed, cleared when one commits: a readiness check (../readiness.ts). */
@@ -125,11 +144,11 @@ export class PostgresDecisionLog {
   }
 
   /**
-   * A call of a session: decided on the history this node holds, then written in one statement that takes the
-   * session's lock and writes the row only if no allowed call of the session was written since that history
-   * (the migration's tollgate_record_session_call); else the calls it missed come back, are added, and the call
-   * is decided again. A held call, or a session contended past MAX_OPTIMISTIC tries, is decided inside a
-   * transaction holding the lock, as every node did before the function.
+   * A call of a session: decided on the history this node holds, then written with the other sessions' calls of
+   * its batch by one statement that takes the sessions' locks and writes a call only if no allowed call of its
+   * session was written since that history (the migration's tollgate_record_session_calls); else the calls it
+   * missed come back, are added, and the call is decided again for the next batch. A held call, or a session
+   * contended past MAX_OPTIMISTIC tries, is decided inside a transaction holding the session's lock.
    */
   private async recordInSession(
     agent: string,
@@ -142,22 +161,15 @@ export class PostgresDecisionLog {
       const seen = held.rowid;
       const record = decide(held.calls.map((c) => c.call));
       if (record.approval) break;
-      const rows = await rowsOf<SessionRow & { written: boolean }>(this.pool, RECORD_SESSION_CALL_SQL, [
-        lock,
-        agent,
-        session,
-        seen,
-        JSON.stringify(columnsOf(record.row)),
-      ]);
-      const [first] = rows;
-      if (first?.written) {
+      const outcome = await this.enqueueSession(lock, agent, session, seen, record.row);
+      if (outcome.written) {
         const { row } = record;
-        if (inSessionHistory(row, agent, session)) addRead(held, [{ ...row, rowid: first.rowid }]);
+        if (inSessionHistory(row, agent, session)) addRead(held, [{ ...row, rowid: outcome.rowid }]);
         // No allowed call of the session lies between `seen` and this row: the function looked under the lock.
-        else held.rowid = Math.max(held.rowid, first.rowid);
+        else held.rowid = Math.max(held.rowid, outcome.rowid);
         return record;
       }
-      addRead(held, rows);
+      addRead(held, outcome.missed);
     }
     return inTransaction(this.pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [lock]);
@@ -166,6 +178,50 @@ export class PostgresDecisionLog {
       await insertDecisions(client, [record.row]);
       if (record.approval) await insertApproval(client, record.approval);
       return record;
+    });
+  }
+
+  private enqueueSession(lock: string, agent: string, session: string, seen: number, row: DecisionRow): Promise<SessionOutcome> {
+    return new Promise<SessionOutcome>((resolve, reject) => {
+      this.sessionQueue.push({ lock, agent, session, seen, row, resolve, reject });
+      if (this.sessionWriting === undefined) this.sessionImmediate ??= setImmediate(() => this.writeSessions());
+    });
+  }
+
+  /** Writes the sessions' calls queued, one batch at a time; the calls queued meanwhile go after it. */
+  private writeSessions(): void {
+    this.sessionImmediate = undefined;
+    if (this.sessionWriting !== undefined || this.sessionQueue.length === 0) return;
+    const batch = this.sessionQueue.splice(0, MAX_BATCH);
+    const write = this.writeSessionBatch(batch).catch((err: unknown) => {
+      // A batch that failed is written call by call, so a row the table refuses fails only its own call.
+      if (batch.length === 1) return batch[0]?.reject(err);
+      return Promise.all(batch.map((q) => this.writeSessionBatch([q]).catch((e: unknown) => q.reject(e)))).then(() => undefined);
+    });
+    this.sessionWriting = write.finally(() => {
+      this.sessionWriting = undefined;
+      if (this.sessionQueue.length > 0) this.sessionImmediate ??= setImmediate(() => this.writeSessions());
+    });
+  }
+
+  private async writeSessionBatch(batch: readonly SessionQueued[]): Promise<void> {
+    const answers = await rowsOf<SessionAnswer>(this.pool, RECORD_SESSION_CALLS_SQL, [
+      batch.map((q) => q.lock),
+      batch.map((q) => q.agent),
+      batch.map((q) => q.session),
+      batch.map((q) => q.seen),
+      batch.map((q) => JSON.stringify(columnsOf(q.row))),
+    ]);
+    const missed: SessionRow[][] = batch.map(() => []);
+    const written: (number | undefined)[] = batch.map(() => undefined);
+    for (const a of answers) {
+      const at = a.item - 1;
+      if (a.written) written[at] = a.rowid;
+      else missed[at]?.push(a);
+    }
+    batch.forEach((q, i) => {
+      const rowid = written[i];
+      q.resolve(rowid === undefined ? { written: false, missed: missed[i] ?? [] } : { written: true, rowid });
     });
   }
 
@@ -191,9 +247,7 @@ export class PostgresDecisionLog {
 
   /** Sends the queued rows as one batch; each caller hears when its batch has committed (or failed). */
   private writeQueued(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
     if (this.immediate) clearImmediate(this.immediate);
-    this.timer = undefined;
     this.immediate = undefined;
     const done: Promise<void>[] = [];
     while (this.queue.length > 0) {
@@ -240,6 +294,11 @@ export class PostgresDecisionLog {
   async flush(): Promise<void> {
     if (this.queue.length > 0) await this.writeQueued();
     if (this.writing.size > 0) await Promise.all([...this.writing]);
+    // A session's call resolves only once written or refused; its batch is waited for, not forced.
+    while (this.sessionWriting !== undefined || this.sessionQueue.length > 0) {
+      if (this.sessionWriting === undefined) this.writeSessions();
+      await this.sessionWriting;
+    }
   }
 
   /** Writes what is queued; the pool is the caller's. */
