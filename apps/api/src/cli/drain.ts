@@ -1,8 +1,10 @@
 // How `tollgate serve` stops on SIGTERM or SIGINT (docs/api.md, "Stopping the server"): readiness fails first
-// (GET /v1/health/ready answers 503 naming `draining`, server/health/readiness.ts), then the listener closes so no
-// new connection is accepted, event streams end and idle keep-alive connections close (and each one that goes
-// idle after its answer, so a finished call does not hold the stop); requests in flight, held calls' waits among
-// them, finish for up to the drain timeout, after which their connections are cut. Then the context closes: the
+// (GET /v1/health/ready answers 503 naming `draining`, server/health/readiness.ts); with a drain delay the server
+// goes on accepting and answering for that long, so a load balancer polling readiness moves traffic away before
+// any connection is refused (a second signal ends the delay). Then the listener closes so no new connection is
+// accepted, event streams end and idle keep-alive connections close (and each one that goes idle after its
+// answer, so a finished call does not hold the stop); requests in flight, held calls' waits among them, finish
+// for up to the drain timeout, after which their connections are cut. Then the context closes: the
 // node leaves the registry (its row deleted), the decision log is written, the database closed.
 import type { Server as HttpServer } from 'node:http';
 import type { AppContext } from '../server/context.ts';
@@ -21,6 +23,31 @@ export function drainSecondsOf(flag: string | undefined, env: Record<string, str
   if (text === undefined) return DEFAULT_DRAIN_SECONDS;
   if (!/^[0-9]{1,5}$/.test(text)) throw new CliError('USAGE', `--drain-timeout is a whole number of seconds from 0, got ${text}`);
   return Number(text);
+}
+
+/** --drain-delay, else TOLLGATE_DRAIN_DELAY, in whole seconds from 0; 0 (no delay) unless given. */
+export function drainDelaySecondsOf(flag: string | undefined, env: Record<string, string | undefined> = process.env): number {
+  const text = flag ?? (env.TOLLGATE_DRAIN_DELAY === '' ? undefined : env.TOLLGATE_DRAIN_DELAY);
+  if (text === undefined) return 0;
+  if (!/^[0-9]{1,5}$/.test(text)) throw new CliError('USAGE', `--drain-delay is a whole number of seconds from 0, got ${text}`);
+  return Number(text);
+}
+
+/**
+ * Fails readiness and waits `delayMs` while the server still answers; resolves early when `cut` is called (a
+ * second signal).
+ */
+export function failReadinessFor(drain: Drain, delayMs: number): { waited: Promise<void>; cut: () => void } {
+  drain.draining = true;
+  let cut = () => {};
+  const waited = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, delayMs);
+    cut = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  return { waited, cut: () => cut() };
 }
 
 /**

@@ -34,6 +34,9 @@ const OPTIONS = {
   'mcp-upstream-timeout': { type: 'string' },
   'language-revision': { type: 'string' },
   'drain-timeout': { type: 'string' },
+  'drain-delay': { type: 'string' },
+  'metrics-loopback': { type: 'boolean' },
+  'otlp-endpoint': { type: 'string' },
   // The PostgreSQL pool's bounds (server/postgres/pool-bounds.ts, POOL_BOUND_FLAGS).
   'pg-max': { type: 'string' },
   'pg-connect-timeout-ms': { type: 'string' },
@@ -79,6 +82,15 @@ export function secondsOption(text: string | undefined, fallback: number, flag: 
   const value = Number(text);
   if (!/^[0-9]{1,7}$/.test(text) || value < 1) throw new CliError('USAGE', `--${flag} is a whole number of seconds from 1, got ${text}`);
   return value;
+}
+
+/** --metrics-loopback, else TOLLGATE_METRICS_LOOPBACK (1 on, 0 or empty off): keyless /metrics from a loopback peer. */
+export function metricsLoopbackOf(flag: boolean | undefined, env: Record<string, string | undefined> = process.env): boolean {
+  if (flag === true) return true;
+  const text = env.TOLLGATE_METRICS_LOOPBACK;
+  if (text === undefined || text === '' || text === '0') return false;
+  if (text === '1') return true;
+  throw new CliError('USAGE', `TOLLGATE_METRICS_LOOPBACK is 1 or 0, got ${text}`);
 }
 
 /** The PostgreSQL database a node runs on: --database, else TOLLGATE_DATABASE_URL; undefined for the data folder's SQLite. */

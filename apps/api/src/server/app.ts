@@ -59,6 +59,8 @@ export interface AppOptions {
   mcp?: McpRouteOptions;
   /** Set by a stopping server (cli/commands/serve.ts): readiness fails `draining` (health/readiness.ts). */
   drain?: Drain;
+  /** GET /metrics answers a keyless request from a loopback peer (serve's --metrics-loopback; metrics-route.ts). */
+  metricsLoopback?: boolean;
 }
 
 // A path no route answers is not a missing resource: NO_ROUTE, never NOT_FOUND (docs/api.md).
@@ -141,7 +143,7 @@ export function createApp(options: AppOptions = {}): Hono {
     // MCP's Streamable HTTP (docs/mcp.md): JSON-RPC, so outside /v1 and its error shape.
     app.route('/mcp', mcpRoute(ctx, options.mcp));
     // Prometheus' text format at its usual path, for an owner's, an admin's or a `metrics` key (docs/deploy.md).
-    app.route('/metrics', metricsRoute(ctx));
+    app.route('/metrics', metricsRoute(ctx, { loopbackWithoutKey: options.metricsLoopback === true }));
   }
   app.notFound(noRoute);
   const dist = options.webDist;

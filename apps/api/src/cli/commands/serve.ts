@@ -5,17 +5,18 @@ import { serve as serveNode } from '@hono/node-server';
 import { createApp } from '../../server/app.ts';
 import { seedDemo } from '../../server/demo.ts';
 import { heartbeatFromEnvironment } from '../../server/state/nodes/model.ts';
-import { drainAndClose, drainSecondsOf } from '../drain.ts';
+import { drainAndClose, drainDelaySecondsOf, drainSecondsOf, failReadinessFor } from '../drain.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { openWorkspace } from '../open-workspace.ts';
 import {
   DEFAULT_APPROVAL_WAIT_SECONDS,
   DEFAULT_UPSTREAM_TIMEOUT_SECONDS,
   languageRevisionOf,
+  metricsLoopbackOf,
   type ParsedOptions,
   secondsOption,
 } from '../options.ts';
-import { startOtlpTracing } from '../otlp-tracing.ts';
+import { otlpEndpointOf, startOtlpTracing } from '../otlp-tracing.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
@@ -33,12 +34,16 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   const node = { languageRevision, heartbeatMs: heartbeatFromEnvironment(process.env) };
   // How long a stop lets requests in flight finish (drain.ts); read before the workspace opens, so a bad value opens nothing.
   const drainMs = drainSecondsOf(options['drain-timeout']) * 1000;
+  // How long a stop keeps answering with readiness failed, before the drain (drain.ts); likewise read first.
+  const drainDelayMs = drainDelaySecondsOf(options['drain-delay']) * 1000;
+  const metricsLoopback = metricsLoopbackOf(options['metrics-loopback']);
+  const otlpEndpoint = otlpEndpointOf(options['otlp-endpoint']);
   const { ctx, where } = await openWorkspace(options, 'serve', node);
   const demo = options.demo ? await seedDemo(ctx) : undefined;
   const drain = { draining: false };
-  const app = createApp({ ctx, webDist: WEB_DIST, mcp, drain });
+  const app = createApp({ ctx, webDist: WEB_DIST, mcp, drain, metricsLoopback });
   // Spans exported by OTLP only when an endpoint is set (otlp-tracing.ts, docs/deploy.md "Metrics and traces").
-  const tracing = startOtlpTracing(process.env);
+  const tracing = startOtlpTracing(process.env, otlpEndpoint);
   return new Promise((done) => {
     // No createServer option is given, so the server is node:http's (the type also admits HTTP/2's).
     const server = serveNode({ fetch: app.fetch, hostname: host, port }, (info) => {
@@ -53,22 +58,33 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
       io.stderr.write(`tollgate serve: cannot listen on ${host}:${port}: ${err.code ?? err.message}\n`);
       void ctx.close().then(() => done(2));
     });
-    // A stop (docs/api.md, "Stopping the server"; drain.ts): readiness fails, no new connections, event streams
-    // ended, idle keep-alive connections closed, requests in flight finished (any still open after the drain
-    // timeout are cut), then the node off the registry, the decision log written and the database closed.
+    // A stop (docs/api.md, "Stopping the server"; drain.ts): readiness fails; for --drain-delay the server still
+    // answers (a second signal ends the delay); then no new connections, event streams ended, idle keep-alive
+    // connections closed, requests in flight finished (any still open after the drain timeout are cut), then the
+    // node off the registry, the decision log written and the database closed.
+    let delay: ReturnType<typeof failReadinessFor> | undefined;
     const stop = () => {
-      void drainAndClose(server as HttpServer, ctx, drain, drainMs).then(
-        async () => {
-          await tracing?.shutdown();
-          done(0);
-        },
-        (err: unknown) => {
-          io.stderr.write(`tollgate serve: the stop did not finish cleanly: ${String(err)}\n`);
-          done(1);
-        },
-      );
+      if (delay) return delay.cut();
+      delay = failReadinessFor(drain, drainDelayMs);
+      void delay.waited
+        .then(() => {
+          // From here a further signal has its default effect: it ends the process at once.
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          return drainAndClose(server as HttpServer, ctx, drain, drainMs);
+        })
+        .then(
+          async () => {
+            await tracing?.shutdown();
+            done(0);
+          },
+          (err: unknown) => {
+            io.stderr.write(`tollgate serve: the stop did not finish cleanly: ${String(err)}\n`);
+            done(1);
+          },
+        );
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   });
 }
