@@ -1,6 +1,7 @@
 // Small parts every PostgreSQL state module shares: queries whose BIGINT columns (counts, rowids, counters) read
 // as numbers, as SQLite gives them; and the generation counters, read once and shared by the requests it can
 // answer (TurnGenerations).
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { arrivalOfRequest, lastArrival } from './request-arrival.ts';
 
@@ -20,6 +21,24 @@ const TYPES: pg.CustomTypesConfig = {
 /** The rows a statement returns, BIGINTs as numbers. */
 export async function rowsOf<R>(on: Queryable, text: string, values: readonly unknown[] = []): Promise<R[]> {
   const result = await on.query({ text, values: values as unknown[], types: TYPES });
+  return result.rows as R[];
+}
+
+/** Statement names by text: a name stands for one text on every connection (pg refuses one name for two). */
+const NAMES = new Map<string, string>();
+
+/**
+ * The rows of a statement on the gate's path, prepared once per connection under a name of its text's digest: the
+ * server parses and plans it once, not on every call (docs/performance.md, "The cluster suite"). Behind a pooler
+ * in transaction mode this needs one that keeps prepared statements (docs/deploy.md, "Sizing").
+ */
+export async function preparedRowsOf<R>(on: Queryable, text: string, values: readonly unknown[] = []): Promise<R[]> {
+  let name = NAMES.get(text);
+  if (name === undefined) {
+    name = `tollgate_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    NAMES.set(text, name);
+  }
+  const result = await on.query({ name, text, values: values as unknown[], types: TYPES });
   return result.rows as R[];
 }
 
@@ -82,7 +101,7 @@ export class TurnGenerations {
     if (this.reading) return this.reading;
     const asking = arrivalOfRequest();
     if (asking !== undefined && this.latest !== undefined && this.latest.after >= asking) return this.latest.reading;
-    const reading = rowsOf<Record<string, number>>(this.pool, this.sql).then((rows) => rows[0] ?? {});
+    const reading = preparedRowsOf<Record<string, number>>(this.pool, this.sql).then((rows) => rows[0] ?? {});
     this.reading = reading;
     this.latest = { after: lastArrival(), reading };
     setImmediate(() => {

@@ -18,7 +18,7 @@ import { inTransaction } from '@tollgate/store';
 import type pg from 'pg';
 import type { ApprovalRow } from '../approvals/model.ts';
 import { insertApproval } from '../approvals/postgres.ts';
-import { placeholders, type Queryable, rowsOf } from '../postgres-query.ts';
+import { placeholders, preparedRowsOf, type Queryable, rowsOf } from '../postgres-query.ts';
 import type { DecisionRecord } from '../state-store.ts';
 import { POSTGRES_MARK } from '../statement.ts';
 import {
@@ -40,15 +40,24 @@ interface Queued {
   reject: (err: unknown) => void;
 }
 
+/** The statements writing 1..MAX_BATCH rows, made once each (a batch's size repeats). */
+const INSERTS: string[] = [];
+
 /** The statement writing `count` decision rows at once. */
 function insertRows(count: number): string {
+  const made = INSERTS[count];
+  if (made !== undefined) return made;
   const rows = Array.from({ length: count }, (_, i) => `(${placeholders(COLUMNS.length, i * COLUMNS.length + 1)})`);
-  return `INSERT INTO decisions (${COLUMNS.join(', ')}) VALUES ${rows.join(', ')}`;
+  const text = `INSERT INTO decisions (${COLUMNS.join(', ')}) VALUES ${rows.join(', ')}`;
+  if (count <= MAX_BATCH) INSERTS[count] = text;
+  return text;
 }
 
 export async function insertDecisions(on: Queryable, rows: readonly DecisionRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await rowsOf(on, insertRows(rows.length), rows.flatMap(valuesOf));
+  // A batch's statement is prepared (its sizes repeat); an import's one-off size is not.
+  const query = rows.length <= MAX_BATCH ? preparedRowsOf : rowsOf;
+  await query(on, insertRows(rows.length), rows.flatMap(valuesOf));
 }
 
 const SESSION_SINCE_SQL = sessionSinceSql(POSTGRES_MARK);
@@ -205,7 +214,7 @@ export class PostgresDecisionLog {
   }
 
   private async writeSessionBatch(batch: readonly SessionQueued[]): Promise<void> {
-    const answers = await rowsOf<SessionAnswer>(this.pool, RECORD_SESSION_CALLS_SQL, [
+    const answers = await preparedRowsOf<SessionAnswer>(this.pool, RECORD_SESSION_CALLS_SQL, [
       batch.map((q) => q.lock),
       batch.map((q) => q.agent),
       batch.map((q) => q.session),
