@@ -119,6 +119,28 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)('tollgate import and export 
     expect(listing(loose)).toEqual(['documents', 'documents/settings.yaml']);
   });
 
+  it('refuses to export a lifecycle that does not read as JSON (exit 2), naming where, writing no lifecycle', async () => {
+    const schema = await migrated();
+    expect((await runCli('import', '--data', source, '--database', schema.url)).code).toBe(0);
+    const pool = new pg.Pool({ connectionString: schema.url, max: 1 });
+    try {
+      for (const text of ['{"a": [', '{"x": 1, "x": 2}']) {
+        await pool.query(
+          "INSERT INTO document_state (key, value) VALUES ('lifecycle', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+          [text],
+        );
+        const target = join(tempDir(), 'out');
+        const run = await runCli('export', '--data', target, '--database', schema.url);
+        refused(run, 'STORE_DAMAGED', 2);
+        expect(run.stderr).toContain("the rule sets' lifecycle in the database does not read at line 1");
+        const written = existsSync(target) ? listing(target) : [];
+        expect(written.filter((f) => f.endsWith('lifecycle.json'))).toEqual([]);
+      }
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('refuses a database that does not answer (exit 2), writing nothing', async () => {
     const url = `postgres://postgres@127.0.0.1:${await closedPort()}/test`;
     const before = listing(source);

@@ -4,6 +4,7 @@
 // its documents in git. A folder is not transactional: a document that cannot be written stops the export, named.
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readJsonText } from '@tollgate/engine/source';
 import { exportDocumentWith } from '@tollgate/store';
 import { readPostgresState, readSqliteState, stateCounts, writeSqliteState } from '../../server/postgres/state-transfer.ts';
 import { LIFECYCLE_KEY } from '../../server/rulesets/lifecycle.ts';
@@ -39,9 +40,7 @@ export async function exportWorkspace(options: ParsedOptions, io: CliIo): Promis
           throw documentFailure('export', id, err, `the documents before it are in ${dataDir}; remove the folder and run the export again`);
         }
       }
-      // Not a reader of outside input: the store wrote this text with JSON.stringify (doubles such as a trial's rate
-      // included), and JSON.parse is its exact inverse, as the store's own readState reads it (postgres-store.ts).
-      if (lifecycle != null) await store.writeState(LIFECYCLE_KEY, JSON.parse(lifecycle));
+      if (lifecycle != null) await store.writeState(LIFECYCLE_KEY, lifecycleValue(lifecycle));
     } finally {
       await store.close();
     }
@@ -87,4 +86,23 @@ function refuseNonEmpty(dataDir: string): void {
       1,
     );
   }
+}
+
+/**
+ * The rule sets' lifecycle as stored: the text passes the one exact reader first (anyone with the database could
+ * have written it), and is refused STORE_DAMAGED, with its position, unless it reads whole without a duplicate
+ * member; then JSON.parse gives the plain value the folder store writes (the store wrote it with JSON.stringify,
+ * small integers its only numbers).
+ */
+function lifecycleValue(text: string): unknown {
+  const read = readJsonText(text, { maxLength: Number.MAX_SAFE_INTEGER, maxDepth: 64 });
+  const problem = read.ok ? read.diagnostics.find((d) => d.code === 'DUPLICATE_MEMBER') : read.diagnostic;
+  if (problem !== undefined) {
+    const at = problem.line === undefined ? '' : ` at line ${problem.line}, column ${problem.column ?? 1}`;
+    throw new CliError(
+      'STORE_DAMAGED',
+      `tollgate export: STORE_DAMAGED: the rule sets' lifecycle in the database does not read${at}: ${problem.message}`,
+    );
+  }
+  return JSON.parse(text);
 }
