@@ -40,3 +40,15 @@ export const REFUND_TOOL = { name: 'issue_refund', action: 'refund.issue', amoun
 
 export const APPROVER = '8f14e45f-ceea-467a-9575-3c8ff9a3e1d0';
 export const DEVELOPER = 'c9f0f895-fb98-4b91-9f4d-0e3a4c1f2b7a';
+
+/** Runs `work` with the environment variable `name` set to `value`, restoring it after (runCli's children inherit it). */
+export async function withEnv<T>(name: string, value: string, work: () => Promise<T>): Promise<T> {
+  const saved = process.env[name];
+  process.env[name] = value;
+  try {
+    return await work();
+  } finally {
+    if (saved === undefined) delete process.env[name];
+    else process.env[name] = saved;
+  }
+}

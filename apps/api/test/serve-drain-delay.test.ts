@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from './cli-harness.ts';
+import { runCli, withEnv } from './cli-harness.ts';
 import { agentKey, readDemoKeys, spawnServer } from './server-harness.ts';
 
 const dirs: string[] = [];
@@ -89,15 +89,8 @@ describe('tollgate serve --drain-delay', () => {
     const flag = await runCli('serve', '--data', dataDir, '--port', '0', '--drain-delay', '1.5');
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('--drain-delay is a whole number of seconds from 0, got 1.5');
-    const saved = process.env.TOLLGATE_DRAIN_DELAY;
-    process.env.TOLLGATE_DRAIN_DELAY = 'soon';
-    try {
-      const env = await runCli('serve', '--data', dataDir, '--port', '0');
-      expect(env.code).toBe(2);
-      expect(env.stderr).toContain('--drain-delay is a whole number of seconds from 0, got soon');
-    } finally {
-      if (saved === undefined) delete process.env.TOLLGATE_DRAIN_DELAY;
-      else process.env.TOLLGATE_DRAIN_DELAY = saved;
-    }
+    const env = await withEnv('TOLLGATE_DRAIN_DELAY', 'soon', () => runCli('serve', '--data', dataDir, '--port', '0'));
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('--drain-delay is a whole number of seconds from 0, got soon');
   });
 });

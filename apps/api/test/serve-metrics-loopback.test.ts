@@ -7,7 +7,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isLoopbackAddress } from '../src/server/observability/metrics-route.ts';
-import { runCli } from './cli-harness.ts';
+import { runCli, withEnv } from './cli-harness.ts';
 import { readDemoKeys, serverAt, spawnServer } from './server-harness.ts';
 
 const dirs: string[] = [];
@@ -80,15 +80,8 @@ describe('tollgate serve --metrics-loopback', () => {
   it('refuses a TOLLGATE_METRICS_LOOPBACK that is not 1 or 0 before anything opens', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-metrics-loopback-'));
     dirs.push(dataDir);
-    const saved = process.env.TOLLGATE_METRICS_LOOPBACK;
-    process.env.TOLLGATE_METRICS_LOOPBACK = 'yes';
-    try {
-      const run = await runCli('serve', '--data', dataDir, '--port', '0');
-      expect(run.code).toBe(2);
-      expect(run.stderr).toContain('TOLLGATE_METRICS_LOOPBACK is 1 or 0, got yes');
-    } finally {
-      if (saved === undefined) delete process.env.TOLLGATE_METRICS_LOOPBACK;
-      else process.env.TOLLGATE_METRICS_LOOPBACK = saved;
-    }
+    const run = await withEnv('TOLLGATE_METRICS_LOOPBACK', 'yes', () => runCli('serve', '--data', dataDir, '--port', '0'));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('TOLLGATE_METRICS_LOOPBACK is 1 or 0, got yes');
   });
 });
