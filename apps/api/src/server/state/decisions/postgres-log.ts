@@ -2,14 +2,12 @@
 // (sqlite-log.ts), a decision here is acknowledged only once written: the promise of recordDecision resolves
 // after the commit that holds its row, and rejects when that write fails (the gate then refuses the call; it
 // never answers an allow that was not recorded). What keeps it fast and exact:
-// - a call without a session is queued and written by group commit, one multi-row INSERT at a time: the calls of
-//   a turn go at its end when no batch is being written, else they wait for that batch's commit and go
-//   together after it (at most MAX_BATCH rows a batch, model.ts). No timer: a node waiting on the database's
-//   commit gathers the next batch meanwhile, and an idle one writes at once (docs/performance.md, "The cluster
-//   suite");
+// - a call without a session is queued and written by group commit, one multi-row INSERT a batch, one batch at a
+//   time (commit-batches.ts);
 // - a held call is written at once, with its approval request, in one transaction;
 // - a call with a session is written under an advisory lock on (agent, session), and only if the history it was
-//   decided on holds every earlier call of the session on every node (one statement; recordInSession). Every
+//   decided on holds every earlier call of the session on every node (one statement a batch of such calls, by the
+//   same group commit; recordInSession). Every
 //   row of a session is written under that lock, so rowids of a session's rows grow with commit order: a history
 //   read once is kept, and later reads fetch only the rows above the highest rowid seen (model.ts,
 //   SessionHistories).
@@ -21,6 +19,7 @@ import { insertApproval } from '../approvals/postgres.ts';
 import { placeholders, preparedRowsOf, type Queryable, rowsOf } from '../postgres-query.ts';
 import type { DecisionRecord } from '../state-store.ts';
 import { POSTGRES_MARK } from '../statement.ts';
+import { CommitBatches } from './commit-batches.ts';
 import {
   addRead,
   COLUMNS,
@@ -33,12 +32,6 @@ import {
   sessionSinceSql,
   valuesOf,
 } from './model.ts';
-
-interface Queued {
-  row: DecisionRow;
-  resolve: () => void;
-  reject: (err: unknown) => void;
-}
 
 /** The statements writing 1..MAX_BATCH rows, made once each (a batch's size repeats). */
 const INSERTS: string[] = [];
@@ -73,15 +66,13 @@ function sessionLockKey(agent: string, session: string): string {
   return JSON.stringify(['tollgate.session', agent, session]);
 }
 
-/** A call of a session waiting for its batch: written, or refused with the session's calls it had not seen. */
-interface SessionQueued {
+/** A call of a session for its batch: written, or refused with the session's calls it had not seen. */
+interface SessionWrite {
   lock: string;
   agent: string;
   session: string;
   seen: number;
   row: DecisionRow;
-  resolve: (outcome: SessionOutcome) => void;
-  reject: (err: unknown) => void;
 }
 
 type SessionOutcome = { written: true; rowid: number } | { written: false; missed: SessionRow[] };
@@ -95,40 +86,53 @@ function columnsOf(row: DecisionRow): Record<string, unknown> {
   return Object.fromEntries(COLUMNS.map((c, i) => [c, values[i]]));
 }
 
+/** Writes a batch of session calls in one statement; answers each call's outcome, in order. */
+async function writeSessionBatch(pool: pg.Pool, batch: readonly SessionWrite[]): Promise<SessionOutcome[]> {
+  const answers = await preparedRowsOf<SessionAnswer>(pool, RECORD_SESSION_CALLS_SQL, [
+    batch.map((w) => w.lock),
+    batch.map((w) => w.agent),
+    batch.map((w) => w.session),
+    batch.map((w) => w.seen),
+    batch.map((w) => JSON.stringify(columnsOf(w.row))),
+  ]);
+  const outcomes: SessionOutcome[] = batch.map(() => ({ written: false, missed: [] }));
+  for (const a of answers) {
+    const outcome = outcomes[a.item - 1];
+    if (outcome === undefined) continue;
+    if (a.written) outcomes[a.item - 1] = { written: true, rowid: a.rowid };
+    else if (!outcome.written) outcome.missed.push(a);
+  }
+  return outcomes;
+}
+
 export class PostgresDecisionLog {
   private readonly pool: pg.Pool;
-  private queue: Queued[] = [];
-  private immediate: NodeJS.Immediate | undefined;
-  /** Batches being written: flush() waits for them too. */
-  private readonly writing = new Set<Promise<void>>();
-  /** Calls of sessions waiting for their batch, and the batch being written (one at a time, as above). */
-  private sessionQueue: SessionQueued[] = [];
-  private sessionWriting: Promise<void> | undefined;
-  private sessionImmediate: NodeJS.Immediate | undefined;
+  /** Calls without a session, and calls of sessions, each written by group commit. */
+  private readonly calls: CommitBatches<DecisionRow, undefined>;
+  private readonly sessionCalls: CommitBatches<SessionWrite, SessionOutcome>;
   readonly sessions = new SessionHistories();
-
-  /** Set while the last batch written failed, cleared when one commits: a readiness check (../readiness.ts). */
-  failing = false;
 
   constructor(pool: pg.Pool) {
     this.pool = pool;
+    this.calls = new CommitBatches((rows) => insertDecisions(pool, rows).then(() => rows.map(() => undefined)));
+    this.sessionCalls = new CommitBatches((writes) => writeSessionBatch(pool, writes));
   }
 
-  /** Batches being written, by their oldest row's time: the log's lag counts them until they commit. */
-  private readonly writingSince = new Map<Promise<void>, { since: string; rows: number }>();
+  /** Whether the last batch of either queue failed to commit: a readiness check (../readiness.ts). */
+  get failing(): boolean {
+    return this.calls.failing || this.sessionCalls.failing;
+  }
 
   /** Calls queued or being written and not yet committed (a metric read at scrape). */
   get queued(): number {
-    let rows = this.queue.length;
-    for (const w of this.writingSince.values()) rows += w.rows;
-    return rows;
+    return this.calls.unwritten().length + this.sessionCalls.unwritten().length;
   }
 
   /** When the oldest call queued or being written was decided (ISO), or null when none waits. */
   oldestUnwritten(): string | null {
-    let oldest = this.queue[0]?.row.created_at ?? null;
-    for (const { since } of this.writingSince.values()) if (oldest === null || since < oldest) oldest = since;
-    return oldest;
+    // ISO times of one format compare as text.
+    const times = [this.calls.unwritten()[0]?.created_at, this.sessionCalls.unwritten()[0]?.row.created_at];
+    return times.filter((t): t is string => t !== undefined).sort()[0] ?? null;
   }
 
   /** Decides and records one call (state-store.ts, recordDecision); resolves once the row is committed. */
@@ -136,7 +140,7 @@ export class PostgresDecisionLog {
     if (session !== undefined) return this.recordInSession(agent, session, decide);
     const record = decide([]);
     if (record.approval) await this.recordHeld(record.row, record.approval);
-    else await this.enqueue(record.row);
+    else await this.calls.add(record.row);
     return record;
   }
 
@@ -170,7 +174,7 @@ export class PostgresDecisionLog {
       const seen = held.rowid;
       const record = decide(held.calls.map((c) => c.call));
       if (record.approval) break;
-      const outcome = await this.enqueueSession(lock, agent, session, seen, record.row);
+      const outcome = await this.sessionCalls.add({ lock, agent, session, seen, row: record.row });
       if (outcome.written) {
         const { row } = record;
         if (inSessionHistory(row, agent, session)) addRead(held, [{ ...row, rowid: outcome.rowid }]);
@@ -190,50 +194,6 @@ export class PostgresDecisionLog {
     });
   }
 
-  private enqueueSession(lock: string, agent: string, session: string, seen: number, row: DecisionRow): Promise<SessionOutcome> {
-    return new Promise<SessionOutcome>((resolve, reject) => {
-      this.sessionQueue.push({ lock, agent, session, seen, row, resolve, reject });
-      if (this.sessionWriting === undefined) this.sessionImmediate ??= setImmediate(() => this.writeSessions());
-    });
-  }
-
-  /** Writes the sessions' calls queued, one batch at a time; the calls queued meanwhile go after it. */
-  private writeSessions(): void {
-    this.sessionImmediate = undefined;
-    if (this.sessionWriting !== undefined || this.sessionQueue.length === 0) return;
-    const batch = this.sessionQueue.splice(0, MAX_BATCH);
-    const write = this.writeSessionBatch(batch).catch((err: unknown) => {
-      // A batch that failed is written call by call, so a row the table refuses fails only its own call.
-      if (batch.length === 1) return batch[0]?.reject(err);
-      return Promise.all(batch.map((q) => this.writeSessionBatch([q]).catch((e: unknown) => q.reject(e)))).then(() => undefined);
-    });
-    this.sessionWriting = write.finally(() => {
-      this.sessionWriting = undefined;
-      if (this.sessionQueue.length > 0) this.sessionImmediate ??= setImmediate(() => this.writeSessions());
-    });
-  }
-
-  private async writeSessionBatch(batch: readonly SessionQueued[]): Promise<void> {
-    const answers = await preparedRowsOf<SessionAnswer>(this.pool, RECORD_SESSION_CALLS_SQL, [
-      batch.map((q) => q.lock),
-      batch.map((q) => q.agent),
-      batch.map((q) => q.session),
-      batch.map((q) => q.seen),
-      batch.map((q) => JSON.stringify(columnsOf(q.row))),
-    ]);
-    const missed: SessionRow[][] = batch.map(() => []);
-    const written: (number | undefined)[] = batch.map(() => undefined);
-    for (const a of answers) {
-      const at = a.item - 1;
-      if (a.written) written[at] = a.rowid;
-      else missed[at]?.push(a);
-    }
-    batch.forEach((q, i) => {
-      const rowid = written[i];
-      q.resolve(rowid === undefined ? { written: false, missed: missed[i] ?? [] } : { written: true, rowid });
-    });
-  }
-
   /** Writes a held call at once, after the calls queued before it, with its approval request in one transaction. */
   private async recordHeld(row: DecisionRow, approval: ApprovalRow): Promise<void> {
     await this.flush().catch(() => {
@@ -245,69 +205,9 @@ export class PostgresDecisionLog {
     });
   }
 
-  private enqueue(row: DecisionRow): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ row, resolve, reject });
-      // While a batch is being written, the calls arriving meanwhile wait for its commit and go together
-      // after it; else they go at the end of this turn (a full batch goes at once, either way).
-      if (this.writing.size === 0 || this.queue.length >= MAX_BATCH) this.immediate ??= setImmediate(() => this.writeQueued());
-    });
-  }
-
-  /** Sends the queued rows as one batch; each caller hears when its batch has committed (or failed). */
-  private writeQueued(): Promise<void> {
-    if (this.immediate) clearImmediate(this.immediate);
-    this.immediate = undefined;
-    const done: Promise<void>[] = [];
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, MAX_BATCH);
-      const write = insertDecisions(
-        this.pool,
-        batch.map((q) => q.row),
-      ).then(
-        () => {
-          this.failing = false;
-          for (const q of batch) q.resolve();
-        },
-        (err: unknown) => {
-          this.failing = true;
-          return batch.length === 1 ? batch[0]?.reject(err) : this.writeEach(batch);
-        },
-      );
-      this.writing.add(write);
-      this.writingSince.set(write, { since: (batch[0] as Queued).row.created_at, rows: batch.length });
-      void write.finally(() => {
-        this.writing.delete(write);
-        this.writingSince.delete(write);
-        // The calls that waited for this batch go now.
-        if (this.writing.size === 0 && this.queue.length > 0) this.immediate ??= setImmediate(() => this.writeQueued());
-      });
-      done.push(write);
-    }
-    return Promise.all(done).then(() => undefined);
-  }
-
-  /** A batch that failed is written row by row, so one row the table refuses (a call id twice) fails only its own call. */
-  private async writeEach(batch: Queued[]): Promise<void> {
-    await Promise.all(
-      batch.map((q) =>
-        insertDecisions(this.pool, [q.row]).then(
-          () => q.resolve(),
-          (err: unknown) => q.reject(err),
-        ),
-      ),
-    );
-  }
-
   /** Waits until every decision queued so far is written (or its write has failed, which its caller was told). */
   async flush(): Promise<void> {
-    if (this.queue.length > 0) await this.writeQueued();
-    if (this.writing.size > 0) await Promise.all([...this.writing]);
-    // A session's call resolves only once written or refused; its batch is waited for, not forced.
-    while (this.sessionWriting !== undefined || this.sessionQueue.length > 0) {
-      if (this.sessionWriting === undefined) this.writeSessions();
-      await this.sessionWriting;
-    }
+    await Promise.all([this.calls.flush(), this.sessionCalls.flush()]);
   }
 
   /** Writes what is queued; the pool is the caller's. */
