@@ -17,20 +17,28 @@ export const DEFAULT_DRAIN_SECONDS = 10;
 /** How often connections gone idle during a drain are closed. */
 const IDLE_SWEEP_MS = 50;
 
+/** `--name`, else the variable, in whole seconds from 0; `fallback` unless given. A bad value is a USAGE error. */
+function wholeSecondsOf(
+  name: string,
+  variable: string,
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+  fallback: number,
+): number {
+  const text = flag ?? (env[variable] === '' ? undefined : env[variable]);
+  if (text === undefined) return fallback;
+  if (!/^[0-9]{1,5}$/.test(text)) throw new CliError('USAGE', `--${name} is a whole number of seconds from 0, got ${text}`);
+  return Number(text);
+}
+
 /** --drain-timeout, else TOLLGATE_DRAIN_TIMEOUT, in whole seconds from 0; DEFAULT_DRAIN_SECONDS unless given. */
 export function drainSecondsOf(flag: string | undefined, env: Record<string, string | undefined> = process.env): number {
-  const text = flag ?? (env.TOLLGATE_DRAIN_TIMEOUT === '' ? undefined : env.TOLLGATE_DRAIN_TIMEOUT);
-  if (text === undefined) return DEFAULT_DRAIN_SECONDS;
-  if (!/^[0-9]{1,5}$/.test(text)) throw new CliError('USAGE', `--drain-timeout is a whole number of seconds from 0, got ${text}`);
-  return Number(text);
+  return wholeSecondsOf('drain-timeout', 'TOLLGATE_DRAIN_TIMEOUT', flag, env, DEFAULT_DRAIN_SECONDS);
 }
 
 /** --drain-delay, else TOLLGATE_DRAIN_DELAY, in whole seconds from 0; 0 (no delay) unless given. */
 export function drainDelaySecondsOf(flag: string | undefined, env: Record<string, string | undefined> = process.env): number {
-  const text = flag ?? (env.TOLLGATE_DRAIN_DELAY === '' ? undefined : env.TOLLGATE_DRAIN_DELAY);
-  if (text === undefined) return 0;
-  if (!/^[0-9]{1,5}$/.test(text)) throw new CliError('USAGE', `--drain-delay is a whole number of seconds from 0, got ${text}`);
-  return Number(text);
+  return wholeSecondsOf('drain-delay', 'TOLLGATE_DRAIN_DELAY', flag, env, 0);
 }
 
 /**
