@@ -9,6 +9,7 @@ import { bearerAuth } from './auth.ts';
 import { bodyLimit, bodyLimitOf, MAX_EDIT_BODY_BYTES, MAX_REQUEST_BODY_BYTES } from './body-limit.ts';
 import { consoleMissingPage } from './console-missing-page.ts';
 import type { AppContext } from './context.ts';
+import { crossOrigin } from './cross-origin.ts';
 import { errorAnswer, handleError } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
 import { type Drain, liveAnswer, readyAnswer } from './health/readiness.ts';
@@ -34,6 +35,7 @@ import { simulationRoutes } from './routes/simulations.ts';
 import { toolBindingRoutes } from './routes/tool-bindings.ts';
 import { upstreamRoutes } from './routes/upstreams.ts';
 import { ruleSheets } from './rule-sheets.ts';
+import { securityHeaders } from './security-headers.ts';
 import { asArrived } from './state/request-arrival.ts';
 
 const TYPES: Record<string, string> = {
@@ -43,6 +45,8 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.json': 'application/json',
   '.woff2': 'font/woff2',
+  // Monaco's codicon font; with nosniff every file goes out with its own type.
+  '.ttf': 'font/ttf',
 };
 
 const INFO =
@@ -61,6 +65,12 @@ export interface AppOptions {
   drain?: Drain;
   /** GET /metrics answers a keyless request from a loopback peer (serve's --metrics-loopback; metrics-route.ts). */
   metricsLoopback?: boolean;
+  /** Origins the console may fetch from besides its own, as an OpenID issuer's (security-headers.ts; none unless given). */
+  connectSources?: readonly string[];
+  /** Origins whose pages may call the API (serve's --cors-origin; cross-origin.ts); none unless given. */
+  corsOrigins?: readonly string[];
+  /** `X-Forwarded-Proto: https` counts as TLS for HSTS (serve's --trust-forwarded-proto; security-headers.ts). */
+  trustForwardedProto?: boolean;
 }
 
 // A path no route answers is not a missing resource: NO_ROUTE, never NOT_FOUND (docs/api.md).
@@ -83,6 +93,12 @@ function byRoute(make: (limit: number) => MiddlewareHandler): MiddlewareHandler 
 export function createApp(options: AppOptions = {}): Hono {
   const app = new Hono();
   app.onError(handleError);
+  // First, so every answer carries them: a route's, a refusal's, the error handler's, not-found's, the console's.
+  app.use(
+    '*',
+    securityHeaders({ connectSources: options.connectSources ?? [], trustForwardedProto: options.trustForwardedProto === true }),
+  );
+  app.use('*', crossOrigin(options.corsOrigins ?? []));
   const ctx = options.ctx;
   // On a shared database a request's reads of the generation counters are shared by arrival
   // (state/request-arrival.ts); SQLite reads its counters in the process and needs no numbering.
