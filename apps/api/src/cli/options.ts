@@ -37,6 +37,9 @@ const OPTIONS = {
   'drain-delay': { type: 'string' },
   'metrics-loopback': { type: 'boolean' },
   'otlp-endpoint': { type: 'string' },
+  // Cross-origin callers and the proxy's word on TLS (cli/web-security-options.ts).
+  'cors-origin': { type: 'string', multiple: true },
+  'trust-forwarded-proto': { type: 'boolean' },
   // The PostgreSQL pool's bounds (server/postgres/pool-bounds.ts, POOL_BOUND_FLAGS).
   'pg-max': { type: 'string' },
   'pg-connect-timeout-ms': { type: 'string' },

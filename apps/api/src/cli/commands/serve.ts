@@ -17,6 +17,7 @@ import {
   secondsOption,
 } from '../options.ts';
 import { otlpEndpointOf, startOtlpTracing } from '../otlp-tracing.ts';
+import { corsOriginsOf, trustForwardedProtoOf } from '../web-security-options.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
@@ -38,10 +39,13 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   const drainDelayMs = drainDelaySecondsOf(options['drain-delay']) * 1000;
   const metricsLoopback = metricsLoopbackOf(options['metrics-loopback']);
   const otlpEndpoint = otlpEndpointOf(options['otlp-endpoint']);
+  // Which pages may call the API, and whether the proxy's word on TLS counts for HSTS (web-security-options.ts).
+  const corsOrigins = corsOriginsOf(options['cors-origin']);
+  const trustForwardedProto = trustForwardedProtoOf(options['trust-forwarded-proto']);
   const { ctx, where } = await openWorkspace(options, 'serve', node);
   const demo = options.demo ? await seedDemo(ctx) : undefined;
   const drain = { draining: false };
-  const app = createApp({ ctx, webDist: WEB_DIST, mcp, drain, metricsLoopback });
+  const app = createApp({ ctx, webDist: WEB_DIST, mcp, drain, metricsLoopback, corsOrigins, trustForwardedProto });
   // Spans exported by OTLP only when an endpoint is set (otlp-tracing.ts, docs/deploy.md "Metrics and traces").
   const tracing = startOtlpTracing(process.env, otlpEndpoint);
   return new Promise((done) => {
