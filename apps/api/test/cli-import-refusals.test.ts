@@ -181,8 +181,10 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)('tollgate import and export 
     const pool = new pg.Pool({ connectionString: schema.url, max: 2 });
     try {
       const state = await PostgresStateStore.open(pool);
-      expect(await state.principalOf(made.key)).toMatchObject({ kind: 'member', member: { name: 'nora' } });
-      expect(await state.principalOf(agent.stdout.trim())).toMatchObject({ kind: 'agent', agent: 'support-bot', grants: ['catalogue'] });
+      expect(await state.authenticateKey(made.key, new Date())).toMatchObject({ principal: { kind: 'member', member: { name: 'nora' } } });
+      expect(await state.authenticateKey(agent.stdout.trim(), new Date())).toMatchObject({
+        principal: { kind: 'agent', agent: 'support-bot', grants: ['catalogue'] },
+      });
       await state.close();
     } finally {
       await pool.end();

@@ -9,7 +9,7 @@ import { openContext } from '../src/server/sqlite-context.ts';
 import { openDatabase } from '../src/server/state/db.ts';
 import { hashKey } from '../src/server/state/members/credentials.ts';
 import { ROLES } from '../src/server/state/members/model.ts';
-import { principalOf } from '../src/server/state/members/sqlite.ts';
+import { authenticateKey } from '../src/server/state/members/sqlite.ts';
 import { runCli } from './cli-harness.ts';
 
 const dirs: string[] = [];
@@ -31,7 +31,9 @@ describe('tollgate keys create and members list', () => {
     expect(made).toMatchObject({ member: 'nora', role: 'approver', grants: [] });
     const db = openDatabase(join(data, 'tollgate.db'));
     try {
-      expect(principalOf(db, made.key)).toMatchObject({ kind: 'member', member: { name: 'nora', role: 'approver' } });
+      expect(authenticateKey(db, made.key, new Date())).toMatchObject({
+        principal: { kind: 'member', member: { name: 'nora', role: 'approver' } },
+      });
       const stored = db.prepare('SELECT hash FROM api_keys').all() as { hash: string }[];
       expect(stored).toEqual([{ hash: hashKey(made.key) }]);
       expect(readFileSync(join(data, 'tollgate.db')).includes(Buffer.from(made.key))).toBe(false);
@@ -79,7 +81,7 @@ describe('keys create on a folder that is not there, and the grants of a role', 
     expect(readFileSync(join(data, '.gitignore'), 'utf8')).toContain('tollgate.db');
     const db = openDatabase(join(data, 'tollgate.db'));
     try {
-      expect(principalOf(db, run.stdout.trim())).toMatchObject({ kind: 'member', grants: ['catalogue'] });
+      expect(authenticateKey(db, run.stdout.trim(), new Date())).toMatchObject({ principal: { kind: 'member', grants: ['catalogue'] } });
     } finally {
       db.close();
     }
@@ -96,7 +98,7 @@ describe('keys create on a folder that is not there, and the grants of a role', 
       for (const role of ROLES) {
         const demoKey = keys?.members.find((m) => m.role === role)?.key as string;
         const made = JSON.parse((await runCli('keys', 'create', '--data', cli, '--member', `m-${role}`, '--role', role, '--json')).stdout);
-        expect(made.grants, role).toEqual(principalOf(demoDb, demoKey)?.grants);
+        expect(authenticateKey(demoDb, demoKey, new Date()), role).toMatchObject({ principal: { grants: made.grants } });
       }
       const admin = JSON.parse((await runCli('keys', 'create', '--data', cli, '--member', 'm-admin', '--grant', 'model', '--json')).stdout);
       expect(admin.grants).toEqual(['catalogue', 'model']);

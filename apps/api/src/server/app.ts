@@ -23,6 +23,7 @@ import { decisionRoutes } from './routes/decisions.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { eventRoutes } from './routes/events.ts';
 import { gateRoutes } from './routes/gate.ts';
+import { memberAndKeyRoutes } from './routes/members-and-keys.ts';
 import { memberRoutes } from './routes/members.ts';
 import { nodeRoutes } from './routes/nodes.ts';
 import { policyRoutes } from './routes/policies.ts';
@@ -137,6 +138,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', documentRoutes());
     api.route('/', approvalRoutes());
     api.route('/', memberRoutes());
+    api.route('/', memberAndKeyRoutes());
     api.route('/', eventRoutes());
     api.route('/', simulationRoutes());
     api.route('/', shadowRoutes());

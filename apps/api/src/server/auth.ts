@@ -3,7 +3,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppContext } from './context.ts';
 import { ApiError } from './errors.ts';
-import type { Grant, Principal, Role } from './state/members/model.ts';
+import type { Grant, KeyAuthentication, Principal, Role } from './state/members/model.ts';
 
 /** Every 401 says how to authenticate (RFC 6750): a bearer key. */
 export const CHALLENGE = { 'WWW-Authenticate': 'Bearer' } as const;
@@ -17,11 +17,28 @@ export function bearerAuth(ctx: AppContext) {
     const header = c.req.header('authorization');
     if (!header) throw new ApiError('MISSING_KEY', 'send Authorization: Bearer <key>', undefined, CHALLENGE);
     const m = /^Bearer\s+(\S+)$/i.exec(header);
-    const principal = m ? await ctx.state.principalOf(m[1] as string) : undefined;
-    if (!principal) throw new ApiError('INVALID_KEY', 'the key is not known', undefined, CHALLENGE);
-    c.set('principal', principal);
+    c.set('principal', await principalOfKey(ctx, m?.[1]));
     await next();
   });
+}
+
+/** A key checked now, its use noted when it acts: the principal, why it is refused, or undefined for no key. */
+export async function keyAuthentication(ctx: AppContext, key: string): Promise<KeyAuthentication | undefined> {
+  const now = new Date();
+  const auth = await ctx.state.authenticateKey(key, now);
+  if (auth && 'principal' in auth) ctx.state.identity.noteKeyUsed(auth.keyId, now);
+  return auth;
+}
+
+/**
+ * The principal a key acts as; an unknown key is INVALID_KEY, a revoked or expired one or one whose member was
+ * removed is refused with the code that says which (docs/security.md, "Keys").
+ */
+async function principalOfKey(ctx: AppContext, key: string | undefined): Promise<Principal> {
+  const auth = key === undefined ? undefined : await keyAuthentication(ctx, key);
+  if (!auth) throw new ApiError('INVALID_KEY', 'the key is not known', undefined, CHALLENGE);
+  if ('refused' in auth) throw new ApiError(auth.refused, auth.message, undefined, CHALLENGE);
+  return auth.principal;
 }
 
 /** The member behind the request, when one of `roles` (or any member with no roles given). */

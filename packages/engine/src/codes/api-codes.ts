@@ -26,6 +26,9 @@ export const API_CODES = {
   BAD_REQUEST: { status: 400, meaning: 'The request cannot be read (a fault of the HTTP request itself).' },
   MISSING_KEY: { status: 401, meaning: 'No `Authorization: Bearer KEY` header.' },
   INVALID_KEY: { status: 401, meaning: 'The bearer key is not known.' },
+  KEY_REVOKED: { status: 401, meaning: 'The bearer key was revoked (by a person, or with its member); make or ask for a new one.' },
+  KEY_EXPIRED: { status: 401, meaning: "The bearer key's expiry has passed (a rotated key's overlap included); use its successor." },
+  MEMBER_REMOVED: { status: 401, meaning: 'The key or token belongs to a member who was removed.' },
   NO_ROUTE: { status: 404, meaning: 'No route answers this method and path.' },
   TOO_LARGE: { status: 413, meaning: 'The body, or what it would store, is over the limit; nothing was read or written.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body is not application/json.' },
@@ -41,8 +44,10 @@ export const API_CODES = {
   PERSON_REQUIRED: {
     status: 403,
     meaning:
-      "A model's key (the model grant) cannot do this: a person activates or reverts a version, a model's edit included, and a person decides a held call.",
+      "A model's key (the model grant) cannot do this: a person activates or reverts a version, a model's edit included, decides a held call, and manages members and keys.",
   },
+  OWN_ROLE: { status: 403, meaning: 'A member cannot raise (or move sideways) their own role; an owner or admin changes it.' },
+  OWNER_REQUIRED: { status: 403, meaning: "Only an owner makes an owner, changes or removes one, or makes or rotates an owner's key." },
   AGENT_KEY_REQUIRED: { status: 403, meaning: "Only the agent's own key may do this." },
   AGENT_MISMATCH: { status: 403, meaning: 'The agent key belongs to another agent.' },
   NOT_ELIGIBLE: { status: 403, meaning: 'The member is not an eligible approver of this request.' },
@@ -57,6 +62,9 @@ export const API_CODES = {
     meaning: 'The resource does not exist; details.resource says which kind (document, version, ruleset, agent, ...).',
   },
   CONFLICT: { status: 409, meaning: 'The store changed under the write (based_on is not the newest version); nothing was written.' },
+  LAST_OWNER: { status: 409, meaning: 'The change would leave no owner: the last owner cannot be removed or demoted.' },
+  MEMBER_EXISTS: { status: 409, meaning: 'A member of that name exists already; change their role instead.' },
+  KEY_NOT_ACTIVE: { status: 409, meaning: 'The key is revoked, expired or rotated already, so it cannot be rotated; make a new key.' },
   REJECTED_VERSION: { status: 409, meaning: 'The version did not load, so it can never run.' },
   GATEWAYS_NOT_UPGRADED: {
     status: 409,

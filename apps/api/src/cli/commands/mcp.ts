@@ -26,7 +26,8 @@ export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
   // Registered as a deciding node: the language gate (docs/deploy.md) counts it until it stops.
   const node = { languageRevision, heartbeatMs: heartbeatFromEnvironment(process.env) };
   const { ctx, where } = await openWorkspace(options, 'mcp', node);
-  const principal = await ctx.state.principalOf(key);
+  const auth = await ctx.state.authenticateKey(key, new Date());
+  const principal = auth && 'principal' in auth ? auth.principal : undefined;
   if (principal?.kind !== 'agent' || principal.agent !== agent) {
     await ctx.close();
     // A wrong key is not a usage error: the command line was right (docs/cli.md, "tollgate mcp").

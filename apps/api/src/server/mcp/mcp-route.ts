@@ -7,6 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { Hono } from 'hono';
+import { keyAuthentication } from '../auth.ts';
 import { bodyLimit, MAX_REQUEST_BODY_BYTES } from '../body-limit.ts';
 import type { AppContext } from '../context.ts';
 import { withIncoming } from '../observability/tracing.ts';
@@ -147,7 +148,10 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
     }
     const header = c.req.header('authorization');
     const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    const principal = m ? await ctx.state.principalOf(m[1] as string) : undefined;
+    const byKey = m ? await keyAuthentication(ctx, m[1] as string) : undefined;
+    // A revoked or expired key, or a removed member's, is refused with the code that says which (docs/security.md).
+    if (byKey && 'refused' in byKey) return c.json({ error: { code: byKey.refused, message: byKey.message } }, 401, { 'WWW-Authenticate': 'Bearer' });
+    const principal = byKey?.principal;
     if (principal?.kind !== 'agent') {
       return c.json({ error: { code: 'INVALID_KEY', message: "send the agent's key: Authorization: Bearer <key>" } }, 401, {
         'WWW-Authenticate': 'Bearer',

@@ -178,6 +178,7 @@ export type Resource =
   | 'shadow'
   | 'template'
   | 'member'
+  | 'key'
   | 'decision'
   | 'catalogue'
   | 'tool';

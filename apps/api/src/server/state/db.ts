@@ -150,6 +150,28 @@ export const MIGRATIONS: readonly string[] = [
      started_at TEXT NOT NULL,
      last_seen TEXT NOT NULL
    );`,
+  // Members and keys managed in the product (docs/security.md): a removed member's row stays, so the approvals
+  // they signed still verify; a key's name, hint, maker, expiry, revocation and successor. When a key was last
+  // used is its own table, so noting it moves no auth generation (no trigger on it) and empties no cache.
+  // The record of changes to members and keys, oldest first by seq.
+  `ALTER TABLE members ADD COLUMN removed_at TEXT;
+   ALTER TABLE api_keys ADD COLUMN name TEXT;
+   ALTER TABLE api_keys ADD COLUMN hint TEXT;
+   ALTER TABLE api_keys ADD COLUMN created_by TEXT;
+   ALTER TABLE api_keys ADD COLUMN expires_at TEXT;
+   ALTER TABLE api_keys ADD COLUMN revoked_at TEXT;
+   ALTER TABLE api_keys ADD COLUMN revoked_by TEXT;
+   ALTER TABLE api_keys ADD COLUMN rotated_to TEXT;
+   CREATE TABLE key_usage (key_id TEXT PRIMARY KEY, last_used_at TEXT NOT NULL);
+   CREATE TABLE identity_changes (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     at TEXT NOT NULL,
+     actor TEXT NOT NULL,
+     action TEXT NOT NULL,
+     subject TEXT NOT NULL,
+     details TEXT NOT NULL
+   );
+   CREATE INDEX identity_changes_by_time ON identity_changes (at, seq);`,
 ];
 
 /**

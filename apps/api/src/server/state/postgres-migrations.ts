@@ -177,6 +177,27 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
        END IF;
      END LOOP;
    END $$;`,
+  // Members and keys managed in the product (docs/security.md), as SQLite keeps them (db.ts): a removed member's
+  // row stays; a key's name, hint, maker, expiry, revocation and successor; when a key was last used in a table
+  // of its own, so noting it moves no auth generation; the record of changes to members and keys.
+  `ALTER TABLE members ADD COLUMN removed_at TEXT COLLATE "C";
+   ALTER TABLE api_keys ADD COLUMN name TEXT,
+     ADD COLUMN hint TEXT,
+     ADD COLUMN created_by TEXT,
+     ADD COLUMN expires_at TEXT COLLATE "C",
+     ADD COLUMN revoked_at TEXT COLLATE "C",
+     ADD COLUMN revoked_by TEXT,
+     ADD COLUMN rotated_to TEXT;
+   CREATE TABLE key_usage (key_id TEXT PRIMARY KEY, last_used_at TEXT COLLATE "C" NOT NULL);
+   CREATE TABLE identity_changes (
+     seq BIGSERIAL PRIMARY KEY,
+     at TEXT COLLATE "C" NOT NULL,
+     actor TEXT NOT NULL,
+     action TEXT NOT NULL,
+     subject TEXT NOT NULL,
+     details TEXT NOT NULL
+   );
+   CREATE INDEX identity_changes_by_time ON identity_changes (at, seq);`,
 ];
 
 /** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */
@@ -187,7 +208,7 @@ export const STATE_MIGRATIONS: MigrationSequence = { name: 'state', steps: POSTG
  * and ledger the document store's steps use; answers the step numbers applied.
  *
  * @example
- * await migratePostgres(pool, POSTGRES_STATE_MIGRATIONS); // { applied: [1, 2, 3, 4, 5, 6] } on a new schema
+ * await migratePostgres(pool, POSTGRES_STATE_MIGRATIONS); // { applied: [1, 2, 3, 4, 5, 6, 7] } on a new schema
  */
 export async function migratePostgres(pool: pg.Pool, steps: readonly string[]): Promise<{ applied: number[] }> {
   const client = await pool.connect();

@@ -12,6 +12,7 @@ import { countDecisions, findDecision, forgetOldArguments, listDecisions, record
 import { PostgresDecisionLog } from './decisions/postgres-log.ts';
 import type { PageKey } from './keyset.ts';
 import type { Grant, MemberRow, Role } from './members/model.ts';
+import { madeOrThrow, OPERATOR } from './members/identity-store.ts';
 import { PostgresMembers } from './members/postgres.ts';
 import type { LanguageRevision } from './nodes/model.ts';
 import { PostgresNodes } from './nodes/postgres.ts';
@@ -34,6 +35,8 @@ export class PostgresStateStore implements StateStore {
   readonly pool: pg.Pool;
   readonly trialCounter: PostgresTrialCounter;
   private readonly auth: PostgresMembers;
+  /** Members and keys as the product manages them (members/identity-store.ts). */
+  readonly identity: PostgresMembers;
   private readonly log: PostgresDecisionLog;
   private readonly tools: PostgresToolState;
   private readonly nodes: PostgresNodes;
@@ -52,6 +55,7 @@ export class PostgresStateStore implements StateStore {
     });
     this.trialCounter = new PostgresTrialCounter(pool);
     this.auth = new PostgresMembers(pool, generations.counter('auth'));
+    this.identity = this.auth;
     this.log = new PostgresDecisionLog(pool);
     this.tools = new PostgresToolState(pool, generations.counter('tools'));
     this.nodes = new PostgresNodes(pool);
@@ -64,8 +68,8 @@ export class PostgresStateStore implements StateStore {
     return store;
   }
 
-  principalOf(key: string) {
-    return this.auth.principalOf(key);
+  authenticateKey(key: string, now: Date) {
+    return this.auth.authenticateKey(key, now);
   }
   members() {
     return this.auth.members();
@@ -79,11 +83,11 @@ export class PostgresStateStore implements StateStore {
   findMember(idOrName: string) {
     return this.auth.findMember(idOrName);
   }
-  createMember(name: string, role: Role, now?: Date) {
-    return this.auth.createMember(name, role, now);
+  async createMember(name: string, role: Role, now?: Date) {
+    return madeOrThrow(await this.auth.addMember(name, role, OPERATOR, now));
   }
-  createKey(owner: { member: string } | { agent: string }, grants?: Grant[], now?: Date) {
-    return this.auth.createKey(owner, grants, now);
+  async createKey(holder: { member: string } | { agent: string }, grants: Grant[] = [], now?: Date) {
+    return madeOrThrow(await this.auth.issueKey({ holder, grants }, OPERATOR, now)).key;
   }
   countMembers() {
     return this.auth.countMembers();

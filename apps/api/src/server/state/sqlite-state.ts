@@ -11,7 +11,8 @@ import { countDecisions, findDecision, forgetOldArguments, listDecisions, record
 import { closeDecisionLog, decisionLogOf, flushDecisions } from './decisions/sqlite-log.ts';
 import type { PageKey } from './keyset.ts';
 import type { Grant, Role } from './members/model.ts';
-import { countMembers, createKey, createMember, findMember, judgedMembers, members, principalOf } from './members/sqlite.ts';
+import { madeOrThrow, OPERATOR } from './members/identity-store.ts';
+import { authenticateKey, countMembers, findMember, judgedMembers, members, SqliteIdentity } from './members/sqlite.ts';
 import type { LanguageRevision } from './nodes/model.ts';
 import { listNodes, registerNode } from './nodes/sqlite.ts';
 import { sqliteReadiness } from './readiness.ts';
@@ -42,14 +43,16 @@ export class SqliteStateStore implements StateStore {
   readonly kind = 'sqlite' as const;
   readonly db: Db;
   readonly trialCounter: SqliteTrialCounter;
+  readonly identity: SqliteIdentity;
 
   constructor(db: Db) {
     this.db = db;
     this.trialCounter = new SqliteTrialCounter(db);
+    this.identity = new SqliteIdentity(db);
   }
 
-  async principalOf(key: string) {
-    return principalOf(this.db, key);
+  async authenticateKey(key: string, now: Date) {
+    return authenticateKey(this.db, key, now);
   }
   async members() {
     return members(this.db);
@@ -64,10 +67,10 @@ export class SqliteStateStore implements StateStore {
     return findMember(this.db, idOrName);
   }
   async createMember(name: string, role: Role, now?: Date) {
-    return createMember(this.db, name, role, now);
+    return madeOrThrow(await this.identity.addMember(name, role, OPERATOR, now));
   }
-  async createKey(owner: { member: string } | { agent: string }, grants?: Grant[], now?: Date) {
-    return createKey(this.db, owner, grants, now);
+  async createKey(holder: { member: string } | { agent: string }, grants: Grant[] = [], now?: Date) {
+    return madeOrThrow(await this.identity.issueKey({ holder, grants }, OPERATOR, now)).key;
   }
   async countMembers() {
     return countMembers(this.db);

@@ -8,7 +8,8 @@ import type { TrialCounter } from '@tollgate/store';
 import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome, PendingSummary } from './approvals/model.ts';
 import type { DecisionFilter, DecisionRow, SessionCall } from './decisions/model.ts';
 import type { PageKey } from './keyset.ts';
-import type { Grant, MemberRow, Principal, Role } from './members/model.ts';
+import type { IdentityStore } from './members/identity-store.ts';
+import type { Grant, KeyAuthentication, MemberRow, Role } from './members/model.ts';
 import { type LanguageRevision, laggingNodes, type NodeView, type RegisteredNode } from './nodes/model.ts';
 import type { AuthorizationRow, Authorizer, DefinitionPin, ListedTool, SeenDefinition } from './tools/model.ts';
 
@@ -50,16 +51,23 @@ export interface StateStore {
   readonly kind: 'sqlite' | 'postgres';
 
   // Members and keys. Cached reads are trusted while nothing changed them, from any process or node.
-  principalOf(key: string): Promise<Principal | undefined>;
+  /** A key checked at `now`: the principal it acts as, or why it is refused; undefined for no key. */
+  authenticateKey(key: string, now: Date): Promise<KeyAuthentication | undefined>;
+  /** The current members (a removed member's row stays, for their signatures, but is left out). */
   members(): Promise<readonly MemberRow[]>;
   /** The members as rules judge approvers: the same array while they are unchanged. */
   judgedMembers(): Promise<readonly Member[]>;
   /** The members as last read (for a synchronous reader: the edit seam's validators); judgedMembers refreshes it. */
   judgedMembersSeen(): readonly Member[];
+  /** A member by id or name, a removed one too (removed_at says). */
   findMember(idOrName: string): Promise<MemberRow | undefined>;
+  /** The operator's shortcut (the demo's seed, `tollgate keys create`): identity.addMember as the operator, refusals thrown. */
   createMember(name: string, role: Role, now?: Date): Promise<MemberRow>;
+  /** The operator's shortcut: identity.issueKey as the operator; answers the key, shown once. */
   createKey(owner: { member: string } | { agent: string }, grants?: Grant[], now?: Date): Promise<string>;
   countMembers(): Promise<number>;
+  /** Members and keys as the product manages them: each change judged, written and recorded (members/identity-store.ts). */
+  readonly identity: IdentityStore;
 
   // Approvals: every transition one conditional write, so of racing deciders or claimers exactly one wins.
   findApproval(id: string): Promise<ApprovalRow | undefined>;

@@ -7,7 +7,7 @@ export type Placeholder = (n: number) => string;
 /** A statement and its parameters, in order. */
 export interface Statement {
   sql: string;
-  params: (string | number)[];
+  params: (string | number | null)[];
 }
 
 /** SQLite's placeholder: `?`, the parameters bound in order. */

@@ -3,7 +3,7 @@
 // api_keys, from any connection or node, so a revoked key or a changed role counts on the next call. Each store
 // reads the generation its own way, at most once per turn of the event loop (sqlite.ts, postgres.ts), and starts
 // a new snapshot when it moved.
-import type { MemberRow, Principal } from './model.ts';
+import type { KeyStanding, MemberRow } from './model.ts';
 
 /** At most this many keys are remembered; past it the cache starts again (keys are few in practice). */
 const MAX_KEYS = 10_000;
@@ -15,23 +15,26 @@ const MAX_KEYS = 10_000;
  */
 export class AuthSnapshot<Members = readonly MemberRow[]> {
   readonly generation: number;
-  /** Key hash -> principal, or null for a hash no key has (so a wrong key costs no read either). */
-  private readonly principals = new Map<string, Principal | null>();
+  /** Key hash -> the key's standing, or null for a hash no key has (so a wrong key costs no read either). */
+  private readonly standings = new Map<string, KeyStanding | null>();
   members: Members | undefined;
 
   constructor(generation: number) {
     this.generation = generation;
   }
 
-  /** The principal remembered for a key's hash (credentials.ts): null when no key has it, undefined when unread. */
-  principal(keyHash: string): Principal | null | undefined {
-    return this.principals.get(keyHash);
+  /**
+   * The standing remembered for a key's hash (credentials.ts): null when no key has it, undefined when unread. A
+   * standing, not an answer: a key's expiry is checked at each use (model.ts, authenticationAt).
+   */
+  standing(keyHash: string): KeyStanding | null | undefined {
+    return this.standings.get(keyHash);
   }
 
   /** Remembers what a key's hash was read as, and answers it. */
-  remember(keyHash: string, principal: Principal | undefined): Principal | undefined {
-    if (this.principals.size >= MAX_KEYS) this.principals.clear();
-    this.principals.set(keyHash, principal ?? null);
-    return principal;
+  remember(keyHash: string, standing: KeyStanding | undefined): KeyStanding | undefined {
+    if (this.standings.size >= MAX_KEYS) this.standings.clear();
+    this.standings.set(keyHash, standing ?? null);
+    return standing;
   }
 }

@@ -2,7 +2,8 @@
 // sha-256 hashes; each member gets an Ed25519 key pair, since approving means signing
 // (approvals/signed-decision.ts). node:crypto, so beside the pure model rather than in it.
 import { generateKeyPairSync, hash, randomBytes, randomUUID } from 'node:crypto';
-import type { Grant, MemberRow, Role } from './model.ts';
+import type { FreshKey } from './changes.ts';
+import type { MemberRow, Role } from './model.ts';
 
 /** The stored form of a key: its sha-256 as hex (the one-shot hash, a third of createHash's cost). */
 export function hashKey(key: string): string {
@@ -20,25 +21,12 @@ export function newMemberRow(name: string, role: Role, now: Date): MemberRow {
     private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     signing: 1,
     created_at: now.toISOString(),
+    removed_at: null,
   };
 }
 
-/** A new key, and its api_keys row's values (id, hash, member_id, agent, grants, created_at): the key itself is never stored. */
-export function newKeyRow(
-  owner: { member: string } | { agent: string },
-  grants: Grant[],
-  now: Date,
-): { key: string; values: [string, string, string | null, string | null, string, string] } {
+/** A new key, and what is stored of it: a new id, its hash and its last four characters. The key itself is never stored. */
+export function newKey(): { key: string; fresh: FreshKey } {
   const key = `tg_${randomBytes(24).toString('base64url')}`;
-  return {
-    key,
-    values: [
-      randomUUID(),
-      hashKey(key),
-      'member' in owner ? owner.member : null,
-      'agent' in owner ? owner.agent : null,
-      JSON.stringify(grants),
-      now.toISOString(),
-    ],
-  };
+  return { key, fresh: { id: randomUUID(), hash: hashKey(key), hint: key.slice(-4) } };
 }

@@ -35,6 +35,8 @@ export interface MemberRow {
   private_key: string;
   signing: number;
   created_at: string;
+  /** When the member was removed (their keys revoked with them); null while a member. Kept, so the approvals they signed still verify. */
+  removed_at: string | null;
 }
 
 /** The members table's columns, in its order. */
@@ -46,34 +48,92 @@ export const MEMBER_COLUMNS = [
   'private_key',
   'signing',
   'created_at',
+  'removed_at',
 ] as const satisfies readonly (keyof MemberRow)[];
 
 export type Principal = { kind: 'member'; member: MemberRow; grants: Grant[] } | { kind: 'agent'; agent: string; grants: Grant[] };
 
-/** What an api_keys row says of its owner: a member's id or an agent's name, and its grants as JSON. */
+/** What an api_keys row says of its owner and standing: a member's id or an agent's name, its grants as JSON. */
 export interface KeyRow {
+  id: string;
   member_id: string | null;
   agent: string | null;
   grants: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+/** What a key may be refused as, beside being unknown: each 401 says which (docs/security.md, "Keys"). */
+export type KeyRefusal = 'KEY_REVOKED' | 'KEY_EXPIRED' | 'MEMBER_REMOVED';
+
+/** What a key's hash was read as: the principal it names and the row's standing, or its member removed. */
+export type KeyStanding =
+  | { principal: Principal; keyId: string; expires_at: string | null; revoked_at: string | null }
+  | { refused: 'MEMBER_REMOVED' };
+
+/** A key checked at a moment: the principal it acts as, or why it is refused. */
+export type KeyAuthentication = { principal: Principal; keyId: string } | { refused: KeyRefusal; message: string };
+
+/**
+ * What a stored key stands as: its agent, or its member as `memberOf` finds them (none when the member is gone,
+ * refused when removed).
+ *
+ * @example
+ * standingOfKey({ id, member_id: null, agent: 'billing', grants: '[]', expires_at: null, revoked_at: null }, find)
+ * // { principal: { kind: 'agent', agent: 'billing', grants: [] }, keyId: id, expires_at: null, revoked_at: null }
+ */
+export function standingOfKey(key: KeyRow, memberOf: (id: string) => MemberRow | undefined): KeyStanding | undefined {
+  // Read as every stored JSON is (stored-json.ts); a list that does not read grants nothing.
+  const grants = (readStoredJson(key.grants) ?? []) as Grant[];
+  const standing = { keyId: key.id, expires_at: key.expires_at, revoked_at: key.revoked_at };
+  if (key.agent !== null) return { principal: { kind: 'agent', agent: key.agent, grants }, ...standing };
+  const member = memberOf(key.member_id ?? '');
+  if (!member) return undefined;
+  if (member.removed_at !== null) return { refused: 'MEMBER_REMOVED' };
+  return { principal: { kind: 'member', member, grants }, ...standing };
 }
 
 /**
- * The principal a stored key names: its agent, or its member as `memberOf` finds them (none when the member is
- * gone).
+ * A key's standing at `now` (keyStatus): the principal while it is active, else the refusal. The
+ * caches keep standings, not answers, so a key whose expiry passes is refused on its next call though nothing
+ * changed in the database.
+ */
+export function authenticationAt(standing: KeyStanding, now: Date): KeyAuthentication {
+  if ('refused' in standing) return { refused: 'MEMBER_REMOVED', message: "the key's member was removed" };
+  const status = keyStatus(standing, now);
+  if (status === 'revoked') return { refused: 'KEY_REVOKED', message: `the key was revoked at ${standing.revoked_at}` };
+  if (status === 'expired') return { refused: 'KEY_EXPIRED', message: `the key expired at ${standing.expires_at}` };
+  return { principal: standing.principal, keyId: standing.keyId };
+}
+
+/** A key's state at `now`: active, expired (its expiry is past, a rotation's overlap included) or revoked. */
+export type KeyStatus = 'active' | 'expired' | 'revoked';
+
+/**
+ * A key's state at `now`. An expiry that does not read as a time counts as past: a key is never kept alive by a
+ * value no one can read.
+ */
+export function keyStatus(key: { expires_at: string | null; revoked_at: string | null }, now: Date): KeyStatus {
+  if (key.revoked_at !== null) return 'revoked';
+  if (key.expires_at === null) return 'active';
+  const expires = Date.parse(key.expires_at);
+  return Number.isFinite(expires) && expires > now.getTime() ? 'active' : 'expired';
+}
+
+/**
+ * A member key's grants after its member's role moves from `from` to `to`: what the old role gave goes, what the
+ * new one gives comes, and a grant given besides the role (model, metrics) stays.
  *
  * @example
- * principalOfKey({ member_id: null, agent: 'billing', grants: '[]' }, find) // { kind: 'agent', agent: 'billing', grants: [] }
+ * regrant(['catalogue', 'model'], 'developer', 'viewer') // ['model']
  */
-export function principalOfKey(key: KeyRow, memberOf: (id: string) => MemberRow | undefined): Principal | undefined {
-  // Read as every stored JSON is (stored-json.ts); a list that does not read grants nothing.
-  const grants = (readStoredJson(key.grants) ?? []) as Grant[];
-  if (key.agent !== null) return { kind: 'agent', agent: key.agent, grants };
-  const member = memberOf(key.member_id ?? '');
-  return member ? { kind: 'member', member, grants } : undefined;
+export function regrant(grants: readonly Grant[], from: Role, to: Role): Grant[] {
+  const kept = grants.filter((g) => !ROLE_GRANTS[from].includes(g));
+  return GRANTS.filter((g) => kept.includes(g) || ROLE_GRANTS[to].includes(g));
 }
 
 /** A member key's row as both stores keep it: its member (null for an agent's key) and its grants as JSON. */
-export type MemberKeyRow = Omit<KeyRow, 'agent'>;
+export type MemberKeyRow = Pick<KeyRow, 'member_id' | 'grants'>;
 
 /**
  * The members as the engine judges approvers, given every member key: a member whose keys are all a model's

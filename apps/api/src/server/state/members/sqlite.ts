@@ -3,48 +3,61 @@
 // CLI's, a person's sqlite3), at most once per turn of the event loop (sqlite-turn-read.ts).
 import type { Member } from '@tollgate/engine';
 import type { Db } from '../db.ts';
+import type { PageKey } from '../keyset.ts';
+import { pageOf } from '../keyset.ts';
 import { turnRead } from '../sqlite-turn-read.ts';
+import { SQLITE_MARK } from '../statement.ts';
 import { AuthSnapshot } from './auth-cache.ts';
-import { hashKey, newKeyRow, newMemberRow } from './credentials.ts';
 import {
+  CHANGES_SELECT,
+  changeOf,
+  holderOf,
+  KEY_INFO_SELECT,
+  keyFilterSql,
+  keyInfoOf,
+  noKey,
+  noMember,
+  type Plan,
+  planNewKey,
+  planNewMember,
+  planRemoval,
+  planRevocation,
+  planRoleChange,
+  planRotation,
+  readGrants,
+  statementOf,
+} from './changes.ts';
+import { hashKey, newKey, newMemberRow } from './credentials.ts';
+import { type IdentityStore, type KeyFilter, type KeyRequest, type Outcome, UseNotes } from './identity-store.ts';
+import type { Actor, KeyInfo, Refusal } from './lifecycle.ts';
+import {
+  authenticationAt,
   type Grant,
   judgedMembers as judgeMembers,
+  type KeyAuthentication,
   type KeyRow,
+  type KeyStanding,
   type MemberKeyRow,
   type MemberRow,
-  type Principal,
-  principalOfKey,
   type Role,
+  standingOfKey,
 } from './model.ts';
 
-/** Adds a member with a new signing identity. */
-export function createMember(db: Db, name: string, role: Role, now = new Date()): MemberRow {
-  const row = newMemberRow(name, role, now);
-  db.prepare(
-    'INSERT INTO members (id, name, role, public_key, private_key, signing, created_at) VALUES (@id, @name, @role, @public_key, @private_key, @signing, @created_at)',
-  ).run(row);
-  return row;
-}
-
-/** Creates a key for a member or an agent; returns the key, which is never stored. */
-export function createKey(db: Db, owner: { member: string } | { agent: string }, grants: Grant[] = [], now = new Date()): string {
-  const { key, values } = newKeyRow(owner, grants, now);
-  db.prepare('INSERT INTO api_keys (id, hash, member_id, agent, grants, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(...values);
-  return key;
-}
-
-/** The principal a key belongs to, or undefined. */
-export function readPrincipal(db: Db, key: string): Principal | undefined {
-  const row = db.prepare('SELECT member_id, agent, grants FROM api_keys WHERE hash = ?').get(hashKey(key)) as KeyRow | undefined;
-  return row && principalOfKey(row, (id) => findMember(db, id));
+/** The principal standing a key's hash names, or undefined for no key. */
+function readStanding(db: Db, keyHash: string): KeyStanding | undefined {
+  const row = db.prepare('SELECT id, member_id, agent, grants, expires_at, revoked_at FROM api_keys WHERE hash = ?').get(keyHash) as
+    | KeyRow
+    | undefined;
+  return row && standingOfKey(row, (id) => findMember(db, id));
 }
 
 export function findMember(db: Db, idOrName: string): MemberRow | undefined {
   return db.prepare('SELECT * FROM members WHERE id = ? OR name = ?').get(idOrName, idOrName) as MemberRow | undefined;
 }
 
+/** The current members (a removed one's row stays, but they are no member). */
 export function listMembers(db: Db): MemberRow[] {
-  return db.prepare('SELECT * FROM members ORDER BY created_at, name').all() as MemberRow[];
+  return db.prepare('SELECT * FROM members WHERE removed_at IS NULL ORDER BY created_at, name').all() as MemberRow[];
 }
 
 const snapshots = new WeakMap<Db, AuthSnapshot>();
@@ -60,17 +73,18 @@ function snapshotOf(db: Db): AuthSnapshot {
 }
 
 /**
- * The principal a key belongs to, as `readPrincipal` reads it, remembered by the key's hash.
+ * A key checked at `now`: the principal it acts as, or why it is refused (revoked, expired, its member removed);
+ * undefined for no key. The standing is remembered by the key's hash while nothing changes (auth-cache.ts).
  *
  * @example
- * const principal = principalOf(ctx.db, 'tg_...'); // undefined for an unknown key
+ * const auth = authenticateKey(ctx.db, 'tg_...', new Date()); // undefined for an unknown key
  */
-export function principalOf(db: Db, key: string): Principal | undefined {
+export function authenticateKey(db: Db, key: string, now: Date): KeyAuthentication | undefined {
   const snapshot = snapshotOf(db);
   const keyHash = hashKey(key);
-  const hit = snapshot.principal(keyHash);
-  if (hit !== undefined) return hit ?? undefined;
-  return snapshot.remember(keyHash, readPrincipal(db, key));
+  let standing = snapshot.standing(keyHash);
+  if (standing === undefined) standing = snapshot.remember(keyHash, readStanding(db, keyHash)) ?? null;
+  return standing === null ? undefined : authenticationAt(standing, now);
 }
 
 /** Every member, as `listMembers` reads them; the same array while nothing changed (do not mutate it). */
@@ -90,14 +104,159 @@ export function judgedMembers(db: Db): readonly Member[] {
   const rows = members(db);
   let judged = judgedByRows.get(rows);
   if (!judged) {
-    const keys = db.prepare('SELECT member_id, grants FROM api_keys WHERE member_id IS NOT NULL').all() as MemberKeyRow[];
+    const keys = db
+      .prepare('SELECT member_id, grants FROM api_keys WHERE member_id IS NOT NULL AND revoked_at IS NULL')
+      .all() as MemberKeyRow[];
     judged = judgeMembers(rows, keys);
     judgedByRows.set(rows, judged);
   }
   return judged;
 }
 
-/** How many members there are. */
+/** How many members there are, removed ones included (the demo seeds a workspace that never had one). */
 export function countMembers(db: Db): number {
   return (db.prepare('SELECT COUNT(*) AS n FROM members').get() as { n: number }).n;
+}
+
+/** Members and keys as the product manages them (identity-store.ts), each change one transaction. */
+export class SqliteIdentity implements IdentityStore {
+  private readonly db: Db;
+  private readonly uses = new UseNotes();
+
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  /** Reads, judges and writes in one transaction: a plan refused writes nothing. */
+  private change<T>(work: () => { plan: Plan; answer: () => T }): Outcome<T> {
+    return this.db
+      .transaction((): Outcome<T> => {
+        const { plan, answer } = work();
+        if ('refusal' in plan) return plan;
+        for (const write of plan.writes) {
+          const { sql, params } = statementOf(write, SQLITE_MARK);
+          this.db.prepare(sql).run(...params);
+        }
+        return { ok: answer() };
+      })
+      .immediate();
+  }
+
+  private owners(): number {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM members WHERE role = 'owner' AND removed_at IS NULL").get() as { n: number }).n;
+  }
+
+  private member(idOrName: string): MemberRow | undefined {
+    return findMember(this.db, idOrName);
+  }
+
+  async addMember(name: string, role: Role, actor: Actor, now = new Date()) {
+    const fresh = newMemberRow(name, role, now);
+    return this.change(() => {
+      const existing = this.member(name);
+      return {
+        plan: planNewMember(actor, fresh, existing?.name === name ? existing : undefined, now),
+        answer: () => this.member(name) as MemberRow,
+      };
+    });
+  }
+
+  async setMemberRole(member: string, role: Role, actor: Actor, now = new Date()) {
+    return this.change(() => {
+      const target = this.current(member);
+      if ('refusal' in target) return { plan: target, answer: () => undefined as never };
+      const keys = this.memberKeys(target.id);
+      return { plan: planRoleChange(actor, target, role, this.owners(), keys, now), answer: () => this.member(target.id) as MemberRow };
+    });
+  }
+
+  async removeMember(member: string, actor: Actor, now = new Date()) {
+    return this.change(() => {
+      const target = this.current(member);
+      if ('refusal' in target) return { plan: target, answer: () => undefined as never };
+      return { plan: planRemoval(actor, target, this.owners(), now), answer: () => this.member(target.id) as MemberRow };
+    });
+  }
+
+  /** A current member by id or name, or the refusal that names none. */
+  private current(idOrName: string): MemberRow | { refusal: Refusal } {
+    const row = this.member(idOrName);
+    return row && row.removed_at === null ? row : { refusal: noMember(idOrName) };
+  }
+
+  private memberKeys(memberId: string): { id: string; grants: Grant[] }[] {
+    const rows = this.db.prepare('SELECT id, grants FROM api_keys WHERE member_id = ? AND revoked_at IS NULL').all(memberId) as {
+      id: string;
+      grants: string;
+    }[];
+    return rows.map((r) => ({ id: r.id, grants: readGrants(r.grants) }));
+  }
+
+  async issueKey(request: KeyRequest, actor: Actor, now = new Date()) {
+    const { key, fresh } = newKey();
+    return this.change(() => {
+      const holder = holderOf(request, (m) => this.member(m));
+      if ('refusal' in holder) return { plan: holder, answer: () => undefined as never };
+      const plan = planNewKey(actor, { ...request, holder }, fresh, now);
+      return { plan, answer: () => ({ key, info: this.keyInfo(fresh.id) as KeyInfo }) };
+    });
+  }
+
+  async rotateKey(id: string, overlapSeconds: number, expiresAt: string | null, actor: Actor, now = new Date()) {
+    const { key, fresh } = newKey();
+    return this.change(() => {
+      const old = this.keyInfo(id);
+      if (!old) return { plan: { refusal: noKey(id) }, answer: () => undefined as never };
+      const plan = planRotation(actor, old, overlapSeconds, expiresAt, fresh, now);
+      return { plan, answer: () => ({ key, info: this.keyInfo(fresh.id) as KeyInfo, previous: this.keyInfo(id) as KeyInfo }) };
+    });
+  }
+
+  async revokeKey(id: string, actor: Actor, now = new Date()) {
+    return this.change(() => {
+      const old = this.keyInfo(id);
+      if (!old) return { plan: { refusal: noKey(id) }, answer: () => undefined as never };
+      return { plan: planRevocation(actor, old, now), answer: () => this.keyInfo(id) as KeyInfo };
+    });
+  }
+
+  private keyInfo(id: string): KeyInfo | undefined {
+    const row = this.db.prepare(`${KEY_INFO_SELECT} WHERE k.id = ?`).get(id) as Parameters<typeof keyInfoOf>[0] | undefined;
+    return row && keyInfoOf(row);
+  }
+
+  async findKey(id: string) {
+    return this.keyInfo(id);
+  }
+
+  async listKeys(filter: KeyFilter) {
+    const { sql: where, params } = keyFilterSql(filter, SQLITE_MARK);
+    const rows = this.db.prepare(`${KEY_INFO_SELECT}${where} ORDER BY k.created_at, k.id`).all(...params) as Parameters<
+      typeof keyInfoOf
+    >[0][];
+    return rows.map(keyInfoOf);
+  }
+
+  async listChanges(limit: number, after?: PageKey) {
+    const rows = after
+      ? this.db
+          .prepare(`${CHANGES_SELECT} WHERE (at, seq) < (?, ?) ORDER BY at DESC, seq DESC LIMIT ?`)
+          .all(after.createdAt, after.rowid, limit + 1)
+      : this.db.prepare(`${CHANGES_SELECT} ORDER BY at DESC, seq DESC LIMIT ?`).all(limit + 1);
+    const page = pageOf(rows as (Parameters<typeof changeOf>[0] & { row_key: number })[], limit);
+    return { ...page, rows: page.rows.map(changeOf) };
+  }
+
+  noteKeyUsed(keyId: string, now: Date): void {
+    if (!this.uses.due(keyId, now)) return;
+    try {
+      this.db
+        .prepare(
+          'INSERT INTO key_usage (key_id, last_used_at) VALUES (?, ?) ON CONFLICT (key_id) DO UPDATE SET last_used_at = excluded.last_used_at',
+        )
+        .run(keyId, now.toISOString());
+    } catch {
+      // When a key was last used is for people to read; a busy database never fails the call it came with.
+    }
+  }
 }
