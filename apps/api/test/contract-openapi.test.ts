@@ -100,8 +100,9 @@ describe('the OpenAPI document', () => {
       expect(ids.has(op.operationId), op.operationId).toBe(false);
       ids.add(op.operationId);
       expect((op as { tags?: string[] }).tags?.length, op.operationId).toBeGreaterThan(0);
-      // Health and its probes (load balancers probe without a key), this document and its page.
-      const isPublic = ['/health', '/health/live', '/health/ready', '/openapi.json', '/reference'].includes(path);
+      // Health and its probes (load balancers probe without a key), this document and its page, and the issuers a
+      // console signs in with before it holds any credential.
+      const isPublic = ['/health', '/health/live', '/health/ready', '/openapi.json', '/reference', '/identity/issuers'].includes(path);
       expect(op.security, op.operationId).toEqual(isPublic ? [] : [{ bearer: [] }]);
       if (!isPublic) expect(Object.keys(op.responses), op.operationId).toContain('401');
       if (op.requestBody) expect(Object.keys(op.responses), op.operationId).toEqual(expect.arrayContaining(['413', '415']));

@@ -35,6 +35,7 @@ export async function startPostgresServer(
     dataDir?: string;
     now?: () => Date;
     ruleTimeoutMs?: number;
+    identity?: ServerOptions['identity'];
     afterStop?: () => unknown;
   } = {},
 ): Promise<TestServer<AppContext>> {
@@ -46,6 +47,7 @@ export async function startPostgresServer(
   });
   return serveContext(ctx, {
     ...(options.ruleTimeoutMs !== undefined ? { ruleTimeoutMs: options.ruleTimeoutMs } : {}),
+    ...(options.identity ? { identity: options.identity } : {}),
     afterStop: async () => {
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
       await options.afterStop?.();
@@ -160,6 +162,7 @@ export async function startPostgresTestServer(options: ServerOptions): Promise<T
       dataDir,
       ...(options.now ? { now: options.now } : {}),
       ...(options.ruleTimeoutMs !== undefined ? { ruleTimeoutMs: options.ruleTimeoutMs } : {}),
+      ...(options.identity ? { identity: options.identity } : {}),
       afterStop: release,
     });
   } catch (err) {

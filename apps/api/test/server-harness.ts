@@ -15,6 +15,7 @@ import { expect } from 'vitest';
 import { createApp } from '../src/server/app.ts';
 import type { AppContext } from '../src/server/context.ts';
 import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
+import type { Identity } from '../src/server/identity/identity.ts';
 import { openContext, type SqliteAppContext } from '../src/server/sqlite-context.ts';
 import type { PostgresStateStore } from '../src/server/state/postgres-state.ts';
 import type { SqliteStateStore } from '../src/server/state/sqlite-state.ts';
@@ -150,6 +151,8 @@ export interface ServerOptions {
   dataDir?: string;
   now?: () => Date;
   ruleTimeoutMs?: number;
+  /** Tokens of OpenID Connect issuers as bearers (identity/), made for the server's URL once it listens. */
+  identity?: (url: string) => Identity;
 }
 
 /**
@@ -182,6 +185,7 @@ export async function startSqliteServer(options: ServerOptions = {}): Promise<Te
   const ctx = await openContext(dataDir, { watch: false, now: options.now });
   return serveContext(ctx, {
     ...(options.ruleTimeoutMs !== undefined ? { ruleTimeoutMs: options.ruleTimeoutMs } : {}),
+    ...(options.identity ? { identity: options.identity } : {}),
     afterStop: () => {
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
@@ -276,16 +280,24 @@ export async function clearVia(server: TestServer, callId: string): Promise<void
 /** Seeds the demo into an opened context and serves it in this process on a free loopback port. */
 export async function serveContext<C extends AppContext>(
   ctx: C,
-  options: { ruleTimeoutMs?: number; afterStop?: () => unknown } = {},
+  options: { ruleTimeoutMs?: number; identity?: (url: string) => Identity; afterStop?: () => unknown } = {},
 ): Promise<TestServer<C>> {
   const dataDir = ctx.dataDir;
   await seedDemo(ctx);
   const keys = readDemoKeys(dataDir);
-  const app = createApp(options.ruleTimeoutMs === undefined ? { ctx } : { ctx, ruleTimeoutMs: options.ruleTimeoutMs });
+  // Made once the port is known, since an identity names the server's own URL; nothing is answered before.
+  let app: ReturnType<typeof createApp> | undefined;
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
+    const s = serve({ fetch: (req, env) => (app as ReturnType<typeof createApp>).fetch(req, env), hostname: '127.0.0.1', port: 0 }, () =>
+      resolve(s),
+    );
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  app = createApp({
+    ctx,
+    ...(options.ruleTimeoutMs !== undefined ? { ruleTimeoutMs: options.ruleTimeoutMs } : {}),
+    ...(options.identity ? { identity: options.identity(url) } : {}),
+  });
   return {
     url,
     dataDir,

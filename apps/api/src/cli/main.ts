@@ -81,10 +81,33 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           return await (await import('./commands/store.ts')).storeRepair(values, io);
       }
     }
-    if (group === 'keys' && command === 'create' && rest.length === 0)
-      return await (await import('./commands/keys.ts')).keysCreate(values, io);
-    if (group === 'members' && command === 'list' && rest.length === 0)
-      return await (await import('./commands/keys.ts')).membersList(values, io);
+    if (group === 'keys') {
+      switch (command) {
+        case 'create':
+          if (rest.length === 0) return await (await import('./commands/keys.ts')).keysCreate(values, io);
+          break;
+        case 'list':
+          if (rest.length === 0) return await (await import('./commands/keys.ts')).keysList(values, io);
+          break;
+        case 'rotate':
+          return await (await import('./commands/keys.ts')).keysRotate(rest, values, io);
+        case 'revoke':
+          return await (await import('./commands/keys.ts')).keysRevoke(rest, values, io);
+      }
+    }
+    if (group === 'members') {
+      switch (command) {
+        case 'list':
+          if (rest.length === 0) return await (await import('./commands/keys.ts')).membersList(values, io);
+          break;
+        case 'add':
+          return await (await import('./commands/members.ts')).membersAdd(rest, values, io);
+        case 'role':
+          return await (await import('./commands/members.ts')).membersRole(rest, values, io);
+        case 'remove':
+          return await (await import('./commands/members.ts')).membersRemove(rest, values, io);
+      }
+    }
     if (group === 'verify' && command !== undefined && rest.length === 0) return (await import('./commands/verify.ts')).verify(command, io);
     throw new CliError('USAGE', `unknown command: ${positionals.join(' ')}`);
   } catch (err) {

@@ -13,6 +13,8 @@ import { crossOrigin } from './cross-origin.ts';
 import { errorAnswer, handleError } from './errors.ts';
 import { exactJsonBody } from './exact-body.ts';
 import { type Drain, liveAnswer, readyAnswer } from './health/readiness.ts';
+import type { Identity } from './identity/identity.ts';
+import { identityChallenge, identityRoutes } from './identity/protected-resource.ts';
 import { type McpRouteOptions, mcpRoute } from './mcp/mcp-route.ts';
 import { metricsRoute } from './observability/metrics-route.ts';
 import { onlyDeclaredQuery, router } from './openapi.ts';
@@ -23,8 +25,8 @@ import { decisionRoutes } from './routes/decisions.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { eventRoutes } from './routes/events.ts';
 import { gateRoutes } from './routes/gate.ts';
-import { memberAndKeyRoutes } from './routes/members-and-keys.ts';
 import { memberRoutes } from './routes/members.ts';
+import { memberAndKeyRoutes } from './routes/members-and-keys.ts';
 import { nodeRoutes } from './routes/nodes.ts';
 import { policyRoutes } from './routes/policies.ts';
 import { policyTemplateRoutes } from './routes/policy-templates.ts';
@@ -66,6 +68,8 @@ export interface AppOptions {
   drain?: Drain;
   /** GET /metrics answers a keyless request from a loopback peer (serve's --metrics-loopback; metrics-route.ts). */
   metricsLoopback?: boolean;
+  /** Bearer tokens from OpenID Connect issuers beside keys, and /mcp's metadata (serve's --identity; identity/). */
+  identity?: Identity;
   /** Origins the console may fetch from besides its own, as an OpenID issuer's (security-headers.ts; none unless given). */
   connectSources?: readonly string[];
   /** Origins whose pages may call the API (serve's --cors-origin; cross-origin.ts); none unless given. */
@@ -115,6 +119,9 @@ export function createApp(options: AppOptions = {}): Hono {
   });
   app.get('/v1/health/live', noQuery, liveAnswer);
   app.get('/v1/health/ready', noQuery, (c) => readyAnswer(c, ctx, options.drain));
+  // Every 401 names the metadata (RFC 9728, 5.1); the metadata and the console's issuers need no key.
+  if (options.identity) app.use('*', identityChallenge(options.identity.config));
+  app.route('/', identityRoutes(options.identity?.config));
   if (!ctx) {
     app.route('/v1/rule-sheets', ruleSheets);
   } else {
@@ -124,7 +131,7 @@ export function createApp(options: AppOptions = {}): Hono {
       '*',
       byRoute((limit) => bodyLimit({ maxSize: limit, onError: tooLarge(limit) })),
     );
-    api.use('*', bearerAuth(ctx));
+    api.use('*', bearerAuth(ctx, options.identity));
     // The gate reads its own body with the same exact reader (call-request.ts), so it is mounted before
     // the middleware that reads every other route's: its answer ends the chain before the middleware runs.
     api.route('/', gateRoutes());
@@ -159,7 +166,7 @@ export function createApp(options: AppOptions = {}): Hono {
     app.get('/v1/reference', noQuery, (c) => c.html(referencePage(doc)));
     app.route('/v1', api);
     // MCP's Streamable HTTP (docs/mcp.md): JSON-RPC, so outside /v1 and its error shape.
-    app.route('/mcp', mcpRoute(ctx, options.mcp));
+    app.route('/mcp', mcpRoute(ctx, { ...options.mcp, ...(options.identity ? { identity: options.identity } : {}) }));
     // Prometheus' text format at its usual path, for an owner's, an admin's or a `metrics` key (docs/deploy.md).
     app.route('/metrics', metricsRoute(ctx, { loopbackWithoutKey: options.metricsLoopback === true }));
   }

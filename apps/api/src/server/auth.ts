@@ -3,6 +3,7 @@
 import { createMiddleware } from 'hono/factory';
 import type { AppContext } from './context.ts';
 import { ApiError } from './errors.ts';
+import { type Identity, isTollgateKey } from './identity/identity.ts';
 import type { Grant, KeyAuthentication, Principal, Role } from './state/members/model.ts';
 
 /** Every 401 says how to authenticate (RFC 6750): a bearer key. */
@@ -11,12 +12,17 @@ export const CHALLENGE = { 'WWW-Authenticate': 'Bearer' } as const;
 export type Env = { Variables: { principal: Principal; ctx: AppContext } };
 
 /** Reads the bearer key and sets the principal. */
-export function bearerAuth(ctx: AppContext) {
+export function bearerAuth(ctx: AppContext, identity?: Identity) {
   return createMiddleware<Env>(async function authenticate(c, next) {
     c.set('ctx', ctx);
     const header = c.req.header('authorization');
     if (!header) throw new ApiError('MISSING_KEY', 'send Authorization: Bearer <key>', undefined, CHALLENGE);
     const m = /^Bearer\s+(\S+)$/i.exec(header);
+    // A bearer that is not a key is an identity provider's token when issuers are configured (identity/).
+    if (m && identity && !isTollgateKey(m[1] as string)) {
+      c.set('principal', (await identity.authenticate(m[1] as string, ctx.state)).principal);
+      return next();
+    }
     c.set('principal', await principalOfKey(ctx, m?.[1]));
     await next();
   });

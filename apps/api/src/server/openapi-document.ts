@@ -60,7 +60,7 @@ export const OPERATIONS: Record<string, { operationId: string; tag: string }> = 
 
 /** The tags, in the reference page's order, each with what its operations are about. */
 export const TAGS: { name: string; description: string }[] = [
-  { name: 'meta', description: 'Health, this description and its reference page; no key needed.' },
+  { name: 'meta', description: 'Health, this description, its reference page and the identity issuers; no key needed.' },
   { name: 'gate', description: "An agent's calls, decided by its running documents." },
   { name: 'documents', description: 'The stored documents: versions, edits, activation, diffs.' },
   { name: 'rulesets', description: 'Rule sets: pinned rules, their lifecycle and validation runs.' },
@@ -146,6 +146,34 @@ function publicPaths(): Record<string, Record<string, Operation>> {
       '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } },
       '400': errorAnswer('INVALID_QUERY: the document takes no query parameters.'),
     }),
+    '/identity/issuers': meta('listIdentityIssuers', 'The OpenID Connect issuers the console may sign in with (docs/security.md).', {
+      '200': {
+        description: 'The issuers with a console client; none without an identity configuration.',
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              properties: {
+                issuers: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      issuer: { type: 'string' },
+                      client_id: { type: 'string' },
+                      scopes: { type: 'array', items: { type: 'string' } },
+                    },
+                    required: ['issuer', 'client_id', 'scopes'],
+                  },
+                },
+              },
+              required: ['issuers'],
+            },
+          },
+        },
+      },
+      '400': errorAnswer('INVALID_QUERY: the list takes no query parameters.'),
+    }),
     '/reference': meta('getApiReference', 'An HTML reference page over this description.', {
       '200': { description: 'The reference page.', content: { 'text/html': { schema: { type: 'string' } } } },
       '400': errorAnswer('INVALID_QUERY: the page takes no query parameters.'),
@@ -174,7 +202,11 @@ function integerPathParameters(op: Operation): void {
 export function finishDocument(doc: OpenApiDocument): OpenApiDocument {
   doc.components ??= {};
   doc.components.securitySchemes = {
-    bearer: { type: 'http', scheme: 'bearer', description: "A member's or an agent's key: Authorization: Bearer <key>." },
+    bearer: {
+      type: 'http',
+      scheme: 'bearer',
+      description: "A member's or an agent's key, or a token of a configured OpenID Connect issuer: Authorization: Bearer <key or token>.",
+    },
   };
   const missing: string[] = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
@@ -187,7 +219,9 @@ export function finishDocument(doc: OpenApiDocument): OpenApiDocument {
       op.security = [{ bearer: [] }];
       // Every operation refuses a query parameter it does not declare (openapi.ts), so every one can answer 400.
       op.responses['400'] ??= errorAnswer('INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape.');
-      op.responses['401'] ??= errorAnswer('MISSING_KEY or INVALID_KEY: no key, or a key that is not known (WWW-Authenticate: Bearer).');
+      op.responses['401'] ??= errorAnswer(
+        'MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured.',
+      );
       if (op.requestBody !== undefined) {
         op.responses['413'] ??= errorAnswer('TOO_LARGE: the body is over the limit; nothing was read.');
         op.responses['415'] ??= errorAnswer('UNSUPPORTED_MEDIA_TYPE: the body is not application/json.');

@@ -29,6 +29,14 @@ export const API_CODES = {
   KEY_REVOKED: { status: 401, meaning: 'The bearer key was revoked (by a person, or with its member); make or ask for a new one.' },
   KEY_EXPIRED: { status: 401, meaning: "The bearer key's expiry has passed (a rotated key's overlap included); use its successor." },
   MEMBER_REMOVED: { status: 401, meaning: 'The key or token belongs to a member who was removed.' },
+  TOKEN_INVALID: {
+    status: 401,
+    meaning: 'The bearer token is not a signed JWT this Tollgate accepts: malformed, tampered, an unknown key, or a refused algorithm.',
+  },
+  TOKEN_EXPIRED: { status: 401, meaning: "The bearer token's exp has passed, or its nbf is still to come." },
+  TOKEN_AUDIENCE: { status: 401, meaning: "The bearer token's aud does not name this Tollgate." },
+  TOKEN_ISSUER: { status: 401, meaning: "The bearer token's iss is not a configured issuer (docs/security.md)." },
+  TOKEN_IDENTITY: { status: 401, meaning: 'The bearer token names no member or agent this Tollgate knows or may create.' },
   NO_ROUTE: { status: 404, meaning: 'No route answers this method and path.' },
   TOO_LARGE: { status: 413, meaning: 'The body, or what it would store, is over the limit; nothing was read or written.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body is not application/json.' },
@@ -75,6 +83,10 @@ export const API_CODES = {
   DAMAGED: { status: 409, meaning: 'The stored version or index is damaged; it is refused, never guessed (docs/store.md).' },
   INVALID_SAVE: { status: 400, meaning: 'The store refuses the write as asked (e.g. a candidate that runs already, a rate out of range).' },
   LOCKED: { status: 503, meaning: 'Another process holds the store; nothing was written; retry after Retry-After seconds.' },
+  ISSUER_UNAVAILABLE: {
+    status: 503,
+    meaning: "A token's issuer did not answer its discovery or key set within the bound; nothing was allowed.",
+  },
   DATABASE_UNAVAILABLE: {
     status: 503,
     meaning: 'The shared database does not answer: the call is not decided (never allowed) and nothing was written; retry.',

@@ -82,6 +82,10 @@ export const CLI_CODES = {
     'A document could not be written to the data folder; those before it are there.',
     '`export`: a document could not be written (named); the documents before it are in the folder (exit 1).',
   ),
+  INVALID_IDENTITY: cli(
+    'The identity file (`serve --identity`) is not of its shape; the message names the JSON Pointer of each fault.',
+    '`serve --identity FILE` (or TOLLGATE_IDENTITY_FILE): the file is not JSON or not of the identity configuration’s shape; nothing is served (exit 2).',
+  ),
   TEMPLATE_DEFAULTS: cli(
     'A template’s defaults do not make a valid draft: a bug of the template.',
     '`policy template show NAME`: the template’s defaults do not validate; a bug, report it (exit 70).',

@@ -6,6 +6,7 @@ import { createApp } from '../../server/app.ts';
 import { seedDemo } from '../../server/demo.ts';
 import { heartbeatFromEnvironment } from '../../server/state/nodes/model.ts';
 import { drainAndClose, drainDelaySecondsOf, drainSecondsOf, failReadinessFor } from '../drain.ts';
+import { identityOf } from '../identity-file.ts';
 import { CliError, type CliIo } from '../io.ts';
 import { openWorkspace } from '../open-workspace.ts';
 import {
@@ -39,13 +40,24 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   const drainDelayMs = drainDelaySecondsOf(options['drain-delay']) * 1000;
   const metricsLoopback = metricsLoopbackOf(options['metrics-loopback']);
   const otlpEndpoint = otlpEndpointOf(options['otlp-endpoint']);
+  // The OpenID Connect issuers whose tokens are bearers (identity-file.ts); read first, so a bad file opens nothing.
+  const identity = identityOf(options.identity);
   // Which pages may call the API, and whether the proxy's word on TLS counts for HSTS (web-security-options.ts).
   const corsOrigins = corsOriginsOf(options['cors-origin']);
   const trustForwardedProto = trustForwardedProtoOf(options['trust-forwarded-proto']);
   const { ctx, where } = await openWorkspace(options, 'serve', node);
   const demo = options.demo ? await seedDemo(ctx) : undefined;
   const drain = { draining: false };
-  const app = createApp({ ctx, webDist: WEB_DIST, mcp, drain, metricsLoopback, corsOrigins, trustForwardedProto });
+  const app = createApp({
+    ctx,
+    webDist: WEB_DIST,
+    mcp,
+    drain,
+    metricsLoopback,
+    corsOrigins,
+    trustForwardedProto,
+    ...(identity ? { identity } : {}),
+  });
   // Spans exported by OTLP only when an endpoint is set (otlp-tracing.ts, docs/deploy.md "Metrics and traces").
   const tracing = startOtlpTracing(process.env, otlpEndpoint);
   return new Promise((done) => {

@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import { keyAuthentication } from '../auth.ts';
 import { bodyLimit, MAX_REQUEST_BODY_BYTES } from '../body-limit.ts';
 import type { AppContext } from '../context.ts';
+import { type Identity, isTollgateKey } from '../identity/identity.ts';
 import { withIncoming } from '../observability/tracing.ts';
 import { ExactArguments, readExactMessage } from './exact-stdio-transport.ts';
 import { createGateway } from './gateway.ts';
@@ -29,6 +30,8 @@ export interface McpRouteOptions {
   maxSessions?: number;
   /** MCP_SESSION_IDLE_MS unless given. */
   sessionIdleMs?: number;
+  /** Tokens from OpenID Connect issuers beside agents' keys (identity/; docs/mcp.md, "Authorization"). */
+  identity?: Identity;
 }
 
 /** One MCP session: its transport and gateway, the key that opened it (by digest), and when it was last used. */
@@ -148,18 +151,28 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
     }
     const header = c.req.header('authorization');
     const m = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    const byKey = m ? await keyAuthentication(ctx, m[1] as string) : undefined;
+    const bearer = m?.[1];
+    // A token acts as its agent claim's agent; its session is that identity's, so it survives a token's refresh.
+    const byToken =
+      bearer !== undefined && options.identity && !isTollgateKey(bearer)
+        ? await options.identity.authenticate(bearer, ctx.state)
+        : undefined;
+    const byKey = !byToken && bearer !== undefined ? await keyAuthentication(ctx, bearer) : undefined;
     // A revoked or expired key, or a removed member's, is refused with the code that says which (docs/security.md).
-    if (byKey && 'refused' in byKey) return c.json({ error: { code: byKey.refused, message: byKey.message } }, 401, { 'WWW-Authenticate': 'Bearer' });
-    const principal = byKey?.principal;
+    if (byKey && 'refused' in byKey)
+      return c.json({ error: { code: byKey.refused, message: byKey.message } }, 401, { 'WWW-Authenticate': 'Bearer' });
+    const principal = byToken ? byToken.principal : byKey?.principal;
     if (principal?.kind !== 'agent') {
-      return c.json({ error: { code: 'INVALID_KEY', message: "send the agent's key: Authorization: Bearer <key>" } }, 401, {
-        'WWW-Authenticate': 'Bearer',
-      });
+      const [code, message] = byToken
+        ? (['TOKEN_IDENTITY', "the token names a member; /mcp takes an agent's token (its agent claim) or key"] as const)
+        : (['INVALID_KEY', "send the agent's key: Authorization: Bearer <key>"] as const);
+      return c.json({ error: { code, message } }, 401, { 'WWW-Authenticate': 'Bearer' });
     }
-    const keyDigest = createHash('sha256')
-      .update(m?.[1] as string)
-      .digest('hex');
+    const keyDigest = byToken
+      ? byToken.owner
+      : createHash('sha256')
+          .update(bearer as string)
+          .digest('hex');
     const sessionId = c.req.header('mcp-session-id');
     let session = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (sessionId !== undefined) {

@@ -69,6 +69,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/identity/issuers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The OpenID Connect issuers the console may sign in with (docs/security.md). */
+    get: operations['listIdentityIssuers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/reference': {
     parameters: {
       query?: never;
@@ -452,6 +469,128 @@ export interface paths {
     };
     /** A member's public signing key */
     get: operations['getMemberPublicKey'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The current members and their roles */
+    get: operations['listMembers'];
+    put?: never;
+    /** Adds a member with a role (a removed member of that name comes back) */
+    post: operations['addMember'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/members/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Removes a member and revokes their keys at once */
+    delete: operations['removeMember'];
+    options?: never;
+    head?: never;
+    /** Changes a member's role; their keys' grants follow */
+    patch: operations['setMemberRole'];
+    trace?: never;
+  };
+  '/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Keys (never the keys themselves): all for owners and admins, your own for anyone else */
+    get: operations['listKeys'];
+    put?: never;
+    /** Makes a key for a member or an agent, shown once */
+    post: operations['createKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/keys/{id}/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new key for the same holder; the old one works for the overlap, then is refused as expired */
+    post: operations['rotateKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One key (never the key itself): any for owners and admins, your own for anyone else */
+    get: operations['getKey'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/keys/{id}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Revokes a key: refused (KEY_REVOKED) on its next call on every node */
+    post: operations['revokeKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/identity/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The record of changes to members and keys: who, what, when; newest first */
+    get: operations['listIdentityChanges'];
     put?: never;
     post?: never;
     delete?: never;
@@ -927,6 +1066,14 @@ export interface components {
           | 'BAD_REQUEST'
           | 'MISSING_KEY'
           | 'INVALID_KEY'
+          | 'KEY_REVOKED'
+          | 'KEY_EXPIRED'
+          | 'MEMBER_REMOVED'
+          | 'TOKEN_INVALID'
+          | 'TOKEN_EXPIRED'
+          | 'TOKEN_AUDIENCE'
+          | 'TOKEN_ISSUER'
+          | 'TOKEN_IDENTITY'
           | 'NO_ROUTE'
           | 'TOO_LARGE'
           | 'UNSUPPORTED_MEDIA_TYPE'
@@ -936,6 +1083,8 @@ export interface components {
           | 'ROLE_REQUIRED'
           | 'GRANT_REQUIRED'
           | 'PERSON_REQUIRED'
+          | 'OWN_ROLE'
+          | 'OWNER_REQUIRED'
           | 'AGENT_KEY_REQUIRED'
           | 'AGENT_MISMATCH'
           | 'NOT_ELIGIBLE'
@@ -943,12 +1092,16 @@ export interface components {
           | 'ORIGIN_NOT_ALLOWED'
           | 'NOT_FOUND'
           | 'CONFLICT'
+          | 'LAST_OWNER'
+          | 'MEMBER_EXISTS'
+          | 'KEY_NOT_ACTIVE'
           | 'REJECTED_VERSION'
           | 'GATEWAYS_NOT_UPGRADED'
           | 'NOTHING_TO_REVERT'
           | 'DAMAGED'
           | 'INVALID_SAVE'
           | 'LOCKED'
+          | 'ISSUER_UNAVAILABLE'
           | 'DATABASE_UNAVAILABLE'
           | 'INVALID_POLICY'
           | 'INVALID_TOOL'
@@ -1412,6 +1565,52 @@ export interface components {
       public_key: string;
       /** @description SHA256: and the unpadded base64 of the SHA-256 of the key's SPKI DER, e.g. SHA256:3q2+7w… */
       fingerprint: string;
+    };
+    Member: {
+      id: string;
+      name: string;
+      /** @enum {string} */
+      role: 'owner' | 'admin' | 'approver' | 'developer' | 'viewer';
+      created_at: string;
+      /** @description When the member was removed; null while a member. */
+      removed_at: string | null;
+    };
+    Key: {
+      id: string;
+      name: string | null;
+      /** @description The key's last four characters (null for a key made before hints). */
+      hint: string | null;
+      member_id: string | null;
+      member_name: string | null;
+      agent: string | null;
+      grants: ('catalogue' | 'model' | 'metrics')[];
+      /** @enum {string} */
+      status: 'active' | 'expired' | 'revoked';
+      created_at: string;
+      created_by: string | null;
+      expires_at: string | null;
+      revoked_at: string | null;
+      revoked_by: string | null;
+      /** @description The key that replaced this one, when it was rotated. */
+      rotated_to: string | null;
+      /** @description When the key last authenticated, to the minute. */
+      last_used_at: string | null;
+    };
+    NewKey: components['schemas']['Key'] & {
+      /** @description The key itself: shown this once, never again (only its hash is kept). */
+      key: string;
+    };
+    IdentityChange: {
+      at: string;
+      /** @description member:NAME, operator (the CLI with the database) or issuer:URL. */
+      actor: string;
+      /** @enum {string} */
+      action: 'member.added' | 'member.role_changed' | 'member.removed' | 'key.created' | 'key.rotated' | 'key.revoked';
+      /** @description The member's name, or agent:NAME for an agent's key. */
+      subject: string;
+      details: {
+        [key: string]: string | null;
+      };
     };
     SimulationBody: {
       /** @description A stored version {id, sequence?} (the running one without sequence), or a policy document. */
@@ -2030,6 +2229,41 @@ export interface operations {
       };
     };
   };
+  listIdentityIssuers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The issuers with a console client; none without an identity configuration. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            issuers: {
+              issuer: string;
+              client_id: string;
+              scopes: string[];
+            }[];
+          };
+        };
+      };
+      /** @description INVALID_QUERY: the list takes no query parameters. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getApiReference: {
     parameters: {
       query?: never;
@@ -2093,7 +2327,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known (WWW-Authenticate: Bearer). */
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3372,7 +3606,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known (WWW-Authenticate: Bearer). */
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3422,7 +3656,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known (WWW-Authenticate: Bearer). */
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3485,7 +3719,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known (WWW-Authenticate: Bearer). */
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3575,7 +3809,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known (WWW-Authenticate: Bearer). */
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3665,7 +3899,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known (WWW-Authenticate: Bearer). */
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3748,7 +3982,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known (WWW-Authenticate: Bearer). */
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3798,7 +4032,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known (WWW-Authenticate: Bearer). */
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
       401: {
         headers: {
           [name: string]: unknown;
@@ -3809,6 +4043,726 @@ export interface operations {
       };
       /** @description No such member */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listMembers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The members, oldest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            members: components['schemas']['Member'][];
+          };
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  addMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @enum {string} */
+          role: 'owner' | 'admin' | 'approver' | 'developer' | 'viewer';
+        };
+      };
+    };
+    responses: {
+      /** @description The member */
+      201: {
+        headers: {
+          /** @description The path of what was made. */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Member'];
+        };
+      };
+      /** @description The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not an owner or admin (ROLE_REQUIRED), a model key (PERSON_REQUIRED), or an admin making an owner (OWNER_REQUIRED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A member of that name exists (MEMBER_EXISTS) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit; nothing was read. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  removeMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The member id or name */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The member as removed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Member'];
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ROLE_REQUIRED, PERSON_REQUIRED, or OWNER_REQUIRED (an admin removing an owner) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The last owner (LAST_OWNER) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  setMemberRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The member id or name */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {string} */
+          role: 'owner' | 'admin' | 'approver' | 'developer' | 'viewer';
+        };
+      };
+    };
+    responses: {
+      /** @description The member */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Member'];
+        };
+      };
+      /** @description The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ROLE_REQUIRED, PERSON_REQUIRED, OWNER_REQUIRED, or OWN_ROLE (raising your own role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The last owner would be demoted (LAST_OWNER) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit; nothing was read. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listKeys: {
+    parameters: {
+      query?: {
+        /** @description Only this member's keys (id or name) */
+        member?: string;
+        /** @description Only this agent's keys */
+        agent?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keys, oldest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            keys: components['schemas']['Key'][];
+          };
+        };
+      };
+      /** @description Both member and agent (INVALID_QUERY) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another member's or an agent's keys, asked for by one who is not an owner or admin (ROLE_REQUIRED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description What the key is for, e.g. laptop or ci */
+          name?: string;
+          /** @description The member (id or name) the key is for */
+          member?: string;
+          /** @description The agent the key is for */
+          agent?: string;
+          /** @description The key's grants; left out, a member's key gets its role's (catalogue for owner, admin, developer), an agent's none. */
+          grants?: ('catalogue' | 'model' | 'metrics')[];
+          /**
+           * Format: date-time
+           * @description RFC 3339, in the future; the key is refused from then on.
+           */
+          expires_at?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The key, shown this once */
+      201: {
+        headers: {
+          /** @description The path of what was made. */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NewKey'];
+        };
+      };
+      /** @description The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ROLE_REQUIRED, PERSON_REQUIRED, or OWNER_REQUIRED (an owner's key, made by an admin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit; nothing was read. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The key id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description How long the old key keeps working: 0 (refused at once) to 30 days */
+          overlap_seconds: number;
+          /**
+           * Format: date-time
+           * @description The new key's expiry; left out, none
+           */
+          expires_at?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The new key, shown this once, and the old as it now stands */
+      201: {
+        headers: {
+          /** @description The path of what was made. */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NewKey'] & {
+            previous: components['schemas']['Key'];
+          };
+        };
+      };
+      /** @description The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another's key, by one who is not an owner or admin (ROLE_REQUIRED); an owner's key by an admin (OWNER_REQUIRED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such key */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key is revoked, expired or rotated already (KEY_NOT_ACTIVE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit; nothing was read. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The key id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Key'];
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such key, or not yours to see */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The key id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key as revoked (revoking it again changes nothing) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Key'];
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another's key, by one who is not an owner or admin (ROLE_REQUIRED) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such key */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listIdentityChanges: {
+    parameters: {
+      query?: {
+        /** @description 1-500, default 100. */
+        limit?: number;
+        /** @description The previous page's next_cursor: the page after it. Left out, the first page. */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Changes, newest first, at most limit of them */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            changes: components['schemas']['IdentityChange'][];
+            /** @description Whether more items follow this page. */
+            has_more: boolean;
+            /** @description The cursor of the next page; null on the last page. */
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description A bad limit (INVALID_QUERY), or a cursor not given by this server (INVALID_CURSOR) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
         headers: {
           [name: string]: unknown;
         };
