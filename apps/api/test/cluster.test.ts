@@ -2,7 +2,8 @@
 // processes over real HTTP: a claim raced over every node lets exactly one through; an activation on one node
 // decides on the others within a second; an approval decided on one node reaches another's event stream within a
 // second; a node killed with SIGKILL under load loses no call it acknowledged; and a node declaring language
-// revision 1 holds back a revision-2 policy until it is killed and its heartbeat expires.
+// revision 1 holds back a revision-2 policy until it is killed and its heartbeat expires; a key revoked or rotated on
+// one node is refused on the next call on the others.
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -134,6 +135,31 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(
       expect(claims.filter((c) => c.status === 200)).toHaveLength(1);
       const refused = claims.filter((c) => c.status !== 200);
       expect(refused.map((c) => [c.status, c.json?.error?.code])).toEqual(Array.from({ length: 19 }, () => [409, 'ALREADY_CLAIMED']));
+    });
+
+    it('refuses a key revoked, or rotated with no overlap, on one node on the next call on the others', async () => {
+      const made = await okJson(
+        node(0).call('POST', '/v1/keys', { key: node(0).key('owner'), body: { agent: 'support-bot', name: 'x' } }),
+        201,
+      );
+      const gate = (n: number, key: string) =>
+        node(n).call('POST', CALLS, { key, body: { tool: 'read_order', arguments: { order: 'K-1' } } });
+      // Each node has read (and cached) the key before it changes.
+      for (const n of [0, 1, 2]) expect((await gate(n, made.key)).status).toBe(200);
+      const rotated = await okJson(
+        node(1).call('POST', `/v1/keys/${made.id}/rotate`, { key: node(1).key('admin'), body: { overlap_seconds: 0 } }),
+        201,
+      );
+      for (const n of [0, 2]) {
+        const r = await gate(n, made.key);
+        expect([r.status, r.json.error.code]).toEqual([401, 'KEY_EXPIRED']);
+        expect((await gate(n, rotated.key)).status).toBe(200);
+      }
+      await okJson(node(2).call('POST', `/v1/keys/${rotated.id}/revoke`, { key: node(2).key('owner') }));
+      for (const n of [0, 1]) {
+        const r = await gate(n, rotated.key);
+        expect([r.status, r.json.error.code]).toEqual([401, 'KEY_REVOKED']);
+      }
     });
 
     it('has an edit and an activation on node 1 decide on nodes 2 and 3 within a second', async () => {
