@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { serve as serveNode } from '@hono/node-server';
 import { createApp } from '../../server/app.ts';
 import { seedDemo } from '../../server/demo.ts';
+import { consoleOrigins } from '../../server/identity/protected-resource.ts';
 import { heartbeatFromEnvironment } from '../../server/state/nodes/model.ts';
 import { drainAndClose, drainDelaySecondsOf, drainSecondsOf, failReadinessFor } from '../drain.ts';
 import { identityOf } from '../identity-file.ts';
@@ -56,7 +57,8 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     metricsLoopback,
     corsOrigins,
     trustForwardedProto,
-    ...(identity ? { identity } : {}),
+    // The console signs in at the issuers offered to it, so its CSP lets it reach them (docs/security.md).
+    ...(identity ? { identity, connectSources: consoleOrigins(identity.config) } : {}),
   });
   // Spans exported by OTLP only when an endpoint is set (otlp-tracing.ts, docs/deploy.md "Metrics and traces").
   const tracing = startOtlpTracing(process.env, otlpEndpoint);

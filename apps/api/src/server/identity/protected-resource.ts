@@ -19,6 +19,17 @@ export function protectedResourceMetadata(config: IdentityConfig, resource: stri
 }
 
 /**
+ * The origins the console's sign-in fetches from: each issuer with a console block, for the Content-Security-Policy's
+ * connect-src (security-headers.ts). Endpoints on another origin than the issuer's are not covered (docs/security.md).
+ *
+ * @example
+ * consoleOrigins(config) // ['https://idp.example.com']
+ */
+export function consoleOrigins(config: IdentityConfig | undefined): string[] {
+  return [...new Set((config?.issuers ?? []).filter((i) => i.console).map((i) => new URL(i.issuer).origin))];
+}
+
+/**
  * The WWW-Authenticate of a 401 (RFC 6750, 3; RFC 9728, 5.1): where the metadata is, and `invalid_token` when a
  * bearer was sent and refused. Without an identity configuration, the plain `Bearer` of a key.
  *
