@@ -248,4 +248,16 @@ describe('a removed member', () => {
     expect(back).toMatchObject({ id: m.id, role: 'viewer', removed_at: null });
     expect(await meWith(key)).toBe('401 KEY_REVOKED');
   });
+
+  it('is still named as the decider of the requests they decided', async () => {
+    const m = await addMember('approver');
+    const { key } = await makeKey({ member: m.id });
+    const held = await okJson(
+      s.call('POST', '/v1/agents/support-bot/calls', { key: s.key('agent'), body: { tool: 'issue_refund', arguments: { amount: '400' } } }),
+    );
+    await okJson(s.call('POST', `/v1/approvals/${held.approval.id}/deny`, { key, body: { reason: 'no' } }));
+    await okJson(s.call('DELETE', `/v1/members/${m.id}`, { key: s.key('admin') }));
+    const after = await okJson(s.call('GET', `/v1/approvals/${held.approval.id}`, { key: s.key('viewer') }));
+    expect(after).toMatchObject({ status: 'denied', decided_by: m.id, decided_by_name: m.name });
+  });
 });

@@ -17,9 +17,14 @@ export function listedApprovers(row: ApprovalRow): string[] {
   return Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string') : [];
 }
 
-/** Whether the member may decide the request: listed as eligible, still of a role that approves, and signing. */
-export function isEligible(member: Pick<MemberRow, 'id' | 'role' | 'signing'>, row: ApprovalRow): boolean {
-  return listedApprovers(row).includes(member.id) && (APPROVER_ROLES as readonly string[]).includes(member.role) && member.signing === 1;
+/** Whether the member may decide the request: listed as eligible, still a member of a role that approves, and signing. */
+export function isEligible(member: Pick<MemberRow, 'id' | 'role' | 'signing' | 'removed_at'>, row: ApprovalRow): boolean {
+  return (
+    listedApprovers(row).includes(member.id) &&
+    member.removed_at === null &&
+    (APPROVER_ROLES as readonly string[]).includes(member.role) &&
+    member.signing === 1
+  );
 }
 
 /**

@@ -168,7 +168,9 @@ async function present(ctx: AppContext, principal: Principal, row: ApprovalRow, 
     status: statusOf(row, ctx.now()),
     expires_at: row.expires_at,
     decided_by: row.decided_by,
-    decided_by_name: deciderName(row, people),
+    // A decider since removed is no current member, but is still named: their row stays (docs/security.md, "Roles").
+    decided_by_name:
+      deciderName(row, people) ?? (row.decided_by === null ? null : ((await ctx.state.findMember(row.decided_by))?.name ?? null)),
     decided_at: row.decided_at,
     reason: row.reason,
     signature: row.signature,
