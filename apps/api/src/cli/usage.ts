@@ -42,10 +42,22 @@ Usage:
   tollgate export --database URL --data DIR [--json]
       The reverse, into a new or empty data folder (so the documents can be kept in git). Exit 0 written,
       1 the folder holds documents or a document could not be written, 2 unreachable or not migrated.
-  tollgate keys create (--data DIR | --database URL) (--member NAME --role ROLE | --agent NAME) [--grant G ...] [--json]
+  tollgate keys create (--data DIR | --database URL) (--member NAME --role ROLE | --agent NAME) [--grant G ...] [--name NAME] [--expires-in DURATION] [--json]
       Prints a new key (stored hashed); a member's key has the grants of its role (admin: catalogue) and any --grant.
+  tollgate keys list (--data DIR | --database URL) [--member NAME | --agent NAME] [--json]
+      Lists keys (never the keys themselves): holder, name, hint, status, expiry, last use.
+  tollgate keys rotate KEY_ID (--data DIR | --database URL) [--overlap DURATION] [--expires-in DURATION] [--json]
+      Prints a new key for the same holder; the old one works for the overlap (default 0s, at most 30d), then not.
+  tollgate keys revoke KEY_ID (--data DIR | --database URL) [--json]
+      Revokes a key: every node refuses it (KEY_REVOKED) on its next call.
   tollgate members list (--data DIR | --database URL) [--json]
       Lists the members.
+  tollgate members add NAME --role ROLE (--data DIR | --database URL) [--json]
+      Adds a member (or brings back a removed one) with the role.
+  tollgate members role NAME --role ROLE (--data DIR | --database URL) [--json]
+      Changes a member's role (their keys' grants follow); the last owner stays an owner (LAST_OWNER, exit 1).
+  tollgate members remove NAME (--data DIR | --database URL) [--json]
+      Removes a member and revokes their keys; never the last owner (LAST_OWNER, exit 1).
   tollgate policy validate FILE [--members FILE] [--tools FILE] [--json]
       Validates a policy@1 document. Exit 0 valid, 1 invalid, 2 unreadable or not JSON.
   tollgate policy evaluate FILE --tool TOOL.json --args ARGS.json [--members FILE] [--json]
