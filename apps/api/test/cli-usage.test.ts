@@ -90,6 +90,14 @@ describe('usage errors', () => {
         stdout: '',
         stderr: 'tollgate mcp: INVALID_KEY: TOLLGATE_AGENT_KEY is not a key of agent support-bot\n',
       });
+      // A revoked agent key says why it is refused, as the API's 401 does.
+      const made = await server.ctx.state.identity.issueKey({ holder: { agent: 'support-bot' }, grants: [] }, { kind: 'operator' });
+      if (!('ok' in made)) throw new Error(made.refusal.message);
+      await server.ctx.state.identity.revokeKey(made.ok.info.id, { kind: 'operator' });
+      process.env.TOLLGATE_AGENT_KEY = made.ok.key;
+      const revoked = await runCli('mcp', '--agent', 'support-bot', '--data', server.dataDir);
+      expect(revoked.code).toBe(2);
+      expect(revoked.stderr).toMatch(/^tollgate mcp: INVALID_KEY: TOLLGATE_AGENT_KEY is not a key of agent support-bot \(KEY_REVOKED: the key was revoked at /);
     } finally {
       for (const [name, value] of [
         ['TOLLGATE_KEY', saved.server],

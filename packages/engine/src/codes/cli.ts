@@ -44,7 +44,7 @@ export const CLI_CODES = {
   INVALID_KEY: {
     severity: 'error',
     meaning: 'The key is not known, or not the key of the agent it is used for.',
-    in: { cli: '`mcp`: TOLLGATE_AGENT_KEY is not a key of the agent named (exit 2; not a usage error).' },
+    in: { cli: '`mcp`: TOLLGATE_AGENT_KEY is not a key of the agent named, or is revoked or expired, which the message says (exit 2; not a usage error).' },
   },
   DATABASE_UNREACHABLE: cli(
     'The PostgreSQL database named does not answer.',
@@ -72,7 +72,7 @@ export const CLI_CODES = {
   ),
   DATA_MISSING: cli(
     'There is no data folder (or no workspace in it) where the command reads one.',
-    '`import`: the data folder holds neither `documents/` nor `tollgate.db`; `members list`, `ruleset validate`, `ruleset run`: there is no folder at `--data` (exit 2).',
+    '`import`: the data folder holds neither `documents/` nor `tollgate.db`; `members list|role|remove`, `keys list|rotate|revoke`, `ruleset validate`, `ruleset run`: there is no folder at `--data` (exit 2).',
   ),
   IMPORT_FAILED: cli(
     'A document or the state could not be moved into the database; nothing was written.',

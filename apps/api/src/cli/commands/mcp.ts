@@ -31,7 +31,9 @@ export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
   if (principal?.kind !== 'agent' || principal.agent !== agent) {
     await ctx.close();
     // A wrong key is not a usage error: the command line was right (docs/cli.md, "tollgate mcp").
-    throw new CliError('INVALID_KEY', `tollgate mcp: INVALID_KEY: ${AGENT_KEY_VARIABLE} is not a key of agent ${agent}`);
+    // A revoked or expired key says so (docs/security.md, "Keys"), as the API's 401 does.
+    const why = auth && 'refused' in auth ? ` (${auth.refused}: ${auth.message})` : '';
+    throw new CliError('INVALID_KEY', `tollgate mcp: INVALID_KEY: ${AGENT_KEY_VARIABLE} is not a key of agent ${agent}${why}`);
   }
   const exact = new ExactArguments();
   const gateway = createGateway(ctx, agent, { approvalWaitMs, upstreamTimeoutMs, exact });
