@@ -130,6 +130,7 @@ describe('bearer tokens on /v1', () => {
   it('refuses a token that names no member it knows as TOKEN_IDENTITY', async () => {
     await refused(await plain.token({ aud: aud(), email: 'nobody@example.com' }), 'TOKEN_IDENTITY');
     await refused(await plain.token({ aud: aud(), sub: 'someone' }), 'TOKEN_IDENTITY');
+    await refused(await plain.token({ aud: aud(), client_id: '../policies/x' }), 'TOKEN_IDENTITY');
   });
 
   it('maps groups to the highest role: a new member is added with it, a known one re-roled', async () => {

@@ -1,6 +1,8 @@
 // Who a verified token acts as (docs/security.md, "Signing in through an identity provider"): the member its
 // member claim names, with the role its groups map to when the issuer maps roles, or else the agent its agent
 // claim names. A token that names neither, or a member this Tollgate does not know and may not create, is refused.
+import { documentKindOf } from '@tollgate/engine';
+import { idProblem } from '@tollgate/store';
 import type { JWTPayload } from 'jose';
 import { ApiError } from '../errors.ts';
 import type { Actor } from '../state/members/lifecycle.ts';
@@ -44,6 +46,10 @@ export async function principalOfToken(state: StateStore, issuer: IssuerConfig, 
     if (typeof agent !== 'string' || agent === '') {
       throw refused(`the token names neither a member (${issuer.memberClaim}) nor an agent (${issuer.agentClaim})`);
     }
+    // As the gate's routes read an agent's name (call-request.ts, agentNameProblem): only ever an agent document's.
+    const id = `agents/${agent}.agent.yaml`;
+    if (idProblem(id) !== undefined || documentKindOf(id) !== 'agent')
+      throw refused(`the token's ${issuer.agentClaim} is not an agent's name`);
     return { kind: 'agent', agent, grants: [] };
   }
   if (typeof name !== 'string' || !MEMBER_NAME.test(name)) throw refused(`the token's ${issuer.memberClaim} claim names no member`);
