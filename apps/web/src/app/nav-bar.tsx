@@ -11,6 +11,7 @@ const LINKS: { label: string; route: Route }[] = [
   { label: 'Templates', route: { page: 'templates' } },
   { label: 'Rule sets', route: { page: 'rulesets', ruleset: null } },
   { label: 'Gateways', route: { page: 'gateways' } },
+  { label: 'Members & keys', route: { page: 'members' } },
 ];
 
 export function NavBar({ current: page }: { current: Route['page'] }) {

@@ -6,7 +6,7 @@ import { ApprovalsPage } from '../features/approvals/components/approvals-page.t
 import { useMe } from '../features/auth/api/get-me.ts';
 import { DocumentsPage } from '../features/documents/components/documents-page.tsx';
 import { PolicyCheck } from '../features/policy-check/components/policy-check.tsx';
-import { canActivate, canAuthorize, canEdit, canReadArguments, canRefreshUpstreams } from '../lib/capabilities.ts';
+import { canActivate, canAuthorize, canEdit, canManageMembers, canReadArguments, canRefreshUpstreams } from '../lib/capabilities.ts';
 import { lazyPage } from './lazy-page.tsx';
 import { hrefOf, navigate, type Route } from './router.ts';
 
@@ -26,6 +26,8 @@ const UpstreamsPage = lazyPage(() => import('../features/upstreams/components/up
 const RulesetsPage = lazyPage(() => import('../features/rulesets/components/rulesets-page.tsx').then((m) => m.RulesetsPage));
 // The gateways page loads when it is opened.
 const GatewaysPage = lazyPage(() => import('../features/gateways/components/gateways-page.tsx').then((m) => m.GatewaysPage));
+// The members and keys page loads when it is opened.
+const MembersPage = lazyPage(() => import('../features/members/components/members-page.tsx').then((m) => m.MembersPage));
 // The history page brings Monaco's diff editor; it loads only when a history is opened.
 const HistoryPage = lazyPage(() => import('../features/documents/components/history-page.tsx').then((m) => m.HistoryPage));
 
@@ -109,6 +111,14 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
     return (
       <Suspense fallback={<Loading label="Loading the gateways" />}>
         <GatewaysPage />
+      </Suspense>
+    );
+  }
+  if (route.page === 'members') {
+    // Who may manage is known once GET /v1/me answers; until then the page shows it read-only.
+    return (
+      <Suspense fallback={<Loading label="Loading the members and keys" />}>
+        <MembersPage canManage={canManageMembers(me.data?.role)} />
       </Suspense>
     );
   }

@@ -38,6 +38,7 @@ describe('parseRoute', () => {
       '#/playground',
       '#/decisions',
       '#/upstreams',
+      '#/members',
       '#/documents/a%2Fb',
       '#/edit/sheets%2Fsupport.rules.yaml',
     ])

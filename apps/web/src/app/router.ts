@@ -1,4 +1,4 @@
-// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/decisions, #/upstreams, #/templates, #/rulesets[/<id>], #/gateways.
+// A tiny hash router: #/documents[/<id>], #/edit/<id>, #/history/<id>, #/approvals[/decided], #/playground, #/simulation, #/decisions, #/upstreams, #/templates, #/rulesets[/<id>], #/gateways, #/members.
 import { useEffect, useState } from 'react';
 import { mayLeave } from '../lib/leave-guard.ts';
 
@@ -14,6 +14,7 @@ export type Route =
   | { page: 'upstreams' }
   | { page: 'templates' }
   | { page: 'gateways' }
+  | { page: 'members' }
   | { page: 'rulesets'; ruleset: string | null };
 
 /** Reads a route from a hash. Example: `parseRoute('#/documents/policies%2Fa.json')`. */
@@ -26,6 +27,7 @@ export function parseRoute(hash: string): Route {
   if (page === 'upstreams') return { page: 'upstreams' };
   if (page === 'templates') return { page: 'templates' };
   if (page === 'gateways') return { page: 'gateways' };
+  if (page === 'members') return { page: 'members' };
   if (page === 'rulesets') return { page: 'rulesets', ruleset: rest ? decodeURIComponent(rest) : null };
   if (page === 'edit' && rest) return { page: 'edit', document: decodeURIComponent(rest) };
   if (page === 'history' && rest) return { page: 'history', document: decodeURIComponent(rest) };
@@ -42,6 +44,7 @@ export function hrefOf(route: Route): string {
   if (route.page === 'upstreams') return '#/upstreams';
   if (route.page === 'templates') return '#/templates';
   if (route.page === 'gateways') return '#/gateways';
+  if (route.page === 'members') return '#/members';
   if (route.page === 'rulesets') return route.ruleset === null ? '#/rulesets' : `#/rulesets/${encodeURIComponent(route.ruleset)}`;
   if (route.page === 'edit') return `#/edit/${encodeURIComponent(route.document)}`;
   if (route.page === 'history') return `#/history/${encodeURIComponent(route.document)}`;

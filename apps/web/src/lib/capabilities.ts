@@ -25,3 +25,6 @@ export const canReadArguments = has(['owner', 'admin']);
 
 /** Approve or deny held calls, when listed as an eligible approver of the request. Example: `canApprove('viewer')` is false. */
 export const canApprove = has(['owner', 'admin', 'approver']);
+
+/** Add, re-role and remove members; make keys for anyone, and see every key (docs/console.md, "Members and keys"). */
+export const canManageMembers = has(['owner', 'admin']);

@@ -45,6 +45,13 @@ export const queryKeys = {
     all: ['upstreams'] as const,
     list: () => ['upstreams', 'list'] as const,
   },
+  /** Members, keys and the record of their changes: any change to one refreshes all three (by the prefix). */
+  identity: {
+    all: ['identity'] as const,
+    members: () => ['identity', 'members'] as const,
+    keys: () => ['identity', 'keys'] as const,
+    changes: () => ['identity', 'changes'] as const,
+  },
   me: (key: string) => ['me', key] as const,
   /** A member's public signing key, which verifies the decisions they signed. */
   memberKey: (id: string) => ['members', 'public-key', id] as const,

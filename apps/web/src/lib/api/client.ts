@@ -1,8 +1,10 @@
 // The console's one API client: openapi-fetch typed by the generated paths (schema.d.ts, from
 // GET /v1/openapi.json), with one middleware that adds the Bearer key and turns every error answer into an
-// ApiError. It remembers nothing between calls: the key is read from the session on each request.
+// ApiError. It remembers nothing between calls: the key (or the identity provider's token, lib/token-session.ts)
+// is read from the session on each request.
 import createClient, { type Middleware } from 'openapi-fetch';
 import { readSessionKey } from '../session-key.ts';
+import { endTokenSession, readTokenSession } from '../token-session.ts';
 import { ApiError, apiErrorOf, isErrorBody } from './api-error.ts';
 import type { paths } from './schema';
 
@@ -28,18 +30,24 @@ const errorsAsApiError: Middleware = {
   onRequest({ request }) {
     request.headers.set('accept', 'application/json');
     if (!request.headers.has('authorization')) {
-      const key = readSessionKey();
+      const key = readTokenSession()?.token ?? readSessionKey();
       if (key) request.headers.set('authorization', `Bearer ${key}`);
     }
     return request;
   },
-  async onResponse({ response }) {
+  async onResponse({ request, response }) {
     if (response.ok) return response;
     const body = await jsonOf(response.clone());
     // The edit seam answers its refusals and conflicts as outcomes under error statuses (docs/api.md): those
     // bodies are answers the page shows; only the error shape (or no JSON at all) is an error.
     if (typeof body === 'object' && body !== null && !isErrorBody(body)) return response;
-    throw apiErrorOf(response.status, body);
+    const error = apiErrorOf(response.status, body);
+    // A token the server calls expired ends the session as its own expiry does; a key (tg_) never does.
+    const sent = request.headers.get('authorization') ?? '';
+    if (error.status === 401 && error.code === 'TOKEN_EXPIRED' && sent.startsWith('Bearer ') && !sent.startsWith('Bearer tg_')) {
+      endTokenSession('expired');
+    }
+    throw error;
   },
   onError({ error }) {
     if (error instanceof DOMException && error.name === 'AbortError') return;
