@@ -53,6 +53,8 @@ export const queryKeys = {
     changes: () => ['identity', 'changes'] as const,
   },
   me: (key: string) => ['me', key] as const,
+  /** The issuers the sign-in page offers (GET /v1/identity/issuers): public, asked before anyone signs in. */
+  identityIssuers: () => ['identity-issuers'] as const,
   /** A member's public signing key, which verifies the decisions they signed. */
   memberKey: (id: string) => ['members', 'public-key', id] as const,
   /** A decision's receipt as checked in the browser, by request and signature. */
