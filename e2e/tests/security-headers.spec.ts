@@ -30,6 +30,7 @@ const pages = (policy: string): { hash: string; settled: (page: Page) => Promise
   { hash: '#/rulesets', settled: (p) => expect(p.getByRole('link', { name: 'Support' })).toBeVisible() },
   { hash: `#/rulesets/${RULESET}`, settled: (p) => expect(p.locator('#set-versions-heading')).toBeVisible() },
   { hash: '#/gateways', settled: (p) => expect(p.locator('#gateways-heading')).toBeVisible() },
+  { hash: '#/members', settled: (p) => expect(p.getByRole('table', { name: 'Keys, oldest first' })).toBeVisible() },
 ];
 
 declare global {
