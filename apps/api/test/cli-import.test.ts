@@ -97,6 +97,16 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)('tollgate import and export'
     const made = await runCli('keys', 'create', '--data', source, '--agent', 'support-bot', '--json');
     expect(made.code, made.stderr).toBe(0);
     agentKey = JSON.parse(made.stdout).key;
+    // A revoked key, a rotated one and a removed member move as they are: none comes back to life by moving.
+    const spare = JSON.parse(
+      (await runCli('keys', 'create', '--data', source, '--agent', 'refunds-bot', '--expires-in', '30d', '--json')).stdout,
+    );
+    const [listed] = JSON.parse((await runCli('keys', 'list', '--data', source, '--agent', 'refunds-bot', '--json')).stdout).filter(
+      (k: { hint: string }) => k.hint === spare.key.slice(-4),
+    );
+    expect((await runCli('keys', 'rotate', listed.id, '--data', source, '--overlap', '1h')).code).toBe(0);
+    expect((await runCli('keys', 'revoke', listed.rotated_to ?? listed.id, '--data', source)).code).toBe(0);
+    expect((await runCli('members', 'remove', 'vic', '--data', source)).code).toBe(0);
     folderBefore = await folderHistories(source);
   }, 30_000);
 
@@ -122,7 +132,7 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)('tollgate import and export'
     const run = await runCli('import', '--data', source, '--database', schema.url, '--json');
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout);
-    expect(report).toMatchObject({ documents: 8, versions: 12, members: 5, api_keys: 8, bindings_adopted: true });
+    expect(report).toMatchObject({ documents: 8, versions: 12, members: 5, api_keys: 10, bindings_adopted: true });
     expect(report.tool_authorizations).toBeGreaterThan(0);
     expect(report.archive).toBe(join(source, 'tollgate.db'));
 
@@ -135,7 +145,7 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)('tollgate import and export'
     const target = join(tempDir(), 'exported');
     const back = await runCli('export', '--database', schema.url, '--data', target);
     expect(back.code, back.stderr).toBe(0);
-    expect(back.stdout).toMatch(/^tollgate export: wrote 8 documents \(12 versions\), 5 members, 8 keys, \d+ tool authorizations/);
+    expect(back.stdout).toMatch(/^tollgate export: wrote 8 documents \(12 versions\), 5 members, 10 keys, \d+ tool authorizations/);
     expect(await folderHistories(target)).toEqual(folderBefore);
     // The rule sets' lifecycle moved with the documents (the demo's Support set is active).
     const lifecycleOf = async (dir: string) => {
@@ -152,9 +162,15 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)('tollgate import and export'
     const rows = (dir: string) => {
       const db = openDatabase(join(dir, 'tollgate.db'));
       try {
-        return ['members', 'api_keys', 'tool_authorizations', 'tool_authorizations_adopted', 'upstream_tools'].map((t) =>
-          db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all(),
-        );
+        return [
+          'members',
+          'api_keys',
+          'key_usage',
+          'identity_changes',
+          'tool_authorizations',
+          'tool_authorizations_adopted',
+          'upstream_tools',
+        ].map((t) => db.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all());
       } finally {
         db.close();
       }

@@ -97,7 +97,9 @@ describe('usage errors', () => {
       process.env.TOLLGATE_AGENT_KEY = made.ok.key;
       const revoked = await runCli('mcp', '--agent', 'support-bot', '--data', server.dataDir);
       expect(revoked.code).toBe(2);
-      expect(revoked.stderr).toMatch(/^tollgate mcp: INVALID_KEY: TOLLGATE_AGENT_KEY is not a key of agent support-bot \(KEY_REVOKED: the key was revoked at /);
+      expect(revoked.stderr).toMatch(
+        /^tollgate mcp: INVALID_KEY: TOLLGATE_AGENT_KEY is not a key of agent support-bot \(KEY_REVOKED: the key was revoked at /,
+      );
     } finally {
       for (const [name, value] of [
         ['TOLLGATE_KEY', saved.server],

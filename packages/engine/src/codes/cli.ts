@@ -44,7 +44,9 @@ export const CLI_CODES = {
   INVALID_KEY: {
     severity: 'error',
     meaning: 'The key is not known, or not the key of the agent it is used for.',
-    in: { cli: '`mcp`: TOLLGATE_AGENT_KEY is not a key of the agent named, or is revoked or expired, which the message says (exit 2; not a usage error).' },
+    in: {
+      cli: '`mcp`: TOLLGATE_AGENT_KEY is not a key of the agent named, or is revoked or expired, which the message says (exit 2; not a usage error).',
+    },
   },
   DATABASE_UNREACHABLE: cli(
     'The PostgreSQL database named does not answer.',

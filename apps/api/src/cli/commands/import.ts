@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { importDocumentWith } from '@tollgate/store';
 import type pg from 'pg';
-import { readSqliteState, writePostgresState } from '../../server/postgres/state-transfer.ts';
+import { emptyState, readSqliteState, writePostgresState } from '../../server/postgres/state-transfer.ts';
 import { LIFECYCLE_KEY } from '../../server/rulesets/lifecycle.ts';
 import { openDatabase } from '../../server/state/db.ts';
 import { CliError, type CliIo, EXIT_OK } from '../io.ts';
@@ -30,9 +30,7 @@ export async function importWorkspace(options: ParsedOptions, io: CliIo): Promis
     const db = existsSync(dbPath) ? openDatabase(dbPath) : undefined;
     const client = await pool.connect();
     try {
-      const state = db
-        ? readSqliteState(db)
-        : { members: [], api_keys: [], tool_authorizations: [], tool_authorizations_adopted: [], upstream_tools: [] };
+      const state = db ? readSqliteState(db) : emptyState();
       const ids = await store.list();
       let versions = 0;
       await client.query('BEGIN');

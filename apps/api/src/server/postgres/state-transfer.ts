@@ -1,7 +1,8 @@
 // The state a team needs to keep working when its workspace moves between a data folder's tollgate.db and
 // PostgreSQL (`tollgate import`, `tollgate export`; docs/deploy.md, "Moving a workspace"): members with their
-// signing keys, api_keys (hashes, so every key keeps working), tool authorizations with their adoption mark, and
-// the upstream definitions seen. The tables have the same columns on both sides (state/db.ts,
+// signing keys (a removed member's row too), api_keys (hashes, so every key keeps working, and its expiry and
+// revocation, so a revoked key never comes back by moving), when each key was last used, the record of changes to
+// members and keys (in its order), tool authorizations with their adoption mark, and the upstream definitions seen. The tables have the same columns on both sides (state/db.ts,
 // state/postgres-migrations.ts), so rows are copied as they are. Decisions, approvals and trial counts stay behind.
 import type pg from 'pg';
 import type { Db } from '../state/db.ts';
@@ -9,8 +10,25 @@ import { AUTHORIZATION_COLUMNS } from '../state/tools/model.ts';
 
 /** The tables carried, parents before the rows that name them (api_keys.member_id names members). */
 export const CARRIED_TABLES = {
-  members: ['id', 'name', 'role', 'public_key', 'private_key', 'signing', 'created_at'],
-  api_keys: ['id', 'hash', 'member_id', 'agent', 'grants', 'created_at'],
+  members: ['id', 'name', 'role', 'public_key', 'private_key', 'signing', 'created_at', 'removed_at'],
+  api_keys: [
+    'id',
+    'hash',
+    'member_id',
+    'agent',
+    'grants',
+    'created_at',
+    'name',
+    'hint',
+    'created_by',
+    'expires_at',
+    'revoked_at',
+    'revoked_by',
+    'rotated_to',
+  ],
+  key_usage: ['key_id', 'last_used_at'],
+  // Read in the order written and written in it, so the record keeps its order under new sequence numbers.
+  identity_changes: ['at', 'actor', 'action', 'subject', 'details'],
   tool_authorizations: AUTHORIZATION_COLUMNS,
   tool_authorizations_adopted: ['id', 'adopted_at'],
   upstream_tools: ['server', 'tool', 'digest', 'definition', 'seen_at'],
@@ -22,7 +40,12 @@ export type CarriedState = Record<CarriedTable, Record<string, unknown>[]>;
 const TABLES = Object.keys(CARRIED_TABLES) as CarriedTable[];
 
 function selectOf(table: CarriedTable): string {
-  return `SELECT ${CARRIED_TABLES[table].join(', ')} FROM ${table}`;
+  return `SELECT ${CARRIED_TABLES[table].join(', ')} FROM ${table}${table === 'identity_changes' ? ' ORDER BY seq' : ''}`;
+}
+
+/** No rows: what a data folder without a tollgate.db carries. */
+export function emptyState(): CarriedState {
+  return Object.fromEntries(TABLES.map((t) => [t, []])) as unknown as CarriedState;
 }
 
 /** The rows of a tollgate.db. */
