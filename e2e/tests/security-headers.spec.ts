@@ -24,7 +24,7 @@ const pages = (policy: string): { hash: string; settled: (page: Page) => Promise
   { hash: '#/playground', settled: (p) => expect(p.getByLabel('Policy document')).toBeVisible() },
   { hash: '#/simulation', settled: (p) => expect(p.getByRole('button', { name: 'Run' })).toBeVisible() },
   // The demo has recorded nothing when this journey runs alone: the page's empty state (decisions-page.spec.ts has rows).
-  { hash: '#/decisions', settled: (p) => expect(p.getByRole('region', { name: 'Decisions' })).toBeVisible() },
+  { hash: '#/decisions', settled: (p) => expect(p.getByRole('region', { name: 'Decisions', exact: true })).toBeVisible() },
   { hash: '#/upstreams', settled: (p) => expect(p.locator('#upstreams-heading')).toBeVisible() },
   { hash: '#/templates', settled: (p) => expect(p.locator('#templates-heading')).toBeVisible() },
   { hash: '#/rulesets', settled: (p) => expect(p.getByRole('link', { name: 'Support' })).toBeVisible() },
