@@ -18,7 +18,15 @@ const DIR = mkdtempSync(join(tmpdir(), 'tollgate-e2e-oidc-'));
 const MEMBER = 'olivia';
 
 /** What the provider does on the next sign-in; each test sets what it needs. */
-const next = { tokenSeconds: 300, authorize: 'approve' as 'approve' | 'deny' | 'tamper-state', exchange: 'ok' as 'ok' | 'fail' };
+const next = {
+  tokenSeconds: 300,
+  /** The token response's expires_in when it is not to say tokenSeconds. */
+  expiresIn: undefined as number | undefined,
+  authorize: 'approve' as 'approve' | 'deny' | 'tamper-state',
+  exchange: 'ok' as 'ok' | 'fail',
+  /** The ID token without nbf, for a browser whose clock runs behind the provider's. */
+  idTokenNbf: true,
+};
 
 let provider: OAuth2Server;
 let issuer: string;
@@ -38,7 +46,10 @@ test.beforeAll(async () => {
   // The access token is the one signed without an aud (the ID token's aud is the client); it is made to name
   // this Tollgate and the member, and to last what the test asks.
   provider.service.on('beforeTokenSigning', (token) => {
-    if (token.payload.aud !== undefined) return;
+    if (token.payload.aud !== undefined) {
+      if (!next.idTokenNbf) delete token.payload.nbf;
+      return;
+    }
     token.payload.aud = ORIGIN;
     token.payload.email = MEMBER;
     token.payload.exp = Math.floor(Date.now() / 1000) + next.tokenSeconds;
@@ -49,7 +60,7 @@ test.beforeAll(async () => {
       response.body = { error: 'invalid_grant', error_description: 'the code was refused' };
       return;
     }
-    (response.body as Record<string, unknown>).expires_in = next.tokenSeconds;
+    (response.body as Record<string, unknown>).expires_in = next.expiresIn ?? next.tokenSeconds;
   });
   provider.service.on('beforeAuthorizeRedirect', (redirect) => {
     if (next.authorize === 'deny') {
@@ -93,7 +104,7 @@ test.afterAll(async () => {
 });
 
 test.beforeEach(() => {
-  Object.assign(next, { tokenSeconds: 300, authorize: 'approve', exchange: 'ok' });
+  Object.assign(next, { tokenSeconds: 300, expiresIn: undefined, authorize: 'approve', exchange: 'ok', idTokenNbf: true });
 });
 
 declare global {
@@ -165,6 +176,22 @@ test('the session ends by itself when the token does', async ({ page }) => {
   expect(await kept(page)).toEqual({ session: [], local: [], cookies: 0 });
   await page.reload();
   await expect(page.getByLabel('Member key')).toBeVisible();
+  expect(await violations(page)).toEqual([]);
+});
+
+test('a 401 TOKEN_EXPIRED from the server ends the session as its expiry does', async ({ page }) => {
+  test.setTimeout(30_000);
+  // The browser's clock runs two minutes behind: a token the server already holds expired (exp 40 s ago, past its
+  // 30 s of skew) still looks current to the console, so only the server's 401 can end the session.
+  next.tokenSeconds = -40;
+  next.expiresIn = 300;
+  next.idTokenNbf = false;
+  await page.clock.install({ time: Date.now() - 120_000 });
+  await watchPolicy(page);
+  await signInThroughProvider(page);
+  await expect(page.getByText('Your session ended')).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+  expect(await kept(page)).toEqual({ session: [], local: [], cookies: 0 });
   expect(await violations(page)).toEqual([]);
 });
 
