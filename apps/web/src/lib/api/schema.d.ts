@@ -513,6 +513,23 @@ export interface paths {
     patch: operations['setMemberRole'];
     trace?: never;
   };
+  '/identity/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The record of changes to members and keys: who, what, when; newest first */
+    get: operations['listIdentityChanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/keys': {
     parameters: {
       query?: never;
@@ -576,23 +593,6 @@ export interface paths {
     put?: never;
     /** Revokes a key: refused (KEY_REVOKED) on its next call on every node */
     post: operations['revokeKey'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/identity/changes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The record of changes to members and keys: who, what, when; newest first */
-    get: operations['listIdentityChanges'];
-    put?: never;
-    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1575,6 +1575,18 @@ export interface components {
       /** @description When the member was removed; null while a member. */
       removed_at: string | null;
     };
+    IdentityChange: {
+      at: string;
+      /** @description member:NAME, operator (the CLI with the database) or issuer:URL. */
+      actor: string;
+      /** @enum {string} */
+      action: 'member.added' | 'member.role_changed' | 'member.removed' | 'key.created' | 'key.rotated' | 'key.revoked';
+      /** @description The member's name, or agent:NAME for an agent's key. */
+      subject: string;
+      details: {
+        [key: string]: string | null;
+      };
+    };
     Key: {
       id: string;
       name: string | null;
@@ -1599,18 +1611,6 @@ export interface components {
     NewKey: components['schemas']['Key'] & {
       /** @description The key itself: shown this once, never again (only its hash is kept). */
       key: string;
-    };
-    IdentityChange: {
-      at: string;
-      /** @description member:NAME, operator (the CLI with the database) or issuer:URL. */
-      actor: string;
-      /** @enum {string} */
-      action: 'member.added' | 'member.role_changed' | 'member.removed' | 'key.created' | 'key.rotated' | 'key.revoked';
-      /** @description The member's name, or agent:NAME for an agent's key. */
-      subject: string;
-      details: {
-        [key: string]: string | null;
-      };
     };
     SimulationBody: {
       /** @description A stored version {id, sequence?} (the running one without sequence), or a policy document. */
@@ -4346,6 +4346,64 @@ export interface operations {
       };
     };
   };
+  listIdentityChanges: {
+    parameters: {
+      query?: {
+        /** @description 1-500, default 100. */
+        limit?: number;
+        /** @description The previous page's next_cursor: the page after it. Left out, the first page. */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Changes, newest first, at most limit of them */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            changes: components['schemas']['IdentityChange'][];
+            /** @description Whether more items follow this page. */
+            has_more: boolean;
+            /** @description The cursor of the next page; null on the last page. */
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description A bad limit (INVALID_QUERY), or a cursor not given by this server (INVALID_CURSOR) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listKeys: {
     parameters: {
       query?: {
@@ -4705,64 +4763,6 @@ export interface operations {
       };
       /** @description No such key */
       404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  listIdentityChanges: {
-    parameters: {
-      query?: {
-        /** @description 1-500, default 100. */
-        limit?: number;
-        /** @description The previous page's next_cursor: the page after it. Left out, the first page. */
-        cursor?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Changes, newest first, at most limit of them */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            changes: components['schemas']['IdentityChange'][];
-            /** @description Whether more items follow this page. */
-            has_more: boolean;
-            /** @description The cursor of the next page; null on the last page. */
-            next_cursor: string | null;
-          };
-        };
-      };
-      /** @description A bad limit (INVALID_QUERY), or a cursor not given by this server (INVALID_CURSOR) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description No key, or a key that is not known. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The key lacks the role or grant. */
-      403: {
         headers: {
           [name: string]: unknown;
         };
