@@ -4,11 +4,20 @@
 // taken away and the new role's given, whatever else the key held.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { authenticationAt, GRANTS, type Grant, type KeyStanding, ROLE_GRANTS, ROLES, regrant } from '../src/server/state/members/model.ts';
+import {
+  authenticationAt,
+  GRANTS,
+  type Grant,
+  type KeyStanding,
+  type Principal,
+  ROLE_GRANTS,
+  ROLES,
+  regrant,
+} from '../src/server/state/members/model.ts';
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 
-const principal = { kind: 'agent', agent: 'support-bot', grants: [] } as const;
+const principal: Principal = { kind: 'agent', agent: 'support-bot', grants: [] };
 
 /** Expiries as a database may hold them: our own ISO form, other forms, and text that is no time at all. */
 const expiry = fc.oneof(
