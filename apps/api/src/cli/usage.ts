@@ -99,6 +99,9 @@ Usage:
   tollgate verify DIR
       Checks every document of a documents folder and runs each policy's example suite against it.
       Exit 1 on any problem or failed example, 0 with lints only.
+  tollgate audit verify FILE [--json]
+      Checks a record's JSON lines offline: every hash, link and checkpoint signature (docs/audit.md). Exit 0
+      verified, 1 broken (the first line where, RECORD_BROKEN), 2 unreadable (RECORD_UNREADABLE).
   tollgate help
       Prints this help.
 

@@ -88,6 +88,14 @@ export const CLI_CODES = {
     'The identity file (`serve --identity`) is not of its shape; the message names the JSON Pointer of each fault.',
     '`serve --identity FILE` (or TOLLGATE_IDENTITY_FILE): the file is not JSON or not of the identity configuration’s shape; nothing is served (exit 2).',
   ),
+  RECORD_UNREADABLE: cli(
+    'A record file (`tollgate audit verify`) is not JSON lines of a record; the message names the line.',
+    '`audit verify FILE`: a line is not JSON read exactly, not a writer, entry or checkpoint line, or holds a public key that is not Ed25519 (exit 2).',
+  ),
+  RECORD_BROKEN: cli(
+    'The record does not verify: an entry was changed, removed, inserted or reordered, or a checkpoint does not match (docs/audit.md).',
+    '`audit verify FILE`: the first line where the record breaks, with why (exit 1).',
+  ),
   TEMPLATE_DEFAULTS: cli(
     'A template’s defaults do not make a valid draft: a bug of the template.',
     '`policy template show NAME`: the template’s defaults do not validate; a bug, report it (exit 70).',
