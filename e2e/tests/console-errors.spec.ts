@@ -34,7 +34,7 @@ const pages = (policy: string): { hash: string; settled: (page: Page) => Promise
           .first(),
       ).toBeVisible(),
   },
-  { hash: '#/rulesets', settled: (p) => expect(p.getByRole('link', { name: 'Support' })).toBeVisible() },
+  { hash: '#/rulesets', settled: (p) => expect(p.getByRole('link', { name: 'Support', exact: true })).toBeVisible() },
   { hash: `#/rulesets/${RULESET}`, settled: (p) => expect(p.locator('#set-versions-heading')).toBeVisible() },
 ];
 

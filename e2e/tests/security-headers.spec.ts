@@ -27,7 +27,7 @@ const pages = (policy: string): { hash: string; settled: (page: Page) => Promise
   { hash: '#/decisions', settled: (p) => expect(p.getByRole('region', { name: 'Decisions', exact: true })).toBeVisible() },
   { hash: '#/upstreams', settled: (p) => expect(p.locator('#upstreams-heading')).toBeVisible() },
   { hash: '#/templates', settled: (p) => expect(p.locator('#templates-heading')).toBeVisible() },
-  { hash: '#/rulesets', settled: (p) => expect(p.getByRole('link', { name: 'Support' })).toBeVisible() },
+  { hash: '#/rulesets', settled: (p) => expect(p.getByRole('link', { name: 'Support', exact: true })).toBeVisible() },
   { hash: `#/rulesets/${RULESET}`, settled: (p) => expect(p.locator('#set-versions-heading')).toBeVisible() },
   { hash: '#/gateways', settled: (p) => expect(p.locator('#gateways-heading')).toBeVisible() },
   { hash: '#/members', settled: (p) => expect(p.getByRole('table', { name: 'Keys, oldest first' })).toBeVisible() },
