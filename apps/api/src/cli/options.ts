@@ -102,6 +102,34 @@ export function metricsLoopbackOf(flag: boolean | undefined, env: Record<string,
 }
 
 /** The PostgreSQL database a node runs on: --database, else TOLLGATE_DATABASE_URL; undefined for the data folder's SQLite. */
+/** A variable as an option reads it: unset and empty are the same (a shell's `X= cmd` sets nothing). */
+function variable(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name];
+  return value === '' ? undefined : value;
+}
+
+/**
+ * Where `serve` listens: `--host` (or TOLLGATE_HOST; 127.0.0.1) and `--port` (or TOLLGATE_PORT; 8787), the flags
+ * winning. A port is written as digits only, 0 to 65535: `8787.0` or `1e3` are not ports (docs/cli.md).
+ */
+export function listenAddressOf(
+  options: ParsedOptions,
+  env: Record<string, string | undefined> = process.env,
+): { host: string; port: number } {
+  const host = options.host ?? variable(env, 'TOLLGATE_HOST') ?? '127.0.0.1';
+  const text = options.port ?? variable(env, 'TOLLGATE_PORT') ?? '8787';
+  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new CliError('USAGE', `the port (--port or TOLLGATE_PORT) is a whole number 0-65535, not ${JSON.stringify(text)}`);
+  }
+  return { host, port };
+}
+
+/** The data folder `serve` uses: `--data`, or TOLLGATE_DATA (the flag winning). */
+export function dataFolderOf(options: ParsedOptions, env: Record<string, string | undefined> = process.env): string | undefined {
+  return options.data ?? variable(env, 'TOLLGATE_DATA');
+}
+
 export function databaseOf(options: ParsedOptions, env: Record<string, string | undefined> = process.env): string | undefined {
   const url = options.database ?? (env.TOLLGATE_DATABASE_URL === '' ? undefined : env.TOLLGATE_DATABASE_URL);
   if (url === undefined) return undefined;

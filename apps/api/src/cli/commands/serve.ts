@@ -8,12 +8,14 @@ import { consoleOrigins } from '../../server/identity/protected-resource.ts';
 import { heartbeatFromEnvironment } from '../../server/state/nodes/model.ts';
 import { drainAndClose, drainDelaySecondsOf, drainSecondsOf, failReadinessFor } from '../drain.ts';
 import { identityOf } from '../identity-file.ts';
-import { CliError, type CliIo } from '../io.ts';
+import type { CliIo } from '../io.ts';
 import { openWorkspace } from '../open-workspace.ts';
 import {
   DEFAULT_APPROVAL_WAIT_SECONDS,
   DEFAULT_UPSTREAM_TIMEOUT_SECONDS,
+  dataFolderOf,
   languageRevisionOf,
+  listenAddressOf,
   metricsLoopbackOf,
   type ParsedOptions,
   secondsOption,
@@ -24,9 +26,10 @@ import { corsOriginsOf, trustForwardedProtoOf } from '../web-security-options.ts
 const WEB_DIST = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
 export async function serve(options: ParsedOptions, io: CliIo): Promise<number> {
-  const host = options.host ?? '127.0.0.1';
-  const port = Number(options.port ?? '8787');
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError('USAGE', `--port must be 0-65535, got ${options.port}`);
+  // Each flag may come from the environment instead (TOLLGATE_HOST, TOLLGATE_PORT, TOLLGATE_DATA; docs/cli.md).
+  const { host, port } = listenAddressOf(options);
+  const data = dataFolderOf(options);
+  if (data !== undefined) options = { ...options, data };
   // /mcp's waits, as `tollgate mcp`'s --approval-wait and --upstream-timeout (docs/mcp.md).
   const mcp = {
     approvalWaitMs: secondsOption(options['mcp-approval-wait'], DEFAULT_APPROVAL_WAIT_SECONDS, 'mcp-approval-wait') * 1000,
