@@ -6,6 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readJsonText } from '@tollgate/engine/source';
 import { exportDocumentWith } from '@tollgate/store';
+import { plainJson } from '../../server/mcp/plain-json.ts';
 import { readPostgresState, readSqliteState, stateCounts, writeSqliteState } from '../../server/postgres/state-transfer.ts';
 import { LIFECYCLE_KEY } from '../../server/rulesets/lifecycle.ts';
 import { openDatabase } from '../../server/state/db.ts';
@@ -91,8 +92,8 @@ function refuseNonEmpty(dataDir: string): void {
 /**
  * The rule sets' lifecycle as stored: the text passes the one exact reader first (anyone with the database could
  * have written it), and is refused STORE_DAMAGED, with its position, unless it reads whole without a duplicate
- * member; then JSON.parse gives the plain value the folder store writes (the store wrote it with JSON.stringify,
- * small integers its only numbers).
+ * member; its value, made plain as the MCP gateway makes the SDK's (plain-json.ts), is what the folder store
+ * writes (the store wrote it with JSON.stringify, small integers its only numbers). One read, no second parser.
  */
 function lifecycleValue(text: string): unknown {
   const read = readJsonText(text, { maxLength: Number.MAX_SAFE_INTEGER, maxDepth: 64 });
@@ -104,5 +105,5 @@ function lifecycleValue(text: string): unknown {
       `tollgate export: STORE_DAMAGED: the rule sets' lifecycle in the database does not read${at}: ${problem.message}`,
     );
   }
-  return JSON.parse(text);
+  return plainJson((read as { value: unknown }).value);
 }
