@@ -172,6 +172,30 @@ export const MIGRATIONS: readonly string[] = [
      details TEXT NOT NULL
    );
    CREATE INDEX identity_changes_by_time ON identity_changes (at, seq);`,
+  // The record's chains (docs/audit.md): each process run is a writer with its public key (never its private key),
+  // its entries (the row each states, by ref) and its signed checkpoints.
+  `CREATE TABLE record_writers (writer TEXT PRIMARY KEY, public_key TEXT NOT NULL, started_at TEXT NOT NULL);
+   CREATE TABLE record_entries (
+     writer TEXT NOT NULL,
+     seq INTEGER NOT NULL,
+     kind TEXT NOT NULL,
+     at TEXT NOT NULL,
+     ref TEXT,
+     body TEXT NOT NULL,
+     prev TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     PRIMARY KEY (writer, seq)
+   );
+   CREATE INDEX record_entries_by_ref ON record_entries (ref) WHERE ref IS NOT NULL;
+   CREATE TABLE record_checkpoints (
+     writer TEXT NOT NULL,
+     seq INTEGER NOT NULL,
+     head TEXT NOT NULL,
+     at TEXT NOT NULL,
+     seen TEXT NOT NULL,
+     signature TEXT NOT NULL,
+     PRIMARY KEY (writer, seq)
+   );`,
 ];
 
 /**

@@ -198,6 +198,29 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
      details TEXT NOT NULL
    );
    CREATE INDEX identity_changes_by_time ON identity_changes (at, seq);`,
+  // The record's chains (docs/audit.md), as SQLite keeps them (db.ts).
+  `CREATE TABLE record_writers (writer TEXT PRIMARY KEY, public_key TEXT NOT NULL, started_at TEXT COLLATE "C" NOT NULL);
+   CREATE TABLE record_entries (
+     writer TEXT NOT NULL,
+     seq BIGINT NOT NULL,
+     kind TEXT NOT NULL,
+     at TEXT COLLATE "C" NOT NULL,
+     ref TEXT,
+     body TEXT NOT NULL,
+     prev TEXT NOT NULL,
+     hash TEXT NOT NULL,
+     PRIMARY KEY (writer, seq)
+   );
+   CREATE INDEX record_entries_by_ref ON record_entries (ref) WHERE ref IS NOT NULL;
+   CREATE TABLE record_checkpoints (
+     writer TEXT NOT NULL,
+     seq BIGINT NOT NULL,
+     head TEXT NOT NULL,
+     at TEXT COLLATE "C" NOT NULL,
+     seen TEXT NOT NULL,
+     signature TEXT NOT NULL,
+     PRIMARY KEY (writer, seq)
+   );`,
 ];
 
 /** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */

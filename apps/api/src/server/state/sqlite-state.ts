@@ -3,6 +3,8 @@
 // recordDecision reads the session's history, decides and queues the row in one synchronous step: no other
 // call of the process can come between (state-store.ts).
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
+import { approvalClaimedBody, approvalDecidedBody, approvalRequestedBody, decisionBody } from '../record/entries.ts';
+import { closeSqliteRecord, type SqliteRecord, sqliteRecordOf } from '../record/sqlite.ts';
 import type { ApprovalFilter } from './approvals/model.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals, pendingSummary } from './approvals/sqlite.ts';
 import type { Db } from './db.ts';
@@ -44,11 +46,14 @@ export class SqliteStateStore implements StateStore {
   readonly db: Db;
   readonly trialCounter: SqliteTrialCounter;
   readonly identity: SqliteIdentity;
+  /** The record as this process writes it (docs/audit.md). */
+  readonly record: SqliteRecord;
 
   constructor(db: Db) {
     this.db = db;
     this.trialCounter = new SqliteTrialCounter(db);
-    this.identity = new SqliteIdentity(db);
+    this.record = sqliteRecordOf(db);
+    this.identity = new SqliteIdentity(db, this.record);
   }
 
   async authenticateKey(key: string, now: Date) {
@@ -89,10 +94,22 @@ export class SqliteStateStore implements StateStore {
     reason: string | null,
     now: Date,
   ) {
-    return decideApproval(this.db, id, member, decision, reason, now);
+    return this.record.around((add) =>
+      this.db.transaction(() => {
+        const outcome = decideApproval(this.db, id, member, decision, reason, now);
+        if (outcome.ok) add('approval.decided', outcome.row.decided_at as string, outcome.row.id, approvalDecidedBody(outcome.row));
+        return outcome;
+      })(),
+    );
   }
   async claimApproval(id: string, digest: string, now: Date) {
-    return claimApproval(this.db, id, digest, now);
+    return this.record.around((add) =>
+      this.db.transaction(() => {
+        const outcome = claimApproval(this.db, id, digest, now);
+        if (outcome.ok) add('approval.claimed', outcome.row.claimed_at as string, outcome.row.id, approvalClaimedBody(outcome.row));
+        return outcome;
+      })(),
+    );
   }
 
   async recordDecision(
@@ -102,8 +119,19 @@ export class SqliteStateStore implements StateStore {
   ): Promise<DecisionRecord> {
     const record = decide(session === undefined ? [] : sessionHistory(this.db, agent, session));
     const log = decisionLogOf(this.db);
-    if (record.approval) log.recordHeld(record.row, record.approval);
-    else log.record(record.row);
+    const { row, approval } = record;
+    if (approval) {
+      log.recordHeld(row, approval, () => {
+        const mark = this.record.writer.position;
+        const entries = [
+          this.record.entry('decision', row.created_at, row.call_id, decisionBody(row)),
+          this.record.entry('approval.requested', approval.created_at, approval.id, approvalRequestedBody(approval)),
+        ];
+        return { entries, rewind: () => this.record.writer.rewind(mark) };
+      });
+    } else {
+      log.record(row, () => this.record.entry('decision', row.created_at, row.call_id, decisionBody(row)));
+    }
     return record;
   }
   async flushDecisions() {
@@ -187,6 +215,7 @@ export class SqliteStateStore implements StateStore {
   /** Writes what the decision log has queued, then closes the database. */
   async close() {
     closeDecisionLog(this.db);
+    closeSqliteRecord(this.db);
     this.db.close();
   }
 }

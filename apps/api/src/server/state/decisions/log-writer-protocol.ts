@@ -25,14 +25,17 @@ export interface WriterData {
   path: string;
   /** The statement writing one row from its values (sqlite-log.ts). */
   insert: string;
+  /** The statement writing one record entry from its values (record/writer.ts, entryValues). */
+  insertEntry: string;
   /** The shared state's buffer, SLOTS Int32s. */
   shared: SharedArrayBuffer;
 }
 
-/** A batch of rows, each its statement's values (model.ts, valuesOf), numbered in the order sent. */
+/** A batch of rows, each its statement's values (model.ts, valuesOf), and their record entries, numbered in the order sent. */
 export interface Batch {
   seq: number;
   rows: unknown[][];
+  entries: unknown[][];
 }
 
 /** To the thread: a batch to write, or close; a message with neither asks for a failed batch's retry now. */

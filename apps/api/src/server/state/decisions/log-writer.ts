@@ -20,12 +20,21 @@ export class WriterThread {
   private sent: { seq: number; rows: DecisionRow[] }[] = [];
   dead = false;
 
-  /** @param insert the statement writing one row from its values (sqlite-log.ts). */
-  constructor(path: string, insert: string, onFailure: (message: string) => void, onExit: () => void) {
+  /**
+   * @param insert the statement writing one row from its values (sqlite-log.ts); `insertEntry` one record entry's.
+   * @param entryOf a row's record entry, as values, if it has one.
+   */
+  constructor(
+    path: string,
+    statements: { insert: string; insertEntry: string },
+    private readonly entryOf: (row: DecisionRow) => unknown[] | undefined,
+    onFailure: (message: string) => void,
+    onExit: () => void,
+  ) {
     const shared = new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT);
     this.state = new Int32Array(shared);
     this.worker = typescriptWorker(new URL('./log-writer.worker.ts', import.meta.url), {
-      workerData: { path, insert, shared } satisfies WriterData,
+      workerData: { path, ...statements, shared } satisfies WriterData,
     });
     this.worker.on('message', (m: Partial<FromWriter>) => {
       if (m.failed !== undefined) onFailure(m.failed);
@@ -56,7 +65,12 @@ export class WriterThread {
   send(rows: DecisionRow[]): void {
     this.seq = (this.seq + 1) | 0;
     this.sent.push({ seq: this.seq, rows });
-    this.worker.postMessage({ batch: { seq: this.seq, rows: rows.map(valuesOf) } } satisfies ToWriter);
+    const entries: unknown[][] = [];
+    for (const row of rows) {
+      const entry = this.entryOf(row);
+      if (entry) entries.push(entry);
+    }
+    this.worker.postMessage({ batch: { seq: this.seq, rows: rows.map(valuesOf), entries } } satisfies ToWriter);
   }
 
   /** The rows sent and not yet written, oldest first. */

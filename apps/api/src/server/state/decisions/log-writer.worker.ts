@@ -15,14 +15,17 @@ const port: MessagePort = parentPort;
 const data = workerData as WriterData;
 const state = new Int32Array(data.shared);
 let db: Database.Database;
-let insertMany: (rows: unknown[][]) => void;
+let insertMany: (rows: unknown[][], entries: unknown[][]) => void;
 try {
   db = new Database(data.path);
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
   const insert = db.prepare(data.insert);
-  insertMany = db.transaction((rows: unknown[][]) => {
+  const insertEntry = db.prepare(data.insertEntry);
+  // A batch's rows and their record entries commit together (record/writer.ts): no entry without its row.
+  insertMany = db.transaction((rows: unknown[][], entries: unknown[][]) => {
     for (const row of rows) insert.run(row);
+    for (const entry of entries) insertEntry.run(entry);
   });
 } catch (err) {
   // Nothing can be written here: say so at once (a reader waiting must not wait out its timeout), and
@@ -45,7 +48,7 @@ function drain(): void {
   while (batches.length > 0) {
     const batch = batches[0] as Batch;
     try {
-      insertMany(batch.rows);
+      insertMany(batch.rows, batch.entries);
     } catch (err) {
       const first = Atomics.load(state, SLOT.failing) === 0;
       Atomics.store(state, SLOT.failing, 1);

@@ -13,6 +13,9 @@
 // - when a write fails the decisions stay queued and are retried, and the gate answers 500 (fails closed)
 //   until they are written.
 // An in-memory database, or a writer thread that cannot start, is written on this thread instead.
+// Each decision's record entry (docs/audit.md) rides with its row and commits in the same transaction; as rows are
+// never dropped, only retried, the chain written never has a gap.
+import { ENTRY_COLUMNS, type EntryRow, entryValues } from '../../record/writer.ts';
 import type { ApprovalRow } from '../approvals/model.ts';
 import { insertApproval } from '../approvals/sqlite.ts';
 import type { Db } from '../db.ts';
@@ -23,6 +26,12 @@ import { COLUMNS, type DecisionRow, FLUSH_AFTER_MS, MAX_BATCH, valuesOf } from '
 const INSERT = `INSERT INTO decisions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 /** Rows the writer thread may have written already are written here without their duplicates. */
 const INSERT_MISSING = INSERT.replace('INSERT', 'INSERT OR IGNORE');
+/** The statement writing one record entry, its values in ENTRY_COLUMNS order. */
+export const INSERT_ENTRY = `INSERT INTO record_entries (${ENTRY_COLUMNS.join(', ')}) VALUES (${ENTRY_COLUMNS.map(() => '?').join(', ')})`;
+const INSERT_ENTRY_MISSING = INSERT_ENTRY.replace('INSERT', 'INSERT OR IGNORE');
+
+/** Each queued row's record entry, as values (a row is the log's unit; its entry goes where it goes). */
+const entries = new WeakMap<DecisionRow, unknown[]>();
 
 const RETRY_MS = 100;
 /**
@@ -41,6 +50,7 @@ export class DecisionLog {
   private recovering = false;
   private writer: WriterThread | undefined;
   private readonly insert: (row: DecisionRow) => void;
+  private readonly insertEntry: { run(values: unknown[]): unknown };
   private readonly insertMany: (rows: readonly DecisionRow[], missingOnly: boolean) => void;
 
   /**
@@ -51,13 +61,31 @@ export class DecisionLog {
     this.db = db;
     const insert = db.prepare(INSERT);
     const insertMissing = db.prepare(INSERT_MISSING);
-    this.insert = (row) => insert.run(valuesOf(row));
+    const insertEntry = db.prepare(INSERT_ENTRY);
+    const insertEntryMissing = db.prepare(INSERT_ENTRY_MISSING);
+    this.insertEntry = insertEntry;
+    this.insert = (row) => {
+      insert.run(valuesOf(row));
+      const entry = entries.get(row);
+      if (entry) insertEntry.run(entry);
+    };
     this.insertMany = db.transaction((rows: readonly DecisionRow[], missingOnly: boolean) => {
-      for (const row of rows) (missingOnly ? insertMissing : insert).run(valuesOf(row));
+      for (const row of rows) {
+        (missingOnly ? insertMissing : insert).run(valuesOf(row));
+        const entry = entries.get(row);
+        if (entry) (missingOnly ? insertEntryMissing : insertEntry).run(entry);
+      }
     });
     if ((options.thread ?? true) && !db.memory) {
       try {
-        this.writer = new WriterThread(options.writerPath ?? db.name, INSERT, warn, () => this.writerExited());
+        const statements = { insert: INSERT, insertEntry: INSERT_ENTRY };
+        this.writer = new WriterThread(
+          options.writerPath ?? db.name,
+          statements,
+          (row) => entries.get(row),
+          warn,
+          () => this.writerExited(),
+        );
       } catch (err) {
         warn(`the decision log's writer thread did not start (${String(err)}); writing on the main thread`);
       }
@@ -84,8 +112,10 @@ export class DecisionLog {
    * Queues a decision; it is written with the others of this tick. Throws (and queues nothing) while
    * earlier decisions cannot be written: the gate fails closed rather than decide unrecorded.
    */
-  record(row: DecisionRow): void {
+  record(row: DecisionRow, entry?: () => EntryRow): void {
     if (this.failure !== undefined || this.writer?.failing) this.flush();
+    // The entry is made only once the row is sure to be queued, so a refused call takes no place in the chain.
+    if (entry) entries.set(row, entryValues(entry()));
     this.queue.push(row);
     if (this.queue.length >= MAX_BATCH) {
       setImmediate(() => this.flushQuietly());
@@ -98,13 +128,24 @@ export class DecisionLog {
     }
   }
 
-  /** Writes every queued decision, then this one and its approval request in one transaction, now. */
-  recordHeld(row: DecisionRow, approval: ApprovalRow): void {
+  /**
+   * Writes every queued decision, then this one and its approval request in one transaction, now; `chain` makes
+   * their record entries (after the flush, so they follow every entry queued before them) and answers how to take
+   * them back if the write fails.
+   */
+  recordHeld(row: DecisionRow, approval: ApprovalRow, chain?: () => { entries: EntryRow[]; rewind: () => void }): void {
     this.flush();
-    this.db.transaction(() => {
-      this.insert(row);
-      insertApproval(this.db, approval);
-    })();
+    const chained = chain?.();
+    try {
+      this.db.transaction(() => {
+        this.insert(row);
+        insertApproval(this.db, approval);
+        for (const entry of chained?.entries ?? []) this.insertEntry.run(entryValues(entry));
+      })();
+    } catch (err) {
+      chained?.rewind();
+      throw err;
+    }
   }
 
   /** Writes every queued decision now; throws when they cannot be written (they stay queued). */

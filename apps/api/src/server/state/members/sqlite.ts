@@ -2,6 +2,8 @@
 // path reads (auth-cache.ts): the generation is one read of one row, which sees other connections' writes (the
 // CLI's, a person's sqlite3), at most once per turn of the event loop (sqlite-turn-read.ts).
 import type { Member } from '@tollgate/engine';
+import { identityChangeBody, identityChangeOf } from '../../record/entries.ts';
+import type { SqliteRecord } from '../../record/sqlite.ts';
 import type { Db } from '../db.ts';
 import type { PageKey } from '../keyset.ts';
 import { pageOf } from '../keyset.ts';
@@ -123,23 +125,33 @@ export class SqliteIdentity implements IdentityStore {
   private readonly db: Db;
   private readonly uses = new UseNotes();
 
-  constructor(db: Db) {
+  /** @param record the record each change is chained to, in its transaction (docs/audit.md). */
+  constructor(
+    db: Db,
+    private readonly record: SqliteRecord,
+  ) {
     this.db = db;
   }
 
-  /** Reads, judges and writes in one transaction: a plan refused writes nothing. */
+  /** Reads, judges and writes in one transaction, with the record of the change chained: a plan refused writes nothing. */
   private change<T>(work: () => { plan: Plan; answer: () => T }): Outcome<T> {
-    return this.db
-      .transaction((): Outcome<T> => {
-        const { plan, answer } = work();
-        if ('refusal' in plan) return plan;
-        for (const write of plan.writes) {
-          const { sql, params } = statementOf(write, SQLITE_MARK);
-          this.db.prepare(sql).run(...params);
-        }
-        return { ok: answer() };
-      })
-      .immediate();
+    return this.record.around((add) =>
+      this.db
+        .transaction((): Outcome<T> => {
+          const { plan, answer } = work();
+          if ('refusal' in plan) return plan;
+          for (const write of plan.writes) {
+            const { sql, params } = statementOf(write, SQLITE_MARK);
+            const { lastInsertRowid } = this.db.prepare(sql).run(...params);
+            if (write.kind === 'record') {
+              const change = identityChangeOf(Number(lastInsertRowid), params);
+              add('identity.changed', change.at, String(change.seq), identityChangeBody(change));
+            }
+          }
+          return { ok: answer() };
+        })
+        .immediate(),
+    );
   }
 
   private owners(): number {

@@ -1,0 +1,138 @@
+// What the record keeps of each thing it chains (docs/audit.md, "What is chained"): one function a kind, from the row
+// the change wrote. The same function states an entry when it is appended and again when an export reads the row
+// back, so a row edited since no longer hashes to its entry. Bodies hold ids, digests, codes and the stored text of
+// small JSON columns as written, never an argument value, a key or a secret. Pure.
+import type { ApprovalRow } from '../state/approvals/model.ts';
+import type { DecisionRow } from '../state/decisions/model.ts';
+import type { JsonValue } from './chain.ts';
+
+/** The kinds of entry, and the table each one's `ref` names a row of. */
+export const ENTRY_SOURCES = {
+  decision: 'decisions',
+  'approval.requested': 'approvals',
+  'approval.decided': 'approvals',
+  'approval.claimed': 'approvals',
+  'identity.changed': 'identity_changes',
+} as const;
+
+export type EntryKind = keyof typeof ENTRY_SOURCES;
+
+type Body = { [key: string]: JsonValue };
+
+/** A gate decision: what was decided, by which rule and versions, of which arguments' digest; never the arguments. */
+export function decisionBody(row: DecisionRow): Body {
+  return {
+    call_id: row.call_id,
+    agent: row.agent,
+    tool: row.tool,
+    action: row.action,
+    amount: row.amount,
+    currency: row.currency,
+    decision: row.decision,
+    rule: row.rule,
+    code: row.code,
+    versions: row.versions,
+    arguments_digest: row.arguments_digest,
+    session: row.session,
+    via: row.via ?? null,
+    created_at: row.created_at,
+  };
+}
+
+/** A held call's approval request: what may be approved, under which policy version, by whom, until when. */
+export function approvalRequestedBody(row: ApprovalRow): Body {
+  return {
+    id: row.id,
+    call_id: row.call_id,
+    agent: row.agent,
+    tool: row.tool,
+    arguments_digest: row.arguments_digest,
+    policy_document: row.policy_document,
+    policy_sequence: row.policy_sequence,
+    rule: row.rule,
+    approvers: row.approvers,
+    expires_at: row.expires_at,
+    created_at: row.created_at,
+  };
+}
+
+/** A member's decision of a request: what they signed and their signature, which verify checks with their key. */
+export function approvalDecidedBody(row: ApprovalRow): Body {
+  return {
+    id: row.id,
+    call_id: row.call_id,
+    status: row.status,
+    decided_by: row.decided_by,
+    decided_at: row.decided_at,
+    reason: row.reason,
+    signed_content: row.signed_content,
+    signature: row.signature,
+  };
+}
+
+/** An approved call claimed by its agent. */
+export function approvalClaimedBody(row: ApprovalRow): Body {
+  return { id: row.id, call_id: row.call_id, claimed_at: row.claimed_at };
+}
+
+/** A row of the record of changes to members and keys (docs/security.md), its details as stored. */
+export interface IdentityChangeRow {
+  seq: number;
+  at: string;
+  actor: string;
+  action: string;
+  subject: string;
+  details: string;
+}
+
+/** The row a change's statement wrote (members/changes.ts, statementOf: at, actor, action, subject, details), by its seq. */
+export function identityChangeOf(seq: number, params: readonly unknown[]): IdentityChangeRow {
+  const [at, actor, action, subject, details] = params as string[];
+  return {
+    seq,
+    at: at as string,
+    actor: actor as string,
+    action: action as string,
+    subject: subject as string,
+    details: details as string,
+  };
+}
+
+export function identityChangeBody(row: IdentityChangeRow): Body {
+  return { seq: row.seq, at: row.at, actor: row.actor, action: row.action, subject: row.subject, details: row.details };
+}
+
+/** The sources an export reads entries' bodies from, by kind: undefined when the row is not there. */
+export interface EntrySources {
+  decision(callId: string): DecisionRow | undefined;
+  approval(id: string): ApprovalRow | undefined;
+  identityChange(seq: string): IdentityChangeRow | undefined;
+}
+
+/**
+ * An entry's body as its row states it now, or null when the kind has no row (the stored body is the record) and
+ * `{missing}` when the row it was made from is gone: an export restates every entry from what is there, so a row
+ * changed or deleted since is an entry that no longer hashes.
+ */
+export function bodyFromSource(kind: string, ref: string | null, sources: EntrySources): Body | null {
+  if (ref === null || !(kind in ENTRY_SOURCES)) return null;
+  const missing = { missing: ENTRY_SOURCES[kind as EntryKind], ref };
+  switch (kind as EntryKind) {
+    case 'decision': {
+      const row = sources.decision(ref);
+      return row ? decisionBody(row) : missing;
+    }
+    case 'approval.requested':
+    case 'approval.decided':
+    case 'approval.claimed': {
+      const row = sources.approval(ref);
+      if (!row) return missing;
+      if (kind === 'approval.requested') return approvalRequestedBody(row);
+      return kind === 'approval.decided' ? approvalDecidedBody(row) : approvalClaimedBody(row);
+    }
+    case 'identity.changed': {
+      const row = sources.identityChange(ref);
+      return row ? identityChangeBody(row) : missing;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+// One writer of the record (docs/audit.md): a process's own chain, its head kept in memory, and the Ed25519 key it
+// signs its checkpoints with. The key is made when the writer is and never leaves the process: the database holds
+// only its public half (record_writers), so whoever can write the database can still not sign as this writer.
+// Each process run is a writer of its own (a new id, from 1), so nodes and runs never serialize on each other and
+// a restart never has to trust a head it reads back.
+import { generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
+import canonicalize from 'canonicalize';
+import { type ChainEntry, type ChainHead, type Checkpoint, GENESIS, headAfter, nextEntry, signCheckpoint } from './chain.ts';
+
+/** A writer's entry as its table keeps it: the chain's fields, and the row it was made from (`ref`), if any. */
+export interface EntryRow {
+  writer: string;
+  seq: number;
+  kind: string;
+  at: string;
+  /** The id of the row the entry states (a decision's call id, an approval's id), which an export reads it from. */
+  ref: string | null;
+  /** The body as canonical JSON (RFC 8785). */
+  body: string;
+  prev: string;
+  hash: string;
+}
+
+/** An entry's values in the record_entries table's column order. */
+export const ENTRY_COLUMNS = ['writer', 'seq', 'kind', 'at', 'ref', 'body', 'prev', 'hash'] as const;
+
+export function entryValues(row: EntryRow): unknown[] {
+  return [row.writer, row.seq, row.kind, row.at, row.ref, row.body, row.prev, row.hash];
+}
+
+/** After this many entries a writer signs a checkpoint at its next chance (and at least every CHECKPOINT_MS). */
+export const CHECKPOINT_ENTRIES = 1000;
+export const CHECKPOINT_MS = 10_000;
+
+export class RecordWriter {
+  readonly id: string;
+  readonly publicKey: string;
+  readonly startedAt: string;
+  private readonly privateKey: KeyObject;
+  private head: ChainHead;
+  private checkpointed = 0;
+  private readonly listeners = new Set<(entry: EntryRow) => void>();
+
+  constructor(now: Date = new Date(), id: string = randomUUID()) {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    this.id = id;
+    this.privateKey = privateKey;
+    this.publicKey = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    this.startedAt = now.toISOString();
+    this.head = { writer: id, seq: 0, hash: GENESIS };
+  }
+
+  /** Where the chain stands. */
+  get position(): ChainHead {
+    return this.head;
+  }
+
+  /** Entries appended since the last checkpoint. */
+  get unchecked(): number {
+    return this.head.seq - this.checkpointed;
+  }
+
+  /**
+   * The next entry of the chain, which the caller writes with its row (in the same transaction wherever it can).
+   * The body is read as JSON values only (canonicalize refuses anything else).
+   */
+  append(kind: string, at: string, ref: string | null, body: ChainEntry['body']): EntryRow {
+    const entry = nextEntry(this.head, kind, at, body);
+    this.head = headAfter(entry);
+    return { writer: entry.writer, seq: entry.seq, kind, at, ref, body: canonicalBody(body), prev: entry.prev, hash: entry.hash };
+  }
+
+  /**
+   * Puts the head back where `mark` says: a write that failed takes its entries back, so the chain has no gap. Only
+   * the one writing may do it, before anything else appends (the stores write a writer's entries one write at a time).
+   */
+  rewind(mark: ChainHead): void {
+    this.head = mark;
+  }
+
+  /** A signed checkpoint of the head, with the other writers' heads seen; undefined when nothing is new since the last. */
+  checkpoint(at: string, seen: Checkpoint['seen']): Checkpoint | undefined {
+    if (this.head.seq === this.checkpointed) return undefined;
+    const checkpoint = signCheckpoint(this.head, at, seen, this.privateKey);
+    this.checkpointed = this.head.seq;
+    return checkpoint;
+  }
+
+  /** Calls `listener` with every entry once it is written, or certain to be (the audit log's stream); answers how to stop. */
+  onEntry(listener: (entry: EntryRow) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Tells the listeners of entries written (the store calls it once they are, or are queued never to be dropped). */
+  announce(rows: readonly EntryRow[]): void {
+    if (this.listeners.size === 0) return;
+    for (const row of rows) for (const listener of this.listeners) listener(row);
+  }
+}
+
+/** The body as the hash states it (RFC 8785), so an export restates it byte for byte. */
+function canonicalBody(body: ChainEntry['body']): string {
+  return canonicalize(body) as string;
+}
