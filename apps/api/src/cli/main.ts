@@ -109,6 +109,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       }
     }
     if (group === 'verify' && command !== undefined && rest.length === 0) return (await import('./commands/verify.ts')).verify(command, io);
+    if (group === 'audit' && command === 'export' && rest.length === 0)
+      return await (await import('./commands/audit-export.ts')).auditExport(values, io);
     if (group === 'audit' && command === 'verify')
       return (await import('./commands/audit-verify.ts')).auditVerify(one(rest, 'FILE'), values, io);
     throw new CliError('USAGE', `unknown command: ${positionals.join(' ')}`);

@@ -5,7 +5,8 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { isJsonNumber, readJsonText } from '@tollgate/engine/source';
 import { z } from 'zod';
-import { type ChainEntry, type Checkpoint, type JsonValue, verifyRecord } from '../../server/record/chain.ts';
+import { firstBadApproval, memberKeysOf } from '../../server/record/approval-signatures.ts';
+import { type ChainEntry, type Checkpoint, type JsonValue, type RecordVerdict, verifyRecord } from '../../server/record/chain.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { readTextFile } from '../read-input.ts';
 
@@ -42,7 +43,8 @@ const CheckpointLine = z
     signature: z.string().min(1).max(256),
   })
   .strict();
-const Line = z.discriminatedUnion('type', [WriterLine, EntryLine, CheckpointLine]);
+const MemberLine = z.object({ type: z.literal('member'), member: Name, public_key: z.string().min(1).max(4096) }).strict();
+const Line = z.discriminatedUnion('type', [WriterLine, EntryLine, CheckpointLine, MemberLine]);
 
 function unreadable(file: string, line: number, why: string): CliError {
   return new CliError('RECORD_UNREADABLE', `${file}:${line}: RECORD_UNREADABLE: ${why}`);
@@ -60,13 +62,15 @@ interface ReadRecord {
   entries: ChainEntry[];
   checkpoints: Checkpoint[];
   keys: Map<string, KeyObject>;
+  /** The public keys of members who signed approvals, as given. */
+  members: { member: string; public_key: string }[];
   /** The line of each entry, then of each checkpoint, in their order. */
   entryLines: number[];
   checkpointLines: number[];
 }
 
 function readRecord(file: string, text: string): ReadRecord {
-  const record: ReadRecord = { entries: [], checkpoints: [], keys: new Map(), entryLines: [], checkpointLines: [] };
+  const record: ReadRecord = { entries: [], checkpoints: [], keys: new Map(), members: [], entryLines: [], checkpointLines: [] };
   const lines = text.split('\n');
   for (const [i, raw] of lines.entries()) {
     const n = i + 1;
@@ -91,6 +95,8 @@ function readRecord(file: string, text: string): ReadRecord {
       } catch (err) {
         throw unreadable(file, n, `the public key of ${line.writer} does not read: ${(err as Error).message}`);
       }
+    } else if (line.type === 'member') {
+      record.members.push({ member: line.member, public_key: line.public_key });
     } else if (line.type === 'entry') {
       const { type: _type, ...entry } = line;
       record.entries.push({ ...entry, body: entry.body as { [key: string]: JsonValue } });
@@ -106,7 +112,10 @@ function readRecord(file: string, text: string): ReadRecord {
 
 export function auditVerify(file: string, options: { json?: boolean }, io: CliIo): number {
   const record = readRecord(file, readTextFile(file, MAX_RECORD_BYTES));
-  const verdict = verifyRecord(record.entries, record.checkpoints, record.keys);
+  const chain = verifyRecord(record.entries, record.checkpoints, record.keys);
+  // The chain first; then each approval against its signer's key.
+  const badApproval = chain.ok ? firstBadApproval(record.entries, memberKeysOf(record.members)) : undefined;
+  const verdict: RecordVerdict = badApproval ? { ok: false, first: badApproval } : chain;
   const writers = new Set(record.entries.map((e) => e.writer)).size;
   if (verdict.ok) {
     if (options.json)
@@ -118,10 +127,7 @@ export function auditVerify(file: string, options: { json?: boolean }, io: CliIo
     return EXIT_OK;
   }
   const { first } = verdict;
-  const line =
-    first.index !== null
-      ? record.entryLines[first.index]
-      : record.checkpointLines[record.checkpoints.findIndex((c) => c.writer === first.writer && c.seq === first.seq)];
+  const line = first.index !== null ? record.entryLines[first.index] : record.checkpointLines[first.checkpoint ?? -1];
   // A broken record is the verdict, not a failure of the command: said on stderr, and as JSON when asked.
   if (options.json) io.stdout.write(`${JSON.stringify({ verified: false, line, ...first })}\n`);
   io.stderr.write(`${file}:${line}: RECORD_BROKEN (${first.reason}): ${first.message}\n`);

@@ -114,7 +114,9 @@ export interface RecordBreak {
   seq: number;
   /** Its place in the record as given (entries in their order, from 0); null for a checkpoint. */
   index: number | null;
-  reason: 'hash' | 'link' | 'order' | 'checkpoint' | 'signature' | 'truncated' | 'unknown_writer';
+  /** For a checkpoint's failure, the checkpoint's place among the checkpoints given (from 0). */
+  checkpoint?: number;
+  reason: 'hash' | 'link' | 'order' | 'checkpoint' | 'signature' | 'truncated' | 'unknown_writer' | 'approval_signature';
   message: string;
 }
 
@@ -138,6 +140,9 @@ export function verifyRecord(
   for (const [index, entry] of entries.entries()) {
     const head = heads.get(entry.writer) ?? { writer: entry.writer, seq: 0, hash: GENESIS };
     const at = { writer: entry.writer, seq: entry.seq, index };
+    // A chain no key stands behind could be anyone's: every writer's public key comes with its entries.
+    if (!keys.has(entry.writer))
+      return { ok: false, first: { ...at, reason: 'unknown_writer', message: `no public key for writer ${entry.writer}` } };
     if (entry.seq !== head.seq + 1) {
       const message =
         entry.seq <= head.seq
@@ -160,8 +165,8 @@ export function verifyRecord(
     heads.set(entry.writer, headAfter(entry));
     byPlace.set(`${entry.writer}\u0000${entry.seq}`, entry.hash);
   }
-  for (const checkpoint of checkpoints) {
-    const at = { writer: checkpoint.writer, seq: checkpoint.seq, index: null };
+  for (const [place, checkpoint] of checkpoints.entries()) {
+    const at = { writer: checkpoint.writer, seq: checkpoint.seq, index: null, checkpoint: place };
     const key = keys.get(checkpoint.writer);
     if (!key) return { ok: false, first: { ...at, reason: 'unknown_writer', message: `no public key for writer ${checkpoint.writer}` } };
     if (!checkpointSigned(checkpoint, key)) {
@@ -193,6 +198,27 @@ export function verifyRecord(
           ...at,
           reason: 'checkpoint',
           message: `entry ${checkpoint.seq} of ${checkpoint.writer} is not the one its checkpoint signed`,
+        },
+      };
+    }
+    // The heads it saw of the other writers bind their chains too: each must still be there, as it was.
+    for (const [writer, seen] of Object.entries(checkpoint.seen)) {
+      if (seen.seq === 0) continue;
+      const there = byPlace.get(`${writer}\u0000${seen.seq}`);
+      if (there === seen.head) continue;
+      const last = heads.get(writer)?.seq ?? 0;
+      return {
+        ok: false,
+        first: {
+          writer,
+          seq: seen.seq,
+          index: null,
+          checkpoint: place,
+          reason: there === undefined ? 'truncated' : 'checkpoint',
+          message:
+            there === undefined
+              ? `the checkpoint of ${checkpoint.writer} at ${checkpoint.seq} saw entry ${seen.seq} of ${writer}; the record of ${writer} ends at ${last}`
+              : `entry ${seen.seq} of ${writer} is not the one the checkpoint of ${checkpoint.writer} at ${checkpoint.seq} saw`,
         },
       };
     }

@@ -4,16 +4,25 @@
 // written in order, with no gap even if the process dies), in the transaction of the change it states.
 import type { Db } from '../state/db.ts';
 import { flushDecisions } from '../state/decisions/sqlite-log.ts';
+import { SQLITE_MARK } from '../state/statement.ts';
 import type { ChainEntry, Checkpoint } from './chain.ts';
-import { CHECKPOINT_ENTRIES, CHECKPOINT_MS, ENTRY_COLUMNS, type EntryRow, entryValues, RecordWriter } from './writer.ts';
+import {
+  CHECKPOINT_ENTRIES,
+  CHECKPOINT_MS,
+  ENTRY_COLUMNS,
+  type EntryRow,
+  entryValues,
+  RecordWriter,
+  SEEN_WITHIN_MS,
+  type SeenRow,
+  seenOf,
+  seenSql,
+} from './writer.ts';
 
 const INSERT_ENTRY = `INSERT INTO record_entries (${ENTRY_COLUMNS.join(', ')}) VALUES (${ENTRY_COLUMNS.map(() => '?').join(', ')})`;
 
 /** Appends one entry and writes it in the transaction open (SqliteRecord.around). */
 export type AddEntry = (kind: string, at: string, ref: string | null, body: ChainEntry['body']) => void;
-
-/** The heads of other writers a checkpoint names at most (the newest): a long-lived data folder has many runs. */
-export const MAX_SEEN = 256;
 
 /** A database's record as this process writes it. */
 export class SqliteRecord {
@@ -83,19 +92,10 @@ export class SqliteRecord {
     this.checkpoint();
   }
 
-  /** The newest heads of the other writers' chains, as written. */
+  /** The other writers' heads as their newest checkpoints signed them. */
   private seen(): Checkpoint['seen'] {
-    const rows = this.db
-      .prepare(
-        `SELECT e.writer, e.seq, e.hash FROM record_entries e
-         JOIN (SELECT writer, MAX(seq) AS seq FROM record_entries WHERE writer <> ? GROUP BY writer) m
-           ON e.writer = m.writer AND e.seq = m.seq
-         ORDER BY e.at DESC LIMIT ${MAX_SEEN}`,
-      )
-      .all(this.writer.id) as { writer: string; seq: number; hash: string }[];
-    const seen: Checkpoint['seen'] = {};
-    for (const row of rows) seen[row.writer] = { seq: row.seq, head: row.hash };
-    return seen;
+    const since = new Date(Date.now() - SEEN_WITHIN_MS).toISOString();
+    return seenOf(this.db.prepare(seenSql(SQLITE_MARK)).all(this.writer.id, since) as SeenRow[]);
   }
 
   private register(): void {

@@ -32,6 +32,36 @@ export function entryValues(row: EntryRow): unknown[] {
 export const CHECKPOINT_ENTRIES = 1000;
 export const CHECKPOINT_MS = 10_000;
 
+/**
+ * The other writers a checkpoint says it has seen: the heads their newest checkpoints signed within the last
+ * SEEN_WITHIN_MS (a writer that stopped long ago is bound by the checkpoints that saw it then), at most MAX_SEEN.
+ */
+export const SEEN_WITHIN_MS = 60 * 60 * 1000;
+const MAX_SEEN = 256;
+
+export interface SeenRow {
+  writer: string;
+  seq: number;
+  head: string;
+}
+
+/** The statement reading other writers' recent checkpoints, newest first (`mark` the dialect's placeholder). */
+export function seenSql(mark: (n: number) => string): string {
+  return `SELECT writer, seq, head FROM record_checkpoints WHERE writer <> ${mark(1)} AND at >= ${mark(2)} ORDER BY at DESC LIMIT ${MAX_SEEN * 4}`;
+}
+
+/** Each writer's newest head of the rows (newest first), at most MAX_SEEN writers. */
+export function seenOf(rows: readonly SeenRow[]): { [writer: string]: { seq: number; head: string } } {
+  const seen: { [writer: string]: { seq: number; head: string } } = {};
+  let count = 0;
+  for (const row of rows) {
+    if (row.writer in seen) continue;
+    if (count++ === MAX_SEEN) break;
+    seen[row.writer] = { seq: Number(row.seq), head: row.head };
+  }
+  return seen;
+}
+
 export class RecordWriter {
   readonly id: string;
   readonly publicKey: string;

@@ -195,7 +195,8 @@ export const MIGRATIONS: readonly string[] = [
      seen TEXT NOT NULL,
      signature TEXT NOT NULL,
      PRIMARY KEY (writer, seq)
-   );`,
+   );
+   CREATE INDEX record_checkpoints_by_time ON record_checkpoints (at);`,
 ];
 
 /**

@@ -202,7 +202,7 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE record_writers (writer TEXT PRIMARY KEY, public_key TEXT NOT NULL, started_at TEXT COLLATE "C" NOT NULL);
    CREATE TABLE record_entries (
      writer TEXT NOT NULL,
-     seq BIGINT NOT NULL,
+     seq INTEGER NOT NULL,
      kind TEXT NOT NULL,
      at TEXT COLLATE "C" NOT NULL,
      ref TEXT,
@@ -214,13 +214,14 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
    CREATE INDEX record_entries_by_ref ON record_entries (ref) WHERE ref IS NOT NULL;
    CREATE TABLE record_checkpoints (
      writer TEXT NOT NULL,
-     seq BIGINT NOT NULL,
+     seq INTEGER NOT NULL,
      head TEXT NOT NULL,
      at TEXT COLLATE "C" NOT NULL,
      seen TEXT NOT NULL,
      signature TEXT NOT NULL,
      PRIMARY KEY (writer, seq)
-   );`,
+   );
+   CREATE INDEX record_checkpoints_by_time ON record_checkpoints (at);`,
 ];
 
 /** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */

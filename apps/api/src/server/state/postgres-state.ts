@@ -5,6 +5,9 @@
 // postgres-migrations.ts's; the pool is the caller's, and close() leaves it open.
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type pg from 'pg';
+import { approvalClaimedBody, approvalDecidedBody } from '../record/entries.ts';
+import { PostgresRecord } from '../record/postgres.ts';
+import { RecordReader } from '../record/reader.ts';
 import type { ApprovalFilter } from './approvals/model.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals, pendingSummary } from './approvals/postgres.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
@@ -16,10 +19,11 @@ import type { Grant, MemberRow, Role } from './members/model.ts';
 import { PostgresMembers } from './members/postgres.ts';
 import type { LanguageRevision } from './nodes/model.ts';
 import { PostgresNodes } from './nodes/postgres.ts';
-import { STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';
+import { rowsOf, STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';
 import { postgresReadiness } from './readiness.ts';
 import { recordRun, runsSince } from './ruleset-runs/postgres.ts';
 import type { DecisionRecord, StateObservation, StateStore } from './state-store.ts';
+import { POSTGRES_MARK } from './statement.ts';
 import type { Authorizer, DefinitionPin, ListedTool } from './tools/model.ts';
 import { PostgresToolState } from './tools/postgres.ts';
 import { PostgresTrialCounter } from './trials/postgres.ts';
@@ -40,6 +44,9 @@ export class PostgresStateStore implements StateStore {
   private readonly log: PostgresDecisionLog;
   private readonly tools: PostgresToolState;
   private readonly nodes: PostgresNodes;
+  /** This node's writer of the record (docs/audit.md). */
+  readonly record: PostgresRecord;
+  readonly recordReader: RecordReader;
 
   /**
    * `generations` reads the state's counters (STATE_GENERATIONS), with any others a node checks each turn in the
@@ -54,9 +61,14 @@ export class PostgresStateStore implements StateStore {
       this.poolErrors++;
     });
     this.trialCounter = new PostgresTrialCounter(pool);
-    this.auth = new PostgresMembers(pool, generations.counter('auth'));
+    this.record = new PostgresRecord(pool);
+    this.auth = new PostgresMembers(pool, generations.counter('auth'), this.record);
     this.identity = this.auth;
-    this.log = new PostgresDecisionLog(pool);
+    this.log = new PostgresDecisionLog(pool, this.record);
+    this.recordReader = new RecordReader(async <T>(sql: string, params: readonly unknown[]) => {
+      await this.log.flush();
+      return rowsOf<T>(pool, sql, params);
+    }, POSTGRES_MARK);
     this.tools = new PostgresToolState(pool, generations.counter('tools'));
     this.nodes = new PostgresNodes(pool);
   }
@@ -100,10 +112,18 @@ export class PostgresStateStore implements StateStore {
     return listApprovals(this.pool, filter, now, limit, after);
   }
   decideApproval(id: string, member: MemberRow, decision: 'approved' | 'denied', reason: string | null, now: Date) {
-    return decideApproval(this.pool, id, member, decision, reason, now);
+    return this.record.inChainedTransaction(async (client, append) => {
+      const outcome = await decideApproval(client, id, member, decision, reason, now);
+      if (outcome.ok) append('approval.decided', outcome.row.decided_at as string, outcome.row.id, approvalDecidedBody(outcome.row));
+      return outcome;
+    });
   }
   claimApproval(id: string, digest: string, now: Date) {
-    return claimApproval(this.pool, id, digest, now);
+    return this.record.inChainedTransaction(async (client, append) => {
+      const outcome = await claimApproval(client, id, digest, now);
+      if (outcome.ok) append('approval.claimed', outcome.row.claimed_at as string, outcome.row.id, approvalClaimedBody(outcome.row));
+      return outcome;
+    });
   }
 
   recordDecision(agent: string, session: string | undefined, decide: (history: SessionCall[]) => DecisionRecord): Promise<DecisionRecord> {
@@ -198,8 +218,14 @@ export class PostgresStateStore implements StateStore {
   }
 
   /** Writes what the decision log has queued and stops the heartbeats; the pool stays open (it is the caller's). */
+  async checkpointRecord(now?: Date) {
+    await this.log.flush();
+    return this.record.checkpoint(now);
+  }
+
   async close() {
     this.nodes.close();
     await this.log.close();
+    await this.record.close();
   }
 }

@@ -4,6 +4,7 @@
 // call of the process can come between (state-store.ts).
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import { approvalClaimedBody, approvalDecidedBody, approvalRequestedBody, decisionBody } from '../record/entries.ts';
+import { RecordReader } from '../record/reader.ts';
 import { closeSqliteRecord, type SqliteRecord, sqliteRecordOf } from '../record/sqlite.ts';
 import type { ApprovalFilter } from './approvals/model.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals, pendingSummary } from './approvals/sqlite.ts';
@@ -20,6 +21,7 @@ import { listNodes, registerNode } from './nodes/sqlite.ts';
 import { sqliteReadiness } from './readiness.ts';
 import { recordRun, runsSince } from './ruleset-runs/sqlite.ts';
 import type { DecisionRecord, StateObservation, StateStore } from './state-store.ts';
+import { SQLITE_MARK } from './statement.ts';
 import type { Authorizer, DefinitionPin, ListedTool } from './tools/model.ts';
 import {
   authorizationGeneration,
@@ -48,12 +50,17 @@ export class SqliteStateStore implements StateStore {
   readonly identity: SqliteIdentity;
   /** The record as this process writes it (docs/audit.md). */
   readonly record: SqliteRecord;
+  readonly recordReader: RecordReader;
 
   constructor(db: Db) {
     this.db = db;
     this.trialCounter = new SqliteTrialCounter(db);
     this.record = sqliteRecordOf(db);
     this.identity = new SqliteIdentity(db, this.record);
+    this.recordReader = new RecordReader(async <T>(sql: string, params: readonly unknown[]) => {
+      flushDecisions(db);
+      return db.prepare(sql).all(...params) as T[];
+    }, SQLITE_MARK);
   }
 
   async authenticateKey(key: string, now: Date) {
@@ -203,6 +210,10 @@ export class SqliteStateStore implements StateStore {
   }
   async readiness() {
     return sqliteReadiness(this.db);
+  }
+
+  async checkpointRecord(now?: Date) {
+    return this.record.checkpoint(now);
   }
 
   async recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date) {

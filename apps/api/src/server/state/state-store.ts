@@ -5,6 +5,8 @@
 // (apps/api/test/state-contract.test.ts). Routes and the gate use only this.
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type { TrialCounter } from '@tollgate/store';
+import type { Checkpoint } from '../record/chain.ts';
+import type { RecordReader } from '../record/reader.ts';
 import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome, PendingSummary } from './approvals/model.ts';
 import type { DecisionFilter, DecisionRow, SessionCall } from './decisions/model.ts';
 import type { PageKey } from './keyset.ts';
@@ -117,6 +119,11 @@ export interface StateStore {
     now?: () => Date;
   }): Promise<RegisteredNode>;
   listNodes(now?: Date): Promise<NodeView[]>;
+
+  // The record (docs/audit.md): read back for an export or a receipt, after every decision answered is written.
+  readonly recordReader: RecordReader;
+  /** Signs a checkpoint of this writer's chain now (after every entry queued is written); none when nothing is new. */
+  checkpointRecord(now?: Date): Promise<Checkpoint | undefined>;
 
   /** What a readiness probe checks of the state (readiness.ts), each bounded by `deadlineMs`. */
   readiness(deadlineMs: number): Promise<StateReadiness>;

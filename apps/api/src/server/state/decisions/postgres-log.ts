@@ -14,6 +14,9 @@
 
 import { inTransaction } from '@tollgate/store';
 import type pg from 'pg';
+import { approvalRequestedBody, decisionBody } from '../../record/entries.ts';
+import { type AppendEntry, insertEntries, insertEntriesSql, type PostgresRecord } from '../../record/postgres.ts';
+import { type EntryRow, entryValues } from '../../record/writer.ts';
 import type { ApprovalRow } from '../approvals/model.ts';
 import { insertApproval } from '../approvals/postgres.ts';
 import { placeholders, preparedRowsOf, type Queryable, rowsOf } from '../postgres-query.ts';
@@ -44,6 +47,30 @@ function insertRows(count: number): string {
   const text = `INSERT INTO decisions (${COLUMNS.join(', ')}) VALUES ${rows.join(', ')}`;
   if (count <= MAX_BATCH) INSERTS[count] = text;
   return text;
+}
+
+/** The statements writing 1..MAX_BATCH rows with their record entries, in one statement (made once each). */
+const CHAINED_INSERTS: string[] = [];
+
+function insertChainedRows(count: number): string {
+  const made = CHAINED_INSERTS[count];
+  if (made !== undefined) return made;
+  const text = `WITH written AS (${insertRows(count)}) ${insertEntriesSql(count, count * COLUMNS.length + 1)}`;
+  if (count <= MAX_BATCH) CHAINED_INSERTS[count] = text;
+  return text;
+}
+
+/** Writes a batch of calls and their record entries (one each, in order) in one statement. */
+async function insertChainedDecisions(on: Queryable, rows: readonly DecisionRow[], entries: readonly EntryRow[]): Promise<void> {
+  const query = rows.length <= MAX_BATCH ? preparedRowsOf : rowsOf;
+  await query(on, insertChainedRows(rows.length), [...rows.flatMap(valuesOf), ...entries.flatMap(entryValues)]);
+}
+
+/** A decision's record entry, and its approval request's for a held call. */
+function appendDecision(append: AppendEntry, row: DecisionRow, approval?: ApprovalRow): EntryRow[] {
+  const entries = [append('decision', row.created_at, row.call_id, decisionBody(row))];
+  if (approval) entries.push(append('approval.requested', approval.created_at, approval.id, approvalRequestedBody(approval)));
+  return entries;
 }
 
 export async function insertDecisions(on: Queryable, rows: readonly DecisionRow[]): Promise<void> {
@@ -86,9 +113,23 @@ function columnsOf(row: DecisionRow): Record<string, unknown> {
   return Object.fromEntries(COLUMNS.map((c, i) => [c, values[i]]));
 }
 
-/** Writes a batch of session calls in one statement; answers each call's outcome, in order. */
-async function writeSessionBatch(pool: pg.Pool, batch: readonly SessionWrite[]): Promise<SessionOutcome[]> {
-  const answers = await preparedRowsOf<SessionAnswer>(pool, RECORD_SESSION_CALLS_SQL, [
+/**
+ * Writes a batch of session calls in one statement, and the record entries of those written in the same
+ * transaction; answers each call's outcome, in order.
+ */
+function writeSessionBatch(pool: pg.Pool, record: PostgresRecord, batch: readonly SessionWrite[]): Promise<SessionOutcome[]> {
+  return record.chained((append) =>
+    inTransaction(pool, async (client) => {
+      const outcomes = await writeSessionCalls(client, batch);
+      const entries = batch.flatMap((w, i) => (outcomes[i]?.written ? appendDecision(append, w.row) : []));
+      await insertEntries(client, entries);
+      return outcomes;
+    }),
+  );
+}
+
+async function writeSessionCalls(on: Queryable, batch: readonly SessionWrite[]): Promise<SessionOutcome[]> {
+  const answers = await preparedRowsOf<SessionAnswer>(on, RECORD_SESSION_CALLS_SQL, [
     batch.map((w) => w.lock),
     batch.map((w) => w.agent),
     batch.map((w) => w.session),
@@ -112,10 +153,24 @@ export class PostgresDecisionLog {
   private readonly sessionCalls: CommitBatches<SessionWrite, SessionOutcome>;
   readonly sessions = new SessionHistories();
 
-  constructor(pool: pg.Pool) {
+  /** @param chain this node's record: every call is chained in the statement or transaction that writes it. */
+  constructor(
+    pool: pg.Pool,
+    private readonly chain: PostgresRecord,
+  ) {
     this.pool = pool;
-    this.calls = new CommitBatches((rows) => insertDecisions(pool, rows).then(() => rows.map(() => undefined)));
-    this.sessionCalls = new CommitBatches((writes) => writeSessionBatch(pool, writes));
+    this.calls = new CommitBatches((rows) =>
+      chain
+        .chained((append) =>
+          insertChainedDecisions(
+            pool,
+            rows,
+            rows.flatMap((row) => appendDecision(append, row)),
+          ),
+        )
+        .then(() => rows.map(() => undefined)),
+    );
+    this.sessionCalls = new CommitBatches((writes) => writeSessionBatch(pool, chain, writes));
   }
 
   /** Whether the last batch of either queue failed to commit: a readiness check (../readiness.ts). */
@@ -184,12 +239,13 @@ export class PostgresDecisionLog {
       }
       addRead(held, outcome.missed);
     }
-    return inTransaction(this.pool, async (client) => {
+    return this.chain.inChainedTransaction(async (client, append) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [lock]);
       const history = await this.readHistory(client, agent, session);
       const record = decide(history);
       await insertDecisions(client, [record.row]);
       if (record.approval) await insertApproval(client, record.approval);
+      appendDecision(append, record.row, record.approval);
       return record;
     });
   }
@@ -199,9 +255,10 @@ export class PostgresDecisionLog {
     await this.flush().catch(() => {
       // Those calls' own callers are told their write failed; this one is written regardless.
     });
-    await inTransaction(this.pool, async (client) => {
+    await this.chain.inChainedTransaction(async (client, append) => {
       await insertDecisions(client, [row]);
       await insertApproval(client, approval);
+      appendDecision(append, row, approval);
     });
   }
 

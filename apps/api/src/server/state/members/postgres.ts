@@ -3,8 +3,9 @@
 // moves it on any change from any node; it is read at most once per turn of the event loop), so a revoked key or
 // a changed role counts on the next call whichever node made the change.
 import type { Member } from '@tollgate/engine';
-import { inTransaction } from '@tollgate/store';
 import type pg from 'pg';
+import { identityChangeBody, identityChangeOf } from '../../record/entries.ts';
+import type { PostgresRecord } from '../../record/postgres.ts';
 import type { PageKey } from '../keyset.ts';
 import { pageOf } from '../keyset.ts';
 import { type Queryable, rowsOf, type TurnRead } from '../postgres-query.ts';
@@ -55,7 +56,12 @@ export class PostgresMembers implements IdentityStore {
   private readonly uses = new UseNotes();
 
   /** `generation`: the auth generation, read at most once per turn (TurnGenerations). */
-  constructor(pool: pg.Pool, generation: TurnRead) {
+  /** @param record the node's record, each change chained in its transaction (docs/audit.md). */
+  constructor(
+    pool: pg.Pool,
+    generation: TurnRead,
+    private readonly record: PostgresRecord,
+  ) {
     this.pool = pool;
     this.generation = generation;
   }
@@ -129,7 +135,8 @@ export class PostgresMembers implements IdentityStore {
 
   /** Reads, judges and writes in one transaction; the auth generation's trigger tells every node. */
   private async change<T>(work: (client: Queryable) => Promise<{ plan: Plan; answer: () => Promise<T> }>): Promise<Outcome<T>> {
-    const outcome = await inTransaction(this.pool, async (client): Promise<Outcome<T>> => {
+    // The change and its record's entry in one transaction, on this node's chain (docs/audit.md).
+    const outcome = await this.record.inChainedTransaction(async (client, append): Promise<Outcome<T>> => {
       // The owners' rows locked first, in one order, so two changes that could each leave the last owner wait
       // for each other and the second sees the first's.
       await client.query("SELECT id FROM members WHERE role = 'owner' AND removed_at IS NULL ORDER BY id FOR UPDATE");
@@ -137,7 +144,13 @@ export class PostgresMembers implements IdentityStore {
       if ('refusal' in plan) return plan;
       for (const write of plan.writes) {
         const { sql, params } = statementOf(write, POSTGRES_MARK);
-        await client.query(sql, params);
+        if (write.kind === 'record') {
+          const [row] = await rowsOf<{ seq: number }>(client, `${sql} RETURNING seq`, params);
+          const change = identityChangeOf(Number(row?.seq), params);
+          append('identity.changed', change.at, String(change.seq), identityChangeBody(change));
+        } else {
+          await client.query(sql, params);
+        }
       }
       return { ok: await answer() };
     });

@@ -1,0 +1,32 @@
+// tollgate audit export: the record as JSON lines (docs/audit.md, "Exporting"), read from the data folder's
+// tollgate.db or a PostgreSQL database, each entry's body restated from the row it states as that row stands, so
+// `tollgate audit verify` of the file names any row changed, removed or reordered since it was chained.
+import { exportRecord, type RecordLine } from '../../server/record/export.ts';
+import { type CliIo, EXIT_OK } from '../io.ts';
+import type { ParsedOptions } from '../options.ts';
+import { stateOf } from './keys.ts';
+import { writeOutputFile } from './write-file.ts';
+
+export async function auditExport(options: ParsedOptions, io: CliIo): Promise<number> {
+  const { state, close } = await stateOf(options, 'audit export', false);
+  const lines: string[] = [];
+  let counts: Awaited<ReturnType<typeof exportRecord>>;
+  try {
+    counts = await exportRecord(state.recordReader, (line: RecordLine) => {
+      lines.push(JSON.stringify(line));
+    });
+  } finally {
+    await close();
+  }
+  const text = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+  const summary = `audit export: ${counts.entries} entries of ${counts.writers} writers, ${counts.checkpoints} checkpoints, ${counts.members} signing members`;
+  if (options.out !== undefined) {
+    // Written whole or not at all: an auditor never receives half a record.
+    writeOutputFile(options.out, text, options.force === true);
+    io.stderr.write(`${summary}: ${options.out}\n`);
+  } else {
+    io.stdout.write(text);
+    io.stderr.write(`${summary}\n`);
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,109 @@
+// The record as JSON lines (docs/audit.md, "Exporting"): each writer with its public key, its entries in order with
+// each body restated from the row it states as that row stands now (entries.ts), the keys of the members who signed
+// approvals, and every checkpoint. A row changed or deleted since it was chained is an entry that no longer hashes,
+// which `tollgate audit verify` names.
+import type { ApprovalRow } from '../state/approvals/model.ts';
+import type { DecisionRow } from '../state/decisions/model.ts';
+import { readStoredJson } from '../state/stored-json.ts';
+import type { ChainEntry, JsonValue } from './chain.ts';
+import { bodyFromSource, ENTRY_SOURCES, type EntryKind, type IdentityChangeRow } from './entries.ts';
+import type { RecordReader } from './reader.ts';
+import type { EntryRow } from './writer.ts';
+
+/** Entries read at once. */
+const PAGE = 500;
+
+/** One line of an exported record. */
+export type RecordLine =
+  | { type: 'writer'; writer: string; public_key: string }
+  | ({ type: 'entry' } & ChainEntry)
+  | { type: 'member'; member: string; public_key: string }
+  | ({ type: 'checkpoint' } & Awaited<ReturnType<RecordReader['checkpoints']>>[number]);
+
+/** What an export wrote. */
+export interface ExportCounts {
+  writers: number;
+  entries: number;
+  checkpoints: number;
+  members: number;
+}
+
+/**
+ * Writes the whole record, line by line, to `write` (one JSON object a call, no newline).
+ *
+ * @example
+ * await exportRecord(reader, (line) => out.write(`${JSON.stringify(line)}\n`));
+ */
+export async function exportRecord(reader: RecordReader, write: (line: RecordLine) => void | Promise<void>): Promise<ExportCounts> {
+  const counts: ExportCounts = { writers: 0, entries: 0, checkpoints: 0, members: 0 };
+  const writers = await reader.writers();
+  const signers = new Set<string>();
+  for (const { writer, public_key } of writers) {
+    await write({ type: 'writer', writer, public_key });
+    counts.writers++;
+  }
+  for (const { writer } of writers) {
+    let after = 0;
+    for (;;) {
+      const page = await reader.entries(writer, after, PAGE);
+      if (page.length === 0) break;
+      for (const entry of await restated(reader, page)) {
+        if (entry.kind === 'approval.decided' && typeof entry.body.decided_by === 'string') signers.add(entry.body.decided_by);
+        await write({ type: 'entry', ...entry });
+        counts.entries++;
+      }
+      after = (page[page.length - 1] as EntryRow).seq;
+      if (page.length < PAGE) break;
+    }
+  }
+  for (const { id, public_key } of await reader.memberKeys([...signers])) {
+    await write({ type: 'member', member: id, public_key });
+    counts.members++;
+  }
+  for (const { writer } of writers) {
+    for (const checkpoint of await reader.checkpoints(writer)) {
+      await write({ type: 'checkpoint', ...checkpoint });
+      counts.checkpoints++;
+    }
+  }
+  return counts;
+}
+
+/** A page of entries with their bodies restated from their rows (or, for a kind with none, as stored). */
+export async function restated(reader: RecordReader, page: readonly EntryRow[]): Promise<ChainEntry[]> {
+  const refs: Record<(typeof ENTRY_SOURCES)[EntryKind], Set<string>> = {
+    decisions: new Set(),
+    approvals: new Set(),
+    identity_changes: new Set(),
+  };
+  for (const { kind, ref } of page) if (ref !== null && kind in ENTRY_SOURCES) refs[ENTRY_SOURCES[kind as EntryKind]].add(ref);
+  const decisions = byKey(await reader.decisions([...refs.decisions]), (r: DecisionRow) => r.call_id);
+  const approvals = byKey(await reader.approvals([...refs.approvals]), (r: ApprovalRow) => r.id);
+  const seqs = [...refs.identity_changes].map(Number).filter(Number.isSafeInteger);
+  const changes = byKey(await reader.identityChanges(seqs), (r: IdentityChangeRow) => String(r.seq));
+  const sources = {
+    decision: (ref: string) => decisions.get(ref),
+    approval: (ref: string) => approvals.get(ref),
+    identityChange: (ref: string) => changes.get(ref),
+  };
+  return page.map(({ writer, seq, kind, at, ref, body, prev, hash }) => ({
+    writer,
+    seq: Number(seq),
+    kind,
+    at,
+    body: bodyFromSource(kind, ref, sources) ?? storedBody(body),
+    prev,
+    hash,
+  }));
+}
+
+function byKey<T>(rows: readonly T[], key: (row: T) => string): Map<string, T> {
+  return new Map(rows.map((row) => [key(row), row]));
+}
+
+/** A stored body, read exactly; one that does not read is stated as such (and so no longer hashes). */
+function storedBody(text: string): { [key: string]: JsonValue } {
+  const value = readStoredJson(text);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { unreadable: text.slice(0, 64) };
+  return value as { [key: string]: JsonValue };
+}

@@ -1,0 +1,168 @@
+// The record kept by both state stores (docs/audit.md), tampered with as someone with the database would: a history
+// is made through the StateStore (decisions of two writers, a held call approved and claimed, a member added),
+// checkpointed, exported as `tollgate audit export` exports it, and checked by a real `tollgate audit verify` run.
+// The untouched export verifies; each edit of the rows behind it is caught, naming the first entry it breaks.
+import { describe, expect, it } from 'vitest';
+import { exportRecord } from '../src/server/record/export.ts';
+import type { StateStore } from '../src/server/state/state-store.ts';
+import { runCli, workspace } from './cli-harness.ts';
+import { approvalRow, BACKENDS, decisionRow, type StateFixture, titleOf } from './state-contract-backends.ts';
+
+interface History {
+  /** Call ids in the order a's chain holds them, and b's. */
+  aCalls: string[];
+  bCalls: string[];
+  approval: string;
+  held: string;
+}
+
+const T0 = Date.parse('2026-12-01T09:00:00.000Z');
+const at = (s: number) => new Date(T0 + s * 1000);
+
+async function decide(state: StateStore, over: Parameters<typeof decisionRow>[0]): Promise<string> {
+  const row = decisionRow(over);
+  await state.recordDecision(row.agent, undefined, () => ({ row }));
+  return row.call_id;
+}
+
+/** a: 3 decisions, a held call approved and claimed, a member added, a checkpoint, one more decision; b: 2 and a checkpoint. */
+async function makeHistory(f: StateFixture): Promise<History> {
+  const owner = await f.a.createMember('olivia', 'owner', at(0));
+  const aCalls = [
+    await decide(f.a, { at: at(1), decision: 'allow' }),
+    await decide(f.a, { at: at(2), decision: 'deny', rule: 'no-refunds', code: 'POLICY_DENY' }),
+    await decide(f.a, { at: at(3), amount: '120.50', currency: 'EUR' }),
+  ];
+  const heldRow = decisionRow({ at: at(4), decision: 'require_approval', rule: 'big-refunds' });
+  const approval = approvalRow(heldRow, [owner.id]);
+  approval.created_at = heldRow.created_at;
+  await f.a.recordDecision(heldRow.agent, undefined, () => ({ row: heldRow, approval }));
+  aCalls.push(heldRow.call_id);
+  expect((await f.a.decideApproval(approval.id, owner, 'approved', 'fine', at(5))).ok).toBe(true);
+  expect((await f.a.claimApproval(approval.id, heldRow.arguments_digest, at(6))).ok).toBe(true);
+  await f.a.createMember('ravi', 'approver', at(7));
+  const bCalls = [await decide(f.b, { at: at(8), agent: 'agent-b' }), await decide(f.b, { at: at(9), agent: 'agent-b' })];
+  await f.b.checkpointRecord(at(10));
+  await f.a.checkpointRecord(at(11));
+  aCalls.push(await decide(f.a, { at: at(12) }));
+  await f.a.flushDecisions();
+  return { aCalls, bCalls, approval: approval.id, held: heldRow.call_id };
+}
+
+/** Exports the record as the CLI does and verifies it with a real `tollgate audit verify --json` run. */
+async function exportAndVerify(
+  state: StateStore,
+): Promise<{ code: number; verdict: Record<string, unknown>; lines: Record<string, unknown>[] }> {
+  const lines: Record<string, unknown>[] = [];
+  await exportRecord(state.recordReader, (line) => {
+    lines.push(JSON.parse(JSON.stringify(line)));
+  });
+  const file = workspace().file('record.jsonl', `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  const run = await runCli('audit', 'verify', file, '--json');
+  return { code: run.code, verdict: JSON.parse(run.stdout) as Record<string, unknown>, lines };
+}
+
+/** The exported entry that states `ref` with `kind`, as {writer, seq}. */
+function entryOf(lines: readonly Record<string, unknown>[], kind: string, ref: (body: Record<string, unknown>) => boolean) {
+  const line = lines.find((l) => l.type === 'entry' && l.kind === kind && ref(l.body as Record<string, unknown>));
+  if (!line) throw new Error(`no ${kind} entry`);
+  return { writer: line.writer as string, seq: line.seq as number };
+}
+
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip !== undefined)(`the record on the ${titleOf(backend)}`, () => {
+    async function withHistory(work: (f: StateFixture, h: History, before: Record<string, unknown>[]) => Promise<void>) {
+      const f = await backend.open();
+      try {
+        const h = await makeHistory(f);
+        const untouched = await exportAndVerify(f.a);
+        expect(untouched.code).toBe(0);
+        await work(f, h, untouched.lines);
+      } finally {
+        await f.close();
+      }
+    }
+
+    it('verifies untouched: every decision, approval step and member change chained, by two writers', async () => {
+      await withHistory(async (f) => {
+        const { verdict, lines } = await exportAndVerify(f.a);
+        // a: 5 decisions, the request, its decision and claim, two members added; b: 2 decisions.
+        expect(verdict).toEqual({ verified: true, entries: 12, checkpoints: 2, writers: 2 });
+        const kinds = lines.filter((l) => l.type === 'entry').map((l) => l.kind);
+        expect(kinds.filter((k) => k === 'decision')).toHaveLength(7);
+        expect(kinds).toEqual(expect.arrayContaining(['approval.requested', 'approval.decided', 'approval.claimed', 'identity.changed']));
+        expect(lines.filter((l) => l.type === 'member')).toHaveLength(1);
+        // No argument value reaches the record: the arguments' digest does.
+        expect(JSON.stringify(lines)).not.toContain('"n":1');
+      });
+    });
+
+    it('names a decision row edited, or deleted, at its entry', async () => {
+      await withHistory(async (f, h, before) => {
+        const denied = h.aCalls[1] as string;
+        const target = entryOf(before, 'decision', (b) => b.call_id === denied);
+        await f.exec("UPDATE decisions SET decision = 'allow', rule = NULL WHERE call_id = ?", [denied]);
+        expect((await exportAndVerify(f.a)).verdict).toMatchObject({ verified: false, reason: 'hash', ...target });
+        await f.exec('DELETE FROM decisions WHERE call_id = ?', [denied]);
+        expect((await exportAndVerify(f.a)).verdict).toMatchObject({ verified: false, reason: 'hash', ...target });
+      });
+    });
+
+    it('names two entries swapped, and an entry removed with its row', async () => {
+      await withHistory(async (f, h, before) => {
+        const first = entryOf(before, 'decision', (b) => b.call_id === h.bCalls[0]);
+        await f.exec('UPDATE record_entries SET seq = -1 WHERE writer = ? AND seq = 1', [first.writer]);
+        await f.exec('UPDATE record_entries SET seq = 1 WHERE writer = ? AND seq = 2', [first.writer]);
+        await f.exec('UPDATE record_entries SET seq = 2 WHERE writer = ? AND seq = -1', [first.writer]);
+        const swapped = (await exportAndVerify(f.a)).verdict;
+        expect(swapped).toMatchObject({ verified: false, writer: first.writer, seq: 1 });
+        expect(['link', 'hash']).toContain(swapped.reason);
+      });
+      await withHistory(async (f, h, before) => {
+        const removed = entryOf(before, 'decision', (b) => b.call_id === h.aCalls[2]);
+        await f.exec('DELETE FROM record_entries WHERE writer = ? AND seq = ?', [removed.writer, removed.seq]);
+        await f.exec('DELETE FROM decisions WHERE call_id = ?', [h.aCalls[2]]);
+        expect((await exportAndVerify(f.a)).verdict).toMatchObject({
+          verified: false,
+          reason: 'order',
+          writer: removed.writer,
+          seq: removed.seq + 1,
+        });
+      });
+    });
+
+    it("names an approval's signature altered, even with its entry's body altered to match", async () => {
+      await withHistory(async (f, h, before) => {
+        const decided = entryOf(before, 'approval.decided', (b) => b.id === h.approval);
+        await f.exec("UPDATE approvals SET signature = 'AAAA' WHERE id = ?", [h.approval]);
+        expect((await exportAndVerify(f.a)).verdict).toMatchObject({ verified: false, reason: 'hash', ...decided });
+      });
+    });
+
+    it('names the last entries truncated under a checkpoint, and a forged checkpoint', async () => {
+      await withHistory(async (f, h, before) => {
+        // ravi's addition: a's last entry under its checkpoint.
+        const changes = before.filter((l) => l.type === 'entry' && l.kind === 'identity.changed');
+        const ravi = changes[changes.length - 1] as Record<string, unknown>;
+        const last = { writer: ravi.writer as string, seq: ravi.seq as number };
+        await f.exec('DELETE FROM record_entries WHERE writer = ? AND seq >= ?', [last.writer, last.seq]);
+        await f.exec('DELETE FROM decisions WHERE call_id = ?', [h.aCalls[5]]);
+        expect((await exportAndVerify(f.a)).verdict).toMatchObject({
+          verified: false,
+          reason: 'truncated',
+          writer: last.writer,
+          seq: last.seq,
+        });
+      });
+      await withHistory(async (f, _h, before) => {
+        const checkpoint = before.find((l) => l.type === 'checkpoint') as Record<string, unknown>;
+        await f.exec('UPDATE record_checkpoints SET head = ? WHERE writer = ? AND seq = ?', [
+          'f'.repeat(64),
+          checkpoint.writer,
+          checkpoint.seq,
+        ]);
+        expect((await exportAndVerify(f.a)).verdict).toMatchObject({ verified: false, reason: 'signature', writer: checkpoint.writer });
+      });
+    });
+  });
+}
