@@ -2,9 +2,11 @@
 // with up to thirty entries of random kinds and small JSON bodies, interleaved in a random order, and checkpoints
 // signed at random places with the other writers' heads as seen then. An untouched record verifies, in any
 // interleaving across writers; each single edit is caught at the first place docs/audit.md says it breaks, named
-// exactly (reason, writer, seq, index); and the documented limit holds as stated: an edit or a removal of a
-// writer's last entry that no checkpoint of that writer names verifies. The expectations are worked out per edit
-// from where it was made, not by walking the record the way verifyRecord does.
+// exactly (reason, writer, seq, index, and for a checkpoint's break its place among the checkpoints); and the
+// documented limit holds as stated: an edit or a removal of a writer's last entry that no checkpoint names, itself
+// or among the heads it saw of the other writers, verifies. Entries of a writer with no public key are refused. The
+// expectations are worked out per edit from where it was made: which places of the record it changed or removed,
+// and the first checkpoint, in the order given, naming one of them (its own position, then the heads it saw).
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -129,9 +131,35 @@ function build(h: History, order: readonly number[] = h.order): Record {
   return { entries, checkpoints };
 }
 
-/** The first checkpoint, in the record's order of them, of `writer` naming one of `seqs`. */
-function firstCheckpoint(checkpoints: readonly Checkpoint[], writer: string, named: (seq: number) => boolean) {
-  return checkpoints.find((c) => c.writer === writer && named(c.seq));
+/** What an edit left of an entry's place: the entry as signed, another in its stead, or nothing. */
+type Place = 'kept' | 'changed' | 'gone';
+
+/** Where the checkpoints first fail over an edit, and whether the checkpoint named the place itself or saw it. */
+interface CheckpointBreak {
+  first: Omit<RecordBreak, 'message'>;
+  via: 'own' | 'seen';
+}
+
+/**
+ * The first checkpoint break over a record whose entries verify and whose checkpoints are all signed by their
+ * writers' keys, after an edit that left each place as `place` says: the checkpoints in the order given, each its own
+ * position, then the other writers' heads it saw (in their order; a head of 0 names no entry). Undefined if none fails.
+ */
+function checkpointBreak(checkpoints: readonly Checkpoint[], place: (writer: string, seq: number) => Place): CheckpointBreak | undefined {
+  for (const [k, c] of checkpoints.entries()) {
+    const named: [string, number, CheckpointBreak['via']][] = [
+      [c.writer, c.seq, 'own'],
+      ...Object.entries(c.seen)
+        .filter(([, s]) => s.seq > 0)
+        .map(([w, s]) => [w, s.seq, 'seen'] as [string, number, CheckpointBreak['via']]),
+    ];
+    for (const [writer, seq, via] of named) {
+      const there = place(writer, seq);
+      if (there === 'kept') continue;
+      return { first: { reason: there === 'gone' ? 'truncated' : 'checkpoint', writer, seq, index: null, checkpoint: k }, via };
+    }
+  }
+  return undefined;
 }
 
 /** The index of the entry after `index` in the same writer's chain, or -1 when it is the writer's last. */
@@ -149,9 +177,11 @@ function changed(b: Body, pick: number): Body {
   return { ...b, [key]: [b[key] as JsonValue] };
 }
 
-function broken(record: Record, first: Omit<RecordBreak, 'message'>) {
-  const verdict = verifyRecord(record.entries, record.checkpoints, PUBLIC);
-  expect(verdict).toMatchObject({ ok: false, first });
+/** The record fails first exactly at `first`: an entry's break has no `checkpoint`, a checkpoint's has its place. */
+function broken(record: Record, first: Omit<RecordBreak, 'message'>, keys: ReadonlyMap<string, KeyObject> = PUBLIC) {
+  expect(first.index === null).toBe(first.checkpoint !== undefined);
+  const verdict = verifyRecord(record.entries, record.checkpoints, keys);
+  expect(verdict).toEqual({ ok: false, first: { ...first, message: expect.any(String) } });
   if (!verdict.ok) expect(verdict.first.message).not.toBe('');
 }
 
@@ -208,8 +238,8 @@ describe("the record's chain over generated histories", () => {
     );
   });
 
-  it('names the next entry after one changed and re-hashed (link), or the checkpoint over a last one; else it verifies', () => {
-    const seen = { link: 0, checkpoint: 0, verifies: 0 };
+  it('names the next entry after one changed and re-hashed (link), or the first checkpoint over a last one; else it verifies', () => {
+    const seen = { link: 0, own: 0, seen: 0, verifies: 0 };
     fc.assert(
       fc.property(withEntries, fc.nat(), fc.boolean(), ([h, pick], field, last) => {
         const { entries, checkpoints } = build(h);
@@ -221,15 +251,15 @@ describe("the record's chain over generated histories", () => {
         const tampered = [...entries];
         tampered[i] = { ...rewritten, hash: hashOf(rewritten) };
         const j = nextOfWriter(entries, i);
-        const over = firstCheckpoint(checkpoints, target.writer, (seq) => seq === target.seq);
+        const over = checkpointBreak(checkpoints, (w, seq) => (w === target.writer && seq === target.seq ? 'changed' : 'kept'));
         if (j >= 0) {
           seen.link++;
           broken({ entries: tampered, checkpoints }, { reason: 'link', writer: target.writer, seq: target.seq + 1, index: j });
         } else if (over) {
-          seen.checkpoint++;
-          broken({ entries: tampered, checkpoints }, { reason: 'checkpoint', writer: target.writer, seq: target.seq, index: null });
+          seen[over.via]++;
+          broken({ entries: tampered, checkpoints }, over.first);
         } else {
-          // The documented limit (docs/audit.md): a writer's last entry, re-hashed, with no checkpoint of it.
+          // The documented limit (docs/audit.md): a writer's last entry, re-hashed, that no checkpoint names or saw.
           seen.verifies++;
           verifies({ entries: tampered, checkpoints });
         }
@@ -242,8 +272,8 @@ describe("the record's chain over generated histories", () => {
     ).toBe(true);
   });
 
-  it("names the writer's next entry after one deleted (order), or the checkpoint that named it (truncated); else it verifies", () => {
-    const seen = { order: 0, truncated: 0, verifies: 0 };
+  it("names the writer's next entry after one deleted (order), or the first checkpoint naming it (truncated); else it verifies", () => {
+    const seen = { order: 0, own: 0, seen: 0, verifies: 0 };
     fc.assert(
       fc.property(withEntries, fc.boolean(), ([h, pick], last) => {
         const { entries, checkpoints } = build(h);
@@ -253,14 +283,15 @@ describe("the record's chain over generated histories", () => {
         const tampered = entries.filter((_, k) => k !== i);
         const j = nextOfWriter(entries, i);
         // Checkpoints name entries that are there when signed; a last entry's seq is named by none beyond it.
-        const named = firstCheckpoint(checkpoints, target.writer, (seq) => seq === target.seq);
+        const named = checkpointBreak(checkpoints, (w, seq) => (w === target.writer && seq === target.seq ? 'gone' : 'kept'));
         if (j >= 0) {
           seen.order++;
           // It now stands one place earlier, after the entry before the one deleted.
           broken({ entries: tampered, checkpoints }, { reason: 'order', writer: target.writer, seq: target.seq + 1, index: j - 1 });
         } else if (named) {
-          seen.truncated++;
-          broken({ entries: tampered, checkpoints }, { reason: 'truncated', writer: target.writer, seq: target.seq, index: null });
+          seen[named.via]++;
+          expect(named.first.reason).toBe('truncated');
+          broken({ entries: tampered, checkpoints }, named.first);
         } else {
           seen.verifies++;
           verifies({ entries: tampered, checkpoints });
@@ -330,7 +361,8 @@ describe("the record's chain over generated histories", () => {
     );
   });
 
-  it("names the first checkpoint over a writer's last entries truncated after it was signed: truncated", () => {
+  it("names the first checkpoint naming or having seen a writer's last entries truncated after it was signed: truncated", () => {
+    const seen = { own: 0, seen: 0 };
     fc.assert(
       fc.property(history, fc.nat(), fc.nat(), (h, pick, cut) => {
         const { entries, checkpoints } = build(h);
@@ -339,8 +371,136 @@ describe("the record's chain over generated histories", () => {
         // The writer's chain cut back to `keep` entries, 0 ≤ keep < c.seq: the last k = (its length - keep) gone.
         const keep = cut % c.seq;
         const tampered = entries.filter((e) => e.writer !== c.writer || e.seq <= keep);
-        const first = firstCheckpoint(checkpoints, c.writer, (seq) => seq > keep) as Checkpoint;
-        broken({ entries: tampered, checkpoints }, { reason: 'truncated', writer: c.writer, seq: first.seq, index: null });
+        // c itself names a place gone, so some checkpoint fails, at c's place at the latest.
+        const first = checkpointBreak(checkpoints, (w, seq) => (w === c.writer && seq > keep ? 'gone' : 'kept')) as CheckpointBreak;
+        expect(first.first).toMatchObject({ reason: 'truncated', writer: c.writer });
+        expect(first.first.checkpoint).toBeLessThanOrEqual(checkpoints.indexOf(c));
+        seen[first.via]++;
+        broken({ entries: tampered, checkpoints }, first.first);
+      }),
+      RUNS,
+    );
+    expect(
+      Object.values(seen).every((n) => n > 0),
+      JSON.stringify(seen),
+    ).toBe(true);
+  });
+
+  it("names the first checkpoint that saw another writer's entry rewritten or cut away: checkpoint, or truncated", () => {
+    const how = fc.constantFrom('rewritten', 'truncated');
+    const seen = { rewritten: 0, truncated: 0 };
+    fc.assert(
+      fc.property(history, fc.nat(), fc.nat(), fc.nat(), how, (h, pick, at, field, edit) => {
+        const { entries, checkpoints } = build(h);
+        // The heads the checkpoints saw of other writers, each with the checkpoint's place.
+        const heads = checkpoints.flatMap((c, k) =>
+          Object.entries(c.seen).flatMap(([writer, s]) => (s.seq > 0 ? [{ k, writer, seq: s.seq }] : [])),
+        );
+        fc.pre(heads.length > 0);
+        const { k, writer, seq } = heads[pick % heads.length] as (typeof heads)[number];
+        // From an entry at or before the one seen, the writer's chain is cut away, or rewritten: the entry changed
+        // and it and every later one re-hashed and re-linked, as a writer rewriting its own history would.
+        const from = 1 + (at % seq);
+        const tampered: ChainEntry[] = [];
+        let head: ChainHead | undefined;
+        for (const e of entries) {
+          if (e.writer !== writer || e.seq < from) tampered.push(e);
+          else if (edit === 'rewritten') {
+            const prev = head?.hash ?? e.prev;
+            const rewritten = { ...e, prev, body: e.seq === from ? changed(e.body, field) : e.body };
+            const entry = { ...rewritten, hash: hashOf(rewritten) };
+            tampered.push(entry);
+            head = headAfter(entry);
+          }
+        }
+        const place = (w: string, s: number): Place => (w !== writer || s < from ? 'kept' : edit === 'rewritten' ? 'changed' : 'gone');
+        const first = checkpointBreak(checkpoints, place) as CheckpointBreak;
+        // The checkpoint at k saw a place the edit reached, so the first break is there or before it.
+        expect(first.first.checkpoint).toBeLessThanOrEqual(k);
+        expect(first.first).toMatchObject({ reason: edit === 'rewritten' ? 'checkpoint' : 'truncated', writer });
+        seen[edit]++;
+        broken({ entries: tampered, checkpoints }, first.first);
+      }),
+      RUNS,
+    );
+    expect(
+      Object.values(seen).every((n) => n > 0),
+      JSON.stringify(seen),
+    ).toBe(true);
+  });
+
+  it('names a checkpoint that saw an entry of another writer the record lost or changed, in a record of two', () => {
+    const a = generateKeyPairSync('ed25519');
+    const b = generateKeyPairSync('ed25519');
+    const keys = new Map([
+      ['a', a.publicKey],
+      ['b', b.publicKey],
+    ]);
+    const a1 = nextEntry({ writer: 'a', seq: 0, hash: GENESIS }, 'decision', time(0), { n: 1 });
+    const a2 = nextEntry(headAfter(a1), 'decision', time(1), { n: 2 });
+    const b1 = nextEntry({ writer: 'b', seq: 0, hash: GENESIS }, 'decision', time(2), { n: 3 });
+    // b's own checkpoint first, then one of b seeing a at 2, then one of a at 1 seeing nothing of b yet.
+    const own = signCheckpoint(headAfter(b1), time(3), {}, b.privateKey);
+    const saw = signCheckpoint(headAfter(b1), time(4), { a: { seq: 2, head: a2.hash } }, b.privateKey);
+    const early = signCheckpoint(headAfter(a1), time(5), { b: { seq: 0, head: GENESIS } }, a.privateKey);
+    const checkpoints = [own, saw, early];
+    expect(verifyRecord([a1, a2, b1], checkpoints, keys)).toEqual({ ok: true, entries: 3, checkpoints: 3 });
+    const at = { writer: 'a', seq: 2, index: null, checkpoint: 1 };
+    broken({ entries: [a1, b1], checkpoints }, { ...at, reason: 'truncated' }, keys);
+    const other = { ...a2, body: { n: 4 } };
+    broken({ entries: [a1, { ...other, hash: hashOf(other) }, b1], checkpoints }, { ...at, reason: 'checkpoint' }, keys);
+    // A checkpoint's own position is checked before what it saw: with a2 and b1 both changed, the checkpoint of b
+    // that saw a at 2, given first, is named for b1.
+    const b1x = { ...b1, body: { n: 5 } };
+    broken(
+      { entries: [a1, { ...other, hash: hashOf(other) }, { ...b1x, hash: hashOf(b1x) }], checkpoints: [saw, own, early] },
+      { writer: 'b', seq: 1, index: null, checkpoint: 0, reason: 'checkpoint' },
+      keys,
+    );
+    // And the checkpoints in the order given: the one of a at 1, first, fails over a changed a1 before b's do.
+    const a1x = { ...a1, body: { n: 6 } };
+    const a1y = { ...a1x, hash: hashOf(a1x) };
+    const a2y = { ...a2, prev: a1y.hash, hash: hashOf({ ...a2, prev: a1y.hash }) };
+    broken(
+      { entries: [a1y, a2y, b1], checkpoints: [early, saw, own] },
+      { writer: 'a', seq: 1, index: null, checkpoint: 0, reason: 'checkpoint' },
+      keys,
+    );
+    broken({ entries: [a1y, a2y, b1], checkpoints }, { writer: 'a', seq: 2, index: null, checkpoint: 1, reason: 'checkpoint' }, keys);
+  });
+
+  it('refuses an entry of a writer with no public key, at that entry, whatever else it holds: unknown_writer', () => {
+    const how = fc.constantFrom('key dropped', 'stranger');
+    fc.assert(
+      fc.property(withEntries, how, fc.nat(), fc.nat(), body, ([h, pick], edit, spot, seq, strangerBody) => {
+        const { entries, checkpoints } = build(h);
+        if (edit === 'key dropped') {
+          // A writer of the record whose key is not given: its first entry is where the record fails.
+          const writer = (entries[pick % entries.length] as ChainEntry).writer;
+          const keys = new Map([...PUBLIC].filter(([w]) => w !== writer));
+          const i = entries.findIndex((e) => e.writer === writer);
+          broken({ entries, checkpoints }, { reason: 'unknown_writer', writer, seq: 1, index: i }, keys);
+        } else {
+          // An entry of a writer no key is given for, at any place and seq, hashed or not, linked to anything.
+          const p = spot % (entries.length + 1);
+          const unsigned = { writer: 'stranger', seq, kind: 'decision', at: time(p), body: strangerBody, prev: GENESIS };
+          const stranger = { ...unsigned, hash: pick % 2 === 0 ? hashOf(unsigned) : 'f'.repeat(64) };
+          const tampered = [...entries.slice(0, p), stranger, ...entries.slice(p)];
+          broken({ entries: tampered, checkpoints }, { reason: 'unknown_writer', writer: 'stranger', seq, index: p });
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('refuses a checkpoint of a writer with no public key, at its place among the checkpoints: unknown_writer', () => {
+    fc.assert(
+      fc.property(history, fc.nat(), (h, spot) => {
+        const { entries, checkpoints } = build(h);
+        const q = spot % (checkpoints.length + 1);
+        const stranger = signCheckpoint({ writer: 'stranger', seq: 1, hash: 'f'.repeat(64) }, time(0), {}, OUTSIDER);
+        const tampered = [...checkpoints.slice(0, q), stranger, ...checkpoints.slice(q)];
+        broken({ entries, checkpoints: tampered }, { reason: 'unknown_writer', writer: 'stranger', seq: 1, index: null, checkpoint: q });
       }),
       RUNS,
     );
@@ -372,7 +532,10 @@ describe("the record's chain over generated histories", () => {
                       ? { ...c, at: time(n + 10_000) }
                       : { ...c, signature: flip(c.signature, n) };
         const tampered = checkpoints.map((x, k) => (k === q ? forged : x));
-        broken({ entries, checkpoints: tampered }, { reason: 'signature', writer: forged.writer, seq: forged.seq, index: null });
+        broken(
+          { entries, checkpoints: tampered },
+          { reason: 'signature', writer: forged.writer, seq: forged.seq, index: null, checkpoint: q },
+        );
       }),
       RUNS,
     );
