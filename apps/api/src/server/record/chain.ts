@@ -110,7 +110,7 @@ export function checkpointSigned(checkpoint: Checkpoint, publicKey: KeyObject): 
 /** Why a record does not verify, at the first place it fails. */
 export interface RecordBreak {
   writer: string;
-  /** The entry (or, for a checkpoint, the position it names) where the record first fails. */
+  /** The entry where the record first fails: for a checkpoint, the position it names (or, for a head it saw, that writer's). */
   seq: number;
   /** Its place in the record as given (entries in their order, from 0); null for a checkpoint. */
   index: number | null;
@@ -123,9 +123,10 @@ export interface RecordBreak {
 export type RecordVerdict = { ok: true; entries: number; checkpoints: number } | { ok: false; first: RecordBreak };
 
 /**
- * Verifies a record: each writer's entries in order from 1 with no gap, each linked to the one before and hashed as
- * its canonical form says; each checkpoint signed by its writer's key and matching the entry at its position, which
- * must be there. The first failure in the record's own order is named (a checkpoint's after every entry's).
+ * Verifies a record: each entry's writer has a key; each writer's entries in order from 1 with no gap, each linked to
+ * the one before and hashed as its canonical form says; each checkpoint signed by its writer's key and matching the
+ * entry at its position, which must be there, and each head it saw of another writer there as it was. The first
+ * failure in the record's own order is named (a checkpoint's after every entry's).
  *
  * @example
  * verifyRecord(entries, checkpoints, new Map([['n1', publicKey]])) // { ok: true, entries: 40, checkpoints: 2 }
@@ -203,8 +204,7 @@ export function verifyRecord(
     }
     // The heads it saw of the other writers bind their chains too: each must still be there, as it was.
     for (const [writer, seen] of Object.entries(checkpoint.seen)) {
-      if (seen.seq === 0) continue;
-      const there = byPlace.get(`${writer}\u0000${seen.seq}`);
+      const there = seen.seq === 0 ? GENESIS : byPlace.get(`${writer}\u0000${seen.seq}`);
       if (there === seen.head) continue;
       const last = heads.get(writer)?.seq ?? 0;
       return {

@@ -105,6 +105,7 @@ export class PostgresRecord {
         JSON.stringify(checkpoint.seen),
         checkpoint.signature,
       ]);
+      this.writer.announceCheckpoint(checkpoint);
       return checkpoint;
     });
   }

@@ -82,6 +82,7 @@ export class SqliteRecord {
     this.db
       .prepare('INSERT INTO record_checkpoints (writer, seq, head, at, seen, signature) VALUES (?, ?, ?, ?, ?, ?)')
       .run(checkpoint.writer, checkpoint.seq, checkpoint.head, checkpoint.at, JSON.stringify(checkpoint.seen), checkpoint.signature);
+    this.writer.announceCheckpoint(checkpoint);
     return checkpoint;
   }
 

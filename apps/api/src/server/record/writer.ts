@@ -62,6 +62,9 @@ export function seenOf(rows: readonly SeenRow[]): { [writer: string]: { seq: num
   return seen;
 }
 
+/** What the audit log hears: each entry as it is written, and each checkpoint as it is signed. */
+export type RecordListener = (event: { entry: EntryRow } | { checkpoint: Checkpoint }) => void;
+
 export class RecordWriter {
   readonly id: string;
   readonly publicKey: string;
@@ -69,7 +72,7 @@ export class RecordWriter {
   private readonly privateKey: KeyObject;
   private head: ChainHead;
   private checkpointed = 0;
-  private readonly listeners = new Set<(entry: EntryRow) => void>();
+  private readonly listeners = new Set<RecordListener>();
 
   constructor(now: Date = new Date(), id: string = randomUUID()) {
     const { publicKey, privateKey } = generateKeyPairSync('ed25519');
@@ -116,8 +119,8 @@ export class RecordWriter {
     return checkpoint;
   }
 
-  /** Calls `listener` with every entry once it is written, or certain to be (the audit log's stream); answers how to stop. */
-  onEntry(listener: (entry: EntryRow) => void): () => void {
+  /** Calls `listener` with every entry once it is written, or certain to be, and every checkpoint written; answers how to stop. */
+  onRecord(listener: RecordListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -125,7 +128,12 @@ export class RecordWriter {
   /** Tells the listeners of entries written (the store calls it once they are, or are queued never to be dropped). */
   announce(rows: readonly EntryRow[]): void {
     if (this.listeners.size === 0) return;
-    for (const row of rows) for (const listener of this.listeners) listener(row);
+    for (const entry of rows) for (const listener of this.listeners) listener({ entry });
+  }
+
+  /** Tells the listeners of a checkpoint written. */
+  announceCheckpoint(checkpoint: Checkpoint): void {
+    for (const listener of this.listeners) listener({ checkpoint });
   }
 }
 

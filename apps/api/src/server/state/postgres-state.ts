@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { approvalClaimedBody, approvalDecidedBody } from '../record/entries.ts';
 import { PostgresRecord } from '../record/postgres.ts';
 import { RecordReader } from '../record/reader.ts';
+import type { RecordListener } from '../record/writer.ts';
 import type { ApprovalFilter } from './approvals/model.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals, pendingSummary } from './approvals/postgres.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
@@ -218,6 +219,12 @@ export class PostgresStateStore implements StateStore {
   }
 
   /** Writes what the decision log has queued and stops the heartbeats; the pool stays open (it is the caller's). */
+  onRecord(listener: RecordListener) {
+    return this.record.writer.onRecord(listener);
+  }
+  get recordWriter() {
+    return this.record.writer;
+  }
   async checkpointRecord(now?: Date) {
     await this.log.flush();
     return this.record.checkpoint(now);

@@ -6,6 +6,7 @@ import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/e
 import { approvalClaimedBody, approvalDecidedBody, approvalRequestedBody, decisionBody } from '../record/entries.ts';
 import { RecordReader } from '../record/reader.ts';
 import { closeSqliteRecord, type SqliteRecord, sqliteRecordOf } from '../record/sqlite.ts';
+import type { RecordListener } from '../record/writer.ts';
 import type { ApprovalFilter } from './approvals/model.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals, pendingSummary } from './approvals/sqlite.ts';
 import type { Db } from './db.ts';
@@ -212,6 +213,12 @@ export class SqliteStateStore implements StateStore {
     return sqliteReadiness(this.db);
   }
 
+  onRecord(listener: RecordListener) {
+    return this.record.writer.onRecord(listener);
+  }
+  get recordWriter() {
+    return this.record.writer;
+  }
   async checkpointRecord(now?: Date) {
     return this.record.checkpoint(now);
   }

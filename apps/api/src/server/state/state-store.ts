@@ -7,6 +7,7 @@ import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/e
 import type { TrialCounter } from '@tollgate/store';
 import type { Checkpoint } from '../record/chain.ts';
 import type { RecordReader } from '../record/reader.ts';
+import type { RecordListener } from '../record/writer.ts';
 import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome, PendingSummary } from './approvals/model.ts';
 import type { DecisionFilter, DecisionRow, SessionCall } from './decisions/model.ts';
 import type { PageKey } from './keyset.ts';
@@ -122,6 +123,13 @@ export interface StateStore {
 
   // The record (docs/audit.md): read back for an export or a receipt, after every decision answered is written.
   readonly recordReader: RecordReader;
+  /**
+   * Calls `listener` with each entry this process chains once it is written (or queued never to be dropped), and each
+   * checkpoint it signs; answers how to stop. The audit log's stream (docs/audit.md).
+   */
+  onRecord(listener: RecordListener): () => void;
+  /** This process's writer: its id and public key. */
+  readonly recordWriter: { readonly id: string; readonly publicKey: string; readonly startedAt: string };
   /** Signs a checkpoint of this writer's chain now (after every entry queued is written); none when nothing is new. */
   checkpointRecord(now?: Date): Promise<Checkpoint | undefined>;
 
