@@ -12,10 +12,12 @@ import { bearerAuth } from '../../apps/api/src/server/auth.ts';
 import { bodyLimit, MAX_REQUEST_BODY_BYTES } from '../../apps/api/src/server/body-limit.ts';
 import type { AppContext } from '../../apps/api/src/server/context.ts';
 import { router } from '../../apps/api/src/server/openapi.ts';
+import { decisionBody } from '../../apps/api/src/server/record/entries.ts';
+import { RecordWriter } from '../../apps/api/src/server/record/writer.ts';
 import { startServer } from '../../apps/api/test/server-harness.ts';
 import { cerbosBinary, cerbosCheckBody, cerbosResources, startCerbos } from './cerbos-peer.ts';
 import { type LoadGenerator, startLoadGenerator } from './load-generator.ts';
-import { type Figure, figureOf, MIN_RUNS, ratios } from './measure.ts';
+import { type Figure, figureOf, MIN_RUNS, measureStream, median, ratios } from './measure.ts';
 import { type Call, REFUND_TOOLS } from './streams.ts';
 
 const CONCURRENCY = [1, 16, 64] as const;
@@ -237,6 +239,7 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
         );
       }
     }
+    figures.push(...chainFigures(of(decide, 16).map((r) => r.perSecond)));
     notes.push(
       `api: ${MIN_RUNS} runs of ${SECONDS} s per target and concurrency (at most ${MAX_REQUESTS} requests a run), interleaved, after a 1 s warm-up; ` +
         'loopback, the Tollgate server and bare Hono in process, Cerbos as its own process, autocannon in a child process of its own, the same one for every target',
@@ -249,4 +252,42 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
     await layers.stop();
     await server.stop();
   }
+}
+
+/**
+ * What chaining a decision costs the gate's event loop (docs/audit.md): its record entry made as the gate makes it
+ * (the body from the row, its canonical form, SHA-256), timed alone; and that time as a share of a second's decisions
+ * at the decide rate measured above (c=16). The entry's write rides with its row (the writer thread on SQLite).
+ */
+function chainFigures(decidedPerSecond: number[]): Figure[] {
+  const writer = new RecordWriter();
+  const row = {
+    call_id: '01a2414d-31a4-79e6-a661-9ff28365ea03',
+    agent: 'support-bot',
+    tool: 'issue_refund',
+    action: 'refund.issue',
+    amount: '50',
+    currency: 'USD',
+    decision: 'allow',
+    rule: 'small-refunds',
+    code: null,
+    versions: '{"policies/refunds.policy.json":3}',
+    arguments: '{"amount":"50"}',
+    arguments_digest: 'a'.repeat(64),
+    session: null,
+    created_at: '2026-12-04T10:00:00.000Z',
+    via: 'http' as const,
+  };
+  const { batchMicros } = measureStream(20_000, (i) => writer.append('decision', row.created_at, `${row.call_id}${i}`, decisionBody(row)));
+  const micros = median(batchMicros);
+  return [
+    figureOf('api', "api record: one decision's chain entry (body, RFC 8785 form, SHA-256)", 'µs', batchMicros),
+    figureOf(
+      'api',
+      'api record: chain entries as a share of the event loop at the c=16 decide rate',
+      '%',
+      decidedPerSecond.map((perSecond) => (micros * perSecond) / 10_000),
+      'µs per entry × decisions per second',
+    ),
+  ];
 }
