@@ -8,6 +8,7 @@ import type { AppContext } from './context.ts';
 import type { EventHub } from './event-hub.ts';
 import { HoldLanguageEdits } from './nodes/hold-language-edits.ts';
 import { createMetrics } from './observability/metrics.ts';
+import { chainDocumentChanges } from './record/documents.ts';
 import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { RuleShadows } from './shadows/rule-shadows.ts';
 import type { LanguageRevision } from './state/nodes/model.ts';
@@ -40,6 +41,7 @@ export async function assembleContext(parts: ContextParts): Promise<AppContext> 
   const { dataDir, store, state, events, documentChanges } = parts;
   const now = parts.now ?? (() => new Date());
   await adoptRunningBindings(state, store, now());
+  const stopChaining = chainDocumentChanges(events, store, state, now);
   const seam = new EditSeam({
     store,
     kindOf: documentKindOf,
@@ -80,6 +82,7 @@ export async function assembleContext(parts: ContextParts): Promise<AppContext> 
     async close() {
       // Off the registry first: a stopping node no longer holds back a newer document.
       await node?.stop();
+      await stopChaining();
       await store.close();
       // Queued decisions are written before the database closes: a clean shutdown loses none.
       await state.close();

@@ -22,9 +22,16 @@ export class EventHub {
   private readonly closers = new Set<() => void>();
   private closed = false;
   private relay: ((e: ServerEvent) => void) | undefined;
+  private readonly local = new Set<(e: ServerEvent) => void>();
   publish(event: ServerEvent): void {
     this.deliver(event);
     this.relay?.(event);
+    for (const listener of this.local) listener(event);
+  }
+  /** Hears the events published by this process only, not those relayed from other nodes (the record's, docs/audit.md). */
+  onPublish(listener: (e: ServerEvent) => void): () => void {
+    this.local.add(listener);
+    return () => this.local.delete(listener);
   }
   /** An event another node published: to this process's streams only (postgres/cluster-events.ts). */
   deliver(event: ServerEvent): void {

@@ -1,21 +1,35 @@
 // tollgate audit export: the record as JSON lines (docs/audit.md, "Exporting"), read from the data folder's
 // tollgate.db or a PostgreSQL database, each entry's body restated from the row it states as that row stands, so
 // `tollgate audit verify` of the file names any row changed, removed or reordered since it was chained.
+import { type DocumentStore, PostgresDocumentStore } from '@tollgate/store';
 import { exportRecord, type RecordLine } from '../../server/record/export.ts';
 import { type CliIo, EXIT_OK } from '../io.ts';
-import type { ParsedOptions } from '../options.ts';
+import { databaseOf, type ParsedOptions } from '../options.ts';
 import { stateOf } from './keys.ts';
+import { openFolderDocuments } from './transfer-parts.ts';
 import { writeOutputFile } from './write-file.ts';
 
 export async function auditExport(options: ParsedOptions, io: CliIo): Promise<number> {
   const { state, close } = await stateOf(options, 'audit export', false);
   const lines: string[] = [];
   let counts: Awaited<ReturnType<typeof exportRecord>>;
+  let documents: DocumentStore | undefined;
   try {
-    counts = await exportRecord(state.recordReader, (line: RecordLine) => {
-      lines.push(JSON.stringify(line));
-    });
+    // The versions' texts, so a document's change is restated from the text the store holds now.
+    const url = databaseOf(options);
+    documents =
+      url !== undefined
+        ? await PostgresDocumentStore.open({ connectionString: url, listen: false })
+        : await openFolderDocuments(options.data as string, 'audit export');
+    counts = await exportRecord(
+      state.recordReader,
+      (line: RecordLine) => {
+        lines.push(JSON.stringify(line));
+      },
+      { documents },
+    );
   } finally {
+    await documents?.close();
     await close();
   }
   const text = lines.length === 0 ? '' : `${lines.join('\n')}\n`;

@@ -2,10 +2,12 @@
 // each body restated from the row it states as that row stands now (entries.ts), the keys of the members who signed
 // approvals, and every checkpoint. A row changed or deleted since it was chained is an entry that no longer hashes,
 // which `tollgate audit verify` names.
+import type { DocumentStore } from '@tollgate/store';
 import type { ApprovalRow } from '../state/approvals/model.ts';
 import type { DecisionRow } from '../state/decisions/model.ts';
 import { readStoredJson } from '../state/stored-json.ts';
 import type { ChainEntry, JsonValue } from './chain.ts';
+import { DOCUMENT_CHANGED, textDigest, versionOfRef } from './documents.ts';
 import { bodyFromSource, ENTRY_SOURCES, type EntryKind, type IdentityChangeRow } from './entries.ts';
 import type { RecordReader } from './reader.ts';
 import type { EntryRow } from './writer.ts';
@@ -34,7 +36,11 @@ export interface ExportCounts {
  * @example
  * await exportRecord(reader, (line) => out.write(`${JSON.stringify(line)}\n`));
  */
-export async function exportRecord(reader: RecordReader, write: (line: RecordLine) => void | Promise<void>): Promise<ExportCounts> {
+export async function exportRecord(
+  reader: RecordReader,
+  write: (line: RecordLine) => void | Promise<void>,
+  options: { documents?: DocumentStore } = {},
+): Promise<ExportCounts> {
   const counts: ExportCounts = { writers: 0, entries: 0, checkpoints: 0, members: 0 };
   const writers = await reader.writers();
   const signers = new Set<string>();
@@ -47,7 +53,7 @@ export async function exportRecord(reader: RecordReader, write: (line: RecordLin
     for (;;) {
       const page = await reader.entries(writer, after, PAGE);
       if (page.length === 0) break;
-      for (const entry of await restated(reader, page)) {
+      for (const entry of await restated(reader, page, options.documents)) {
         if (entry.kind === 'approval.decided' && typeof entry.body.decided_by === 'string') signers.add(entry.body.decided_by);
         await write({ type: 'entry', ...entry });
         counts.entries++;
@@ -69,8 +75,11 @@ export async function exportRecord(reader: RecordReader, write: (line: RecordLin
   return counts;
 }
 
-/** A page of entries with their bodies restated from their rows (or, for a kind with none, as stored). */
-export async function restated(reader: RecordReader, page: readonly EntryRow[]): Promise<ChainEntry[]> {
+/**
+ * A page of entries with their bodies restated from their rows (or, for a kind with none, as stored); a document's
+ * change has its text's digest restated from the version's text in `documents`, when given and the version is kept.
+ */
+export async function restated(reader: RecordReader, page: readonly EntryRow[], documents?: DocumentStore): Promise<ChainEntry[]> {
   const refs: Record<(typeof ENTRY_SOURCES)[EntryKind], Set<string>> = {
     decisions: new Set(),
     approvals: new Set(),
@@ -86,15 +95,37 @@ export async function restated(reader: RecordReader, page: readonly EntryRow[]):
     approval: (ref: string) => approvals.get(ref),
     identityChange: (ref: string) => changes.get(ref),
   };
-  return page.map(({ writer, seq, kind, at, ref, body, prev, hash }) => ({
-    writer,
-    seq: Number(seq),
-    kind,
-    at,
-    body: bodyFromSource(kind, ref, sources) ?? storedBody(body),
-    prev,
-    hash,
-  }));
+  const digests = documents ? await versionDigests(documents, page) : new Map<string, string>();
+  return page.map(({ writer, seq, kind, at, ref, body, prev, hash }) => {
+    let stated = bodyFromSource(kind, ref, sources) ?? storedBody(body);
+    const digest = ref === null ? undefined : digests.get(ref);
+    if (kind === DOCUMENT_CHANGED && digest !== undefined) stated = { ...stated, text_sha256: digest };
+    return { writer, seq: Number(seq), kind, at, body: stated, prev, hash };
+  });
+}
+
+/**
+ * The digest of each version a page's document changes name, as the store holds its text now. A version the store no
+ * longer lists was pruned (docs/store.md) and keeps its stated digest; one it lists but cannot read is stated as
+ * unreadable, so it no longer hashes.
+ */
+async function versionDigests(documents: DocumentStore, page: readonly EntryRow[]): Promise<Map<string, string>> {
+  const digests = new Map<string, string>();
+  const listed = new Map<string, Set<number>>();
+  for (const { kind, ref } of page) {
+    if (kind !== DOCUMENT_CHANGED || ref === null || digests.has(ref)) continue;
+    const named = versionOfRef(ref);
+    if (!named) continue;
+    let sequences = listed.get(named.id);
+    if (!sequences) {
+      sequences = new Set((await documents.history(named.id).catch(() => [])).map((v) => v.sequence));
+      listed.set(named.id, sequences);
+    }
+    if (!sequences.has(named.sequence)) continue;
+    const version = await documents.getVersion(named.id, named.sequence).catch(() => undefined);
+    digests.set(ref, version ? textDigest(version.text) : 'unreadable');
+  }
+  return digests;
 }
 
 function byKey<T>(rows: readonly T[], key: (row: T) => string): Map<string, T> {

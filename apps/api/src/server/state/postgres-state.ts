@@ -7,6 +7,7 @@ import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/e
 import type pg from 'pg';
 import { approvalClaimedBody, approvalDecidedBody } from '../record/entries.ts';
 import { PostgresRecord } from '../record/postgres.ts';
+import type { ChainEntry } from '../record/chain.ts';
 import { RecordReader } from '../record/reader.ts';
 import type { RecordListener } from '../record/writer.ts';
 import type { ApprovalFilter } from './approvals/model.ts';
@@ -224,6 +225,11 @@ export class PostgresStateStore implements StateStore {
   }
   get recordWriter() {
     return this.record.writer;
+  }
+  async chain(kind: string, at: string, ref: string | null, body: ChainEntry['body']) {
+    await this.record.inChainedTransaction(async (_client, append) => {
+      append(kind, at, ref, body);
+    });
   }
   async checkpointRecord(now?: Date) {
     await this.log.flush();

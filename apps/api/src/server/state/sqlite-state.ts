@@ -4,6 +4,7 @@
 // call of the process can come between (state-store.ts).
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import { approvalClaimedBody, approvalDecidedBody, approvalRequestedBody, decisionBody } from '../record/entries.ts';
+import type { ChainEntry } from '../record/chain.ts';
 import { RecordReader } from '../record/reader.ts';
 import { closeSqliteRecord, type SqliteRecord, sqliteRecordOf } from '../record/sqlite.ts';
 import type { RecordListener } from '../record/writer.ts';
@@ -218,6 +219,9 @@ export class SqliteStateStore implements StateStore {
   }
   get recordWriter() {
     return this.record.writer;
+  }
+  async chain(kind: string, at: string, ref: string | null, body: ChainEntry['body']) {
+    this.record.around((add) => this.db.transaction(() => add(kind, at, ref, body))());
   }
   async checkpointRecord(now?: Date) {
     return this.record.checkpoint(now);

@@ -5,7 +5,7 @@
 // (apps/api/test/state-contract.test.ts). Routes and the gate use only this.
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type { TrialCounter } from '@tollgate/store';
-import type { Checkpoint } from '../record/chain.ts';
+import type { ChainEntry, Checkpoint } from '../record/chain.ts';
 import type { RecordReader } from '../record/reader.ts';
 import type { RecordListener } from '../record/writer.ts';
 import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome, PendingSummary } from './approvals/model.ts';
@@ -130,6 +130,8 @@ export interface StateStore {
   onRecord(listener: RecordListener): () => void;
   /** This process's writer: its id and public key. */
   readonly recordWriter: { readonly id: string; readonly publicKey: string; readonly startedAt: string };
+  /** Chains an entry that states no row of the state (its body is the record): a document's change, say. */
+  chain(kind: string, at: string, ref: string | null, body: ChainEntry['body']): Promise<void>;
   /** Signs a checkpoint of this writer's chain now (after every entry queued is written); none when nothing is new. */
   checkpointRecord(now?: Date): Promise<Checkpoint | undefined>;
 
