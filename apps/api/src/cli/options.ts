@@ -40,6 +40,8 @@ const OPTIONS = {
   'drain-delay': { type: 'string' },
   'metrics-loopback': { type: 'boolean' },
   'otlp-endpoint': { type: 'string' },
+  // The record as JSON lines for a SIEM (cli/audit-log.ts).
+  'audit-log': { type: 'string' },
   // OpenID Connect issuers whose tokens are bearers beside keys (cli/identity-file.ts).
   identity: { type: 'string' },
   // Cross-origin callers and the proxy's word on TLS (cli/web-security-options.ts).

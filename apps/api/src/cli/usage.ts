@@ -5,7 +5,7 @@ Usage:
   tollgate serve [--data DIR | --database URL] [--host 127.0.0.1] [--port 8787] [--demo] [--language-revision 3]
                  [--mcp-approval-wait 600] [--mcp-upstream-timeout 30] [--drain-timeout 10] [--drain-delay 0]
                  [--metrics-loopback] [--otlp-endpoint URL] [--cors-origin ORIGIN]... [--trust-forwarded-proto]
-                 [--identity FILE]
+                 [--identity FILE] [--audit-log FILE|-]
       Serves the console and the API over a data folder (documents + tollgate.db; .tollgate-data unless
       given), and MCP at /mcp. --demo seeds a fresh folder with a demo workspace and prints its keys once.
       --database postgres://... (or TOLLGATE_DATABASE_URL) runs the node on a PostgreSQL database that several
@@ -18,6 +18,8 @@ Usage:
       --cors-origin ORIGIN (repeatable; or TOLLGATE_CORS_ORIGINS, comma-separated) lets pages on that origin call
       the API; --trust-forwarded-proto (or TOLLGATE_TRUST_FORWARDED_PROTO=1) takes a proxy's X-Forwarded-Proto:
       https as TLS, for Strict-Transport-Security (docs/security.md).
+      --audit-log FILE (or TOLLGATE_AUDIT_LOG; - for stdout) appends each record entry and checkpoint as a JSON
+      line as it is chained, for a SIEM; over 8 MiB behind, lines are dropped and counted (docs/audit.md).
       --identity FILE (or TOLLGATE_IDENTITY_FILE) accepts tokens of the OpenID Connect issuers it names beside keys,
       and describes /mcp as a protected resource (docs/security.md).
       On PostgreSQL --pg-max, --pg-connect-timeout-ms, --pg-statement-timeout-ms, --pg-lock-timeout-ms,

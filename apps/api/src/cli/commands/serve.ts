@@ -6,6 +6,7 @@ import { createApp } from '../../server/app.ts';
 import { seedDemo } from '../../server/demo.ts';
 import { consoleOrigins } from '../../server/identity/protected-resource.ts';
 import { heartbeatFromEnvironment } from '../../server/state/nodes/model.ts';
+import { auditLogOf, openAuditLog } from '../audit-log.ts';
 import { drainAndClose, drainDelaySecondsOf, drainSecondsOf, failReadinessFor } from '../drain.ts';
 import { identityOf } from '../identity-file.ts';
 import type { CliIo } from '../io.ts';
@@ -49,8 +50,18 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   // Which pages may call the API, and whether the proxy's word on TLS counts for HSTS (web-security-options.ts).
   const corsOrigins = corsOriginsOf(options['cors-origin']);
   const trustForwardedProto = trustForwardedProtoOf(options['trust-forwarded-proto']);
-  const { ctx, where } = await openWorkspace(options, 'serve', node);
+  // The record as a stream for a SIEM (audit-log.ts): opened first, so a path that cannot be opened opens nothing else.
+  const auditLogPath = auditLogOf(options);
+  const auditLog = auditLogPath === undefined ? undefined : openAuditLog(auditLogPath, io);
+  const { ctx, where } = await openWorkspace(options, 'serve', node).catch(async (err: unknown) => {
+    await auditLog?.close();
+    throw err;
+  });
+  // Followed before the demo seeds, so its members' and keys' entries are in the stream too.
+  auditLog?.follow(ctx.state);
   const demo = options.demo ? await seedDemo(ctx) : undefined;
+  // With the stream on stdout, stdout is the stream's alone: what serve says for people goes to stderr.
+  const say = auditLogPath === '-' ? io.stderr : io.stdout;
   const drain = { draining: false };
   const app = createApp({
     ctx,
@@ -68,21 +79,25 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   return new Promise((done) => {
     // No createServer option is given, so the server is node:http's (the type also admits HTTP/2's).
     const server = serveNode({ fetch: app.fetch, hostname: host, port }, (info) => {
-      io.stdout.write(`Tollgate is serving the console and API at http://${host}:${info.port}/ (${where})\n`);
+      say.write(`Tollgate is serving the console and API at http://${host}:${info.port}/ (${where})\n`);
       if (demo) {
-        io.stdout.write('Demo keys (shown once; also in demo-keys.json in the data folder):\n');
-        for (const m of demo.members) io.stdout.write(`  ${m.role.padEnd(9)} ${m.name.padEnd(7)} ${m.key}\n`);
-        for (const a of demo.agents) io.stdout.write(`  agent     ${a.name} ${a.key}\n`);
+        say.write('Demo keys (shown once; also in demo-keys.json in the data folder):\n');
+        for (const m of demo.members) say.write(`  ${m.role.padEnd(9)} ${m.name.padEnd(7)} ${m.key}\n`);
+        for (const a of demo.agents) say.write(`  agent     ${a.name} ${a.key}\n`);
       }
     });
     server.on('error', (err: NodeJS.ErrnoException) => {
       io.stderr.write(`tollgate serve: cannot listen on ${host}:${port}: ${err.code ?? err.message}\n`);
-      void ctx.close().then(() => done(2));
+      void ctx
+        .close()
+        .then(() => auditLog?.close())
+        .then(() => done(2));
     });
     // A stop (docs/api.md, "Stopping the server"; drain.ts): readiness fails; for --drain-delay the server still
     // answers (a second signal ends the delay); then no new connections, event streams ended, idle keep-alive
     // connections closed, requests in flight finished (any still open after the drain timeout are cut), then the
-    // node off the registry, the decision log written and the database closed.
+    // node off the registry, the decision log written and the database closed, then the audit log's last lines
+    // (the final checkpoint among them) written.
     let delay: ReturnType<typeof failReadinessFor> | undefined;
     const stop = () => {
       if (delay) return delay.cut();
@@ -96,12 +111,13 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
         })
         .then(
           async () => {
+            await auditLog?.close();
             await tracing?.shutdown();
             done(0);
           },
           (err: unknown) => {
             io.stderr.write(`tollgate serve: the stop did not finish cleanly: ${String(err)}\n`);
-            done(1);
+            void Promise.resolve(auditLog?.close()).then(() => done(1));
           },
         );
     };
