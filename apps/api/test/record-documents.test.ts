@@ -47,6 +47,8 @@ describe("a document's change in the record", () => {
       (l) => l.type === 'entry' && l.kind === 'document.changed' && (l.body as { sequence: number }).sequence === sequence,
     ) as { writer: string; seq: number; body: { id: string; text_sha256: string } };
     expect(entry.body.id).toBe(POLICY);
+    // The demo's tools were authorized as it was seeded: chained too.
+    expect(untouched.lines.filter((l) => l.type === 'entry' && l.kind === 'tool.authorized').length).toBeGreaterThan(0);
 
     // Rewrite the version's text, and its digest and size with it, so the store still reads it.
     const file = join(dataDir, 'documents', '.tollgate', 'documents', encodeURIComponent(POLICY), 'versions', `${sequence}.json`);

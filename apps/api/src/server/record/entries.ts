@@ -4,6 +4,7 @@
 // small JSON columns as written, never an argument value, a key or a secret. Pure.
 import type { ApprovalRow } from '../state/approvals/model.ts';
 import type { DecisionRow } from '../state/decisions/model.ts';
+import type { AuthorizationRow } from '../state/tools/model.ts';
 import type { JsonValue } from './chain.ts';
 
 /** The kinds of entry, and the table each one's `ref` names a row of. */
@@ -16,6 +17,9 @@ export const ENTRY_SOURCES = {
 } as const;
 
 export type EntryKind = keyof typeof ENTRY_SOURCES;
+
+/** A tool's binding authorized (its body is the record: authorizationBody). */
+export const TOOL_AUTHORIZED = 'tool.authorized';
 
 type Body = { [key: string]: JsonValue };
 
@@ -73,6 +77,22 @@ export function approvalDecidedBody(row: ApprovalRow): Body {
 /** An approved call claimed by its agent. */
 export function approvalClaimedBody(row: ApprovalRow): Body {
   return { id: row.id, call_id: row.call_id, claimed_at: row.claimed_at };
+}
+
+/**
+ * A tool's binding authorized, with the upstream definition it pins (docs/catalogue.md). The authorizations table keeps
+ * only the newest of each tool, so this body is the record of each one (it states no row an export reads back).
+ */
+export function authorizationBody(row: AuthorizationRow): Body {
+  return {
+    catalogue: row.catalogue,
+    tool: row.tool,
+    digest: row.digest,
+    authorized_by: row.authorized_by,
+    authorized_by_name: row.authorized_by_name,
+    authorized_at: row.authorized_at,
+    upstream_digest: row.upstream_digest,
+  };
 }
 
 /** A row of the record of changes to members and keys (docs/security.md), its details as stored. */

@@ -5,9 +5,9 @@
 // postgres-migrations.ts's; the pool is the caller's, and close() leaves it open.
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type pg from 'pg';
+import type { ChainEntry } from '../record/chain.ts';
 import { approvalClaimedBody, approvalDecidedBody } from '../record/entries.ts';
 import { PostgresRecord } from '../record/postgres.ts';
-import type { ChainEntry } from '../record/chain.ts';
 import { RecordReader } from '../record/reader.ts';
 import type { RecordListener } from '../record/writer.ts';
 import type { ApprovalFilter } from './approvals/model.ts';
@@ -71,7 +71,7 @@ export class PostgresStateStore implements StateStore {
       await this.log.flush();
       return rowsOf<T>(pool, sql, params);
     }, POSTGRES_MARK);
-    this.tools = new PostgresToolState(pool, generations.counter('tools'));
+    this.tools = new PostgresToolState(pool, generations.counter('tools'), this.record);
     this.nodes = new PostgresNodes(pool);
   }
 

@@ -3,8 +3,15 @@
 // recordDecision reads the session's history, decides and queues the row in one synchronous step: no other
 // call of the process can come between (state-store.ts).
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
-import { approvalClaimedBody, approvalDecidedBody, approvalRequestedBody, decisionBody } from '../record/entries.ts';
 import type { ChainEntry } from '../record/chain.ts';
+import {
+  approvalClaimedBody,
+  approvalDecidedBody,
+  approvalRequestedBody,
+  authorizationBody,
+  decisionBody,
+  TOOL_AUTHORIZED,
+} from '../record/entries.ts';
 import { RecordReader } from '../record/reader.ts';
 import { closeSqliteRecord, type SqliteRecord, sqliteRecordOf } from '../record/sqlite.ts';
 import type { RecordListener } from '../record/writer.ts';
@@ -180,10 +187,21 @@ export class SqliteStateStore implements StateStore {
     return authorizationsOf(this.db, catalogue);
   }
   async authorizeBinding(catalogue: string, binding: ToolBinding, by: Authorizer, now: Date, pin?: DefinitionPin) {
-    return authorizeBinding(this.db, catalogue, binding, by, now, pin);
+    return this.record.around((add) =>
+      this.db.transaction(() => {
+        const row = authorizeBinding(this.db, catalogue, binding, by, now, pin);
+        add(TOOL_AUTHORIZED, row.authorized_at, null, authorizationBody(row));
+        return row;
+      })(),
+    );
   }
   async authorizeBindings(bindings: readonly { catalogue: string; binding: ToolBinding }[], by: Authorizer, now: Date) {
-    authorizeBindings(this.db, bindings, by, now);
+    this.record.around((add) =>
+      this.db.transaction(() => {
+        for (const row of authorizeBindings(this.db, bindings, by, now))
+          add(TOOL_AUTHORIZED, row.authorized_at, null, authorizationBody(row));
+      })(),
+    );
   }
   async bindingsAdopted(mark?: Date) {
     return bindingsAdopted(this.db, mark);

@@ -3,8 +3,9 @@
 // authorization from any node and is read at most once per turn of the event loop; pins are cached while it
 // stands still.
 import type { Catalogue, ToolBinding } from '@tollgate/engine';
-import { inTransaction } from '@tollgate/store';
 import type pg from 'pg';
+import { authorizationBody, TOOL_AUTHORIZED } from '../../record/entries.ts';
+import type { PostgresRecord } from '../../record/postgres.ts';
 import { placeholders, type Queryable, rowsOf, type TurnRead } from '../postgres-query.ts';
 import {
   AUTHORIZATION_COLUMNS,
@@ -42,8 +43,15 @@ export class PostgresToolState {
   private readonly generation: TurnRead;
   private readonly pins = new GenerationCache<Promise<Map<string, string | null>>>();
 
-  /** `generation`: the authorization generation, read at most once per turn (TurnGenerations). */
-  constructor(pool: pg.Pool, generation: TurnRead) {
+  /**
+   * `generation`: the authorization generation, read at most once per turn (TurnGenerations); `record`: the node's
+   * record, each authorization chained in its transaction (docs/audit.md).
+   */
+  constructor(
+    pool: pg.Pool,
+    generation: TurnRead,
+    private readonly record: PostgresRecord,
+  ) {
     this.pool = pool;
     this.generation = generation;
   }
@@ -69,14 +77,21 @@ export class PostgresToolState {
     pin?: DefinitionPin,
   ): Promise<AuthorizationRow> {
     const row = authorizationRow(catalogue, binding, by, now, pin);
-    await upsertAuthorization(this.pool, row);
+    await this.record.inChainedTransaction(async (client, append) => {
+      await upsertAuthorization(client, row);
+      append(TOOL_AUTHORIZED, row.authorized_at, null, authorizationBody(row));
+    });
     this.generation.stale();
     return row;
   }
 
   async authorizeBindings(bindings: readonly { catalogue: string; binding: ToolBinding }[], by: Authorizer, now: Date): Promise<void> {
-    await inTransaction(this.pool, async (client) => {
-      for (const b of bindings) await upsertAuthorization(client, authorizationRow(b.catalogue, b.binding, by, now));
+    await this.record.inChainedTransaction(async (client, append) => {
+      for (const b of bindings) {
+        const row = authorizationRow(b.catalogue, b.binding, by, now);
+        await upsertAuthorization(client, row);
+        append(TOOL_AUTHORIZED, row.authorized_at, null, authorizationBody(row));
+      }
     });
     this.generation.stale();
   }

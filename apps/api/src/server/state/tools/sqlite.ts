@@ -60,16 +60,20 @@ export function authorizeBinding(
   return row;
 }
 
-/** Authorizes bindings in one transaction (the demo seed, the first run's adoption). */
+/** Authorizes bindings in one transaction (the demo seed, the first run's adoption); answers the rows written. */
 export function authorizeBindings(
   db: Db,
   bindings: readonly { catalogue: string; binding: ToolBinding }[],
   by: Authorizer,
   now: Date,
-): void {
-  db.transaction(() => {
-    for (const b of bindings) upsertAuthorization(db, authorizationRow(b.catalogue, b.binding, by, now));
-  })();
+): AuthorizationRow[] {
+  return db.transaction(() =>
+    bindings.map((b) => {
+      const row = authorizationRow(b.catalogue, b.binding, by, now);
+      upsertAuthorization(db, row);
+      return row;
+    }),
+  )();
 }
 
 /** Whether the running bindings were adopted; with `mark`, marks them adopted (an insert that keeps the first mark). */
