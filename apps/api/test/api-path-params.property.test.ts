@@ -26,6 +26,7 @@ const KINDS: Record<string, Kind> = {
   'id:/keys/{id}/rotate': 'opaque',
   'id:/keys/{id}/revoke': 'opaque',
   'call_id:/decisions/{call_id}': 'opaque',
+  'call_id:/decisions/{call_id}/receipt': 'opaque',
   'document:/trials/{document}': 'policy',
   'document:/trials/{document}/stop': 'policy',
   'document:/shadows/{document}': 'rule file',

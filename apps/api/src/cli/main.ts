@@ -113,6 +113,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return await (await import('./commands/audit-export.ts')).auditExport(values, io);
     if (group === 'audit' && command === 'verify')
       return (await import('./commands/audit-verify.ts')).auditVerify(one(rest, 'FILE'), values, io);
+    if (group === 'audit' && command === 'verify-receipt')
+      return (await import('./commands/audit-verify-receipt.ts')).auditVerifyReceipt(one(rest, 'FILE'), values, io);
     throw new CliError('USAGE', `unknown command: ${positionals.join(' ')}`);
   } catch (err) {
     if (err instanceof CliError) {

@@ -107,6 +107,10 @@ Usage:
   tollgate audit verify FILE [--json]
       Checks a record's JSON lines offline: every hash, link and checkpoint signature (docs/audit.md). Exit 0
       verified, 1 broken (the first line where, RECORD_BROKEN), 2 unreadable (RECORD_UNREADABLE).
+  tollgate audit verify-receipt FILE [--json]
+      Checks a decision's receipt (GET /v1/decisions/{call_id}/receipt) offline with the keys inside it: hashes,
+      links to the signed checkpoint, its signature, the approval's signatures (docs/audit.md, "Receipts"). Exit 0
+      verified, 1 broken (what failed, RECEIPT_BROKEN), 2 unreadable (RECEIPT_UNREADABLE).
   tollgate help
       Prints this help.
 

@@ -21,6 +21,7 @@ import { onlyDeclaredQuery, router } from './openapi.ts';
 import { finishDocument, type OpenApiDocument } from './openapi-document.ts';
 import { referencePage } from './reference-page.ts';
 import { approvalRoutes } from './routes/approvals.ts';
+import { decisionReceiptRoutes } from './routes/decision-receipt.ts';
 import { decisionRoutes } from './routes/decisions.ts';
 import { documentRoutes } from './routes/documents.ts';
 import { eventRoutes } from './routes/events.ts';
@@ -152,6 +153,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', simulationRoutes());
     api.route('/', shadowRoutes());
     api.route('/', decisionRoutes());
+    api.route('/', decisionReceiptRoutes());
     api.route('/', rulesetRoutes(options.ruleTimeoutMs === undefined ? {} : { ruleTimeoutMs: options.ruleTimeoutMs }));
     api.route('/', toolBindingRoutes());
     api.route('/', upstreamRoutes());

@@ -45,6 +45,7 @@ export const OPERATIONS: Record<string, { operationId: string; tag: string }> = 
   'POST /approvals/{id}/claim': { operationId: 'claimApproval', tag: 'approvals' },
   'GET /decisions': { operationId: 'listDecisions', tag: 'decisions' },
   'GET /decisions/{call_id}': { operationId: 'getDecision', tag: 'decisions' },
+  'GET /decisions/{call_id}/receipt': { operationId: 'getDecisionReceipt', tag: 'decisions' },
   'GET /rulesets': { operationId: 'listRulesets', tag: 'rulesets' },
   'POST /rulesets': { operationId: 'createRuleset', tag: 'rulesets' },
   'GET /rulesets/{id}': { operationId: 'getRuleset', tag: 'rulesets' },

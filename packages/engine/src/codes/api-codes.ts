@@ -79,6 +79,10 @@ export const API_CODES = {
     meaning:
       'A live gateway decides a lower policy language revision than the version would make run; details.gateways name them. Nothing was changed: try again once they are upgraded (docs/deploy.md).',
   },
+  NOT_RECORDED: {
+    status: 409,
+    meaning: "The decision is older than the record (docs/audit.md): it has no entry in a writer's chain, so it has no receipt.",
+  },
   NOTHING_TO_REVERT: { status: 409, meaning: 'There is no earlier running version to return to.' },
   DAMAGED: { status: 409, meaning: 'The stored version or index is damaged; it is refused, never guessed (docs/store.md).' },
   INVALID_SAVE: { status: 400, meaning: 'The store refuses the write as asked (e.g. a candidate that runs already, a rate out of range).' },

@@ -96,6 +96,14 @@ export const CLI_CODES = {
     'The record does not verify: an entry was changed, removed, inserted or reordered, or a checkpoint does not match (docs/audit.md).',
     '`audit verify FILE`: the first line where the record breaks, with why (exit 1).',
   ),
+  RECEIPT_UNREADABLE: cli(
+    'A receipt file (`tollgate audit verify-receipt`) is not a receipt read exactly; the message names the JSON Pointer.',
+    '`audit verify-receipt FILE`: the file is not JSON read exactly, not of a receipt’s shape, or holds a public key that is not Ed25519 (exit 2).',
+  ),
+  RECEIPT_BROKEN: cli(
+    'The receipt does not verify: an entry, a link, the checkpoint or an approval’s signature does not hold (docs/audit.md, "Receipts").',
+    '`audit verify-receipt FILE`: what failed first, with why (exit 1).',
+  ),
   TEMPLATE_DEFAULTS: cli(
     'A template’s defaults do not make a valid draft: a bug of the template.',
     '`policy template show NAME`: the template’s defaults do not validate; a bug, report it (exit 70).',

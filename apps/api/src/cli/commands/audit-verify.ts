@@ -51,7 +51,7 @@ function unreadable(file: string, line: number, why: string): CliError {
 }
 
 /** Whether a value read holds a number the record never holds (not a whole number JSON states exactly). */
-function holdsKeptNumber(value: unknown): boolean {
+export function holdsKeptNumber(value: unknown): boolean {
   if (isJsonNumber(value)) return true;
   if (Array.isArray(value)) return value.some(holdsKeptNumber);
   if (value !== null && typeof value === 'object') return Object.values(value).some(holdsKeptNumber);

@@ -75,6 +75,11 @@ export class RecordReader {
     return this.byKeys<ApprovalRow>('SELECT * FROM approvals WHERE id', ids);
   }
 
+  /** The approval requests of a call (a held call has one), for its receipt. */
+  approvalsOfCall(callId: string): Promise<ApprovalRow[]> {
+    return this.run<ApprovalRow>(`SELECT * FROM approvals WHERE call_id = ${this.mark(1)} ORDER BY created_at, id`, [callId]);
+  }
+
   identityChanges(seqs: readonly number[]): Promise<IdentityChangeRow[]> {
     return this.byKeys<IdentityChangeRow>(
       'SELECT CAST(seq AS INTEGER) AS seq, at, actor, action, subject, details FROM identity_changes WHERE seq',

@@ -769,6 +769,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/decisions/{call_id}/receipt': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A decision's receipt: its record entries, the path to a signed checkpoint and the keys to verify it offline (members). */
+    get: operations['getDecisionReceipt'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/rulesets': {
     parameters: {
       query?: never;
@@ -1097,6 +1114,7 @@ export interface components {
           | 'KEY_NOT_ACTIVE'
           | 'REJECTED_VERSION'
           | 'GATEWAYS_NOT_UPGRADED'
+          | 'NOT_RECORDED'
           | 'NOTHING_TO_REVERT'
           | 'DAMAGED'
           | 'INVALID_SAVE'
@@ -1750,6 +1768,59 @@ export interface components {
         candidate: 'allow' | 'refuse' | 'confirm';
       }[];
       via: components['schemas']['CallVia'];
+    };
+    DecisionReceipt: {
+      /** @enum {number} */
+      receipt: 1;
+      call_id: string;
+      decision: components['schemas']['RecordEntry'];
+      /** @description The call's approval request's entries (requested, decided, claimed), if it was held. */
+      approvals: components['schemas']['RecordEntry'][];
+      /** @description Whether a checkpoint covers every entry within 10000 entries; false: no path nor checkpoints (another writer has not signed one yet). */
+      covered: boolean;
+      /** @description Each writer’s entries from the stated ones up to the checkpoints covering them, in order. */
+      path: components['schemas']['RecordEntry'][];
+      checkpoints: components['schemas']['RecordCheckpoint'][];
+      writers: {
+        writer: string;
+        public_key: string;
+      }[];
+      members: {
+        member: string;
+        public_key: string;
+      }[];
+      /** @description The versions that decided (the decision's versions, which the chain states) with the SHA-256 of the store's text of each now (not chained; null when the store has none). */
+      policy: {
+        document: string;
+        version: number;
+        sha256: string | null;
+      }[];
+    };
+    /** @description An entry of a writer's chain, its body restated from its row as it stands (docs/audit.md). */
+    RecordEntry: {
+      writer: string;
+      seq: number;
+      kind: string;
+      at: string;
+      body: {
+        [key: string]: unknown;
+      };
+      prev: string;
+      hash: string;
+    };
+    /** @description A writer's signed statement of its chain's position and head (docs/audit.md). */
+    RecordCheckpoint: {
+      writer: string;
+      seq: number;
+      head: string;
+      at: string;
+      seen: {
+        [key: string]: {
+          seq: number;
+          head: string;
+        };
+      };
+      signature: string;
     };
     Ruleset: {
       id: string;
@@ -5526,6 +5597,74 @@ export interface operations {
       };
       /** @description NOT_FOUND: no decision with this call id. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getDecisionReceipt: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The call id, URL-encoded */
+        call_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The receipt (verify it with tollgate audit verify-receipt). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DecisionReceipt'];
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND: no decision with this call id. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_RECORDED: the decision is older than the record, so it has no entry. */
+      409: {
         headers: {
           [name: string]: unknown;
         };
