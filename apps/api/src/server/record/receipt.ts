@@ -80,8 +80,8 @@ export async function buildReceipt(source: ReceiptSource, store: DocumentStore, 
   const path: ChainEntry[] = [];
   if (covered)
     for (const { writer, from, to } of ranges)
-      path.push(...(await restated(reader, await reader.entries(writer, from - 1, to - from + 1))));
-  const [decision, ...approvals] = await restated(reader, stated);
+      path.push(...(await restated(reader, await reader.entries(writer, from - 1, to - from + 1), store)));
+  const [decision, ...approvals] = await restated(reader, stated, store);
   const checkpoints = covered ? uniqueCheckpoints(covering as Checkpoint[]) : [];
   const involved = new Set(stated.map((e) => e.writer));
   const writers = (await reader.writers()).filter((w) => involved.has(w.writer)).map(({ writer, public_key }) => ({ writer, public_key }));
