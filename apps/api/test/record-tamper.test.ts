@@ -3,7 +3,7 @@
 // checkpointed, exported as `tollgate audit export` exports it, and checked by a real `tollgate audit verify` run.
 // The untouched export verifies; each edit of the rows behind it is caught, naming the first entry it breaks.
 import { describe, expect, it } from 'vitest';
-import { exportRecord } from '../src/server/record/export.ts';
+import { type ExportRange, exportRecord } from '../src/server/record/export.ts';
 import type { StateStore } from '../src/server/state/state-store.ts';
 import { runCli, workspace } from './cli-harness.ts';
 import { approvalRow, BACKENDS, decisionRow, type StateFixture, titleOf } from './state-contract-backends.ts';
@@ -52,11 +52,16 @@ async function makeHistory(f: StateFixture): Promise<History> {
 /** Exports the record as the CLI does and verifies it with a real `tollgate audit verify --json` run. */
 async function exportAndVerify(
   state: StateStore,
+  range?: ExportRange,
 ): Promise<{ code: number; verdict: Record<string, unknown>; lines: Record<string, unknown>[] }> {
   const lines: Record<string, unknown>[] = [];
-  await exportRecord(state.recordReader, (line) => {
-    lines.push(JSON.parse(JSON.stringify(line)));
-  });
+  await exportRecord(
+    state.recordReader,
+    (line) => {
+      lines.push(JSON.parse(JSON.stringify(line)));
+    },
+    range ? { range } : {},
+  );
   const file = workspace().file('record.jsonl', `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
   const run = await runCli('audit', 'verify', file, '--json');
   return { code: run.code, verdict: JSON.parse(run.stdout) as Record<string, unknown>, lines };
@@ -162,6 +167,22 @@ for (const backend of BACKENDS) {
           checkpoint.seq,
         ]);
         expect((await exportAndVerify(f.a)).verdict).toMatchObject({ verified: false, reason: 'signature', writer: checkpoint.writer });
+      });
+    });
+
+    it('exports a time range that verifies on its own, and names an edit inside it', async () => {
+      await withHistory(async (f, h) => {
+        const range = { since: at(2).toISOString(), until: at(9).toISOString() };
+        const part = await exportAndVerify(f.a, range);
+        expect(part.verdict).toMatchObject({ verified: true });
+        const calls = part.lines
+          .filter((l) => l.type === 'entry' && l.kind === 'decision')
+          .map((l) => (l.body as { call_id: string }).call_id);
+        // a's calls at 2, 3 and 4 (held), and b's at 8; not a's first (at 1) nor its last (at 12).
+        expect(calls.sort()).toEqual([h.aCalls[1], h.aCalls[2], h.aCalls[3], h.bCalls[0]].sort());
+        expect(part.lines[0]).toEqual({ type: 'range', ...range });
+        await f.exec("UPDATE decisions SET decision = 'deny' WHERE call_id = ?", [h.aCalls[2]]);
+        expect((await exportAndVerify(f.a, range)).verdict).toMatchObject({ verified: false, reason: 'hash' });
       });
     });
   });

@@ -12,6 +12,8 @@ const OPTIONS = {
   examples: { type: 'string' },
   param: { type: 'string', multiple: true },
   out: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
   'examples-out': { type: 'string' },
   force: { type: 'boolean' },
   catalogue: { type: 'string' },

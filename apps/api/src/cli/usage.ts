@@ -101,9 +101,10 @@ Usage:
   tollgate verify DIR
       Checks every document of a documents folder and runs each policy's example suite against it.
       Exit 1 on any problem or failed example, 0 with lints only.
-  tollgate audit export (--data DIR | --database URL) [--out FILE [--force]]
+  tollgate audit export (--data DIR | --database URL) [--since TIME] [--until TIME] [--out FILE [--force]]
       Writes the record as JSON lines (docs/audit.md): writers and their public keys, every entry restated from
-      the row it states, the keys of members who signed approvals, every checkpoint. Stdout unless --out.
+      the row it states, the keys of members who signed approvals, every checkpoint; --since/--until (ISO
+      times) export the entries of that time, verifiable on their own. Stdout unless --out.
   tollgate audit verify FILE [--json]
       Checks a record's JSON lines offline: every hash, link and checkpoint signature (docs/audit.md). Exit 0
       verified, 1 broken (the first line where, RECORD_BROKEN), 2 unreadable (RECORD_UNREADABLE).

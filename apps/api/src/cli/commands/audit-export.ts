@@ -2,14 +2,31 @@
 // tollgate.db or a PostgreSQL database, each entry's body restated from the row it states as that row stands, so
 // `tollgate audit verify` of the file names any row changed, removed or reordered since it was chained.
 import { type DocumentStore, PostgresDocumentStore } from '@tollgate/store';
-import { exportRecord, type RecordLine } from '../../server/record/export.ts';
-import { type CliIo, EXIT_OK } from '../io.ts';
+import { type ExportRange, exportRecord, type RecordLine } from '../../server/record/export.ts';
+import { CliError, type CliIo, EXIT_OK } from '../io.ts';
 import { databaseOf, type ParsedOptions } from '../options.ts';
 import { stateOf } from './keys.ts';
 import { openFolderDocuments } from './transfer-parts.ts';
 import { writeOutputFile } from './write-file.ts';
 
+/** An ISO time of --since or --until, as the record writes times (so they compare as text), or a usage error. */
+function timeOf(option: 'since' | 'until', text: string): string {
+  const ms = /^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(ms)) throw new CliError('USAGE', `--${option} ${text}: give an ISO 8601 time, like 2026-12-01 or 2026-12-01T09:00:00Z`);
+  return new Date(ms).toISOString();
+}
+
+/** The time range asked for, if any: from --since (inclusive) to --until (exclusive). */
+function rangeOf(options: ParsedOptions): ExportRange | undefined {
+  if (options.since === undefined && options.until === undefined) return undefined;
+  const since = options.since === undefined ? new Date(0).toISOString() : timeOf('since', options.since);
+  const until = options.until === undefined ? '9999-12-31T23:59:59.999Z' : timeOf('until', options.until);
+  if (since >= until) throw new CliError('USAGE', `--since ${since} is not before --until ${until}`);
+  return { since, until };
+}
+
 export async function auditExport(options: ParsedOptions, io: CliIo): Promise<number> {
+  const range = rangeOf(options);
   const { state, close } = await stateOf(options, 'audit export', false);
   const lines: string[] = [];
   let counts: Awaited<ReturnType<typeof exportRecord>>;
@@ -26,7 +43,7 @@ export async function auditExport(options: ParsedOptions, io: CliIo): Promise<nu
       (line: RecordLine) => {
         lines.push(JSON.stringify(line));
       },
-      { documents },
+      { documents, ...(range ? { range } : {}) },
     );
   } finally {
     await documents?.close();

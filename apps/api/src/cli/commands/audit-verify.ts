@@ -6,7 +6,14 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { isJsonNumber, readJsonText } from '@tollgate/engine/source';
 import { z } from 'zod';
 import { firstBadApproval, memberKeysOf } from '../../server/record/approval-signatures.ts';
-import { type ChainEntry, type Checkpoint, type JsonValue, type RecordVerdict, verifyRecord } from '../../server/record/chain.ts';
+import {
+  type ChainEntry,
+  type ChainHead,
+  type Checkpoint,
+  type JsonValue,
+  type RecordVerdict,
+  verifyRecord,
+} from '../../server/record/chain.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { readTextFile } from '../read-input.ts';
 
@@ -44,7 +51,9 @@ const CheckpointLine = z
   })
   .strict();
 const MemberLine = z.object({ type: z.literal('member'), member: Name, public_key: z.string().min(1).max(4096) }).strict();
-const Line = z.discriminatedUnion('type', [WriterLine, EntryLine, CheckpointLine, MemberLine]);
+const RangeLine = z.object({ type: z.literal('range'), since: z.string().min(1).max(64), until: z.string().min(1).max(64) }).strict();
+const StartLine = z.object({ type: z.literal('start'), writer: Name, seq: z.number().int().min(0), head: Hex64 }).strict();
+const Line = z.discriminatedUnion('type', [WriterLine, EntryLine, CheckpointLine, MemberLine, RangeLine, StartLine]);
 
 function unreadable(file: string, line: number, why: string): CliError {
   return new CliError('RECORD_UNREADABLE', `${file}:${line}: RECORD_UNREADABLE: ${why}`);
@@ -67,10 +76,21 @@ interface ReadRecord {
   /** The line of each entry, then of each checkpoint, in their order. */
   entryLines: number[];
   checkpointLines: number[];
+  /** A part of a record: its time range, and where each writer's run starts. */
+  range?: { since: string; until: string };
+  starts: Map<string, ChainHead>;
 }
 
 function readRecord(file: string, text: string): ReadRecord {
-  const record: ReadRecord = { entries: [], checkpoints: [], keys: new Map(), members: [], entryLines: [], checkpointLines: [] };
+  const record: ReadRecord = {
+    entries: [],
+    checkpoints: [],
+    keys: new Map(),
+    members: [],
+    entryLines: [],
+    checkpointLines: [],
+    starts: new Map(),
+  };
   const lines = text.split('\n');
   for (const [i, raw] of lines.entries()) {
     const n = i + 1;
@@ -87,7 +107,11 @@ function readRecord(file: string, text: string): ReadRecord {
       throw unreadable(file, n, `/${issue?.path.join('/') ?? ''}: ${issue?.message ?? 'not a line of a record'}`);
     }
     const line = parsed.data;
-    if (line.type === 'writer') {
+    if (line.type === 'range') {
+      record.range = { since: line.since, until: line.until };
+    } else if (line.type === 'start') {
+      record.starts.set(line.writer, { writer: line.writer, seq: line.seq, hash: line.head });
+    } else if (line.type === 'writer') {
       try {
         const key = createPublicKey(line.public_key);
         if (key.asymmetricKeyType !== 'ed25519') throw new Error('not an Ed25519 key');
@@ -112,7 +136,8 @@ function readRecord(file: string, text: string): ReadRecord {
 
 export function auditVerify(file: string, options: { json?: boolean }, io: CliIo): number {
   const record = readRecord(file, readTextFile(file, MAX_RECORD_BYTES));
-  const chain = verifyRecord(record.entries, record.checkpoints, record.keys);
+  // A part of a record (an export of a time range) is checked from where each writer's run starts.
+  const chain = verifyRecord(record.entries, record.checkpoints, record.keys, record.range ? { starts: record.starts } : {});
   // The chain first; then each approval against its signer's key.
   const badApproval = chain.ok ? firstBadApproval(record.entries, memberKeysOf(record.members)) : undefined;
   const verdict: RecordVerdict = badApproval ? { ok: false, first: badApproval } : chain;

@@ -135,8 +135,11 @@ export function verifyRecord(
   entries: readonly ChainEntry[],
   checkpoints: readonly Checkpoint[],
   keys: ReadonlyMap<string, KeyObject>,
+  options: { starts?: ReadonlyMap<string, ChainHead> } = {},
 ): RecordVerdict {
-  const heads = new Map<string, ChainHead>();
+  // A part of a record (a time range) starts each writer's chain where it says: the head before its first entry.
+  const starts = options.starts;
+  const heads = new Map<string, ChainHead>(starts ?? []);
   const byPlace = new Map<string, string>();
   for (const [index, entry] of entries.entries()) {
     const head = heads.get(entry.writer) ?? { writer: entry.writer, seq: 0, hash: GENESIS };
@@ -204,9 +207,11 @@ export function verifyRecord(
     }
     // The heads it saw of the other writers bind their chains too: each must still be there, as it was.
     for (const [writer, seen] of Object.entries(checkpoint.seen)) {
+      const last = heads.get(writer)?.seq ?? 0;
+      // A part of a record holds each writer's range only: a head seen outside it is not there to check.
+      if (starts && (seen.seq <= (starts.get(writer)?.seq ?? 0) || seen.seq > last)) continue;
       const there = seen.seq === 0 ? GENESIS : byPlace.get(`${writer}\u0000${seen.seq}`);
       if (there === seen.head) continue;
-      const last = heads.get(writer)?.seq ?? 0;
       return {
         ok: false,
         first: {

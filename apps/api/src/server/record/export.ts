@@ -6,7 +6,7 @@ import type { DocumentStore } from '@tollgate/store';
 import type { ApprovalRow } from '../state/approvals/model.ts';
 import type { DecisionRow } from '../state/decisions/model.ts';
 import { readStoredJson } from '../state/stored-json.ts';
-import type { ChainEntry, JsonValue } from './chain.ts';
+import { type ChainEntry, GENESIS, type JsonValue } from './chain.ts';
 import { DOCUMENT_CHANGED, textDigest, versionOfRef } from './documents.ts';
 import { bodyFromSource, ENTRY_SOURCES, type EntryKind, type IdentityChangeRow } from './entries.ts';
 import type { RecordReader } from './reader.ts';
@@ -17,6 +17,8 @@ const PAGE = 500;
 
 /** One line of an exported record. */
 export type RecordLine =
+  | { type: 'range'; since: string; until: string }
+  | { type: 'start'; writer: string; seq: number; head: string }
   | { type: 'writer'; writer: string; public_key: string }
   | ({ type: 'entry' } & ChainEntry)
   | { type: 'member'; member: string; public_key: string }
@@ -30,8 +32,16 @@ export interface ExportCounts {
   members: number;
 }
 
+/** The part of the record an export holds: each writer's entries from `since` (inclusive) to `until` (exclusive). */
+export interface ExportRange {
+  since: string;
+  until: string;
+}
+
 /**
- * Writes the whole record, line by line, to `write` (one JSON object a call, no newline).
+ * Writes the record, line by line, to `write` (one JSON object a call, no newline): the whole of it, or with `range`
+ * the entries of that time (each writer's run of entries from its first to its last in the range), a `range` line
+ * and a `start` line a writer naming the head its run follows, and the checkpoints within each run.
  *
  * @example
  * await exportRecord(reader, (line) => out.write(`${JSON.stringify(line)}\n`));
@@ -39,26 +49,41 @@ export interface ExportCounts {
 export async function exportRecord(
   reader: RecordReader,
   write: (line: RecordLine) => void | Promise<void>,
-  options: { documents?: DocumentStore } = {},
+  options: { documents?: DocumentStore; range?: ExportRange } = {},
 ): Promise<ExportCounts> {
   const counts: ExportCounts = { writers: 0, entries: 0, checkpoints: 0, members: 0 };
-  const writers = await reader.writers();
-  const signers = new Set<string>();
-  for (const { writer, public_key } of writers) {
+  const { range } = options;
+  const runs: { writer: string; public_key: string; first: number; last: number }[] = [];
+  for (const { writer, public_key } of await reader.writers()) {
+    if (!range) {
+      runs.push({ writer, public_key, first: 1, last: Number.MAX_SAFE_INTEGER });
+      continue;
+    }
+    const span = await reader.span(writer, range.since, range.until);
+    if (span) runs.push({ writer, public_key, ...span });
+  }
+  if (range) await write({ type: 'range', since: range.since, until: range.until });
+  for (const { writer, public_key, first } of runs) {
     await write({ type: 'writer', writer, public_key });
     counts.writers++;
+    if (range) {
+      const head = first === 1 ? GENESIS : await reader.hashAt(writer, first - 1);
+      // An entry before the run that is gone leaves the run nothing to follow: the verifier then names its first entry.
+      await write({ type: 'start', writer, seq: first - 1, head: head ?? GENESIS });
+    }
   }
-  for (const { writer } of writers) {
-    let after = 0;
-    for (;;) {
-      const page = await reader.entries(writer, after, PAGE);
+  const signers = new Set<string>();
+  for (const { writer, first, last } of runs) {
+    let after = first - 1;
+    while (after < last) {
+      const page = (await reader.entries(writer, after, PAGE)).filter((e) => Number(e.seq) <= last);
       if (page.length === 0) break;
       for (const entry of await restated(reader, page, options.documents)) {
         if (entry.kind === 'approval.decided' && typeof entry.body.decided_by === 'string') signers.add(entry.body.decided_by);
         await write({ type: 'entry', ...entry });
         counts.entries++;
       }
-      after = (page[page.length - 1] as EntryRow).seq;
+      after = Number((page[page.length - 1] as EntryRow).seq);
       if (page.length < PAGE) break;
     }
   }
@@ -66,8 +91,9 @@ export async function exportRecord(
     await write({ type: 'member', member: id, public_key });
     counts.members++;
   }
-  for (const { writer } of writers) {
+  for (const { writer, first, last } of runs) {
     for (const checkpoint of await reader.checkpoints(writer)) {
+      if (checkpoint.seq < first || checkpoint.seq > last) continue;
       await write({ type: 'checkpoint', ...checkpoint });
       counts.checkpoints++;
     }

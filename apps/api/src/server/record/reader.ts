@@ -41,6 +41,26 @@ export class RecordReader {
     );
   }
 
+  /** The first and last of a writer's entries with `since <= at < until` (ISO times), or undefined when it has none. */
+  async span(writer: string, since: string, until: string): Promise<{ first: number; last: number } | undefined> {
+    const m = this.mark;
+    const [row] = await this.run<{ first: number | null; last: number | null }>(
+      `SELECT MIN(seq) AS first, MAX(seq) AS last FROM record_entries WHERE writer = ${m(1)} AND at >= ${m(2)} AND at < ${m(3)}`,
+      [writer, since, until],
+    );
+    return row?.first == null || row.last == null ? undefined : { first: Number(row.first), last: Number(row.last) };
+  }
+
+  /** The hash of a writer's entry `seq`, as stored (GENESIS's place, 0, is not stored). */
+  async hashAt(writer: string, seq: number): Promise<string | undefined> {
+    const m = this.mark;
+    const [row] = await this.run<{ hash: string }>(`SELECT hash FROM record_entries WHERE writer = ${m(1)} AND seq = ${m(2)}`, [
+      writer,
+      seq,
+    ]);
+    return row?.hash;
+  }
+
   /** The entries that state the row `ref` (a call's decision, an approval's request, decision and claim). */
   entriesOf(ref: string): Promise<EntryRow[]> {
     return this.run<EntryRow>(
