@@ -1,5 +1,7 @@
 // Journey: the Decisions page lists the gate's recorded calls, and its filter keeps only the calls a shadow
-// decides differently, each with its difference (docs/console.md, "Decisions").
+// decides differently, each with its difference; a call's receipt is shown and downloaded (docs/console.md,
+// "Decisions").
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { memberKey, signIn } from './demo.ts';
 import { SHADOWED_SHEET, sendSheetCall, startRefusingShadow, stopShadow } from './shadow-sheet.ts';
@@ -48,4 +50,20 @@ test('"Load older" adds the next page below the first', async ({ page, request }
   await page.getByRole('button', { name: 'Load older' }).click();
   await expect(rows.filter({ hasText: ids[0] as string })).toBeVisible();
   await expect(rows.nth(51)).toContainText(ids[0] as string);
+});
+
+test("a call's receipt shows where the record holds it and downloads as JSON", async ({ page, request }) => {
+  const id = await sendSheetCall(request, 'read_order');
+  await signIn(page, memberKey('viewer'), '#/decisions');
+  const row = page
+    .getByRole('table', { name: /Recorded decisions/ })
+    .getByRole('row')
+    .filter({ hasText: id });
+  await row.getByRole('button', { name: 'Receipt' }).click();
+  await expect(row).toContainText(/Entry \d+ of writer/);
+  await expect(row).toContainText(/Checkpoint at entry \d+, signed/);
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: 'Download receipt' }).click()]);
+  expect(download.suggestedFilename()).toBe(`receipt-${id}.json`);
+  const receipt = JSON.parse(readFileSync((await download.path()) as string, 'utf8'));
+  expect(receipt).toMatchObject({ receipt: 1, call_id: id, covered: true, decision: { kind: 'decision' } });
 });

@@ -39,6 +39,8 @@ export const queryKeys = {
   decisions: {
     all: ['decisions'] as const,
     list: (shadowDiffers: boolean, withArguments: boolean) => ['decisions', 'list', { shadowDiffers, withArguments }] as const,
+    /** A decision's receipt (GET /v1/decisions/{call_id}/receipt). */
+    receipt: (callId: string) => ['decisions', 'receipt', callId] as const,
   },
   /** The upstream MCP servers and the catalogue tools mapped to their tools (GET /v1/upstreams). */
   upstreams: {

@@ -1,8 +1,9 @@
 // One recorded decision as a table row: when, which call, who, what (marked MCP when it came through the MCP
 // gateway), the verdict, and why; below the rule, each shadowed rule file whose candidate would have answered
-// otherwise (docs/review.md, "Shadow runs").
+// otherwise (docs/review.md, "Shadow runs"); under the call, its receipt when asked (record-receipt.tsx).
 import { ViaBadge } from '../../../components/via-badge.tsx';
 import type { RecordedDecision, ShadowDifference } from '../api/get-decisions.ts';
+import { RecordReceipt } from './record-receipt.tsx';
 
 function ShadowDifferences({ differences }: { differences: ShadowDifference[] }) {
   return (
@@ -25,7 +26,10 @@ export function DecisionRow({ decision: d }: { decision: RecordedDecision }) {
           {new Date(d.created_at).toLocaleString()}
         </time>
       </td>
-      <td className="decision-call">{d.call_id}</td>
+      <td className="decision-call">
+        {d.call_id}
+        <RecordReceipt callId={d.call_id} />
+      </td>
       <td>{d.agent}</td>
       <td>
         {d.tool}
