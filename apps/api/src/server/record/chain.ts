@@ -5,6 +5,7 @@
 // verifyRecord, which names the first entry where anything was changed, removed, inserted or reordered.
 import { createHash, type KeyObject, sign, verify } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { canonicalText } from './canonical-json.ts';
 
 /** The version of the canonical form; a new form gets a new number, and old entries keep theirs. */
 export const CHAIN_FORM = 1;
@@ -49,16 +50,27 @@ export interface ChainHead {
  * // '{"at":"t","body":{},"form":1,"kind":"k","prev":"000…","seq":1,"writer":"n1"}'
  */
 export function canonicalForm(entry: Omit<ChainEntry, 'hash'>): string {
-  const { writer, seq, kind, at, body, prev } = entry;
-  const text = canonicalize({ form: CHAIN_FORM, writer, seq, kind, at, body, prev });
-  // canonicalize answers undefined only for a value JSON cannot state; an entry is built of JSON values only.
-  if (text === undefined) throw new TypeError('an entry is not JSON');
-  return text;
+  return formWithBody(entry, canonicalText(entry.body));
+}
+
+/**
+ * The canonical form of an entry whose body's canonical text is `bodyText`: its members in RFC 8785's order (at, body,
+ * form, kind, prev, seq, writer), each written as canonicalText would, so a writer that keeps the body's text writes
+ * it once.
+ */
+export function formWithBody(entry: Omit<ChainEntry, 'hash' | 'body'>, bodyText: string): string {
+  const { writer, seq, kind, at, prev } = entry;
+  return `{"at":${JSON.stringify(at)},"body":${bodyText},"form":${CHAIN_FORM},"kind":${JSON.stringify(kind)},"prev":${JSON.stringify(prev)},"seq":${JSON.stringify(seq)},"writer":${JSON.stringify(writer)}}`;
 }
 
 /** The SHA-256 of an entry's canonical form, as lowercase hex. */
 export function hashOf(entry: Omit<ChainEntry, 'hash'>): string {
-  return createHash('sha256').update(canonicalForm(entry), 'utf8').digest('hex');
+  return sha256(canonicalForm(entry));
+}
+
+/** The SHA-256 of a text's UTF-8, as lowercase hex. */
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** The entry that follows `head` in its writer's chain. */

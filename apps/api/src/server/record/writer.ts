@@ -4,8 +4,8 @@
 // Each process run is a writer of its own (a new id, from 1), so nodes and runs never serialize on each other and
 // a restart never has to trust a head it reads back.
 import { generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
-import canonicalize from 'canonicalize';
-import { type ChainEntry, type ChainHead, type Checkpoint, GENESIS, headAfter, nextEntry, signCheckpoint } from './chain.ts';
+import { canonicalText } from './canonical-json.ts';
+import { type ChainEntry, type ChainHead, type Checkpoint, formWithBody, GENESIS, sha256, signCheckpoint } from './chain.ts';
 
 /** A writer's entry as its table keeps it: the chain's fields, and the row it was made from (`ref`), if any. */
 export interface EntryRow {
@@ -98,9 +98,12 @@ export class RecordWriter {
    * The body is read as JSON values only (canonicalize refuses anything else).
    */
   append(kind: string, at: string, ref: string | null, body: ChainEntry['body']): EntryRow {
-    const entry = nextEntry(this.head, kind, at, body);
-    this.head = headAfter(entry);
-    return { writer: entry.writer, seq: entry.seq, kind, at, ref, body: canonicalBody(body), prev: entry.prev, hash: entry.hash };
+    // The body's canonical text, made once: hashed within the entry's form and kept as the stored body.
+    const bodyText = canonicalText(body);
+    const unhashed = { writer: this.head.writer, seq: this.head.seq + 1, kind, at, prev: this.head.hash };
+    const entry = { ...unhashed, hash: sha256(formWithBody(unhashed, bodyText)) };
+    this.head = { writer: entry.writer, seq: entry.seq, hash: entry.hash };
+    return { writer: entry.writer, seq: entry.seq, kind, at, ref, body: bodyText, prev: entry.prev, hash: entry.hash };
   }
 
   /**
@@ -135,9 +138,4 @@ export class RecordWriter {
   announceCheckpoint(checkpoint: Checkpoint): void {
     for (const listener of this.listeners) listener({ checkpoint });
   }
-}
-
-/** The body as the hash states it (RFC 8785), so an export restates it byte for byte. */
-function canonicalBody(body: ChainEntry['body']): string {
-  return canonicalize(body) as string;
 }
