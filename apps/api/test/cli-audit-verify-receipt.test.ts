@@ -11,17 +11,17 @@ let s: TestServer;
 let text: string;
 beforeAll(async () => {
   s = await startSqliteServer();
+  // The policy saved first: the call is decided under a version whose change the record chains with its digest.
+  const policy = 'policies/refunds.policy.json';
+  const current = await s.call('GET', `/v1/documents/${encodeURIComponent(policy)}`, { key: s.key('owner') });
+  const saved = await postEdit(s, policy, s.key('owner'), { content: `${current.json.text.trimEnd()}\n\n`, reason: 'a blank line' });
+  expect(saved.status, saved.text).toBeLessThan(300);
   const args = { amount: '500', order: 'V-1' };
   const held = await s.call('POST', '/v1/agents/support-bot/calls', {
     key: s.key('agent'),
     body: { tool: 'issue_refund', arguments: args },
   });
   const id = held.json.approval.id as string;
-  // A policy saved meanwhile: a document change in the path, restated from the store's text as an export does.
-  const policy = 'policies/refunds.policy.json';
-  const current = await s.call('GET', `/v1/documents/${encodeURIComponent(policy)}`, { key: s.key('owner') });
-  const saved = await postEdit(s, policy, s.key('owner'), { content: `${current.json.text.trimEnd()}\n\n`, reason: 'a blank line' });
-  expect(saved.status, saved.text).toBeLessThan(300);
   expect((await s.call('POST', `/v1/approvals/${id}/approve`, { key: s.key('approver'), body: {} })).status).toBe(200);
   expect((await s.call('POST', `/v1/approvals/${id}/claim`, { key: s.key('agent'), body: { arguments: args } })).status).toBe(200);
   // Decisions after it, so the path runs past the held call's entries to the checkpoint.
@@ -54,10 +54,20 @@ function tampered(edit: (r: Json) => void): Json {
 describe('tollgate audit verify-receipt', () => {
   it('verifies the receipt with only the keys inside it', async () => {
     const receipt = JSON.parse(text);
+    // The version that decided is chained with its digest, which the receipt states; the path runs through it.
+    expect(receipt.documents).toHaveLength(1);
+    expect(receipt.documents[0].body).toMatchObject({ id: 'policies/refunds.policy.json', sequence: 2 });
+    expect(receipt.policy).toContainEqual({
+      document: 'policies/refunds.policy.json',
+      version: 2,
+      sha256: receipt.documents[0].body.text_sha256,
+    });
     expect(receipt.path.map((e: { kind: string }) => e.kind)).toContain('document.changed');
     const run = await verify(text);
     expect([run.code, run.stderr]).toEqual([0, '']);
-    expect(run.stdout).toMatch(/^audit verify-receipt: call .+: decision entry \d+ of .+, 3 approval entries, .+: verified\n$/);
+    expect(run.stdout).toMatch(
+      /^audit verify-receipt: call .+: decision entry \d+ of .+, 3 approval entries, 1 chained document version\(s\), .+: verified\n$/,
+    );
   });
 
   it('names what failed when the receipt was tampered with', async () => {
@@ -90,6 +100,14 @@ describe('tollgate audit verify-receipt', () => {
       ],
       ['the checkpoint left out', tampered((r) => (r.checkpoints = [])), 'uncovered', /no checkpoint of .+ covers the decision entry/],
       ['a policy version changed', tampered((r) => (r.policy[0].version += 1)), 'policy', /are not the ones the decision states/],
+      [
+        "a chained version's digest changed",
+        tampered((r) => {
+          for (const p of r.policy) if (p.version === 2) p.sha256 = '0'.repeat(64);
+        }),
+        'document',
+        /the digest stated for policies\/refunds\.policy\.json@2 is not the one the record chained/,
+      ],
     ];
     for (const [what, receipt, reason, message] of cases) {
       const run = await verify(receipt, '--json');

@@ -46,6 +46,7 @@ const Receipt = z
     call_id: Name,
     decision: Entry,
     approvals: z.array(Entry),
+    documents: z.array(Entry),
     covered: z.boolean(),
     path: z.array(Entry),
     checkpoints: z.array(Checkpoint),
@@ -87,6 +88,7 @@ function readReceipt(file: string, text: string): { receipt: ReadReceipt; keys: 
       ...receipt,
       decision: entry(receipt.decision),
       approvals: receipt.approvals.map(entry),
+      documents: receipt.documents.map(entry),
       path: receipt.path.map(entry),
     },
     keys,
@@ -102,7 +104,7 @@ export function auditVerifyReceipt(file: string, options: { json?: boolean }, io
     else
       io.stdout.write(
         `audit verify-receipt: call ${receipt.call_id}: decision entry ${verdict.decision.seq} of ${verdict.decision.writer}, ` +
-          `${verdict.approvals} approval entries, ${verdict.path} path entries to ${verdict.checkpoints} signed checkpoint(s), ` +
+          `${verdict.approvals} approval entries, ${verdict.documents} chained document version(s), ${verdict.path} path entries to ${verdict.checkpoints} signed checkpoint(s), ` +
           `${verdict.members} member signature(s): verified\n`,
       );
     return EXIT_OK;

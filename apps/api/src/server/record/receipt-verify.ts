@@ -21,10 +21,20 @@ export type ReceiptReason =
   | 'path'
   | 'signature'
   | 'checkpoint'
-  | 'policy';
+  | 'policy'
+  | 'document';
 
 export type ReceiptVerdict =
-  | { ok: true; decision: { writer: string; seq: number }; checkpoints: number; path: number; approvals: number; members: number }
+  | {
+      ok: true;
+      decision: { writer: string; seq: number };
+      checkpoints: number;
+      path: number;
+      approvals: number;
+      /** How many of the versions that decided have their text digest proven by a chained entry. */
+      documents: number;
+      members: number;
+    }
   | { ok: false; reason: ReceiptReason; message: string };
 
 /** A receipt as read: its public keys already read as keys (a key that does not read is left out, and so fails). */
@@ -43,7 +53,7 @@ function nameOf(entry: ChainEntry): string {
  * verifyReceipt(receipt, new Map([['n1', publicKey]])) // { ok: true, decision: { writer: 'n1', seq: 7 }, ... }
  */
 export function verifyReceipt(receipt: ReadReceipt, keys: ReadonlyMap<string, KeyObject>): ReceiptVerdict {
-  const stated = [receipt.decision, ...receipt.approvals];
+  const stated = [receipt.decision, ...receipt.approvals, ...receipt.documents];
   const bad = firstBadApproval(receipt.approvals, memberKeysOf(receipt.members));
   if (bad) return broken('approval_signature', bad.message);
   const statedWrong = statedProblem(receipt);
@@ -63,7 +73,7 @@ export function verifyReceipt(receipt: ReadReceipt, keys: ReadonlyMap<string, Ke
     const problem = pathProblem(entry, receipt.checkpoints, at, keys);
     if (problem) return problem;
   }
-  const policy = policyProblem(receipt);
+  const policy = policyProblem(receipt) ?? documentProblem(receipt);
   if (policy) return policy;
   return {
     ok: true,
@@ -71,6 +81,7 @@ export function verifyReceipt(receipt: ReadReceipt, keys: ReadonlyMap<string, Ke
     checkpoints: receipt.checkpoints.length,
     path: receipt.path.length,
     approvals: receipt.approvals.length,
+    documents: receipt.documents.length,
     members: receipt.members.length,
   };
 }
@@ -84,6 +95,8 @@ function statedProblem(receipt: ReadReceipt): ReceiptVerdict | undefined {
   for (const entry of approvals)
     if (!entry.kind.startsWith('approval.') || entry.body.call_id !== call_id || entry.body.id !== request)
       return broken('approval', `the ${nameOf(entry)} is not of the approval request of call ${call_id}`);
+  for (const entry of receipt.documents)
+    if (entry.kind !== 'document.changed') return broken('document', `the ${nameOf(entry)} is not a document's change`);
   return undefined;
 }
 
@@ -130,5 +143,17 @@ function policyProblem(receipt: ReadReceipt): ReceiptVerdict | undefined {
     .sort();
   if (named.join('\n') !== stated.join('\n'))
     return broken('policy', `the versions named (${named.join(', ')}) are not the ones the decision states (${stated.join(', ')})`);
+  return undefined;
+}
+
+/** Each chained document change must be of a version named, with the digest the receipt states for it. */
+function documentProblem(receipt: ReadReceipt): ReceiptVerdict | undefined {
+  for (const entry of receipt.documents) {
+    const { id, sequence, text_sha256 } = entry.body;
+    const named = receipt.policy.find((p) => p.document === id && p.version === sequence);
+    if (!named) return broken('document', `the ${nameOf(entry)} is of ${String(id)}@${String(sequence)}, not a version that decided`);
+    if (named.sha256 !== text_sha256)
+      return broken('document', `the digest stated for ${named.document}@${named.version} is not the one the record chained`);
+  }
   return undefined;
 }

@@ -1,6 +1,6 @@
-// A decision's receipt (docs/audit.md, "Receipts"): the decision's entry and its approval's entries, each writer's
-// entries from them up to the checkpoint that covers them, those checkpoints, the writers' and signing members'
-// public keys, and the digests of the document versions that decided. Enough to check offline, with nothing else,
+// A decision's receipt (docs/audit.md, "Receipts"): the decision's entry, its approval's entries and the chained
+// changes of the document versions that decided, each writer's entries from them up to the checkpoint that covers
+// them, those checkpoints, the writers' and signing members' public keys, and the digests of the versions' texts. Enough to check offline, with nothing else,
 // that the decision was chained at its place and covered by a checkpoint its writer signed
 // (`tollgate audit verify-receipt`, receipt-verify.ts). Entries are restated from their rows as they stand, as an
 // export does (export.ts), so a row edited since no longer hashes to its entry.
@@ -9,6 +9,7 @@ import type { DocumentStore } from '@tollgate/store';
 import type { DecisionRow } from '../state/decisions/model.ts';
 import { readStoredJson } from '../state/stored-json.ts';
 import type { ChainEntry, Checkpoint } from './chain.ts';
+import { DOCUMENT_CHANGED, documentRef } from './documents.ts';
 import { restated } from './export.ts';
 import type { RecordReader } from './reader.ts';
 import type { EntryRow } from './writer.ts';
@@ -29,6 +30,12 @@ export interface Receipt {
   decision: ChainEntry;
   /** The entries of the call's approval request (requested, decided, claimed), if it was held. */
   approvals: ChainEntry[];
+  /**
+   * The `document.changed` entry of each version that decided, where the record holds one that a checkpoint covers
+   * (a version stored before the record, or whose writer never signed over it, has none here): it chains the
+   * version's text digest, which `policy` must then state.
+   */
+  documents: ChainEntry[];
   /** Whether every entry above is covered by a checkpoint, and so `path` and `checkpoints` are given. */
   covered: boolean;
   /** Each writer's entries from the first stated one to the checkpoint covering the last, by writer, in order. */
@@ -66,13 +73,24 @@ export async function buildReceipt(source: ReceiptSource, store: DocumentStore, 
   const approvalRows: EntryRow[] = [];
   for (const approval of await reader.approvalsOfCall(callId))
     approvalRows.push(...(await reader.entriesOf(approval.id)).filter((e) => e.kind.startsWith('approval.')));
-  const stated = [decisionRow, ...approvalRows].map((e) => ({ ...e, seq: Number(e.seq) }));
-
-  let covering = await coveringOf(reader, stated);
-  if (covering.some((c, i) => c === undefined && stated[i]?.writer === source.recordWriter.id)) {
-    await source.checkpointRecord();
-    covering = await coveringOf(reader, stated);
+  const versions = versionsOf(row);
+  const documentRows: EntryRow[] = [];
+  for (const { document, version } of versions) {
+    const [entry] = (await reader.entriesOf(documentRef(document, version))).filter((e) => e.kind === DOCUMENT_CHANGED);
+    if (entry) documentRows.push(entry);
   }
+  const seqd = (e: EntryRow) => ({ ...e, seq: Number(e.seq) });
+  const call = [decisionRow, ...approvalRows].map(seqd);
+
+  let covering = await coveringOf(reader, [...call, ...documentRows.map(seqd)]);
+  if (covering.some((c, i) => c === undefined && [...call, ...documentRows][i]?.writer === source.recordWriter.id)) {
+    await source.checkpointRecord();
+    covering = await coveringOf(reader, [...call, ...documentRows.map(seqd)]);
+  }
+  // A document's entry no checkpoint covers is left out (its digest is then unproven); the call's must be covered.
+  const documentsCovered = documentRows.map(seqd).filter((_, i) => covering[call.length + i] !== undefined);
+  const stated = [...call, ...documentsCovered];
+  covering = covering.filter((c, i) => i < call.length || c !== undefined);
   const ranges = covering.every((c) => c !== undefined) ? rangesOf(stated, covering as Checkpoint[]) : undefined;
   const length = (ranges ?? []).reduce((n, r) => n + r.to - r.from + 1, 0);
   const covered = ranges !== undefined && length <= MAX_RECEIPT_PATH;
@@ -81,7 +99,9 @@ export async function buildReceipt(source: ReceiptSource, store: DocumentStore, 
   if (covered)
     for (const { writer, from, to } of ranges)
       path.push(...(await restated(reader, await reader.entries(writer, from - 1, to - from + 1), store)));
-  const [decision, ...approvals] = await restated(reader, stated, store);
+  const restatedAll = await restated(reader, stated, store);
+  const [decision, ...approvals] = restatedAll.slice(0, call.length);
+  const documents = restatedAll.slice(call.length);
   const checkpoints = covered ? uniqueCheckpoints(covering as Checkpoint[]) : [];
   const involved = new Set(stated.map((e) => e.writer));
   const writers = (await reader.writers()).filter((w) => involved.has(w.writer)).map(({ writer, public_key }) => ({ writer, public_key }));
@@ -96,12 +116,13 @@ export async function buildReceipt(source: ReceiptSource, store: DocumentStore, 
       call_id: callId,
       decision: decision as ChainEntry,
       approvals,
+      documents,
       covered,
       path,
       checkpoints,
       writers,
       members,
-      policy: await policyOf(store, row),
+      policy: await policyOf(store, versions),
     },
   };
 }
@@ -134,13 +155,17 @@ function uniqueCheckpoints(checkpoints: readonly Checkpoint[]): Checkpoint[] {
   return [...byPlace.values()].sort((a, b) => (a.writer < b.writer ? -1 : a.writer > b.writer ? 1 : a.seq - b.seq));
 }
 
-/** The versions that decided, each with the SHA-256 of the store's text of it now (null when the store has none). */
-async function policyOf(store: DocumentStore, row: DecisionRow): Promise<Receipt['policy']> {
+/** The versions that decided, as the decision's row states them. */
+function versionsOf(row: DecisionRow): { document: string; version: number }[] {
   const versions = readStoredJson(row.versions);
   if (versions === null || typeof versions !== 'object' || Array.isArray(versions)) return [];
+  return Object.entries(versions).flatMap(([document, version]) => (typeof version === 'number' ? [{ document, version }] : []));
+}
+
+/** The versions that decided, each with the SHA-256 of the store's text of it now (null when the store has none). */
+async function policyOf(store: DocumentStore, versions: readonly { document: string; version: number }[]): Promise<Receipt['policy']> {
   const out: Receipt['policy'] = [];
-  for (const [document, version] of Object.entries(versions)) {
-    if (typeof version !== 'number') continue;
+  for (const { document, version } of versions) {
     const stored = await store.getVersion(document, version).catch(() => undefined);
     const sha256 = stored ? createHash('sha256').update(stored.text, 'utf8').digest('hex') : null;
     out.push({ document, version, sha256 });

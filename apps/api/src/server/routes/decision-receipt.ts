@@ -43,6 +43,10 @@ const ReceiptSchema = z
     approvals: z
       .array(Entry)
       .openapi({ description: "The call's approval request's entries (requested, decided, claimed), if it was held." }),
+    documents: z.array(Entry).openapi({
+      description:
+        "The document.changed entry of each version that decided, where the record holds one a checkpoint covers: it chains the version's text digest.",
+    }),
     covered: z.boolean().openapi({
       description: `Whether a checkpoint covers every entry within ${MAX_RECEIPT_PATH} entries; false: no path nor checkpoints (another writer has not signed one yet).`,
     }),

@@ -1776,6 +1776,8 @@ export interface components {
       decision: components['schemas']['RecordEntry'];
       /** @description The call's approval request's entries (requested, decided, claimed), if it was held. */
       approvals: components['schemas']['RecordEntry'][];
+      /** @description The document.changed entry of each version that decided, where the record holds one a checkpoint covers: it chains the version's text digest. */
+      documents: components['schemas']['RecordEntry'][];
       /** @description Whether a checkpoint covers every entry within 10000 entries; false: no path nor checkpoints (another writer has not signed one yet). */
       covered: boolean;
       /** @description Each writer’s entries from the stated ones up to the checkpoints covering them, in order. */
