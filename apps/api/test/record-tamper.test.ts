@@ -185,5 +185,25 @@ for (const backend of BACKENDS) {
         expect((await exportAndVerify(f.a, range)).verdict).toMatchObject({ verified: false, reason: 'hash' });
       });
     });
+
+    it('names the claim of a request approved in the database, with no signed approval', async () => {
+      await withHistory(async (f) => {
+        const owner = await f.a.findMember('olivia');
+        const row = decisionRow({ at: at(13), decision: 'require_approval', rule: 'big-refunds' });
+        const approval = approvalRow(row, [owner?.id as string]);
+        approval.created_at = row.created_at;
+        await f.a.recordDecision(row.agent, undefined, () => ({ row, approval }));
+        // Approved by someone with the database, not by a member's signature: the agent's claim goes through.
+        await f.exec("UPDATE approvals SET status = 'approved', decided_by = ?, decided_at = ? WHERE id = ?", [
+          owner?.id,
+          at(14).toISOString(),
+          approval.id,
+        ]);
+        expect((await f.a.claimApproval(approval.id, row.arguments_digest, at(15))).ok).toBe(true);
+        const { verdict, lines } = await exportAndVerify(f.a);
+        const claimed = entryOf(lines, 'approval.claimed', (b) => b.id === approval.id);
+        expect(verdict).toMatchObject({ verified: false, reason: 'approval_signature', ...claimed });
+      });
+    });
   });
 }

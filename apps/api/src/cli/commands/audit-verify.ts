@@ -139,7 +139,9 @@ export function auditVerify(file: string, options: { json?: boolean }, io: CliIo
   // A part of a record (an export of a time range) is checked from where each writer's run starts.
   const chain = verifyRecord(record.entries, record.checkpoints, record.keys, record.range ? { starts: record.starts } : {});
   // The chain first; then each approval against its signer's key.
-  const badApproval = chain.ok ? firstBadApproval(record.entries, memberKeysOf(record.members)) : undefined;
+  const badApproval = chain.ok
+    ? firstBadApproval(record.entries, memberKeysOf(record.members), { partial: record.range !== undefined })
+    : undefined;
   const verdict: RecordVerdict = badApproval ? { ok: false, first: badApproval } : chain;
   const writers = new Set(record.entries.map((e) => e.writer)).size;
   if (verdict.ok) {

@@ -19,11 +19,26 @@ export function memberKeysOf(lines: readonly { member: string; public_key: strin
   return keys;
 }
 
-/** The first approval entry whose member signature does not hold, or undefined when every one does. */
-export function firstBadApproval(entries: readonly ChainEntry[], members: ReadonlyMap<string, KeyObject>): RecordBreak | undefined {
+/**
+ * The first approval entry whose member signature does not hold, or a claim of a request no signed approval in the
+ * record approved (a request set to approved in the database, bypassing the members, is claimed like any other);
+ * undefined when every one holds. A part of a record (`partial`) may hold a claim without its approval: only the
+ * signatures there are checked.
+ */
+export function firstBadApproval(
+  entries: readonly ChainEntry[],
+  members: ReadonlyMap<string, KeyObject>,
+  options: { partial?: boolean } = {},
+): RecordBreak | undefined {
+  const approved = new Set<unknown>();
+  for (const entry of entries) if (entry.kind === 'approval.decided' && entry.body.status === 'approved') approved.add(entry.body.id);
   for (const [index, entry] of entries.entries()) {
-    if (entry.kind !== 'approval.decided') continue;
-    const why = approvalProblem(entry.body, members);
+    const why =
+      entry.kind === 'approval.decided'
+        ? approvalProblem(entry.body, members)
+        : entry.kind === 'approval.claimed' && !options.partial && !approved.has(entry.body.id)
+          ? `request ${String(entry.body.id)} was claimed, but no signed approval of it is in the record`
+          : undefined;
     if (why !== undefined)
       return {
         writer: entry.writer,
