@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalText } from '../src/server/record/canonical-json.ts';
 import { CHAIN_FORM, canonicalForm } from '../src/server/record/chain.ts';
+import { decisionBody, decisionBodyText } from '../src/server/record/entries.ts';
 
 /** Strings of any UTF-16 code units but lone surrogates (RFC 8785 refuses those; see below). */
 const text = fc.string({ unit: 'binary', maxLength: 24 });
@@ -50,6 +51,33 @@ describe("the record's canonical JSON", () => {
     fc.assert(
       fc.property(entry, (e) => {
         expect(canonicalForm(e)).toBe(canonicalize({ form: CHAIN_FORM, ...e }));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("writes a decision's body in one pass as canonicalText writes the object", () => {
+    const nullable = fc.option(text, { nil: null });
+    const row = fc.record({
+      call_id: text,
+      agent: text,
+      tool: text,
+      action: nullable,
+      amount: nullable,
+      currency: nullable,
+      decision: text,
+      rule: nullable,
+      code: nullable,
+      versions: text,
+      arguments: nullable,
+      arguments_digest: text,
+      session: nullable,
+      created_at: text,
+      via: fc.constantFrom('http' as const, 'mcp' as const, null, undefined),
+    });
+    fc.assert(
+      fc.property(row, (r) => {
+        expect(decisionBodyText(r)).toBe(canonicalText(decisionBody(r)));
       }),
       { numRuns: 300 },
     );

@@ -43,6 +43,32 @@ export function decisionBody(row: DecisionRow): Body {
   };
 }
 
+/**
+ * decisionBody's canonical text (RFC 8785), written in one pass in its members' sorted order: the gate chains every
+ * call, so this skips building and sorting the object (apps/api/test/record-canonical.property.test.ts checks it
+ * against canonicalText(decisionBody(row))).
+ */
+export function decisionBodyText(row: DecisionRow): string {
+  // Every member a string or null, every name a fixed ASCII word: JSON.stringify writes them in the order given,
+  // which is RFC 8785's sorted order, escaping strings as RFC 8785 does. One native call.
+  return JSON.stringify({
+    action: row.action,
+    agent: row.agent,
+    amount: row.amount,
+    arguments_digest: row.arguments_digest,
+    call_id: row.call_id,
+    code: row.code,
+    created_at: row.created_at,
+    currency: row.currency,
+    decision: row.decision,
+    rule: row.rule,
+    session: row.session,
+    tool: row.tool,
+    versions: row.versions,
+    via: row.via ?? null,
+  });
+}
+
 /** A held call's approval request: what may be approved, under which policy version, by whom, until when. */
 export function approvalRequestedBody(row: ApprovalRow): Body {
   return {

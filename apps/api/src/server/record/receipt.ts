@@ -18,7 +18,7 @@ import type { EntryRow } from './writer.ts';
 export const RECEIPT_FORM = 1;
 
 /**
- * The most entries a receipt's path holds. A writer signs a checkpoint every 1,000 entries (writer.ts), so a path is
+ * The most entries a receipt's path holds. A writer signs a checkpoint every 5,000 entries (writer.ts), so a path is
  * far shorter unless a writer stopped signing; over this, the receipt says `covered: false` rather than grow.
  */
 export const MAX_RECEIPT_PATH = 10_000;

@@ -37,12 +37,12 @@ export class SqliteRecord {
   }
 
   /**
-   * The next entry, for a row the decision log writes (it commits them together). Registers the writer first,
-   * and signs a checkpoint soon when enough entries have gathered.
+   * The next entry, for a row the decision log writes (it commits them together); the body an object, or its
+   * canonical text. Registers the writer first, and signs a checkpoint soon when enough entries have gathered.
    */
-  entry(kind: string, at: string, ref: string | null, body: ChainEntry['body']): EntryRow {
+  entry(kind: string, at: string, ref: string | null, body: ChainEntry['body'] | string): EntryRow {
     this.register();
-    const row = this.writer.append(kind, at, ref, body);
+    const row = typeof body === 'string' ? this.writer.appendText(kind, at, ref, body) : this.writer.append(kind, at, ref, body);
     this.writer.announce([row]);
     if (this.writer.unchecked >= CHECKPOINT_ENTRIES) setImmediate(() => this.checkpointQuietly());
     return row;

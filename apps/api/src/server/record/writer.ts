@@ -6,6 +6,7 @@
 import { generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
 import { canonicalText } from './canonical-json.ts';
 import { type ChainEntry, type ChainHead, type Checkpoint, formWithBody, GENESIS, sha256, signCheckpoint } from './chain.ts';
+import { ENTRY_SOURCES } from './entries.ts';
 
 /** A writer's entry as its table keeps it: the chain's fields, and the row it was made from (`ref`), if any. */
 export interface EntryRow {
@@ -24,12 +25,18 @@ export interface EntryRow {
 /** An entry's values in the record_entries table's column order. */
 export const ENTRY_COLUMNS = ['writer', 'seq', 'kind', 'at', 'ref', 'body', 'prev', 'hash'] as const;
 
+/**
+ * An entry's values in the record_entries table's column order. A kind stated by a row (entries.ts, ENTRY_SOURCES)
+ * keeps no copy of its body: the row is the body, which an export restates, and a copy would double what the gate's
+ * writes cost (docs/performance.md).
+ */
 export function entryValues(row: EntryRow): unknown[] {
-  return [row.writer, row.seq, row.kind, row.at, row.ref, row.body, row.prev, row.hash];
+  const body = row.kind in ENTRY_SOURCES ? '' : row.body;
+  return [row.writer, row.seq, row.kind, row.at, row.ref, body, row.prev, row.hash];
 }
 
 /** After this many entries a writer signs a checkpoint at its next chance (and at least every CHECKPOINT_MS). */
-export const CHECKPOINT_ENTRIES = 1000;
+export const CHECKPOINT_ENTRIES = 5000;
 export const CHECKPOINT_MS = 10_000;
 
 /**
@@ -98,12 +105,17 @@ export class RecordWriter {
    * The body is read as JSON values only (canonicalize refuses anything else).
    */
   append(kind: string, at: string, ref: string | null, body: ChainEntry['body']): EntryRow {
-    // The body's canonical text, made once: hashed within the entry's form and kept as the stored body.
-    const bodyText = canonicalText(body);
-    const unhashed = { writer: this.head.writer, seq: this.head.seq + 1, kind, at, prev: this.head.hash };
-    const entry = { ...unhashed, hash: sha256(formWithBody(unhashed, bodyText)) };
-    this.head = { writer: entry.writer, seq: entry.seq, hash: entry.hash };
-    return { writer: entry.writer, seq: entry.seq, kind, at, ref, body: bodyText, prev: entry.prev, hash: entry.hash };
+    return this.appendText(kind, at, ref, canonicalText(body));
+  }
+
+  /** As append, with the body given as its canonical text (entries.ts writes a decision's in one pass). */
+  appendText(kind: string, at: string, ref: string | null, bodyText: string): EntryRow {
+    const { writer, hash: prev } = this.head;
+    const seq = this.head.seq + 1;
+    // The body's canonical text is hashed within the entry's form and kept as the entry's body.
+    const hash = sha256(formWithBody({ writer, seq, kind, at, prev }, bodyText));
+    this.head = { writer, seq, hash };
+    return { writer, seq, kind, at, ref, body: bodyText, prev, hash };
   }
 
   /**

@@ -10,6 +10,7 @@ import {
   approvalRequestedBody,
   authorizationBody,
   decisionBody,
+  decisionBodyText,
   TOOL_AUTHORIZED,
 } from '../record/entries.ts';
 import { RecordReader } from '../record/reader.ts';
@@ -146,7 +147,7 @@ export class SqliteStateStore implements StateStore {
         return { entries, rewind: () => this.record.writer.rewind(mark) };
       });
     } else {
-      log.record(row, () => this.record.entry('decision', row.created_at, row.call_id, decisionBody(row)));
+      log.record(row, () => this.record.entry('decision', row.created_at, row.call_id, decisionBodyText(row)));
     }
     return record;
   }

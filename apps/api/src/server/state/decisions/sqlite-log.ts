@@ -36,9 +36,11 @@ const entries = new WeakMap<DecisionRow, unknown[]>();
 const RETRY_MS = 100;
 /**
  * At most this many batches wait on the writer thread; past it the gate waits for the writer (a slow disk),
- * so what a crash can lose stays a few milliseconds of decisions however far the disk falls behind.
+ * so what a crash can lose stays a few milliseconds of decisions however far the disk falls behind. Four, not
+ * two, since each row carries its record entry: at two the gate waited on a writer that only fell behind for a
+ * moment, about a tenth of its throughput on two cores (docs/performance.md, "The record").
  */
-const MAX_UNWRITTEN_BATCHES = 2;
+const MAX_UNWRITTEN_BATCHES = 4;
 
 /** Queued decision rows of one database, written in batches. */
 export class DecisionLog {
