@@ -1,12 +1,23 @@
 // Documents' changes in the record (docs/audit.md): a policy edited over the real API is chained with its text's
 // digest; `tollgate audit export` restates the digest from the version's text as the store holds it, so the export of
 // an untouched workspace verifies and one whose stored version text was rewritten (its digest too, as someone with the
-// folder would) fails `tollgate audit verify` at that entry.
+// folder would) fails `tollgate audit verify` at that entry. On PostgreSQL, with the documents in the same database,
+// the same holds of a version's text rewritten in its table.
+
+import { createPublicKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { applyDocumentMigrations, PostgresDocumentStore } from '@tollgate/store';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { textDigest } from '../src/server/record/documents.ts';
+import { freshSchema, POSTGRES_UNREACHABLE } from '../../../packages/store/test/postgres-fixture.ts';
+import { EventHub } from '../src/server/event-hub.ts';
+import { verifyRecord } from '../src/server/record/chain.ts';
+import { chainDocumentChanges, textDigest } from '../src/server/record/documents.ts';
+import { exportRecord, type RecordLine } from '../src/server/record/export.ts';
+import { migratePostgres, POSTGRES_STATE_MIGRATIONS } from '../src/server/state/postgres-migrations.ts';
+import { PostgresStateStore } from '../src/server/state/postgres-state.ts';
 import { runCli } from './cli-harness.ts';
 import { postEdit, startSqliteServer } from './server-harness.ts';
 
@@ -70,5 +81,59 @@ describe("a document's change in the record", () => {
 
     writeFileSync(file, original);
     expect((await exportAndVerify()).verdict).toMatchObject({ verified: true });
+  });
+});
+
+describe.skipIf(POSTGRES_UNREACHABLE !== undefined)("a document's change in the record on PostgreSQL", () => {
+  it('is chained from the store on the same database, and a version text rewritten there is named', async () => {
+    const schema = await freshSchema('record_docs');
+    const pool = new pg.Pool({ connectionString: schema.url, max: 4 });
+    const client = await pool.connect();
+    try {
+      await applyDocumentMigrations(client);
+    } finally {
+      client.release();
+    }
+    await migratePostgres(pool, POSTGRES_STATE_MIGRATIONS);
+    const store = await PostgresDocumentStore.open({ pool, listen: false });
+    const state = await PostgresStateStore.open(pool);
+    try {
+      const events = new EventHub();
+      const stop = chainDocumentChanges(events, store, state, () => new Date());
+      const saved = await store.save({
+        id: 'notes/policy.txt',
+        text: 'refunds up to 50',
+        author: { kind: 'person', label: 'olivia' },
+        reason: 'first',
+      });
+      events.publish({ type: 'document', id: saved.id, sequence: saved.sequence });
+      await stop();
+      await state.checkpointRecord();
+
+      const verify = async () => {
+        const lines: RecordLine[] = [];
+        await exportRecord(state.recordReader, (line) => void lines.push(line), { documents: store });
+        const entries = lines.flatMap((l) => (l.type === 'entry' ? [l] : []));
+        const keys = new Map(lines.flatMap((l) => (l.type === 'writer' ? [[l.writer, createPublicKey(l.public_key)] as const] : [])));
+        const checkpoints = lines.flatMap((l) => (l.type === 'checkpoint' ? [l] : []));
+        return { entries, verdict: verifyRecord(entries, checkpoints, keys) };
+      };
+      const untouched = await verify();
+      expect(untouched.verdict.ok).toBe(true);
+      const entry = untouched.entries.find((e) => e.kind === 'document.changed');
+      expect(entry?.body).toMatchObject({ id: 'notes/policy.txt', sequence: saved.sequence, text_sha256: textDigest('refunds up to 50') });
+
+      await pool.query("UPDATE document_versions SET text = convert_to('refunds up to 5000', 'UTF8') WHERE id = $1 AND sequence = $2", [
+        saved.id,
+        saved.sequence,
+      ]);
+      const tampered = await verify();
+      expect(tampered.verdict).toMatchObject({ ok: false, first: { reason: 'hash', writer: entry?.writer, seq: entry?.seq } });
+    } finally {
+      await store.close();
+      await state.close();
+      await pool.end();
+      await schema.drop();
+    }
   });
 });
