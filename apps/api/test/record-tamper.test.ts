@@ -21,7 +21,7 @@ const at = (s: number) => new Date(T0 + s * 1000);
 
 async function decide(state: StateStore, over: Parameters<typeof decisionRow>[0]): Promise<string> {
   const row = decisionRow(over);
-  await state.recordDecision(row.agent, undefined, () => ({ row }));
+  await state.recordDecision(row.agent, row.session ?? undefined, () => ({ row }));
   return row.call_id;
 }
 
@@ -41,7 +41,11 @@ async function makeHistory(f: StateFixture): Promise<History> {
   expect((await f.a.decideApproval(approval.id, owner, 'approved', 'fine', at(5))).ok).toBe(true);
   expect((await f.a.claimApproval(approval.id, heldRow.arguments_digest, at(6))).ok).toBe(true);
   await f.a.createMember('ravi', 'approver', at(7));
-  const bCalls = [await decide(f.b, { at: at(8), agent: 'agent-b' }), await decide(f.b, { at: at(9), agent: 'agent-b' })];
+  // b's calls are of a session: on PostgreSQL the database chains them as it writes them (decisions/postgres-log.ts).
+  const bCalls = [
+    await decide(f.b, { at: at(8), agent: 'agent-b', session: 's1' }),
+    await decide(f.b, { at: at(9), agent: 'agent-b', session: 's1' }),
+  ];
   await f.b.checkpointRecord(at(10));
   await f.a.checkpointRecord(at(11));
   aCalls.push(await decide(f.a, { at: at(12) }));

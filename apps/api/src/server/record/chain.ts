@@ -64,6 +64,18 @@ export function formWithBody(entry: Omit<ChainEntry, 'hash' | 'body'>, bodyText:
   return `{"at":${JSON.stringify(at)},"body":${bodyText},"form":${CHAIN_FORM},"kind":${JSON.stringify(kind)},"prev":${JSON.stringify(prev)},"seq":${JSON.stringify(seq)},"writer":${JSON.stringify(writer)}}`;
 }
 
+/**
+ * An entry's canonical form split around its place, for a writer that lets the database chain it
+ * (tollgate_record_session_calls_chained, state/postgres-migrations.ts): the form is `head + prev + '","seq":' + seq
+ * + tail`, exactly formWithBody's text.
+ */
+export function formAroundPlace(writer: string, kind: string, at: string, bodyText: string): { head: string; tail: string } {
+  return {
+    head: `{"at":${JSON.stringify(at)},"body":${bodyText},"form":${CHAIN_FORM},"kind":${JSON.stringify(kind)},"prev":"`,
+    tail: `,"writer":${JSON.stringify(writer)}}`,
+  };
+}
+
 /** The SHA-256 of an entry's canonical form, as lowercase hex. */
 export function hashOf(entry: Omit<ChainEntry, 'hash'>): string {
   return sha256(canonicalForm(entry));

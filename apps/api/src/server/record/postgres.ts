@@ -6,7 +6,7 @@ import { inTransaction } from '@tollgate/store';
 import type pg from 'pg';
 import { placeholders, type Queryable, rowsOf } from '../state/postgres-query.ts';
 import { POSTGRES_MARK } from '../state/statement.ts';
-import type { ChainEntry, Checkpoint } from './chain.ts';
+import { type ChainEntry, type ChainHead, type Checkpoint, GENESIS } from './chain.ts';
 import {
   CHECKPOINT_ENTRIES,
   CHECKPOINT_MS,
@@ -38,6 +38,8 @@ export async function insertEntries(on: Queryable, rows: readonly EntryRow[]): P
 export class PostgresRecord {
   readonly writer = new RecordWriter();
   private registered: Promise<void> | undefined;
+  /** Set when a write failed: whether it was written is not known until the chain's head is read back. */
+  private unsure = false;
   private lane: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -52,6 +54,7 @@ export class PostgresRecord {
   chained<T>(work: (append: AppendEntry) => Promise<T>): Promise<T> {
     const run = async (): Promise<T> => {
       await this.register();
+      if (this.unsure) await this.resync();
       const mark = this.writer.position;
       const appended: EntryRow[] = [];
       const append: AppendEntry = (kind, at, ref, body) => {
@@ -66,12 +69,28 @@ export class PostgresRecord {
         return result;
       } catch (err) {
         this.writer.rewind(mark);
+        // A write whose answer was lost (a connection cut as it committed) may have been written after all: the next
+        // write reads where the chain stands before it appends, so it neither repeats a place nor leaves a gap.
+        this.unsure = true;
         throw err;
       }
     };
     const result = this.lane.then(run, run);
     this.lane = result.catch(() => {});
     return result;
+  }
+
+  /**
+   * Runs `work` alone among this writer's writes, given the chain's head: it writes entries chained from that head
+   * itself (the database chains a batch of session calls) and answers them, which the head then follows.
+   */
+  chainedFrom<T>(work: (head: ChainHead) => Promise<{ result: T; written: EntryRow[] }>): Promise<T> {
+    return this.chained(async () => {
+      const { result, written } = await work(this.writer.position);
+      this.writer.adopt(written);
+      this.writer.announce(written);
+      return result;
+    });
   }
 
   /** Runs `work` in a transaction of its own, its entries written in it (chained). */
@@ -120,6 +139,19 @@ export class PostgresRecord {
   private async seen(): Promise<Checkpoint['seen']> {
     const since = new Date(Date.now() - SEEN_WITHIN_MS).toISOString();
     return seenOf(await rowsOf<SeenRow>(this.pool, seenSql(POSTGRES_MARK), [this.writer.id, since]));
+  }
+
+  /** Reads this writer's head as written, and takes it as the chain's. */
+  private async resync(): Promise<void> {
+    const [last] = await rowsOf<{ seq: number; hash: string }>(
+      this.pool,
+      'SELECT seq, hash FROM record_entries WHERE writer = $1 ORDER BY seq DESC LIMIT 1',
+      [this.writer.id],
+    );
+    this.writer.rewind(
+      last ? { writer: this.writer.id, seq: Number(last.seq), hash: last.hash } : { writer: this.writer.id, seq: 0, hash: GENESIS },
+    );
+    this.unsure = false;
   }
 
   private register(): Promise<void> {

@@ -119,6 +119,18 @@ export class RecordWriter {
   }
 
   /**
+   * Takes entries another party chained from this head (the database, for a batch of session calls) as appended:
+   * the head follows the last. Each must follow the one before it, from the head.
+   */
+  adopt(rows: readonly EntryRow[]): void {
+    for (const row of rows) {
+      if (row.seq !== this.head.seq + 1 || row.prev !== this.head.hash)
+        throw new Error(`entry ${row.seq} does not follow the chain's head`);
+      this.head = { writer: this.head.writer, seq: row.seq, hash: row.hash };
+    }
+  }
+
+  /**
    * Puts the head back where `mark` says: a write that failed takes its entries back, so the chain has no gap. Only
    * the one writing may do it, before anything else appends (the stores write a writer's entries one write at a time).
    */

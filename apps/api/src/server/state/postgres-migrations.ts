@@ -222,6 +222,44 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (writer, seq)
    );
    CREATE INDEX record_checkpoints_by_time ON record_checkpoints (at);`,
+  // Calls of sessions recorded and chained in one statement a batch (decisions/postgres-log.ts): as
+  // tollgate_record_session_calls, and each call written gets this node's next record entry, chained in the order
+  // written from the head the node gives (p_seq, p_prev). The node gives each call's canonical form but for its
+  // place (record/chain.ts, formWithBody): p_heads[i] up to the previous entry's hash, then the hash, the seq and
+  // p_tail; the hash is the SHA-256 of that text's UTF-8, as the node would make it. Answers each written call's
+  // entry seq and hash, so the node's head follows.
+  `CREATE FUNCTION tollgate_record_session_calls_chained(p_locks TEXT[], p_agents TEXT[], p_sessions TEXT[], p_seen BIGINT[], p_rows JSONB[],
+     p_writer TEXT, p_seq INTEGER, p_prev TEXT, p_heads TEXT[], p_tail TEXT, p_ats TEXT[], p_refs TEXT[])
+   RETURNS TABLE (item INTEGER, rowid BIGINT, call_id TEXT, tool TEXT, arguments TEXT, created_at TEXT, written BOOLEAN, entry_seq INTEGER, entry_hash TEXT)
+   LANGUAGE plpgsql AS $$
+   #variable_conflict use_column
+   DECLARE
+     v_key BIGINT;
+     v_rowid BIGINT;
+     v_seq INTEGER := p_seq;
+     v_prev TEXT := p_prev;
+     v_hash TEXT;
+     i INTEGER;
+   BEGIN
+     FOR v_key IN SELECT DISTINCT hashtextextended(l, 0) AS k FROM unnest(p_locks) AS l ORDER BY k LOOP
+       PERFORM pg_advisory_xact_lock(v_key);
+     END LOOP;
+     FOR i IN 1 .. coalesce(array_length(p_locks, 1), 0) LOOP
+       RETURN QUERY SELECT i, d.rowid, d.call_id, d.tool, d.arguments, d.created_at, FALSE, NULL::INTEGER, NULL::TEXT FROM decisions d
+         WHERE d.agent = p_agents[i] AND d.session = p_sessions[i] AND d.decision = 'allow' AND d.rowid > p_seen[i]
+         ORDER BY d.created_at, d.rowid;
+       IF NOT FOUND THEN
+         v_rowid := nextval(pg_get_serial_sequence('decisions', 'rowid'));
+         INSERT INTO decisions SELECT r.* FROM jsonb_populate_record(NULL::decisions, p_rows[i] || jsonb_build_object('rowid', v_rowid)) r;
+         v_seq := v_seq + 1;
+         v_hash := encode(sha256(convert_to(p_heads[i] || v_prev || '","seq":' || v_seq::text || p_tail, 'UTF8')), 'hex');
+         INSERT INTO record_entries (writer, seq, kind, at, ref, body, prev, hash)
+           VALUES (p_writer, v_seq, 'decision', p_ats[i], p_refs[i], '', v_prev, v_hash);
+         v_prev := v_hash;
+         RETURN QUERY SELECT i, v_rowid, NULL::TEXT, NULL::TEXT, NULL::TEXT, NULL::TEXT, TRUE, v_seq, v_hash;
+       END IF;
+     END LOOP;
+   END $$;`,
 ];
 
 /** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */

@@ -12,10 +12,10 @@
 //   read once is kept, and later reads fetch only the rows above the highest rowid seen (model.ts,
 //   SessionHistories).
 
-import { inTransaction } from '@tollgate/store';
 import type pg from 'pg';
-import { approvalRequestedBody, decisionBody } from '../../record/entries.ts';
-import { type AppendEntry, insertEntries, insertEntriesSql, type PostgresRecord } from '../../record/postgres.ts';
+import { formAroundPlace } from '../../record/chain.ts';
+import { approvalRequestedBody, decisionBody, decisionBodyText } from '../../record/entries.ts';
+import { type AppendEntry, insertEntriesSql, type PostgresRecord } from '../../record/postgres.ts';
 import { type EntryRow, entryValues } from '../../record/writer.ts';
 import type { ApprovalRow } from '../approvals/model.ts';
 import { insertApproval } from '../approvals/postgres.ts';
@@ -83,7 +83,7 @@ export async function insertDecisions(on: Queryable, rows: readonly DecisionRow[
 const SESSION_SINCE_SQL = sessionSinceSql(POSTGRES_MARK);
 
 const RECORD_SESSION_CALLS_SQL =
-  'SELECT item, rowid, call_id, tool, arguments, created_at, written FROM tollgate_record_session_calls($1, $2, $3, $4, $5)';
+  'SELECT item, rowid, call_id, tool, arguments, created_at, written, entry_seq, entry_hash FROM tollgate_record_session_calls_chained($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)';
 
 /** Tries of the one-statement write before a call of a contended session is decided under the lock instead. */
 const MAX_OPTIMISTIC = 4;
@@ -114,36 +114,56 @@ function columnsOf(row: DecisionRow): Record<string, unknown> {
 }
 
 /**
- * Writes a batch of session calls in one statement, and the record entries of those written in the same
- * transaction; answers each call's outcome, in order.
+ * Writes a batch of session calls in one statement, which also chains the record entries of those written from this
+ * node's head (tollgate_record_session_calls_chained); answers each call's outcome, in order.
  */
 function writeSessionBatch(pool: pg.Pool, record: PostgresRecord, batch: readonly SessionWrite[]): Promise<SessionOutcome[]> {
-  return record.chained((append) =>
-    inTransaction(pool, async (client) => {
-      const outcomes = await writeSessionCalls(client, batch);
-      const entries = batch.flatMap((w, i) => (outcomes[i]?.written ? appendDecision(append, w.row) : []));
-      await insertEntries(client, entries);
-      return outcomes;
-    }),
-  );
-}
-
-async function writeSessionCalls(on: Queryable, batch: readonly SessionWrite[]): Promise<SessionOutcome[]> {
-  const answers = await preparedRowsOf<SessionAnswer>(on, RECORD_SESSION_CALLS_SQL, [
-    batch.map((w) => w.lock),
-    batch.map((w) => w.agent),
-    batch.map((w) => w.session),
-    batch.map((w) => w.seen),
-    batch.map((w) => JSON.stringify(columnsOf(w.row))),
-  ]);
-  const outcomes: SessionOutcome[] = batch.map(() => ({ written: false, missed: [] }));
-  for (const a of answers) {
-    const outcome = outcomes[a.item - 1];
-    if (outcome === undefined) continue;
-    if (a.written) outcomes[a.item - 1] = { written: true, rowid: a.rowid };
-    else if (!outcome.written) outcome.missed.push(a);
-  }
-  return outcomes;
+  return record.chainedFrom(async (head) => {
+    const forms = batch.map((w) => formAroundPlace(head.writer, 'decision', w.row.created_at, decisionBodyText(w.row)));
+    const answers = await preparedRowsOf<SessionAnswer & { entry_seq: number | null; entry_hash: string | null }>(
+      pool,
+      RECORD_SESSION_CALLS_SQL,
+      [
+        batch.map((w) => w.lock),
+        batch.map((w) => w.agent),
+        batch.map((w) => w.session),
+        batch.map((w) => w.seen),
+        batch.map((w) => JSON.stringify(columnsOf(w.row))),
+        head.writer,
+        head.seq,
+        head.hash,
+        forms.map((f) => f.head),
+        forms[0]?.tail ?? '',
+        batch.map((w) => w.row.created_at),
+        batch.map((w) => w.row.call_id),
+      ],
+    );
+    const outcomes: SessionOutcome[] = batch.map(() => ({ written: false, missed: [] }));
+    const written: EntryRow[] = [];
+    let prev = head.hash;
+    for (const a of answers) {
+      const outcome = outcomes[a.item - 1];
+      const w = batch[a.item - 1];
+      if (outcome === undefined || w === undefined) continue;
+      if (a.written) {
+        outcomes[a.item - 1] = { written: true, rowid: a.rowid };
+        const { row } = w;
+        const hash = a.entry_hash as string;
+        written.push({
+          writer: head.writer,
+          seq: Number(a.entry_seq),
+          kind: 'decision',
+          at: row.created_at,
+          ref: row.call_id,
+          body: decisionBodyText(row),
+          prev,
+          hash,
+        });
+        prev = hash;
+      } else if (!outcome.written) outcome.missed.push(a);
+    }
+    return { result: outcomes, written };
+  });
 }
 
 export class PostgresDecisionLog {
