@@ -12,7 +12,7 @@ import { bearerAuth } from '../../apps/api/src/server/auth.ts';
 import { bodyLimit, MAX_REQUEST_BODY_BYTES } from '../../apps/api/src/server/body-limit.ts';
 import type { AppContext } from '../../apps/api/src/server/context.ts';
 import { router } from '../../apps/api/src/server/openapi.ts';
-import { decisionBody } from '../../apps/api/src/server/record/entries.ts';
+import { decisionBodyText } from '../../apps/api/src/server/record/entries.ts';
 import { RecordWriter } from '../../apps/api/src/server/record/writer.ts';
 import { startServer } from '../../apps/api/test/server-harness.ts';
 import { cerbosBinary, cerbosCheckBody, cerbosResources, startCerbos } from './cerbos-peer.ts';
@@ -278,7 +278,9 @@ function chainFigures(decidedPerSecond: number[]): Figure[] {
     created_at: '2026-12-04T10:00:00.000Z',
     via: 'http' as const,
   };
-  const { batchMicros } = measureStream(20_000, (i) => writer.append('decision', row.created_at, `${row.call_id}${i}`, decisionBody(row)));
+  const { batchMicros } = measureStream(20_000, (i) =>
+    writer.append('decision', row.created_at, `${row.call_id}${i}`, decisionBodyText(row)),
+  );
   const micros = median(batchMicros);
   return [
     figureOf('api', "api record: one decision's chain entry (body, RFC 8785 form, SHA-256)", 'µs', batchMicros),

@@ -9,37 +9,13 @@ import type { JsonValue } from '../../server/record/chain.ts';
 import { type ReadReceipt, verifyReceipt } from '../../server/record/receipt-verify.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { readTextFile } from '../read-input.ts';
-import { holdsKeptNumber } from './audit-verify.ts';
+import { checkpointFields, entryFields, Hex64, holdsKeptNumber, Key, Name, Seq } from './record-shapes.ts';
 
 /** The largest receipt read: a path of 10,000 entries (record/receipt.ts) is far under it. */
 const MAX_RECEIPT_BYTES = 64 * 1024 * 1024;
 
-const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
-const Name = z.string().min(1).max(256);
-const Seq = z.number().int().min(1);
-const Key = z.string().min(1).max(4096);
-
-const Entry = z
-  .object({
-    writer: Name,
-    seq: Seq,
-    kind: Name,
-    at: z.string().min(1).max(64),
-    body: z.record(z.string(), z.unknown()),
-    prev: Hex64,
-    hash: Hex64,
-  })
-  .strict();
-const Checkpoint = z
-  .object({
-    writer: Name,
-    seq: Seq,
-    head: Hex64,
-    at: z.string().min(1).max(64),
-    seen: z.record(z.string(), z.object({ seq: z.number().int().min(0), head: Hex64 }).strict()),
-    signature: z.string().min(1).max(256),
-  })
-  .strict();
+const Entry = z.object(entryFields).strict();
+const Checkpoint = z.object(checkpointFields).strict();
 const Receipt = z
   .object({
     receipt: z.literal(1),

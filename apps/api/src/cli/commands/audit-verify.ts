@@ -3,7 +3,7 @@
 // (server/record/chain.ts), and the first place anything was changed, removed, inserted or reordered named by
 // its line. Exit 0 verified, 1 broken (RECORD_BROKEN), 2 unreadable (RECORD_UNREADABLE).
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { isJsonNumber, readJsonText } from '@tollgate/engine/source';
+import { readJsonText } from '@tollgate/engine/source';
 import { z } from 'zod';
 import { firstBadApproval, memberKeysOf } from '../../server/record/approval-signatures.ts';
 import {
@@ -16,55 +16,23 @@ import {
 } from '../../server/record/chain.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { readTextFile } from '../read-input.ts';
+import { checkpointFields, entryFields, Hex64, holdsKeptNumber, Key, Name } from './record-shapes.ts';
 
 /** The largest record file read: far over a busy year's, far under what would exhaust memory. */
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
 /** The longest line: an entry's body is ids and digests. */
 const MAX_LINE_CHARS = 64 * 1024;
 
-const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
-const Name = z.string().min(1).max(256);
-const Seq = z.number().int().min(1);
-
-const WriterLine = z.object({ type: z.literal('writer'), writer: Name, public_key: z.string().min(1).max(4096) }).strict();
-const EntryLine = z
-  .object({
-    type: z.literal('entry'),
-    writer: Name,
-    seq: Seq,
-    kind: Name,
-    at: z.string().min(1).max(64),
-    body: z.record(z.string(), z.unknown()),
-    prev: Hex64,
-    hash: Hex64,
-  })
-  .strict();
-const CheckpointLine = z
-  .object({
-    type: z.literal('checkpoint'),
-    writer: Name,
-    seq: Seq,
-    head: Hex64,
-    at: z.string().min(1).max(64),
-    seen: z.record(z.string(), z.object({ seq: z.number().int().min(0), head: Hex64 }).strict()),
-    signature: z.string().min(1).max(256),
-  })
-  .strict();
-const MemberLine = z.object({ type: z.literal('member'), member: Name, public_key: z.string().min(1).max(4096) }).strict();
+const WriterLine = z.object({ type: z.literal('writer'), writer: Name, public_key: Key }).strict();
+const EntryLine = z.object({ type: z.literal('entry'), ...entryFields }).strict();
+const CheckpointLine = z.object({ type: z.literal('checkpoint'), ...checkpointFields }).strict();
+const MemberLine = z.object({ type: z.literal('member'), member: Name, public_key: Key }).strict();
 const RangeLine = z.object({ type: z.literal('range'), since: z.string().min(1).max(64), until: z.string().min(1).max(64) }).strict();
 const StartLine = z.object({ type: z.literal('start'), writer: Name, seq: z.number().int().min(0), head: Hex64 }).strict();
 const Line = z.discriminatedUnion('type', [WriterLine, EntryLine, CheckpointLine, MemberLine, RangeLine, StartLine]);
 
 function unreadable(file: string, line: number, why: string): CliError {
   return new CliError('RECORD_UNREADABLE', `${file}:${line}: RECORD_UNREADABLE: ${why}`);
-}
-
-/** Whether a value read holds a number the record never holds (not a whole number JSON states exactly). */
-export function holdsKeptNumber(value: unknown): boolean {
-  if (isJsonNumber(value)) return true;
-  if (Array.isArray(value)) return value.some(holdsKeptNumber);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(holdsKeptNumber);
-  return false;
 }
 
 interface ReadRecord {

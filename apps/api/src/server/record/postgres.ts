@@ -21,7 +21,8 @@ import {
 } from './writer.ts';
 
 /** Appends one entry to the writer's chain (tentatively, until the write that holds it commits). */
-export type AppendEntry = (kind: string, at: string, ref: string | null, body: ChainEntry['body']) => EntryRow;
+/** The body an object, or its canonical text (entries.ts writes a decision's in one pass). */
+export type AppendEntry = (kind: string, at: string, ref: string | null, body: ChainEntry['body'] | string) => EntryRow;
 
 /** The statement writing `count` entries at once. */
 export function insertEntriesSql(count: number, from = 1): string {

@@ -42,8 +42,8 @@ export class SqliteRecord {
    */
   entry(kind: string, at: string, ref: string | null, body: ChainEntry['body'] | string): EntryRow {
     this.register();
-    const row = typeof body === 'string' ? this.writer.appendText(kind, at, ref, body) : this.writer.append(kind, at, ref, body);
-    this.writer.announce([row]);
+    const row = this.writer.append(kind, at, ref, body);
+    if (this.writer.listening) this.writer.announce([row]);
     if (this.writer.unchecked >= CHECKPOINT_ENTRIES) setImmediate(() => this.checkpointQuietly());
     return row;
   }

@@ -104,15 +104,12 @@ export class RecordWriter {
    * The next entry of the chain, which the caller writes with its row (in the same transaction wherever it can).
    * The body is read as JSON values only (canonicalize refuses anything else).
    */
-  append(kind: string, at: string, ref: string | null, body: ChainEntry['body']): EntryRow {
-    return this.appendText(kind, at, ref, canonicalText(body));
-  }
-
-  /** As append, with the body given as its canonical text (entries.ts writes a decision's in one pass). */
-  appendText(kind: string, at: string, ref: string | null, bodyText: string): EntryRow {
+  append(kind: string, at: string, ref: string | null, body: ChainEntry['body'] | string): EntryRow {
+    // The body's canonical text (given as such where entries.ts writes it in one pass) is hashed within the entry's
+    // form and kept as the entry's body.
+    const bodyText = typeof body === 'string' ? body : canonicalText(body);
     const { writer, hash: prev } = this.head;
     const seq = this.head.seq + 1;
-    // The body's canonical text is hashed within the entry's form and kept as the entry's body.
     const hash = sha256(formWithBody({ writer, seq, kind, at, prev }, bodyText));
     this.head = { writer, seq, hash };
     return { writer, seq, kind, at, ref, body: bodyText, prev, hash };
@@ -150,6 +147,11 @@ export class RecordWriter {
   onRecord(listener: RecordListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Whether anything listens for entries (the audit log): a store announces only then. */
+  get listening(): boolean {
+    return this.listeners.size > 0;
   }
 
   /** Tells the listeners of entries written (the store calls it once they are, or are queued never to be dropped). */

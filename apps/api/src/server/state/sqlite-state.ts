@@ -9,7 +9,6 @@ import {
   approvalDecidedBody,
   approvalRequestedBody,
   authorizationBody,
-  decisionBody,
   decisionBodyText,
   TOOL_AUTHORIZED,
 } from '../record/entries.ts';
@@ -141,7 +140,7 @@ export class SqliteStateStore implements StateStore {
       log.recordHeld(row, approval, () => {
         const mark = this.record.writer.position;
         const entries = [
-          this.record.entry('decision', row.created_at, row.call_id, decisionBody(row)),
+          this.record.entry('decision', row.created_at, row.call_id, decisionBodyText(row)),
           this.record.entry('approval.requested', approval.created_at, approval.id, approvalRequestedBody(approval)),
         ];
         return { entries, rewind: () => this.record.writer.rewind(mark) };

@@ -14,7 +14,7 @@
 
 import type pg from 'pg';
 import { formAroundPlace } from '../../record/chain.ts';
-import { approvalRequestedBody, decisionBody, decisionBodyText } from '../../record/entries.ts';
+import { approvalRequestedBody, decisionBodyText } from '../../record/entries.ts';
 import { type AppendEntry, insertEntriesSql, type PostgresRecord } from '../../record/postgres.ts';
 import { type EntryRow, entryValues } from '../../record/writer.ts';
 import type { ApprovalRow } from '../approvals/model.ts';
@@ -68,7 +68,7 @@ async function insertChainedDecisions(on: Queryable, rows: readonly DecisionRow[
 
 /** A decision's record entry, and its approval request's for a held call. */
 function appendDecision(append: AppendEntry, row: DecisionRow, approval?: ApprovalRow): EntryRow[] {
-  const entries = [append('decision', row.created_at, row.call_id, decisionBody(row))];
+  const entries = [append('decision', row.created_at, row.call_id, decisionBodyText(row))];
   if (approval) entries.push(append('approval.requested', approval.created_at, approval.id, approvalRequestedBody(approval)));
   return entries;
 }
