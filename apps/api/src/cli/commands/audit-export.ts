@@ -6,6 +6,7 @@ import { type ExportRange, exportRecord, type RecordLine } from '../../server/re
 import { CliError, type CliIo, EXIT_OK } from '../io.ts';
 import { databaseOf, type ParsedOptions } from '../options.ts';
 import { stateOf } from './keys.ts';
+import { count } from './record-shapes.ts';
 import { openFolderDocuments } from './transfer-parts.ts';
 import { writeOutputFile } from './write-file.ts';
 
@@ -50,7 +51,7 @@ export async function auditExport(options: ParsedOptions, io: CliIo): Promise<nu
     await close();
   }
   const text = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
-  const summary = `audit export: ${counts.entries} entries of ${counts.writers} writers, ${counts.checkpoints} checkpoints, ${counts.members} signing members`;
+  const summary = `audit export: ${count(counts.entries, 'entry', 'entries')} of ${count(counts.writers, 'writer', 'writers')}, ${count(counts.checkpoints, 'checkpoint', 'checkpoints')}, ${count(counts.members, 'signing member', 'signing members')}`;
   if (options.out !== undefined) {
     // Written whole or not at all: an auditor never receives half a record.
     writeOutputFile(options.out, text, options.force === true);

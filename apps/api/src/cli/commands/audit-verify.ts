@@ -16,7 +16,7 @@ import {
 } from '../../server/record/chain.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { readTextFile } from '../read-input.ts';
-import { checkpointFields, entryFields, Hex64, holdsKeptNumber, Key, Name } from './record-shapes.ts';
+import { checkpointFields, count, entryFields, Hex64, holdsKeptNumber, Key, Name } from './record-shapes.ts';
 
 /** The largest record file read: far over a busy year's, far under what would exhaust memory. */
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
@@ -127,8 +127,4 @@ export function auditVerify(file: string, options: { json?: boolean }, io: CliIo
   if (options.json) io.stdout.write(`${JSON.stringify({ verified: false, line, ...first })}\n`);
   io.stderr.write(`${file}:${line}: RECORD_BROKEN (${first.reason}): ${first.message}\n`);
   return EXIT_INVALID;
-}
-
-function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }

@@ -1,6 +1,6 @@
 // The shapes of the record's parts as the offline checkers read them (audit-verify.ts, a record's JSON lines;
 // audit-verify-receipt.ts, a receipt): an entry, a checkpoint and their fields, one definition for both, so an export
-// and a receipt can never be read by two rules. And the one refusal of a number the record never writes.
+// and a receipt can never be read by two rules; the one refusal of a number the record never writes; and how they count.
 import { isJsonNumber } from '@tollgate/engine/source';
 import { z } from 'zod';
 
@@ -35,4 +35,9 @@ export function holdsKeptNumber(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(holdsKeptNumber);
   if (value !== null && typeof value === 'object') return Object.values(value).some(holdsKeptNumber);
   return false;
+}
+
+/** `n` of a thing, in words a person reads: 1 entry, 2 entries. */
+export function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
