@@ -29,6 +29,9 @@ const USAGE_ERRORS: [string[], string][] = [
   [['ruleset', 'run', 'x', '--call', 'c.json', '--version', '0'], 'ruleset run'],
   [['store', 'check', '--frob'], 'store check'],
   [['store', 'repair'], 'store repair'],
+  [['approvals', 'key', 'create'], 'approvals key create'],
+  [['approvals', 'approve', '--key', 'k.pem'], 'approvals approve'],
+  [['approvals', 'deny', 'a', 'b'], 'approvals deny'],
 ];
 
 describe('usage errors', () => {

@@ -108,6 +108,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           return await (await import('./commands/members.ts')).membersRemove(rest, values, io);
       }
     }
+    if (group === 'approvals') {
+      if (command === 'key' && rest.length === 1 && rest[0] === 'create')
+        return await (await import('./commands/approvals.ts')).approvalsKeyCreate(values, io);
+      if (command === 'approve' || command === 'deny')
+        return await (await import('./commands/approvals.ts')).approvalsDecide(command, rest, values, io);
+    }
     if (group === 'verify' && command !== undefined && rest.length === 0) return (await import('./commands/verify.ts')).verify(command, io);
     if (group === 'audit' && command === 'export' && rest.length === 0)
       return await (await import('./commands/audit-export.ts')).auditExport(values, io);

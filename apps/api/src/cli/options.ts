@@ -19,6 +19,10 @@ const OPTIONS = {
   catalogue: { type: 'string' },
   'out-dir': { type: 'string' },
   server: { type: 'string' },
+  // approvals key create|approve|deny (commands/approvals.ts): the device key file, its label, a decision's reason.
+  key: { type: 'string' },
+  label: { type: 'string' },
+  reason: { type: 'string' },
   call: { type: 'string' },
   data: { type: 'string' },
   database: { type: 'string' },

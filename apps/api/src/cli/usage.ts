@@ -112,6 +112,16 @@ Usage:
       Checks a decision's receipt (GET /v1/decisions/{call_id}/receipt) offline with the keys inside it: hashes,
       links to the signed checkpoint, its signature, the approval's signatures (docs/audit.md, "Receipts"). Exit 0
       verified, 1 broken (what failed, RECEIPT_BROKEN), 2 unreadable (RECEIPT_UNREADABLE).
+  tollgate approvals key create --out FILE [--label TEXT] [--force] [--server URL] [--json]
+      Makes an Ed25519 device key: writes the private key to FILE (PKCS#8 PEM, mode 0600; an existing file is kept
+      unless --force) and enrolls its public half as a device key of the member whose key is in TOLLGATE_API_KEY,
+      on the server at --server (or TOLLGATE_SERVER; http://127.0.0.1:8787). Prints the credential id and fingerprint.
+  tollgate approvals approve ID --key FILE [--reason TEXT] [--server URL] [--json]
+      Approves a held call with a device key, as deny below denies one.
+  tollgate approvals deny ID --key FILE [--reason TEXT] [--server URL] [--json]
+      Denies a held call with a device key. Either signs the decision's content with FILE locally and sends only the
+      signature (docs/approver-keys.md). Exit 0 decided, 1 the key is not enrolled (KEY_NOT_ENROLLED), 2 unreadable
+      or no TOLLGATE_API_KEY, 3 the server cannot be reached (10 s bound), 4 it refused (its code is printed).
   tollgate help
       Prints this help.
 
