@@ -43,6 +43,12 @@ const NOT_ON_POSTGRES = [
   'mcp-plain-json.test.ts',
 ];
 
+/**
+ * The secret sealing members' custodial keys, as an operator's environment gives it (docs/approver-keys.md): every
+ * test and the processes it starts have it, as every node of a deployment does; the tests of its absence unset it.
+ */
+const TOLLGATE_MEMBER_KEY_SECRET = 'tollgate-tests-member-key-secret-0123456789';
+
 /** Stands in for the route suites on PostgreSQL where the server does not answer, so the summary says why. */
 const UNREACHABLE_STAND_IN = 'apps/api/test/postgres-routes-unreachable.test.ts';
 
@@ -62,7 +68,7 @@ export default defineConfig(async () => {
       name: 'sqlite',
       include: EVERY_TEST,
       exclude: [...configDefaults.exclude, UNREACHABLE_STAND_IN],
-      env: { TOLLGATE_TEST_STATE: 'sqlite' },
+      env: { TOLLGATE_TEST_STATE: 'sqlite', TOLLGATE_MEMBER_KEY_SECRET },
     },
   };
   // The same probe as the PostgreSQL suites' (docs/deploy.md, "Running the PostgreSQL suites"), once for the run.
@@ -80,6 +86,7 @@ export default defineConfig(async () => {
       include: POSTGRES_UNREACHABLE === undefined || only === 'postgres' ? routeSuites : [UNREACHABLE_STAND_IN],
       env: {
         TOLLGATE_TEST_STATE: 'postgres',
+        TOLLGATE_MEMBER_KEY_SECRET,
         TOLLGATE_ROUTE_SUITES: routeSuites.join('\n'),
       },
     },

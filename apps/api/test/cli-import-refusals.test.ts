@@ -12,6 +12,7 @@ import { seedDemo } from '../src/server/demo.ts';
 import { openContext } from '../src/server/sqlite-context.ts';
 import { PostgresStateStore } from '../src/server/state/postgres-state.ts';
 import { type CliRun, runCli } from './cli-harness.ts';
+import { testCustodialKeys } from './custodial-test-keys.ts';
 
 const dirs: string[] = [];
 const schemas: TestSchema[] = [];
@@ -180,7 +181,7 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)('tollgate import and export 
     expect(JSON.parse(list.stdout)).toEqual([{ id: made.id, name: 'nora', role: 'approver', signing: true }]);
     const pool = new pg.Pool({ connectionString: schema.url, max: 2 });
     try {
-      const state = await PostgresStateStore.open(pool);
+      const state = await PostgresStateStore.open(pool, testCustodialKeys());
       expect(await state.authenticateKey(made.key, new Date())).toMatchObject({ principal: { kind: 'member', member: { name: 'nora' } } });
       expect(await state.authenticateKey(agent.stdout.trim(), new Date())).toMatchObject({
         principal: { kind: 'agent', agent: 'support-bot', grants: ['catalogue'] },

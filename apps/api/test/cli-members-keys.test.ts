@@ -12,6 +12,7 @@ import { PostgresStateStore } from '../src/server/state/postgres-state.ts';
 import { SqliteStateStore } from '../src/server/state/sqlite-state.ts';
 import type { StateStore } from '../src/server/state/state-store.ts';
 import { runCli } from './cli-harness.ts';
+import { testCustodialKeys } from './custodial-test-keys.ts';
 
 const dirs: string[] = [];
 function dataDir(): string {
@@ -66,7 +67,7 @@ describe('tollgate members and keys on a data folder', () => {
     const missing = await runCli('members', 'remove', 'nobody', '--data', data);
     expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining('NOT_FOUND')]);
 
-    const state = new SqliteStateStore(openDatabase(join(data, 'tollgate.db')));
+    const state = new SqliteStateStore(openDatabase(join(data, 'tollgate.db')), testCustodialKeys());
     try {
       const changes = await state.identity.listChanges(10);
       expect(changes.rows.map((c) => [c.action, c.subject, c.actor])).toEqual([
@@ -103,7 +104,7 @@ describe('tollgate members and keys on a data folder', () => {
     const bad = await runCli('keys', 'rotate', rotated.id, '--overlap', '31d', '--data', data);
     expect(bad.code).toBe(2);
 
-    const state = new SqliteStateStore(openDatabase(join(data, 'tollgate.db')));
+    const state = new SqliteStateStore(openDatabase(join(data, 'tollgate.db')), testCustodialKeys());
     try {
       expect(await standing(state, made.key)).toBe('ok');
       expect(await standing(state, rotated.key)).toBe('ok');
@@ -139,7 +140,7 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)('tollgate members and keys o
     try {
       expect((await runCli('migrate', '--database', schema.url)).code).toBe(0);
       const made = await json('keys', 'create', '--database', schema.url, '--member', 'nora', '--role', 'owner');
-      const state = await PostgresStateStore.open(pool);
+      const state = await PostgresStateStore.open(pool, testCustodialKeys());
       try {
         expect(await standing(state, made.key)).toBe('ok');
         const [key] = await json('keys', 'list', '--database', schema.url);

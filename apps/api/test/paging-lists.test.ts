@@ -66,6 +66,7 @@ async function hold(at: Date): Promise<string> {
     reason: null,
     signature: null,
     signed_content: null,
+    proof: null,
     claimed_at: null,
     created_at: created,
   };

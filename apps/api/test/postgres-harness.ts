@@ -10,6 +10,7 @@ import { inject } from 'vitest';
 import { freshSchema, POSTGRES_UNREACHABLE, type TestSchema } from '../../../packages/store/test/postgres-fixture.ts';
 import type { AppContext } from '../src/server/context.ts';
 import { openPostgresContext } from '../src/server/postgres/postgres-context.ts';
+import { testCustodialKeys } from './custodial-test-keys.ts';
 import { databaseUrl, dropDatabase, migrate, onServer } from './postgres-databases.ts';
 import { type ServerOptions, serveContext, type TestServer } from './server-harness.ts';
 
@@ -42,6 +43,7 @@ export async function startPostgresServer(
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tollgate-pg-'));
   const ctx = await openPostgresContext(url, {
     dataDir,
+    custodial: testCustodialKeys(),
     ...(options.node ? { node: options.node } : {}),
     ...(options.now ? { now: options.now } : {}),
   });

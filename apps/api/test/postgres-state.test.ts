@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshSchema, POSTGRES_UNREACHABLE, type TestSchema } from '../../../packages/store/test/postgres-fixture.ts';
 import { migratePostgres, POSTGRES_STATE_MIGRATIONS, schemaVersionOf } from '../src/server/state/postgres-migrations.ts';
 import { PostgresStateStore } from '../src/server/state/postgres-state.ts';
+import { testCustodialKeys } from './custodial-test-keys.ts';
 import { decisionRow } from './state-contract-backends.ts';
 
 describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(
@@ -48,7 +49,7 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(
     });
 
     it('refuses a decision whose write failed, and acknowledges only written ones', async () => {
-      const state = new PostgresStateStore(pool());
+      const state = new PostgresStateStore(pool(), testCustodialKeys());
       const row = decisionRow();
       await state.recordDecision(row.agent, undefined, () => ({ row }));
       const again = { ...decisionRow(), call_id: row.call_id };
@@ -65,7 +66,7 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(
 
     it('group-commits calls without a session, and close() writes what is queued without ending the pool', async () => {
       const own = pool();
-      const state = new PostgresStateStore(own);
+      const state = new PostgresStateStore(own, testCustodialKeys());
       const before = await state.countDecisions();
       const rows = Array.from({ length: 1000 }, () => decisionRow({ agent: 'batched' }));
       await Promise.all(rows.map((row) => state.recordDecision(row.agent, undefined, () => ({ row }))));
@@ -78,7 +79,7 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)(
       const acknowledged = queued.map((row) => state.recordDecision(row.agent, undefined, () => ({ row })));
       await state.close();
       await Promise.all(acknowledged);
-      const other = new PostgresStateStore(pool());
+      const other = new PostgresStateStore(pool(), testCustodialKeys());
       expect(await other.countDecisions()).toBe(before + 1010);
       expect((await own.query('SELECT 1 AS one')).rows[0].one, 'the pool is still open').toBe(1);
     });

@@ -19,6 +19,7 @@ import { exportRecord, type RecordLine } from '../src/server/record/export.ts';
 import { migratePostgres, POSTGRES_STATE_MIGRATIONS } from '../src/server/state/postgres-migrations.ts';
 import { PostgresStateStore } from '../src/server/state/postgres-state.ts';
 import { runCli } from './cli-harness.ts';
+import { testCustodialKeys } from './custodial-test-keys.ts';
 import { postEdit, startSqliteServer } from './server-harness.ts';
 
 const POLICY = 'policies/refunds.policy.json';
@@ -96,7 +97,7 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)("a document's change in the 
     }
     await migratePostgres(pool, POSTGRES_STATE_MIGRATIONS);
     const store = await PostgresDocumentStore.open({ pool, listen: false });
-    const state = await PostgresStateStore.open(pool);
+    const state = await PostgresStateStore.open(pool, testCustodialKeys());
     try {
       const events = new EventHub();
       const stop = chainDocumentChanges(events, store, state, () => new Date());

@@ -20,6 +20,7 @@ import { OPERATOR } from '../src/server/state/members/identity-store.ts';
 import type { MemberRow, Role } from '../src/server/state/members/model.ts';
 import type { StateStore } from '../src/server/state/state-store.ts';
 import { runCli, workspace } from './cli-harness.ts';
+import { decideAs } from './custodial-test-keys.ts';
 import { approvalRow, BACKENDS, decisionRow, type StateFixture, titleOf } from './state-contract-backends.ts';
 
 // A fresh PostgreSQL schema a run is slow: a few runs there, the coverage of every edit's outcomes on SQLite.
@@ -210,7 +211,7 @@ async function makeHistory(f: StateFixture, members: number, steps: readonly Ste
       const target = pending[s.pick % Math.max(1, pending.length)];
       if (!target) continue;
       const member = team[s.member % team.length] as MemberRow;
-      expect((await state.decideApproval(target.id, member, s.verdict, 'why', at)).ok).toBe(true);
+      expect((await decideAs(state, target.id, member, s.verdict, 'why', at)).ok).toBe(true);
       target.status = s.verdict;
       chained('approval.decided');
     } else if (s.step === 'claim') {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type ExportRange, exportRecord } from '../src/server/record/export.ts';
 import type { StateStore } from '../src/server/state/state-store.ts';
 import { runCli, workspace } from './cli-harness.ts';
+import { decideAs } from './custodial-test-keys.ts';
 import { approvalRow, BACKENDS, decisionRow, type StateFixture, titleOf } from './state-contract-backends.ts';
 
 interface History {
@@ -38,7 +39,7 @@ async function makeHistory(f: StateFixture): Promise<History> {
   approval.created_at = heldRow.created_at;
   await f.a.recordDecision(heldRow.agent, undefined, () => ({ row: heldRow, approval }));
   aCalls.push(heldRow.call_id);
-  expect((await f.a.decideApproval(approval.id, owner, 'approved', 'fine', at(5))).ok).toBe(true);
+  expect((await decideAs(f.a, approval.id, owner, 'approved', 'fine', at(5))).ok).toBe(true);
   expect((await f.a.claimApproval(approval.id, heldRow.arguments_digest, at(6))).ok).toBe(true);
   await f.a.createMember('ravi', 'approver', at(7));
   // b's calls are of a session: on PostgreSQL the database chains them as it writes them (decisions/postgres-log.ts).

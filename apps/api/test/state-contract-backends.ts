@@ -16,6 +16,7 @@ import { migratePostgres, POSTGRES_STATE_MIGRATIONS } from '../src/server/state/
 import { PostgresStateStore } from '../src/server/state/postgres-state.ts';
 import { SqliteStateStore } from '../src/server/state/sqlite-state.ts';
 import type { StateStore } from '../src/server/state/state-store.ts';
+import { testCustodialKeys } from './custodial-test-keys.ts';
 
 export interface StateFixture {
   /** Two instances on one database: `b` stands for another process or node. */
@@ -44,8 +45,8 @@ const sqlite: StateBackend = {
   async open() {
     const dir = mkdtempSync(join(tmpdir(), 'tollgate-state-'));
     const path = join(dir, 'tollgate.db');
-    const a = new SqliteStateStore(openDatabase(path));
-    const b = new SqliteStateStore(openDatabase(path));
+    const a = new SqliteStateStore(openDatabase(path), testCustodialKeys());
+    const b = new SqliteStateStore(openDatabase(path), testCustodialKeys());
     return {
       a,
       b,
@@ -70,8 +71,8 @@ const postgres: StateBackend = {
     const poolA = new pg.Pool({ connectionString: schema.url, max: 8 });
     const poolB = new pg.Pool({ connectionString: schema.url, max: 8 });
     await migratePostgres(poolA, POSTGRES_STATE_MIGRATIONS);
-    const a = await PostgresStateStore.open(poolA);
-    const b = await PostgresStateStore.open(poolB);
+    const a = await PostgresStateStore.open(poolA, testCustodialKeys());
+    const b = await PostgresStateStore.open(poolB, testCustodialKeys());
     return {
       a,
       b,
@@ -151,6 +152,7 @@ export function approvalRow(row: DecisionRow, approvers: string[], ttlMs = 3_600
     reason: null,
     signature: null,
     signed_content: null,
+    proof: null,
     claimed_at: null,
     created_at: row.created_at,
   };

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COLUMNS } from '../src/server/state/decisions/model.ts';
 import { decodeCursor } from '../src/server/state/keyset.ts';
 import type { StateStore } from '../src/server/state/state-store.ts';
+import { decideAs } from './custodial-test-keys.ts';
 import { approvalRow, BACKENDS, decisionRow, holdCall, nextTurn, type StateFixture, titleOf } from './state-contract-backends.ts';
 
 /** What a key acts as now: its principal, undefined for no key, or the refusal of a key that may not act. */
@@ -107,7 +108,7 @@ for (const backend of BACKENDS) {
         );
         const now = new Date();
         const outcomes = await Promise.all(
-          members.map((m, i) => node(i).decideApproval(approval.id, m, i % 3 === 0 ? 'denied' : 'approved', `by ${m.name}`, now)),
+          members.map((m, i) => decideAs(node(i), approval.id, m, i % 3 === 0 ? 'denied' : 'approved', `by ${m.name}`, now)),
         );
         const won = outcomes.filter((o) => o.ok);
         expect(won.length).toBe(1);
@@ -124,7 +125,7 @@ for (const backend of BACKENDS) {
             Buffer.from(row?.signature ?? '', 'base64'),
           ),
         ).toBe(true);
-        expect(await f.a.decideApproval('apr_missing', members[0] as never, 'approved', null, now)).toEqual({
+        expect(await decideAs(f.a, 'apr_missing', members[0] as never, 'approved', null, now)).toEqual({
           ok: false,
           reason: 'not_found',
         });
@@ -136,7 +137,7 @@ for (const backend of BACKENDS) {
         const approval = await holdCall(f.a, [ana.id]);
         const now = new Date();
         expect(await f.a.claimApproval(approval.id, approval.arguments_digest, now)).toEqual({ ok: false, reason: 'not_approved' });
-        expect((await f.b.decideApproval(approval.id, ana, 'approved', null, now)).ok).toBe(true);
+        expect((await decideAs(f.b, approval.id, ana, 'approved', null, now)).ok).toBe(true);
         expect(await f.a.claimApproval(approval.id, 'f'.repeat(64), now)).toEqual({ ok: false, reason: 'arguments_mismatch' });
         const claims = await Promise.all(
           Array.from({ length: 20 }, (_, i) => node(i).claimApproval(approval.id, approval.arguments_digest, now)),
@@ -147,11 +148,11 @@ for (const backend of BACKENDS) {
         expect(await f.a.claimApproval('apr_missing', approval.arguments_digest, now)).toEqual({ ok: false, reason: 'not_found' });
 
         const late = await holdCall(f.a, [ana.id]);
-        expect((await f.a.decideApproval(late.id, ana, 'approved', null, now)).ok).toBe(true);
+        expect((await decideAs(f.a, late.id, ana, 'approved', null, now)).ok).toBe(true);
         const afterExpiry = new Date(Date.parse(late.expires_at) + 1);
         expect(await f.b.claimApproval(late.id, late.arguments_digest, afterExpiry)).toEqual({ ok: false, reason: 'expired' });
         const undecided = await holdCall(f.a, [ana.id]);
-        expect(await f.b.decideApproval(undecided.id, ana, 'approved', null, new Date(Date.parse(undecided.expires_at)))).toEqual({
+        expect(await decideAs(f.b, undecided.id, ana, 'approved', null, new Date(Date.parse(undecided.expires_at)))).toEqual({
           ok: false,
           reason: 'expired',
         });
@@ -162,7 +163,7 @@ for (const backend of BACKENDS) {
         if (!ana) throw new Error('no member');
         const held = [];
         for (let i = 0; i < 5; i++) held.push(await holdCall(f.a, [ana.id], { at: at(i) }));
-        await f.a.decideApproval((held[1] as { id: string }).id, ana, 'denied', 'no', at(10));
+        await decideAs(f.a, (held[1] as { id: string }).id, ana, 'denied', 'no', at(10));
         const now = at(30);
         const ids = async (filter: Parameters<StateStore['listApprovals']>[0]) =>
           (await f.b.listApprovals(filter, now, 10)).rows.map((r) => r.id);

@@ -4,10 +4,12 @@ import { resolve } from 'node:path';
 import { StoreError } from '@tollgate/store';
 import type { NodeRegistration } from '../server/assemble-context.ts';
 import type { AppContext } from '../server/context.ts';
+import { custodialKeysFor, MemberKeySecretError } from '../server/member-key-secret.ts';
 import { poolBoundsFrom } from '../server/postgres/pool-bounds.ts';
 import { openPostgresContext } from '../server/postgres/postgres-context.ts';
 import { SchemaMismatch } from '../server/postgres/schema.ts';
 import { openContext } from '../server/sqlite-context.ts';
+import { type CustodialKeys, SecretMismatchError } from '../server/state/members/custodial-keys.ts';
 import { dataFolderToWrite } from './data-folder.ts';
 import { CliError } from './io.ts';
 import { redacted } from './open-database.ts';
@@ -35,7 +37,9 @@ export async function openWorkspace(options: ParsedOptions, command: string, nod
     } catch (err) {
       throw new CliError('USAGE', `tollgate ${command}: ${(err as Error).message}`);
     }
-    const ctx = await openPostgresContext(database, { dataDir, node, bounds }).catch((err: unknown) => {
+    const custodial = custodialKeysOf(options, command, undefined);
+    const ctx = await openPostgresContext(database, { dataDir, node, bounds, custodial }).catch((err: unknown) => {
+      if (err instanceof SecretMismatchError) throw secretMismatch(command, err);
       if (err instanceof SchemaMismatch) throw new CliError(err.code, `tollgate ${command}: ${err.code}: ${err.message}`);
       if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate ${command}: STORE_DAMAGED: ${err.message}`);
       throw new CliError(
@@ -45,7 +49,10 @@ export async function openWorkspace(options: ParsedOptions, command: string, nod
     });
     return { ctx, where: `database ${redacted(database)}` };
   }
-  const ctx = await openContext(dataFolderToWrite(dataDir, command), { node }).catch((err: unknown) => {
+  const folder = dataFolderToWrite(dataDir, command);
+  const custodial = custodialKeysOf(options, command, folder);
+  const ctx = await openContext(folder, { node, custodial }).catch((err: unknown) => {
+    if (err instanceof SecretMismatchError) throw secretMismatch(command, err);
     // A damaged store is refused with the file named and the command that mends it (docs/store.md, "Faults").
     if (err instanceof StoreError) {
       const code = err.code === 'locked' ? 'LOCKED' : 'STORE_DAMAGED';
@@ -54,6 +61,27 @@ export async function openWorkspace(options: ParsedOptions, command: string, nod
     throw err;
   });
   return { ctx, where: `data in ${dataDir}` };
+}
+
+/**
+ * The custodial keys sealed with the secret the environment, --member-key-secret-file or the data folder gives
+ * (server/member-key-secret.ts); a shared database (`dataDir` undefined) needs it given.
+ */
+export function custodialKeysOf(options: ParsedOptions, command: string, dataDir: string | undefined): CustodialKeys {
+  try {
+    return custodialKeysFor({ env: process.env, file: options['member-key-secret-file'], dataDir });
+  } catch (err) {
+    if (err instanceof MemberKeySecretError) throw new CliError(err.code, `tollgate ${command}: ${err.code}: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The refusal of a secret that does not open the stored keys (members/custodial-keys.ts). */
+export function secretMismatch(command: string, err: SecretMismatchError): CliError {
+  return new CliError(
+    'MEMBER_KEY_SECRET_MISMATCH',
+    `tollgate ${command}: MEMBER_KEY_SECRET_MISMATCH: ${err.message}; give the secret the keys were sealed with`,
+  );
 }
 
 function messageOf(err: unknown): string {

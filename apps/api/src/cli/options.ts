@@ -48,6 +48,9 @@ const OPTIONS = {
   'otlp-endpoint': { type: 'string' },
   // The record as JSON lines for a SIEM (cli/audit-log.ts).
   'audit-log': { type: 'string' },
+  // The secret sealing members' custodial keys (server/member-key-secret.ts) and the passkeys' relying party id.
+  'member-key-secret-file': { type: 'string' },
+  'rp-id': { type: 'string' },
   // OpenID Connect issuers whose tokens are bearers beside keys (cli/identity-file.ts).
   identity: { type: 'string' },
   // Cross-origin callers and the proxy's word on TLS (cli/web-security-options.ts).

@@ -28,3 +28,15 @@ export function trustForwardedProtoOf(flag: boolean | undefined, env: Record<str
   if (text === '1') return true;
   throw new CliError('USAGE', `TOLLGATE_TRUST_FORWARDED_PROTO is 1 or 0, got ${text}`);
 }
+
+/**
+ * --rp-id NAME, else TOLLGATE_RP_ID: the relying party id passkeys are bound to (docs/approver-keys.md), a host
+ * name (WebAuthn refuses IP addresses). Undefined: the host name the console was opened at.
+ */
+export function rpIdOf(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const ok = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(text);
+  if (!ok || /^[0-9.]+$/.test(text))
+    throw new CliError('USAGE', `--rp-id: ${text} is not a host name (lower case, no port, not an IP address)`);
+  return text;
+}

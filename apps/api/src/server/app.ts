@@ -21,6 +21,7 @@ import { onlyDeclaredQuery, router } from './openapi.ts';
 import { finishDocument, type OpenApiDocument } from './openapi-document.ts';
 import { referencePage } from './reference-page.ts';
 import { approvalRoutes } from './routes/approvals.ts';
+import { credentialRoutes } from './routes/credentials.ts';
 import { decisionReceiptRoutes } from './routes/decision-receipt.ts';
 import { decisionRoutes } from './routes/decisions.ts';
 import { documentRoutes } from './routes/documents.ts';
@@ -78,6 +79,8 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** `X-Forwarded-Proto: https` counts as TLS for HSTS (serve's --trust-forwarded-proto; security-headers.ts). */
   trustForwardedProto?: boolean;
+  /** The relying party id passkeys are bound to (serve's --rp-id; approvals/passkeys.ts); the console's host unless given. */
+  rpId?: string;
 }
 
 // A path no route answers is not a missing resource: NO_ROUTE, never NOT_FOUND (docs/api.md).
@@ -145,7 +148,8 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', policyRoutes());
     api.route('/', policyTemplateRoutes());
     api.route('/', documentRoutes());
-    api.route('/', approvalRoutes());
+    api.route('/', approvalRoutes({ rpId: options.rpId }));
+    api.route('/', credentialRoutes({ rpId: options.rpId }));
     api.route('/', memberRoutes());
     api.route('/', memberRoutesManaged());
     api.route('/', keyRoutes());

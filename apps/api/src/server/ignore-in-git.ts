@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@tollgate/store';
 
-/** What a team keeping the data folder in git must not commit: the store's state, the database, the demo keys. */
-const IGNORED = ['documents/.tollgate/', 'tollgate.db', 'tollgate.db-*', 'demo-keys.json'];
+/** What a team keeping the data folder in git must not commit: the store's state, the database, the demo keys, the secret. */
+const IGNORED = ['documents/.tollgate/', 'tollgate.db', 'tollgate.db-*', 'demo-keys.json', 'member-key.secret'];
 
 /** Writes (or completes) the data folder's .gitignore, so only documents are versioned by the team (docs/store.md). */
 export function ignoreInGit(dataDir: string): void {

@@ -41,6 +41,7 @@ export const OPERATIONS: Record<string, { operationId: string; tag: string }> = 
   'GET /approvals': { operationId: 'listApprovals', tag: 'approvals' },
   'GET /approvals/{id}': { operationId: 'getApproval', tag: 'approvals' },
   'POST /approvals/{id}/approve': { operationId: 'approveApproval', tag: 'approvals' },
+  'POST /approvals/{id}/challenge': { operationId: 'approvalChallenge', tag: 'approvals' },
   'POST /approvals/{id}/deny': { operationId: 'denyApproval', tag: 'approvals' },
   'POST /approvals/{id}/claim': { operationId: 'claimApproval', tag: 'approvals' },
   'GET /decisions': { operationId: 'listDecisions', tag: 'decisions' },

@@ -7,8 +7,10 @@ import { assembleContext, type NodeRegistration } from './assemble-context.ts';
 import type { AppContext } from './context.ts';
 import { EventHub } from './event-hub.ts';
 import { ignoreInGit } from './ignore-in-git.ts';
+import { custodialKeysFor } from './member-key-secret.ts';
 import { LIFECYCLE_KEY } from './rulesets/lifecycle.ts';
 import { type Db, openDatabase } from './state/db.ts';
+import type { CustodialKeys } from './state/members/custodial-keys.ts';
 import { SqliteStateStore } from './state/sqlite-state.ts';
 import { versionsInUse } from './versions-in-use.ts';
 
@@ -28,6 +30,8 @@ export async function openContext(
     lockTimeoutMs?: number;
     /** Register as a deciding node that decides up to this language revision (docs/deploy.md). */
     node?: NodeRegistration;
+    /** The members' custodial keys; by default sealed with the secret the environment or the folder's own file gives. */
+    custodial?: CustodialKeys;
   } = {},
 ): Promise<SqliteAppContext> {
   const events = new EventHub();
@@ -54,7 +58,15 @@ export async function openContext(
     },
   });
   const db = openDatabase(join(dataDir, 'tollgate.db'));
-  const state = new SqliteStateStore(db);
+  const custodial = options.custodial ?? custodialKeysFor({ env: process.env, dataDir });
+  let state: SqliteStateStore;
+  try {
+    state = new SqliteStateStore(db, custodial);
+  } catch (err) {
+    db.close();
+    await store.close();
+    throw err;
+  }
   const ctx = await assembleContext({ dataDir, store, state, events, documentChanges, now: options.now, node: options.node });
   return { ...ctx, db, state, store };
 }

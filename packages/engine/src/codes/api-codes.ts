@@ -59,6 +59,35 @@ export const API_CODES = {
   AGENT_KEY_REQUIRED: { status: 403, meaning: "Only the agent's own key may do this." },
   AGENT_MISMATCH: { status: 403, meaning: 'The agent key belongs to another agent.' },
   NOT_ELIGIBLE: { status: 403, meaning: 'The member is not an eligible approver of this request.' },
+  // A decision signed with a key the member holds (docs/approver-keys.md): each fault its own code, nothing counted.
+  PROOF_REQUIRED: {
+    status: 403,
+    meaning: 'The settings require member-held keys (approvals_require_member_keys): sign the decision with a passkey or device key.',
+  },
+  PROOF_CONTENT_MISMATCH: {
+    status: 403,
+    meaning: "What was signed is not this decision of this request by this member, or the assertion's challenge is not its digest.",
+  },
+  PROOF_STALE: {
+    status: 403,
+    meaning: "The signed content's decided_at is more than 5 minutes from the server's time; ask for a new challenge.",
+  },
+  PROOF_INVALID: {
+    status: 403,
+    meaning: 'The signature does not verify with the credential it names, or no such credential of the member exists.',
+  },
+  PROOF_REPLAYED: { status: 409, meaning: 'This very proof decided the request already; a proof counts once.' },
+  CREDENTIAL_NOT_OWN: { status: 403, meaning: 'The credential named belongs to another member: a member signs with their own keys.' },
+  CREDENTIAL_REVOKED: { status: 403, meaning: 'The credential was revoked; enroll another.' },
+  PASSKEY_USER_NOT_VERIFIED: { status: 403, meaning: "The passkey assertion lacks user verification (the authenticator's UV flag)." },
+  PASSKEY_COUNTER_REGRESSED: {
+    status: 403,
+    meaning: "The passkey's signature counter is not above the one last seen: the assertion is old, or the authenticator was cloned.",
+  },
+  ENROLLMENT_INVALID: {
+    status: 400,
+    meaning: 'The passkey registration does not verify: its challenge, origin, relying party or attestation.',
+  },
   BINDING_CHANGE_FORBIDDEN: { status: 403, meaning: "The edit changes a tool's binding, which needs an owner or admin." },
   ORIGIN_NOT_ALLOWED: {
     status: 403,
@@ -72,6 +101,8 @@ export const API_CODES = {
   CONFLICT: { status: 409, meaning: 'The store changed under the write (based_on is not the newest version); nothing was written.' },
   LAST_OWNER: { status: 409, meaning: 'The change would leave no owner: the last owner cannot be removed or demoted.' },
   MEMBER_EXISTS: { status: 409, meaning: 'A member of that name exists already; change their role instead.' },
+  CREDENTIAL_EXISTS: { status: 409, meaning: 'The credential is enrolled already.' },
+  TOO_MANY_CREDENTIALS: { status: 409, meaning: 'The member holds the most active credentials allowed (20); revoke one first.' },
   KEY_NOT_ACTIVE: { status: 409, meaning: 'The key is revoked, expired or rotated already, so it cannot be rotated; make a new key.' },
   REJECTED_VERSION: { status: 409, meaning: 'The version did not load, so it can never run.' },
   GATEWAYS_NOT_UPGRADED: {

@@ -1,4 +1,5 @@
-// What a settings edit widens: a longer default approval lifetime, the approved-only switch turned off,
+// What a settings edit widens: a longer default approval lifetime, the approved-only switch or the member-held
+// keys requirement turned off,
 // rule sets approved, observe windows added, lengthened or relaxing more.
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.ts';
 import type { Impact } from './types.ts';
@@ -32,6 +33,8 @@ export function settingsSubjects(before: Settings, after: Settings): string[] {
     out.push(`approval_ttl_seconds ${before.approval_ttl_seconds} -> ${after.approval_ttl_seconds}`);
   }
   if (before.approved_rulesets_only && !after.approved_rulesets_only) out.push('approved_rulesets_only true -> false');
+  // Custodial signatures count again, and members without a key of their own approve again.
+  if (before.approvals_require_member_keys && !after.approvals_require_member_keys) out.push('approvals_require_member_keys true -> false');
   if (before.approved_rulesets_only && after.approved_rulesets_only) {
     for (const id of after.approved_rulesets) if (!before.approved_rulesets.includes(id)) out.push(`approved_rulesets + ${id}`);
   }

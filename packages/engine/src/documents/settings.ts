@@ -1,5 +1,5 @@
-// The settings file (settings.yaml): the default approval lifetime, observe windows and the approved-only
-// rule sets switch, read strictly with every problem's path and line (docs/documents.md, "Settings").
+// The settings file (settings.yaml): the default approval lifetime, observe windows, the approved-only
+// rule sets switch and whether approvals need member-held keys, read strictly with every problem's path and line (docs/documents.md, "Settings").
 import { problem } from '../conditions/family.ts';
 import { DEFAULT_APPROVAL_TTL_SECONDS } from '../policy/evaluate.ts';
 import { MAX_TTL_SECONDS, MIN_TTL_SECONDS } from '../policy/validate.ts';
@@ -27,6 +27,11 @@ export interface Settings {
   observe_windows: ObserveWindow[];
   approved_rulesets_only: boolean;
   approved_rulesets: string[];
+  /**
+   * Only a decision a member signed with a key they hold (a passkey or a device key) counts, and only members holding
+   * one are eligible approvers (docs/approver-keys.md). False when absent.
+   */
+  approvals_require_member_keys: boolean;
 }
 
 export type SettingsResult = { ok: true; settings: Settings; problems: [] } | { ok: false; problems: Diagnostic[] };
@@ -37,12 +42,13 @@ export const DEFAULT_SETTINGS: Settings = {
   observe_windows: [],
   approved_rulesets_only: false,
   approved_rulesets: [],
+  approvals_require_member_keys: false,
 };
 
 export const MAX_OBSERVE_WINDOWS = 32;
 export const MAX_APPROVED_RULESETS = 1000;
 const WINDOW_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
-const MEMBERS = ['approval_ttl_seconds', 'observe_windows', 'approved_rulesets_only', 'approved_rulesets'];
+const MEMBERS = ['approval_ttl_seconds', 'observe_windows', 'approved_rulesets_only', 'approved_rulesets', 'approvals_require_member_keys'];
 const WINDOW_MEMBERS = ['name', 'starts', 'ends', 'relax'];
 
 export interface ReadSettingsOptions {
@@ -112,8 +118,25 @@ export function validateSettings(
       : readList(value.approved_rulesets, '/approved_rulesets', MAX_APPROVED_RULESETS, problems, (entry, at) =>
           readApproved(entry, at, problems, context, options.stored === true),
         );
-  if (problems.length !== before || windows === undefined || approved === undefined || typeof only !== 'boolean') return undefined;
-  return { approval_ttl_seconds: ttl as number, observe_windows: windows, approved_rulesets_only: only, approved_rulesets: approved };
+  const memberKeys = value.approvals_require_member_keys ?? false;
+  if (typeof memberKeys !== 'boolean') {
+    problems.push(problem('INVALID_TYPE', '/approvals_require_member_keys', 'approvals_require_member_keys is true or false'));
+  }
+  if (
+    problems.length !== before ||
+    windows === undefined ||
+    approved === undefined ||
+    typeof only !== 'boolean' ||
+    typeof memberKeys !== 'boolean'
+  )
+    return undefined;
+  return {
+    approval_ttl_seconds: ttl as number,
+    observe_windows: windows,
+    approved_rulesets_only: only,
+    approved_rulesets: approved,
+    approvals_require_member_keys: memberKeys,
+  };
 }
 
 /**

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { openDatabase } from '../../server/state/db.ts';
 import { noMember } from '../../server/state/members/changes.ts';
+import { SecretMismatchError } from '../../server/state/members/custodial-keys.ts';
 import { OPERATOR, type Outcome } from '../../server/state/members/identity-store.ts';
 import { type KeyInfo, MAX_OVERLAP_SECONDS } from '../../server/state/members/lifecycle.ts';
 import { GRANTS, type Grant, keyStatus, ROLE_GRANTS, ROLES, type Role } from '../../server/state/members/model.ts';
@@ -15,6 +16,7 @@ import type { StateStore } from '../../server/state/state-store.ts';
 import { dataFolderToWrite, existingDataFolder } from '../data-folder.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { openCurrentDatabase } from '../open-database.ts';
+import { custodialKeysOf, secretMismatch } from '../open-workspace.ts';
 import { databaseOf, one, type ParsedOptions } from '../options.ts';
 
 /** The state store the options name, with what closes it; a data folder is made when the command writes. */
@@ -26,9 +28,10 @@ export async function stateOf(
   const url = databaseOf(options);
   if (url !== undefined) {
     const pool = await openCurrentDatabase(url, command);
-    const state = await PostgresStateStore.open(pool).catch(async (err: unknown) => {
+    const custodial = custodialKeysOf(options, command, undefined);
+    const state = await PostgresStateStore.open(pool, custodial).catch(async (err: unknown) => {
       await pool.end().catch(() => {});
-      throw err;
+      throw err instanceof SecretMismatchError ? secretMismatch(command, err) : err;
     });
     return {
       state,
@@ -40,7 +43,14 @@ export async function stateOf(
   }
   if (!options.data) throw new CliError('USAGE', 'missing --data DIR (or --database URL)');
   const dir = writes ? dataFolderToWrite(options.data, command) : existingDataFolder(options.data, command);
-  const state = new SqliteStateStore(openDatabase(join(dir, 'tollgate.db')));
+  const db = openDatabase(join(dir, 'tollgate.db'));
+  let state: SqliteStateStore;
+  try {
+    state = new SqliteStateStore(db, custodialKeysOf(options, command, dir));
+  } catch (err) {
+    db.close();
+    throw err instanceof SecretMismatchError ? secretMismatch(command, err) : err;
+  }
   // Closing the store closes its database.
   return { state, close: () => state.close() };
 }

@@ -22,7 +22,7 @@ import {
   secondsOption,
 } from '../options.ts';
 import { otlpEndpointOf, startOtlpTracing } from '../otlp-tracing.ts';
-import { corsOriginsOf, trustForwardedProtoOf } from '../web-security-options.ts';
+import { corsOriginsOf, rpIdOf, trustForwardedProtoOf } from '../web-security-options.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../../../../web/dist', import.meta.url));
 
@@ -50,6 +50,8 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   // Which pages may call the API, and whether the proxy's word on TLS counts for HSTS (web-security-options.ts).
   const corsOrigins = corsOriginsOf(options['cors-origin']);
   const trustForwardedProto = trustForwardedProtoOf(options['trust-forwarded-proto']);
+  // The relying party passkeys are bound to (docs/approver-keys.md); the console's host name unless given.
+  const rpId = rpIdOf(options['rp-id'] ?? (process.env.TOLLGATE_RP_ID || undefined));
   // The record as a stream for a SIEM (audit-log.ts): opened first, so a path that cannot be opened opens nothing else.
   const auditLogPath = auditLogOf(options);
   const auditLog = auditLogPath === undefined ? undefined : openAuditLog(auditLogPath, io);
@@ -71,6 +73,7 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     metricsLoopback,
     corsOrigins,
     trustForwardedProto,
+    ...(rpId !== undefined ? { rpId } : {}),
     // The console signs in at the issuers offered to it, so its CSP lets it reach them (docs/security.md).
     ...(identity ? { identity, connectSources: consoleOrigins(identity.config) } : {}),
   });

@@ -92,7 +92,9 @@ async function decideAndRecord(
   via: CallVia,
 ): Promise<{ answer: CallAnswer; decided: Decided }> {
   // At once: on a shared database each read is a round trip (at most one per turn of the event loop each).
-  const [{ loaded, versionsJson }, members] = await Promise.all([loadAgentCached(ctx, name), ctx.state.judgedMembers()]);
+  const [{ loaded, versionsJson }, everyone] = await Promise.all([loadAgentCached(ctx, name), ctx.state.judgedMembers()]);
+  // The settings may count only members holding a key of their own (load-agent.ts); the same cached read then.
+  const members = loaded.requireMemberKeys ? await ctx.state.judgedMembers(true) : everyone;
   const now = ctx.now();
   sweepArguments(ctx, now);
   const pairs = await shadowPairsFor(ctx, loaded);
@@ -193,6 +195,7 @@ function recordOf(
       rule: d.rule,
       description: d.approval.description,
       approvers: JSON.stringify(d.approval.approvers),
+      proof: null,
       status: 'pending',
       expires_at: d.approval.expires_at,
       decided_by: null,

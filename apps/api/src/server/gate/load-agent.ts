@@ -37,6 +37,8 @@ export interface LoadedAgent {
   /** The parts prepared once for every call (prepareGate): tools by name, overlays laid, dates parsed. */
   prepared: PreparedGate;
   versions: Record<string, number>;
+  /** The settings' approvals_require_member_keys: only members holding a key of their own are eligible approvers. */
+  requireMemberKeys: boolean;
 }
 
 async function running(ctx: AppContext, id: string, versions: Record<string, number>): Promise<string> {
@@ -187,5 +189,6 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
     // A node never decides with a policy above the revision it declared (docs/deploy.md, "the language gate").
     languageRevision: ctx.node?.languageRevision,
   };
-  return { agent, pinned, versions, parts, prepared: prepareGate(parts) };
+  const requireMemberKeys = settingsRead?.approvals_require_member_keys === true;
+  return { agent, pinned, versions, parts, prepared: prepareGate(parts), requireMemberKeys };
 }

@@ -5,6 +5,7 @@
 // the next call, and a person's read sees it); the store's notices, which move the same generation, forget what
 // this node read of the state another node wrote (statuses, trials, shadows) and reach the console's streams; and
 // the state's counters, which the state store reads the same way.
+
 import { mkdirSync } from 'node:fs';
 import { PostgresDocumentStore } from '@tollgate/store';
 import { assembleContext, type NodeRegistration } from '../assemble-context.ts';
@@ -12,6 +13,7 @@ import type { AppContext } from '../context.ts';
 import { EventHub } from '../event-hub.ts';
 import { LIFECYCLE_KEY, lifecycleOf } from '../rulesets/lifecycle.ts';
 import { SHADOWS_KEY } from '../shadows/rule-shadows.ts';
+import type { CustodialKeys } from '../state/members/custodial-keys.ts';
 import { STATE_GENERATIONS, TurnGenerations, type TurnRead } from '../state/postgres-query.ts';
 import { PostgresStateStore } from '../state/postgres-state.ts';
 import { versionsInUse } from '../versions-in-use.ts';
@@ -30,6 +32,8 @@ export interface PostgresContextOptions {
   dataDir: string;
   /** The pool's size and timeouts (pool-bounds.ts); the environment's over the defaults unless given. */
   bounds?: PoolBounds;
+  /** The members' custodial keys, sealed with the operator's secret (member-key-secret.ts): the same on every node. */
+  custodial: CustodialKeys;
 }
 
 /**
@@ -37,7 +41,7 @@ export interface PostgresContextOptions {
  * (SchemaMismatch) or the database does not answer.
  *
  * @example
- * const ctx = await openPostgresContext('postgres://tollgate@db/tollgate', { dataDir: '.tollgate-data' });
+ * const ctx = await openPostgresContext('postgres://tollgate@db/tollgate', { dataDir: '.tollgate-data', custodial });
  */
 export async function openPostgresContext(url: string, options: PostgresContextOptions): Promise<AppContext> {
   // Every client guarded and bounded: a connection that dies or stalls fails its request, never the process.
@@ -85,7 +89,7 @@ export async function openPostgresContext(url: string, options: PostgresContextO
     opened.push(() => store.close());
     // One statement a turn reads every counter the node checks: keys and members, authorizations, documents.
     const generations = new TurnGenerations(pool, { ...STATE_GENERATIONS, documents: 'SELECT generation FROM document_changes' });
-    const state = await PostgresStateStore.open(pool, generations);
+    const state = await PostgresStateStore.open(pool, options.custodial, generations);
     opened.push(() => state.close());
     const fresh = freshness(generations.counter('documents'), documentChanges, () => forgetState());
     // Every read of a status asks first, so a person's read on this node sees another node's change (docs/deploy.md).

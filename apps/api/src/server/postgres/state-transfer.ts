@@ -1,11 +1,13 @@
 // The state a team needs to keep working when its workspace moves between a data folder's tollgate.db and
 // PostgreSQL (`tollgate import`, `tollgate export`; docs/deploy.md, "Moving a workspace"): members with their
-// signing keys (a removed member's row too), api_keys (hashes, so every key keeps working, and its expiry and
+// signing keys (a removed member's row too; custodial keys sealed, so the secret moves with them) and the keys they
+// hold themselves, api_keys (hashes, so every key keeps working, and its expiry and
 // revocation, so a revoked key never comes back by moving), when each key was last used, the record of changes to
 // members and keys (in its order), tool authorizations with their adoption mark, and the upstream definitions seen. The tables have the same columns on both sides (state/db.ts,
 // state/postgres-migrations.ts), so rows are copied as they are. Decisions, approvals and trial counts stay behind.
 import type pg from 'pg';
 import type { Db } from '../state/db.ts';
+import { CREDENTIAL_COLUMNS } from '../state/members/credential-model.ts';
 import { AUTHORIZATION_COLUMNS } from '../state/tools/model.ts';
 
 /** The tables carried, parents before the rows that name them (api_keys.member_id names members). */
@@ -27,6 +29,7 @@ export const CARRIED_TABLES = {
     'rotated_to',
   ],
   key_usage: ['key_id', 'last_used_at'],
+  member_credentials: CREDENTIAL_COLUMNS,
   // Read in the order written and written in it, so the record keeps its order under new sequence numbers.
   identity_changes: ['at', 'actor', 'action', 'subject', 'details'],
   tool_authorizations: AUTHORIZATION_COLUMNS,

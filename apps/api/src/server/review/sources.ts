@@ -1,7 +1,9 @@
 // What a decision map or impact preview is computed over, read from the data folder: an agent's catalogue
 // and policies (as the gate loads them, routes/gate.ts), a policy document's versions, the catalogues of
 // the agents that use it, and the workspace's judged members (docs/review.md, "In the API and the CLI").
+
 import { type Agent, documentKindOf, type Member, readAgent, type ToolBinding } from '@tollgate/engine';
+import { approverMembers } from '../approvals/member-keys-setting.ts';
 import { offLoop } from '../compile-thread.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -23,9 +25,9 @@ function notFoundAs(resource: Resource) {
   };
 }
 
-/** The members as the gate judges approvers, as a plain array the compile thread can be sent. */
+/** The members as the gate judges approvers (under the running settings), as a plain array the compile thread can be sent. */
 export async function judgedMembers(ctx: AppContext): Promise<Member[]> {
-  return [...(await ctx.state.judgedMembers())];
+  return [...(await approverMembers(ctx))];
 }
 
 /** Runs a review task, on the compile thread when the policy texts are big; a text that does not load is 409. */

@@ -1,7 +1,10 @@
 // Routes: approvals. Members list and read requests (the arguments only its eligible approvers, owners and
-// admins see); an eligible member approves or denies one once (signed with their Ed25519 identity); the
-// agent reads its own and claims an approved one once.
+// admins see); an eligible member approves or denies one once, signed with a key they hold (a passkey or a device
+// key, after asking for the content to sign) or by the server with their custodial key (approvals/decide.ts,
+// docs/approver-keys.md); the agent reads its own and claims an approved one once.
 import { createRoute, z } from '@hono/zod-openapi';
+import { decideHeldCall, decisionChallenge, type ProofBody } from '../approvals/decide.ts';
+import { relyingParty } from '../approvals/relying-party-of-request.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { claimHeldCall } from '../gate/claim-held-call.ts';
@@ -61,8 +64,15 @@ const Approval = z
     decided_by_name: z.string().nullable().openapi({ description: "The deciding member's name; null while undecided." }),
     decided_at: DateTime.nullable(),
     reason: z.string().nullable(),
-    signature: z.string().nullable().openapi({ description: 'Ed25519 over signed_content, base64.' }),
+    signature: z.string().nullable().openapi({
+      description:
+        "Ed25519 over signed_content, base64 (a custodial or device key); a passkey's assertion signature, base64url (proof says how to check it).",
+    }),
     signed_content: z.string().nullable(),
+    proof: z.record(z.string(), z.string()).nullable().openapi({
+      description:
+        "How a member-held key signed it: {kind: 'device', credential_id, signature} or a passkey's {kind: 'passkey', credential_id, authenticator_data, client_data_json, signature}; null for a custodial signature.",
+    }),
     claimed_at: DateTime.nullable(),
     held_at: DateTime.openapi({ description: 'When the gate held the call (the same instant as created_at).' }),
     created_at: DateTime,
@@ -74,7 +84,52 @@ type Approval = z.infer<typeof Approval>;
 const IdParams = z.object({
   id: nameParam({ name: 'id', description: 'The approval request id', example: '6f1c2d3e-0000-4000-8000-000000000000' }, 64),
 });
-const DecideBody = z.strictObject({ reason: z.string().max(2000).optional() }).openapi('ApprovalDecisionBody');
+const B64 = z.string().min(1).max(16_384);
+const PasskeyResponse = z
+  .object({
+    id: B64,
+    rawId: B64,
+    type: z.literal('public-key'),
+    response: z.object({ clientDataJSON: B64, authenticatorData: B64, signature: B64, userHandle: B64.optional() }),
+    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+    clientExtensionResults: z.record(z.string(), z.unknown()),
+  })
+  .openapi('PasskeyAssertion', { description: 'What startAuthentication of @simplewebauthn/browser answers.' });
+const Proof = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('passkey'), credential_id: B64, response: PasskeyResponse }),
+    z.strictObject({ kind: z.literal('device'), credential_id: z.string().min(1).max(200), signature: B64 }),
+  ])
+  .openapi('ApprovalProof');
+const DecideBody = z
+  .strictObject({
+    reason: z.string().max(2000).optional(),
+    signed_content: z
+      .string()
+      .min(1)
+      .max(64 * 1024)
+      .optional()
+      .openapi({ description: 'The content the challenge gave, as signed.' }),
+    proof: Proof.optional(),
+  })
+  .refine((b) => (b.signed_content === undefined) === (b.proof === undefined), {
+    message: 'signed_content and proof go together: both for a member-held key, neither for a custodial decision',
+    path: ['proof'],
+  })
+  .openapi('ApprovalDecisionBody');
+const ChallengeBody = z.strictObject({ decision: z.enum(['approved', 'denied']) }).openapi('ApprovalChallengeBody');
+const Challenge = z
+  .object({
+    content: z.string().openapi({ description: 'The canonical JSON to sign (docs/approver-keys.md, "What is signed").' }),
+    challenge: z.string().openapi({ description: "The base64url SHA-256 of content's UTF-8: a passkey assertion's challenge." }),
+    decided_at: DateTime,
+    expires_at: DateTime.openapi({ description: 'After this the content is stale (PROOF_STALE): ask again.' }),
+    passkey: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: 'WebAuthn request options for startAuthentication; null when the member holds no passkey here.' }),
+  })
+  .openapi('ApprovalChallenge');
 const ClaimBody = z
   .strictObject({ arguments: ArgumentsObject.openapi({ description: 'The arguments of the call being claimed for.' }) })
   .openapi('ApprovalClaimBody');
@@ -127,6 +182,20 @@ const decideRoute = (verb: 'approve' | 'deny') =>
     request: { params: IdParams, body: jsonBody(DecideBody) },
     responses: { 200: ok('The decided request with its signature'), ...errors },
   });
+const challengeRoute = createRoute({
+  method: 'post',
+  path: '/approvals/{id}/challenge',
+  summary: 'The content to sign to decide a held call with a key you hold',
+  middleware: [members(), people("a model's key cannot decide a held call; a person approves or denies it")] as const,
+  request: { params: IdParams, body: jsonBody(ChallengeBody) },
+  responses: {
+    200: jsonResponse(Challenge, 'The content, its challenge and your passkeys as WebAuthn options'),
+    400: errors[400],
+    403: errors[403],
+    404: errors[404],
+    409: errors[409],
+  },
+});
 const claimRoute = createRoute({
   method: 'post',
   path: '/approvals/{id}/claim',
@@ -175,12 +244,20 @@ async function present(ctx: AppContext, principal: Principal, row: ApprovalRow, 
     reason: row.reason,
     signature: row.signature,
     signed_content: row.signed_content,
+    proof: readProof(row.proof),
     claimed_at: row.claimed_at,
     held_at: row.created_at,
     created_at: row.created_at,
     // Read from the held call's decision, as its amount is.
     via: decision?.via ?? 'http',
   };
+}
+
+/** A stored proof as the API shows it: its string parts; null when custodial (or not readable). */
+function readProof(text: string | null): Record<string, string> | null {
+  const value = text === null ? null : readStoredJson(text);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
 /** The request, when the principal may see it: any member, or the agent it belongs to. */
@@ -195,7 +272,12 @@ async function visible(ctx: AppContext, principal: Principal, id: string): Promi
   return row;
 }
 
-export function approvalRoutes() {
+/** Where passkeys are bound: the operator's relying party id (serve's --rp-id), else the console's host. */
+export interface ApprovalRouteOptions {
+  rpId?: string | undefined;
+}
+
+export function approvalRoutes(options: ApprovalRouteOptions = {}) {
   const app = router();
 
   app.openapi(listRoute, async (c) => {
@@ -214,25 +296,26 @@ export function approvalRoutes() {
     return exactJson(c, await present(ctx, principal, await visible(ctx, principal, c.req.valid('param').id)), 200);
   });
 
+  app.openapi(challengeRoute, async (c) => {
+    const ctx = c.get('ctx');
+    const { id } = c.req.valid('param');
+    const answer = await decisionChallenge(ctx, memberOf(c), id, c.req.valid('json').decision, relyingParty(c, options.rpId));
+    return exactJson(c, answer as z.infer<typeof Challenge>, 200);
+  });
+
   for (const verb of ['approve', 'deny'] as const) {
     app.openapi(decideRoute(verb), async (c) => {
       const ctx = c.get('ctx');
-      const member = memberOf(c);
       const { id } = c.req.valid('param');
-      const { reason } = c.req.valid('json');
-      const row = await ctx.state.findApproval(id);
-      if (!row) throw notFound('approval', `no approval request ${id}`);
-      if (!isEligible(member, row)) {
-        throw new ApiError('NOT_ELIGIBLE', 'you are not an eligible approver of this request');
-      }
-      const outcome = await ctx.state.decideApproval(id, member, verb === 'approve' ? 'approved' : 'denied', reason ?? null, ctx.now());
-      if (!outcome.ok) {
-        if (outcome.reason === 'expired') throw new ApiError('APPROVAL_EXPIRED', 'the request has expired and can no longer be decided');
-        if (outcome.reason === 'already_decided') throw new ApiError('ALREADY_DECIDED', 'the request has been decided already');
-        throw notFound('approval', `no approval request ${id}`);
-      }
-      ctx.events.publish({ type: 'approval', id, status: outcome.row.status });
-      return exactJson(c, await present(ctx, c.get('principal'), outcome.row), 200);
+      const { reason, signed_content, proof } = c.req.valid('json');
+      const row = await decideHeldCall(ctx, memberOf(c), id, {
+        decision: verb === 'approve' ? 'approved' : 'denied',
+        reason: reason ?? null,
+        signed: signed_content !== undefined && proof !== undefined ? { content: signed_content, proof: proof as ProofBody } : undefined,
+        rp: relyingParty(c, options.rpId),
+      });
+      ctx.events.publish({ type: 'approval', id, status: row.status });
+      return exactJson(c, await present(ctx, c.get('principal'), row), 200);
     });
   }
 

@@ -41,7 +41,16 @@ const IdentityChange = z
   .object({
     at: z.string(),
     actor: z.string().openapi({ description: 'member:NAME, operator (the CLI with the database) or issuer:URL.' }),
-    action: z.enum(['member.added', 'member.role_changed', 'member.removed', 'key.created', 'key.rotated', 'key.revoked']),
+    action: z.enum([
+      'member.added',
+      'member.role_changed',
+      'member.removed',
+      'key.created',
+      'key.rotated',
+      'key.revoked',
+      'credential.enrolled',
+      'credential.revoked',
+    ]),
     subject: z.string().openapi({ description: "The member's name, or agent:NAME for an agent's key." }),
     details: z.record(z.string(), z.string().nullable()),
   })

@@ -1,8 +1,8 @@
-// Routes: members. Who a key belongs to (for the console), and a member's public signing key (PEM), so
-// anyone can verify the approvals they signed.
-import { createHash, createPublicKey } from 'node:crypto';
+// Routes: members. Who a key belongs to (for the console), and a member's public signing key (PEM) with every
+// credential of theirs (routes/credentials.ts), so anyone can verify the approvals they signed.
 import { createRoute, z } from '@hono/zod-openapi';
 import { router } from '../openapi.ts';
+import { Credential, credentialsOfMember, keyFingerprint } from './credentials.ts';
 import { nameParam } from './path-params.ts';
 import { errorResponse, jsonResponse, memberOf, members, notFound } from './route-kit.ts';
 
@@ -14,6 +14,10 @@ const PublicKey = z
     public_key: z.string().openapi({ description: 'SPKI PEM; verifies approval signatures over signed_content.' }),
     fingerprint: z.string().openapi({
       description: "SHA256: and the unpadded base64 of the SHA-256 of the key's SPKI DER, e.g. SHA256:3q2+7w…",
+    }),
+    credentials: z.array(Credential).openapi({
+      description:
+        'Every credential of the member, custodial first: passkeys and device keys verify what they signed (docs/approver-keys.md).',
     }),
   })
   .openapi('MemberPublicKey');
@@ -55,15 +59,6 @@ const meRoute = createRoute({
   },
 });
 
-/**
- * The fingerprint a person compares keys by: `SHA256:` and the unpadded base64 of the SHA-256 of the SPKI
- * DER (the console computes the same from the key it verifies with; docs/console.md, "Approvals inbox").
- */
-export function keyFingerprint(publicKeyPem: string): string {
-  const der = createPublicKey(publicKeyPem).export({ type: 'spki', format: 'der' });
-  return `SHA256:${createHash('sha256').update(der).digest('base64').replace(/=+$/, '')}`;
-}
-
 export function memberRoutes() {
   const app = router();
   app.openapi(meRoute, (c) => {
@@ -76,7 +71,11 @@ export function memberRoutes() {
     const member = await c.get('ctx').state.findMember(id);
     if (!member || member.id !== id) throw notFound('member', `no member ${id}`);
     const { id: memberId, name, public_key } = member;
-    return c.json({ id: memberId, name, algorithm: 'Ed25519' as const, public_key, fingerprint: keyFingerprint(public_key) }, 200);
+    const credentials = await credentialsOfMember(c.get('ctx'), member);
+    return c.json(
+      { id: memberId, name, algorithm: 'Ed25519' as const, public_key, fingerprint: keyFingerprint(public_key), credentials },
+      200,
+    );
   });
   return app;
 }

@@ -1,7 +1,9 @@
 // One run of a rule set's version against a call, as the API's validate route and the CLI's `ruleset run`
 // both do it: refused for an archived or disabled set or one pinning a rule disabled since, every pinned
 // rule judged in parallel, and the run recorded only once it is complete.
+
 import { type RulesetCall, type RulesetRun, RulesetRunError, runRuleset } from '@tollgate/engine';
+import { approverMembers } from '../approvals/member-keys-setting.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { loadPinnedRules, readRulesetVersion, workspaceCatalogue } from './ruleset-versions.ts';
@@ -37,7 +39,7 @@ export async function runRulesetVersion(
   try {
     run = await runRuleset(rules, call, {
       catalogue,
-      members: await ctx.state.judgedMembers(),
+      members: await approverMembers(ctx),
       now: ctx.now(),
       timeoutMs: options.timeoutMs ?? RULE_TIMEOUT_MS,
     });

@@ -1,6 +1,7 @@
 // Simulating calls: the versions to decide with (stored or sent), the calls (pasted, an example suite or
 // recorded decisions, never guessing arguments that are gone) and their comparison. The route
 // (routes/simulations.ts) only reads the body and answers.
+
 import { z } from '@hono/zod-openapi';
 import {
   type CompiledPolicy,
@@ -22,6 +23,7 @@ import {
   validateToolBinding,
 } from '@tollgate/engine';
 import { diagnosticJson, writeJson } from '@tollgate/engine/source';
+import { approverMembers } from '../approvals/member-keys-setting.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { refuseNotAPolicy } from '../routes/policy-only.ts';
@@ -109,7 +111,7 @@ export async function policyOf(ctx: AppContext, version: z.infer<typeof Version>
   }
   // A version that could not run here is not simulated as if it could: its approvers.users must be the
   // workspace's members able to approve (docs/policy.md, "Approvers").
-  const approvers = validatePolicy(document, { members: await ctx.state.judgedMembers() }).errors.filter((e) => APPROVER_CODES.has(e.code));
+  const approvers = validatePolicy(document, { members: await approverMembers(ctx) }).errors.filter((e) => APPROVER_CODES.has(e.code));
   if (approvers.length > 0) {
     throw new ApiError('INVALID_POLICY', `${at}: ${approvers[0]?.message}`, {
       errors: approvers.map((e) => ({ code: e.code, path: `${at}${e.path ?? ''}`, message: e.message })),

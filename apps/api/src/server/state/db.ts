@@ -197,6 +197,27 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (writer, seq)
    );
    CREATE INDEX record_checkpoints_by_time ON record_checkpoints (at);`,
+  // Keys members hold themselves (docs/approver-keys.md): passkeys and device keys, each its public key (never a
+  // private one), a passkey's COSE key, relying party and signature counter; a revoked one's row stays, so what it
+  // signed still verifies. A decision signed with one keeps its proof on the request. Enrolling or revoking moves the
+  // auth generation, so the members the gate judges approvers by are read again.
+  `CREATE TABLE member_credentials (
+     id TEXT PRIMARY KEY,
+     member_id TEXT NOT NULL REFERENCES members(id),
+     kind TEXT NOT NULL CHECK (kind IN ('passkey', 'device')),
+     label TEXT,
+     algorithm TEXT NOT NULL,
+     public_key TEXT NOT NULL,
+     cose_key TEXT,
+     rp_id TEXT,
+     counter INTEGER NOT NULL DEFAULT 0,
+     created_at TEXT NOT NULL,
+     revoked_at TEXT
+   );
+   CREATE INDEX member_credentials_by_member ON member_credentials (member_id);
+   CREATE TRIGGER member_credentials_inserted AFTER INSERT ON member_credentials BEGIN UPDATE auth_generation SET generation = generation + 1; END;
+   CREATE TRIGGER member_credentials_updated AFTER UPDATE ON member_credentials BEGIN UPDATE auth_generation SET generation = generation + 1; END;
+   ALTER TABLE approvals ADD COLUMN proof TEXT;`,
 ];
 
 /**

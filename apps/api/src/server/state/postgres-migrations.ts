@@ -260,6 +260,24 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
        END IF;
      END LOOP;
    END $$;`,
+  // Keys members hold themselves (docs/approver-keys.md), as SQLite keeps them (db.ts).
+  `CREATE TABLE member_credentials (
+     id TEXT COLLATE "C" PRIMARY KEY,
+     member_id TEXT COLLATE "C" NOT NULL REFERENCES members(id),
+     kind TEXT NOT NULL CHECK (kind IN ('passkey', 'device')),
+     label TEXT,
+     algorithm TEXT NOT NULL,
+     public_key TEXT NOT NULL,
+     cose_key TEXT,
+     rp_id TEXT,
+     counter BIGINT NOT NULL DEFAULT 0,
+     created_at TEXT COLLATE "C" NOT NULL,
+     revoked_at TEXT COLLATE "C"
+   );
+   CREATE INDEX member_credentials_by_member ON member_credentials (member_id);
+   CREATE TRIGGER member_credentials_changed AFTER INSERT OR UPDATE ON member_credentials
+     FOR EACH STATEMENT EXECUTE FUNCTION tollgate_bump_generation('auth_generation');
+   ALTER TABLE approvals ADD COLUMN proof TEXT;`,
 ];
 
 /** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */

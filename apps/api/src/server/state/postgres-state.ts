@@ -10,12 +10,13 @@ import { approvalClaimedBody, approvalDecidedBody } from '../record/entries.ts';
 import { PostgresRecord } from '../record/postgres.ts';
 import { RecordReader } from '../record/reader.ts';
 import type { RecordListener } from '../record/writer.ts';
-import type { ApprovalFilter } from './approvals/model.ts';
+import type { ApprovalFilter, CounterMove, DecisionWrite } from './approvals/model.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals, pendingSummary } from './approvals/postgres.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions } from './decisions/postgres.ts';
 import { PostgresDecisionLog } from './decisions/postgres-log.ts';
 import type { PageKey } from './keyset.ts';
+import type { CustodialKeys } from './members/custodial-keys.ts';
 import { madeOrThrow, OPERATOR } from './members/identity-store.ts';
 import type { Grant, MemberRow, Role } from './members/model.ts';
 import { PostgresMembers } from './members/postgres.ts';
@@ -57,14 +58,18 @@ export class PostgresStateStore implements StateStore {
   /** Errors the pool reported (a connection lost while idle, one that failed to open), for /metrics. */
   private poolErrors = 0;
 
-  constructor(pool: pg.Pool, generations: TurnGenerations = new TurnGenerations(pool, STATE_GENERATIONS)) {
+  /** The members' custodial keys, sealed with the operator's secret (members/custodial-keys.ts). */
+  readonly custodial: CustodialKeys;
+
+  constructor(pool: pg.Pool, custodial: CustodialKeys, generations: TurnGenerations = new TurnGenerations(pool, STATE_GENERATIONS)) {
     this.pool = pool;
+    this.custodial = custodial;
     pool.on('error', () => {
       this.poolErrors++;
     });
     this.trialCounter = new PostgresTrialCounter(pool);
     this.record = new PostgresRecord(pool);
-    this.auth = new PostgresMembers(pool, generations.counter('auth'), this.record);
+    this.auth = new PostgresMembers(pool, generations.counter('auth'), this.record, custodial);
     this.identity = this.auth;
     this.log = new PostgresDecisionLog(pool, this.record);
     this.recordReader = new RecordReader(async <T>(sql: string, params: readonly unknown[]) => {
@@ -75,9 +80,13 @@ export class PostgresStateStore implements StateStore {
     this.nodes = new PostgresNodes(pool);
   }
 
-  /** A store whose members are read already, so judgedMembersSeen() answers from the first call. */
-  static async open(pool: pg.Pool, generations?: TurnGenerations): Promise<PostgresStateStore> {
-    const store = new PostgresStateStore(pool, generations);
+  /**
+   * A store whose custodial keys are sealed (members/custodial-keys.ts: SecretMismatchError when `custodial` opens
+   * none) and whose members are read already, so judgedMembersSeen() answers from the first call.
+   */
+  static async open(pool: pg.Pool, custodial: CustodialKeys, generations?: TurnGenerations): Promise<PostgresStateStore> {
+    const store = new PostgresStateStore(pool, custodial, generations);
+    await store.auth.sealPlainKeys();
     await store.judgedMembers();
     return store;
   }
@@ -88,8 +97,8 @@ export class PostgresStateStore implements StateStore {
   members() {
     return this.auth.members();
   }
-  judgedMembers() {
-    return this.auth.judgedMembers();
+  judgedMembers(requireMemberKeys = false) {
+    return this.auth.judgedMembers(requireMemberKeys);
   }
   judgedMembersSeen(): readonly Member[] {
     return this.auth.judgedMembersSeen();
@@ -113,9 +122,9 @@ export class PostgresStateStore implements StateStore {
   listApprovals(filter: ApprovalFilter, now: Date, limit: number, after?: PageKey) {
     return listApprovals(this.pool, filter, now, limit, after);
   }
-  decideApproval(id: string, member: MemberRow, decision: 'approved' | 'denied', reason: string | null, now: Date) {
+  decideApproval(id: string, write: DecisionWrite, now: Date, counter?: CounterMove) {
     return this.record.inChainedTransaction(async (client, append) => {
-      const outcome = await decideApproval(client, id, member, decision, reason, now);
+      const outcome = await decideApproval(client, id, write, now, counter);
       if (outcome.ok) append('approval.decided', outcome.row.decided_at as string, outcome.row.id, approvalDecidedBody(outcome.row));
       return outcome;
     });

@@ -15,16 +15,17 @@ import {
 import { RecordReader } from '../record/reader.ts';
 import { closeSqliteRecord, type SqliteRecord, sqliteRecordOf } from '../record/sqlite.ts';
 import type { RecordListener } from '../record/writer.ts';
-import type { ApprovalFilter } from './approvals/model.ts';
+import type { ApprovalFilter, CounterMove, DecisionWrite } from './approvals/model.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals, pendingSummary } from './approvals/sqlite.ts';
 import type { Db } from './db.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions, sessionHistory } from './decisions/sqlite.ts';
 import { closeDecisionLog, decisionLogOf, flushDecisions } from './decisions/sqlite-log.ts';
 import type { PageKey } from './keyset.ts';
+import type { CustodialKeys } from './members/custodial-keys.ts';
 import { madeOrThrow, OPERATOR } from './members/identity-store.ts';
 import type { Grant, Role } from './members/model.ts';
-import { authenticateKey, countMembers, findMember, judgedMembers, members, SqliteIdentity } from './members/sqlite.ts';
+import { authenticateKey, countMembers, findMember, judgedMembers, members, SqliteIdentity, sealPlainKeys } from './members/sqlite.ts';
 import type { LanguageRevision } from './nodes/model.ts';
 import { listNodes, registerNode } from './nodes/sqlite.ts';
 import { sqliteReadiness } from './readiness.ts';
@@ -50,7 +51,7 @@ import { SqliteTrialCounter } from './trials/sqlite.ts';
  * The state store of one SQLite database.
  *
  * @example
- * const state = new SqliteStateStore(openDatabase('.tollgate-data/tollgate.db'));
+ * const state = new SqliteStateStore(openDatabase('.tollgate-data/tollgate.db'), new CustodialKeys(secret));
  */
 export class SqliteStateStore implements StateStore {
   readonly kind = 'sqlite' as const;
@@ -61,11 +62,17 @@ export class SqliteStateStore implements StateStore {
   readonly record: SqliteRecord;
   readonly recordReader: RecordReader;
 
-  constructor(db: Db) {
+  /** The members' custodial keys, sealed with the operator's secret (members/custodial-keys.ts). */
+  readonly custodial: CustodialKeys;
+
+  /** Seals any custodial key stored in plain text, or throws SecretMismatchError when `custodial` opens none. */
+  constructor(db: Db, custodial: CustodialKeys) {
     this.db = db;
+    this.custodial = custodial;
+    sealPlainKeys(db, custodial);
     this.trialCounter = new SqliteTrialCounter(db);
     this.record = sqliteRecordOf(db);
-    this.identity = new SqliteIdentity(db, this.record);
+    this.identity = new SqliteIdentity(db, this.record, custodial);
     this.recordReader = new RecordReader(async <T>(sql: string, params: readonly unknown[]) => {
       flushDecisions(db);
       return db.prepare(sql).all(...params) as T[];
@@ -78,8 +85,8 @@ export class SqliteStateStore implements StateStore {
   async members() {
     return members(this.db);
   }
-  async judgedMembers() {
-    return judgedMembers(this.db);
+  async judgedMembers(requireMemberKeys = false) {
+    return judgedMembers(this.db, requireMemberKeys);
   }
   judgedMembersSeen(): readonly Member[] {
     return judgedMembers(this.db);
@@ -103,16 +110,10 @@ export class SqliteStateStore implements StateStore {
   async listApprovals(filter: ApprovalFilter, now: Date, limit: number, after?: PageKey) {
     return listApprovals(this.db, filter, now, limit, after);
   }
-  async decideApproval(
-    id: string,
-    member: Parameters<typeof decideApproval>[2],
-    decision: 'approved' | 'denied',
-    reason: string | null,
-    now: Date,
-  ) {
+  async decideApproval(id: string, write: DecisionWrite, now: Date, counter?: CounterMove) {
     return this.record.around((add) =>
       this.db.transaction(() => {
-        const outcome = decideApproval(this.db, id, member, decision, reason, now);
+        const outcome = decideApproval(this.db, id, write, now, counter);
         if (outcome.ok) add('approval.decided', outcome.row.decided_at as string, outcome.row.id, approvalDecidedBody(outcome.row));
         return outcome;
       })(),

@@ -8,9 +8,18 @@ import type { TrialCounter } from '@tollgate/store';
 import type { ChainEntry, Checkpoint } from '../record/chain.ts';
 import type { RecordReader } from '../record/reader.ts';
 import type { RecordListener } from '../record/writer.ts';
-import type { ApprovalFilter, ApprovalRow, ClaimOutcome, DecideOutcome, PendingSummary } from './approvals/model.ts';
+import type {
+  ApprovalFilter,
+  ApprovalRow,
+  ClaimOutcome,
+  CounterMove,
+  DecideOutcome,
+  DecisionWrite,
+  PendingSummary,
+} from './approvals/model.ts';
 import type { DecisionFilter, DecisionRow, SessionCall } from './decisions/model.ts';
 import type { PageKey } from './keyset.ts';
+import type { CustodialKeys } from './members/custodial-keys.ts';
 import type { IdentityStore } from './members/identity-store.ts';
 import type { Grant, KeyAuthentication, MemberRow, Role } from './members/model.ts';
 import { type LanguageRevision, laggingNodes, type NodeView, type RegisteredNode } from './nodes/model.ts';
@@ -58,8 +67,11 @@ export interface StateStore {
   authenticateKey(key: string, now: Date): Promise<KeyAuthentication | undefined>;
   /** The current members (a removed member's row stays, for their signatures, but is left out). */
   members(): Promise<readonly MemberRow[]>;
-  /** The members as rules judge approvers: the same array while they are unchanged. */
-  judgedMembers(): Promise<readonly Member[]>;
+  /**
+   * The members as rules judge approvers: the same array while they are unchanged. `requireMemberKeys` (the setting
+   * approvals_require_member_keys) counts as signing only members holding an active passkey or device key.
+   */
+  judgedMembers(requireMemberKeys?: boolean): Promise<readonly Member[]>;
   /** The members as last read (for a synchronous reader: the edit seam's validators); judgedMembers refreshes it. */
   judgedMembersSeen(): readonly Member[];
   /** A member by id or name, a removed one too (removed_at says). */
@@ -71,11 +83,17 @@ export interface StateStore {
   countMembers(): Promise<number>;
   /** Members and keys as the product manages them: each change judged, written and recorded (members/identity-store.ts). */
   readonly identity: IdentityStore;
+  /** The members' custodial signing keys, sealed with the operator's secret (members/custodial-keys.ts). */
+  readonly custodial: CustodialKeys;
 
   // Approvals: every transition one conditional write, so of racing deciders or claimers exactly one wins.
   findApproval(id: string): Promise<ApprovalRow | undefined>;
   listApprovals(filter: ApprovalFilter, now: Date, limit: number, after?: PageKey): Promise<Page<ApprovalRow>>;
-  decideApproval(id: string, member: MemberRow, decision: 'approved' | 'denied', reason: string | null, now: Date): Promise<DecideOutcome>;
+  /**
+   * Decides a pending request unexpired at `now` with `write`, signed already (server/approvals/decide.ts); a
+   * passkey's counter moves with it, or nothing is written (`counter_moved`).
+   */
+  decideApproval(id: string, write: DecisionWrite, now: Date, counter?: CounterMove): Promise<DecideOutcome>;
   claimApproval(id: string, digest: string, now: Date): Promise<ClaimOutcome>;
 
   // The decision log.

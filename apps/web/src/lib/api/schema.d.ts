@@ -392,6 +392,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/approvals/{id}/challenge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The content to sign to decide a held call with a key you hold */
+    post: operations['approvalChallenge'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/approvals/{id}/approve': {
     parameters: {
       query?: never;
@@ -437,6 +454,91 @@ export interface paths {
     put?: never;
     /** Claim an approved request, once */
     post: operations['claimApproval'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/members/{id}/credentials': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A member's credentials: the custodial key, passkeys and device keys, revoked ones included */
+    get: operations['listMemberCredentials'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/me/credentials/passkey/options': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** WebAuthn creation options to enroll a passkey of your own */
+    post: operations['passkeyEnrollmentOptions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/me/credentials/passkey': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Enroll a passkey of your own */
+    post: operations['enrollPasskey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/me/credentials/device': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Enroll a device key of your own (its public half, an Ed25519 SPKI PEM) */
+    post: operations['enrollDeviceKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/members/{id}/credentials/{credential}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Revoke a passkey or device key (your own, or as an owner or admin anyone’s) */
+    post: operations['revokeMemberCredential'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1105,12 +1207,24 @@ export interface components {
           | 'AGENT_KEY_REQUIRED'
           | 'AGENT_MISMATCH'
           | 'NOT_ELIGIBLE'
+          | 'PROOF_REQUIRED'
+          | 'PROOF_CONTENT_MISMATCH'
+          | 'PROOF_STALE'
+          | 'PROOF_INVALID'
+          | 'PROOF_REPLAYED'
+          | 'CREDENTIAL_NOT_OWN'
+          | 'CREDENTIAL_REVOKED'
+          | 'PASSKEY_USER_NOT_VERIFIED'
+          | 'PASSKEY_COUNTER_REGRESSED'
+          | 'ENROLLMENT_INVALID'
           | 'BINDING_CHANGE_FORBIDDEN'
           | 'ORIGIN_NOT_ALLOWED'
           | 'NOT_FOUND'
           | 'CONFLICT'
           | 'LAST_OWNER'
           | 'MEMBER_EXISTS'
+          | 'CREDENTIAL_EXISTS'
+          | 'TOO_MANY_CREDENTIALS'
           | 'KEY_NOT_ACTIVE'
           | 'REJECTED_VERSION'
           | 'GATEWAYS_NOT_UPGRADED'
@@ -1535,9 +1649,13 @@ export interface components {
       /** Format: date-time */
       decided_at: string | null;
       reason: string | null;
-      /** @description Ed25519 over signed_content, base64. */
+      /** @description Ed25519 over signed_content, base64 (a custodial or device key); a passkey's assertion signature, base64url (proof says how to check it). */
       signature: string | null;
       signed_content: string | null;
+      /** @description How a member-held key signed it: {kind: 'device', credential_id, signature} or a passkey's {kind: 'passkey', credential_id, authenticator_data, client_data_json, signature}; null for a custodial signature. */
+      proof: {
+        [key: string]: string;
+      } | null;
       /** Format: date-time */
       claimed_at: string | null;
       /**
@@ -1558,12 +1676,106 @@ export interface components {
      * @enum {string}
      */
     CallVia: 'http' | 'mcp';
+    ApprovalChallenge: {
+      /** @description The canonical JSON to sign (docs/approver-keys.md, "What is signed"). */
+      content: string;
+      /** @description The base64url SHA-256 of content's UTF-8: a passkey assertion's challenge. */
+      challenge: string;
+      /** Format: date-time */
+      decided_at: string;
+      /**
+       * Format: date-time
+       * @description After this the content is stale (PROOF_STALE): ask again.
+       */
+      expires_at: string;
+      /** @description WebAuthn request options for startAuthentication; null when the member holds no passkey here. */
+      passkey: {
+        [key: string]: unknown;
+      } | null;
+    };
+    ApprovalChallengeBody: {
+      /** @enum {string} */
+      decision: 'approved' | 'denied';
+    };
     ApprovalDecisionBody: {
       reason?: string;
+      /** @description The content the challenge gave, as signed. */
+      signed_content?: string;
+      proof?: components['schemas']['ApprovalProof'];
+    };
+    ApprovalProof:
+      | {
+          /** @enum {string} */
+          kind: 'passkey';
+          credential_id: string;
+          response: components['schemas']['PasskeyAssertion'];
+        }
+      | {
+          /** @enum {string} */
+          kind: 'device';
+          credential_id: string;
+          signature: string;
+        };
+    /** @description What startAuthentication of @simplewebauthn/browser answers. */
+    PasskeyAssertion: {
+      id: string;
+      rawId: string;
+      /** @enum {string} */
+      type: 'public-key';
+      response: {
+        clientDataJSON: string;
+        authenticatorData: string;
+        signature: string;
+        userHandle?: string;
+      };
+      /** @enum {string} */
+      authenticatorAttachment?: 'platform' | 'cross-platform';
+      clientExtensionResults: {
+        [key: string]: unknown;
+      };
     };
     ApprovalClaimBody: {
       /** @description The arguments of the call being claimed for. */
       arguments: {
+        [key: string]: unknown;
+      };
+    };
+    MemberCredential: {
+      /** @description A passkey's credential id (base64url), a device key's id, or `custodial`. */
+      id: string;
+      member: string;
+      /** @enum {string} */
+      kind: 'custodial' | 'passkey' | 'device';
+      label: string | null;
+      /** @enum {string} */
+      algorithm: 'Ed25519' | 'ES256' | 'EdDSA' | 'RS256';
+      /** @description SPKI PEM: verifies what the credential signed. */
+      public_key: string;
+      fingerprint: string;
+      /** @description A passkey's relying party id; null otherwise. */
+      rp_id: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      revoked_at: string | null;
+    };
+    /** @description What startRegistration of @simplewebauthn/browser answers. */
+    PasskeyRegistration: {
+      id: string;
+      rawId: string;
+      /** @enum {string} */
+      type: 'public-key';
+      response: {
+        clientDataJSON: string;
+        attestationObject: string;
+        transports?: string[];
+        authenticatorData?: string;
+        publicKeyAlgorithm?: number;
+        publicKey?: string;
+      };
+      /** @enum {string} */
+      authenticatorAttachment?: 'platform' | 'cross-platform';
+      clientExtensionResults: {
         [key: string]: unknown;
       };
     };
@@ -1583,6 +1795,8 @@ export interface components {
       public_key: string;
       /** @description SHA256: and the unpadded base64 of the SHA-256 of the key's SPKI DER, e.g. SHA256:3q2+7w… */
       fingerprint: string;
+      /** @description Every credential of the member, custodial first: passkeys and device keys verify what they signed (docs/approver-keys.md). */
+      credentials: components['schemas']['MemberCredential'][];
     };
     Member: {
       id: string;
@@ -1598,7 +1812,15 @@ export interface components {
       /** @description member:NAME, operator (the CLI with the database) or issuer:URL. */
       actor: string;
       /** @enum {string} */
-      action: 'member.added' | 'member.role_changed' | 'member.removed' | 'key.created' | 'key.rotated' | 'key.revoked';
+      action:
+        | 'member.added'
+        | 'member.role_changed'
+        | 'member.removed'
+        | 'key.created'
+        | 'key.rotated'
+        | 'key.revoked'
+        | 'credential.enrolled'
+        | 'credential.revoked';
       /** @description The member's name, or agent:NAME for an agent's key. */
       subject: string;
       details: {
@@ -3758,6 +3980,96 @@ export interface operations {
       };
     };
   };
+  approvalChallenge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The approval request id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ApprovalChallengeBody'];
+      };
+    };
+    responses: {
+      /** @description The content, its challenge and your passkeys as WebAuthn options */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApprovalChallenge'];
+        };
+      };
+      /** @description A bad body */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such request */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Decided, expired, claimed or mismatched */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit; nothing was read. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   approveApproval: {
     parameters: {
       query?: never;
@@ -4019,6 +4331,356 @@ export interface operations {
       };
       /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listMemberCredentials: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The member id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The credentials, custodial first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            credentials: components['schemas']['MemberCredential'][];
+          };
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such member or credential */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  passkeyEnrollmentOptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Options for startRegistration */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            options: {
+              [key: string]: unknown;
+            };
+            /** Format: date-time */
+            issued_at: string;
+          };
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An agent's or a model's key, or another member's credential */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  enrollPasskey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          response: components['schemas']['PasskeyRegistration'];
+          /** Format: date-time */
+          issued_at: string;
+          /** @description A name the member knows it by, e.g. "work laptop". */
+          label?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The passkey, enrolled */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberCredential'];
+        };
+      };
+      /** @description A bad body, or a registration that does not verify (ENROLLMENT_INVALID) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An agent's or a model's key, or another member's credential */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such member or credential */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Enrolled already, or too many credentials */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit; nothing was read. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  enrollDeviceKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          public_key: string;
+          /** @description A name the member knows it by, e.g. "work laptop". */
+          label?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The device key, enrolled */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberCredential'];
+        };
+      };
+      /** @description A bad body, or a registration that does not verify (ENROLLMENT_INVALID) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An agent's or a model's key, or another member's credential */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such member or credential */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Enrolled already, or too many credentials */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit; nothing was read. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeMemberCredential: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The member id */
+        id: string;
+        /** @description The credential id */
+        credential: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The credential, revoked */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MemberCredential'];
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description MISSING_KEY or INVALID_KEY: no key, or a key that is not known; with issuers configured, a token refused (TOKEN_INVALID, TOKEN_EXPIRED, TOKEN_AUDIENCE, TOKEN_ISSUER, TOKEN_IDENTITY). WWW-Authenticate: Bearer, naming the protected resource metadata when issuers are configured. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description An agent's or a model's key, or another member's credential */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such member or credential */
+      404: {
         headers: {
           [name: string]: unknown;
         };

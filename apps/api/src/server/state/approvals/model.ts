@@ -28,6 +28,12 @@ export interface ApprovalRow {
   signed_content: string | null;
   claimed_at: string | null;
   created_at: string;
+  /**
+   * JSON: how a member-held key signed the decision (docs/approver-keys.md): `{kind: 'device', credential_id}` or a
+   * passkey's `{kind: 'passkey', credential_id, authenticator_data, client_data_json, signature}`; null when the
+   * server signed with the member's custodial key, or undecided.
+   */
+  proof: string | null;
 }
 
 /** The approvals table's columns, in its order. */
@@ -51,6 +57,7 @@ export const APPROVAL_COLUMNS = [
   'signed_content',
   'claimed_at',
   'created_at',
+  'proof',
 ] as const satisfies readonly (keyof ApprovalRow)[];
 
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
@@ -110,8 +117,18 @@ export function pendingSummaryQuery(now: Date, mark: Placeholder): Statement {
   };
 }
 
-/** What an approving member signs: the request's content with the decision, as canonical JSON. */
-export function signedContentOf(row: ApprovalRow, decision: 'approved' | 'denied', decidedBy: string, decidedAt: string): string {
+/**
+ * What an approving member signs: the request's content with the decision and the digest of the text of the policy
+ * version that held it, as canonical JSON (docs/approver-keys.md, "What is signed"). `policyDigest` is absent only
+ * where no text can be read (a version since removed): the content then omits it.
+ */
+export function signedContentOf(
+  row: ApprovalRow,
+  decision: 'approved' | 'denied',
+  decidedBy: string,
+  decidedAt: string,
+  policyDigest?: string,
+): string {
   return canonicalJson({
     id: row.id,
     call_id: row.call_id,
@@ -120,6 +137,7 @@ export function signedContentOf(row: ApprovalRow, decision: 'approved' | 'denied
     arguments_digest: row.arguments_digest,
     policy_document: row.policy_document,
     policy_sequence: row.policy_sequence,
+    ...(policyDigest !== undefined ? { policy_digest: policyDigest } : {}),
     rule: row.rule,
     decision,
     decided_by: decidedBy,
@@ -127,7 +145,45 @@ export function signedContentOf(row: ApprovalRow, decision: 'approved' | 'denied
   });
 }
 
-export type DecideRefusal = 'not_found' | 'already_decided' | 'expired';
+/** The columns a decision sets on its request. */
+export interface DecisionWrite {
+  status: 'approved' | 'denied';
+  decided_by: string;
+  decided_at: string;
+  reason: string | null;
+  signature: string;
+  signed_content: string;
+  proof: string | null;
+}
+
+/** A passkey's counter moved forward with the decision it signed (members/credential-model.ts, counterStatement). */
+export interface CounterMove {
+  credential: string;
+  counter: number;
+}
+
+/** The conditional UPDATE that decides a pending, unexpired request (racing deciders: exactly one changes a row). */
+export function decideStatement(id: string, write: DecisionWrite, now: Date, mark: Placeholder): Statement {
+  return {
+    sql: `UPDATE approvals SET status = ${mark(1)}, decided_by = ${mark(2)}, decided_at = ${mark(3)}, reason = ${mark(4)}, signature = ${mark(5)},
+       signed_content = ${mark(6)}, proof = ${mark(7)}
+     WHERE id = ${mark(8)} AND status = 'pending' AND expires_at > ${mark(9)}`,
+    params: [
+      write.status,
+      write.decided_by,
+      write.decided_at,
+      write.reason,
+      write.signature,
+      write.signed_content,
+      write.proof,
+      id,
+      now.toISOString(),
+    ],
+  };
+}
+
+/** `counter_moved`: the passkey was revoked meanwhile, or its counter moved past the assertion's (credential-model.ts). */
+export type DecideRefusal = 'not_found' | 'already_decided' | 'expired' | 'counter_moved';
 export type DecideOutcome = { ok: true; row: ApprovalRow } | { ok: false; reason: DecideRefusal };
 
 /**

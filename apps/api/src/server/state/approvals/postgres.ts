@@ -2,7 +2,7 @@
 // claiming are one conditional UPDATE each, which PostgreSQL re-checks on the row it locks, so of racing callers on
 // any number of nodes exactly one wins. The `rowid` column orders pages (keyset.ts) and never leaves this module.
 import { type PageKey, pageOf } from '../keyset.ts';
-import type { MemberRow } from '../members/model.ts';
+import { counterStatement } from '../members/credential-model.ts';
 import { type Queryable, rowsOf } from '../postgres-query.ts';
 import type { Page } from '../state-store.ts';
 import { POSTGRES_MARK } from '../statement.ts';
@@ -12,13 +12,15 @@ import {
   type ApprovalRow,
   approvalsQuery,
   type ClaimOutcome,
+  type CounterMove,
   claimRefusal,
   type DecideOutcome,
+  type DecisionWrite,
   decideRefusal,
+  decideStatement,
   type PendingSummary,
   pendingSummaryQuery,
 } from './model.ts';
-import { signedDecision } from './signed-decision.ts';
 
 const SELECTED = APPROVAL_COLUMNS.join(', ');
 
@@ -55,24 +57,20 @@ export async function pendingSummary(on: Queryable, now: Date): Promise<PendingS
   return { count: Number(row?.count ?? 0), oldestCreatedAt: row?.oldest ?? null };
 }
 
-/** Decides a pending, unexpired request once, signed by the member; exactly one of racing deciders wins. */
+/** Decides a pending, unexpired request once with `write`, as sqlite.ts does; `on` is the caller's transaction. */
 export async function decideApproval(
   on: Queryable,
   id: string,
-  member: MemberRow,
-  decision: 'approved' | 'denied',
-  reason: string | null,
+  write: DecisionWrite,
   now: Date,
+  counter?: CounterMove,
 ): Promise<DecideOutcome> {
-  const row = await findApproval(on, id);
-  if (!row) return { ok: false, reason: decideRefusal(row) };
-  const write = signedDecision(row, member, decision, reason, now);
-  const [won] = await rowsOf<ApprovalRow>(
-    on,
-    `UPDATE approvals SET status = $1, decided_by = $2, decided_at = $3, reason = $4, signature = $5, signed_content = $6
-     WHERE id = $7 AND status = 'pending' AND expires_at > $3 RETURNING ${SELECTED}`,
-    [write.status, write.decided_by, write.decided_at, write.reason, write.signature, write.signed_content, id],
-  );
+  if (counter) {
+    const { sql, params } = counterStatement(counter.credential, counter.counter, POSTGRES_MARK);
+    if ((await on.query(sql, params)).rowCount !== 1) return { ok: false, reason: 'counter_moved' };
+  }
+  const { sql, params } = decideStatement(id, write, now, POSTGRES_MARK);
+  const [won] = await rowsOf<ApprovalRow>(on, `${sql} RETURNING ${SELECTED}`, params);
   if (won) return { ok: true, row: won };
   return { ok: false, reason: decideRefusal(await findApproval(on, id)) };
 }

@@ -1,35 +1,26 @@
-// What deciding an approval request writes, signed with the deciding member's Ed25519 identity (made with the
-// member: members/credentials.ts). Signing needs node:crypto, so it is done here, beside the pure model that
-// builds the signed content, once for both stores.
-import { sign } from 'node:crypto';
-import type { MemberRow } from '../members/model.ts';
-import { type ApprovalRow, signedContentOf } from './model.ts';
-
-/** The columns a decision sets on its request. */
-export interface DecisionWrite {
-  status: 'approved' | 'denied';
-  decided_by: string;
-  decided_at: string;
-  reason: string | null;
-  signature: string;
-  signed_content: string;
-}
+// What deciding an approval request writes when the server signs for the member, with their custodial Ed25519
+// identity (members/custodial-keys.ts opens it). A decision a member signed themself is checked instead
+// (server/approvals/verify-proof.ts). node:crypto, so beside the pure model that builds the signed content.
+import { type KeyObject, sign } from 'node:crypto';
+import { type ApprovalRow, type DecisionWrite, signedContentOf } from './model.ts';
 
 /**
- * The member's decision of `row` at `now`, with the content they sign and its signature (base64).
+ * The member's decision of `row` at `now`, signed with their custodial key, with the content they sign.
  *
  * @example
- * const write = signedDecision(row, member, 'approved', null, new Date());
+ * const write = custodialDecision(row, member.id, privateKey, 'approved', null, new Date(), 'sha256:…');
  */
-export function signedDecision(
+export function custodialDecision(
   row: ApprovalRow,
-  member: MemberRow,
+  memberId: string,
+  privateKey: KeyObject,
   decision: 'approved' | 'denied',
   reason: string | null,
   now: Date,
+  policyDigest?: string,
 ): DecisionWrite {
   const decidedAt = now.toISOString();
-  const content = signedContentOf(row, decision, member.id, decidedAt);
-  const signature = sign(null, Buffer.from(content, 'utf8'), member.private_key).toString('base64');
-  return { status: decision, decided_by: member.id, decided_at: decidedAt, reason, signature, signed_content: content };
+  const content = signedContentOf(row, decision, memberId, decidedAt, policyDigest);
+  const signature = sign(null, Buffer.from(content, 'utf8'), privateKey).toString('base64');
+  return { status: decision, decided_by: memberId, decided_at: decidedAt, reason, signature, signed_content: content, proof: null };
 }

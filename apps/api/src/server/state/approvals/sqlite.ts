@@ -2,7 +2,7 @@
 // racing requests cannot both win, and a refusal is named by the model from the row read after it.
 import type { Db } from '../db.ts';
 import { type PageKey, pageOf } from '../keyset.ts';
-import type { MemberRow } from '../members/model.ts';
+import { counterStatement } from '../members/credential-model.ts';
 import type { Page } from '../state-store.ts';
 import { SQLITE_MARK } from '../statement.ts';
 import {
@@ -10,22 +10,24 @@ import {
   type ApprovalRow,
   approvalsQuery,
   type ClaimOutcome,
+  type CounterMove,
   claimRefusal,
   type DecideOutcome,
+  type DecisionWrite,
   decideRefusal,
+  decideStatement,
   type PendingSummary,
   pendingSummaryQuery,
 } from './model.ts';
-import { signedDecision } from './signed-decision.ts';
 
 /** Writes a held call's request (in the transaction that writes its decision). */
 export function insertApproval(db: Db, row: ApprovalRow): void {
   db.prepare(
     `INSERT INTO approvals (id, call_id, agent, tool, arguments_digest, policy_document, policy_sequence, rule, description, approvers, status,
-       expires_at, decided_by, decided_at, reason, signature, signed_content, claimed_at, created_at)
+       expires_at, decided_by, decided_at, reason, signature, signed_content, claimed_at, created_at, proof)
      VALUES (@id, @call_id, @agent, @tool, @arguments_digest, @policy_document, @policy_sequence, @rule, @description, @approvers, @status,
-       @expires_at, @decided_by, @decided_at, @reason, @signature, @signed_content, @claimed_at, @created_at)`,
-  ).run(row);
+       @expires_at, @decided_by, @decided_at, @reason, @signature, @signed_content, @claimed_at, @created_at, @proof)`,
+  ).run({ ...row, proof: row.proof ?? null });
 }
 
 export function findApproval(db: Db, id: string): ApprovalRow | undefined {
@@ -41,7 +43,6 @@ export function listApprovals(db: Db, filter: ApprovalFilter, now: Date, limit: 
   return pageOf(db.prepare(sql).all(...params) as (ApprovalRow & { row_key: number })[], limit);
 }
 
-/** Decides a pending, unexpired request once, signed by the member; exactly one of racing deciders wins. */
 /** The pending requests' count and the oldest's creation (model.ts, pendingSummaryQuery). */
 export function pendingSummary(db: Db, now: Date): PendingSummary {
   const { sql, params } = pendingSummaryQuery(now, SQLITE_MARK);
@@ -49,25 +50,17 @@ export function pendingSummary(db: Db, now: Date): PendingSummary {
   return { count: Number(row.count), oldestCreatedAt: row.oldest };
 }
 
-export function decideApproval(
-  db: Db,
-  id: string,
-  member: MemberRow,
-  decision: 'approved' | 'denied',
-  reason: string | null,
-  now: Date,
-): DecideOutcome {
-  const row = findApproval(db, id);
-  if (!row) return { ok: false, reason: decideRefusal(row) };
-  const write = signedDecision(row, member, decision, reason, now);
-  const changes = db
-    .prepare(
-      `UPDATE approvals SET status = @status, decided_by = @decided_by, decided_at = @decided_at, reason = @reason, signature = @signature,
-         signed_content = @signed_content
-       WHERE id = @id AND status = 'pending' AND expires_at > @decided_at`,
-    )
-    .run({ ...write, id }).changes;
-  if (changes === 1) return { ok: true, row: findApproval(db, id) as ApprovalRow };
+/**
+ * Decides a pending, unexpired request once with `write` (signed already); exactly one of racing deciders wins. A
+ * passkey's counter moves in the same transaction (the caller's), or nothing is written.
+ */
+export function decideApproval(db: Db, id: string, write: DecisionWrite, now: Date, counter?: CounterMove): DecideOutcome {
+  if (counter) {
+    const { sql, params } = counterStatement(counter.credential, counter.counter, SQLITE_MARK);
+    if (db.prepare(sql).run(...params).changes !== 1) return { ok: false, reason: 'counter_moved' };
+  }
+  const { sql, params } = decideStatement(id, write, now, SQLITE_MARK);
+  if (db.prepare(sql).run(...params).changes === 1) return { ok: true, row: findApproval(db, id) as ApprovalRow };
   return { ok: false, reason: decideRefusal(findApproval(db, id)) };
 }
 

@@ -5,6 +5,7 @@
 
 import type { Placeholder, Statement } from '../statement.ts';
 import { readStoredJson } from '../stored-json.ts';
+import { CREDENTIAL_COLUMNS, type CredentialRow } from './credential-model.ts';
 import {
   type Actor,
   actorLabel,
@@ -55,12 +56,20 @@ export type Write =
   | { kind: 'insert_key'; row: NewKeyRow }
   | { kind: 'retire_key'; id: string; expires_at: string; rotated_to: string }
   | { kind: 'revoke_key'; id: string; at: string; by: string }
+  | { kind: 'insert_credential'; row: CredentialRow }
+  | { kind: 'revoke_credential'; id: string; at: string }
   | { kind: 'record'; change: IdentityChange };
 
 /** A judged change: refused, or the writes that make it. */
 export type Plan = { refusal: Refusal } | { writes: Write[] };
 
-function record(actor: Actor, now: Date, action: IdentityChange['action'], subject: string, details: IdentityChange['details']): Write {
+export function record(
+  actor: Actor,
+  now: Date,
+  action: IdentityChange['action'],
+  subject: string,
+  details: IdentityChange['details'],
+): Write {
   return { kind: 'record', change: { at: now.toISOString(), actor: actorLabel(actor), action, subject, details } };
 }
 
@@ -257,6 +266,16 @@ export function statementOf(write: Write, mark: Placeholder): Statement {
         sql: `UPDATE api_keys SET revoked_at = ${mark(1)}, revoked_by = ${mark(2)} WHERE id = ${mark(3)} AND revoked_at IS NULL`,
         params: [write.at, write.by, write.id],
       };
+    case 'insert_credential':
+      return {
+        sql: `INSERT INTO member_credentials (${CREDENTIAL_COLUMNS.join(', ')}) VALUES (${marks(CREDENTIAL_COLUMNS.length, mark)})`,
+        params: CREDENTIAL_COLUMNS.map((c) => write.row[c]),
+      };
+    case 'revoke_credential':
+      return {
+        sql: `UPDATE member_credentials SET revoked_at = ${mark(1)} WHERE id = ${mark(2)} AND revoked_at IS NULL`,
+        params: [write.at, write.id],
+      };
     case 'record': {
       const { at, actor, action, subject, details } = write.change;
       return {
@@ -292,6 +311,10 @@ export function keyFilterSql(filter: { memberId?: string; agent?: string }, mark
 
 export function noMember(idOrName: string): Refusal {
   return { code: 'NOT_FOUND', message: `no member ${idOrName}` };
+}
+
+export function noCredential(id: string): Refusal {
+  return { code: 'NOT_FOUND', message: `no credential ${id} of this member` };
 }
 
 export function noKey(id: string): Refusal {

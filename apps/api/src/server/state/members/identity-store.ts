@@ -1,6 +1,7 @@
 // Members and keys as the product manages them (docs/security.md): each change judged by the rules (lifecycle.ts),
 // written with its record in one transaction, by SQLite (sqlite.ts) and PostgreSQL (postgres.ts) alike.
 import type { PageKey } from '../keyset.ts';
+import type { CredentialRow } from './credential-model.ts';
 import type { Actor, IdentityChange, KeyInfo, Refusal } from './lifecycle.ts';
 import type { Grant, MemberRow, Role } from './model.ts';
 
@@ -37,6 +38,13 @@ export interface IdentityStore {
   listKeys(filter: KeyFilter): Promise<KeyInfo[]>;
   /** The record of changes to members and keys, newest first. */
   listChanges(limit: number, after?: PageKey): Promise<{ rows: IdentityChange[]; more: boolean; next: string | null }>;
+  /** Enrolls a key the member holds (credential-changes.ts judges it); `member` is an id. */
+  enrollCredential(member: string, fresh: CredentialRow, actor: Actor, now?: Date): Promise<Outcome<CredentialRow>>;
+  /** Revokes one of a member's credentials; revoking a revoked one changes nothing. */
+  revokeCredential(member: string, credential: string, actor: Actor, now?: Date): Promise<Outcome<CredentialRow>>;
+  /** A member's credentials, revoked ones included, oldest first. */
+  listCredentials(memberId: string): Promise<CredentialRow[]>;
+  findCredential(id: string): Promise<CredentialRow | undefined>;
   /** Notes that a key was used (at most once a minute a key, off the caller's path; failures are ignored). */
   noteKeyUsed(keyId: string, now: Date): void;
 }

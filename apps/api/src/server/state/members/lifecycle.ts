@@ -18,7 +18,16 @@ export function actorLabel(actor: Actor): string {
 
 /** A refusal of a change, with the code the API answers (the code registry's statuses). */
 export interface Refusal {
-  code: 'LAST_OWNER' | 'OWN_ROLE' | 'OWNER_REQUIRED' | 'ROLE_REQUIRED' | 'KEY_NOT_ACTIVE' | 'MEMBER_EXISTS' | 'NOT_FOUND';
+  code:
+    | 'LAST_OWNER'
+    | 'OWN_ROLE'
+    | 'OWNER_REQUIRED'
+    | 'ROLE_REQUIRED'
+    | 'KEY_NOT_ACTIVE'
+    | 'MEMBER_EXISTS'
+    | 'NOT_FOUND'
+    | 'CREDENTIAL_EXISTS'
+    | 'TOO_MANY_CREDENTIALS';
   message: string;
 }
 
@@ -150,7 +159,15 @@ export function rotatedExpiry(key: KeyInfo, now: Date, overlapSeconds: number): 
 export interface IdentityChange {
   at: string;
   actor: string;
-  action: 'member.added' | 'member.role_changed' | 'member.removed' | 'key.created' | 'key.rotated' | 'key.revoked';
+  action:
+    | 'member.added'
+    | 'member.role_changed'
+    | 'member.removed'
+    | 'key.created'
+    | 'key.rotated'
+    | 'key.revoked'
+    | 'credential.enrolled'
+    | 'credential.revoked';
   /** The member's name, or `agent:NAME` for an agent's key. */
   subject: string;
   /** What changed: a role's from and to, a key's id and name, an expiry. */

@@ -148,6 +148,24 @@ export function judgedMembers(rows: readonly MemberRow[], keys: readonly MemberK
   return rows.map((m) => ({ id: m.id, role: m.role, signing: m.signing === 1, ...(modelOnly.has(m.id) ? { model: true } : {}) }));
 }
 
+/** The members as rules judge approvers, as they stand and as they stand when only member-held keys sign. */
+export interface JudgedMembers {
+  all: Member[];
+  /** approvals_require_member_keys: a member without an active passkey or device key signs nothing. */
+  holding: Member[];
+}
+
+/** Both judgements of the members, given every member key and the members holding a credential of their own. */
+export function judgedBoth(
+  rows: readonly MemberRow[],
+  keys: readonly MemberKeyRow[],
+  holders: readonly { member_id: string }[],
+): JudgedMembers {
+  const all = judgedMembers(rows, keys);
+  const holding = new Set(holders.map((h) => h.member_id));
+  return { all, holding: all.map((m) => (m.signing && !holding.has(m.id) ? { ...m, signing: false } : m)) };
+}
+
 /** The ids of the members with at least one key, every one of them a model's. */
 function modelOnlyMembers(keys: readonly MemberKeyRow[]): Set<string> {
   const person = new Set<string>();

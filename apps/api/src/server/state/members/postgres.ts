@@ -3,6 +3,7 @@
 // moves it on any change from any node; it is read at most once per turn of the event loop), so a revoked key or
 // a changed role counts on the next call whichever node made the change.
 import type { Member } from '@tollgate/engine';
+import { inTransaction } from '@tollgate/store';
 import type pg from 'pg';
 import { identityChangeBody, identityChangeOf } from '../../record/entries.ts';
 import type { PostgresRecord } from '../../record/postgres.ts';
@@ -18,6 +19,7 @@ import {
   KEY_INFO_SELECT,
   keyFilterSql,
   keyInfoOf,
+  noCredential,
   noKey,
   noMember,
   type Plan,
@@ -30,12 +32,16 @@ import {
   readGrants,
   statementOf,
 } from './changes.ts';
+import { planCredentialRevocation, planEnrollment } from './credential-changes.ts';
+import { CREDENTIALS_SELECT, type CredentialRow, credentialOf, credentialsOfQuery, HOLDERS_SQL } from './credential-model.ts';
 import { hashKey, newKey, newMemberRow } from './credentials.ts';
+import { type CustodialKeys, sealingOf } from './custodial-keys.ts';
 import { type IdentityStore, type KeyFilter, type KeyRequest, type Outcome, UseNotes } from './identity-store.ts';
 import type { Actor, KeyInfo, Refusal } from './lifecycle.ts';
 import {
   authenticationAt,
-  judgedMembers,
+  type JudgedMembers,
+  judgedBoth,
   type KeyAuthentication,
   type KeyRow,
   type KeyStanding,
@@ -52,7 +58,7 @@ export class PostgresMembers implements IdentityStore {
   private readonly pool: pg.Pool;
   private readonly generation: TurnRead;
   private snapshot = new AuthSnapshot<Promise<MemberRow[]>>(-1);
-  private judged: { rows: readonly MemberRow[]; members: Member[] } | undefined;
+  private judged: { rows: readonly MemberRow[]; members: JudgedMembers } | undefined;
   private readonly uses = new UseNotes();
 
   /** `generation`: the auth generation, read at most once per turn (TurnGenerations). */
@@ -61,6 +67,7 @@ export class PostgresMembers implements IdentityStore {
     pool: pg.Pool,
     generation: TurnRead,
     private readonly record: PostgresRecord,
+    private readonly custodial: CustodialKeys,
   ) {
     this.pool = pool;
     this.generation = generation;
@@ -105,22 +112,22 @@ export class PostgresMembers implements IdentityStore {
     }
   }
 
-  /** The members as rules judge approvers: the same array while they are unchanged. */
-  async judgedMembers(): Promise<readonly Member[]> {
+  /** The members as rules judge approvers (sqlite.ts, judgedMembers): the same array while they are unchanged. */
+  async judgedMembers(requireMemberKeys = false): Promise<readonly Member[]> {
     const rows = await this.members();
     if (this.judged?.rows !== rows) {
-      const keys = await rowsOf<MemberKeyRow>(
-        this.pool,
-        'SELECT member_id, grants FROM api_keys WHERE member_id IS NOT NULL AND revoked_at IS NULL',
-      );
-      this.judged = { rows, members: judgedMembers(rows, keys) };
+      const [keys, holders] = await Promise.all([
+        rowsOf<MemberKeyRow>(this.pool, 'SELECT member_id, grants FROM api_keys WHERE member_id IS NOT NULL AND revoked_at IS NULL'),
+        rowsOf<{ member_id: string }>(this.pool, HOLDERS_SQL),
+      ]);
+      this.judged = { rows, members: judgedBoth(rows, keys, holders) };
     }
-    return this.judged.members;
+    return requireMemberKeys ? this.judged.members.holding : this.judged.members.all;
   }
 
   /** The members as last read by judgedMembers (none before the first read). */
   judgedMembersSeen(): readonly Member[] {
-    return this.judged?.members ?? [];
+    return this.judged?.members.all ?? [];
   }
 
   async findMember(idOrName: string): Promise<MemberRow | undefined> {
@@ -174,7 +181,7 @@ export class PostgresMembers implements IdentityStore {
   }
 
   async addMember(name: string, role: Role, actor: Actor, now = new Date()) {
-    const fresh = newMemberRow(name, role, now);
+    const fresh = newMemberRow(name, role, now, this.custodial);
     return this.change(async (on) => {
       const existing = await this.member(on, name);
       const plan = planNewMember(actor, fresh, existing?.name === name ? existing : undefined, now);
@@ -272,6 +279,60 @@ export class PostgresMembers implements IdentityStore {
       : await rowsOf(this.pool, `${CHANGES_SELECT} ORDER BY at DESC, seq DESC LIMIT $1`, [limit + 1]);
     const page = pageOf(rows as (Parameters<typeof changeOf>[0] & { row_key: number })[], limit);
     return { ...page, rows: page.rows.map(changeOf) };
+  }
+
+  /** Seals plain custodial keys, as sqlite.ts's sealPlainKeys does, in one transaction (a node racing it seals alike). */
+  async sealPlainKeys(): Promise<void> {
+    const rows = await rowsOf<{ id: string; private_key: string }>(this.pool, 'SELECT id, private_key FROM members');
+    const writes = sealingOf(rows, this.custodial);
+    if (writes.length === 0) return;
+    await inTransaction(this.pool, async (client) => {
+      for (const w of writes)
+        await client.query("UPDATE members SET private_key = $1 WHERE id = $2 AND private_key LIKE '-----BEGIN PRIVATE KEY-----%'", [
+          w.private_key,
+          w.id,
+        ]);
+    });
+  }
+
+  async enrollCredential(member: string, fresh: CredentialRow, actor: Actor, now = new Date()) {
+    return this.change(async (on) => {
+      const target = await this.currentMember(on, member);
+      if ('refusal' in target) return { plan: target, answer: never };
+      const held = await this.credentialsOf(on, target.id);
+      const plan = planEnrollment(actor, target, fresh, held, (await this.credential(on, fresh.id)) !== undefined, now);
+      return { plan, answer: async () => (await this.credential(on, fresh.id)) as CredentialRow };
+    });
+  }
+
+  async revokeCredential(member: string, credential: string, actor: Actor, now = new Date()) {
+    return this.change(async (on) => {
+      const target = await this.member(on, member);
+      const row = await this.credential(on, credential, true);
+      if (!target || !row || row.member_id !== target.id) return { plan: { refusal: noCredential(credential) }, answer: never };
+      return {
+        plan: planCredentialRevocation(actor, target, row, now),
+        answer: async () => (await this.credential(on, credential)) as CredentialRow,
+      };
+    });
+  }
+
+  private async credentialsOf(on: Queryable, memberId: string): Promise<CredentialRow[]> {
+    const { sql, params } = credentialsOfQuery(memberId, POSTGRES_MARK);
+    return (await rowsOf<CredentialRow>(on, sql, params)).map(credentialOf);
+  }
+
+  private async credential(on: Queryable, id: string, lock = false): Promise<CredentialRow | undefined> {
+    const [row] = await rowsOf<CredentialRow>(on, `${CREDENTIALS_SELECT} WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+    return row && credentialOf(row);
+  }
+
+  listCredentials(memberId: string) {
+    return this.credentialsOf(this.pool, memberId);
+  }
+
+  findCredential(id: string) {
+    return this.credential(this.pool, id);
   }
 
   noteKeyUsed(keyId: string, now: Date): void {

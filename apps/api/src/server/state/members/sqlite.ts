@@ -17,6 +17,7 @@ import {
   KEY_INFO_SELECT,
   keyFilterSql,
   keyInfoOf,
+  noCredential,
   noKey,
   noMember,
   type Plan,
@@ -29,13 +30,17 @@ import {
   readGrants,
   statementOf,
 } from './changes.ts';
+import { planCredentialRevocation, planEnrollment } from './credential-changes.ts';
+import { CREDENTIALS_SELECT, type CredentialRow, credentialsOfQuery, HOLDERS_SQL } from './credential-model.ts';
 import { hashKey, newKey, newMemberRow } from './credentials.ts';
+import { type CustodialKeys, sealingOf } from './custodial-keys.ts';
 import { type IdentityStore, type KeyFilter, type KeyRequest, type Outcome, UseNotes } from './identity-store.ts';
 import type { Actor, KeyInfo, Refusal } from './lifecycle.ts';
 import {
   authenticationAt,
   type Grant,
-  judgedMembers as judgeMembers,
+  type JudgedMembers,
+  judgedBoth,
   type KeyAuthentication,
   type KeyRow,
   type KeyStanding,
@@ -96,23 +101,39 @@ export function members(db: Db): readonly MemberRow[] {
   return snapshot.members;
 }
 
-const judgedByRows = new WeakMap<readonly MemberRow[], Member[]>();
+const judgedByRows = new WeakMap<readonly MemberRow[], JudgedMembers>();
 
 /**
  * The members as rules judge approvers (model.ts, judgedMembers), from the members cache: the same array while
- * they are unchanged, so a gate call allocates none.
+ * they are unchanged, so a gate call allocates none. `requireMemberKeys` (the setting approvals_require_member_keys)
+ * counts only members who hold a key of their own as signing.
  */
-export function judgedMembers(db: Db): readonly Member[] {
+export function judgedMembers(db: Db, requireMemberKeys = false): readonly Member[] {
   const rows = members(db);
   let judged = judgedByRows.get(rows);
   if (!judged) {
     const keys = db
       .prepare('SELECT member_id, grants FROM api_keys WHERE member_id IS NOT NULL AND revoked_at IS NULL')
       .all() as MemberKeyRow[];
-    judged = judgeMembers(rows, keys);
+    const holders = db.prepare(HOLDERS_SQL).all() as { member_id: string }[];
+    judged = judgedBoth(rows, keys, holders);
     judgedByRows.set(rows, judged);
   }
-  return judged;
+  return requireMemberKeys ? judged.holding : judged.all;
+}
+
+/**
+ * Seals every custodial key stored in plain text (by a version before keys were sealed), in one transaction;
+ * throws SecretMismatchError, writing nothing, when the secret does not open the keys sealed already.
+ */
+export function sealPlainKeys(db: Db, custodial: CustodialKeys): void {
+  const rows = db.prepare('SELECT id, private_key FROM members').all() as { id: string; private_key: string }[];
+  const writes = sealingOf(rows, custodial);
+  if (writes.length === 0) return;
+  const update = db.prepare('UPDATE members SET private_key = ? WHERE id = ?');
+  db.transaction(() => {
+    for (const w of writes) update.run(w.private_key, w.id);
+  })();
 }
 
 /** How many members there are, removed ones included (the demo seeds a workspace that never had one). */
@@ -129,6 +150,7 @@ export class SqliteIdentity implements IdentityStore {
   constructor(
     db: Db,
     private readonly record: SqliteRecord,
+    private readonly custodial: CustodialKeys,
   ) {
     this.db = db;
   }
@@ -163,7 +185,7 @@ export class SqliteIdentity implements IdentityStore {
   }
 
   async addMember(name: string, role: Role, actor: Actor, now = new Date()) {
-    const fresh = newMemberRow(name, role, now);
+    const fresh = newMemberRow(name, role, now, this.custodial);
     return this.change(() => {
       const existing = this.member(name);
       return {
@@ -257,6 +279,43 @@ export class SqliteIdentity implements IdentityStore {
       : this.db.prepare(`${CHANGES_SELECT} ORDER BY at DESC, seq DESC LIMIT ?`).all(limit + 1);
     const page = pageOf(rows as (Parameters<typeof changeOf>[0] & { row_key: number })[], limit);
     return { ...page, rows: page.rows.map(changeOf) };
+  }
+
+  async enrollCredential(member: string, fresh: CredentialRow, actor: Actor, now = new Date()) {
+    return this.change(() => {
+      const target = this.current(member);
+      if ('refusal' in target) return { plan: target, answer: () => undefined as never };
+      const held = this.credentialsOf(target.id);
+      const plan = planEnrollment(actor, target, fresh, held, this.credential(fresh.id) !== undefined, now);
+      return { plan, answer: () => this.credential(fresh.id) as CredentialRow };
+    });
+  }
+
+  async revokeCredential(member: string, credential: string, actor: Actor, now = new Date()) {
+    return this.change(() => {
+      const target = this.member(member);
+      const row = this.credential(credential);
+      if (!target || !row || row.member_id !== target.id)
+        return { plan: { refusal: noCredential(credential) }, answer: () => undefined as never };
+      return { plan: planCredentialRevocation(actor, target, row, now), answer: () => this.credential(credential) as CredentialRow };
+    });
+  }
+
+  private credentialsOf(memberId: string): CredentialRow[] {
+    const { sql, params } = credentialsOfQuery(memberId, SQLITE_MARK);
+    return this.db.prepare(sql).all(...params) as CredentialRow[];
+  }
+
+  private credential(id: string): CredentialRow | undefined {
+    return this.db.prepare(`${CREDENTIALS_SELECT} WHERE id = ?`).get(id) as CredentialRow | undefined;
+  }
+
+  async listCredentials(memberId: string) {
+    return this.credentialsOf(memberId);
+  }
+
+  async findCredential(id: string) {
+    return this.credential(id);
   }
 
   noteKeyUsed(keyId: string, now: Date): void {

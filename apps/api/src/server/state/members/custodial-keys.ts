@@ -1,0 +1,67 @@
+// The server-held ("custodial") signing keys at rest (docs/approver-keys.md): each member's Ed25519 private key is
+// stored as encrypted PKCS#8 (AES-256-CBC under a key derived from the operator's secret by PBKDF2, the standard
+// form `openssl pkcs8` reads), so reading the database, or a backup of it, gives no key that signs. The secret is
+// never stored in the database: the operator gives it (server/member-key-secret.ts).
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+
+const SEALED_HEADER = '-----BEGIN ENCRYPTED PRIVATE KEY-----';
+const PLAIN_HEADER = '-----BEGIN PRIVATE KEY-----';
+
+/** The shortest secret accepted: 32 characters, about the strength of the key it guards when random. */
+export const MIN_SECRET_LENGTH = 32;
+
+/** Why stored keys cannot be used: the secret given does not open them. */
+export class SecretMismatchError extends Error {
+  readonly code = 'MEMBER_KEY_SECRET_MISMATCH';
+}
+
+export class CustodialKeys {
+  readonly #secret: string;
+
+  constructor(secret: string) {
+    if (secret.length < MIN_SECRET_LENGTH) throw new Error(`the member key secret must be at least ${MIN_SECRET_LENGTH} characters`);
+    this.#secret = secret;
+  }
+
+  /** The key as stored: encrypted PKCS#8 PEM. */
+  seal(key: KeyObject): string {
+    return key.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: this.#secret }).toString();
+  }
+
+  /**
+   * The private key a stored text holds; a key an earlier version stored in plain text is read as it is (it is
+   * sealed at the next start: sealPlainKeys). A sealed key the secret does not open is SecretMismatchError.
+   */
+  open(stored: string): KeyObject {
+    if (!isSealed(stored)) return createPrivateKey(stored);
+    try {
+      return createPrivateKey({ key: stored, format: 'pem', passphrase: this.#secret });
+    } catch {
+      throw new SecretMismatchError('the member key secret does not open the stored signing keys');
+    }
+  }
+}
+
+export function isSealed(stored: string): boolean {
+  return stored.startsWith(SEALED_HEADER);
+}
+
+export function isPlain(stored: string): boolean {
+  return stored.startsWith(PLAIN_HEADER);
+}
+
+/**
+ * The writes that seal every plain key among `rows` and the check that the secret opens the sealed ones (one is
+ * enough: one secret sealed them all). Throws SecretMismatchError before any write when it does not.
+ *
+ * @example
+ * sealingOf(rows, keys) // [{ id, private_key: '-----BEGIN ENCRYPTED PRIVATE KEY-----…' }] for each plain row
+ */
+export function sealingOf(
+  rows: readonly { id: string; private_key: string }[],
+  keys: CustodialKeys,
+): { id: string; private_key: string }[] {
+  const sealed = rows.find((r) => isSealed(r.private_key));
+  if (sealed) keys.open(sealed.private_key);
+  return rows.filter((r) => isPlain(r.private_key)).map((r) => ({ id: r.id, private_key: keys.seal(createPrivateKey(r.private_key)) }));
+}
