@@ -21,6 +21,18 @@ const swap = (from: string, to: string) => {
   return RUNNING.replace(from, to);
 };
 
+describe('settings impact: member-held keys', () => {
+  const required = `${RUNNING}approvals_require_member_keys: true\n`;
+  it('flags the requirement turned off, or left out, as widening', () => {
+    expect(subjects(RUNNING, required)).toEqual(['approvals_require_member_keys true -> false']);
+    const off = `${RUNNING}approvals_require_member_keys: false\n`;
+    expect(subjects(off, required)).toEqual(['approvals_require_member_keys true -> false']);
+  });
+  it('does not flag the requirement turned on', () => {
+    expect(subjects(required, RUNNING)).toEqual([]);
+  });
+});
+
 describe('settings impact: widenings', () => {
   it.each([
     ['the approval lifetime raised', swap('3600', '14400'), ['approval_ttl_seconds 3600 -> 14400']],

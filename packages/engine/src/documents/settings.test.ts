@@ -28,8 +28,17 @@ describe('readSettings', () => {
         observe_windows: [{ name: 'launch-week', starts: '2025-07-01T00:00:00Z', ends: '2025-07-08T00:00:00Z', relax: 'approvals' }],
         approved_rulesets_only: true,
         approved_rulesets: ['rulesets/support.ruleset.json@2'],
+        approvals_require_member_keys: false,
       },
     });
+  });
+
+  it('reads approvals_require_member_keys, true or false only', () => {
+    const on = readSettings('approved_rulesets_only: false\napprovals_require_member_keys: true\n');
+    expect(on.ok && on.settings.approvals_require_member_keys).toBe(true);
+    expect(brief('approved_rulesets_only: false\napprovals_require_member_keys: "yes"\n')).toEqual([
+      { code: 'INVALID_TYPE', path: '/approvals_require_member_keys', line: 2 },
+    ]);
   });
 
   it('fills in the defaults', () => {

@@ -9,7 +9,7 @@ import type { JsonValue } from '../../server/record/chain.ts';
 import { type ReadReceipt, verifyReceipt } from '../../server/record/receipt-verify.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { readTextFile } from '../read-input.ts';
-import { checkpointFields, entryFields, Hex64, holdsKeptNumber, Key, Name, Seq } from './record-shapes.ts';
+import { checkpointFields, entryFields, Hex64, holdsKeptNumber, Key, Name, Seq, signerFields } from './record-shapes.ts';
 
 /** The largest receipt read: a path of 10,000 entries (record/receipt.ts) is far under it. */
 const MAX_RECEIPT_BYTES = 64 * 1024 * 1024;
@@ -27,7 +27,7 @@ const Receipt = z
     path: z.array(Entry),
     checkpoints: z.array(Checkpoint),
     writers: z.array(z.object({ writer: Name, public_key: Key }).strict()),
-    members: z.array(z.object({ member: Name, public_key: Key }).strict()),
+    members: z.array(z.object(signerFields).strict()),
     policy: z.array(z.object({ document: Name, version: Seq, sha256: Hex64.nullable() }).strict()),
   })
   .strict();

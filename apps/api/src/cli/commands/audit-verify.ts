@@ -5,7 +5,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readJsonText } from '@tollgate/engine/source';
 import { z } from 'zod';
-import { firstBadApproval, memberKeysOf } from '../../server/record/approval-signatures.ts';
+import { firstBadApproval, memberKeysOf, type SignerLine } from '../../server/record/approval-signatures.ts';
 import {
   type ChainEntry,
   type ChainHead,
@@ -16,7 +16,7 @@ import {
 } from '../../server/record/chain.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { readTextFile } from '../read-input.ts';
-import { checkpointFields, count, entryFields, Hex64, holdsKeptNumber, Key, Name } from './record-shapes.ts';
+import { checkpointFields, count, entryFields, Hex64, holdsKeptNumber, Key, Name, signerFields } from './record-shapes.ts';
 
 /** The largest record file read: far over a busy year's, far under what would exhaust memory. */
 const MAX_RECORD_BYTES = 256 * 1024 * 1024;
@@ -26,7 +26,7 @@ const MAX_LINE_CHARS = 64 * 1024;
 const WriterLine = z.object({ type: z.literal('writer'), writer: Name, public_key: Key }).strict();
 const EntryLine = z.object({ type: z.literal('entry'), ...entryFields }).strict();
 const CheckpointLine = z.object({ type: z.literal('checkpoint'), ...checkpointFields }).strict();
-const MemberLine = z.object({ type: z.literal('member'), member: Name, public_key: Key }).strict();
+const MemberLine = z.object({ type: z.literal('member'), ...signerFields }).strict();
 const RangeLine = z.object({ type: z.literal('range'), since: z.string().min(1).max(64), until: z.string().min(1).max(64) }).strict();
 const StartLine = z.object({ type: z.literal('start'), writer: Name, seq: z.number().int().min(0), head: Hex64 }).strict();
 const Line = z.discriminatedUnion('type', [WriterLine, EntryLine, CheckpointLine, MemberLine, RangeLine, StartLine]);
@@ -39,8 +39,8 @@ interface ReadRecord {
   entries: ChainEntry[];
   checkpoints: Checkpoint[];
   keys: Map<string, KeyObject>;
-  /** The public keys of members who signed approvals, as given. */
-  members: { member: string; public_key: string }[];
+  /** The public keys that signed approvals, as given. */
+  members: SignerLine[];
   /** The line of each entry, then of each checkpoint, in their order. */
   entryLines: number[];
   checkpointLines: number[];
@@ -88,7 +88,8 @@ function readRecord(file: string, text: string): ReadRecord {
         throw unreadable(file, n, `the public key of ${line.writer} does not read: ${(err as Error).message}`);
       }
     } else if (line.type === 'member') {
-      record.members.push({ member: line.member, public_key: line.public_key });
+      const { type: _, ...signer } = line;
+      record.members.push(signer);
     } else if (line.type === 'entry') {
       const { type: _type, ...entry } = line;
       record.entries.push({ ...entry, body: entry.body as { [key: string]: JsonValue } });

@@ -10,6 +10,15 @@ export const Seq = z.number().int().min(1);
 /** A public key, SPKI PEM. */
 export const Key = z.string().min(1).max(4096);
 
+/** A signer's key as an export's member line and a receipt name it (record/approval-signatures.ts, SignerLine). */
+export const signerFields = {
+  member: Name,
+  public_key: Key,
+  credential: z.string().min(1).max(512).optional(),
+  kind: z.enum(['passkey', 'device']).optional(),
+  rp_id: z.string().max(253).nullable().optional(),
+};
+
 export const entryFields = {
   writer: Name,
   seq: Seq,

@@ -1,22 +1,70 @@
-// Each approval the record holds checked against the member who signed it (docs/audit.md): an `approval.decided`
-// entry states what the member signed and the signature, and an export names each signer's public key (a member
-// line). The signature must verify with that key, and what was signed must be this decision of this request.
+// Each approval the record holds checked against the key that signed it (docs/audit.md, docs/approver-keys.md): an
+// `approval.decided` entry states what the member signed, the signature and, for a key the member holds, its proof;
+// an export names each signer's public key (a member line, with the credential for a passkey or device key). The
+// signature must verify with that key, and what was signed must be this decision of this request.
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import { readJsonText } from '@tollgate/engine/source';
+import { checkDeviceProof, checkPasskeyProof, type StoredProof, storedProofOf } from '../approvals/proof.ts';
 import type { ChainEntry, RecordBreak } from './chain.ts';
+import type { RecordReader } from './reader.ts';
 
-/** The signers' public keys, by member id, from PEM text; a key that does not read is left out (and so fails). */
-export function memberKeysOf(lines: readonly { member: string; public_key: string }[]): Map<string, KeyObject> {
-  const keys = new Map<string, KeyObject>();
-  for (const { member, public_key } of lines) {
+/** A signer's public key as an export or a receipt names it: a member's custodial key, or a credential of theirs. */
+export interface SignerLine {
+  member: string;
+  public_key: string;
+  /** A passkey's or device key's id; absent for the custodial key. */
+  credential?: string;
+  kind?: 'passkey' | 'device';
+  rp_id?: string | null;
+}
+
+export interface SignerKeys {
+  /** Custodial keys by member id. */
+  members: Map<string, KeyObject>;
+  /** Member-held keys by credential id. */
+  credentials: Map<string, { member: string; kind: 'passkey' | 'device'; key: KeyObject; rp_id: string | null }>;
+}
+
+/** The signers' public keys from PEM text; a key that does not read is left out (and so what it signed fails). */
+export function memberKeysOf(lines: readonly SignerLine[]): SignerKeys {
+  const keys: SignerKeys = { members: new Map(), credentials: new Map() };
+  for (const line of lines) {
+    let key: KeyObject;
     try {
-      const key = createPublicKey(public_key);
-      if (key.asymmetricKeyType === 'ed25519') keys.set(member, key);
+      key = createPublicKey(line.public_key);
     } catch {
-      // Left out: the approvals it signed then fail as signed by no known key.
+      continue;
     }
+    if (line.credential !== undefined && line.kind !== undefined) {
+      keys.credentials.set(line.credential, { member: line.member, kind: line.kind, key, rp_id: line.rp_id ?? null });
+    } else if (key.asymmetricKeyType === 'ed25519') keys.members.set(line.member, key);
   }
   return keys;
+}
+
+/** The proof an `approval.decided` body states (its JSON text), undefined for a custodial signature. */
+export function proofOfBody(body: ChainEntry['body']): StoredProof | 'unreadable' | undefined {
+  if (body.proof === undefined || body.proof === null) return undefined;
+  if (typeof body.proof !== 'string') return 'unreadable';
+  const read = readJsonText(body.proof, { maxLength: 64 * 1024, maxDepth: 4 });
+  return (read.ok && read.diagnostics.length === 0 && storedProofOf(read.value)) || 'unreadable';
+}
+
+/** The lines naming the keys that signed `decided` (approval.decided entries): custodial keys and credentials. */
+export async function signerLinesOf(reader: RecordReader, decided: readonly ChainEntry[]): Promise<SignerLine[]> {
+  const members = new Set<string>();
+  const credentials = new Set<string>();
+  for (const entry of decided) {
+    if (entry.kind !== 'approval.decided' || typeof entry.body.decided_by !== 'string') continue;
+    const proof = proofOfBody(entry.body);
+    if (proof === undefined) members.add(entry.body.decided_by);
+    else if (proof !== 'unreadable') credentials.add(proof.credential_id);
+  }
+  const lines: SignerLine[] = (await reader.memberKeys([...members])).map(({ id, public_key }) => ({ member: id, public_key }));
+  for (const c of await reader.credentialKeys([...credentials])) {
+    lines.push({ member: c.member_id, public_key: c.public_key, credential: c.id, kind: c.kind, rp_id: c.rp_id });
+  }
+  return lines;
 }
 
 /**
@@ -27,7 +75,7 @@ export function memberKeysOf(lines: readonly { member: string; public_key: strin
  */
 export function firstBadApproval(
   entries: readonly ChainEntry[],
-  members: ReadonlyMap<string, KeyObject>,
+  members: SignerKeys,
   options: { partial?: boolean } = {},
 ): RecordBreak | undefined {
   const approved = new Set<unknown>();
@@ -51,19 +99,16 @@ export function firstBadApproval(
   return undefined;
 }
 
-function approvalProblem(body: ChainEntry['body'], members: ReadonlyMap<string, KeyObject>): string | undefined {
+function approvalProblem(body: ChainEntry['body'], keys: SignerKeys): string | undefined {
   const { id, call_id, status, decided_by, decided_at, signed_content, signature } = body;
   if (typeof signed_content !== 'string' || typeof signature !== 'string' || typeof decided_by !== 'string')
     return 'the approval states no signature';
-  const key = members.get(decided_by);
-  if (!key) return `no public key for member ${decided_by}, who signed the approval`;
-  let signed = false;
-  try {
-    signed = verify(null, Buffer.from(signed_content, 'utf8'), key, Buffer.from(signature, 'base64'));
-  } catch {
-    signed = false;
-  }
-  if (!signed) return `the approval is not signed by member ${decided_by}`;
+  const proof = proofOfBody(body);
+  const unsigned =
+    proof === undefined
+      ? custodialProblem(keys, decided_by, signed_content, signature)
+      : heldKeyProblem(keys, decided_by, signed_content, signature, proof);
+  if (unsigned !== undefined) return unsigned;
   const read = readJsonText(signed_content, { maxLength: 64 * 1024, maxDepth: 4 });
   const content = read.ok && read.diagnostics.length === 0 ? (read.value as Record<string, unknown>) : undefined;
   if (
@@ -76,4 +121,38 @@ function approvalProblem(body: ChainEntry['body'], members: ReadonlyMap<string, 
   )
     return 'what the member signed is not this decision of this request';
   return undefined;
+}
+
+function custodialProblem(keys: SignerKeys, member: string, content: string, signature: string): string | undefined {
+  const key = keys.members.get(member);
+  if (!key) return `no public key for member ${member}, who signed the approval`;
+  let signed = false;
+  try {
+    signed = verify(null, Buffer.from(content, 'utf8'), key, Buffer.from(signature, 'base64'));
+  } catch {
+    signed = false;
+  }
+  return signed ? undefined : `the approval is not signed by member ${member}`;
+}
+
+/** A proof by a key the member holds: a credential of theirs, named by the export, over this content. */
+function heldKeyProblem(
+  keys: SignerKeys,
+  member: string,
+  content: string,
+  signature: string,
+  proof: StoredProof | 'unreadable',
+): string | undefined {
+  if (proof === 'unreadable') return "the approval's proof does not read";
+  const credential = keys.credentials.get(proof.credential_id);
+  if (!credential) return `no public key for credential ${proof.credential_id}, which signed the approval`;
+  if (credential.member !== member || credential.kind !== proof.kind) {
+    return `credential ${proof.credential_id} is not a ${proof.kind} of member ${member}`;
+  }
+  if (proof.signature !== signature) return "the approval's signature is not its proof's";
+  const check =
+    proof.kind === 'passkey'
+      ? checkPasskeyProof(proof, content, credential.key, credential.rp_id ?? '')
+      : checkDeviceProof(proof, content, credential.key);
+  return check.ok ? undefined : `the approval's ${proof.kind} proof does not hold: ${check.message}`;
 }

@@ -86,7 +86,7 @@ export function approvalRequestedBody(row: ApprovalRow): Body {
   };
 }
 
-/** A member's decision of a request: what they signed and their signature, which verify checks with their key. */
+/** A member's decision of a request: what they signed, their signature and its proof, which verify checks with their key. */
 export function approvalDecidedBody(row: ApprovalRow): Body {
   return {
     id: row.id,
@@ -97,6 +97,8 @@ export function approvalDecidedBody(row: ApprovalRow): Body {
     reason: row.reason,
     signed_content: row.signed_content,
     signature: row.signature,
+    // A key the member holds states its proof; a custodial signature none, so entries made before proofs restate alike.
+    ...(row.proof !== null && row.proof !== undefined ? { proof: row.proof } : {}),
   };
 }
 

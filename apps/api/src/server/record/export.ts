@@ -6,6 +6,7 @@ import type { DocumentStore } from '@tollgate/store';
 import type { ApprovalRow } from '../state/approvals/model.ts';
 import type { DecisionRow } from '../state/decisions/model.ts';
 import { readStoredJson } from '../state/stored-json.ts';
+import { type SignerLine, signerLinesOf } from './approval-signatures.ts';
 import { type ChainEntry, GENESIS, type JsonValue } from './chain.ts';
 import { DOCUMENT_CHANGED, textDigest, versionOfRef } from './documents.ts';
 import { bodyFromSource, ENTRY_SOURCES, type EntryKind, type IdentityChangeRow } from './entries.ts';
@@ -21,7 +22,7 @@ export type RecordLine =
   | { type: 'start'; writer: string; seq: number; head: string }
   | { type: 'writer'; writer: string; public_key: string }
   | ({ type: 'entry' } & ChainEntry)
-  | { type: 'member'; member: string; public_key: string }
+  | ({ type: 'member' } & SignerLine)
   | ({ type: 'checkpoint' } & Awaited<ReturnType<RecordReader['checkpoints']>>[number]);
 
 /** What an export wrote. */
@@ -72,14 +73,14 @@ export async function exportRecord(
       await write({ type: 'start', writer, seq: first - 1, head: head ?? GENESIS });
     }
   }
-  const signers = new Set<string>();
+  const decided: ChainEntry[] = [];
   for (const { writer, first, last } of runs) {
     let after = first - 1;
     while (after < last) {
       const page = (await reader.entries(writer, after, PAGE)).filter((e) => Number(e.seq) <= last);
       if (page.length === 0) break;
       for (const entry of await restated(reader, page, options.documents)) {
-        if (entry.kind === 'approval.decided' && typeof entry.body.decided_by === 'string') signers.add(entry.body.decided_by);
+        if (entry.kind === 'approval.decided') decided.push(entry);
         await write({ type: 'entry', ...entry });
         counts.entries++;
       }
@@ -87,8 +88,8 @@ export async function exportRecord(
       if (page.length < PAGE) break;
     }
   }
-  for (const { id, public_key } of await reader.memberKeys([...signers])) {
-    await write({ type: 'member', member: id, public_key });
+  for (const line of await signerLinesOf(reader, decided)) {
+    await write({ type: 'member', ...line });
     counts.members++;
   }
   for (const { writer, first, last } of runs) {

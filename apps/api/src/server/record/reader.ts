@@ -112,6 +112,13 @@ export class RecordReader {
     return this.byKeys<{ id: string; public_key: string }>('SELECT id, public_key FROM members WHERE id', ids);
   }
 
+  /** The public keys of credentials members hold, by id (a revoked one's too: what it signed still verifies). */
+  credentialKeys(
+    ids: readonly string[],
+  ): Promise<{ id: string; member_id: string; kind: 'passkey' | 'device'; public_key: string; rp_id: string | null }[]> {
+    return this.byKeys('SELECT id, member_id, kind, public_key, rp_id FROM member_credentials WHERE id', ids);
+  }
+
   private async byKeys<T>(select: string, keys: readonly (string | number)[]): Promise<T[]> {
     const out: T[] = [];
     for (let i = 0; i < keys.length; i += REFS_AT_ONCE) {

@@ -4,10 +4,12 @@
 // that the decision was chained at its place and covered by a checkpoint its writer signed
 // (`tollgate audit verify-receipt`, receipt-verify.ts). Entries are restated from their rows as they stand, as an
 // export does (export.ts), so a row edited since no longer hashes to its entry.
+
 import { createHash } from 'node:crypto';
 import type { DocumentStore } from '@tollgate/store';
 import type { DecisionRow } from '../state/decisions/model.ts';
 import { readStoredJson } from '../state/stored-json.ts';
+import { type SignerLine, signerLinesOf } from './approval-signatures.ts';
 import type { ChainEntry, Checkpoint } from './chain.ts';
 import { DOCUMENT_CHANGED, documentRef } from './documents.ts';
 import { restated } from './export.ts';
@@ -44,8 +46,8 @@ export interface Receipt {
   checkpoints: Checkpoint[];
   /** The public keys (SPKI PEM) of the writers whose chains hold the entries. */
   writers: { writer: string; public_key: string }[];
-  /** The public keys of the members who signed the approval. */
-  members: { member: string; public_key: string }[];
+  /** The public keys that signed the approval: the member's custodial key, or the credential of theirs that did. */
+  members: SignerLine[];
   /** Each document version that decided (the decision's `versions`), with the SHA-256 of its text as stored now. */
   policy: { document: string; version: number; sha256: string | null }[];
 }
@@ -105,10 +107,7 @@ export async function buildReceipt(source: ReceiptSource, store: DocumentStore, 
   const checkpoints = covered ? uniqueCheckpoints(covering as Checkpoint[]) : [];
   const involved = new Set(stated.map((e) => e.writer));
   const writers = (await reader.writers()).filter((w) => involved.has(w.writer)).map(({ writer, public_key }) => ({ writer, public_key }));
-  const signers = approvals.flatMap((e) =>
-    e.kind === 'approval.decided' && typeof e.body.decided_by === 'string' ? [e.body.decided_by] : [],
-  );
-  const members = (await reader.memberKeys([...new Set(signers)])).map(({ id, public_key }) => ({ member: id, public_key }));
+  const members = await signerLinesOf(reader, approvals);
   return {
     ok: true,
     receipt: {

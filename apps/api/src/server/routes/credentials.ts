@@ -12,8 +12,8 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import type { CredentialRow } from '../state/members/credential-model.ts';
-import type { Outcome } from '../state/members/identity-store.ts';
 import type { MemberRow } from '../state/members/model.ts';
+import { made } from './member-changes.ts';
 import { nameParam } from './path-params.ts';
 import { errorResponse, exactJson, jsonBody, jsonResponse, memberOf, members, notFound, people } from './route-kit.ts';
 
@@ -35,14 +35,20 @@ export const Credential = z
   .openapi('MemberCredential');
 type Credential = z.infer<typeof Credential>;
 
+/** The longest credential id taken: 384 bytes as base64url, more than authenticators in use give. */
+const MAX_CREDENTIAL_ID_LENGTH = 512;
+
 const MemberParam = nameParam({ name: 'id', description: 'The member id', example: '6f1c2d3e-0000-4000-8000-000000000000' });
-const CredentialParam = nameParam({ name: 'credential', description: 'The credential id', example: 'device-3q2-7wAAAAAAAAAAAAAAAA' }, 1024);
+const CredentialParam = nameParam(
+  { name: 'credential', description: 'The credential id', example: 'device-3q2-7wAAAAAAAAAAAAAAAA' },
+  MAX_CREDENTIAL_ID_LENGTH,
+);
 const Label = z.string().trim().min(1).max(100).optional().openapi({ description: 'A name the member knows it by, e.g. "work laptop".' });
 
 const PasskeyRegistration = z
   .object({
-    id: z.string().min(1).max(1024),
-    rawId: z.string().min(1).max(1024),
+    id: z.string().min(1).max(MAX_CREDENTIAL_ID_LENGTH),
+    rawId: z.string().min(1).max(MAX_CREDENTIAL_ID_LENGTH),
     type: z.literal('public-key'),
     response: z.object({
       clientDataJSON: z.string().min(1).max(16_384),
@@ -168,11 +174,6 @@ export async function credentialsOfMember(ctx: AppContext, member: MemberRow): P
   return [custodialCredentialOf(member), ...(await ctx.state.identity.listCredentials(member.id)).map(credentialOf)];
 }
 
-function made<T>(outcome: Outcome<T>): T {
-  if ('refusal' in outcome) throw new ApiError(outcome.refusal.code, outcome.refusal.message);
-  return outcome.ok;
-}
-
 /** A device key's id: from its key, so one key is enrolled once. */
 function deviceIdOf(spkiPem: string): string {
   const der = publicKeyOf(spkiPem)?.export({ type: 'spki', format: 'der' });
@@ -207,7 +208,7 @@ export function credentialRoutes(options: { rpId?: string | undefined } = {}) {
     const rp = relyingParty(c, options.rpId);
     const checked = await enrolledPasskey(member, response as RegistrationResponseJSON, issued_at, rp, label ?? null, now);
     if (!checked.ok) throw new ApiError('ENROLLMENT_INVALID', checked.message);
-    const row = made(await ctx.state.identity.enrollCredential(member.id, checked.row, { kind: 'member', member }, now));
+    const row = made(await ctx.state.identity.enrollCredential(member.id, checked.row, { kind: 'member', member }, now), 'member');
     return exactJson(c, credentialOf(row), 201);
   });
 
@@ -236,7 +237,7 @@ export function credentialRoutes(options: { rpId?: string | undefined } = {}) {
       created_at: now.toISOString(),
       revoked_at: null,
     };
-    const made_ = made(await ctx.state.identity.enrollCredential(member.id, row, { kind: 'member', member }, now));
+    const made_ = made(await ctx.state.identity.enrollCredential(member.id, row, { kind: 'member', member }, now), 'member');
     return exactJson(c, credentialOf(made_), 201);
   });
 
@@ -244,7 +245,7 @@ export function credentialRoutes(options: { rpId?: string | undefined } = {}) {
     const ctx = c.get('ctx');
     const actor = memberOf(c);
     const { id, credential } = c.req.valid('param');
-    const row = made(await ctx.state.identity.revokeCredential(id, credential, { kind: 'member', member: actor }, ctx.now()));
+    const row = made(await ctx.state.identity.revokeCredential(id, credential, { kind: 'member', member: actor }, ctx.now()), 'credential');
     return exactJson(c, credentialOf(row), 200);
   });
   return app;

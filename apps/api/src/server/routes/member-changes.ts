@@ -150,7 +150,7 @@ function memberView({ id, name, role, created_at, removed_at }: MemberRow) {
 }
 
 /** What a change made, or its refusal as the API's error (NOT_FOUND naming what is missing). */
-export function made<T>(outcome: Outcome<T>, missing: 'member' | 'key'): T {
+export function made<T>(outcome: Outcome<T>, missing: 'member' | 'key' | 'credential'): T {
   if ('ok' in outcome) return outcome.ok;
   const { code, message } = outcome.refusal;
   throw code === 'NOT_FOUND' ? notFound(missing, message) : new ApiError(code, message);

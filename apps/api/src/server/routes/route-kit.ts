@@ -179,6 +179,7 @@ export type Resource =
   | 'template'
   | 'member'
   | 'key'
+  | 'credential'
   | 'decision'
   | 'catalogue'
   | 'tool';
