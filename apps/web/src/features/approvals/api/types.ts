@@ -10,3 +10,8 @@ export interface Viewer {
   id: string | null;
   role: Role | null;
 }
+
+/** What POST /v1/approvals/{id}/challenge answers: the content to sign and, with passkeys, WebAuthn request options. */
+export type DecisionChallenge = components['schemas']['ApprovalChallenge'];
+/** The proof a decision signed with a member-held key carries (docs/approver-keys.md). */
+export type DecisionProof = components['schemas']['ApprovalProof'];

@@ -28,7 +28,8 @@ export async function fingerprintOf(spkiDer: Uint8Array<ArrayBuffer>): Promise<s
 /** The fields of signed_content that must be this approval's, so a valid signature over another decision fails. */
 const BOUND = ['id', 'call_id', 'agent', 'tool', 'decided_by', 'decided_at'] as const;
 
-function contentMismatch(approval: Approval, content: string): string | null {
+/** Why `content` is not `approval`'s decision (another decision, request, call, decider or time), or null when it is. */
+export function contentMismatch(approval: Approval, content: string): string | null {
   let signed: unknown;
   try {
     // The server writes signed_content itself, as canonical JSON of its own values (docs/architecture.md).

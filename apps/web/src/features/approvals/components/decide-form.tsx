@@ -1,7 +1,9 @@
-// Approve or deny with an optional reason; the API signs the decision. While it is sent the buttons are
+// Approve or deny with an optional reason, signed with one of the member's passkeys when they have any, else by
+// the API with their custodial key (api/decide-approval.ts). While it is sent the buttons are
 // marked disabled (aria-disabled) rather than made so: a disabled button loses the focus to the page's body,
 // and a keyboard user would lose their place until the answer moves it to the next card (card-focus.ts).
 import { useState } from 'react';
+import { ApiError } from '../../../lib/api/api-error.ts';
 import { useDecideApproval } from '../api/decide-approval.ts';
 import type { Approval } from '../api/types.ts';
 
@@ -27,7 +29,7 @@ export function DecideForm({ id, onDecided }: { id: string; onDecided: (a: Appro
       </div>
       {decide.isError && (
         <p className="state state-error" role="alert">
-          {decide.error.message}
+          {decide.error instanceof ApiError ? `${decide.error.message} (${decide.error.code})` : decide.error.message}
         </p>
       )}
     </div>
