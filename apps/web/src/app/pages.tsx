@@ -118,7 +118,7 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
     // Who may manage is known once GET /v1/me answers; until then the page shows it read-only.
     return (
       <Suspense fallback={<Loading label="Loading the members and keys" />}>
-        <MembersPage canManage={canManageMembers(me.data?.role)} />
+        <MembersPage canManage={canManageMembers(me.data?.role)} me={me.data?.id ?? null} />
       </Suspense>
     );
   }

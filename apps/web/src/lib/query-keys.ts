@@ -53,6 +53,8 @@ export const queryKeys = {
     members: () => ['identity', 'members'] as const,
     keys: () => ['identity', 'keys'] as const,
     changes: () => ['identity', 'changes'] as const,
+    /** A member's signing credentials: custodial, passkeys and device keys (docs/approver-keys.md). */
+    credentials: (member: string) => ['identity', 'credentials', member] as const,
   },
   me: (key: string) => ['me', key] as const,
   /** The issuers the sign-in page offers (GET /v1/identity/issuers): public, asked before anyone signs in. */

@@ -6,6 +6,8 @@ export type Member = components['schemas']['Member'];
 export type Key = components['schemas']['Key'];
 export type NewKey = components['schemas']['NewKey'];
 export type IdentityChange = components['schemas']['IdentityChange'];
+/** A member's signing credential: custodial, passkey or device key (docs/approver-keys.md). */
+export type Credential = components['schemas']['MemberCredential'];
 export type Role = Member['role'];
 export type Grant = Key['grants'][number];
 

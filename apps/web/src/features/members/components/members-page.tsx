@@ -1,5 +1,6 @@
 // The Members & keys page (docs/console.md, "Members and keys"): the members and their roles, the keys, and for
-// owners and admins the forms that change them and the record of changes. A key just made or rotated is held
+// owners and admins the forms that change them and the record of changes; and the signed-in member's own
+// signing keys (passkeys, device keys, the custodial key). A key just made or rotated is held
 // here, in this component's state alone, until its panel is closed.
 import { useState } from 'react';
 import type { RevealedKey } from '../key-forms.ts';
@@ -7,8 +8,10 @@ import { ChangesSection } from './changes-section.tsx';
 import { KeysSection } from './keys-section.tsx';
 import { MembersSection } from './members-section.tsx';
 import { RevealedKeyPanel } from './revealed-key-panel.tsx';
+import { SigningKeysSection } from './signing-keys-section.tsx';
 
-export function MembersPage({ canManage }: { canManage: boolean }) {
+/** `me` is the signed-in member's id, null until GET /v1/me answers. */
+export function MembersPage({ canManage, me }: { canManage: boolean; me: string | null }) {
   const [revealed, setRevealed] = useState<RevealedKey | null>(null);
   const [said, setSaid] = useState('');
   return (
@@ -28,6 +31,7 @@ export function MembersPage({ canManage }: { canManage: boolean }) {
       {revealed !== null && <RevealedKeyPanel revealed={revealed} onClose={() => setRevealed(null)} />}
       <MembersSection canManage={canManage} onSaid={setSaid} />
       <KeysSection canManage={canManage} onSaid={setSaid} onSecret={setRevealed} />
+      <SigningKeysSection me={me} onSaid={setSaid} />
       {canManage && <ChangesSection />}
     </section>
   );

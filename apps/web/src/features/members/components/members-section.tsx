@@ -1,5 +1,6 @@
 // The members table: name, role and when added. Owners and admins change a role with the row's select (the API
-// judges it; a refusal such as LAST_OWNER shows in the row), remove a member after confirming, and add one.
+// judges it; a refusal such as LAST_OWNER shows in the row), remove a member after confirming, add one, and open
+// a member's signing keys (passkeys, device keys, the custodial key) under their row to revoke one.
 import { useId, useState } from 'react';
 import { ConfirmButton } from '../../../components/confirm-button.tsx';
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
@@ -10,6 +11,7 @@ import { useRemoveMember } from '../api/remove-member.ts';
 import { useSetMemberRole } from '../api/set-member-role.ts';
 import { type Member, ROLES, type Role } from '../api/types.ts';
 import { ApiRefusal } from './api-refusal.tsx';
+import { CredentialsTable } from './credentials-table.tsx';
 import { When } from './when.tsx';
 
 interface SectionProps {
@@ -50,52 +52,67 @@ export function MembersSection({ canManage, onSaid }: SectionProps) {
 }
 
 function MemberRow({ member, canManage, onSaid }: { member: Member } & SectionProps) {
+  const [keysOpen, setKeysOpen] = useState(false);
   const setRole = useSetMemberRole((changed) => onSaid(`${changed.name} is now ${changed.role}.`));
   const remove = useRemoveMember((removed) => onSaid(`${removed.name} was removed and their keys revoked.`));
   return (
-    <tr>
-      <th scope="row">{member.name}</th>
-      <td>
-        {canManage ? (
-          <div className="stack-tight">
-            <select
-              className="select"
-              aria-label={`Role of ${member.name}`}
-              value={member.role}
-              aria-describedby={setRole.isError ? `role-refusal-${member.id}` : undefined}
-              onChange={(event) => {
-                if (!setRole.isPending) setRole.mutate({ id: member.id, role: event.target.value as Role });
-              }}
-            >
-              {ROLES.map((role) => (
-                <option key={role} value={role}>
-                  {role}
-                </option>
-              ))}
-            </select>
-            <ApiRefusal id={`role-refusal-${member.id}`} error={setRole.error} />
-          </div>
-        ) : (
-          member.role
-        )}
-      </td>
-      <td>
-        <When at={member.created_at} />
-      </td>
-      {canManage && (
+    <>
+      <tr>
+        <th scope="row">{member.name}</th>
         <td>
-          <ConfirmButton
-            label="Remove"
-            question={`Remove ${member.name}? Their keys are revoked at once.`}
-            confirmLabel={`Remove ${member.name}`}
-            pending={remove.isPending}
-            error={remove.error}
-            onConfirm={() => remove.mutate(member.id)}
-            danger
-          />
+          {canManage ? (
+            <div className="stack-tight">
+              <select
+                className="select"
+                aria-label={`Role of ${member.name}`}
+                value={member.role}
+                aria-describedby={setRole.isError ? `role-refusal-${member.id}` : undefined}
+                onChange={(event) => {
+                  if (!setRole.isPending) setRole.mutate({ id: member.id, role: event.target.value as Role });
+                }}
+              >
+                {ROLES.map((role) => (
+                  <option key={role} value={role}>
+                    {role}
+                  </option>
+                ))}
+              </select>
+              <ApiRefusal id={`role-refusal-${member.id}`} error={setRole.error} />
+            </div>
+          ) : (
+            member.role
+          )}
         </td>
+        <td>
+          <When at={member.created_at} />
+        </td>
+        {canManage && (
+          <td>
+            <div className="key-actions">
+              <button type="button" className="button" aria-expanded={keysOpen} onClick={() => setKeysOpen(!keysOpen)}>
+                Signing keys
+              </button>
+              <ConfirmButton
+                label="Remove"
+                question={`Remove ${member.name}? Their keys are revoked at once.`}
+                confirmLabel={`Remove ${member.name}`}
+                pending={remove.isPending}
+                error={remove.error}
+                onConfirm={() => remove.mutate(member.id)}
+                danger
+              />
+            </div>
+          </td>
+        )}
+      </tr>
+      {canManage && keysOpen && (
+        <tr>
+          <td colSpan={4}>
+            <CredentialsTable member={member.id} caption={`Signing keys of ${member.name}, custodial first`} onSaid={onSaid} />
+          </td>
+        </tr>
       )}
-    </tr>
+    </>
   );
 }
 
