@@ -4,7 +4,7 @@
 // eligibility following it in the gate and the decision map.
 import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LooseJson, postEdit, startServer, type TestServer } from './server-harness.ts';
+import { forgeApproval, type LooseJson, postEdit, startServer, type TestServer } from './server-harness.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';
 
 let s: TestServer;
@@ -196,6 +196,21 @@ describe('approver-held keys', () => {
     expect([dev.status, dev.json.error.code]).toEqual([403, 'ROLE_REQUIRED']);
     expect((await post('owner', path)).json.revoked_at).not.toBeNull();
     await refused('approver', id, 'approve', body, 'CREDENTIAL_REVOKED');
+  });
+
+  it('refuses to claim an approval written into the database (APPROVAL_UNSIGNED): unsigned, or signed for another request', async () => {
+    const signed = await held();
+    const decided = await post('approver', `/v1/approvals/${signed}/approve`, await deviceBody('approver', signed, 'approved', device));
+    expect(decided.status).toBe(200);
+    const claim = (id: string) =>
+      s.call('POST', `/v1/approvals/${id}/claim`, { key: s.key('agent'), body: { arguments: { amount: '500', order: 'A-7' } } });
+    for (const from of [{}, { decided_by: member('approver').id }, decided.json]) {
+      const id = await held();
+      await forgeApproval(s, id, { ...from, proof: from === decided.json ? JSON.stringify(decided.json.proof) : null });
+      const r = await claim(id);
+      expect([r.status, r.json.error?.code], r.text).toEqual([409, 'APPROVAL_UNSIGNED']);
+    }
+    expect((await claim(signed)).status).toBe(200);
   });
 
   it('with approvals_require_member_keys, refuses custodial decisions and counts only members holding a key', async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { custodialKeysFor, MemberKeySecretError, SECRET_FILE_NAME } from '../src/server/member-key-secret.ts';
 import { openDatabase } from '../src/server/state/db.ts';
-import { CustodialKeys, SecretMismatchError } from '../src/server/state/members/custodial-keys.ts';
+import { CustodialKeys, NoSecretError, SecretMismatchError, sealingOf } from '../src/server/state/members/custodial-keys.ts';
 import { SqliteStateStore } from '../src/server/state/sqlite-state.ts';
 import { runCli } from './cli-harness.ts';
 
@@ -89,6 +89,24 @@ describe('custodial keys at rest', () => {
     process.env.TOLLGATE_MEMBER_KEY_SECRET = 'a-secret-of-at-least-thirty-two-characters';
     const cli = await runCli('keys', 'list', '--data', data);
     expect([cli.code, cli.stderr]).toEqual([2, expect.stringContaining('MEMBER_KEY_SECRET_MISMATCH')]);
+  });
+
+  it('an agent gateway (`tollgate mcp`) holds no secret: it seals nothing and opens no key', () => {
+    const none = CustodialKeys.withoutSecret();
+    const keys = new CustodialKeys('a-secret-of-at-least-thirty-two-characters');
+    const sealed = keys.seal(generateKeyPairSync('ed25519').privateKey);
+    const plain = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(
+      sealingOf(
+        [
+          { id: 'a', private_key: sealed },
+          { id: 'b', private_key: plain },
+        ],
+        none,
+      ),
+    ).toEqual([]);
+    expect(() => none.open(sealed)).toThrow(NoSecretError);
+    expect(() => none.seal(generateKeyPairSync('ed25519').privateKey)).toThrow(NoSecretError);
   });
 
   it('a shared database needs the secret given; a short or unreadable one is refused', () => {

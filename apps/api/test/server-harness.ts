@@ -19,6 +19,7 @@ import type { Identity } from '../src/server/identity/identity.ts';
 import { openContext, type SqliteAppContext } from '../src/server/sqlite-context.ts';
 import type { PostgresStateStore } from '../src/server/state/postgres-state.ts';
 import type { SqliteStateStore } from '../src/server/state/sqlite-state.ts';
+import { TEST_MEMBER_KEY_SECRET } from './custodial-test-keys.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -258,6 +259,18 @@ export async function setApprovers(server: TestServer, approvalId: string, membe
   await stateQuery(server, 'UPDATE approvals SET approvers = ? WHERE id = ?', [JSON.stringify(memberIds), approvalId]);
 }
 
+/**
+ * Writes a request as approved straight into the database, as one who can write it but holds no approver's key
+ * would: copying a signed decision's columns (`from`, another request's) or none.
+ */
+export async function forgeApproval(server: TestServer, approvalId: string, from: Record<string, unknown> = {}): Promise<void> {
+  await stateQuery(
+    server,
+    "UPDATE approvals SET status = 'approved', decided_by = ?, decided_at = ?, signature = ?, signed_content = ?, proof = ? WHERE id = ?",
+    [from.decided_by ?? null, from.decided_at ?? null, from.signature ?? null, from.signed_content ?? null, from.proof ?? null, approvalId],
+  );
+}
+
 /** Forgets one call's arguments, as the retention period does (its digest stays). */
 export async function forgetArguments(server: TestServer, callId: string): Promise<void> {
   await stateQuery(server, 'UPDATE decisions SET arguments = NULL WHERE call_id = ?', [callId]);
@@ -341,7 +354,8 @@ export function spawnServer(
     {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...options.env },
+      // A shared database needs the member key secret, as every node of a deployment has it (docs/approver-keys.md).
+      env: { TOLLGATE_MEMBER_KEY_SECRET: TEST_MEMBER_KEY_SECRET, ...process.env, ...options.env },
     },
   );
   return new Promise((resolve, reject) => {

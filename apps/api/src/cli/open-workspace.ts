@@ -9,7 +9,7 @@ import { poolBoundsFrom } from '../server/postgres/pool-bounds.ts';
 import { openPostgresContext } from '../server/postgres/postgres-context.ts';
 import { SchemaMismatch } from '../server/postgres/schema.ts';
 import { openContext } from '../server/sqlite-context.ts';
-import { type CustodialKeys, SecretMismatchError } from '../server/state/members/custodial-keys.ts';
+import { CustodialKeys, SecretMismatchError } from '../server/state/members/custodial-keys.ts';
 import { dataFolderToWrite } from './data-folder.ts';
 import { CliError } from './io.ts';
 import { redacted } from './open-database.ts';
@@ -37,7 +37,7 @@ export async function openWorkspace(options: ParsedOptions, command: string, nod
     } catch (err) {
       throw new CliError('USAGE', `tollgate ${command}: ${(err as Error).message}`);
     }
-    const custodial = custodialKeysOf(options, command, undefined);
+    const custodial = signs(command) ? custodialKeysOf(options, command, undefined) : CustodialKeys.withoutSecret();
     const ctx = await openPostgresContext(database, { dataDir, node, bounds, custodial }).catch((err: unknown) => {
       if (err instanceof SecretMismatchError) throw secretMismatch(command, err);
       if (err instanceof SchemaMismatch) throw new CliError(err.code, `tollgate ${command}: ${err.code}: ${err.message}`);
@@ -50,7 +50,7 @@ export async function openWorkspace(options: ParsedOptions, command: string, nod
     return { ctx, where: `database ${redacted(database)}` };
   }
   const folder = dataFolderToWrite(dataDir, command);
-  const custodial = custodialKeysOf(options, command, folder);
+  const custodial = signs(command) ? custodialKeysOf(options, command, folder) : CustodialKeys.withoutSecret();
   const ctx = await openContext(folder, { node, custodial }).catch((err: unknown) => {
     if (err instanceof SecretMismatchError) throw secretMismatch(command, err);
     // A damaged store is refused with the file named and the command that mends it (docs/store.md, "Faults").
@@ -61,6 +61,14 @@ export async function openWorkspace(options: ParsedOptions, command: string, nod
     throw err;
   });
   return { ctx, where: `data in ${dataDir}` };
+}
+
+/**
+ * Whether a node signs for members: `serve` does (the console's approvals, the demo's members); `mcp`, an agent's
+ * gateway, never does, so it is started without the secret and its host holds nothing that signs an approval.
+ */
+function signs(command: string): boolean {
+  return command !== 'mcp';
 }
 
 /**

@@ -156,6 +156,11 @@ export const API_CODES = {
   NOT_APPROVED: { status: 409, meaning: 'The approval request is not approved, so it cannot be claimed.' },
   ALREADY_CLAIMED: { status: 409, meaning: 'The approved request has been claimed already.' },
   ARGUMENTS_MISMATCH: { status: 409, meaning: 'The arguments are not the ones approved.' },
+  APPROVAL_UNSIGNED: {
+    status: 409,
+    meaning:
+      "The approval's signature does not verify with its approver's key, or the settings require a member-held key and it has none: the call does not run.",
+  },
   BINDING_CHANGED: { status: 409, meaning: "The tool's binding changed since it was read; read the tools again." },
   UPSTREAM_DEFINITION_CHANGED: {
     status: 409,

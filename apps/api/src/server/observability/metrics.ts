@@ -8,7 +8,14 @@ import type { StateObservation } from '../state/state-store.ts';
 /** How a held call's wait through the MCP gateway ended (mcp/wait-approval.ts). */
 export type HeldWaitOutcome = 'approved' | 'denied' | 'expired' | 'cancelled' | 'timed_out';
 /** How a claim ended: claimed, or the refusal's reason (state/approvals/model.ts, ClaimRefusal). */
-export type ClaimOutcomeLabel = 'claimed' | 'not_found' | 'not_approved' | 'already_claimed' | 'arguments_mismatch' | 'expired';
+export type ClaimOutcomeLabel =
+  | 'claimed'
+  | 'not_found'
+  | 'not_approved'
+  | 'already_claimed'
+  | 'arguments_mismatch'
+  | 'expired'
+  | 'unsigned';
 /** How an upstream call ended: its result (the tool's own error included), or the gateway's code for its failure. */
 export type UpstreamOutcome = 'ok' | 'tool_error' | 'failed';
 

@@ -99,7 +99,8 @@ export function firstBadApproval(
   return undefined;
 }
 
-function approvalProblem(body: ChainEntry['body'], keys: SignerKeys): string | undefined {
+/** Why an `approval.decided` body's signature does not hold with `keys`, or undefined when it does. */
+export function approvalProblem(body: ChainEntry['body'], keys: SignerKeys): string | undefined {
   const { id, call_id, status, decided_by, decided_at, signed_content, signature } = body;
   if (typeof signed_content !== 'string' || typeof signature !== 'string' || typeof decided_by !== 'string')
     return 'the approval states no signature';

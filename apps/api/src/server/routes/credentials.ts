@@ -218,7 +218,7 @@ export function credentialRoutes(options: { rpId?: string | undefined } = {}) {
     const { public_key, label } = c.req.valid('json');
     // Only a public key's PEM: createPublicKey would also read a private key (and derive its public half).
     const key = public_key.trimStart().startsWith('-----BEGIN PUBLIC KEY-----') ? publicKeyOf(public_key) : undefined;
-    if (!key || key.asymmetricKeyType !== 'ed25519') {
+    if (key?.asymmetricKeyType !== 'ed25519') {
       throw new ApiError('INVALID_BODY', 'public_key is not an Ed25519 public key in SPKI PEM', {
         issues: [{ path: '/public_key', code: 'not_ed25519_spki', message: 'an Ed25519 public key, -----BEGIN PUBLIC KEY-----' }],
       });

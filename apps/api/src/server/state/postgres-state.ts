@@ -18,7 +18,7 @@ import { PostgresDecisionLog } from './decisions/postgres-log.ts';
 import type { PageKey } from './keyset.ts';
 import type { CustodialKeys } from './members/custodial-keys.ts';
 import { madeOrThrow, OPERATOR } from './members/identity-store.ts';
-import type { Grant, MemberRow, Role } from './members/model.ts';
+import type { Grant, Role } from './members/model.ts';
 import { PostgresMembers } from './members/postgres.ts';
 import type { LanguageRevision } from './nodes/model.ts';
 import { PostgresNodes } from './nodes/postgres.ts';

@@ -1254,6 +1254,7 @@ export interface components {
           | 'NOT_APPROVED'
           | 'ALREADY_CLAIMED'
           | 'ARGUMENTS_MISMATCH'
+          | 'APPROVAL_UNSIGNED'
           | 'BINDING_CHANGED'
           | 'UPSTREAM_DEFINITION_CHANGED'
           | 'UPSTREAM_DEFINITION_UNSEEN'

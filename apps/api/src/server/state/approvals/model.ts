@@ -195,7 +195,8 @@ export function decideRefusal(row: ApprovalRow | undefined): DecideRefusal {
   return row.status !== 'pending' ? 'already_decided' : 'expired';
 }
 
-export type ClaimRefusal = 'not_found' | 'not_approved' | 'already_claimed' | 'arguments_mismatch' | 'expired';
+/** `unsigned`: the approval's signature does not hold with its approver's key (approvals/approval-signature.ts). */
+export type ClaimRefusal = 'not_found' | 'not_approved' | 'already_claimed' | 'arguments_mismatch' | 'expired' | 'unsigned';
 export type ClaimOutcome = { ok: true; row: ApprovalRow } | { ok: false; reason: ClaimRefusal };
 
 /**

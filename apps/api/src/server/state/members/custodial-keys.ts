@@ -15,17 +15,48 @@ export class SecretMismatchError extends Error {
   readonly code = 'MEMBER_KEY_SECRET_MISMATCH';
 }
 
-export class CustodialKeys {
-  readonly #secret: string;
+/** Why a process without the secret cannot make or use a custodial key. */
+export class NoSecretError extends Error {
+  readonly code = 'MEMBER_KEY_SECRET_REQUIRED';
+}
 
-  constructor(secret: string) {
+/** What withoutSecret passes the constructor: no secret, by intent. */
+const WITHOUT_SECRET = Symbol('without secret');
+
+export class CustodialKeys {
+  readonly #secret: string | undefined;
+
+  constructor(secret: string | typeof WITHOUT_SECRET) {
+    if (secret === WITHOUT_SECRET) {
+      this.#secret = undefined;
+      return;
+    }
     if (secret.length < MIN_SECRET_LENGTH) throw new Error(`the member key secret must be at least ${MIN_SECRET_LENGTH} characters`);
     this.#secret = secret;
   }
 
+  /**
+   * Keys for a process that never signs for a member nor makes one (`tollgate mcp`, an agent's gateway): it holds no
+   * secret, so a host beside the agents holds nothing that could sign an approval.
+   */
+  static withoutSecret(): CustodialKeys {
+    return new CustodialKeys(WITHOUT_SECRET);
+  }
+
+  /** Whether this process holds the secret (withoutSecret: not). */
+  get held(): boolean {
+    return this.#secret !== undefined;
+  }
+
   /** The key as stored: encrypted PKCS#8 PEM. */
   seal(key: KeyObject): string {
-    return key.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: this.#secret }).toString();
+    return key.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: this.#required() }).toString();
+  }
+
+  #required(): string {
+    if (this.#secret === undefined)
+      throw new NoSecretError('this process holds no member key secret; a member is made and signs where it is given');
+    return this.#secret;
   }
 
   /**
@@ -34,8 +65,9 @@ export class CustodialKeys {
    */
   open(stored: string): KeyObject {
     if (!isSealed(stored)) return createPrivateKey(stored);
+    const passphrase = this.#required();
     try {
-      return createPrivateKey({ key: stored, format: 'pem', passphrase: this.#secret });
+      return createPrivateKey({ key: stored, format: 'pem', passphrase });
     } catch {
       throw new SecretMismatchError('the member key secret does not open the stored signing keys');
     }
@@ -52,7 +84,8 @@ export function isPlain(stored: string): boolean {
 
 /**
  * The writes that seal every plain key among `rows` and the check that the secret opens the sealed ones (one is
- * enough: one secret sealed them all). Throws SecretMismatchError before any write when it does not.
+ * enough: one secret sealed them all). Throws SecretMismatchError before any write when it does not; a process
+ * without the secret writes nothing.
  *
  * @example
  * sealingOf(rows, keys) // [{ id, private_key: '-----BEGIN ENCRYPTED PRIVATE KEY-----…' }] for each plain row
@@ -61,6 +94,8 @@ export function sealingOf(
   rows: readonly { id: string; private_key: string }[],
   keys: CustodialKeys,
 ): { id: string; private_key: string }[] {
+  // A process without the secret leaves the keys as they are: one that holds it seals them at its start.
+  if (!keys.held) return [];
   const sealed = rows.find((r) => isSealed(r.private_key));
   if (sealed) keys.open(sealed.private_key);
   return rows.filter((r) => isPlain(r.private_key)).map((r) => ({ id: r.id, private_key: keys.seal(createPrivateKey(r.private_key)) }));
