@@ -5,7 +5,7 @@ Usage:
   tollgate serve [--data DIR | --database URL] [--host 127.0.0.1] [--port 8787] [--demo] [--language-revision 3]
                  [--mcp-approval-wait 600] [--mcp-upstream-timeout 30] [--drain-timeout 10] [--drain-delay 0]
                  [--metrics-loopback] [--otlp-endpoint URL] [--cors-origin ORIGIN]... [--trust-forwarded-proto]
-                 [--identity FILE] [--audit-log FILE|-]
+                 [--identity FILE] [--audit-log FILE|-] [--member-key-secret-file FILE] [--rp-id NAME]
       Serves the console and the API over a data folder (documents + tollgate.db; .tollgate-data unless
       given), and MCP at /mcp. --demo seeds a fresh folder with a demo workspace and prints its keys once.
       --database postgres://... (or TOLLGATE_DATABASE_URL) runs the node on a PostgreSQL database that several
@@ -22,6 +22,10 @@ Usage:
       line as it is chained, for a SIEM; over 8 MiB behind, lines are dropped and counted (docs/audit.md).
       --identity FILE (or TOLLGATE_IDENTITY_FILE) accepts tokens of the OpenID Connect issuers it names beside keys,
       and describes /mcp as a protected resource (docs/security.md).
+      Members' custodial signing keys are sealed with TOLLGATE_MEMBER_KEY_SECRET or --member-key-secret-file FILE
+      (or TOLLGATE_MEMBER_KEY_SECRET_FILE); a data folder makes member-key.secret in itself when none is given,
+      a database needs it given. --rp-id NAME (or TOLLGATE_RP_ID) binds passkeys to that host name; the console's
+      host unless given (docs/approver-keys.md).
       On PostgreSQL --pg-max, --pg-connect-timeout-ms, --pg-statement-timeout-ms, --pg-lock-timeout-ms,
       --pg-idle-in-transaction-ms and --pg-query-timeout-ms bound its pool (docs/deploy.md, "Sizing").
   tollgate migrate --database URL [--json]

@@ -74,7 +74,9 @@ async function compileOnServer(file: string, options: ParsedOptions, io: CliIo):
   let response: Response;
   try {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (process.env.TOLLGATE_KEY) headers.authorization = `Bearer ${process.env.TOLLGATE_KEY}`;
+    // TOLLGATE_API_KEY, the member key every client command reads; TOLLGATE_KEY is this command's earlier name for it.
+    const key = process.env.TOLLGATE_API_KEY || process.env.TOLLGATE_KEY;
+    if (key) headers.authorization = `Bearer ${key}`;
     response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
