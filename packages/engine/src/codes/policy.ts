@@ -97,6 +97,14 @@ export const POLICY_ONLY_CODES = {
       policy: 'An approvers.users entry is not a lowercase UUID.',
     },
   },
+  INVALID_QUORUM: {
+    severity: 'error',
+    meaning: 'approvers.quorum is not a whole number from 1 to 32, or is more than the users listed when only users are.',
+    policyKind: 'error',
+    in: {
+      policy: 'approvers.quorum is not a whole number from 1 to 32, or is more than the users listed when only users are.',
+    },
+  },
   TTL_NOT_ALLOWED: {
     severity: 'error',
     meaning: 'approval_ttl_seconds is set on a rule whose effect is not require_approval.',
@@ -187,6 +195,14 @@ export const POLICY_ONLY_CODES = {
     policyKind: 'decision',
     in: {
       policy: 'A require_approval decision would need more than 32 eligible approvers; denied.',
+    },
+  },
+  NOT_ENOUGH_APPROVERS: {
+    severity: 'error',
+    meaning: "A require_approval decision's quorum is larger than the members eligible to approve it; denied.",
+    policyKind: 'decision',
+    in: {
+      policy: "A require_approval decision's quorum is larger than the members eligible to approve it; denied.",
     },
   },
   NO_ELIGIBLE_APPROVER: {

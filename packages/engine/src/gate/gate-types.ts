@@ -6,6 +6,7 @@ import type { RuleStatus } from '../documents/ruleset.ts';
 import type { ObserveWindow } from '../documents/settings.ts';
 import type { CompiledPolicy } from '../policy/compile.ts';
 import type { AgentNotice, DisclosureLevel, PolicyDecision } from '../policy/evaluate.ts';
+import type { PolicyRevision } from '../policy/revision.ts';
 import type { Member } from '../policy/types.ts';
 import type { Catalogue } from '../rulebook/catalogue.ts';
 import type { SessionCall } from '../rulebook/check.ts';
@@ -87,7 +88,7 @@ export interface DecideCallInput {
    * The highest policy language revision the deciding gateway decides (docs/deploy.md, "the language gate"):
    * a policy above it denies every call (LANGUAGE_REVISION_UNSUPPORTED). Unset, every revision is decided.
    */
-  languageRevision?: 1 | 2 | 3;
+  languageRevision?: PolicyRevision;
   members: readonly Member[];
   defaultApprovalTtlSeconds?: number;
   disclosure?: DisclosureLevel;

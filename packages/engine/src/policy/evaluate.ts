@@ -20,7 +20,12 @@ export interface EvaluateOptions {
   now?: Date;
 }
 
-export type DecisionCode = PolicyOutcome['code'] | 'TOO_MANY_APPROVERS' | 'NO_ELIGIBLE_APPROVER' | 'DELEGATION_EXPIRED';
+export type DecisionCode =
+  | PolicyOutcome['code']
+  | 'TOO_MANY_APPROVERS'
+  | 'NO_ELIGIBLE_APPROVER'
+  | 'NOT_ENOUGH_APPROVERS'
+  | 'DELEGATION_EXPIRED';
 
 export interface PolicyDecision {
   decision: Effect;
@@ -28,8 +33,8 @@ export interface PolicyDecision {
   code: DecisionCode;
   /** Eligible approvers' IDs for a held call; null when no members were given or nothing is held. */
   approvers: string[] | null;
-  /** For a held call: how long the request stays open, and until when. */
-  approval: { ttl_seconds: number; expires_at: string } | null;
+  /** For a held call: how long the request stays open, until when, and how many distinct approvals it needs. */
+  approval: { ttl_seconds: number; expires_at: string; quorum: number } | null;
   explanation: Explanation;
 }
 
@@ -62,7 +67,8 @@ export function evaluatePolicy(policy: CompiledPolicy, tool: CompiledTool, args:
   if (ttl <= 0) {
     return refused(base, 'DELEGATION_EXPIRED', 'the delegation ends before anyone could approve, so the call is denied');
   }
-  const approval = { ttl_seconds: ttl, expires_at: new Date(now.getTime() + ttl * 1000).toISOString() };
+  const quorum = rule?.source.approvers?.quorum ?? 1;
+  const approval = { ttl_seconds: ttl, expires_at: new Date(now.getTime() + ttl * 1000).toISOString(), quorum };
   if (!options.members) return { ...base, approval };
 
   const eligible = eligibleApprovers(rule?.source.approvers ?? DEFAULT_APPROVERS, options.members);
@@ -78,6 +84,13 @@ export function evaluatePolicy(policy: CompiledPolicy, tool: CompiledTool, args:
       base,
       'NO_ELIGIBLE_APPROVER',
       "nobody eligible can approve (a role able to approve, listed, with an active signing identity and a person's key), so the call is denied",
+    );
+  }
+  if (eligible.length < quorum) {
+    return refused(
+      base,
+      'NOT_ENOUGH_APPROVERS',
+      `a quorum of ${quorum} approvals is needed and only ${eligible.length} ${eligible.length === 1 ? 'person is' : 'people are'} eligible, so the call is denied`,
     );
   }
   return { ...base, approvers: eligible, approval };

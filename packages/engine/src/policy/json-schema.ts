@@ -9,7 +9,7 @@ import { MAX_PATTERN_LENGTH } from './pattern.ts';
 import { CURRENCY, TOOL_NAME } from './tool.ts';
 import { APPROVER_ROLES, POLICY_SCHEMAS } from './types.ts';
 import { MAX_ACTIONS, MAX_CONDITIONS, MAX_DESCRIPTION, MAX_RULES, MAX_TOOLS, MAX_TTL_SECONDS, MIN_TTL_SECONDS } from './validate.ts';
-import { MAX_APPROVER_USERS, USER_ID } from './validate-approvers.ts';
+import { MAX_APPROVER_USERS, MAX_QUORUM, USER_ID } from './validate-approvers.ts';
 
 /** The schema's id; editors associate it with `*.policy.json` models. */
 export const POLICY_JSON_SCHEMA_URI = 'https://tollgate.dev/schemas/policy@1.json';
@@ -238,6 +238,12 @@ export const POLICY_JSON_SCHEMA: JsonSchema = {
           uniqueItems: true,
           items: { type: 'string', pattern: USER_ID.source, description: "a member's ID (a lowercase UUID)" },
           description: `1-${MAX_APPROVER_USERS} member IDs able to approve`,
+        },
+        quorum: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_QUORUM,
+          description: `how many distinct eligible members must approve, 1 to ${MAX_QUORUM} (makes the document revision 4)`,
         },
       },
     },

@@ -20,6 +20,11 @@ export interface AmountCondition {
 export interface Approvers {
   roles?: ApproverRole[];
   users?: string[];
+  /**
+   * How many distinct eligible members must approve before the call runs (1 when absent; docs/policy.md,
+   * "Approvers"). A document that names one is language revision 4.
+   */
+  quorum?: number;
 }
 
 export interface PolicyRule {

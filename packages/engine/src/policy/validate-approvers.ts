@@ -5,8 +5,10 @@ import type { Diagnostic } from '../source/diagnostic.ts';
 import { APPROVER_ROLES, MEMBER_ROLES, type Member } from './types.ts';
 
 export const MAX_APPROVER_USERS = 32;
+/** The largest quorum: as many approvals as the most eligible approvers a call may have (approvers.ts). */
+export const MAX_QUORUM = 32;
 export const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const APPROVER_MEMBERS = ['roles', 'users'];
+const APPROVER_MEMBERS = ['roles', 'users', 'quorum'];
 
 export function validateApprovers(approvers: unknown, path: string, problems: Diagnostic[], members?: readonly Member[]): void {
   if (approvers === null || typeof approvers !== 'object' || Array.isArray(approvers)) {
@@ -17,6 +19,16 @@ export function validateApprovers(approvers: unknown, path: string, problems: Di
   for (const key of Object.keys(a)) if (!APPROVER_MEMBERS.includes(key)) problems.push(unknownMember(path, key, APPROVER_MEMBERS));
   if (a.roles === undefined && a.users === undefined) {
     problems.push(problem('APPROVERS_REQUIRED', path, 'list "roles" (owner, admin, approver) or "users" (member IDs) who may approve'));
+  }
+  if (a.quorum !== undefined) {
+    const q = a.quorum;
+    if (!(typeof q === 'number' && Number.isInteger(q) && q >= 1 && q <= MAX_QUORUM)) {
+      problems.push(problem('INVALID_QUORUM', `${path}/quorum`, `quorum is a whole number of approvals from 1 to ${MAX_QUORUM}`));
+    } else if (a.roles === undefined && Array.isArray(a.users) && a.users.length < q) {
+      problems.push(
+        problem('INVALID_QUORUM', `${path}/quorum`, `a quorum of ${q} needs at least ${q} users; ${a.users.length} are listed`),
+      );
+    }
   }
   if (a.roles !== undefined) {
     listOf(a.roles, `${path}/roles`, problems, APPROVER_ROLES.length, (role, at) => {

@@ -6,7 +6,7 @@ import { problem } from '../conditions/family.ts';
 import type { Diagnostic } from '../source/diagnostic.ts';
 import { withDoubles } from '../source/json-number.ts';
 import { isActionPattern, isReserved, matchesAction } from './pattern.ts';
-import { policyRevision } from './revision.ts';
+import { type PolicyRevision, policyRevision } from './revision.ts';
 import { CURRENCY, TOOL_NAME } from './tool.ts';
 import type { Member, PolicyDocument, PolicyRule, ToolBinding } from './types.ts';
 import { POLICY_SCHEMAS } from './types.ts';
@@ -34,7 +34,7 @@ export interface ValidationOptions {
 
 export interface ValidationResult {
   valid: boolean;
-  revision: 1 | 2 | 3;
+  revision: PolicyRevision;
   errors: Diagnostic[];
   warnings: Diagnostic[];
 }

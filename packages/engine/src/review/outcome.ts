@@ -17,6 +17,8 @@ export interface Outcome {
   approvers?: { roles: string[]; users: string[] };
   /** For a held call when members were given: the eligible members' IDs, sorted. */
   eligible?: string[];
+  /** For a held call: how many distinct approvals it needs, when more than one. */
+  quorum?: number;
   /** The deciding rule matched only because the amount or an argument could not be read. */
   failClosed?: true;
 }
@@ -47,6 +49,8 @@ export function decideCall(
     const named = rule?.source.approvers ?? DEFAULT_APPROVERS;
     outcome.approvers = { roles: [...(named.roles ?? [])].sort(), users: [...(named.users ?? [])].sort() };
     if (full && full.approvers !== null) outcome.eligible = [...full.approvers].sort();
+    const quorum = named.quorum ?? 1;
+    if (quorum > 1) outcome.quorum = quorum;
   }
   if (full && full.rule !== null && full.explanation.fail_closed.some((f) => f.rule === full.rule)) outcome.failClosed = true;
   return outcome;
@@ -55,8 +59,9 @@ export function decideCall(
 /** What the caller gets: the decision and, for a held call, who may approve. Two outcomes with equal keys do the same. */
 export function effectKey(o: Outcome): string {
   if (o.decision !== 'require_approval') return o.decision;
-  if (o.eligible) return `require_approval eligible ${o.eligible.join(',')}`;
-  return `require_approval roles ${o.approvers?.roles.join(',') ?? ''} users ${o.approvers?.users.join(',') ?? ''}`;
+  const of = o.quorum === undefined ? '' : ` quorum ${o.quorum}`;
+  if (o.eligible) return `require_approval eligible ${o.eligible.join(',')}${of}`;
+  return `require_approval roles ${o.approvers?.roles.join(',') ?? ''} users ${o.approvers?.users.join(',') ?? ''}${of}`;
 }
 
 /** The effect and the rule or code that gave it (and, for map bands, whether it matched fail-closed). */
@@ -71,7 +76,8 @@ const RANK: Record<Effect, number> = { deny: 0, require_approval: 1, allow: 2 };
 /**
  * Toward allow widens (deny -> require_approval -> allow); between two held outcomes a superset of
  * approvers (the eligible members when known, else the roles and users named) widens and a subset
- * narrows; anything else changes.
+ * narrows, and so does a smaller quorum and a larger one; anything else (more approvers but a larger quorum)
+ * changes.
  *
  * @example
  * directionOf({ decision: 'allow', rule: 'a', code: null }, { decision: 'deny', rule: 'b', code: null }) // 'narrows'
@@ -81,10 +87,13 @@ export function directionOf(from: Outcome, to: Outcome): Direction {
   if (from.decision !== 'require_approval') return 'changes';
   const before = approverSet(from);
   const after = approverSet(to);
-  const grows = [...before].every((a) => after.has(a));
-  const shrinks = [...after].every((a) => before.has(a));
-  if (grows && !shrinks) return 'widens';
-  if (shrinks && !grows) return 'narrows';
+  const quorumBefore = from.quorum ?? 1;
+  const quorumAfter = to.quorum ?? 1;
+  // Easier to run: as many approvers or more, and as few approvals needed or fewer; harder: the other way round.
+  const easier = [...before].every((a) => after.has(a)) && quorumAfter <= quorumBefore;
+  const harder = [...after].every((a) => before.has(a)) && quorumAfter >= quorumBefore;
+  if (easier && !harder) return 'widens';
+  if (harder && !easier) return 'narrows';
   return 'changes';
 }
 
@@ -105,9 +114,10 @@ export function describeOutcome(o: Outcome, withWho = true): string {
 
 function approversInWords(o: Outcome): string {
   if (o.decision !== 'require_approval') return '';
-  if (o.eligible) return ` by ${o.eligible.length} eligible`;
+  const of = o.quorum === undefined ? '' : ` (${o.quorum} of them)`;
+  if (o.eligible) return ` by ${o.eligible.length} eligible${of}`;
   const parts: string[] = [];
   if (o.approvers?.roles.length) parts.push(`roles ${o.approvers.roles.join(', ')}`);
   if (o.approvers?.users.length) parts.push(`users ${o.approvers.users.join(', ')}`);
-  return parts.length ? ` by ${parts.join('; ')}` : '';
+  return parts.length ? ` by ${parts.join('; ')}${of}` : '';
 }

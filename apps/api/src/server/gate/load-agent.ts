@@ -28,6 +28,7 @@ import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { notFound } from '../routes/route-kit.ts';
 import { loadPinnedRules, readRulesetVersion } from '../rulesets/ruleset-versions.ts';
+import { LATEST_LANGUAGE_REVISION } from '../state/nodes/model.ts';
 
 export interface LoadedAgent {
   agent: Agent;
@@ -186,8 +187,9 @@ export async function loadAgent(ctx: AppContext, name: string): Promise<LoadedAg
     disclosure: agent.disclosure,
     // Tools whose binding is not the authorized one run no call (docs/catalogue.md, "The authorized binding").
     unauthorizedTools: await ctx.state.unauthorizedTools(agent.catalogue, catalogueRead.catalogue),
-    // A node never decides with a policy above the revision it declared (docs/deploy.md, "the language gate").
-    languageRevision: ctx.node?.languageRevision,
+    // A node never decides with a policy above the revision it declared (docs/deploy.md, "the language gate"); a
+    // context that registered none decides up to what this build knows, never every revision.
+    languageRevision: ctx.node?.languageRevision ?? LATEST_LANGUAGE_REVISION,
   };
   const requireMemberKeys = settingsRead?.approvals_require_member_keys === true;
   return { agent, pinned, versions, parts, prepared: prepareGate(parts), requireMemberKeys };

@@ -1,11 +1,11 @@
 // What the language gate says of the nodes holding a document back: a policy text's language revision, and
 // the lagging nodes named in a sentence and as an error's details (docs/deploy.md, "the language gate").
-import { policyRevision } from '@tollgate/engine';
+import { type PolicyRevision, policyRevision } from '@tollgate/engine';
 import { readJsonText } from '@tollgate/engine/source';
 import type { LanguageRevision, NodeView } from '../state/nodes/model.ts';
 
 /** A policy text's language revision; text that does not read is revision 1 (it never runs anyway). */
-export function textRevision(text: string): LanguageRevision {
+export function textRevision(text: string): PolicyRevision {
   const read = readJsonText(text);
   return read.ok ? policyRevision(read.value) : 1;
 }
@@ -16,7 +16,7 @@ export function nodesJson(nodes: readonly NodeView[]) {
 }
 
 /** The sentence that names the live nodes deciding less than `revision`. */
-export function laggingSentence(nodes: readonly NodeView[], revision: LanguageRevision): string {
+export function laggingSentence(nodes: readonly NodeView[], revision: PolicyRevision): string {
   const named = nodes.map((g) => `${g.id} (Tollgate ${g.version}, revision ${g.language_revision})`).join(', ');
   return `${nodes.length === 1 ? 'a live gateway decides' : 'live gateways decide'} policy language revision below ${revision}: ${named}`;
 }

@@ -2,9 +2,10 @@
 // language revision 2 or 3 runs only once every live node decides it. Each write that would make such a
 // version run (activate, revert, a rule set's version or status that makes its pinned policies run) asks here
 // first, and is refused with nothing changed while a live node decides less.
+
+import type { PolicyRevision } from '@tollgate/engine';
 import type { DocumentStore } from '@tollgate/store';
 import { ApiError } from '../errors.ts';
-import type { LanguageRevision } from '../state/nodes/model.ts';
 import { laggingNodesOf, type StateStore } from '../state/state-store.ts';
 import { laggingSentence, nodesJson, textRevision } from './lagging.ts';
 
@@ -28,7 +29,7 @@ interface SetVersion {
  * @example
  * await assertNodesDecide(ctx.state, 2, 'version 4 of policies/refunds.policy.json')
  */
-export async function assertNodesDecide(state: StateStore, revision: LanguageRevision, what: string): Promise<void> {
+export async function assertNodesDecide(state: StateStore, revision: PolicyRevision, what: string): Promise<void> {
   const lagging = await laggingNodesOf(state, revision);
   if (lagging.length === 0) return;
   throw new ApiError(
@@ -45,7 +46,7 @@ export async function assertPolicyRuns(ctx: Folder, id: string, sequence: number
 
 /** Refuses making a rule-set version run while a live node cannot decide one of the policies it pins. */
 export async function assertRulesetRuns(ctx: Folder, view: SetVersion): Promise<void> {
-  let revision: LanguageRevision = 1;
+  let revision: PolicyRevision = 1;
   const above: string[] = [];
   for (const pin of view.pins) {
     if (pin.kind !== 'policy' || pin.used_version === null) continue;

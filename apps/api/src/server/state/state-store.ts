@@ -3,7 +3,7 @@
 // runs. Two implementations keep it: SQLite beside a data folder (sqlite-state.ts, the embedded default) and
 // PostgreSQL shared by several nodes (postgres-state.ts); one contract suite runs against both
 // (apps/api/test/state-contract.test.ts). Routes and the gate use only this.
-import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
+import type { Catalogue, Member, PolicyRevision, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type { TrialCounter } from '@tollgate/store';
 import type { ChainEntry, Checkpoint } from '../record/chain.ts';
 import type { RecordReader } from '../record/reader.ts';
@@ -168,7 +168,7 @@ export interface StateStore {
  * The live nodes that decide a lower language revision than `revision` (nodes/model.ts's laggingNodes over the
  * registry as it stands): a document of that revision must not run while any is (docs/deploy.md).
  */
-export async function laggingNodesOf(state: StateStore, revision: LanguageRevision, now: Date = new Date()): Promise<NodeView[]> {
+export async function laggingNodesOf(state: StateStore, revision: PolicyRevision, now: Date = new Date()): Promise<NodeView[]> {
   if (revision <= 1) return [];
   return laggingNodes(await state.listNodes(now), revision);
 }

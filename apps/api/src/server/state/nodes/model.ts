@@ -8,6 +8,12 @@
 // these nodes "gateways" (GET /v1/gateways, the `gateways` table, TOLLGATE_GATEWAY_HEARTBEAT_MS,
 // GATEWAYS_NOT_UPGRADED), and stay so; inside, "gateway" is only the MCP gateway (mcp/).
 
+import type { PolicyRevision } from '@tollgate/engine';
+
+/**
+ * The revisions a node may declare. A document may be of a later one (@tollgate/engine's PolicyRevision: 4 with a
+ * quorum) that no node of this build decides, so the language gate holds it back.
+ */
 export type LanguageRevision = 1 | 2 | 3;
 
 /** The highest revision this build decides: what a node declares unless --language-revision caps it. */
@@ -88,7 +94,7 @@ export function nodeViewOf({ heartbeat_ms, ...row }: NodeRow, now: Date): NodeVi
  * The live nodes that decide a lower language revision than `revision`: a document of that revision must not
  * run while any is (docs/deploy.md). Revision 1 is decided by every node, so it is never held back.
  */
-export function laggingNodes(nodes: readonly NodeView[], revision: LanguageRevision): NodeView[] {
+export function laggingNodes(nodes: readonly NodeView[], revision: PolicyRevision): NodeView[] {
   if (revision <= 1) return [];
   return nodes.filter((g) => g.live && g.language_revision < revision);
 }
