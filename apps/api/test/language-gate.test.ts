@@ -258,11 +258,11 @@ describe('the language gate', () => {
     expect(r.json.error.code).toBe('ROLE_REQUIRED');
   });
 
-  it('refuses a --language-revision other than 1, 2 or 3 as a usage error', () => {
-    for (const bad of ['0', '4', 'two', '2.0']) {
+  it('refuses a --language-revision other than 1, 2, 3 or 4 as a usage error', () => {
+    for (const bad of ['0', '5', 'two', '2.0']) {
       const r = spawnSync(process.execPath, [BIN, 'mcp', '--agent', 'x', '--language-revision', bad], { cwd: REPO_ROOT, encoding: 'utf8' });
       expect(r.status).toBe(2);
-      expect(r.stderr).toContain('--language-revision is 1, 2 or 3');
+      expect(r.stderr).toContain('--language-revision is 1, 2, 3 or 4');
     }
   }, 30_000);
 });

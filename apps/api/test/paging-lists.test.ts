@@ -67,6 +67,7 @@ async function hold(at: Date): Promise<string> {
     signature: null,
     signed_content: null,
     proof: null,
+    quorum: 1,
     claimed_at: null,
     created_at: created,
   };

@@ -153,6 +153,7 @@ export function approvalRow(row: DecisionRow, approvers: string[], ttlMs = 3_600
     signature: null,
     signed_content: null,
     proof: null,
+    quorum: 1,
     claimed_at: null,
     created_at: row.created_at,
   };

@@ -78,11 +78,11 @@ export function one(rest: string[], name: string): string {
   return rest[0] as string;
 }
 
-/** --language-revision N: the highest policy language revision the node decides (1-3; 3 unless given). */
-export function languageRevisionOf(text: string | undefined): 1 | 2 | 3 {
-  if (text === undefined) return 3;
-  if (text === '1' || text === '2' || text === '3') return Number(text) as 1 | 2 | 3;
-  throw new CliError('USAGE', `--language-revision is 1, 2 or 3, got ${text}`);
+/** --language-revision N: the highest policy language revision the node decides (1-4; 4 unless given). */
+export function languageRevisionOf(text: string | undefined): 1 | 2 | 3 | 4 {
+  if (text === undefined) return 4;
+  if (text === '1' || text === '2' || text === '3' || text === '4') return Number(text) as 1 | 2 | 3 | 4;
+  throw new CliError('USAGE', `--language-revision is 1, 2, 3 or 4, got ${text}`);
 }
 
 /** A required option. */

@@ -2,7 +2,7 @@
 export const USAGE = `tollgate: governs what AI agents do with their tools.
 
 Usage:
-  tollgate serve [--data DIR | --database URL] [--host 127.0.0.1] [--port 8787] [--demo] [--language-revision 3]
+  tollgate serve [--data DIR | --database URL] [--host 127.0.0.1] [--port 8787] [--demo] [--language-revision 4]
                  [--mcp-approval-wait 600] [--mcp-upstream-timeout 30] [--drain-timeout 10] [--drain-delay 0]
                  [--metrics-loopback] [--otlp-endpoint URL] [--cors-origin ORIGIN]... [--trust-forwarded-proto]
                  [--identity FILE] [--audit-log FILE|-] [--member-key-secret-file FILE] [--rp-id NAME]
@@ -31,10 +31,10 @@ Usage:
   tollgate migrate --database URL [--json]
       Creates or upgrades the PostgreSQL schema (numbered migrations; safe to run again). A node refuses a
       schema older or newer than it knows. Exit 0 current, 1 the schema is newer than this Tollgate, 2 unreachable.
-  tollgate mcp --agent NAME [--data DIR | --database URL] [--approval-wait 600] [--upstream-timeout 30] [--language-revision 3]
+  tollgate mcp --agent NAME [--data DIR | --database URL] [--approval-wait 600] [--upstream-timeout 30] [--language-revision 4]
       Serves MCP over stdio as the agent (its key in TOLLGATE_AGENT_KEY): the catalogue tools mapped to
       mcp/servers.yaml's upstreams, every call decided by the gate before an upstream sees it (docs/mcp.md).
-      --language-revision N (1-3) on serve and mcp caps the policy language revision the node decides and
+      --language-revision N (1-4) on serve and mcp caps the policy language revision the node decides and
       declares to the other gateways on the data folder (docs/deploy.md).
   tollgate mcp import FILE --data DIR [--agent mcp-agent] [--catalogue ID] [--upstream-timeout 30] [--json]
       Drafts mcp/servers.yaml, a catalogue, a deny-by-default policy and an agent from an MCP client's

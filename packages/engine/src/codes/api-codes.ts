@@ -152,6 +152,7 @@ export const API_CODES = {
   },
   AGENT_NOT_LOADABLE: { status: 409, meaning: "The agent's running document or rule set does not load; details.problems say why." },
   ALREADY_DECIDED: { status: 409, meaning: 'The approval was decided already.' },
+  ALREADY_VOTED: { status: 409, meaning: 'The member approved or denied this request already; a quorum counts each member once.' },
   APPROVAL_EXPIRED: { status: 409, meaning: 'The approval expired before it was decided.' },
   NOT_APPROVED: { status: 409, meaning: 'The approval request is not approved, so it cannot be claimed.' },
   ALREADY_CLAIMED: { status: 409, meaning: 'The approved request has been claimed already.' },

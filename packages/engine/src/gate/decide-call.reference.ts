@@ -225,6 +225,7 @@ export function referenceDecideCall(input: DecideCallInput): GateDecision {
       approvers: d.approvers ?? [],
       ttl_seconds: d.approval.ttl_seconds,
       expires_at: d.approval.expires_at,
+      quorum: d.approval.quorum,
       policy: { document: chosen.document, sequence: chosen.sequence },
       description: d.explanation.rule?.description ?? d.explanation.summary,
     };

@@ -100,6 +100,8 @@ export interface GateApproval {
   approvers: string[];
   ttl_seconds: number;
   expires_at: string;
+  /** How many distinct approvals the call needs before it runs (approvers.quorum; 1 by default). */
+  quorum: number;
   /** The policy document and version the request is bound to. */
   policy: { document: string; sequence: number };
   description: string | null;

@@ -186,6 +186,7 @@ function approvalRequest(chosen: JudgedPolicy): GateApproval | null {
     approvers: d.approvers ?? [],
     ttl_seconds: d.approval.ttl_seconds,
     expires_at: d.approval.expires_at,
+    quorum: d.approval.quorum,
     policy: { document: chosen.document, sequence: chosen.sequence },
     description: d.explanation.rule?.description ?? d.explanation.summary,
   };

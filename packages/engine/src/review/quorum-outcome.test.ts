@@ -1,6 +1,8 @@
 // A quorum in review: the revision a document that names one is, how it changes the effect two versions are compared
 // by, and its direction: a larger quorum narrows, a smaller one widens, more approvers with a larger quorum changes.
 import { describe, expect, it } from 'vitest';
+import { languageRefusal } from '../gate/prepare-gate.ts';
+import { compilePolicy } from '../policy/compile.ts';
 import { policyRevision } from '../policy/revision.ts';
 import { describeOutcome, directionOf, effectKey, type Outcome } from './outcome.ts';
 
@@ -33,6 +35,18 @@ describe('a quorum in review', () => {
         ],
       }),
     ).toBe(3);
+  });
+
+  it('is held back by a node that decides revision 3: the call is denied LANGUAGE_REVISION_UNSUPPORTED', () => {
+    const compiled = compilePolicy({
+      schema: 'tollgate/policy@1',
+      default: 'deny',
+      rules: [{ id: 'r', actions: ['a.b'], effect: 'require_approval', approvers: { roles: ['owner', 'admin'], quorum: 2 } }],
+    });
+    if (!compiled.ok) throw new Error('the policy compiles');
+    const policies = [{ document: 'policies/p.policy.json', sequence: 1, policy: compiled.policy }];
+    expect(languageRefusal({ policies, languageRevision: 3 })).toMatchObject({ decision: 'deny', code: 'LANGUAGE_REVISION_UNSUPPORTED' });
+    expect(languageRefusal({ policies, languageRevision: 4 })).toBeUndefined();
   });
 
   it('tells two held outcomes apart by their quorum', () => {

@@ -107,6 +107,7 @@ export async function decideHeldCall(ctx: AppContext, member: MemberRow, id: str
   if (outcome.ok) return outcome.row;
   if (outcome.reason === 'expired') throw new ApiError('APPROVAL_EXPIRED', 'the request has expired and can no longer be decided');
   if (outcome.reason === 'already_decided') throw new ApiError('ALREADY_DECIDED', 'the request has been decided already');
+  if (outcome.reason === 'already_voted') throw new ApiError('ALREADY_VOTED', 'you decided this request already; it needs other approvers');
   if (outcome.reason === 'counter_moved') {
     const credential = counter && (await ctx.state.identity.findCredential(counter.credential));
     if (credential?.revoked_at) throw new ApiError('CREDENTIAL_REVOKED', 'the passkey was revoked');

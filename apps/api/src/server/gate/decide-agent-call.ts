@@ -196,6 +196,7 @@ function recordOf(
       description: d.approval.description,
       approvers: JSON.stringify(d.approval.approvers),
       proof: null,
+      quorum: d.approval.quorum,
       status: 'pending',
       expires_at: d.approval.expires_at,
       decided_by: null,

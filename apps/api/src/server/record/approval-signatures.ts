@@ -55,7 +55,7 @@ export async function signerLinesOf(reader: RecordReader, decided: readonly Chai
   const members = new Set<string>();
   const credentials = new Set<string>();
   for (const entry of decided) {
-    if (entry.kind !== 'approval.decided' || typeof entry.body.decided_by !== 'string') continue;
+    if (!SIGNED_KINDS.has(entry.kind) || typeof entry.body.decided_by !== 'string') continue;
     const proof = proofOfBody(entry.body);
     if (proof === undefined) members.add(entry.body.decided_by);
     else if (proof !== 'unreadable') credentials.add(proof.credential_id);
@@ -67,11 +67,15 @@ export async function signerLinesOf(reader: RecordReader, decided: readonly Chai
   return lines;
 }
 
+/** The entries that state a member's signed decision: a request decided, or a member's vote on one with a quorum. */
+const SIGNED_KINDS = new Set(['approval.decided', 'approval.voted']);
+
 /**
  * The first approval entry whose member signature does not hold, or a claim of a request no signed approval in the
- * record approved (a request set to approved in the database, bypassing the members, is claimed like any other);
- * undefined when every one holds. A part of a record (`partial`) may hold a claim without its approval: only the
- * signatures there are checked.
+ * record approved (a request set to approved in the database, bypassing the members, is claimed like any other) or,
+ * for a request that needs a quorum, fewer than that many distinct members' signed approvals did; undefined when every
+ * one holds. A part of a record (`partial`) may hold a claim without its approval: only the signatures there are
+ * checked.
  */
 export function firstBadApproval(
   entries: readonly ChainEntry[],
@@ -79,13 +83,25 @@ export function firstBadApproval(
   options: { partial?: boolean } = {},
 ): RecordBreak | undefined {
   const approved = new Set<unknown>();
-  for (const entry of entries) if (entry.kind === 'approval.decided' && entry.body.status === 'approved') approved.add(entry.body.id);
+  const quorums = new Map<unknown, number>();
+  const voters = new Map<unknown, Set<unknown>>();
+  for (const { kind, body } of entries) {
+    if (kind === 'approval.requested' && typeof body.quorum === 'number') quorums.set(body.id, body.quorum);
+    if (kind === 'approval.decided' && body.status === 'approved') approved.add(body.id);
+    if (kind === 'approval.voted' && body.status === 'approved') {
+      const set = voters.get(body.id) ?? new Set();
+      set.add(body.decided_by);
+      voters.set(body.id, set);
+    }
+  }
   for (const [index, entry] of entries.entries()) {
-    const why =
-      entry.kind === 'approval.decided'
-        ? approvalProblem(entry.body, members)
-        : entry.kind === 'approval.claimed' && !options.partial && !approved.has(entry.body.id)
-          ? `request ${String(entry.body.id)} was claimed, but no signed approval of it is in the record`
+    const quorum = quorums.get(entry.body.id) ?? 1;
+    const why = SIGNED_KINDS.has(entry.kind)
+      ? approvalProblem(entry.body, members)
+      : entry.kind === 'approval.claimed' && !options.partial && !approved.has(entry.body.id)
+        ? `request ${String(entry.body.id)} was claimed, but no signed approval of it is in the record`
+        : entry.kind === 'approval.claimed' && !options.partial && quorum > 1 && (voters.get(entry.body.id)?.size ?? 0) < quorum
+          ? `request ${String(entry.body.id)} needs ${quorum} approvals and was claimed with ${voters.get(entry.body.id)?.size ?? 0} signed in the record`
           : undefined;
     if (why !== undefined)
       return {

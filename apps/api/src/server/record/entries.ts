@@ -2,7 +2,7 @@
 // the change wrote. The same function states an entry when it is appended and again when an export reads the row
 // back, so a row edited since no longer hashes to its entry. Bodies hold ids, digests, codes and the stored text of
 // small JSON columns as written, never an argument value, a key or a secret. Pure.
-import type { ApprovalRow } from '../state/approvals/model.ts';
+import type { ApprovalRow, VoteRow } from '../state/approvals/model.ts';
 import type { DecisionRow } from '../state/decisions/model.ts';
 import type { AuthorizationRow } from '../state/tools/model.ts';
 import type { JsonValue } from './chain.ts';
@@ -83,6 +83,8 @@ export function approvalRequestedBody(row: ApprovalRow): Body {
     approvers: row.approvers,
     expires_at: row.expires_at,
     created_at: row.created_at,
+    // A quorum is stated where there is one, so requests made before quorums restate as they were.
+    ...(row.quorum !== undefined && row.quorum > 1 ? { quorum: row.quorum } : {}),
   };
 }
 
@@ -99,6 +101,24 @@ export function approvalDecidedBody(row: ApprovalRow): Body {
     signature: row.signature,
     // A key the member holds states its proof; a custodial signature none, so entries made before proofs restate alike.
     ...(row.proof !== null && row.proof !== undefined ? { proof: row.proof } : {}),
+  };
+}
+
+/**
+ * A member's vote on a request that needs a quorum (`approval.voted`), signed on its own: stated as a decision is,
+ * so verify checks it alike. Its body is the record (the votes table is not read back by an export).
+ */
+export function approvalVotedBody(row: ApprovalRow, vote: VoteRow): Body {
+  return {
+    id: row.id,
+    call_id: row.call_id,
+    status: vote.decision,
+    decided_by: vote.member_id,
+    decided_at: vote.decided_at,
+    reason: vote.reason,
+    signed_content: vote.signed_content,
+    signature: vote.signature,
+    ...(vote.proof !== null ? { proof: vote.proof } : {}),
   };
 }
 
@@ -183,4 +203,17 @@ export function bodyFromSource(kind: string, ref: string | null, sources: EntryS
       return row ? identityChangeBody(row) : missing;
     }
   }
+}
+
+/**
+ * The entries a decision of a request chains, in order: the member's vote when the request needs a quorum, then the
+ * request decided once it is (a vote short of the quorum leaves it pending).
+ */
+export function chainDecision(
+  outcome: { row: ApprovalRow; vote?: VoteRow },
+  add: (kind: string, at: string, ref: string | null, body: Body) => unknown,
+): void {
+  const { row, vote } = outcome;
+  if (vote) add('approval.voted', vote.decided_at, row.id, approvalVotedBody(row, vote));
+  if (row.status !== 'pending') add('approval.decided', row.decided_at as string, row.id, approvalDecidedBody(row));
 }

@@ -80,7 +80,7 @@ export async function exportRecord(
       const page = (await reader.entries(writer, after, PAGE)).filter((e) => Number(e.seq) <= last);
       if (page.length === 0) break;
       for (const entry of await restated(reader, page, options.documents)) {
-        if (entry.kind === 'approval.decided') decided.push(entry);
+        if (entry.kind === 'approval.decided' || entry.kind === 'approval.voted') decided.push(entry);
         await write({ type: 'entry', ...entry });
         counts.entries++;
       }

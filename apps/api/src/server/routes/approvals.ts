@@ -73,6 +73,14 @@ const Approval = z
       description:
         "How a member-held key signed it: {kind: 'device', credential_id, signature} or a passkey's {kind: 'passkey', credential_id, authenticator_data, client_data_json, signature}; null for a custodial signature.",
     }),
+    quorum: z.number().int().openapi({ description: 'How many distinct eligible members must approve (approvers.quorum; 1 by default).' }),
+    votes: z
+      .array(z.object({ member: z.string(), name: z.string().nullable(), decision: z.enum(['approved', 'denied']), decided_at: DateTime }))
+      .openapi({ description: 'For a request that needs a quorum: each member’s signed vote so far, oldest first.' }),
+    approvals_still_needed: z
+      .number()
+      .int()
+      .openapi({ description: 'How many more approvals the call needs before it runs; 0 once approved or ended.' }),
     claimed_at: DateTime.nullable(),
     held_at: DateTime.openapi({ description: 'When the gate held the call (the same instant as created_at).' }),
     created_at: DateTime,
@@ -218,6 +226,7 @@ async function present(ctx: AppContext, principal: Principal, row: ApprovalRow, 
   people ??= membersById(await ctx.state.members());
   const decision = await ctx.state.findDecision(row.call_id);
   const shown = seesArguments(principal, row);
+  const votes = row.quorum > 1 ? await ctx.state.listVotes(row.id) : [];
   return {
     id: row.id,
     call_id: row.call_id,
@@ -245,6 +254,14 @@ async function present(ctx: AppContext, principal: Principal, row: ApprovalRow, 
     signature: row.signature,
     signed_content: row.signed_content,
     proof: readProof(row.proof),
+    quorum: row.quorum,
+    votes: votes.map((v) => ({
+      member: v.member_id,
+      name: people?.get(v.member_id)?.name ?? null,
+      decision: v.decision,
+      decided_at: v.decided_at,
+    })),
+    approvals_still_needed: row.status === 'pending' ? Math.max(0, row.quorum - votes.filter((v) => v.decision === 'approved').length) : 0,
     claimed_at: row.claimed_at,
     held_at: row.created_at,
     created_at: row.created_at,

@@ -218,6 +218,32 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TRIGGER member_credentials_inserted AFTER INSERT ON member_credentials BEGIN UPDATE auth_generation SET generation = generation + 1; END;
    CREATE TRIGGER member_credentials_updated AFTER UPDATE ON member_credentials BEGIN UPDATE auth_generation SET generation = generation + 1; END;
    ALTER TABLE approvals ADD COLUMN proof TEXT;`,
+  // A quorum (docs/policy.md, "Approvers"): how many distinct approvals a request needs, and each member's vote on it,
+  // signed on its own; a member votes once (the key). Nodes may declare language revision 4, which decides it: the
+  // registry's table is made again with the wider check (SQLite cannot alter one), its rows kept.
+  `ALTER TABLE approvals ADD COLUMN quorum INTEGER NOT NULL DEFAULT 1 CHECK (quorum BETWEEN 1 AND 32);
+   CREATE TABLE approval_votes (
+     approval_id TEXT NOT NULL REFERENCES approvals(id),
+     member_id TEXT NOT NULL,
+     decision TEXT NOT NULL CHECK (decision IN ('approved', 'denied')),
+     decided_at TEXT NOT NULL,
+     reason TEXT,
+     signature TEXT NOT NULL,
+     signed_content TEXT NOT NULL,
+     proof TEXT,
+     PRIMARY KEY (approval_id, member_id)
+   );
+   CREATE TABLE gateways_4 (
+     id TEXT PRIMARY KEY,
+     version TEXT NOT NULL,
+     language_revision INTEGER NOT NULL CHECK (language_revision BETWEEN 1 AND 4),
+     heartbeat_ms INTEGER NOT NULL CHECK (heartbeat_ms > 0),
+     started_at TEXT NOT NULL,
+     last_seen TEXT NOT NULL
+   );
+   INSERT INTO gateways_4 SELECT id, version, language_revision, heartbeat_ms, started_at, last_seen FROM gateways;
+   DROP TABLE gateways;
+   ALTER TABLE gateways_4 RENAME TO gateways;`,
 ];
 
 /**

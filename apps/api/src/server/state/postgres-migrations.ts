@@ -278,6 +278,21 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
    CREATE TRIGGER member_credentials_changed AFTER INSERT OR UPDATE ON member_credentials
      FOR EACH STATEMENT EXECUTE FUNCTION tollgate_bump_generation('auth_generation');
    ALTER TABLE approvals ADD COLUMN proof TEXT;`,
+  // A quorum and each member's vote, as SQLite keeps them (db.ts); nodes may declare language revision 4.
+  `ALTER TABLE approvals ADD COLUMN quorum INTEGER NOT NULL DEFAULT 1 CHECK (quorum BETWEEN 1 AND 32);
+   CREATE TABLE approval_votes (
+     approval_id TEXT NOT NULL REFERENCES approvals(id),
+     member_id TEXT COLLATE "C" NOT NULL,
+     decision TEXT NOT NULL CHECK (decision IN ('approved', 'denied')),
+     decided_at TEXT COLLATE "C" NOT NULL,
+     reason TEXT,
+     signature TEXT NOT NULL,
+     signed_content TEXT NOT NULL,
+     proof TEXT,
+     PRIMARY KEY (approval_id, member_id)
+   );
+   ALTER TABLE gateways DROP CONSTRAINT gateways_language_revision_check;
+   ALTER TABLE gateways ADD CONSTRAINT gateways_language_revision_check CHECK (language_revision BETWEEN 1 AND 4);`,
 ];
 
 /** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */

@@ -6,12 +6,12 @@
 import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/engine';
 import type pg from 'pg';
 import type { ChainEntry } from '../record/chain.ts';
-import { approvalClaimedBody, approvalDecidedBody } from '../record/entries.ts';
+import { approvalClaimedBody, chainDecision } from '../record/entries.ts';
 import { PostgresRecord } from '../record/postgres.ts';
 import { RecordReader } from '../record/reader.ts';
 import type { RecordListener } from '../record/writer.ts';
 import type { ApprovalFilter, CounterMove, DecisionWrite } from './approvals/model.ts';
-import { claimApproval, decideApproval, findApproval, listApprovals, pendingSummary } from './approvals/postgres.ts';
+import { claimApproval, decideApproval, findApproval, listApprovals, listVotes, pendingSummary } from './approvals/postgres.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions } from './decisions/postgres.ts';
 import { PostgresDecisionLog } from './decisions/postgres-log.ts';
@@ -125,9 +125,12 @@ export class PostgresStateStore implements StateStore {
   decideApproval(id: string, write: DecisionWrite, now: Date, counter?: CounterMove) {
     return this.record.inChainedTransaction(async (client, append) => {
       const outcome = await decideApproval(client, id, write, now, counter);
-      if (outcome.ok) append('approval.decided', outcome.row.decided_at as string, outcome.row.id, approvalDecidedBody(outcome.row));
+      if (outcome.ok) chainDecision(outcome, append);
       return outcome;
     });
+  }
+  listVotes(id: string) {
+    return listVotes(this.pool, id);
   }
   claimApproval(id: string, digest: string, now: Date) {
     return this.record.inChainedTransaction(async (client, append) => {

@@ -6,9 +6,9 @@ import type { Catalogue, Member, RulesetVerdict, ToolBinding } from '@tollgate/e
 import type { ChainEntry } from '../record/chain.ts';
 import {
   approvalClaimedBody,
-  approvalDecidedBody,
   approvalRequestedBody,
   authorizationBody,
+  chainDecision,
   decisionBodyText,
   TOOL_AUTHORIZED,
 } from '../record/entries.ts';
@@ -16,7 +16,7 @@ import { RecordReader } from '../record/reader.ts';
 import { closeSqliteRecord, type SqliteRecord, sqliteRecordOf } from '../record/sqlite.ts';
 import type { RecordListener } from '../record/writer.ts';
 import type { ApprovalFilter, CounterMove, DecisionWrite } from './approvals/model.ts';
-import { claimApproval, decideApproval, findApproval, listApprovals, pendingSummary } from './approvals/sqlite.ts';
+import { claimApproval, decideApproval, findApproval, listApprovals, listVotes, pendingSummary } from './approvals/sqlite.ts';
 import type { Db } from './db.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions, sessionHistory } from './decisions/sqlite.ts';
@@ -114,10 +114,13 @@ export class SqliteStateStore implements StateStore {
     return this.record.around((add) =>
       this.db.transaction(() => {
         const outcome = decideApproval(this.db, id, write, now, counter);
-        if (outcome.ok) add('approval.decided', outcome.row.decided_at as string, outcome.row.id, approvalDecidedBody(outcome.row));
+        if (outcome.ok) chainDecision(outcome, add);
         return outcome;
       })(),
     );
+  }
+  async listVotes(id: string) {
+    return listVotes(this.db, id);
   }
   async claimApproval(id: string, digest: string, now: Date) {
     return this.record.around((add) =>

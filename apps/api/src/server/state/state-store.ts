@@ -16,6 +16,7 @@ import type {
   DecideOutcome,
   DecisionWrite,
   PendingSummary,
+  VoteRow,
 } from './approvals/model.ts';
 import type { DecisionFilter, DecisionRow, SessionCall } from './decisions/model.ts';
 import type { PageKey } from './keyset.ts';
@@ -95,6 +96,8 @@ export interface StateStore {
    */
   decideApproval(id: string, write: DecisionWrite, now: Date, counter?: CounterMove): Promise<DecideOutcome>;
   claimApproval(id: string, digest: string, now: Date): Promise<ClaimOutcome>;
+  /** The votes on a request that needs a quorum, oldest first (none for one that does not). */
+  listVotes(id: string): Promise<VoteRow[]>;
 
   // The decision log.
   /**

@@ -1250,6 +1250,7 @@ export interface components {
           | 'NO_AGENT_POLICY'
           | 'AGENT_NOT_LOADABLE'
           | 'ALREADY_DECIDED'
+          | 'ALREADY_VOTED'
           | 'APPROVAL_EXPIRED'
           | 'NOT_APPROVED'
           | 'ALREADY_CLAIMED'
@@ -1657,6 +1658,19 @@ export interface components {
       proof: {
         [key: string]: string;
       } | null;
+      /** @description How many distinct eligible members must approve (approvers.quorum; 1 by default). */
+      quorum: number;
+      /** @description For a request that needs a quorum: each member’s signed vote so far, oldest first. */
+      votes: {
+        member: string;
+        name: string | null;
+        /** @enum {string} */
+        decision: 'approved' | 'denied';
+        /** Format: date-time */
+        decided_at: string;
+      }[];
+      /** @description How many more approvals the call needs before it runs; 0 once approved or ended. */
+      approvals_still_needed: number;
       /** Format: date-time */
       claimed_at: string | null;
       /**

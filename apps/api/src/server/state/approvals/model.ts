@@ -34,6 +34,8 @@ export interface ApprovalRow {
    * server signed with the member's custodial key, or undecided.
    */
   proof: string | null;
+  /** How many distinct approvals the request needs (the rule's approvers.quorum; 1 by default). */
+  quorum: number;
 }
 
 /** The approvals table's columns, in its order. */
@@ -58,7 +60,63 @@ export const APPROVAL_COLUMNS = [
   'claimed_at',
   'created_at',
   'proof',
+  'quorum',
 ] as const satisfies readonly (keyof ApprovalRow)[];
+
+/** A member's vote on a request that needs a quorum, signed on its own (approval_votes). */
+export interface VoteRow {
+  approval_id: string;
+  member_id: string;
+  decision: 'approved' | 'denied';
+  decided_at: string;
+  reason: string | null;
+  signature: string;
+  signed_content: string;
+  proof: string | null;
+}
+
+export const VOTE_COLUMNS = [
+  'approval_id',
+  'member_id',
+  'decision',
+  'decided_at',
+  'reason',
+  'signature',
+  'signed_content',
+  'proof',
+] as const satisfies readonly (keyof VoteRow)[];
+
+/** The vote `write` makes on request `id`, inserted once: a member's second vote changes nothing. */
+export function voteStatement(id: string, write: DecisionWrite, mark: Placeholder): Statement {
+  const row: VoteRow = {
+    approval_id: id,
+    member_id: write.decided_by,
+    decision: write.status,
+    decided_at: write.decided_at,
+    reason: write.reason,
+    signature: write.signature,
+    signed_content: write.signed_content,
+    proof: write.proof,
+  };
+  return {
+    sql: `INSERT INTO approval_votes (${VOTE_COLUMNS.join(', ')}) VALUES (${VOTE_COLUMNS.map((_, i) => mark(i + 1)).join(', ')})
+     ON CONFLICT (approval_id, member_id) DO NOTHING`,
+    params: VOTE_COLUMNS.map((c) => row[c]),
+  };
+}
+
+/** The request's votes, oldest first. */
+export function votesQuery(id: string, mark: Placeholder): Statement {
+  return {
+    sql: `SELECT ${VOTE_COLUMNS.join(', ')} FROM approval_votes WHERE approval_id = ${mark(1)} ORDER BY decided_at, member_id`,
+    params: [id],
+  };
+}
+
+/** Whether a vote ends the request: a denial does, and the approval that reaches the quorum. */
+export function voteEnds(decision: 'approved' | 'denied', approvals: number, quorum: number): boolean {
+  return decision === 'denied' || approvals >= quorum;
+}
 
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
 
@@ -182,9 +240,13 @@ export function decideStatement(id: string, write: DecisionWrite, now: Date, mar
   };
 }
 
-/** `counter_moved`: the passkey was revoked meanwhile, or its counter moved past the assertion's (credential-model.ts). */
-export type DecideRefusal = 'not_found' | 'already_decided' | 'expired' | 'counter_moved';
-export type DecideOutcome = { ok: true; row: ApprovalRow } | { ok: false; reason: DecideRefusal };
+/**
+ * `counter_moved`: the passkey was revoked meanwhile, or its counter moved past the assertion's (credential-model.ts);
+ * `already_voted`: the member voted on this request already (a quorum counts each member once).
+ */
+export type DecideRefusal = 'not_found' | 'already_decided' | 'expired' | 'counter_moved' | 'already_voted';
+/** A decision written: the request as it stands after it, and the vote it was when the request needs a quorum. */
+export type DecideOutcome = { ok: true; row: ApprovalRow; vote?: VoteRow } | { ok: false; reason: DecideRefusal };
 
 /**
  * Why a decision is refused when the request is missing or the conditional UPDATE (pending and unexpired) did not

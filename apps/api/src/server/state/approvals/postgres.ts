@@ -20,6 +20,10 @@ import {
   decideStatement,
   type PendingSummary,
   pendingSummaryQuery,
+  type VoteRow,
+  voteEnds,
+  voteStatement,
+  votesQuery,
 } from './model.ts';
 
 const SELECTED = APPROVAL_COLUMNS.join(', ');
@@ -69,10 +73,33 @@ export async function decideApproval(
     const { sql, params } = counterStatement(counter.credential, counter.counter, POSTGRES_MARK);
     if ((await on.query(sql, params)).rowCount !== 1) return { ok: false, reason: 'counter_moved' };
   }
+  // Locked, so racing votes on a quorum count one after another (the decide below re-checks it anyway).
+  const [found] = await rowsOf<ApprovalRow>(on, `SELECT ${SELECTED} FROM approvals WHERE id = $1 FOR UPDATE`, [id]);
+  if (found && found.quorum > 1) return vote(on, found, write, now);
   const { sql, params } = decideStatement(id, write, now, POSTGRES_MARK);
   const [won] = await rowsOf<ApprovalRow>(on, `${sql} RETURNING ${SELECTED}`, params);
   if (won) return { ok: true, row: won };
   return { ok: false, reason: decideRefusal(await findApproval(on, id)) };
+}
+
+/** A member's vote on a request that needs a quorum, as sqlite.ts counts it; the request's row is locked. */
+async function vote(on: Queryable, row: ApprovalRow, write: DecisionWrite, now: Date): Promise<DecideOutcome> {
+  if (row.status !== 'pending' || row.expires_at <= now.toISOString()) return { ok: false, reason: decideRefusal(row) };
+  const inserted = voteStatement(row.id, write, POSTGRES_MARK);
+  if ((await on.query(inserted.sql, inserted.params)).rowCount !== 1) return { ok: false, reason: 'already_voted' };
+  const votes = await listVotes(on, row.id);
+  const vote = votes.find((v) => v.member_id === write.decided_by) as VoteRow;
+  if (voteEnds(write.status, votes.filter((v) => v.decision === 'approved').length, row.quorum)) {
+    const { sql, params } = decideStatement(row.id, write, now, POSTGRES_MARK);
+    await on.query(sql, params);
+  }
+  return { ok: true, row: (await findApproval(on, row.id)) as ApprovalRow, vote };
+}
+
+/** A request's votes, oldest first. */
+export async function listVotes(on: Queryable, id: string): Promise<VoteRow[]> {
+  const { sql, params } = votesQuery(id, POSTGRES_MARK);
+  return rowsOf<VoteRow>(on, sql, params);
 }
 
 /** Claims an approved, unexpired request whose digest matches, exactly once. */

@@ -18,16 +18,20 @@ import {
   decideStatement,
   type PendingSummary,
   pendingSummaryQuery,
+  type VoteRow,
+  voteEnds,
+  voteStatement,
+  votesQuery,
 } from './model.ts';
 
 /** Writes a held call's request (in the transaction that writes its decision). */
 export function insertApproval(db: Db, row: ApprovalRow): void {
   db.prepare(
     `INSERT INTO approvals (id, call_id, agent, tool, arguments_digest, policy_document, policy_sequence, rule, description, approvers, status,
-       expires_at, decided_by, decided_at, reason, signature, signed_content, claimed_at, created_at, proof)
+       expires_at, decided_by, decided_at, reason, signature, signed_content, claimed_at, created_at, proof, quorum)
      VALUES (@id, @call_id, @agent, @tool, @arguments_digest, @policy_document, @policy_sequence, @rule, @description, @approvers, @status,
-       @expires_at, @decided_by, @decided_at, @reason, @signature, @signed_content, @claimed_at, @created_at, @proof)`,
-  ).run({ ...row, proof: row.proof ?? null });
+       @expires_at, @decided_by, @decided_at, @reason, @signature, @signed_content, @claimed_at, @created_at, @proof, @quorum)`,
+  ).run({ ...row, proof: row.proof ?? null, quorum: row.quorum ?? 1 });
 }
 
 export function findApproval(db: Db, id: string): ApprovalRow | undefined {
@@ -59,9 +63,34 @@ export function decideApproval(db: Db, id: string, write: DecisionWrite, now: Da
     const { sql, params } = counterStatement(counter.credential, counter.counter, SQLITE_MARK);
     if (db.prepare(sql).run(...params).changes !== 1) return { ok: false, reason: 'counter_moved' };
   }
+  const found = findApproval(db, id);
+  if (found && found.quorum > 1) return vote(db, found, write, now);
   const { sql, params } = decideStatement(id, write, now, SQLITE_MARK);
   if (db.prepare(sql).run(...params).changes === 1) return { ok: true, row: findApproval(db, id) as ApprovalRow };
   return { ok: false, reason: decideRefusal(findApproval(db, id)) };
+}
+
+/**
+ * A member's vote on a request that needs a quorum (in the caller's transaction): counted once, and the request decided
+ * by the denial or the approval that reaches the quorum (model.ts, voteEnds).
+ */
+function vote(db: Db, row: ApprovalRow, write: DecisionWrite, now: Date): DecideOutcome {
+  if (row.status !== 'pending' || row.expires_at <= now.toISOString()) return { ok: false, reason: decideRefusal(row) };
+  const inserted = voteStatement(row.id, write, SQLITE_MARK);
+  if (db.prepare(inserted.sql).run(...inserted.params).changes !== 1) return { ok: false, reason: 'already_voted' };
+  const votes = listVotes(db, row.id);
+  const vote = votes.find((v) => v.member_id === write.decided_by) as VoteRow;
+  if (voteEnds(write.status, votes.filter((v) => v.decision === 'approved').length, row.quorum)) {
+    const { sql, params } = decideStatement(row.id, write, now, SQLITE_MARK);
+    db.prepare(sql).run(...params);
+  }
+  return { ok: true, row: findApproval(db, row.id) as ApprovalRow, vote };
+}
+
+/** A request's votes, oldest first. */
+export function listVotes(db: Db, id: string): VoteRow[] {
+  const { sql, params } = votesQuery(id, SQLITE_MARK);
+  return db.prepare(sql).all(...params) as VoteRow[];
 }
 
 /** Claims an approved, unexpired request whose digest matches, exactly once. */

@@ -14,10 +14,10 @@ import type { PolicyRevision } from '@tollgate/engine';
  * The revisions a node may declare. A document may be of a later one (@tollgate/engine's PolicyRevision: 4 with a
  * quorum) that no node of this build decides, so the language gate holds it back.
  */
-export type LanguageRevision = 1 | 2 | 3;
+export type LanguageRevision = 1 | 2 | 3 | 4;
 
 /** The highest revision this build decides: what a node declares unless --language-revision caps it. */
-export const LATEST_LANGUAGE_REVISION: LanguageRevision = 3;
+export const LATEST_LANGUAGE_REVISION: LanguageRevision = 4;
 
 /** How often a node says it is still there. */
 export const HEARTBEAT_MS = 5_000;
