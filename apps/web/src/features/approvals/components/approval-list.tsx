@@ -43,7 +43,6 @@ export function ApprovalList({
   const [gone, setGone] = useState<ReadonlySet<string>>(new Set());
   const [announced, setAnnounced] = useState('');
   const [help, setHelp] = useState(false);
-  const container = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLUListElement>(null);
   const empty = useRef<HTMLParagraphElement>(null);
   const search = useRef<HTMLInputElement>(null);
@@ -53,7 +52,12 @@ export function ApprovalList({
   const all = page.data?.approvals ?? [];
   const shown = all.filter((a) => !(tab === 'pending' && gone.has(a.id)) && matchesFilter(a, filter, now));
   const ids = shown.map((a) => a.id);
-  const selection = useInboxSelection(ids, container, empty);
+  // The focus follows the selection from the list or the pane, never from the filters or the receipt.
+  const inListOrPane = () => {
+    const active = document.activeElement;
+    return active !== null && (list.current?.contains(active) === true || active.closest('.inbox-detail') !== null);
+  };
+  const selection = useInboxSelection(ids, inListOrPane, empty);
   const current = shown.find((a) => a.id === selection.selected) ?? null;
 
   const decided = (approval: Approval) => {
@@ -82,7 +86,7 @@ export function ApprovalList({
   if (page.isError) return <ErrorNotice error={page.error} />;
   const label = tab === 'pending' ? 'Pending requests' : 'Decided requests';
   return (
-    <div className="inbox" ref={container}>
+    <div className="inbox">
       <InboxFilters filter={filter} onFilter={onFilter} approvals={all} searchRef={search} />
       <InboxShortcuts shown={help} onToggle={() => setHelp((shownBefore) => !shownBefore)} />
       {/* What the shortcuts did, in words, for screen readers and eyes alike. */}

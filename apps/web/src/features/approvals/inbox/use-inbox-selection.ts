@@ -19,11 +19,11 @@ export interface InboxSelection {
 
 const focusLost = () => document.activeElement === null || document.activeElement === document.body;
 
-export function useInboxSelection(
-  ids: readonly string[],
-  container: RefObject<HTMLElement | null>,
-  empty: RefObject<HTMLElement | null>,
-): InboxSelection {
+/**
+ * `holdsFocus` says whether the focus is on the list or the pane (not the filters, where a typed filter that
+ * hides the selected call must leave the focus in the box); `empty` is the message shown once none is listed.
+ */
+export function useInboxSelection(ids: readonly string[], holdsFocus: () => boolean, empty: RefObject<HTMLElement | null>): InboxSelection {
   const [chosen, setChosen] = useState<string | null>(null);
   const rows = useRef(new Map<string, HTMLButtonElement>());
   const shown = useRef<{ ids: readonly string[]; selected: string | null }>({ ids: [], selected: null });
@@ -42,7 +42,7 @@ export function useInboxSelection(
     if (gone === null || ids.includes(gone)) return;
     // The selected call left: the next one is selected, and takes the focus if the inbox held it.
     const next = nextFocus(before.ids, gone, new Set(ids));
-    const inInbox = container.current?.contains(document.activeElement) === true;
+    const inInbox = holdsFocus();
     setChosen(next);
     shown.current = { ids, selected: next ?? ids[0] ?? null };
     if (inInbox || focusLost()) focusRow(next ?? ids[0] ?? null);
