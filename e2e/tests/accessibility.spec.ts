@@ -191,10 +191,13 @@ test('every page and state has no serious or critical axe violation', async ({ p
   await holdCall(request);
   // Read afresh: the call may have been held before the page's event stream was open.
   await page.reload();
-  const card = page.getByRole('list', { name: 'Pending requests' }).getByRole('listitem').first();
-  await expect(card).toBeVisible();
+  const row = page.getByRole('list', { name: 'Pending requests' }).getByRole('listitem').first();
+  await expect(row).toBeVisible();
+  await row.getByRole('button').click();
+  const pane = page.getByRole('region', { name: 'Selected call' });
+  await expect(pane.getByRole('heading', { name: 'Why it was held' })).toBeVisible();
   await check(page, 'approvals pending');
-  await card.getByRole('button', { name: 'Approve' }).click();
+  await pane.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByRole('region', { name: 'Signed decision' })).toBeVisible();
   await check(page, 'approval receipt');
   await page.getByRole('tab', { name: 'Decided' }).click();

@@ -1,10 +1,11 @@
-// Journey: an approver works through two identical held calls by keyboard. Each card names its eligible
-// approvers, when it was held and its call id; the tabs move with the arrow keys; after each approval focus
-// moves to the next card, then to the empty message; the receipt verifies in the browser and the Decided
-// tab says who decided and when. A request it holds and leaves pending (a failure midway) is denied after it,
+// Journey: an approver works through two identical held calls by keyboard. The pane of each names its eligible
+// approvers, when it was held and its call id; the tabs move with the arrow keys; Tab and Enter on Approve, then
+// the "a" shortcut, approve; after each approval the selection and the focus move to the next row, then to the
+// empty message; the receipt verifies in the browser and the Decided tab says who decided and when. A request it holds and leaves pending (a failure midway) is denied after it,
 // so no later journey finds it in the inbox.
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { agentKey, demoKeys, memberKey, signIn } from './demo.ts';
+import { inboxRow, openHeld, selectedCall } from './inbox.ts';
 
 const asOwner = { authorization: `Bearer ${memberKey('owner')}` };
 
@@ -53,18 +54,19 @@ test('an approver approves two identical calls by keyboard; focus follows, the r
   await expect(pending.getByRole('listitem')).toHaveCount(2);
   const names = demoKeys().members.filter((m) => ['owner', 'admin', 'approver'].includes(m.role));
   for (const held of [first, second]) {
-    const card = pending.getByRole('listitem').filter({ hasText: held.callId });
-    await expect(card).toHaveCount(1);
-    await expect(card).toContainText('support-bot');
-    await expect(card).toContainText('issue_refund');
-    await expect(card).toContainText(
+    const row = inboxRow(page, held.callId);
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('support-bot');
+    await expect(row).toContainText('issue_refund');
+    const pane = await openHeld(page, held.callId);
+    await expect(pane).toContainText(
       `Eligible approvers: ${names
         .map((m) => m.name)
         .join(', ')
         .replace(/, ([^,]+)$/, ', and $1')}`,
     );
-    await expect(card.getByText('Held at')).toBeVisible();
-    const time = card.locator(`time[datetime="${held.heldAt}"]`);
+    await expect(pane.getByText('Held at')).toBeVisible();
+    const time = pane.locator(`time[datetime="${held.heldAt}"]`);
     await expect(time).toHaveAttribute('title', held.heldAt);
     await expect(time).toHaveText(/\d/);
   }
@@ -87,14 +89,23 @@ test('an approver approves two identical calls by keyboard; focus follows, the r
   await expect(pendingTab).toBeFocused();
   await expect(pendingTab).toHaveAttribute('aria-selected', 'true');
 
-  // Newest first: approve the second call by keyboard; focus moves to the first call's card.
-  const secondCard = pending.getByRole('listitem').filter({ hasText: second.callId });
-  const firstCard = pending.getByRole('listitem').filter({ hasText: first.callId });
-  await secondCard.getByLabel('Reason (optional)').fill('checked by phone');
+  // Newest first: select the second call with k, then Tab from its row into the pane, a reason, and Approve.
+  const secondRow = inboxRow(page, second.callId).getByRole('button');
+  const firstRow = inboxRow(page, first.callId).getByRole('button');
+  await firstRow.focus();
+  await page.keyboard.press('k');
+  await expect(secondRow).toBeFocused();
+  await expect(secondRow).toHaveAttribute('aria-current', 'true');
+  const pane = selectedCall(page);
+  await expect(pane).toContainText(second.callId);
+  await page.keyboard.press('r');
+  await expect(pane.getByLabel('Reason (optional)')).toBeFocused();
+  await page.keyboard.type('checked by phone');
   await page.keyboard.press('Tab');
-  await expect(secondCard.getByRole('button', { name: 'Approve' })).toBeFocused();
+  await expect(pane.getByRole('button', { name: 'Approve issue_refund 321 USD for support-bot' })).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(firstCard).toBeFocused();
+  await expect(firstRow).toBeFocused();
+  await expect(firstRow).toHaveAttribute('aria-current', 'true');
 
   // The receipt is in a live region and verified in the browser against april's key.
   const april = demoKeys().members.find((m) => m.role === 'approver');
@@ -108,19 +119,19 @@ test('an approver approves two identical calls by keyboard; focus follows, the r
   await receipt.getByText('Raw signature').click();
   await expect(raw).toHaveText(/^[A-Za-z0-9+/=]{40,}$/);
 
-  // The last card: after it, focus goes to the empty message.
+  // The last call, by its shortcut: after it, focus goes to the empty message.
   await expect(pending.getByRole('listitem')).toHaveCount(1);
-  await firstCard.getByLabel('Reason (optional)').focus();
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Enter');
+  await page.keyboard.press('a');
   await expect(page.getByText('Nothing is waiting for a decision.')).toBeFocused();
+  await expect(page.getByRole('status', { name: 'Inbox announcements' })).toHaveText('Approved issue_refund 321 USD for support-bot');
   await expect(receipt).toContainText(first.callId);
   await expect(receipt).toContainText('Signature verified');
   await page.screenshot({ path: 'test-results/screens/inbox-keyboard.png', fullPage: true });
 
   // Decided: who decided, the decision and when.
   await decidedTab.click();
-  const decided = page.getByRole('list', { name: 'Decided requests' }).getByRole('listitem').filter({ hasText: second.callId });
+  const decided = await openHeld(page, second.callId, 'Decided requests');
+  await expect(inboxRow(page, second.callId, 'Decided requests')).toContainText('approved');
   await expect(decided).toContainText('Approved');
   await expect(decided).toContainText(`Decided by${april?.name}`);
   const read = await request.get(`/v1/approvals/${second.id}`, { headers: asOwner });

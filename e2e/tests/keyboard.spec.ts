@@ -141,7 +141,7 @@ test('a keyboard alone signs in, edits and saves a policy, leaves every editor a
   await pressUntil(page, 'Tab', () => isFocused(page.getByRole('link', { name: 'Skip to content' })), 3);
   const pending = page.getByRole('list', { name: 'Pending requests' }).getByRole('listitem');
   await expect(pending.first()).toBeVisible();
-  const approve = pending.first().getByRole('button', { name: 'Approve' });
+  const approve = page.getByRole('region', { name: 'Selected call' }).getByRole('button', { name: 'Approve' });
   await pressUntil(page, 'Tab', () => isFocused(approve));
   await page.keyboard.press('Enter');
   await expect(page.getByRole('region', { name: 'Signed decision' })).toBeVisible();

@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { agentKey, editPrecondition, memberKey, signIn } from './demo.ts';
+import { inboxRow, openHeld } from './inbox.ts';
 
 const CATALOGUE = 'catalogue.yaml';
 const UPSTREAMS = 'mcp/servers.yaml';
@@ -113,18 +114,18 @@ test('an MCP call held for approval is approved in the inbox, and the client rec
       (error: unknown) => ({ error }),
     );
 
-    // This journey's card only: another journey's request may still wait in the inbox.
-    const card = page
-      .getByRole('list', { name: 'Pending requests' })
-      .getByRole('listitem')
-      .filter({ has: page.getByText('via MCP', { exact: true }) })
-      .filter({ hasText: '"order": "E-1"' });
+    // This journey's call only: another journey's request may still wait in the inbox.
+    await expect.poll(async () => (await pendingViaMcp(request)).length).toBeGreaterThan(0);
+    const [mine] = await pendingViaMcp(request);
+    const card = inboxRow(page, mine?.call_id ?? '');
     await expect(card).toHaveCount(1);
     await expect(card).toContainText('support-bot');
     await expect(card).toContainText('issue_refund');
     await expect(card).toContainText('500 USD');
     await expect(card.getByText('via MCP', { exact: true })).toBeVisible();
-    await expect(card.getByLabel('Arguments as signed')).toContainText('"order": "E-1"');
+    const pane = await openHeld(page, mine?.call_id ?? '');
+    await expect(pane.getByText('via MCP', { exact: true })).toBeVisible();
+    await expect(pane.getByLabel('Arguments as signed')).toContainText('"order": "E-1"');
     // The badge keeps the inbox as accessible as the accessibility journey finds it without one.
     const axe = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
@@ -132,7 +133,7 @@ test('an MCP call held for approval is approved in the inbox, and the client rec
     expect(held).toBeDefined();
     expect(recordedCalls(record)).toEqual([]);
 
-    await card.getByRole('button', { name: 'Approve' }).click();
+    await pane.getByRole('button', { name: 'Approve issue_refund 500 USD for support-bot' }).click();
     await expect(card).toHaveCount(0);
 
     const settled = await outcome;

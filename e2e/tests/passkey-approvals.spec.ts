@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { agentKey, demoKeys } from './demo.ts';
+import { openHeld } from './inbox.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const owner = () => demoKeys().members.find((m) => m.role === 'owner');
@@ -94,7 +95,7 @@ async function decideCapturing(page: Page, held: Held, verb: 'Approve' | 'Deny',
     if (pass) await route.continue();
     else await route.abort();
   });
-  const card = page.getByRole('list', { name: 'Pending requests' }).getByRole('listitem').filter({ hasText: held.callId });
+  const card = await openHeld(page, held.callId);
   await card.getByRole('button', { name: verb }).click();
   await expect.poll(() => body !== undefined).toBe(true);
   await page.unroute(path);
@@ -162,7 +163,7 @@ test('a passkey enrolled in the console signs approvals and denials; replayed, t
   // and the untouched proof is refused too. The call stays held throughout.
   const kept = await hold(request, '630');
   // The person does not go through with the prompt: nothing is sent, the card says so, the call stays held.
-  const card = page.getByRole('list', { name: 'Pending requests' }).getByRole('listitem').filter({ hasText: kept.callId });
+  const card = await openHeld(page, kept.callId);
   await userVerifies(false);
   await card.getByRole('button', { name: 'Approve' }).click();
   await expect(card.getByRole('alert')).toContainText('The passkey prompt was cancelled');

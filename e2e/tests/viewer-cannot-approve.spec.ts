@@ -2,6 +2,7 @@
 // shown the held call's arguments.
 import { expect, test } from '@playwright/test';
 import { agentKey, demoKeys, memberKey, signIn } from './demo.ts';
+import { openHeld } from './inbox.ts';
 
 test('a viewer sees a pending request without Approve, Deny or its arguments, and why', async ({ page, request }) => {
   const call = await request.post('/v1/agents/support-bot/calls', {
@@ -9,11 +10,12 @@ test('a viewer sees a pending request without Approve, Deny or its arguments, an
     data: { tool: 'issue_refund', arguments: { amount: '400' } },
   });
   expect(call.ok()).toBe(true);
+  const callId = ((await call.json()) as { call_id: string }).call_id;
 
   await signIn(page, memberKey('viewer'), '#/approvals');
   await expect(page.getByRole('banner')).toContainText('viewer');
-  const card = page.getByRole('list', { name: 'Pending requests' }).getByRole('listitem').filter({ hasText: '400 USD' });
-  await expect(card).toHaveCount(1);
+  const card = await openHeld(page, callId);
+  await expect(card).toContainText('400 USD');
   await expect(card.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await expect(card.getByRole('button', { name: 'Deny' })).toHaveCount(0);
   // It says why, naming who can: the refund rule's approvers are the owner, the admin and the approver.

@@ -31,6 +31,10 @@ describe('parseRoute', () => {
     });
     expect(hrefOf({ page: 'rulesets', ruleset: 'rulesets/support.ruleset.json' })).toBe('#/rulesets/rulesets%2Fsupport.ruleset.json');
   });
+  it('leaves a page its own query (the inbox filters)', () => {
+    expect(parseRoute('#/approvals?tool=issue_refund&age=1h')).toEqual({ page: 'approvals', tab: 'pending' });
+    expect(parseRoute('#/approvals/decided?agent=support-bot')).toEqual({ page: 'approvals', tab: 'decided' });
+  });
   it('round-trips every page', () => {
     for (const hash of [
       '#/approvals',

@@ -17,9 +17,12 @@ export type Route =
   | { page: 'members' }
   | { page: 'rulesets'; ruleset: string | null };
 
-/** Reads a route from a hash. Example: `parseRoute('#/documents/policies%2Fa.json')`. */
+/**
+ * Reads a route from a hash; a query after `?` is the page's own (the inbox's filters) and names no route.
+ * Example: `parseRoute('#/documents/policies%2Fa.json')`.
+ */
 export function parseRoute(hash: string): Route {
-  const [page, rest] = hash.replace(/^#\/?/, '').split(/\/(.*)/s, 2);
+  const [page, rest] = (hash.split('?')[0] ?? '').replace(/^#\/?/, '').split(/\/(.*)/s, 2);
   if (page === 'approvals') return { page: 'approvals', tab: rest === 'decided' ? 'decided' : 'pending' };
   if (page === 'playground') return { page: 'playground' };
   if (page === 'simulation') return { page: 'simulation' };

@@ -35,6 +35,8 @@ export const queryKeys = {
   approvals: {
     all: ['approvals'] as const,
     list: (filter: string, limit: number) => ['approvals', 'list', filter, limit] as const,
+    /** One request read alone, with why it was held (the inbox's detail pane). */
+    detail: (id: string) => ['approvals', 'detail', id] as const,
   },
   decisions: {
     all: ['decisions'] as const,

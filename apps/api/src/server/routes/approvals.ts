@@ -4,6 +4,7 @@
 // docs/approver-keys.md); the agent reads its own and claims an approved one once.
 import { createRoute, z } from '@hono/zod-openapi';
 import { decideHeldCall, decisionChallenge, type ProofBody } from '../approvals/decide.ts';
+import { explainHold } from '../approvals/explain-hold.ts';
 import { relyingParty } from '../approvals/relying-party-of-request.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
@@ -18,6 +19,7 @@ import { nameParam } from './path-params.ts';
 import {
   ArgumentsObject,
   CallVia,
+  EngineObject,
   errorResponse,
   exactJson,
   jsonBody,
@@ -88,6 +90,25 @@ const Approval = z
   })
   .openapi('Approval');
 type Approval = z.infer<typeof Approval>;
+
+/** Why the call was held, on a single read only (approvals/explain-hold.ts): recomputed, so not for every row of a list. */
+const HoldExplanation = z
+  .object({
+    explanation: EngineObject(
+      'The explanation of the held decision by the policy version that held it: the rule, its amount bounds and conditions (docs/policy.md).',
+    ),
+    trial: z
+      .object({ candidate: z.number().int(), decision: z.string(), rule: z.string().nullable() })
+      .nullable()
+      .openapi({ description: 'What the candidate version under trial would decide; null when no trial of the policy runs.' }),
+  })
+  .openapi('HoldExplanation');
+const ApprovalRead = Approval.extend({
+  explanation: HoldExplanation.nullable().openapi({
+    description:
+      'Why the call was held, for members; null for the agent, once the arguments are forgotten, or when the policy version cannot be read.',
+  }),
+}).openapi('ApprovalRead');
 
 const IdParams = z.object({
   id: nameParam({ name: 'id', description: 'The approval request id', example: '6f1c2d3e-0000-4000-8000-000000000000' }, 64),
@@ -179,7 +200,7 @@ const getRoute = createRoute({
   path: '/approvals/{id}',
   summary: 'Read an approval request',
   request: { params: IdParams },
-  responses: { 200: ok('The request'), 403: errors[403], 404: errors[404] },
+  responses: { 200: jsonResponse(ApprovalRead, 'The request, with why it was held'), 403: errors[403], 404: errors[404] },
 });
 const decideRoute = (verb: 'approve' | 'deny') =>
   createRoute({
@@ -310,7 +331,11 @@ export function approvalRoutes(options: ApprovalRouteOptions = {}) {
   app.openapi(getRoute, async (c) => {
     const ctx = c.get('ctx');
     const principal = c.get('principal');
-    return exactJson(c, await present(ctx, principal, await visible(ctx, principal, c.req.valid('param').id)), 200);
+    const row = await visible(ctx, principal, c.req.valid('param').id);
+    // Members only: the agent is told of its decision at its own disclosure level (the gate's answer), never more.
+    const args = principal.kind === 'member' ? (readStoredJson((await ctx.state.findDecision(row.call_id))?.arguments) ?? null) : null;
+    const [approval, explanation] = await Promise.all([present(ctx, principal, row), explainHold(ctx, row, args)]);
+    return exactJson(c, { ...approval, explanation }, 200);
   });
 
   app.openapi(challengeRoute, async (c) => {

@@ -1691,6 +1691,22 @@ export interface components {
      * @enum {string}
      */
     CallVia: 'http' | 'mcp';
+    ApprovalRead: components['schemas']['Approval'] & {
+      explanation: components['schemas']['HoldExplanation'];
+    };
+    /** @description Why the call was held, for members; null for the agent, once the arguments are forgotten, or when the policy version cannot be read. */
+    HoldExplanation: {
+      /** @description The explanation of the held decision by the policy version that held it: the rule, its amount bounds and conditions (docs/policy.md). */
+      explanation: {
+        [key: string]: unknown;
+      };
+      /** @description What the candidate version under trial would decide; null when no trial of the policy runs. */
+      trial: {
+        candidate: number;
+        decision: string;
+        rule: string | null;
+      } | null;
+    } | null;
     ApprovalChallenge: {
       /** @description The canonical JSON to sign (docs/approver-keys.md, "What is signed"). */
       content: string;
@@ -3948,13 +3964,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The request */
+      /** @description The request, with why it was held */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Approval'];
+          'application/json': components['schemas']['ApprovalRead'];
         };
       };
       /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */

@@ -1,8 +1,10 @@
-// The approvals inbox: pending requests live from the event stream, decided ones in a second tab; a
-// decision's receipt appears in a live region, so screen readers announce it (docs/console.md).
+// The approvals inbox: pending requests live from the event stream, decided ones in a second tab, filtered as the
+// address's query says; a decision's receipt appears in a live region, so screen readers announce it
+// (docs/console.md, "Approvals inbox").
 import { useState } from 'react';
 import type { Approval, Viewer } from '../api/types.ts';
 import { useApprovalEvents } from '../api/use-approval-events.ts';
+import { useInboxFilter } from '../inbox/use-inbox-filter.ts';
 import { ApprovalList } from './approval-list.tsx';
 import { type ApprovalsTab, ApprovalTabs, approvalsTabId, PANEL_ID } from './approval-tabs.tsx';
 import { DecisionReceipt } from './decision-receipt.tsx';
@@ -20,6 +22,7 @@ export function ApprovalsPage({
 }) {
   const live = useApprovalEvents(memberKey);
   const [receipt, setReceipt] = useState<Approval | null>(null);
+  const [filter, setFilter] = useInboxFilter(tab);
   return (
     <section className="panel" aria-labelledby="approvals-heading">
       <div className="panel-head">
@@ -29,12 +32,20 @@ export function ApprovalsPage({
         <span className={live ? 'live live-on' : 'live'}>{live ? 'Live' : 'Not live, connecting…'}</span>
       </div>
       <ApprovalTabs tab={tab} onTab={onTab} />
-      {/* Always present, so what appears in it is announced. */}
-      <div role="status" aria-live="polite" aria-label="Decision receipt">
-        {receipt && <DecisionReceipt key={receipt.id} approval={receipt} onDismiss={() => setReceipt(null)} />}
-      </div>
       <div role="tabpanel" id={PANEL_ID} aria-labelledby={approvalsTabId(tab)}>
-        <ApprovalList tab={tab} viewer={viewer} onDecided={setReceipt} />
+        <ApprovalList
+          tab={tab}
+          viewer={viewer}
+          filter={filter}
+          onFilter={setFilter}
+          onDecided={setReceipt}
+          receipt={
+            // Always present, so what appears in it is announced.
+            <div role="status" aria-live="polite" aria-label="Decision receipt">
+              {receipt && <DecisionReceipt key={receipt.id} approval={receipt} onDismiss={() => setReceipt(null)} />}
+            </div>
+          }
+        />
       </div>
     </section>
   );

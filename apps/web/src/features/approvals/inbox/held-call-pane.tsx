@@ -1,40 +1,37 @@
-// One approval request: agent, tool (marked MCP when it came through the MCP gateway), amount, when it was held
-// and its call id, the rule that held it, who may approve it by name, the signed arguments, expiry, and the
-// decision: who, what and when.
+// The selected call in full (docs/console.md, "Approvals inbox"): what and when, its call id, why it was held,
+// who may approve it by name, the arguments as signed (when shown), why the viewer cannot act when they cannot,
+// and Approve and Deny with a reason; on the Decided tab, the decision, who and when.
+import type { RefObject } from 'react';
 import { ViaBadge } from '../../../components/via-badge.tsx';
 import { canDecide, namesOf, whyCannotDecide } from '../api/can-decide.ts';
+import { useApproval } from '../api/get-approval.ts';
 import type { Approval, Viewer } from '../api/types.ts';
-import { Countdown } from './countdown.tsx';
-import { DecideForm } from './decide-form.tsx';
-import { Timestamp } from './timestamp.tsx';
+import { Countdown } from '../components/countdown.tsx';
+import { DecideForm, type DecideVerb } from '../components/decide-form.tsx';
+import { Timestamp } from '../components/timestamp.tsx';
+import { HoldExplained } from './hold-explained.tsx';
+import { callWords } from './hold-words.ts';
 
-export function ApprovalCard({
+export function HeldCallPane({
   approval,
   viewer,
   onDecided,
-  cardRef,
+  commandRef,
+  reasonRef,
 }: {
   approval: Approval;
   viewer: Viewer;
   onDecided: (a: Approval) => void;
-  /** Receives the card's element, so the list can move focus to it after a decision. */
-  cardRef?: (element: HTMLLIElement | null) => void;
+  commandRef: RefObject<((verb: DecideVerb) => void) | null>;
+  reasonRef: RefObject<HTMLInputElement | null>;
 }) {
-  const amount = approval.amount === null ? 'no amount' : `${approval.amount} ${approval.currency ?? ''}`.trim();
+  const read = useApproval(approval.id);
   const why = whyCannotDecide(viewer, approval);
   return (
-    <li
-      className="approval"
-      aria-label={`${approval.agent} ${approval.tool} ${amount}`}
-      tabIndex={-1}
-      ref={cardRef}
-      data-approval={approval.id}
-    >
+    <section className="inbox-detail" aria-label="Selected call" data-approval={approval.id}>
       <div className="approval-head">
-        <strong>{approval.agent}</strong>
-        <code>{approval.tool}</code>
+        <h2 className="inbox-detail-title">{callWords(approval)}</h2>
         <ViaBadge via={approval.via} />
-        <span className="approval-amount">{amount}</span>
         {approval.status === 'pending' ? (
           <Countdown expiresAt={approval.expires_at} />
         ) : (
@@ -56,10 +53,15 @@ export function ApprovalCard({
         </div>
         {approval.decided_at !== null && <Decided approval={approval} decidedAt={approval.decided_at} />}
       </dl>
-      <p className="approval-rule">
-        Held by <code>{approval.rule ?? 'the policy'}</code> of {approval.policy_document} v{approval.policy_sequence}
-        {approval.description && <span className="muted"> · {approval.description}</span>}
-      </p>
+      {read.data ? (
+        <HoldExplained approval={{ ...read.data, ...approval, explanation: read.data.explanation }} />
+      ) : (
+        <p className="muted approval-rule">
+          Held by <code>{approval.rule ?? 'the policy'}</code> of {approval.policy_document} v{approval.policy_sequence}
+          {approval.description && <span> · {approval.description}</span>}
+          {read.isError ? ' (why in full could not be read)' : ''}
+        </p>
+      )}
       <p className="muted approval-approvers">
         {approval.eligible_approvers.length === 0 ? 'No eligible approver' : `Eligible approvers: ${namesOf(approval)}`}
       </p>
@@ -73,8 +75,17 @@ export function ApprovalCard({
         </pre>
       </figure>
       {why !== null && <p className="approval-why">{why}</p>}
-      {canDecide(viewer, approval) && <DecideForm id={approval.id} onDecided={onDecided} />}
-    </li>
+      {canDecide(viewer, approval) && (
+        <DecideForm
+          key={approval.id}
+          id={approval.id}
+          actsOn={callWords(approval)}
+          onDecided={onDecided}
+          commandRef={commandRef}
+          reasonRef={reasonRef}
+        />
+      )}
+    </section>
   );
 }
 
