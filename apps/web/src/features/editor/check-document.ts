@@ -6,6 +6,7 @@ import {
   type DocumentKind,
   documentKindOf,
   type LintCatalogue,
+  type PolicyRevision,
   type Position,
   type Range,
   rangeOfDiagnostic,
@@ -34,7 +35,7 @@ export interface DocumentCheck {
   /** Sheets only: the compiled panes, or null when refused. */
   outputs?: CompiledOutputs | null;
   /** Policies only: the revision the text is written in, when it validates. */
-  revision?: 1 | 2 | 3;
+  revision?: PolicyRevision;
   /** One line: valid, or how many problems. */
   summary: string;
 }

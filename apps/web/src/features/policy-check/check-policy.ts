@@ -1,5 +1,13 @@
 // Checks policy text the way the server will: exact JSON reading first, then policy@1 validation.
-import { type Diagnostic, type Position, rangeOfDiagnostic, readJsonText, type Severity, validatePolicy } from '@tollgate/engine';
+import {
+  type Diagnostic,
+  type PolicyRevision,
+  type Position,
+  rangeOfDiagnostic,
+  readJsonText,
+  type Severity,
+  validatePolicy,
+} from '@tollgate/engine';
 
 /** One problem as the console lists it: the diagnostic plus where it starts in the text, when known. */
 export interface Problem {
@@ -12,7 +20,7 @@ export interface Problem {
   position?: Position;
 }
 
-export type PolicyStatus = { valid: true; revision: 1 | 2 | 3; text: string } | { valid: false; text: string };
+export type PolicyStatus = { valid: true; revision: PolicyRevision; text: string } | { valid: false; text: string };
 
 export interface PolicyCheck {
   status: PolicyStatus;
