@@ -6,6 +6,7 @@ import { createApp } from '../../server/app.ts';
 import { seedDemo } from '../../server/demo.ts';
 import { consoleOrigins } from '../../server/identity/protected-resource.ts';
 import { heartbeatFromEnvironment } from '../../server/state/nodes/model.ts';
+import { DeliveryWorker } from '../../server/webhooks/delivery-worker.ts';
 import { auditLogOf, openAuditLog } from '../audit-log.ts';
 import { drainAndClose, drainDelaySecondsOf, drainSecondsOf, failReadinessFor } from '../drain.ts';
 import { identityOf } from '../identity-file.ts';
@@ -77,6 +78,8 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     // The console signs in at the issuers offered to it, so its CSP lets it reach them (docs/security.md).
     ...(identity ? { identity, connectSources: consoleOrigins(identity.config) } : {}),
   });
+  // Webhooks go out from every serve node, off the request path (docs/webhooks.md); `mcp` runs no worker.
+  const webhooks = new DeliveryWorker(ctx, ctx.node ? { node: ctx.node.id } : {}).start();
   // Spans exported by OTLP only when an endpoint is set (otlp-tracing.ts, docs/deploy.md "Metrics and traces").
   const tracing = startOtlpTracing(process.env, otlpEndpoint);
   return new Promise((done) => {
@@ -91,8 +94,9 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     });
     server.on('error', (err: NodeJS.ErrnoException) => {
       io.stderr.write(`tollgate serve: cannot listen on ${host}:${port}: ${err.code ?? err.message}\n`);
-      void ctx
-        .close()
+      void webhooks
+        .stop()
+        .then(() => ctx.close())
         .then(() => auditLog?.close())
         .then(() => done(2));
     });
@@ -110,7 +114,8 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
           // From here a further signal has its default effect: it ends the process at once.
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
-          return drainAndClose(server as HttpServer, ctx, drain, drainMs);
+          // The attempts under way finish (each bounded by its timeout) before the state closes.
+          return webhooks.stop().then(() => drainAndClose(server as HttpServer, ctx, drain, drainMs));
         })
         .then(
           async () => {
