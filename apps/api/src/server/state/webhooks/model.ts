@@ -173,10 +173,10 @@ export function leaseDue(node: string, now: string, until: string, limit: number
   return {
     sql: `UPDATE webhook_outbox SET leased_until = ${mark(1)}, leased_by = ${mark(2)}
           WHERE id IN (SELECT id FROM webhook_outbox
-                       WHERE status = 'pending' AND next_at <= ${mark(3)} AND (leased_until IS NULL OR leased_until <= ${mark(3)})
-                       ORDER BY next_at, id LIMIT ${mark(4)}${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''})
+                       WHERE status = 'pending' AND next_at <= ${mark(3)} AND (leased_until IS NULL OR leased_until <= ${mark(4)})
+                       ORDER BY next_at, id LIMIT ${mark(5)}${skipLocked ? ' FOR UPDATE SKIP LOCKED' : ''})
           RETURNING ${OUTBOX_COLUMNS.join(', ')}`,
-    params: [until, node, now, limit],
+    params: [until, node, now, now, limit],
   };
 }
 
