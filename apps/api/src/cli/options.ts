@@ -31,6 +31,10 @@ const OPTIONS = {
   role: { type: 'string' },
   agent: { type: 'string' },
   grant: { type: 'string', multiple: true },
+  // webhooks add (commands/webhooks.ts): the events, the body's format, whether the arguments go too.
+  event: { type: 'string', multiple: true },
+  format: { type: 'string' },
+  'include-arguments': { type: 'boolean' },
   name: { type: 'string' },
   'expires-in': { type: 'string' },
   overlap: { type: 'string' },

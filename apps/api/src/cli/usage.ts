@@ -64,6 +64,14 @@ Usage:
       Changes a member's role (their keys' grants follow); the last owner stays an owner (LAST_OWNER, exit 1).
   tollgate members remove NAME (--data DIR | --database URL) [--json]
       Removes a member and revokes their keys; never the last owner (LAST_OWNER, exit 1).
+  tollgate webhooks add URL --event EVENT... (--data DIR | --database URL) [--format standard|slack] [--include-arguments] [--json]
+      Subscribes URL to approval events (approval.pending, .approved, .denied, .expired, .claimed); prints the
+      signing secret once. https only, and no loopback or private address, unless TOLLGATE_WEBHOOKS_ALLOW_HTTP=1
+      or TOLLGATE_WEBHOOKS_ALLOW_PRIVATE=1 (WEBHOOK_URL_REFUSED, exit 1; docs/webhooks.md).
+  tollgate webhooks list (--data DIR | --database URL) [--json]
+      Lists the subscriptions (never their secrets).
+  tollgate webhooks remove WEBHOOK_ID (--data DIR | --database URL) [--json]
+      Removes a subscription; its pending deliveries are given up (NOT_FOUND, exit 1, for none).
   tollgate policy validate FILE [--members FILE] [--tools FILE] [--json]
       Validates a policy@1 document. Exit 0 valid, 1 invalid, 2 unreadable or not JSON.
   tollgate policy evaluate FILE --tool TOOL.json --args ARGS.json [--members FILE] [--json]

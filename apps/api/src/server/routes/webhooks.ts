@@ -1,17 +1,16 @@
 // Routes: webhook subscriptions (docs/webhooks.md). Owners and admins, by a person's key, subscribe a URL to approval
 // events, list and remove subscriptions, rotate a secret (shown once, as the first was), read the recent attempts
 // of one and send a delivery again. A URL is checked when subscribed (webhooks/outbound-url.ts) and again at every
-// delivery. Each change is chained in the record (docs/audit.md), naming the URL's origin only: an incoming-webhook
-// URL's path is itself a secret.
-import { randomBytes, randomUUID } from 'node:crypto';
+// delivery; each change is chained in the record (webhooks/subscriptions.ts).
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import { eventsOf, filtersOf, type SubscriptionRow, WEBHOOK_EVENTS } from '../state/webhooks/model.ts';
-import { checkOutboundUrl, type OutboundPolicy, outboundPolicyOf } from '../webhooks/outbound-url.ts';
+import { type OutboundPolicy, outboundPolicyOf } from '../webhooks/outbound-url.ts';
 import { EXCERPT_BYTES } from '../webhooks/send.ts';
+import { rotateWebhookSecret, subscribe, unsubscribe } from '../webhooks/subscriptions.ts';
 import { nameParam } from './path-params.ts';
 import { ERRORS, errorResponse, jsonRequest, jsonResponse, LOCATION, memberOf, members, notFound, people } from './route-kit.ts';
 
@@ -143,11 +142,6 @@ const redeliverRoute = createRoute({
   },
 });
 
-/** A fresh Standard Webhooks secret. */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
-}
-
 export function webhookView(row: SubscriptionRow): z.infer<typeof Webhook> {
   return {
     id: row.id,
@@ -159,12 +153,6 @@ export function webhookView(row: SubscriptionRow): z.infer<typeof Webhook> {
     created_at: row.created_at,
     created_by: row.created_by,
   };
-}
-
-/** What a subscription change puts in the record: never the secret, and of the URL only its origin. */
-async function chainChange(ctx: AppContext, kind: string, row: SubscriptionRow, by: string): Promise<void> {
-  const at = ctx.now().toISOString();
-  await ctx.state.chain(kind, at, row.id, { id: row.id, origin: new URL(row.url).origin, events: row.events, format: row.format, by, at });
 }
 
 export interface WebhookRouteOptions {
@@ -183,23 +171,9 @@ export function webhookRoutes(options: WebhookRouteOptions = {}) {
   app.openapi(createWebhookRoute, async (c) => {
     const ctx = c.get('ctx');
     const body = c.req.valid('json');
-    const check = await checkOutboundUrl(body.url, options.outbound ?? outboundPolicyOf());
-    if (!check.ok) throw new ApiError('WEBHOOK_URL_REFUSED', `the URL is refused: ${check.reason}`);
-    const member = memberOf(c);
-    const row: SubscriptionRow = {
-      id: `wh_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
-      url: check.url.href,
-      events: JSON.stringify([...new Set(body.events)]),
-      filters: JSON.stringify(body.filters ?? {}),
-      include_arguments: body.include_arguments === true ? 1 : 0,
-      format: body.format ?? 'standard',
-      secret: newWebhookSecret(),
-      created_at: ctx.now().toISOString(),
-      created_by: member.name,
-      removed_at: null,
-    };
-    await ctx.state.webhooks.create(row);
-    await chainChange(ctx, 'webhook.created', row, member.name);
+    const made = await subscribe(ctx.state, body, memberOf(c).name, ctx.now(), options.outbound ?? outboundPolicyOf());
+    if (!made.ok) throw new ApiError('WEBHOOK_URL_REFUSED', `the URL is refused: ${made.reason}`);
+    const row = made.row;
     return c.json({ ...webhookView(row), secret: row.secret }, 201, { Location: `/v1/webhooks/${row.id}` });
   });
 
@@ -209,19 +183,18 @@ export function webhookRoutes(options: WebhookRouteOptions = {}) {
 
   app.openapi(deleteWebhookRoute, async (c) => {
     const ctx = c.get('ctx');
-    const row = await found(c, c.req.valid('param').id);
-    if (!(await ctx.state.webhooks.remove(row.id, ctx.now().toISOString()))) throw notFound('webhook', `no webhook ${row.id}`);
-    await chainChange(ctx, 'webhook.removed', row, memberOf(c).name);
+    const { id } = c.req.valid('param');
+    const row = await unsubscribe(ctx.state, id, memberOf(c).name, ctx.now());
+    if (!row) throw notFound('webhook', `no webhook ${id}`);
     return c.json(webhookView(row), 200);
   });
 
   app.openapi(rotateSecretRoute, async (c) => {
     const ctx = c.get('ctx');
-    const row = await found(c, c.req.valid('param').id);
-    const secret = newWebhookSecret();
-    if (!(await ctx.state.webhooks.rotateSecret(row.id, secret))) throw notFound('webhook', `no webhook ${row.id}`);
-    await chainChange(ctx, 'webhook.secret_rotated', row, memberOf(c).name);
-    return c.json({ ...webhookView(row), secret }, 200);
+    const { id } = c.req.valid('param');
+    const row = await rotateWebhookSecret(ctx.state, id, memberOf(c).name, ctx.now());
+    if (!row) throw notFound('webhook', `no webhook ${id}`);
+    return c.json({ ...webhookView(row), secret: row.secret }, 200);
   });
 
   app.openapi(deliveriesRoute, async (c) => {
