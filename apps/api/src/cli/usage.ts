@@ -6,6 +6,7 @@ Usage:
                  [--mcp-approval-wait 600] [--mcp-upstream-timeout 30] [--drain-timeout 10] [--drain-delay 0]
                  [--metrics-loopback] [--otlp-endpoint URL] [--cors-origin ORIGIN]... [--trust-forwarded-proto]
                  [--identity FILE] [--audit-log FILE|-] [--member-key-secret-file FILE] [--rp-id NAME]
+                 [--webhooks-allow-http] [--webhooks-allow-private]
       Serves the console and the API over a data folder (documents + tollgate.db; .tollgate-data unless
       given), and MCP at /mcp. --demo seeds a fresh folder with a demo workspace and prints its keys once.
       --database postgres://... (or TOLLGATE_DATABASE_URL) runs the node on a PostgreSQL database that several
@@ -26,6 +27,9 @@ Usage:
       (or TOLLGATE_MEMBER_KEY_SECRET_FILE); a data folder makes member-key.secret in itself when none is given,
       a database needs it given. --rp-id NAME (or TOLLGATE_RP_ID) binds passkeys to that host name; the console's
       host unless given (docs/approver-keys.md).
+      Every serve node delivers webhooks (docs/webhooks.md): https to public addresses only, unless
+      --webhooks-allow-http (or TOLLGATE_WEBHOOKS_ALLOW_HTTP=1) and --webhooks-allow-private (or
+      TOLLGATE_WEBHOOKS_ALLOW_PRIVATE=1) allow http and loopback, private and link-local addresses.
       On PostgreSQL --pg-max, --pg-connect-timeout-ms, --pg-statement-timeout-ms, --pg-lock-timeout-ms,
       --pg-idle-in-transaction-ms and --pg-query-timeout-ms bound its pool (docs/deploy.md, "Sizing").
   tollgate migrate --database URL [--json]

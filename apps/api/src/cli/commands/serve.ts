@@ -21,6 +21,7 @@ import {
   metricsLoopbackOf,
   type ParsedOptions,
   secondsOption,
+  webhooksOutboundOf,
 } from '../options.ts';
 import { otlpEndpointOf, startOtlpTracing } from '../otlp-tracing.ts';
 import { corsOriginsOf, rpIdOf, trustForwardedProtoOf } from '../web-security-options.ts';
@@ -45,6 +46,8 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   // How long a stop keeps answering with readiness failed, before the drain (drain.ts); likewise read first.
   const drainDelayMs = drainDelaySecondsOf(options['drain-delay']) * 1000;
   const metricsLoopback = metricsLoopbackOf(options['metrics-loopback']);
+  // Where webhooks may go besides public https (docs/webhooks.md); read first, so a bad value opens nothing.
+  const outbound = webhooksOutboundOf(options);
   const otlpEndpoint = otlpEndpointOf(options['otlp-endpoint']);
   // The OpenID Connect issuers whose tokens are bearers (identity-file.ts); read first, so a bad file opens nothing.
   const identity = identityOf(options.identity);
@@ -72,6 +75,7 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     mcp,
     drain,
     metricsLoopback,
+    webhooks: { outbound },
     corsOrigins,
     trustForwardedProto,
     ...(rpId !== undefined ? { rpId } : {}),
@@ -79,7 +83,7 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     ...(identity ? { identity, connectSources: consoleOrigins(identity.config) } : {}),
   });
   // Webhooks go out from every serve node, off the request path (docs/webhooks.md); `mcp` runs no worker.
-  const webhooks = new DeliveryWorker(ctx, ctx.node ? { node: ctx.node.id } : {}).start();
+  const webhooks = new DeliveryWorker(ctx, { policy: outbound, ...(ctx.node ? { node: ctx.node.id } : {}) }).start();
   // Spans exported by OTLP only when an endpoint is set (otlp-tracing.ts, docs/deploy.md "Metrics and traces").
   const tracing = startOtlpTracing(process.env, otlpEndpoint);
   return new Promise((done) => {
