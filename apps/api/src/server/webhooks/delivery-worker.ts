@@ -37,6 +37,8 @@ export class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<unknown> | undefined;
   private stopped = false;
+  /** The expired requests this node has enqueued (outbox.ts, sweepExpired). */
+  private readonly expirySeen = new Map<string, string>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -74,7 +76,7 @@ export class DeliveryWorker {
 
   /** One round: sweep expiries, then lease and send what is due; answers how many attempts were made. */
   async tick(): Promise<number> {
-    await sweepExpired(this.ctx);
+    await sweepExpired(this.ctx, this.ctx.now(), this.expirySeen);
     let made = 0;
     for (;;) {
       const due = await this.ctx.state.webhooks.lease(this.node, this.ctx.now(), this.leaseMs, this.concurrency);

@@ -87,15 +87,21 @@ function reportEnqueueError(err: unknown): void {
 /** How far back the sweep looks for requests that expired undecided. */
 export const EXPIRY_LOOKBACK_MS = 60 * 60 * 1000;
 
-/** Enqueues `approval.expired` for requests that expired undecided within the last hour (each once, on any node). */
-export async function sweepExpired(ctx: AppContext, now: Date = ctx.now()): Promise<number> {
+/**
+ * Enqueues `approval.expired` for requests that expired undecided within the last hour (each once, on any node: the
+ * outbox's uniqueness); `seen` keeps the requests this node has enqueued already, so a sweep a second does not write
+ * them again (it forgets those past the hour).
+ */
+export async function sweepExpired(ctx: AppContext, now: Date = ctx.now(), seen: Map<string, string> = new Map()): Promise<number> {
   if ((await ctx.state.webhooks.list()).length === 0) return 0;
   const since = new Date(now.getTime() - EXPIRY_LOOKBACK_MS).toISOString();
+  for (const [id, expiresAt] of seen) if (expiresAt < since) seen.delete(id);
   const page = await ctx.state.listApprovals('expired', now, 200);
   let written = 0;
   for (const row of page.rows) {
-    if (row.expires_at < since) continue;
+    if (row.expires_at < since || seen.has(row.id)) continue;
     written += await enqueueApprovalEvent(ctx, row.id, 'expired', new Date(row.expires_at));
+    seen.set(row.id, row.expires_at);
   }
   return written;
 }
