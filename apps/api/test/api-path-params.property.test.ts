@@ -42,6 +42,11 @@ const KINDS: Record<string, Kind> = {
   'id:/catalogues/{id}/tools/{name}/authorize': 'catalogue',
   'name:/catalogues/{id}/tools/{name}/authorize': 'opaque',
   'sequence:/documents/{id}/versions/{sequence}': 'sequence',
+  'id:/webhooks/{id}': 'opaque',
+  'id:/webhooks/{id}/rotate-secret': 'opaque',
+  'id:/webhooks/{id}/deliveries': 'opaque',
+  'id:/webhooks/{id}/deliveries/{delivery}/redeliver': 'opaque',
+  'delivery:/webhooks/{id}/deliveries/{delivery}/redeliver': 'opaque',
 };
 for (const path of ['', '/history', '/versions/{sequence}', '/edits', '/activate', '/revert', '/diff']) {
   KINDS[`id:/documents/{id}${path}`] = 'document';

@@ -95,6 +95,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           return await (await import('./commands/keys.ts')).keysRevoke(rest, values, io);
       }
     }
+    if (group === 'webhooks') {
+      switch (command) {
+        case 'add':
+          return await (await import('./commands/webhooks.ts')).webhooksAdd(rest, values, io);
+        case 'list':
+          if (rest.length === 0) return await (await import('./commands/webhooks.ts')).webhooksList(values, io);
+          break;
+        case 'remove':
+          return await (await import('./commands/webhooks.ts')).webhooksRemove(rest, values, io);
+      }
+    }
     if (group === 'members') {
       switch (command) {
         case 'list':

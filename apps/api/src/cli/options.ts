@@ -31,6 +31,10 @@ const OPTIONS = {
   role: { type: 'string' },
   agent: { type: 'string' },
   grant: { type: 'string', multiple: true },
+  // webhooks add (commands/webhooks.ts): the events, the body's format, whether the arguments go too.
+  event: { type: 'string', multiple: true },
+  format: { type: 'string' },
+  'include-arguments': { type: 'boolean' },
   name: { type: 'string' },
   'expires-in': { type: 'string' },
   overlap: { type: 'string' },
@@ -45,6 +49,9 @@ const OPTIONS = {
   'drain-timeout': { type: 'string' },
   'drain-delay': { type: 'string' },
   'metrics-loopback': { type: 'boolean' },
+  // Where webhooks may go besides public https (server/webhooks/outbound-url.ts, docs/webhooks.md).
+  'webhooks-allow-http': { type: 'boolean' },
+  'webhooks-allow-private': { type: 'boolean' },
   'otlp-endpoint': { type: 'string' },
   // The record as JSON lines for a SIEM (cli/audit-log.ts).
   'audit-log': { type: 'string' },
@@ -110,6 +117,29 @@ export function metricsLoopbackOf(flag: boolean | undefined, env: Record<string,
   if (text === undefined || text === '' || text === '0') return false;
   if (text === '1') return true;
   throw new CliError('USAGE', `TOLLGATE_METRICS_LOOPBACK is 1 or 0, got ${text}`);
+}
+
+/** A switch given as --`flag`, else as the environment's `name` (1 on, 0 or empty off). */
+function switchOf(flag: boolean | undefined, name: string, env: Record<string, string | undefined>): boolean {
+  if (flag === true) return true;
+  const text = env[name];
+  if (text === undefined || text === '' || text === '0') return false;
+  if (text === '1') return true;
+  throw new CliError('USAGE', `${name} is 1 or 0, got ${text}`);
+}
+
+/**
+ * Where webhooks may go besides public https (docs/webhooks.md): --webhooks-allow-http, else
+ * TOLLGATE_WEBHOOKS_ALLOW_HTTP; --webhooks-allow-private, else TOLLGATE_WEBHOOKS_ALLOW_PRIVATE.
+ */
+export function webhooksOutboundOf(
+  options: { 'webhooks-allow-http'?: boolean | undefined; 'webhooks-allow-private'?: boolean | undefined },
+  env: Record<string, string | undefined> = process.env,
+): { allowHttp: boolean; allowPrivate: boolean } {
+  return {
+    allowHttp: switchOf(options['webhooks-allow-http'], 'TOLLGATE_WEBHOOKS_ALLOW_HTTP', env),
+    allowPrivate: switchOf(options['webhooks-allow-private'], 'TOLLGATE_WEBHOOKS_ALLOW_PRIVATE', env),
+  };
 }
 
 /** The PostgreSQL database a node runs on: --database, else TOLLGATE_DATABASE_URL; undefined for the data folder's SQLite. */

@@ -6,6 +6,7 @@ Usage:
                  [--mcp-approval-wait 600] [--mcp-upstream-timeout 30] [--drain-timeout 10] [--drain-delay 0]
                  [--metrics-loopback] [--otlp-endpoint URL] [--cors-origin ORIGIN]... [--trust-forwarded-proto]
                  [--identity FILE] [--audit-log FILE|-] [--member-key-secret-file FILE] [--rp-id NAME]
+                 [--webhooks-allow-http] [--webhooks-allow-private]
       Serves the console and the API over a data folder (documents + tollgate.db; .tollgate-data unless
       given), and MCP at /mcp. --demo seeds a fresh folder with a demo workspace and prints its keys once.
       --database postgres://... (or TOLLGATE_DATABASE_URL) runs the node on a PostgreSQL database that several
@@ -26,6 +27,9 @@ Usage:
       (or TOLLGATE_MEMBER_KEY_SECRET_FILE); a data folder makes member-key.secret in itself when none is given,
       a database needs it given. --rp-id NAME (or TOLLGATE_RP_ID) binds passkeys to that host name; the console's
       host unless given (docs/approver-keys.md).
+      Every serve node delivers webhooks (docs/webhooks.md): https to public addresses only, unless
+      --webhooks-allow-http (or TOLLGATE_WEBHOOKS_ALLOW_HTTP=1) and --webhooks-allow-private (or
+      TOLLGATE_WEBHOOKS_ALLOW_PRIVATE=1) allow http and loopback, private and link-local addresses.
       On PostgreSQL --pg-max, --pg-connect-timeout-ms, --pg-statement-timeout-ms, --pg-lock-timeout-ms,
       --pg-idle-in-transaction-ms and --pg-query-timeout-ms bound its pool (docs/deploy.md, "Sizing").
   tollgate migrate --database URL [--json]
@@ -64,6 +68,14 @@ Usage:
       Changes a member's role (their keys' grants follow); the last owner stays an owner (LAST_OWNER, exit 1).
   tollgate members remove NAME (--data DIR | --database URL) [--json]
       Removes a member and revokes their keys; never the last owner (LAST_OWNER, exit 1).
+  tollgate webhooks add URL --event EVENT... (--data DIR | --database URL) [--format standard|slack] [--include-arguments] [--json]
+      Subscribes URL to approval events (approval.pending, .approved, .denied, .expired, .claimed); prints the
+      signing secret once. https only, and no loopback or private address, unless TOLLGATE_WEBHOOKS_ALLOW_HTTP=1
+      or TOLLGATE_WEBHOOKS_ALLOW_PRIVATE=1 (WEBHOOK_URL_REFUSED, exit 1; docs/webhooks.md).
+  tollgate webhooks list (--data DIR | --database URL) [--json]
+      Lists the subscriptions (never their secrets).
+  tollgate webhooks remove WEBHOOK_ID (--data DIR | --database URL) [--json]
+      Removes a subscription; its pending deliveries are given up (NOT_FOUND, exit 1, for none).
   tollgate policy validate FILE [--members FILE] [--tools FILE] [--json]
       Validates a policy@1 document. Exit 0 valid, 1 invalid, 2 unreadable or not JSON.
   tollgate policy evaluate FILE --tool TOOL.json --args ARGS.json [--members FILE] [--json]

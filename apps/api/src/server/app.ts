@@ -40,6 +40,7 @@ import { shadowRoutes } from './routes/shadows.ts';
 import { simulationRoutes } from './routes/simulations.ts';
 import { toolBindingRoutes } from './routes/tool-bindings.ts';
 import { upstreamRoutes } from './routes/upstreams.ts';
+import { type WebhookRouteOptions, webhookRoutes } from './routes/webhooks.ts';
 import { ruleSheets } from './rule-sheets.ts';
 import { securityHeaders } from './security-headers.ts';
 import { asArrived } from './state/request-arrival.ts';
@@ -81,6 +82,8 @@ export interface AppOptions {
   trustForwardedProto?: boolean;
   /** The relying party id passkeys are bound to (serve's --rp-id; approvals/passkeys.ts); the console's host unless given. */
   rpId?: string;
+  /** Where webhook URLs may point (docs/webhooks.md); the operator's environment unless given. */
+  webhooks?: WebhookRouteOptions;
 }
 
 // A path no route answers is not a missing resource: NO_ROUTE, never NOT_FOUND (docs/api.md).
@@ -163,6 +166,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', upstreamRoutes());
     api.route('/', reviewRoutes());
     api.route('/', nodeRoutes());
+    api.route('/', webhookRoutes(options.webhooks ?? {}));
     const doc = finishDocument(
       api.getOpenAPI31Document({
         openapi: '3.1.0',

@@ -15,6 +15,7 @@ import type { LanguageRevision } from './state/nodes/model.ts';
 import type { StateStore } from './state/state-store.ts';
 import { adoptRunningBindings } from './state/tools/adopt-bindings.ts';
 import { TOLLGATE_VERSION } from './version.ts';
+import { enqueueTransitions } from './webhooks/outbox.ts';
 
 /** How a process that decides calls registers as a node (docs/deploy.md, "the language gate"). */
 export interface NodeRegistration {
@@ -66,7 +67,7 @@ export async function assembleContext(parts: ContextParts): Promise<AppContext> 
           languageRevision: parts.node.languageRevision,
           ...(parts.node.heartbeatMs !== undefined ? { heartbeatMs: parts.node.heartbeatMs } : {}),
         });
-  return {
+  const ctx: AppContext = {
     dataDir,
     state,
     store,
@@ -82,6 +83,8 @@ export async function assembleContext(parts: ContextParts): Promise<AppContext> 
     async close() {
       // Off the registry first: a stopping node no longer holds back a newer document.
       await node?.stop();
+      // The transitions published so far are in the outbox before the state closes.
+      await stopEnqueuing();
       await stopChaining();
       await store.close();
       // Queued decisions are written before the database closes: a clean shutdown loses none.
@@ -89,6 +92,9 @@ export async function assembleContext(parts: ContextParts): Promise<AppContext> 
       await parts.close?.();
     },
   };
+  // Every approval transition this process makes goes to the webhook outbox (webhooks/outbox.ts, docs/webhooks.md).
+  const stopEnqueuing = enqueueTransitions(ctx);
+  return ctx;
 }
 
 /**

@@ -30,6 +30,13 @@ export interface OpenApiDocument {
  */
 export const OPERATIONS: Record<string, { operationId: string; tag: string }> = {
   'GET /documents': { operationId: 'listDocuments', tag: 'documents' },
+  'POST /webhooks': { operationId: 'createWebhook', tag: 'webhooks' },
+  'GET /webhooks': { operationId: 'listWebhooks', tag: 'webhooks' },
+  'GET /webhooks/{id}': { operationId: 'getWebhook', tag: 'webhooks' },
+  'DELETE /webhooks/{id}': { operationId: 'deleteWebhook', tag: 'webhooks' },
+  'POST /webhooks/{id}/rotate-secret': { operationId: 'rotateWebhookSecret', tag: 'webhooks' },
+  'GET /webhooks/{id}/deliveries': { operationId: 'listWebhookDeliveries', tag: 'webhooks' },
+  'POST /webhooks/{id}/deliveries/{delivery}/redeliver': { operationId: 'redeliverWebhook', tag: 'webhooks' },
   'GET /documents/{id}': { operationId: 'getDocument', tag: 'documents' },
   'GET /documents/{id}/history': { operationId: 'getDocumentHistory', tag: 'documents' },
   'GET /documents/{id}/versions/{sequence}': { operationId: 'getDocumentVersion', tag: 'documents' },
@@ -77,6 +84,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'members', description: 'Members and the key in use.' },
   { name: 'gateways', description: 'The gateway nodes deciding calls over the data folder and the language revision each decides.' },
   { name: 'events', description: 'The live event stream.' },
+  { name: 'webhooks', description: 'Signed webhooks of approval events: subscriptions and their deliveries.' },
 ];
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };

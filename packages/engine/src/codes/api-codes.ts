@@ -21,6 +21,11 @@ export const API_CODES = {
     meaning: 'The body is missing where required or does not match the schema; details.issues name each fault.',
   },
   INVALID_QUERY: { status: 400, meaning: 'A query parameter is unknown to the route or not valid; the message names it.' },
+  WEBHOOK_URL_REFUSED: {
+    status: 400,
+    meaning:
+      'A webhook URL Tollgate will not send to: not https (unless the operator allows http), or its host resolves to a loopback, private, link-local, unspecified or CGNAT address (unless the operator allows them); docs/webhooks.md.',
+  },
   INVALID_ID: { status: 400, meaning: 'An id or path parameter that can never name a resource (malformed, out of range).' },
   INVALID_CURSOR: { status: 400, meaning: 'A paging cursor that cannot be read; start again without one.' },
   BAD_REQUEST: { status: 400, meaning: 'The request cannot be read (a fault of the HTTP request itself).' },

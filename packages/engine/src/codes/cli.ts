@@ -48,6 +48,18 @@ export const CLI_CODES = {
     'The member key secret given does not open the custodial signing keys stored; nothing was written.',
     '`serve`, `mcp`, `keys`, `members`: the secret is not the one the stored keys were sealed with (exit 2).',
   ),
+  WEBHOOK_URL_REFUSED: {
+    severity: 'error',
+    meaning: 'A webhook URL Tollgate will not send to (docs/webhooks.md, "Where deliveries may go").',
+    in: {
+      cli: '`webhooks add`: the URL is not https, or its host resolves to a loopback, private, link-local or CGNAT address, and the operator does not allow it (exit 1).',
+    },
+  },
+  NOT_FOUND: {
+    severity: 'error',
+    meaning: 'The resource does not exist; details.resource says which kind (document, version, ruleset, agent, ...).',
+    in: { cli: '`webhooks remove`: no current subscription has the id given (exit 1).' },
+  },
   LOCKED: {
     severity: 'error',
     meaning: 'Another process holds the store’s lock; nothing was written.',

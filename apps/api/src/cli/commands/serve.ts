@@ -6,6 +6,7 @@ import { createApp } from '../../server/app.ts';
 import { seedDemo } from '../../server/demo.ts';
 import { consoleOrigins } from '../../server/identity/protected-resource.ts';
 import { heartbeatFromEnvironment } from '../../server/state/nodes/model.ts';
+import { DeliveryWorker } from '../../server/webhooks/delivery-worker.ts';
 import { auditLogOf, openAuditLog } from '../audit-log.ts';
 import { drainAndClose, drainDelaySecondsOf, drainSecondsOf, failReadinessFor } from '../drain.ts';
 import { identityOf } from '../identity-file.ts';
@@ -20,6 +21,7 @@ import {
   metricsLoopbackOf,
   type ParsedOptions,
   secondsOption,
+  webhooksOutboundOf,
 } from '../options.ts';
 import { otlpEndpointOf, startOtlpTracing } from '../otlp-tracing.ts';
 import { corsOriginsOf, rpIdOf, trustForwardedProtoOf } from '../web-security-options.ts';
@@ -44,6 +46,8 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   // How long a stop keeps answering with readiness failed, before the drain (drain.ts); likewise read first.
   const drainDelayMs = drainDelaySecondsOf(options['drain-delay']) * 1000;
   const metricsLoopback = metricsLoopbackOf(options['metrics-loopback']);
+  // Where webhooks may go besides public https (docs/webhooks.md); read first, so a bad value opens nothing.
+  const outbound = webhooksOutboundOf(options);
   const otlpEndpoint = otlpEndpointOf(options['otlp-endpoint']);
   // The OpenID Connect issuers whose tokens are bearers (identity-file.ts); read first, so a bad file opens nothing.
   const identity = identityOf(options.identity);
@@ -71,12 +75,15 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     mcp,
     drain,
     metricsLoopback,
+    webhooks: { outbound },
     corsOrigins,
     trustForwardedProto,
     ...(rpId !== undefined ? { rpId } : {}),
     // The console signs in at the issuers offered to it, so its CSP lets it reach them (docs/security.md).
     ...(identity ? { identity, connectSources: consoleOrigins(identity.config) } : {}),
   });
+  // Webhooks go out from every serve node, off the request path (docs/webhooks.md); `mcp` runs no worker.
+  const webhooks = new DeliveryWorker(ctx, { policy: outbound, ...(ctx.node ? { node: ctx.node.id } : {}) }).start();
   // Spans exported by OTLP only when an endpoint is set (otlp-tracing.ts, docs/deploy.md "Metrics and traces").
   const tracing = startOtlpTracing(process.env, otlpEndpoint);
   return new Promise((done) => {
@@ -91,8 +98,9 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     });
     server.on('error', (err: NodeJS.ErrnoException) => {
       io.stderr.write(`tollgate serve: cannot listen on ${host}:${port}: ${err.code ?? err.message}\n`);
-      void ctx
-        .close()
+      void webhooks
+        .stop()
+        .then(() => ctx.close())
         .then(() => auditLog?.close())
         .then(() => done(2));
     });
@@ -110,7 +118,8 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
           // From here a further signal has its default effect: it ends the process at once.
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
-          return drainAndClose(server as HttpServer, ctx, drain, drainMs);
+          // The attempts under way finish (each bounded by its timeout) before the state closes.
+          return webhooks.stop().then(() => drainAndClose(server as HttpServer, ctx, drain, drainMs));
         })
         .then(
           async () => {

@@ -2,7 +2,7 @@
 // the lagging nodes named in a sentence and as an error's details (docs/deploy.md, "the language gate").
 import { type PolicyRevision, policyRevision } from '@tollgate/engine';
 import { readJsonText } from '@tollgate/engine/source';
-import type { LanguageRevision, NodeView } from '../state/nodes/model.ts';
+import type { NodeView } from '../state/nodes/model.ts';
 
 /** A policy text's language revision; text that does not read is revision 1 (it never runs anyway). */
 export function textRevision(text: string): PolicyRevision {

@@ -182,7 +182,8 @@ export type Resource =
   | 'credential'
   | 'decision'
   | 'catalogue'
-  | 'tool';
+  | 'tool'
+  | 'webhook';
 
 /** 404 NOT_FOUND naming the kind of resource missing (docs/api.md, "One vocabulary"). */
 export const notFound = (resource: Resource, message: string) => new ApiError('NOT_FOUND', message, { resource });

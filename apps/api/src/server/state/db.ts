@@ -244,6 +244,49 @@ export const MIGRATIONS: readonly string[] = [
    INSERT INTO gateways_4 SELECT id, version, language_revision, heartbeat_ms, started_at, last_seen FROM gateways;
    DROP TABLE gateways;
    ALTER TABLE gateways_4 RENAME TO gateways;`,
+  // Webhook subscriptions, their durable outbox (one row per event per subscription, leased by the node delivering
+  // it) and every attempt (docs/webhooks.md; state/webhooks/model.ts).
+  `CREATE TABLE webhook_subscriptions (
+     id TEXT PRIMARY KEY,
+     url TEXT NOT NULL,
+     events TEXT NOT NULL,
+     filters TEXT NOT NULL,
+     include_arguments INTEGER NOT NULL DEFAULT 0,
+     format TEXT NOT NULL CHECK (format IN ('standard', 'slack')),
+     secret TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     created_by TEXT NOT NULL,
+     removed_at TEXT
+   );
+   CREATE TABLE webhook_outbox (
+     id TEXT PRIMARY KEY,
+     subscription_id TEXT NOT NULL REFERENCES webhook_subscriptions(id),
+     event_key TEXT NOT NULL,
+     type TEXT NOT NULL,
+     body TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_at TEXT NOT NULL,
+     leased_until TEXT,
+     leased_by TEXT,
+     created_at TEXT NOT NULL,
+     UNIQUE (subscription_id, event_key)
+   );
+   CREATE INDEX webhook_outbox_due ON webhook_outbox (next_at) WHERE status = 'pending';
+   CREATE TABLE webhook_attempts (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     outbox_id TEXT NOT NULL REFERENCES webhook_outbox(id),
+     subscription_id TEXT NOT NULL,
+     attempt INTEGER NOT NULL,
+     node TEXT NOT NULL,
+     outcome TEXT NOT NULL CHECK (outcome IN ('delivered', 'failed')),
+     http_status INTEGER,
+     latency_ms INTEGER NOT NULL,
+     error TEXT,
+     excerpt TEXT,
+     at TEXT NOT NULL
+   );
+   CREATE INDEX webhook_attempts_by_subscription ON webhook_attempts (subscription_id, at, seq);`,
 ];
 
 /**

@@ -293,6 +293,48 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
    );
    ALTER TABLE gateways DROP CONSTRAINT gateways_language_revision_check;
    ALTER TABLE gateways ADD CONSTRAINT gateways_language_revision_check CHECK (language_revision BETWEEN 1 AND 4);`,
+  // Webhook subscriptions, their outbox and attempts (docs/webhooks.md), as SQLite keeps them (db.ts).
+  `CREATE TABLE webhook_subscriptions (
+     id TEXT COLLATE "C" PRIMARY KEY,
+     url TEXT NOT NULL,
+     events TEXT NOT NULL,
+     filters TEXT NOT NULL,
+     include_arguments INTEGER NOT NULL DEFAULT 0,
+     format TEXT NOT NULL CHECK (format IN ('standard', 'slack')),
+     secret TEXT NOT NULL,
+     created_at TEXT COLLATE "C" NOT NULL,
+     created_by TEXT NOT NULL,
+     removed_at TEXT COLLATE "C"
+   );
+   CREATE TABLE webhook_outbox (
+     id TEXT COLLATE "C" PRIMARY KEY,
+     subscription_id TEXT COLLATE "C" NOT NULL REFERENCES webhook_subscriptions(id),
+     event_key TEXT COLLATE "C" NOT NULL,
+     type TEXT NOT NULL,
+     body TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_at TEXT COLLATE "C" NOT NULL,
+     leased_until TEXT COLLATE "C",
+     leased_by TEXT,
+     created_at TEXT COLLATE "C" NOT NULL,
+     UNIQUE (subscription_id, event_key)
+   );
+   CREATE INDEX webhook_outbox_due ON webhook_outbox (next_at) WHERE status = 'pending';
+   CREATE TABLE webhook_attempts (
+     seq BIGSERIAL PRIMARY KEY,
+     outbox_id TEXT COLLATE "C" NOT NULL REFERENCES webhook_outbox(id),
+     subscription_id TEXT COLLATE "C" NOT NULL,
+     attempt INTEGER NOT NULL,
+     node TEXT NOT NULL,
+     outcome TEXT NOT NULL CHECK (outcome IN ('delivered', 'failed')),
+     http_status INTEGER,
+     latency_ms INTEGER NOT NULL,
+     error TEXT,
+     excerpt TEXT,
+     at TEXT COLLATE "C" NOT NULL
+   );
+   CREATE INDEX webhook_attempts_by_subscription ON webhook_attempts (subscription_id, at, seq);`,
 ];
 
 /** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */

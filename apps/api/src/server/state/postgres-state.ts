@@ -30,6 +30,7 @@ import { POSTGRES_MARK } from './statement.ts';
 import type { Authorizer, DefinitionPin, ListedTool } from './tools/model.ts';
 import { PostgresToolState } from './tools/postgres.ts';
 import { PostgresTrialCounter } from './trials/postgres.ts';
+import { PostgresWebhooks } from './webhooks/postgres.ts';
 
 /**
  * The state store of one PostgreSQL schema (migrated by `migratePostgres(pool, POSTGRES_STATE_MIGRATIONS)`).
@@ -50,6 +51,7 @@ export class PostgresStateStore implements StateStore {
   /** This node's writer of the record (docs/audit.md). */
   readonly record: PostgresRecord;
   readonly recordReader: RecordReader;
+  readonly webhooks: PostgresWebhooks;
 
   /**
    * `generations` reads the state's counters (STATE_GENERATIONS), with any others a node checks each turn in the
@@ -68,6 +70,7 @@ export class PostgresStateStore implements StateStore {
       this.poolErrors++;
     });
     this.trialCounter = new PostgresTrialCounter(pool);
+    this.webhooks = new PostgresWebhooks(pool);
     this.record = new PostgresRecord(pool);
     this.auth = new PostgresMembers(pool, generations.counter('auth'), this.record, custodial);
     this.identity = this.auth;

@@ -46,6 +46,7 @@ import {
   unauthorizedTools,
 } from './tools/sqlite.ts';
 import { SqliteTrialCounter } from './trials/sqlite.ts';
+import { SqliteWebhooks } from './webhooks/sqlite.ts';
 
 /**
  * The state store of one SQLite database.
@@ -61,6 +62,7 @@ export class SqliteStateStore implements StateStore {
   /** The record as this process writes it (docs/audit.md). */
   readonly record: SqliteRecord;
   readonly recordReader: RecordReader;
+  readonly webhooks: SqliteWebhooks;
 
   /** The members' custodial keys, sealed with the operator's secret (members/custodial-keys.ts). */
   readonly custodial: CustodialKeys;
@@ -71,6 +73,7 @@ export class SqliteStateStore implements StateStore {
     this.custodial = custodial;
     sealPlainKeys(db, custodial);
     this.trialCounter = new SqliteTrialCounter(db);
+    this.webhooks = new SqliteWebhooks(db);
     this.record = sqliteRecordOf(db);
     this.identity = new SqliteIdentity(db, this.record, custodial);
     this.recordReader = new RecordReader(async <T>(sql: string, params: readonly unknown[]) => {

@@ -25,6 +25,7 @@ import type { IdentityStore } from './members/identity-store.ts';
 import type { Grant, KeyAuthentication, MemberRow, Role } from './members/model.ts';
 import { type LanguageRevision, laggingNodes, type NodeView, type RegisteredNode } from './nodes/model.ts';
 import type { AuthorizationRow, Authorizer, DefinitionPin, ListedTool, SeenDefinition } from './tools/model.ts';
+import type { WebhookStore } from './webhooks/model.ts';
 
 /** A page of rows read newest first, whether more follow, and the next page's cursor (keyset.ts). */
 export interface Page<T> {
@@ -158,6 +159,9 @@ export interface StateStore {
 
   /** What a readiness probe checks of the state (readiness.ts), each bounded by `deadlineMs`. */
   readiness(deadlineMs: number): Promise<StateReadiness>;
+
+  /** Webhook subscriptions, their durable outbox and its attempts (webhooks/, docs/webhooks.md). */
+  readonly webhooks: WebhookStore;
 
   // Rule-set runs and trials' counts.
   recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date): Promise<void>;

@@ -1,0 +1,98 @@
+// Webhook subscriptions and their outbox on PostgreSQL (model.ts says what each statement does): several nodes
+// lease due rows with FOR UPDATE SKIP LOCKED, so each row is one node's at a time, and each attempt is written with
+// the row's next state in one transaction.
+import { inTransaction } from '@tollgate/store';
+import type pg from 'pg';
+import { changesOf, rowsOf } from '../postgres-query.ts';
+import { POSTGRES_MARK } from '../statement.ts';
+import {
+  type AttemptRow,
+  type AttemptView,
+  finishAttempt,
+  insertOutbox,
+  insertSubscription,
+  leaseDue,
+  type OutboxRow,
+  type OutboxStatus,
+  recentAttempts,
+  redeliver,
+  type SubscriptionRow,
+  type WebhookStore,
+} from './model.ts';
+
+export class PostgresWebhooks implements WebhookStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async create(row: SubscriptionRow): Promise<void> {
+    const s = insertSubscription(row, POSTGRES_MARK);
+    await rowsOf(this.pool, s.sql, s.params);
+  }
+
+  list(): Promise<SubscriptionRow[]> {
+    return rowsOf<SubscriptionRow>(this.pool, 'SELECT * FROM webhook_subscriptions WHERE removed_at IS NULL ORDER BY created_at, id');
+  }
+
+  async find(id: string): Promise<SubscriptionRow | undefined> {
+    const [row] = await rowsOf<SubscriptionRow>(this.pool, 'SELECT * FROM webhook_subscriptions WHERE id = $1 AND removed_at IS NULL', [
+      id,
+    ]);
+    return row;
+  }
+
+  remove(id: string, at: string): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      const changed = await changesOf(client, 'UPDATE webhook_subscriptions SET removed_at = $1 WHERE id = $2 AND removed_at IS NULL', [
+        at,
+        id,
+      ]);
+      if (changed === 0) return false;
+      await changesOf(client, "UPDATE webhook_outbox SET status = 'failed' WHERE subscription_id = $1 AND status = 'pending'", [id]);
+      return true;
+    });
+  }
+
+  async rotateSecret(id: string, secret: string): Promise<boolean> {
+    return (
+      (await changesOf(this.pool, 'UPDATE webhook_subscriptions SET secret = $1 WHERE id = $2 AND removed_at IS NULL', [secret, id])) > 0
+    );
+  }
+
+  async enqueue(rows: readonly OutboxRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await inTransaction(this.pool, async (client) => {
+      for (const row of rows) {
+        const s = insertOutbox(row, POSTGRES_MARK);
+        await changesOf(client, s.sql, s.params);
+      }
+    });
+  }
+
+  lease(node: string, now: Date, leaseMs: number, limit: number): Promise<OutboxRow[]> {
+    const s = leaseDue(node, now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), limit, POSTGRES_MARK, true);
+    return rowsOf<OutboxRow>(this.pool, s.sql, s.params);
+  }
+
+  finish(attempt: AttemptRow, status: OutboxStatus, nextAt: string | null): Promise<boolean> {
+    const { update, insert } = finishAttempt(attempt, status, nextAt, POSTGRES_MARK);
+    return inTransaction(this.pool, async (client) => {
+      if ((await changesOf(client, update.sql, update.params)) === 0) return false;
+      await changesOf(client, insert.sql, insert.params);
+      return true;
+    });
+  }
+
+  attempts(subscriptionId: string, limit: number): Promise<AttemptView[]> {
+    const s = recentAttempts(subscriptionId, limit, POSTGRES_MARK);
+    return rowsOf<AttemptView>(this.pool, s.sql, s.params);
+  }
+
+  async findDelivery(id: string): Promise<OutboxRow | undefined> {
+    const [row] = await rowsOf<OutboxRow>(this.pool, 'SELECT * FROM webhook_outbox WHERE id = $1', [id]);
+    return row;
+  }
+
+  async redeliver(subscriptionId: string, id: string, now: Date): Promise<boolean> {
+    const s = redeliver(subscriptionId, id, now.toISOString(), POSTGRES_MARK);
+    return (await changesOf(this.pool, s.sql, s.params)) > 0;
+  }
+}

@@ -1,0 +1,133 @@
+// The delivery worker of one node (docs/webhooks.md, "Delivery"): off the request path, it leases due outbox rows
+// (state/webhooks/model.ts's leaseDue: each row one node's at a time), sends each with a bounded concurrency
+// (send.ts: checked URL, pinned address, timeout, bounded read), records every attempt with the row's next state
+// (delivered, a retry at the next backoff with jitter, or failed once the schedule is spent), and sweeps requests
+// that expired undecided into the outbox. `serve` runs one; `mcp` does not (its transitions are enqueued all the
+// same, and a serve node delivers them).
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.ts';
+import { LEASE_MS, nextAttemptAt, type OutboxRow } from '../state/webhooks/model.ts';
+import { type OutboundPolicy, outboundPolicyOf } from './outbound-url.ts';
+import { sweepExpired } from './outbox.ts';
+import { sendOnce } from './send.ts';
+
+export interface DeliveryWorkerOptions {
+  /** This node's name in leases and attempts; a fresh one unless given. */
+  node?: string;
+  policy?: OutboundPolicy;
+  /** Attempts under way at once (default 4). */
+  concurrency?: number;
+  /** How often due rows are looked for (default 1 s). */
+  pollMs?: number;
+  /** An attempt's bound (default 10 s), well inside the lease. */
+  timeoutMs?: number;
+  leaseMs?: number;
+  /** [0, 1): spreads retries (Math.random unless given). */
+  jitter?: () => number;
+}
+
+export class DeliveryWorker {
+  readonly node: string;
+  private readonly policy: OutboundPolicy;
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private readonly timeoutMs: number;
+  private readonly leaseMs: number;
+  private readonly jitter: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private ticking: Promise<unknown> | undefined;
+  private stopped = false;
+  /** The expired requests this node has enqueued (outbox.ts, sweepExpired). */
+  private readonly expirySeen = new Map<string, string>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    options: DeliveryWorkerOptions = {},
+  ) {
+    this.node = options.node ?? `node-${randomUUID().slice(0, 8)}`;
+    this.policy = options.policy ?? outboundPolicyOf();
+    this.concurrency = options.concurrency ?? 4;
+    this.pollMs = options.pollMs ?? 1000;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
+    this.jitter = options.jitter ?? Math.random;
+  }
+
+  /** Polls until stopped; a tick's failure (a database away) is reported and the next tick tries again. */
+  start(): this {
+    const loop = () => {
+      if (this.stopped) return;
+      this.ticking = this.tick()
+        .catch((err) => process.stderr.write(`tollgate: webhook delivery: ${(err as Error).message}\n`))
+        .finally(() => {
+          if (!this.stopped) this.timer = setTimeout(loop, this.pollMs);
+        });
+    };
+    this.timer = setTimeout(loop, 0);
+    return this;
+  }
+
+  /** Stops polling and waits for the attempts under way (each bounded by the timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.ticking;
+  }
+
+  /** One round: sweep expiries, then lease and send what is due; answers how many attempts were made. */
+  async tick(): Promise<number> {
+    await sweepExpired(this.ctx, this.ctx.now(), this.expirySeen);
+    let made = 0;
+    for (;;) {
+      const due = await this.ctx.state.webhooks.lease(this.node, this.ctx.now(), this.leaseMs, this.concurrency);
+      if (due.length === 0) return made;
+      await Promise.all(due.map((row) => this.attempt(row)));
+      made += due.length;
+      if (this.stopped) return made;
+    }
+  }
+
+  private async attempt(row: OutboxRow): Promise<void> {
+    const sub = await this.ctx.state.webhooks.find(row.subscription_id);
+    const attempt = row.attempts + 1;
+    const base = { outbox_id: row.id, subscription_id: row.subscription_id, attempt, node: this.node };
+    if (!sub) {
+      await this.ctx.state.webhooks.finish(
+        {
+          ...base,
+          outcome: 'failed',
+          http_status: null,
+          latency_ms: 0,
+          error: 'the subscription was removed',
+          excerpt: null,
+          at: this.ctx.now().toISOString(),
+        },
+        'failed',
+        null,
+      );
+      return;
+    }
+    // The signature's time is the wall clock's: a receiver checks it against its own (Standard Webhooks' tolerance).
+    const outcome = await sendOnce(
+      { id: row.id, body: row.body, secret: sub.secret, url: sub.url },
+      this.policy,
+      new Date(),
+      this.timeoutMs,
+    );
+    const now = this.ctx.now();
+    const next = outcome.ok ? null : nextAttemptAt(attempt, now, this.jitter());
+    await this.ctx.state.webhooks.finish(
+      {
+        ...base,
+        outcome: outcome.ok ? 'delivered' : 'failed',
+        http_status: outcome.status,
+        latency_ms: outcome.latencyMs,
+        error: outcome.error,
+        excerpt: outcome.excerpt,
+        at: now.toISOString(),
+      },
+      outcome.ok ? 'delivered' : next === null ? 'failed' : 'pending',
+      next,
+    );
+  }
+}
