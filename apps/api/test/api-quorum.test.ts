@@ -44,7 +44,11 @@ const read = async (id: string): Promise<LooseJson> => (await s.call('GET', `/v1
 async function held(): Promise<{ id: string; callId: string }> {
   const r = await s.call('POST', '/v1/agents/support-bot/calls', { key: s.key('agent'), body: { tool: 'issue_refund', arguments: ARGS } });
   expect(r.json.decision, JSON.stringify(r.json)).toBe('require_approval');
-  return { id: r.json.approval.id as string, callId: r.json.call_id as string };
+  const id = r.json.approval.id as string;
+  // The hold's explanation, as the inbox reads it, says what the quorum asks.
+  const explained = (await s.call('GET', `/v1/approvals/${id}`, { key: s.key('owner') })).json.explanation;
+  expect(JSON.stringify(explained)).toContain('it runs once 2 of the 3 eligible approvers have approved');
+  return { id, callId: r.json.call_id as string };
 }
 
 describe('a quorum of approvals', () => {

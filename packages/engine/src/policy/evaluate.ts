@@ -93,6 +93,11 @@ export function evaluatePolicy(policy: CompiledPolicy, tool: CompiledTool, args:
       `a quorum of ${quorum} approvals is needed and only ${eligible.length} ${eligible.length === 1 ? 'person is' : 'people are'} eligible, so the call is denied`,
     );
   }
+  if (quorum > 1) {
+    // The explanation says what a quorum asks, so the agent and the approvers read it where they read the rule.
+    const summary = `${base.explanation.summary}; it runs once ${quorum} of the ${eligible.length} eligible approvers have approved`;
+    return { ...base, approvers: eligible, approval, explanation: { ...base.explanation, summary } };
+  }
   return { ...base, approvers: eligible, approval };
 }
 
