@@ -53,12 +53,24 @@ export class DeliveryWorker {
     this.jitter = options.jitter ?? Math.random;
   }
 
+  /** Whether the last tick failed (a pause said once, and its end). */
+  private paused = false;
+
   /** Polls until stopped; a tick's failure (a database away) is reported and the next tick tries again. */
   start(): this {
     const loop = () => {
       if (this.stopped) return;
       this.ticking = this.tick()
-        .catch((err) => process.stderr.write(`tollgate: webhook delivery: ${(err as Error).message}\n`))
+        .then(() => {
+          if (this.paused) process.stderr.write('tollgate: webhook delivery resumed\n');
+          this.paused = false;
+        })
+        .catch((err) => {
+          // Said once a pause, not once a tick: a database away for a minute is one line, not sixty. The driver's
+          // own words stay out (they read like a crash); its code says enough.
+          if (!this.paused) process.stderr.write(`tollgate: webhook delivery paused (${faultOf(err)}); it tries again each second\n`);
+          this.paused = true;
+        })
         .finally(() => {
           if (!this.stopped) this.timer = setTimeout(loop, this.pollMs);
         });
@@ -130,4 +142,11 @@ export class DeliveryWorker {
       next,
     );
   }
+}
+
+/** A failure named by its code (ECONNRESET, a SQLSTATE) or kind, never by the driver's message. */
+function faultOf(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && code !== '') return code;
+  return err instanceof Error ? err.name : 'unknown error';
 }
