@@ -58,6 +58,12 @@ export const queryKeys = {
     /** A member's signing credentials: custodial, passkeys and device keys (docs/approver-keys.md). */
     credentials: (member: string) => ['identity', 'credentials', member] as const,
   },
+  /** Webhook subscriptions and each one's delivery attempts: a new, rotated or removed one refreshes all (by the prefix). */
+  webhooks: {
+    all: ['webhooks'] as const,
+    list: () => ['webhooks', 'list'] as const,
+    deliveries: (id: string) => ['webhooks', 'deliveries', id] as const,
+  },
   me: (key: string) => ['me', key] as const,
   /** The issuers the sign-in page offers (GET /v1/identity/issuers): public, asked before anyone signs in. */
   identityIssuers: () => ['identity-issuers'] as const,

@@ -1,8 +1,9 @@
 // The Members & keys page (docs/console.md, "Members and keys"): the members and their roles, the keys, and for
 // owners and admins the forms that change them and the record of changes; and the signed-in member's own
-// signing keys (passkeys, device keys, the custodial key). A key just made or rotated is held
+// signing keys (passkeys, device keys, the custodial key); for owners and admins, the webhook subscriptions. A key just made or rotated is held
 // here, in this component's state alone, until its panel is closed.
 import { useState } from 'react';
+import { WebhooksSection } from '../../webhooks/components/webhooks-section.tsx';
 import type { RevealedKey } from '../key-forms.ts';
 import { ChangesSection } from './changes-section.tsx';
 import { KeysSection } from './keys-section.tsx';
@@ -32,6 +33,7 @@ export function MembersPage({ canManage, me }: { canManage: boolean; me: string 
       <MembersSection canManage={canManage} onSaid={setSaid} />
       <KeysSection canManage={canManage} onSaid={setSaid} onSecret={setRevealed} />
       <SigningKeysSection me={me} onSaid={setSaid} />
+      {canManage && <WebhooksSection onSaid={setSaid} />}
       {canManage && <ChangesSection />}
     </section>
   );

@@ -1,0 +1,71 @@
+// Unit tests of the Webhooks section's pure helpers: what the form sends, how filters and times read, and the
+// split of the signing secret.
+import { describe, expect, it } from 'vitest';
+import type { NewWebhook } from './api/types.ts';
+import { ago, EMPTY_WEBHOOK_FORM, filterWords, newWebhookBody, withoutWebhookSecret } from './webhook-forms.ts';
+
+describe('withoutWebhookSecret', () => {
+  it('splits the secret off, leaving the subscription as listed', () => {
+    const made = { id: 'w1', url: 'https://hooks.example.com/t', secret: 'whsec_abc' } as unknown as NewWebhook;
+    const { secret, info } = withoutWebhookSecret(made);
+    expect(secret).toBe('whsec_abc');
+    expect(info).not.toHaveProperty('secret');
+    expect(JSON.stringify(info)).not.toContain('whsec_abc');
+    expect(info).toMatchObject({ id: 'w1', url: 'https://hooks.example.com/t' });
+  });
+});
+
+describe('newWebhookBody', () => {
+  it('sends the trimmed URL, the ticked events in their order, the format and include_arguments', () => {
+    const made = newWebhookBody({
+      url: '  https://hooks.example.com/t ',
+      events: ['approval.claimed', 'approval.pending'],
+      format: 'slack',
+      includeArguments: true,
+    });
+    expect(made).toEqual({
+      body: {
+        url: 'https://hooks.example.com/t',
+        events: ['approval.pending', 'approval.claimed'],
+        format: 'slack',
+        include_arguments: true,
+      },
+    });
+  });
+
+  it('asks for a URL and for at least one event', () => {
+    expect(newWebhookBody({ ...EMPTY_WEBHOOK_FORM, url: '   ' })).toEqual({ problem: 'The URL is needed.' });
+    expect(newWebhookBody({ ...EMPTY_WEBHOOK_FORM, url: 'https://a.example', events: [] })).toEqual({
+      problem: 'Tick at least one event.',
+    });
+  });
+
+  it('leaves the URL for the server to judge', () => {
+    expect(newWebhookBody({ ...EMPTY_WEBHOOK_FORM, url: 'http://127.0.0.1/x' })).toHaveProperty('body');
+  });
+});
+
+describe('filterWords', () => {
+  it('names each list given, and none when there are none', () => {
+    expect(filterWords({})).toBe('none');
+    expect(filterWords({ agents: ['support-bot'], tools: ['issue_refund', 'close_ticket'] })).toBe(
+      'agents: support-bot; tools: issue_refund, close_ticket',
+    );
+  });
+});
+
+describe('ago', () => {
+  const at = '2026-03-01T09:00:00.000Z';
+  const after = (seconds: number) => Date.parse(at) + seconds * 1000;
+  it('reads seconds, minutes, hours and days', () => {
+    expect(ago(at, after(3))).toBe('just now');
+    expect(ago(at, after(42))).toBe('42 s ago');
+    expect(ago(at, after(125))).toBe('2 min ago');
+    expect(ago(at, after(3 * 3600 + 59 * 60))).toBe('3 h ago');
+    expect(ago(at, after(2 * 86_400 + 5))).toBe('2 d ago');
+  });
+
+  it('reads an instant a little ahead (a clock skewed between nodes) as just now', () => {
+    expect(ago(at, after(-30))).toBe('just now');
+  });
+});

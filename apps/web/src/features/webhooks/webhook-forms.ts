@@ -1,0 +1,64 @@
+// Pure helpers of the Webhooks section: what the new-subscription form sends, how a subscription's filters and an
+// attempt's time read, and the split of a signing secret off an answer, before anything keeps the answer.
+import { EVENTS, type NewWebhook, type Webhook, type WebhookBody, type WebhookEvent, type WebhookFormat } from './api/types.ts';
+
+/** A signing secret just made (a new subscription) or rotated, shown once, with the subscription as listed. */
+export interface RevealedSecret {
+  secret: string;
+  info: Webhook;
+  why: 'new' | 'rotated';
+}
+
+/** Splits the secret off a subscription's answer. Example: `withoutWebhookSecret(made).info` has no `secret`. */
+export function withoutWebhookSecret(made: NewWebhook): { secret: string; info: Webhook } {
+  const { secret, ...info } = made;
+  return { secret, info };
+}
+
+export interface NewWebhookForm {
+  url: string;
+  events: readonly WebhookEvent[];
+  format: WebhookFormat;
+  includeArguments: boolean;
+}
+
+export const EMPTY_WEBHOOK_FORM: NewWebhookForm = { url: '', events: ['approval.pending'], format: 'standard', includeArguments: false };
+
+/**
+ * The body POST /v1/webhooks is sent, or what is missing. Only what the form can judge alone is checked here:
+ * whether the URL may be sent to is the server's to say (WEBHOOK_URL_REFUSED).
+ *
+ * @example
+ * newWebhookBody({ url: ' https://hooks.example.com/t ', events: ['approval.pending'], format: 'slack', includeArguments: false })
+ * // { body: { url: 'https://hooks.example.com/t', events: ['approval.pending'], format: 'slack', include_arguments: false } }
+ */
+export function newWebhookBody(form: NewWebhookForm): { body: WebhookBody } | { problem: string } {
+  const url = form.url.trim();
+  if (url === '') return { problem: 'The URL is needed.' };
+  if (form.events.length === 0) return { problem: 'Tick at least one event.' };
+  const events = EVENTS.filter((event) => form.events.includes(event));
+  return { body: { url, events, format: form.format, include_arguments: form.includeArguments } };
+}
+
+/** A subscription's filters in words. Example: `filterWords({ agents: ['support-bot'] })` is `'agents: support-bot'`. */
+export function filterWords(filters: Webhook['filters']): string {
+  const parts = (['agents', 'tools', 'policies'] as const)
+    .filter((name) => filters[name] !== undefined)
+    .map((name) => `${name}: ${(filters[name] ?? []).join(', ')}`);
+  return parts.length === 0 ? 'none' : parts.join('; ');
+}
+
+/**
+ * How long before `now` the instant `at` was, in words. Example: `ago('2026-03-01T09:00:00Z', Date.parse('2026-03-01T09:02:05Z'))`
+ * is `'2 min ago'`; under ten seconds is `'just now'`.
+ */
+export function ago(at: string, now: number): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(at)) / 1000));
+  if (seconds < 10) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} d ago`;
+}
