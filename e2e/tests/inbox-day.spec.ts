@@ -9,7 +9,9 @@ import { agentKey, memberKey, signIn } from './demo.ts';
 import { inboxRow, selectedCall } from './inbox.ts';
 
 const asOwner = { authorization: `Bearer ${memberKey('owner')}` };
-const AMOUNTS = ['205', '310', '415', '520', '625', '730', '835', '940', '150', '260'];
+// Above 250 and at most 1000: held by the running refunds policy whichever version earlier journeys left running
+// (the demo's v1 holds above 100, a journey's v2 above 250).
+const AMOUNTS = ['305', '310', '415', '520', '625', '730', '835', '940', '955', '960'];
 
 /** The requests this journey held, by approval id. */
 const ours: string[] = [];
@@ -80,15 +82,15 @@ test('an approver works through a day of held calls by keyboard: moves, reads wh
   await expect(pane).toContainText(order[2]?.callId ?? '');
   await page.keyboard.press('ArrowUp');
   await expect(rowOf(page, order[1]?.callId ?? '')).toBeFocused();
-  // Down to the first refund held (205 USD), at the bottom; j stops there.
+  // Down to the first refund held (305 USD), at the bottom; j stops there.
   for (let i = 0; i < 9; i++) await page.keyboard.press('j');
   const refund = held[0] ?? { id: '', callId: '' };
   await expect(rowOf(page, refund.callId)).toBeFocused();
   await expect(pane).toContainText(refund.callId);
 
   // The hold explained: the threshold crossed, what is missing, who can decide.
-  await expect(pane.getByRole('heading', { name: 'issue_refund 205 USD for support-bot' })).toBeVisible();
-  await expect(pane).toContainText('amount 205 USD > 100 USD, refund-approval');
+  await expect(pane.getByRole('heading', { name: 'issue_refund 305 USD for support-bot' })).toBeVisible();
+  await expect(pane).toContainText(/amount 305 USD > (100|250) USD, refund-approval/);
   await expect(pane).toContainText('To run, it needs one approval from olivia, adam, or april.');
 
   // ? lists the shortcuts on the page.
@@ -105,7 +107,7 @@ test('an approver works through a day of held calls by keyboard: moves, reads wh
   // a approves the selected call, and says so; the selection moves to the row before it (it was the last).
   await rowOf(page, refund.callId).focus();
   await page.keyboard.press('a');
-  await expect(announced).toHaveText('Approved issue_refund 205 USD for support-bot');
+  await expect(announced).toHaveText('Approved issue_refund 305 USD for support-bot');
   await expect(page.getByRole('status', { name: 'Decision receipt' })).toContainText(refund.callId);
   await expect.poll(async () => (await approvalOf(request, refund.id)).status).toBe('approved');
   await expect(rows).toHaveCount(9);
