@@ -1,6 +1,7 @@
 // The CLI as a client of a running `tollgate serve` (docs/cli.md, "Commands on a running server"): where the
 // server is, the member's key from the environment (never argv, which `ps` shows), and one bounded request at
 // a time whose refusal passes on the server's code.
+import { readJsonText } from '@tollgate/engine/source';
 import { CliError, EXIT_UNREADABLE } from './io.ts';
 import { listenAddressOf, type ParsedOptions } from './options.ts';
 
@@ -79,12 +80,10 @@ export function serverClient(url: URL, key: string): ServerClient {
   return { url, get: (path) => request('GET', path), post: (path, body) => request('POST', path, body) };
 }
 
+/** The server's answer read by the exact reader: undefined for one that is not JSON, or names a member twice. */
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const read = readJsonText(text);
+  return read.ok && read.diagnostics.length === 0 ? read.value : undefined;
 }
 
 /** Why fetch failed, in a word: the system's code (ECONNREFUSED, ENOTFOUND) or the bound passing. */

@@ -1,7 +1,7 @@
 // tollgate webhooks add|list|remove: webhook subscriptions made by the operator on the data folder's tollgate.db or
 // the PostgreSQL database nodes share, as `tollgate keys` works (docs/webhooks.md). The secret is printed once, when
 // the subscription is made; the URL is checked as the API checks it (TOLLGATE_WEBHOOKS_ALLOW_HTTP, _ALLOW_PRIVATE).
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../../server/state/webhooks/model.ts';
+import { eventsOf as subscribedEvents, WEBHOOK_EVENTS, type WebhookEvent } from '../../server/state/webhooks/model.ts';
 import { outboundPolicyOf } from '../../server/webhooks/outbound-url.ts';
 import { subscribe, unsubscribe } from '../../server/webhooks/subscriptions.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
@@ -56,7 +56,7 @@ export async function webhooksList(options: ParsedOptions, io: CliIo): Promise<n
     const rows = (await state.webhooks.list()).map((r) => ({
       id: r.id,
       url: r.url,
-      events: JSON.parse(r.events) as string[],
+      events: subscribedEvents(r),
       format: r.format,
       include_arguments: r.include_arguments === 1,
       created_at: r.created_at,

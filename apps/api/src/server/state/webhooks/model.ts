@@ -4,7 +4,9 @@
 // enqueue the same transition (the expiry sweep runs on every node) write it once. A node delivers a row only while
 // it holds its lease (leased_by, leased_until): a node that dies mid-delivery leaves a lease another takes once it
 // lapses. Pure.
+
 import type { Placeholder, Statement } from '../statement.ts';
+import { readStoredJson } from '../stored-json.ts';
 
 export const WEBHOOK_EVENTS = ['approval.pending', 'approval.approved', 'approval.denied', 'approval.expired', 'approval.claimed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -88,12 +90,17 @@ export function nextAttemptAt(attempts: number, now: Date, jitter: number): stri
   return new Date(now.getTime() + Math.round(wait * (0.8 + 0.4 * jitter))).toISOString();
 }
 
+/** The events a subscription hears, read as every stored JSON is: a list that does not read hears nothing. */
 export function eventsOf(row: SubscriptionRow): string[] {
-  return JSON.parse(row.events) as string[];
+  const events = readStoredJson(row.events);
+  return Array.isArray(events) ? events.filter((e): e is string => typeof e === 'string') : [];
 }
 
+/** A subscription's filters; ones that do not read filter out every call (fail closed: nothing is told). */
 export function filtersOf(row: SubscriptionRow): WebhookFilters {
-  return JSON.parse(row.filters) as WebhookFilters;
+  const filters = readStoredJson(row.filters);
+  if (filters !== null && typeof filters === 'object' && !Array.isArray(filters)) return filters as WebhookFilters;
+  return { agents: [] };
 }
 
 /** Whether a subscription hears `event` of a call by `agent` of `tool` held by `policy`. */
