@@ -4,7 +4,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryWorker } from '../src/server/webhooks/delivery-worker.ts';
-import { type LooseJson, startServer, type TestServer } from './server-harness.ts';
+import { fanOutTransitions } from '../src/server/webhooks/outbox.ts';
+import { hideTable, type LooseJson, startServer, type TestServer } from './server-harness.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
 
 let s: TestServer;
@@ -151,6 +152,24 @@ describe('deliveries', () => {
     const deliveries = await s.call('GET', `/v1/webhooks/${sub.id}/deliveries`, { key: s.key('owner') });
     expect(deliveries.json.deliveries).toHaveLength(3);
     expect(deliveries.json.deliveries.every((d: LooseJson) => d.outcome === 'delivered' && d.http_status === 200)).toBe(true);
+    await s.call('DELETE', `/v1/webhooks/${sub.id}`, { key: s.key('owner') });
+  });
+
+  it('tells a transition whose fan-out failed right after its commit, once a fan-out runs again', async () => {
+    const sub = await subscribe('/late', { events: ['approval.pending'] });
+    const restore = await hideTable(s, 'webhook_subscriptions');
+    let id: string;
+    try {
+      id = await held();
+      // The transition committed with the held call; turning it into outbox rows fails while the table is away.
+      await expect(fanOutTransitions(s.ctx)).rejects.toThrow();
+      expect((await s.ctx.state.webhooks.transitions(100)).map((t) => t.event_key)).toContain(`${id}:pending`);
+    } finally {
+      await restore();
+    }
+    await deliveredTo('/late', 1);
+    expect(verified(sub.secret, '/late', 0)).toMatchObject({ type: 'approval.pending', data: { approval_id: id } });
+    expect(await s.ctx.state.webhooks.transitions(100)).toEqual([]);
     await s.call('DELETE', `/v1/webhooks/${sub.id}`, { key: s.key('owner') });
   });
 

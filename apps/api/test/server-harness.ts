@@ -220,6 +220,14 @@ async function stateQuery<T>(server: TestServer, sql: string, params: readonly u
   ).rows as T[];
 }
 
+/** Takes `table` away (renamed) until the answered restore: every statement that reads it fails, as a fault would. */
+export async function hideTable(server: TestServer, table: 'webhook_subscriptions'): Promise<() => Promise<void>> {
+  await stateQuery(server, `ALTER TABLE ${table} RENAME TO ${table}_hidden`);
+  return async () => {
+    await stateQuery(server, `ALTER TABLE ${table}_hidden RENAME TO ${table}`);
+  };
+}
+
 /** A table's row count. */
 export async function countRows(server: TestServer, table: 'decisions' | 'approvals' | 'members' | 'ruleset_runs'): Promise<number> {
   const [row] = await stateQuery<{ n: number | string }>(server, `SELECT COUNT(*) AS n FROM ${table}`);

@@ -158,6 +158,34 @@ for (const backend of BACKENDS) {
         });
       });
 
+      it('writes each transition with the step that makes it, once, and keeps it until it is fanned out', async () => {
+        const [ana, bo] = await deciders(2);
+        if (!ana || !bo) throw new Error('no member');
+        const approval = await holdCall(f.a, [ana.id, bo.id]);
+        const denied = await holdCall(f.b, [ana.id]);
+        const now = new Date();
+        expect((await decideAs(f.b, approval.id, ana, 'approved', null, now)).ok).toBe(true);
+        // Refused steps write nothing: a second decision, a claim with other arguments.
+        expect((await decideAs(f.a, approval.id, bo, 'denied', null, now)).ok).toBe(false);
+        expect((await f.a.claimApproval(approval.id, 'f'.repeat(64), now)).ok).toBe(false);
+        await Promise.all(Array.from({ length: 8 }, (_, i) => node(i).claimApproval(approval.id, approval.arguments_digest, now)));
+        expect((await decideAs(f.a, denied.id, ana, 'denied', null, now)).ok).toBe(true);
+        const keys = (await f.b.webhooks.transitions(100)).map((t) => `${t.event_key}@${t.at === now.toISOString() ? 'now' : t.at}`);
+        expect(keys.sort()).toEqual(
+          [
+            `${approval.id}:pending@${approval.created_at}`,
+            `${approval.id}:approved@now`,
+            `${approval.id}:claimed@now`,
+            `${denied.id}:pending@${denied.created_at}`,
+            `${denied.id}:denied@now`,
+          ].sort(),
+        );
+        await f.a.webhooks.fanOut([], [`${approval.id}:pending`, `${approval.id}:approved`]);
+        expect((await f.b.webhooks.transitions(100)).map((t) => t.event_key).sort()).toEqual(
+          [`${approval.id}:claimed`, `${denied.id}:pending`, `${denied.id}:denied`].sort(),
+        );
+      });
+
       it('lists requests newest first by status, a page at a time', async () => {
         const [ana] = await deciders(1);
         if (!ana) throw new Error('no member');

@@ -15,7 +15,7 @@ import type { LanguageRevision } from './state/nodes/model.ts';
 import type { StateStore } from './state/state-store.ts';
 import { adoptRunningBindings } from './state/tools/adopt-bindings.ts';
 import { TOLLGATE_VERSION } from './version.ts';
-import { enqueueTransitions } from './webhooks/outbox.ts';
+import { fanOutOnPublish } from './webhooks/outbox.ts';
 
 /** How a process that decides calls registers as a node (docs/deploy.md, "the language gate"). */
 export interface NodeRegistration {
@@ -83,7 +83,7 @@ export async function assembleContext(parts: ContextParts): Promise<AppContext> 
     async close() {
       // Off the registry first: a stopping node no longer holds back a newer document.
       await node?.stop();
-      // The transitions published so far are in the outbox before the state closes.
+      // The fan-out under way ends before the state closes (what it leaves waits in its table).
       await stopEnqueuing();
       await stopChaining();
       await store.close();
@@ -92,8 +92,8 @@ export async function assembleContext(parts: ContextParts): Promise<AppContext> 
       await parts.close?.();
     },
   };
-  // Every approval transition this process makes goes to the webhook outbox (webhooks/outbox.ts, docs/webhooks.md).
-  const stopEnqueuing = enqueueTransitions(ctx);
+  // Every approval transition this process makes is fanned out to the webhook outbox at once (webhooks/outbox.ts).
+  const stopEnqueuing = fanOutOnPublish(ctx);
   return ctx;
 }
 

@@ -287,6 +287,14 @@ export const MIGRATIONS: readonly string[] = [
      at TEXT NOT NULL
    );
    CREATE INDEX webhook_attempts_by_subscription ON webhook_attempts (subscription_id, at, seq);`,
+  // Each approval transition, written in the transaction that makes it, until the webhook fan-out has turned it
+  // into outbox rows (docs/webhooks.md, "The outbox"; webhooks/outbox.ts).
+  `CREATE TABLE approval_transitions (
+     event_key TEXT PRIMARY KEY,
+     approval_id TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'claimed')),
+     at TEXT NOT NULL
+   );`,
 ];
 
 /**

@@ -2,13 +2,13 @@
 // (state/webhooks/model.ts's leaseDue: each row one node's at a time), sends each with a bounded concurrency
 // (send.ts: checked URL, pinned address, timeout, bounded read), records every attempt with the row's next state
 // (delivered, a retry at the next backoff with jitter, or failed once the schedule is spent), and sweeps requests
-// that expired undecided into the outbox. `serve` runs one; `mcp` does not (its transitions are enqueued all the
-// same, and a serve node delivers them).
+// that expired undecided into the outbox, after fanning out the transitions no node has (outbox.ts). `serve` runs one;
+// `mcp` does not (its transitions are fanned out all the same, and a serve node delivers them).
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { LEASE_MS, nextAttemptAt, type OutboxRow } from '../state/webhooks/model.ts';
 import { type OutboundPolicy, outboundPolicyOf } from './outbound-url.ts';
-import { sweepExpired } from './outbox.ts';
+import { fanOutTransitions, sweepExpired } from './outbox.ts';
 import { sendOnce } from './send.ts';
 
 export interface DeliveryWorkerOptions {
@@ -86,8 +86,9 @@ export class DeliveryWorker {
     await this.ticking;
   }
 
-  /** One round: sweep expiries, then lease and send what is due; answers how many attempts were made. */
+  /** One round: fan out the transitions left, sweep expiries, then lease and send what is due; answers the attempts made. */
   async tick(): Promise<number> {
+    await fanOutTransitions(this.ctx);
     await sweepExpired(this.ctx, this.ctx.now(), this.expirySeen);
     let made = 0;
     for (;;) {

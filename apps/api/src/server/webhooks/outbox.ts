@@ -1,13 +1,15 @@
-// Filling the outbox (docs/webhooks.md, "The outbox"): each approval transition this process publishes (the gate
-// holding a call, a member deciding, the claim; event-hub.ts's onPublish hears only this process's, so a transition
-// is enqueued once, by the node that made it) becomes one row per subscription that hears it, written right after
-// the transition commits; expiry has no request to publish it, so the delivery worker's sweep enqueues it (sweepExpired).
-// Rows are unique by subscription and event key, so a sweep on two nodes writes each expiry once.
+// Filling the outbox (docs/webhooks.md, "The outbox"): each approval transition (the gate holding a call, a member
+// deciding, the claim) is written in the transaction that makes it (state/approvals/model.ts, transitionStatement),
+// and the fan-out turns it into one row per subscription that hears it, deleting it in the same transaction: a
+// transition that committed is heard even when the database goes away right after, or the node dies. The node that
+// made it fans out at once; every delivery worker's tick fans out what is left. Expiry has no step to write it, so the
+// worker's sweep enqueues it (sweepExpired). Rows are unique by subscription and event key, so two nodes fanning out
+// or sweeping the same transition write it once.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { listedApprovers, membersById } from '../routes/approval-people.ts';
 import type { ApprovalRow } from '../state/approvals/model.ts';
-import { hears, type OutboxRow } from '../state/webhooks/model.ts';
+import { hears, type OutboxRow, type SubscriptionRow } from '../state/webhooks/model.ts';
 import { payloadText } from './payload.ts';
 
 const STATUSES = new Set(['pending', 'approved', 'denied', 'expired', 'claimed']);
@@ -18,19 +20,26 @@ export function consoleUrlOf(env: NodeJS.ProcessEnv = process.env): string | nul
   return base ? `${base}/#/approvals` : null;
 }
 
-/** Enqueues `approval.<status>` of request `id` for every subscription that hears it; answers the rows written. */
-export async function enqueueApprovalEvent(ctx: AppContext, id: string, status: string, at: Date = ctx.now()): Promise<number> {
-  if (!STATUSES.has(status)) return 0;
+/**
+ * The outbox rows of `approval.<status>` of request `id`, one for every subscription of `subscriptions` that hears it
+ * (none for a status no event names).
+ */
+async function outboxRowsOf(
+  ctx: AppContext,
+  subscriptions: readonly SubscriptionRow[],
+  id: string,
+  status: string,
+  at: Date,
+): Promise<OutboxRow[]> {
+  if (!STATUSES.has(status) || subscriptions.length === 0) return [];
   const type = `approval.${status}`;
-  const subscriptions = await ctx.state.webhooks.list();
-  if (subscriptions.length === 0) return 0;
   const row = await ctx.state.findApproval(id);
-  if (!row) return 0;
+  if (!row) return [];
   const call = { agent: row.agent, tool: row.tool, policy: row.policy_document };
   const when = at.toISOString();
   // A subscription hears what happens after it is made, not an expiry the sweep finds from before it.
   const hearing = subscriptions.filter((s) => s.created_at <= when && hears(s, type, call));
-  if (hearing.length === 0) return 0;
+  if (hearing.length === 0) return [];
   const facts = {
     row,
     status,
@@ -38,7 +47,7 @@ export async function enqueueApprovalEvent(ctx: AppContext, id: string, status: 
     argumentsText: hearing.some((s) => s.include_arguments === 1) ? ((await ctx.state.findDecision(row.call_id))?.arguments ?? null) : null,
     consoleUrl: consoleUrlOf(),
   };
-  const rows: OutboxRow[] = hearing.map((sub) => ({
+  return hearing.map((sub) => ({
     id: `msg_${randomUUID()}`,
     subscription_id: sub.id,
     event_key: `${row.id}:${status}`,
@@ -51,8 +60,38 @@ export async function enqueueApprovalEvent(ctx: AppContext, id: string, status: 
     leased_by: null,
     created_at: when,
   }));
-  await ctx.state.webhooks.enqueue(rows);
+}
+
+/** Enqueues `approval.<status>` of request `id` for every subscription that hears it; answers the rows written. */
+export async function enqueueApprovalEvent(ctx: AppContext, id: string, status: string, at: Date = ctx.now()): Promise<number> {
+  const rows = await outboxRowsOf(ctx, await ctx.state.webhooks.list(), id, status, at);
+  if (rows.length > 0) await ctx.state.webhooks.enqueue(rows);
   return rows.length;
+}
+
+/** How many transitions one fan-out transaction takes. */
+const FAN_OUT_PAGE = 100;
+
+/**
+ * Turns the approval transitions written with their steps (state/approvals/model.ts, transitionStatement) into outbox
+ * rows, a page at a time, each page's rows written and its transitions deleted in one transaction; answers the rows
+ * written. Two nodes fanning out the same page write each row once (the outbox's uniqueness).
+ */
+export async function fanOutTransitions(ctx: AppContext): Promise<number> {
+  let written = 0;
+  for (;;) {
+    const page = await ctx.state.webhooks.transitions(FAN_OUT_PAGE);
+    if (page.length === 0) return written;
+    const subscriptions = await ctx.state.webhooks.list();
+    const rows: OutboxRow[] = [];
+    for (const t of page) rows.push(...(await outboxRowsOf(ctx, subscriptions, t.approval_id, t.status, new Date(t.at))));
+    await ctx.state.webhooks.fanOut(
+      rows,
+      page.map((t) => t.event_key),
+    );
+    written += rows.length;
+    if (page.length < FAN_OUT_PAGE) return written;
+  }
 }
 
 async function approversOf(ctx: AppContext, row: ApprovalRow): Promise<{ id: string; name: string }[]> {
@@ -61,27 +100,37 @@ async function approversOf(ctx: AppContext, row: ApprovalRow): Promise<{ id: str
 }
 
 /**
- * Enqueues every approval transition this process publishes from now on; answers a stop that waits for the
- * enqueues under way (a stopping server writes what it published). A failed enqueue is reported, never thrown:
- * it must not touch the request that made the transition.
+ * Fans out at once after each approval transition this process publishes (the delivery worker's tick does too, so a
+ * fan-out that fails here, a database away, is only late: the transitions wait in their table). Runs one fan-out
+ * at a time, and one more if transitions were published meanwhile; answers a stop that waits for the one under way.
  */
-export function enqueueTransitions(ctx: AppContext, onError: (err: unknown) => void = reportEnqueueError): () => Promise<void> {
-  const running = new Set<Promise<unknown>>();
+export function fanOutOnPublish(ctx: AppContext): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const run = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    again = false;
+    running = fanOutTransitions(ctx)
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        running = undefined;
+        if (again) run();
+      });
+  };
   const stop = ctx.events.onPublish((event) => {
-    if (event.type !== 'approval') return;
-    const at = ctx.now();
-    const p = enqueueApprovalEvent(ctx, event.id, event.status, at).catch(onError);
-    running.add(p);
-    void p.finally(() => running.delete(p));
+    if (event.type === 'approval') run();
   });
   return async () => {
     stop();
-    await Promise.all([...running]);
+    again = false;
+    while (running) await running;
   };
-}
-
-function reportEnqueueError(err: unknown): void {
-  process.stderr.write(`tollgate: a webhook event was not enqueued: ${(err as Error).message ?? String(err)}\n`);
 }
 
 /** How far back the sweep looks for requests that expired undecided. */

@@ -273,3 +273,37 @@ export function claimRefusal(row: ApprovalRow | undefined, digest: string): Clai
   if (row.arguments_digest !== digest) return 'arguments_mismatch';
   return 'expired';
 }
+
+/** A request's transition as the webhook outbox hears it (webhooks/outbox.ts): made, decided or claimed. */
+export interface TransitionRow {
+  /** `<request id>:<status>`, the outbox's event key: each transition is written once. */
+  event_key: string;
+  approval_id: string;
+  status: 'pending' | 'approved' | 'denied' | 'claimed';
+  at: string;
+}
+
+/** The transition a request's row shows once a step committed it: made (pending), decided, or claimed. */
+export function transitionOf(row: ApprovalRow, step: 'requested' | 'decided' | 'claimed'): TransitionRow | undefined {
+  if (step === 'requested') return { event_key: `${row.id}:pending`, approval_id: row.id, status: 'pending', at: row.created_at };
+  if (step === 'claimed' && row.claimed_at !== null) {
+    return { event_key: `${row.id}:claimed`, approval_id: row.id, status: 'claimed', at: row.claimed_at };
+  }
+  // A vote that leaves the request pending is no transition.
+  if (step === 'decided' && (row.status === 'approved' || row.status === 'denied') && row.decided_at !== null) {
+    return { event_key: `${row.id}:${row.status}`, approval_id: row.id, status: row.status, at: row.decided_at };
+  }
+  return undefined;
+}
+
+/**
+ * Writes a transition in the transaction that makes it (docs/webhooks.md, "The outbox"): what commits is heard,
+ * however the process fares after the commit; the fan-out turns it into outbox rows and deletes it.
+ */
+export function transitionStatement(t: TransitionRow, mark: Placeholder): Statement {
+  return {
+    sql: `INSERT INTO approval_transitions (event_key, approval_id, status, at) VALUES (${mark(1)}, ${mark(2)}, ${mark(3)}, ${mark(4)})
+          ON CONFLICT (event_key) DO NOTHING`,
+    params: [t.event_key, t.approval_id, t.status, t.at],
+  };
+}

@@ -20,6 +20,9 @@ import {
   decideStatement,
   type PendingSummary,
   pendingSummaryQuery,
+  type TransitionRow,
+  transitionOf,
+  transitionStatement,
   type VoteRow,
   voteEnds,
   voteStatement,
@@ -35,6 +38,7 @@ export async function insertApproval(on: Queryable, row: ApprovalRow): Promise<v
     `INSERT INTO approvals (${SELECTED}) VALUES (${APPROVAL_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
     APPROVAL_COLUMNS.map((c) => row[c]),
   );
+  await writeTransition(on, transitionOf(row, 'requested'));
 }
 
 export async function findApproval(on: Queryable, id: string): Promise<ApprovalRow | undefined> {
@@ -69,6 +73,19 @@ export async function decideApproval(
   now: Date,
   counter?: CounterMove,
 ): Promise<DecideOutcome> {
+  const outcome = await decideOnce(on, id, write, now, counter);
+  if (outcome.ok) await writeTransition(on, transitionOf(outcome.row, 'decided'));
+  return outcome;
+}
+
+/** The transition a step made, written in the caller's transaction (model.ts, transitionStatement). */
+async function writeTransition(on: Queryable, t: TransitionRow | undefined): Promise<void> {
+  if (!t) return;
+  const { sql, params } = transitionStatement(t, POSTGRES_MARK);
+  await on.query(sql, params);
+}
+
+async function decideOnce(on: Queryable, id: string, write: DecisionWrite, now: Date, counter?: CounterMove): Promise<DecideOutcome> {
   if (counter) {
     const { sql, params } = counterStatement(counter.credential, counter.counter, POSTGRES_MARK);
     if ((await on.query(sql, params)).rowCount !== 1) return { ok: false, reason: 'counter_moved' };
@@ -111,6 +128,9 @@ export async function claimApproval(on: Queryable, id: string, digest: string, n
      WHERE id = $2 AND status = 'approved' AND claimed_at IS NULL AND arguments_digest = $3 AND expires_at > $1 RETURNING ${SELECTED}`,
     [at, id, digest],
   );
-  if (won) return { ok: true, row: won };
+  if (won) {
+    await writeTransition(on, transitionOf(won, 'claimed'));
+    return { ok: true, row: won };
+  }
   return { ok: false, reason: claimRefusal(await findApproval(on, id), digest) };
 }

@@ -18,6 +18,9 @@ import {
   decideStatement,
   type PendingSummary,
   pendingSummaryQuery,
+  type TransitionRow,
+  transitionOf,
+  transitionStatement,
   type VoteRow,
   voteEnds,
   voteStatement,
@@ -32,6 +35,14 @@ export function insertApproval(db: Db, row: ApprovalRow): void {
      VALUES (@id, @call_id, @agent, @tool, @arguments_digest, @policy_document, @policy_sequence, @rule, @description, @approvers, @status,
        @expires_at, @decided_by, @decided_at, @reason, @signature, @signed_content, @claimed_at, @created_at, @proof, @quorum)`,
   ).run({ ...row, proof: row.proof ?? null, quorum: row.quorum ?? 1 });
+  writeTransition(db, transitionOf(row, 'requested'));
+}
+
+/** The transition a step made, written in the caller's transaction (model.ts, transitionStatement). */
+function writeTransition(db: Db, t: TransitionRow | undefined): void {
+  if (!t) return;
+  const { sql, params } = transitionStatement(t, SQLITE_MARK);
+  db.prepare(sql).run(...params);
 }
 
 export function findApproval(db: Db, id: string): ApprovalRow | undefined {
@@ -59,6 +70,12 @@ export function pendingSummary(db: Db, now: Date): PendingSummary {
  * passkey's counter moves in the same transaction (the caller's), or nothing is written.
  */
 export function decideApproval(db: Db, id: string, write: DecisionWrite, now: Date, counter?: CounterMove): DecideOutcome {
+  const outcome = decideOnce(db, id, write, now, counter);
+  if (outcome.ok) writeTransition(db, transitionOf(outcome.row, 'decided'));
+  return outcome;
+}
+
+function decideOnce(db: Db, id: string, write: DecisionWrite, now: Date, counter?: CounterMove): DecideOutcome {
   if (counter) {
     const { sql, params } = counterStatement(counter.credential, counter.counter, SQLITE_MARK);
     if (db.prepare(sql).run(...params).changes !== 1) return { ok: false, reason: 'counter_moved' };
@@ -103,6 +120,9 @@ export function claimApproval(db: Db, id: string, digest: string, now: Date): Cl
     )
     .run(at, id, digest, at).changes;
   const row = findApproval(db, id);
-  if (changes === 1 && row) return { ok: true, row };
+  if (changes === 1 && row) {
+    writeTransition(db, transitionOf(row, 'claimed'));
+    return { ok: true, row };
+  }
   return { ok: false, reason: claimRefusal(row, digest) };
 }

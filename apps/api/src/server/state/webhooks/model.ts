@@ -5,6 +5,7 @@
 // it holds its lease (leased_by, leased_until): a node that dies mid-delivery leaves a lease another takes once it
 // lapses. Pure.
 
+import type { TransitionRow } from '../approvals/model.ts';
 import type { Placeholder, Statement } from '../statement.ts';
 import { readStoredJson } from '../stored-json.ts';
 
@@ -163,6 +164,22 @@ export function insertSubscription(row: SubscriptionRow, mark: Placeholder): Sta
 }
 
 /** Writes the row unless the subscription has this event already (a transition enqueued twice, by two nodes). */
+/** The oldest transitions waiting for the fan-out. */
+export function transitionsQuery(limit: number, mark: Placeholder): Statement {
+  return {
+    sql: `SELECT event_key, approval_id, status, at FROM approval_transitions ORDER BY at, event_key LIMIT ${mark(1)}`,
+    params: [limit],
+  };
+}
+
+/** Deletes fanned-out transitions (their outbox rows written in the same transaction). */
+export function deleteTransitions(keys: readonly string[], mark: Placeholder): Statement {
+  return {
+    sql: `DELETE FROM approval_transitions WHERE event_key IN (${keys.map((_, i) => mark(i + 1)).join(', ')})`,
+    params: [...keys],
+  };
+}
+
 export function insertOutbox(row: OutboxRow, mark: Placeholder): Statement {
   return {
     sql: `INSERT INTO webhook_outbox (${OUTBOX_COLUMNS.join(', ')}) VALUES (${marks(OUTBOX_COLUMNS.length, mark)})
@@ -240,6 +257,10 @@ export interface WebhookStore {
   remove(id: string, at: string): Promise<boolean>;
   rotateSecret(id: string, secret: string): Promise<boolean>;
   enqueue(rows: readonly OutboxRow[]): Promise<void>;
+  /** The oldest approval transitions not yet fanned out (approvals/model.ts, transitionStatement), at most `limit`. */
+  transitions(limit: number): Promise<TransitionRow[]>;
+  /** Writes the outbox rows of transitions `keys` and deletes those transitions, in one transaction. */
+  fanOut(rows: readonly OutboxRow[], keys: readonly string[]): Promise<void>;
   lease(node: string, now: Date, leaseMs: number, limit: number): Promise<OutboxRow[]>;
   /** Records an attempt and the row's next state; false (nothing written) when `node` no longer holds the lease. */
   finish(attempt: AttemptRow, status: OutboxStatus, nextAt: string | null): Promise<boolean>;

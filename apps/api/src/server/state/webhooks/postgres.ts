@@ -3,11 +3,13 @@
 // the row's next state in one transaction.
 import { inTransaction } from '@tollgate/store';
 import type pg from 'pg';
+import type { TransitionRow } from '../approvals/model.ts';
 import { changesOf, rowsOf } from '../postgres-query.ts';
 import { POSTGRES_MARK } from '../statement.ts';
 import {
   type AttemptRow,
   type AttemptView,
+  deleteTransitions,
   finishAttempt,
   insertOutbox,
   insertSubscription,
@@ -17,6 +19,7 @@ import {
   recentAttempts,
   redeliver,
   type SubscriptionRow,
+  transitionsQuery,
   type WebhookStore,
 } from './model.ts';
 
@@ -57,13 +60,25 @@ export class PostgresWebhooks implements WebhookStore {
     );
   }
 
-  async enqueue(rows: readonly OutboxRow[]): Promise<void> {
-    if (rows.length === 0) return;
+  enqueue(rows: readonly OutboxRow[]): Promise<void> {
+    return this.fanOut(rows, []);
+  }
+
+  transitions(limit: number): Promise<TransitionRow[]> {
+    const s = transitionsQuery(limit, POSTGRES_MARK);
+    return rowsOf<TransitionRow>(this.pool, s.sql, s.params);
+  }
+
+  async fanOut(rows: readonly OutboxRow[], keys: readonly string[]): Promise<void> {
+    if (rows.length === 0 && keys.length === 0) return;
     await inTransaction(this.pool, async (client) => {
       for (const row of rows) {
         const s = insertOutbox(row, POSTGRES_MARK);
         await changesOf(client, s.sql, s.params);
       }
+      if (keys.length === 0) return;
+      const d = deleteTransitions(keys, POSTGRES_MARK);
+      await changesOf(client, d.sql, d.params);
     });
   }
 

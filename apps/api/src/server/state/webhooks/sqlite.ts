@@ -1,11 +1,13 @@
 // Webhook subscriptions and their outbox in SQLite (model.ts says what each statement does): the one writer of a
 // SQLite database makes the model's conditional updates enough for the lease, and each attempt is written with the
 // row's next state in one transaction.
+import type { TransitionRow } from '../approvals/model.ts';
 import type { Db } from '../db.ts';
 import { SQLITE_MARK } from '../statement.ts';
 import {
   type AttemptRow,
   type AttemptView,
+  deleteTransitions,
   finishAttempt,
   insertOutbox,
   insertSubscription,
@@ -15,6 +17,7 @@ import {
   recentAttempts,
   redeliver,
   type SubscriptionRow,
+  transitionsQuery,
   type WebhookStore,
 } from './model.ts';
 
@@ -53,12 +56,24 @@ export class SqliteWebhooks implements WebhookStore {
     return this.db.prepare('UPDATE webhook_subscriptions SET secret = ? WHERE id = ? AND removed_at IS NULL').run(secret, id).changes > 0;
   }
 
-  async enqueue(rows: readonly OutboxRow[]): Promise<void> {
+  enqueue(rows: readonly OutboxRow[]): Promise<void> {
+    return this.fanOut(rows, []);
+  }
+
+  async transitions(limit: number): Promise<TransitionRow[]> {
+    const s = transitionsQuery(limit, SQLITE_MARK);
+    return this.db.prepare(s.sql).all(...s.params) as TransitionRow[];
+  }
+
+  async fanOut(rows: readonly OutboxRow[], keys: readonly string[]): Promise<void> {
     this.db.transaction(() => {
       for (const row of rows) {
         const s = insertOutbox(row, SQLITE_MARK);
         this.db.prepare(s.sql).run(...s.params);
       }
+      if (keys.length === 0) return;
+      const d = deleteTransitions(keys, SQLITE_MARK);
+      this.db.prepare(d.sql).run(...d.params);
     })();
   }
 
