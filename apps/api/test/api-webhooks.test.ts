@@ -260,6 +260,43 @@ describe('deliveries', () => {
     await s.call('DELETE', `/v1/webhooks/${sub.id}`, { key: s.key('owner') });
   });
 
+  it('tells every deny to a subscription that asks for them, once each, filtered, without the arguments', async () => {
+    const before = await s.call('POST', '/v1/agents/support-bot/calls', {
+      key: s.key('agent'),
+      body: { tool: 'issue_refund', arguments: { amount: '9000', order: 'D-0' } },
+    });
+    expect(before.json.decision).toBe('deny');
+    later(1000);
+    const sub = await subscribe('/denies', { events: ['decision.denied'] });
+    const elsewhere = await subscribe('/denies-other', { events: ['decision.denied'], filters: { agents: ['another-bot'] } });
+    const denied: string[] = [];
+    for (const amount of ['5000', '7000.5']) {
+      const r = await s.call('POST', '/v1/agents/support-bot/calls', {
+        key: s.key('agent'),
+        body: { tool: 'issue_refund', arguments: { amount, order: 'D-SECRET' } },
+      });
+      expect(r.json.decision).toBe('deny');
+      denied.push(r.json.call_id);
+    }
+    // A held call is no deny.
+    await held();
+    await deliveredTo('/denies', 2);
+    const told = [0, 1].map((i) => verified(sub.secret, '/denies', i));
+    expect(told.map((b) => b.data.call_id).sort()).toEqual([...denied].sort());
+    expect(told[0]).toMatchObject({ type: 'decision.denied', data: { agent: 'support-bot', tool: 'issue_refund' } });
+    expect(told[0]?.data.rule).toEqual(expect.any(String));
+    expect(Object.keys(told[0]?.data.versions ?? {})).toContain('policies/refunds.policy.json');
+    for (const got of receiver.at('/denies')) expect(got.body).not.toContain('D-SECRET');
+    // Read again at later ticks, as the cursor settles past them: told once still.
+    await worker.tick();
+    later(60_000);
+    await worker.tick();
+    await worker.tick();
+    expect(receiver.at('/denies')).toHaveLength(2);
+    expect(receiver.at('/denies-other')).toHaveLength(0);
+    for (const x of [sub, elsewhere]) await s.call('DELETE', `/v1/webhooks/${x.id}`, { key: s.key('owner') });
+  });
+
   it('posts Slack-shaped bodies for format slack', async () => {
     const sub = await subscribe('/slack', { events: ['approval.pending'], format: 'slack' });
     await held();

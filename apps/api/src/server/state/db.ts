@@ -288,13 +288,19 @@ export const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX webhook_attempts_by_subscription ON webhook_attempts (subscription_id, at, seq);`,
   // Each approval transition, written in the transaction that makes it, until the webhook fan-out has turned it
-  // into outbox rows (docs/webhooks.md, "The outbox"; webhooks/outbox.ts).
+  // into outbox rows (docs/webhooks.md, "The outbox"; webhooks/outbox.ts); the cursor of the every-deny fan-out
+  // (webhooks/denies.ts) and the index it reads denied calls by, in write order.
   `CREATE TABLE approval_transitions (
      event_key TEXT PRIMARY KEY,
      approval_id TEXT NOT NULL,
      status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'claimed')),
      at TEXT NOT NULL
-   );`,
+   );
+   CREATE TABLE webhook_cursors (
+     name TEXT PRIMARY KEY,
+     position INTEGER NOT NULL
+   );
+   CREATE INDEX decisions_denied ON decisions (decision) WHERE decision = 'deny';`,
 ];
 
 /**

@@ -335,13 +335,19 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
      at TEXT COLLATE "C" NOT NULL
    );
    CREATE INDEX webhook_attempts_by_subscription ON webhook_attempts (subscription_id, at, seq);`,
-  // Each approval transition until the webhook fan-out has turned it into outbox rows, as SQLite keeps it (db.ts).
+  // Each approval transition until the webhook fan-out has turned it into outbox rows, and the cursor of the
+  // every-deny fan-out over the denied calls, as SQLite keeps them (db.ts).
   `CREATE TABLE approval_transitions (
      event_key TEXT COLLATE "C" PRIMARY KEY,
      approval_id TEXT COLLATE "C" NOT NULL,
      status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'claimed')),
      at TEXT COLLATE "C" NOT NULL
-   );`,
+   );
+   CREATE TABLE webhook_cursors (
+     name TEXT COLLATE "C" PRIMARY KEY,
+     position BIGINT NOT NULL
+   );
+   CREATE INDEX decisions_denied ON decisions (rowid) WHERE decision = 'deny';`,
 ];
 
 /** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */

@@ -2,11 +2,13 @@
 // (state/webhooks/model.ts's leaseDue: each row one node's at a time), sends each with a bounded concurrency
 // (send.ts: checked URL, pinned address, timeout, bounded read), records every attempt with the row's next state
 // (delivered, a retry at the next backoff with jitter, or failed once the schedule is spent), and sweeps requests
-// that expired undecided into the outbox, after fanning out the transitions no node has (outbox.ts). `serve` runs one;
+// that expired undecided into the outbox, after fanning out the transitions no node has (outbox.ts) and the denies
+// written since its last tick (denies.ts). `serve` runs one;
 // `mcp` does not (its transitions are fanned out all the same, and a serve node delivers them).
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import { LEASE_MS, nextAttemptAt, type OutboxRow } from '../state/webhooks/model.ts';
+import { fanOutDenies } from './denies.ts';
 import { type OutboundPolicy, outboundPolicyOf } from './outbound-url.ts';
 import { fanOutTransitions, sweepExpired } from './outbox.ts';
 import { sendOnce } from './send.ts';
@@ -39,6 +41,8 @@ export class DeliveryWorker {
   private stopped = false;
   /** The expired requests this node has enqueued (outbox.ts, sweepExpired). */
   private readonly expirySeen = new Map<string, string>();
+  /** The denies this node has enqueued that the cursor has not passed (denies.ts). */
+  private readonly deniesSeen = new Map<string, number>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -86,9 +90,10 @@ export class DeliveryWorker {
     await this.ticking;
   }
 
-  /** One round: fan out the transitions left, sweep expiries, then lease and send what is due; answers the attempts made. */
+  /** One round: fan out transitions and denies, sweep expiries, then lease and send what is due; answers the attempts made. */
   async tick(): Promise<number> {
     await fanOutTransitions(this.ctx);
+    await fanOutDenies(this.ctx, this.ctx.now(), this.deniesSeen);
     await sweepExpired(this.ctx, this.ctx.now(), this.expirySeen);
     let made = 0;
     for (;;) {

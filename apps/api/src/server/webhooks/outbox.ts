@@ -35,7 +35,7 @@ async function outboxRowsOf(
   const type = `approval.${status}`;
   const row = await ctx.state.findApproval(id);
   if (!row) return [];
-  const call = { agent: row.agent, tool: row.tool, policy: row.policy_document };
+  const call = { agent: row.agent, tool: row.tool, policies: [row.policy_document] };
   const when = at.toISOString();
   // A subscription hears what happens after it is made, not an expiry the sweep finds from before it.
   const hearing = subscriptions.filter((s) => s.created_at <= when && hears(s, type, call));

@@ -2,7 +2,8 @@
 // data) or Slack's incoming-webhook body (text and blocks). The call's arguments only when the subscription asks for
 // them, written as stored (writeJson keeps numbers as written); never a key or a secret. Pure.
 import type { ApprovalRow } from '../state/approvals/model.ts';
-import type { SubscriptionRow } from '../state/webhooks/model.ts';
+import { readStoredJson } from '../state/stored-json.ts';
+import type { DeniedRow, SubscriptionRow } from '../state/webhooks/model.ts';
 
 export interface ApprovalFacts {
   row: ApprovalRow;
@@ -38,6 +39,40 @@ function standardText(type: string, at: string, facts: ApprovalFacts, withArgume
   // The arguments go in as the server stored them, so a number an agent wrote is sent as written.
   const args = withArguments ? `,"arguments":${facts.argumentsText ?? 'null'}` : '';
   return `{"type":${JSON.stringify(type)},"timestamp":${JSON.stringify(at)},"data":${data}${args}}`;
+}
+
+/** What a `decision.denied` event says of a call the gate denied. */
+export interface DenialFacts {
+  row: DeniedRow;
+  /** The console's decisions page, when the operator named the console's address. */
+  consoleUrl: string | null;
+}
+
+/** The body of `decision.denied` sent to `sub`, as JSON text; its time is the decision's. */
+export function denialPayloadText(sub: SubscriptionRow, facts: DenialFacts): string {
+  const { row } = facts;
+  if (sub.format === 'slack') {
+    const text = `Tollgate: ${row.agent} calling ${row.tool} was denied`;
+    const why = [`*Rule:* ${row.rule ?? '(none named)'}`, `*Code:* ${row.code ?? '(none)'}`, `*Call:* ${row.call_id}`];
+    const blocks: unknown[] = [
+      { type: 'section', text: { type: 'mrkdwn', text: `*${escapeSlack(text)}*` } },
+      { type: 'section', text: { type: 'mrkdwn', text: why.map(escapeSlack).join('\n') } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: `decision.denied · ${row.created_at}` }] },
+    ];
+    return JSON.stringify({ text, blocks });
+  }
+  const data = JSON.stringify({
+    call_id: row.call_id,
+    agent: row.agent,
+    tool: row.tool,
+    rule: row.rule,
+    code: row.code,
+    // The documents and versions that decided it, as recorded (a map of path to version).
+    versions: readStoredJson(row.versions) ?? null,
+    console_url: facts.consoleUrl,
+  });
+  const args = sub.include_arguments === 1 ? `,"arguments":${row.arguments ?? 'null'}` : '';
+  return `{"type":"decision.denied","timestamp":${JSON.stringify(row.created_at)},"data":${data}${args}}`;
 }
 
 const SAID: Record<string, string> = {

@@ -9,7 +9,14 @@ import type { TransitionRow } from '../approvals/model.ts';
 import type { Placeholder, Statement } from '../statement.ts';
 import { readStoredJson } from '../stored-json.ts';
 
-export const WEBHOOK_EVENTS = ['approval.pending', 'approval.approved', 'approval.denied', 'approval.expired', 'approval.claimed'] as const;
+export const WEBHOOK_EVENTS = [
+  'approval.pending',
+  'approval.approved',
+  'approval.denied',
+  'approval.expired',
+  'approval.claimed',
+  'decision.denied',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export type WebhookFormat = 'standard' | 'slack';
@@ -104,13 +111,13 @@ export function filtersOf(row: SubscriptionRow): WebhookFilters {
   return { agents: [] };
 }
 
-/** Whether a subscription hears `event` of a call by `agent` of `tool` held by `policy`. */
-export function hears(row: SubscriptionRow, event: string, call: { agent: string; tool: string; policy: string }): boolean {
+/** Whether a subscription hears `event` of a call by `agent` of `tool` decided under `policies` (any of them). */
+export function hears(row: SubscriptionRow, event: string, call: { agent: string; tool: string; policies: readonly string[] }): boolean {
   if (row.removed_at !== null || !eventsOf(row).includes(event)) return false;
   const f = filtersOf(row);
   if (f.agents && !f.agents.includes(call.agent)) return false;
   if (f.tools && !f.tools.includes(call.tool)) return false;
-  if (f.policies && !f.policies.includes(call.policy)) return false;
+  if (f.policies && !call.policies.some((p) => f.policies?.includes(p))) return false;
   return true;
 }
 
@@ -164,6 +171,58 @@ export function insertSubscription(row: SubscriptionRow, mark: Placeholder): Sta
 }
 
 /** Writes the row unless the subscription has this event already (a transition enqueued twice, by two nodes). */
+/** A denied call as the `decision.denied` fan-out reads it (webhooks/denies.ts), `seq` its place in write order. */
+export interface DeniedRow {
+  seq: number;
+  call_id: string;
+  agent: string;
+  tool: string;
+  rule: string | null;
+  code: string | null;
+  versions: string;
+  arguments: string | null;
+  created_at: string;
+}
+
+/** The cursor of the `decision.denied` fan-out in webhook_cursors. */
+export const DENY_CURSOR = 'decision.denied';
+
+/**
+ * Denied calls written after `seq`, in write order: SQLite's rowid and PostgreSQL's `rowid` are given as each row is
+ * inserted, so a decision written late (its batch retried) is placed late, never behind the cursor.
+ */
+export function deniesAfter(seq: number, limit: number, mark: Placeholder): Statement {
+  return {
+    sql: `SELECT rowid AS seq, call_id, agent, tool, rule, code, versions, arguments, created_at FROM decisions
+          WHERE decision = 'deny' AND rowid > ${mark(1)} ORDER BY rowid LIMIT ${mark(2)}`,
+    params: [seq, limit],
+  };
+}
+
+/** The last denied call written before `at`: where a cursor made at `at` starts. */
+export function lastDenyBefore(at: string, mark: Placeholder): Statement {
+  return {
+    sql: `SELECT COALESCE(MAX(rowid), 0) AS seq FROM decisions WHERE decision = 'deny' AND created_at < ${mark(1)}`,
+    params: [at],
+  };
+}
+
+/** Makes cursor `name` at `position` unless it exists; a second node's start changes nothing. */
+export function startCursor(name: string, position: number, mark: Placeholder): Statement {
+  return {
+    sql: `INSERT INTO webhook_cursors (name, position) VALUES (${mark(1)}, ${mark(2)}) ON CONFLICT (name) DO NOTHING`,
+    params: [name, position],
+  };
+}
+
+/** Moves cursor `name` forward to `position` (never back: two nodes may advance it at once). */
+export function advanceCursor(name: string, position: number, mark: Placeholder): Statement {
+  return {
+    sql: `UPDATE webhook_cursors SET position = ${mark(1)} WHERE name = ${mark(2)} AND position < ${mark(3)}`,
+    params: [position, name, position],
+  };
+}
+
 /** The oldest transitions waiting for the fan-out. */
 export function transitionsQuery(limit: number, mark: Placeholder): Statement {
   return {
@@ -257,6 +316,13 @@ export interface WebhookStore {
   remove(id: string, at: string): Promise<boolean>;
   rotateSecret(id: string, secret: string): Promise<boolean>;
   enqueue(rows: readonly OutboxRow[]): Promise<void>;
+  /** Cursor `name`'s position, or undefined before it is started. */
+  cursor(name: string): Promise<number | undefined>;
+  /** Starts cursor `name` at the last denied call written before `at` (unless it exists); answers its position. */
+  startDenyCursor(at: string): Promise<number>;
+  advanceCursor(name: string, position: number): Promise<void>;
+  /** Denied calls written after `seq`, in write order, at most `limit`. */
+  denies(seq: number, limit: number): Promise<DeniedRow[]>;
   /** The oldest approval transitions not yet fanned out (approvals/model.ts, transitionStatement), at most `limit`. */
   transitions(limit: number): Promise<TransitionRow[]>;
   /** Writes the outbox rows of transitions `keys` and deletes those transitions, in one transaction. */

@@ -9,16 +9,22 @@ import { POSTGRES_MARK } from '../statement.ts';
 import {
   type AttemptRow,
   type AttemptView,
+  advanceCursor,
+  DENY_CURSOR,
+  type DeniedRow,
   deleteTransitions,
+  deniesAfter,
   finishAttempt,
   insertOutbox,
   insertSubscription,
+  lastDenyBefore,
   leaseDue,
   type OutboxRow,
   type OutboxStatus,
   recentAttempts,
   redeliver,
   type SubscriptionRow,
+  startCursor,
   transitionsQuery,
   type WebhookStore,
 } from './model.ts';
@@ -62,6 +68,36 @@ export class PostgresWebhooks implements WebhookStore {
 
   enqueue(rows: readonly OutboxRow[]): Promise<void> {
     return this.fanOut(rows, []);
+  }
+
+  async cursor(name: string): Promise<number | undefined> {
+    const [row] = await rowsOf<{ position: string | number }>(this.pool, 'SELECT position FROM webhook_cursors WHERE name = $1', [name]);
+    return row === undefined ? undefined : Number(row.position);
+  }
+
+  startDenyCursor(at: string): Promise<number> {
+    return inTransaction(this.pool, async (client) => {
+      const last = lastDenyBefore(at, POSTGRES_MARK);
+      const [found] = await rowsOf<{ seq: string | number }>(client, last.sql, last.params);
+      const start = startCursor(DENY_CURSOR, Number(found?.seq ?? 0), POSTGRES_MARK);
+      await changesOf(client, start.sql, start.params);
+      const [row] = await rowsOf<{ position: string | number }>(client, 'SELECT position FROM webhook_cursors WHERE name = $1', [
+        DENY_CURSOR,
+      ]);
+      return Number(row?.position ?? 0);
+    });
+  }
+
+  async advanceCursor(name: string, position: number): Promise<void> {
+    const s = advanceCursor(name, position, POSTGRES_MARK);
+    await changesOf(this.pool, s.sql, s.params);
+  }
+
+  async denies(seq: number, limit: number): Promise<DeniedRow[]> {
+    const s = deniesAfter(seq, limit, POSTGRES_MARK);
+    const rows = await rowsOf<DeniedRow & { seq: string | number }>(this.pool, s.sql, s.params);
+    // BIGSERIAL reads as text; positions stay well inside a double's exact integers.
+    return rows.map((r) => ({ ...r, seq: Number(r.seq) }));
   }
 
   transitions(limit: number): Promise<TransitionRow[]> {

@@ -7,16 +7,22 @@ import { SQLITE_MARK } from '../statement.ts';
 import {
   type AttemptRow,
   type AttemptView,
+  advanceCursor,
+  DENY_CURSOR,
+  type DeniedRow,
   deleteTransitions,
+  deniesAfter,
   finishAttempt,
   insertOutbox,
   insertSubscription,
+  lastDenyBefore,
   leaseDue,
   type OutboxRow,
   type OutboxStatus,
   recentAttempts,
   redeliver,
   type SubscriptionRow,
+  startCursor,
   transitionsQuery,
   type WebhookStore,
 } from './model.ts';
@@ -58,6 +64,31 @@ export class SqliteWebhooks implements WebhookStore {
 
   enqueue(rows: readonly OutboxRow[]): Promise<void> {
     return this.fanOut(rows, []);
+  }
+
+  async cursor(name: string): Promise<number | undefined> {
+    const row = this.db.prepare('SELECT position FROM webhook_cursors WHERE name = ?').get(name) as { position: number } | undefined;
+    return row?.position;
+  }
+
+  async startDenyCursor(at: string): Promise<number> {
+    return this.db.transaction(() => {
+      const last = lastDenyBefore(at, SQLITE_MARK);
+      const { seq } = this.db.prepare(last.sql).get(...last.params) as { seq: number };
+      const start = startCursor(DENY_CURSOR, seq, SQLITE_MARK);
+      this.db.prepare(start.sql).run(...start.params);
+      return (this.db.prepare('SELECT position FROM webhook_cursors WHERE name = ?').get(DENY_CURSOR) as { position: number }).position;
+    })();
+  }
+
+  async advanceCursor(name: string, position: number): Promise<void> {
+    const s = advanceCursor(name, position, SQLITE_MARK);
+    this.db.prepare(s.sql).run(...s.params);
+  }
+
+  async denies(seq: number, limit: number): Promise<DeniedRow[]> {
+    const s = deniesAfter(seq, limit, SQLITE_MARK);
+    return this.db.prepare(s.sql).all(...s.params) as DeniedRow[];
   }
 
   async transitions(limit: number): Promise<TransitionRow[]> {
