@@ -57,7 +57,7 @@ export async function fanOutDenies(ctx: AppContext, now: Date = ctx.now(), seen:
   if (subscriptions.length === 0) return 0;
   const store = ctx.state.webhooks;
   // The cursor starts where the earliest of these subscriptions was made: none hears a deny from before it.
-  const earliest = subscriptions.reduce((a, s) => (s.created_at < a ? s.created_at : a), subscriptions[0]?.created_at as string);
+  const earliest = subscriptions.map((s) => s.created_at).sort()[0] as string;
   let position = (await store.cursor(DENY_CURSOR)) ?? (await store.startDenyCursor(earliest));
   const settled = new Date(now.getTime() - LAG_MS).toISOString();
   let written = 0;

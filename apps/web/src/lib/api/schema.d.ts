@@ -2495,7 +2495,14 @@ export interface components {
     Webhook: {
       id: string;
       url: string;
-      events: ('approval.pending' | 'approval.approved' | 'approval.denied' | 'approval.expired' | 'approval.claimed')[];
+      events: (
+        | 'approval.pending'
+        | 'approval.approved'
+        | 'approval.denied'
+        | 'approval.expired'
+        | 'approval.claimed'
+        | 'decision.denied'
+      )[];
       filters: components['schemas']['WebhookFilters'];
       include_arguments: boolean;
       /** @enum {string} */
@@ -2505,7 +2512,14 @@ export interface components {
     };
     WebhookBody: {
       url: string;
-      events: ('approval.pending' | 'approval.approved' | 'approval.denied' | 'approval.expired' | 'approval.claimed')[];
+      events: (
+        | 'approval.pending'
+        | 'approval.approved'
+        | 'approval.denied'
+        | 'approval.expired'
+        | 'approval.claimed'
+        | 'decision.denied'
+      )[];
       filters?: components['schemas']['WebhookFilters'];
       /** @description The held call's arguments in the payload (default false). */
       include_arguments?: boolean;

@@ -18,5 +18,6 @@ export const EVENTS = [
   'approval.denied',
   'approval.expired',
   'approval.claimed',
+  'decision.denied',
 ] as const satisfies readonly WebhookEvent[];
 export const ALL_EVENTS: Exactly<typeof EVENTS, WebhookEvent> = EVENTS;
