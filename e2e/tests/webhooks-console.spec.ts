@@ -28,9 +28,10 @@ function subscriptionRow(page: Page, url: string) {
   return page.getByRole('table', { name: 'Webhook subscriptions, oldest first' }).getByRole('row').filter({ hasText: url });
 }
 
-async function subscribe(page: Page, url: string): Promise<void> {
+async function subscribe(page: Page, url: string, agents = ''): Promise<void> {
   const form = page.getByRole('form', { name: 'New subscription' });
   await form.getByLabel('URL (https)').fill(url);
+  await form.getByLabel('Agents').fill(agents);
   await form.getByRole('button', { name: 'Subscribe' }).click();
 }
 
@@ -44,7 +45,8 @@ test('the admin subscribes a URL, sees its secret once, its delivery attempts, r
   await subscribe(page, 'https://127.0.0.1/hook');
   await expect(page.getByRole('form', { name: 'New subscription' }).getByRole('alert')).toContainText('WEBHOOK_URL_REFUSED');
 
-  await subscribe(page, url);
+  // Told only of support-bot's calls (the call held below is one).
+  await subscribe(page, url, 'support-bot');
   const panel = page.getByRole('region', { name: /signing secret for/i });
   await expect(panel).toContainText('This is the only time you will see this secret.');
   await expect(panel.getByRole('heading')).toBeFocused();
@@ -53,6 +55,7 @@ test('the admin subscribes a URL, sees its secret once, its delivery attempts, r
   const row = subscriptionRow(page, url);
   await expect(row).toContainText('approval.pending');
   await expect(row).toContainText('Standard');
+  await expect(row).toContainText('agents: support-bot');
   expect(await seriousViolations(page)).toEqual([]);
   await panel.getByRole('button', { name: 'Close' }).click();
   await expect(panel).toHaveCount(0);

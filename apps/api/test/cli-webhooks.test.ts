@@ -25,6 +25,14 @@ describe('tollgate webhooks', () => {
       'approval.pending',
       '--event',
       'approval.approved',
+      '--event',
+      'decision.denied',
+      '--for-agent',
+      'support-bot',
+      '--for-tool',
+      'issue_refund',
+      '--for-agent',
+      'billing-bot',
       '--format',
       'slack',
       '--data',
@@ -33,11 +41,23 @@ describe('tollgate webhooks', () => {
     );
     expect(added.code).toBe(0);
     const made = JSON.parse(added.stdout);
-    expect(made).toMatchObject({ url: 'https://93.184.216.34/hook', events: ['approval.pending', 'approval.approved'], format: 'slack' });
+    expect(made).toMatchObject({
+      url: 'https://93.184.216.34/hook',
+      events: ['approval.pending', 'approval.approved', 'decision.denied'],
+      format: 'slack',
+      filters: { agents: ['support-bot', 'billing-bot'], tools: ['issue_refund'] },
+    });
     expect(made.secret).toMatch(/^whsec_/);
     const listed = await runCli('webhooks', 'list', '--data', data, '--json');
     expect(listed.code).toBe(0);
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: made.id, created_by: 'operator', include_arguments: false })]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({
+        id: made.id,
+        created_by: 'operator',
+        include_arguments: false,
+        filters: { agents: ['support-bot', 'billing-bot'], tools: ['issue_refund'] },
+      }),
+    ]);
     expect(listed.stdout).not.toContain(made.secret);
     expect((await runCli('webhooks', 'remove', made.id, '--data', data)).code).toBe(0);
     expect(JSON.parse((await runCli('webhooks', 'list', '--data', data, '--json')).stdout)).toEqual([]);

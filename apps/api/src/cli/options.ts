@@ -31,8 +31,12 @@ const OPTIONS = {
   role: { type: 'string' },
   agent: { type: 'string' },
   grant: { type: 'string', multiple: true },
-  // webhooks add (commands/webhooks.ts): the events, the body's format, whether the arguments go too.
+  // webhooks add (commands/webhooks.ts): the events, the body's format, whether the arguments go too, and the
+  // agents, tools and policy documents a subscription is told of.
   event: { type: 'string', multiple: true },
+  'for-agent': { type: 'string', multiple: true },
+  'for-tool': { type: 'string', multiple: true },
+  'for-policy': { type: 'string', multiple: true },
   format: { type: 'string' },
   'include-arguments': { type: 'boolean' },
   name: { type: 'string' },

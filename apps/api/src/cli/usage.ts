@@ -68,9 +68,10 @@ Usage:
       Changes a member's role (their keys' grants follow); the last owner stays an owner (LAST_OWNER, exit 1).
   tollgate members remove NAME (--data DIR | --database URL) [--json]
       Removes a member and revokes their keys; never the last owner (LAST_OWNER, exit 1).
-  tollgate webhooks add URL --event EVENT... (--data DIR | --database URL) [--format standard|slack] [--include-arguments] [--json]
-      Subscribes URL to approval events (approval.pending, .approved, .denied, .expired, .claimed); prints the
-      signing secret once. https only, and no loopback or private address, unless TOLLGATE_WEBHOOKS_ALLOW_HTTP=1
+  tollgate webhooks add URL --event EVENT... (--data DIR | --database URL) [--for-agent NAME]... [--for-tool NAME]...
+      [--for-policy DOC]... [--format standard|slack] [--include-arguments] [--json]
+      Subscribes URL to approval events (approval.pending, .approved, .denied, .expired, .claimed) or every deny
+      (decision.denied), only of the agents, tools or policies given; prints the signing secret once. https only, and no loopback or private address, unless TOLLGATE_WEBHOOKS_ALLOW_HTTP=1
       or TOLLGATE_WEBHOOKS_ALLOW_PRIVATE=1 (WEBHOOK_URL_REFUSED, exit 1; docs/webhooks.md).
   tollgate webhooks list (--data DIR | --database URL) [--json]
       Lists the subscriptions (never their secrets).

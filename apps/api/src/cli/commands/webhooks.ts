@@ -1,7 +1,13 @@
 // tollgate webhooks add|list|remove: webhook subscriptions made by the operator on the data folder's tollgate.db or
 // the PostgreSQL database nodes share, as `tollgate keys` works (docs/webhooks.md). The secret is printed once, when
 // the subscription is made; the URL is checked as the API checks it (TOLLGATE_WEBHOOKS_ALLOW_HTTP, _ALLOW_PRIVATE).
-import { eventsOf as subscribedEvents, WEBHOOK_EVENTS, type WebhookEvent } from '../../server/state/webhooks/model.ts';
+import {
+  filtersOf as storedFilters,
+  eventsOf as subscribedEvents,
+  WEBHOOK_EVENTS,
+  type WebhookEvent,
+  type WebhookFilters,
+} from '../../server/state/webhooks/model.ts';
 import { outboundPolicyOf } from '../../server/webhooks/outbound-url.ts';
 import { subscribe, unsubscribe } from '../../server/webhooks/subscriptions.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
@@ -20,6 +26,23 @@ function eventsOf(options: ParsedOptions): WebhookEvent[] {
   return events as WebhookEvent[];
 }
 
+/** The filters --for-agent, --for-tool and --for-policy give, as the API takes them (each name 1-200 characters, 100 a list). */
+function filtersOf(options: ParsedOptions): WebhookFilters {
+  const filters: WebhookFilters = {};
+  for (const [flag, key] of [
+    ['for-agent', 'agents'],
+    ['for-tool', 'tools'],
+    ['for-policy', 'policies'],
+  ] as const) {
+    const names = [...new Set((options[flag] ?? []) as string[])];
+    if (names.length === 0) continue;
+    if (names.length > 100) throw new CliError('USAGE', `--${flag} is given at most 100 times`);
+    for (const n of names) if (n.length < 1 || n.length > 200) throw new CliError('USAGE', `--${flag} is 1 to 200 characters`);
+    filters[key] = names;
+  }
+  return filters;
+}
+
 export async function webhooksAdd(rest: string[], options: ParsedOptions, io: CliIo): Promise<number> {
   const url = one(rest, 'URL');
   const events = eventsOf(options);
@@ -29,7 +52,7 @@ export async function webhooksAdd(rest: string[], options: ParsedOptions, io: Cl
   try {
     const made = await subscribe(
       state,
-      { url, events, format, include_arguments: options['include-arguments'] === true },
+      { url, events, format, include_arguments: options['include-arguments'] === true, filters: filtersOf(options) },
       OPERATOR,
       new Date(),
       outboundPolicyOf(),
@@ -42,7 +65,9 @@ export async function webhooksAdd(rest: string[], options: ParsedOptions, io: Cl
       );
     }
     const { row } = made;
-    if (options.json) io.stdout.write(`${JSON.stringify({ id: row.id, url: row.url, events, format, secret: row.secret }, null, 2)}\n`);
+    const filters = filtersOf(options);
+    if (options.json)
+      io.stdout.write(`${JSON.stringify({ id: row.id, url: row.url, events, format, filters, secret: row.secret }, null, 2)}\n`);
     else io.stdout.write(`${row.id}  ${row.url}  ${events.join(',')}\nsecret (shown once): ${row.secret}\n`);
     return EXIT_OK;
   } finally {
@@ -59,6 +84,7 @@ export async function webhooksList(options: ParsedOptions, io: CliIo): Promise<n
       events: subscribedEvents(r),
       format: r.format,
       include_arguments: r.include_arguments === 1,
+      filters: storedFilters(r),
       created_at: r.created_at,
       created_by: r.created_by,
     }));

@@ -40,6 +40,34 @@ describe('newWebhookBody', () => {
     });
   });
 
+  it('sends the filters typed, each name once, and none for empty fields', () => {
+    const made = newWebhookBody({
+      ...EMPTY_WEBHOOK_FORM,
+      url: 'https://a.example',
+      agents: ' support-bot, billing-bot  support-bot ',
+      tools: '',
+      policies: 'policies/refunds.policy.json',
+    });
+    expect(made).toEqual({
+      body: {
+        url: 'https://a.example',
+        events: ['approval.pending'],
+        format: 'standard',
+        include_arguments: false,
+        filters: { agents: ['support-bot', 'billing-bot'], policies: ['policies/refunds.policy.json'] },
+      },
+    });
+    expect(newWebhookBody({ ...EMPTY_WEBHOOK_FORM, url: 'https://a.example', agents: ' , ' })).not.toHaveProperty('body.filters');
+  });
+
+  it('refuses a filter the server would refuse: over 100 names, or a name over 200 characters', () => {
+    const many = Array.from({ length: 101 }, (_, i) => `a${i}`).join(',');
+    expect(newWebhookBody({ ...EMPTY_WEBHOOK_FORM, url: 'https://a.example', tools: many })).toEqual({
+      problem: 'Name at most 100 tools.',
+    });
+    expect(newWebhookBody({ ...EMPTY_WEBHOOK_FORM, url: 'https://a.example', agents: 'x'.repeat(201) })).toHaveProperty('problem');
+  });
+
   it('leaves the URL for the server to judge', () => {
     expect(newWebhookBody({ ...EMPTY_WEBHOOK_FORM, url: 'http://127.0.0.1/x' })).toHaveProperty('body');
   });

@@ -20,9 +20,30 @@ export interface NewWebhookForm {
   events: readonly WebhookEvent[];
   format: WebhookFormat;
   includeArguments: boolean;
+  /** The filters as typed: names separated by commas or spaces; an empty field lets any through. */
+  agents?: string;
+  tools?: string;
+  policies?: string;
 }
 
-export const EMPTY_WEBHOOK_FORM: NewWebhookForm = { url: '', events: ['approval.pending'], format: 'standard', includeArguments: false };
+export const EMPTY_WEBHOOK_FORM: NewWebhookForm = {
+  url: '',
+  events: ['approval.pending'],
+  format: 'standard',
+  includeArguments: false,
+  agents: '',
+  tools: '',
+  policies: '',
+};
+
+/** The filter lists the server takes at most (POST /v1/webhooks: 100 names of at most 200 characters each). */
+const MAX_NAMES = 100;
+const MAX_NAME = 200;
+
+/** A filter field's names, in the order typed, each once. Example: `namesOf(' a, b  a ')` is `['a', 'b']`. */
+export function namesOf(text: string | undefined): string[] {
+  return [...new Set((text ?? '').split(/[\s,]+/).filter((name) => name !== ''))];
+}
 
 /**
  * The body POST /v1/webhooks is sent, or what is missing. Only what the form can judge alone is checked here:
@@ -37,7 +58,18 @@ export function newWebhookBody(form: NewWebhookForm): { body: WebhookBody } | { 
   if (url === '') return { problem: 'The URL is needed.' };
   if (form.events.length === 0) return { problem: 'Tick at least one event.' };
   const events = EVENTS.filter((event) => form.events.includes(event));
-  return { body: { url, events, format: form.format, include_arguments: form.includeArguments } };
+  const filters: NonNullable<WebhookBody['filters']> = {};
+  for (const name of ['agents', 'tools', 'policies'] as const) {
+    const names = namesOf(form[name]);
+    if (names.length === 0) continue;
+    if (names.length > MAX_NAMES) return { problem: `Name at most ${MAX_NAMES} ${name}.` };
+    const long = names.find((n) => n.length > MAX_NAME);
+    if (long !== undefined) return { problem: `${long.slice(0, 20)}… is longer than ${MAX_NAME} characters.` };
+    filters[name] = names;
+  }
+  const body: WebhookBody = { url, events, format: form.format, include_arguments: form.includeArguments };
+  if (Object.keys(filters).length > 0) body.filters = filters;
+  return { body };
 }
 
 /** A subscription's filters in words. Example: `filterWords({ agents: ['support-bot'] })` is `'agents: support-bot'`. */

@@ -1,5 +1,5 @@
-// New subscription (owners and admins): the URL, the events it hears, the format (standard or Slack) and whether
-// the held call's arguments go in the payload. The signing secret comes back once, to the section's panel; a URL
+// New subscription (owners and admins): the URL, the events it hears, the format (standard or Slack), whether
+// the held call's arguments go in the payload, and the agents, tools and policy documents it is told of. The signing secret comes back once, to the section's panel; a URL
 // the server refuses shows its code (WEBHOOK_URL_REFUSED).
 import { useState } from 'react';
 import { ApiRefusal } from '../../members/components/api-refusal.tsx';
@@ -79,6 +79,29 @@ export function NewWebhookForm({ onSaid, onSecret }: { onSaid: (text: string) =>
           Include the held call's arguments
         </label>
       </div>
+      <fieldset className="members-choice">
+        <legend>Only calls of (leave empty for any; names separated by commas)</legend>
+        <div className="members-form-row">
+          {(
+            [
+              ['agents', 'Agents', 'support-bot'],
+              ['tools', 'Tools', 'issue_refund'],
+              ['policies', 'Policy documents', 'policies/refunds.policy.json'],
+            ] as const
+          ).map(([name, label, example]) => (
+            <label key={name} className="field">
+              <span>{label}</span>
+              <input
+                value={form[name] ?? ''}
+                onChange={(event) => set({ [name]: event.target.value })}
+                placeholder={example}
+                autoComplete="off"
+                spellCheck={false}
+              />
+            </label>
+          ))}
+        </div>
+      </fieldset>
       <div className="actions">
         <button type="submit" className="button button-primary" aria-disabled={create.isPending}>
           Subscribe
