@@ -373,6 +373,12 @@ async function applyEdit(f: StateFixture, e: Edit, lines: readonly RecordLine[])
       for (const [place, c] of checkpoints.entries()) {
         if (names(c, target)) return { reason: 'truncated', writer: target.writer, seq: target.seq, index: null, checkpoint: place };
       }
+      // A decision whose request was claimed leaves the claim without its signed approval: the claim is named.
+      const claim = entries.find((x) => x.kind === 'approval.claimed' && x.body.id === target.body.id);
+      if (target.kind === 'approval.decided' && claim) {
+        const index = entries.indexOf(claim) - (entries.indexOf(target) < entries.indexOf(claim) ? 1 : 0);
+        return { reason: 'approval_signature', writer: claim.writer, seq: claim.seq, index };
+      }
       return 'verifies';
     }
     case 'entries swapped': {
