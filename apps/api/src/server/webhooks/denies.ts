@@ -56,8 +56,9 @@ export async function fanOutDenies(ctx: AppContext, now: Date = ctx.now(), seen:
   const subscriptions = (await ctx.state.webhooks.list()).filter((s) => eventsOf(s).includes('decision.denied'));
   if (subscriptions.length === 0) return 0;
   const store = ctx.state.webhooks;
-  // The cursor starts where the earliest of these subscriptions was made: none hears a deny from before it.
-  const earliest = subscriptions.map((s) => s.created_at).sort()[0] as string;
+  // The cursor starts at the first deny written that was decided up to LAG_MS before the earliest of these
+  // subscriptions was made (a write still open then is read too; none is told of a deny from before it).
+  const earliest = new Date(Date.parse(subscriptions.map((s) => s.created_at).sort()[0] as string) - LAG_MS).toISOString();
   let position = (await store.cursor(DENY_CURSOR)) ?? (await store.startDenyCursor(earliest));
   const settled = new Date(now.getTime() - LAG_MS).toISOString();
   let written = 0;

@@ -199,10 +199,14 @@ export function deniesAfter(seq: number, limit: number, mark: Placeholder): Stat
   };
 }
 
-/** The last denied call written before `at`: where a cursor made at `at` starts. */
-export function lastDenyBefore(at: string, mark: Placeholder): Statement {
+/**
+ * Where a deny cursor starts for denies decided from `at` on: just before the first such deny written, or past every
+ * decision written when none is yet (what is decided later is written later, past it).
+ */
+export function denyCursorStart(at: string, mark: Placeholder): Statement {
   return {
-    sql: `SELECT COALESCE(MAX(rowid), 0) AS seq FROM decisions WHERE decision = 'deny' AND created_at < ${mark(1)}`,
+    sql: `SELECT COALESCE((SELECT MIN(rowid) - 1 FROM decisions WHERE decision = 'deny' AND created_at >= ${mark(1)}),
+                          (SELECT MAX(rowid) FROM decisions), 0) AS seq`,
     params: [at],
   };
 }
@@ -318,7 +322,7 @@ export interface WebhookStore {
   enqueue(rows: readonly OutboxRow[]): Promise<void>;
   /** Cursor `name`'s position, or undefined before it is started. */
   cursor(name: string): Promise<number | undefined>;
-  /** Starts cursor `name` at the last denied call written before `at` (unless it exists); answers its position. */
+  /** Starts the deny cursor for denies decided from `at` on (unless it exists); answers its position. */
   startDenyCursor(at: string): Promise<number>;
   advanceCursor(name: string, position: number): Promise<void>;
   /** Denied calls written after `seq`, in write order, at most `limit`. */

@@ -14,10 +14,10 @@ import {
   type DeniedRow,
   deleteTransitions,
   deniesAfter,
+  denyCursorStart,
   finishAttempt,
   insertOutbox,
   insertSubscription,
-  lastDenyBefore,
   leaseDue,
   type OutboxRow,
   type OutboxStatus,
@@ -77,7 +77,7 @@ export class PostgresWebhooks implements WebhookStore {
 
   startDenyCursor(at: string): Promise<number> {
     return inTransaction(this.pool, async (client) => {
-      const last = lastDenyBefore(at, POSTGRES_MARK);
+      const last = denyCursorStart(at, POSTGRES_MARK);
       const [found] = await rowsOf<{ seq: string | number }>(client, last.sql, last.params);
       const start = startCursor(DENY_CURSOR, Number(found?.seq ?? 0), POSTGRES_MARK);
       await changesOf(client, start.sql, start.params);

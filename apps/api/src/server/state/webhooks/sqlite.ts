@@ -12,10 +12,10 @@ import {
   type DeniedRow,
   deleteTransitions,
   deniesAfter,
+  denyCursorStart,
   finishAttempt,
   insertOutbox,
   insertSubscription,
-  lastDenyBefore,
   leaseDue,
   type OutboxRow,
   type OutboxStatus,
@@ -73,7 +73,7 @@ export class SqliteWebhooks implements WebhookStore {
 
   async startDenyCursor(at: string): Promise<number> {
     return this.db.transaction(() => {
-      const last = lastDenyBefore(at, SQLITE_MARK);
+      const last = denyCursorStart(at, SQLITE_MARK);
       const { seq } = this.db.prepare(last.sql).get(...last.params) as { seq: number };
       const start = startCursor(DENY_CURSOR, seq, SQLITE_MARK);
       this.db.prepare(start.sql).run(...start.params);
