@@ -144,4 +144,12 @@ export const CLI_CODES = {
     'A template’s defaults do not make a valid draft: a bug of the template.',
     '`policy template show NAME`: the template’s defaults do not validate; a bug, report it (exit 70).',
   ),
+  WORKSPACE_EXISTS: cli(
+    'The folder `tollgate init` was given holds a workspace already.',
+    '`init`: DIR holds a workspace (`documents/` or `tollgate.db`) and `--force` is not given; nothing was made (exit 1).',
+  ),
+  FOLDER_NOT_EMPTY: cli(
+    'The folder `tollgate init` was given holds files and no workspace.',
+    '`init`: DIR holds files but no workspace; init never moves files it did not make, `--force` or not (exit 1).',
+  ),
 } as const satisfies Record<string, CodeEntry>;
