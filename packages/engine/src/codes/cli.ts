@@ -17,7 +17,7 @@ export const CLI_CODES = {
   INVALID_ARGUMENTS: cli('A call’s arguments are JSON but not an object.', '`--args` is JSON but not an object (exit 2).'),
   FILE_EXISTS: cli(
     'An output file exists already and --force is not given.',
-    '`--out` or `--examples-out` names an existing file and `--force` is not given (exit 2).',
+    '`--out`, `--examples-out`, or `init`’s `--key-out` or `--agent-key-out` names an existing file and `--force` is not given (exit 2).',
   ),
   UNWRITABLE: cli(
     'An output file or folder cannot be written; nothing partial is left.',
