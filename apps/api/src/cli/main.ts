@@ -35,6 +35,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (group === 'migrate' && command === undefined) return await (await import('./commands/migrate.ts')).migrate(values, io);
     if (group === 'import' && command === undefined) return await (await import('./commands/import.ts')).importWorkspace(values, io);
     if (group === 'export' && command === undefined) return await (await import('./commands/export.ts')).exportWorkspace(values, io);
+    if (group === 'init') {
+      // Prompts only where a person can answer: stdin and stdout both a terminal (docs/cli.md, "tollgate init").
+      const terminal = process.stdin.isTTY && process.stdout.isTTY ? { input: process.stdin, output: process.stdout } : undefined;
+      return await (await import('./commands/init.ts')).init(positionals.slice(1), values, io, terminal);
+    }
     if (group === 'mcp' && command === undefined) return await (await import('./commands/mcp.ts')).mcp(values, io);
     if (group === 'mcp' && command === 'import') {
       return await (await import('./commands/mcp-import.ts')).mcpImport(one(rest, 'FILE'), values, io);

@@ -74,6 +74,13 @@ const OPTIONS = {
   'pg-lock-timeout-ms': { type: 'string' },
   'pg-idle-in-transaction-ms': { type: 'string' },
   'pg-query-timeout-ms': { type: 'string' },
+  // init (commands/init.ts): the answers a terminal would be asked, the client file to draft from, where keys go.
+  owner: { type: 'string' },
+  template: { type: 'string' },
+  'from-mcp': { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  'key-out': { type: 'string' },
+  'agent-key-out': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

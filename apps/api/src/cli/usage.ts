@@ -32,6 +32,14 @@ Usage:
       TOLLGATE_WEBHOOKS_ALLOW_PRIVATE=1) allow http and loopback, private and link-local addresses.
       On PostgreSQL --pg-max, --pg-connect-timeout-ms, --pg-statement-timeout-ms, --pg-lock-timeout-ms,
       --pg-idle-in-transaction-ms and --pg-query-timeout-ms bound its pool (docs/deploy.md, "Sizing").
+  tollgate init [DIR] [--owner NAME] [--agent NAME] [--template NAME [--param KEY=VALUE ...] | --from-mcp FILE]
+                [--key-out FILE] [--agent-key-out FILE] [--upstream-timeout 30] [--yes] [--force] [--json]
+      Makes a workspace in DIR (.tollgate-data unless given, or TOLLGATE_DATA): an owner and one agent, each with a
+      key printed once, a catalogue, a policy from a template (support-refunds unless given; policy template list)
+      with its example suite, and the settings; --from-mcp drafts them from an MCP client's file as mcp import does.
+      Every document is a version that does not run until a person activates it; the next steps say how. Answers
+      no flag gave are asked on a terminal (--yes takes every default). Exit 0 made; 1 WORKSPACE_EXISTS (--force
+      moves it aside), FOLDER_NOT_EMPTY, UNKNOWN_TEMPLATE or a refused parameter; 2 unreadable input or usage.
   tollgate migrate --database URL [--json]
       Creates or upgrades the PostgreSQL schema (numbered migrations; safe to run again). A node refuses a
       schema older or newer than it knows. Exit 0 current, 1 the schema is newer than this Tollgate, 2 unreachable.

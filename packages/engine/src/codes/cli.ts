@@ -17,7 +17,7 @@ export const CLI_CODES = {
   INVALID_ARGUMENTS: cli('A call’s arguments are JSON but not an object.', '`--args` is JSON but not an object (exit 2).'),
   FILE_EXISTS: cli(
     'An output file exists already and --force is not given.',
-    '`--out` or `--examples-out` names an existing file and `--force` is not given (exit 2).',
+    '`--out`, `--examples-out`, or `init`’s `--key-out` or `--agent-key-out` names an existing file and `--force` is not given (exit 2).',
   ),
   UNWRITABLE: cli(
     'An output file or folder cannot be written; nothing partial is left.',
@@ -143,5 +143,13 @@ export const CLI_CODES = {
   TEMPLATE_DEFAULTS: cli(
     'A template’s defaults do not make a valid draft: a bug of the template.',
     '`policy template show NAME`: the template’s defaults do not validate; a bug, report it (exit 70).',
+  ),
+  WORKSPACE_EXISTS: cli(
+    'The folder `tollgate init` was given holds a workspace already.',
+    '`init`: DIR holds a workspace (`documents/` or `tollgate.db`) and `--force` is not given; nothing was made (exit 1).',
+  ),
+  FOLDER_NOT_EMPTY: cli(
+    'The folder `tollgate init` was given holds files and no workspace.',
+    '`init`: DIR holds files but no workspace; init never moves files it did not make, `--force` or not (exit 1).',
   ),
 } as const satisfies Record<string, CodeEntry>;

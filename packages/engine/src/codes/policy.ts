@@ -231,7 +231,7 @@ export const POLICY_ONLY_CODES = {
     policyKind: 'template',
     in: {
       policy: 'No template has the given name; the message lists the templates.',
-      cli: '`policy template show NAME`: no template has the name (exit 1).',
+      cli: '`policy template show NAME`, `init --template NAME`: no template has the name (exit 1).',
     },
   },
   UNKNOWN_PARAMETER: {

@@ -18,7 +18,7 @@ import { type Diagnostic, diagnosticJson, formatDiagnostic, placeProblems, readJ
 import { type EditImpact, EditSeam, type EditWriter, engineValidators, type ProposedEdit, StoreError, saveEdit } from '@tollgate/store';
 import type { AppContext } from '../../server/context.ts';
 import { UpstreamError, UpstreamPool } from '../../server/mcp/upstream-pool.ts';
-import { openContext } from '../../server/sqlite-context.ts';
+import { openContext, type SqliteAppContext } from '../../server/sqlite-context.ts';
 import { recordListed } from '../../server/state/tools/sqlite.ts';
 import { dataFolderToWrite } from '../data-folder.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, refusedInput } from '../io.ts';
@@ -36,15 +36,15 @@ import {
   upstreamsTextAfresh,
 } from './mcp-import-drafts.ts';
 
-const AGENT_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+export const AGENT_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const DEFAULT_AGENT = 'mcp-agent';
 const DEFAULT_TIMEOUT_SECONDS = 30;
 const AUTHOR = { kind: 'system', label: 'tollgate mcp import' } as const;
 
 /** A server's tools as listed, or why they could not be. */
-type Listing = { server: ClientServer; tools: Tool[] } | { server: ClientServer; error: Diagnostic };
+export type Listing = { server: ClientServer; tools: Tool[] } | { server: ClientServer; error: Diagnostic };
 
-interface Saved {
+export interface Saved {
   id: string;
   sequence: number;
 }
@@ -59,61 +59,20 @@ export async function mcpImport(file: string, options: ParsedOptions, io: CliIo)
   }
   const ids = { catalogue: catalogueId, policy: `policies/${agent}.policy.json`, agent: `agents/${agent}.agent.yaml` };
   const timeoutMs = timeoutOf(options['upstream-timeout']);
-  // The one exact JSON reader (docs/architecture.md, "Reading hostile input"): unreadable input exits 2 and
-  // a text it cannot state exactly (a member named twice) exits 1, as for `policy validate`.
-  const read = readJsonText(readTextFile(file, MAX_DOCUMENT_BYTES));
-  if (!read.ok) throw refusedInput(file, [read.diagnostic]);
-  if (read.diagnostics.length > 0) return refuse(io, file, read.diagnostics);
-  const notConfig = clientConfigProblem(read.value);
-  if (notConfig !== undefined) return refuse(io, file, placeProblems([notConfig], read.rangeOf));
+  const read = readClientFile(file, io);
+  if (typeof read === 'number') return read;
 
   const ctx = await openContext(dataFolderToWrite(options.data, 'mcp import'), { watch: false }).catch((err: unknown) => {
     if (err instanceof StoreError) throw new CliError('STORE_DAMAGED', `tollgate mcp import: ${err.message}`);
     throw err;
   });
   try {
-    const taken = await existing(ctx, Object.values(ids));
-    if (taken.length > 0) return refuse(io, file, taken);
-    const runningText = (await ctx.store.get(UPSTREAMS_ID).catch(() => undefined))?.text;
-    const runningRead = runningText === undefined ? undefined : readUpstreams(runningText);
-    const running = runningRead?.ok ? { text: runningText as string, servers: runningRead.upstreams.servers } : undefined;
-    const config = readClientConfig(read.value, running?.servers ?? [], process.env);
-
-    const listings = await Promise.all(config.servers.map((server) => listTools(server, timeoutMs)));
-    const problems = [...config.problems];
-    const listed: { server: string; path: string; tools: ListedTool[] }[] = [];
-    for (const l of listings) {
-      if ('error' in l) problems.push(l.error);
-      else if (l.tools.length === 0)
-        problems.push(note('NO_TOOLS', l.server.path, `${l.server.upstream.name} lists no tools; nothing is drafted for it`));
-      else listed.push({ server: l.server.upstream.name, path: l.server.path, tools: l.tools });
-    }
-    const tools = draftTools(listed, problems);
-    const placed = placeProblems(problems, read.rangeOf);
-    for (const p of placed) io.stderr.write(`${formatDiagnostic(file, p)}\n`);
-    if (tools.length === 0) {
-      io.stderr.write(
-        `${formatDiagnostic(file, { code: 'NOTHING_TO_IMPORT', severity: 'error', message: 'no server listed a tool to draft; nothing is saved' })}\n`,
-      );
-      return EXIT_INVALID;
-    }
-
-    const used = new Set(tools.map((t) => t.server));
-    const servers = config.servers.filter((s) => used.has(s.upstream.name));
-    const drafts = draftDocuments(ids, tools, servers, running, basename(file));
-    const invalid = await checkDrafts(ctx, drafts, running?.servers ?? []);
-    if (invalid.length > 0) {
-      for (const line of invalid) io.stderr.write(`${line}\n`);
-      return EXIT_INVALID;
-    }
-    const saved = await saveDrafts(ctx, drafts, `drafted by tollgate mcp import from ${basename(file)}`, io);
+    const drafted = await draftImport(ctx, file, read, ids, timeoutMs, io);
+    if (typeof drafted === 'number') return drafted;
+    const saved = await saveDrafts(ctx, drafted.drafts, AUTHOR, `drafted by tollgate mcp import from ${basename(file)}`, io);
     if (saved === undefined) return EXIT_INVALID;
-    // The definitions the servers listed are seen, so an owner can review and pin them once the drafts run
-    // (docs/mcp.md, "Pinned tool definitions") without a refresh first.
-    for (const l of listings)
-      if ('tools' in l && used.has(l.server.upstream.name)) recordListed(ctx.db, l.server.upstream.name, l.tools, ctx.now());
-    const variables = config.variables.filter((v) => used.has(v.server));
-    report(io, options, { file, dataDir: options.data, agent, tools, listings, variables, saved, problems: placed });
+    recordListings(ctx, drafted);
+    report(io, options, { file, dataDir: options.data, agent, ...drafted, saved });
     return EXIT_OK;
   } finally {
     ctx.events.close();
@@ -121,7 +80,95 @@ export async function mcpImport(file: string, options: ParsedOptions, io: CliIo)
   }
 }
 
-function timeoutOf(text: string | undefined): number {
+/** An MCP client's file, read by the one exact JSON reader; an exit code when it is refused (problems on stderr). */
+export type ClientFile = Extract<ReturnType<typeof readJsonText>, { ok: true }>;
+
+/**
+ * Reads an MCP client's configuration file: unreadable input exits 2 (a CliError) and a text it cannot state
+ * exactly (a member named twice) or that is not an `mcpServers` file exits 1, as for `policy validate`
+ * (docs/architecture.md, "Reading hostile input").
+ */
+export function readClientFile(file: string, io: CliIo): ClientFile | number {
+  const read = readJsonText(readTextFile(file, MAX_DOCUMENT_BYTES));
+  if (!read.ok) throw refusedInput(file, [read.diagnostic]);
+  if (read.diagnostics.length > 0) return refuse(io, file, read.diagnostics);
+  const notConfig = clientConfigProblem(read.value);
+  if (notConfig !== undefined) return refuse(io, file, placeProblems([notConfig], read.rangeOf));
+  return read;
+}
+
+/** What an import drafts from a client's file: the documents, the tools, each server's listing, the variables to set. */
+export interface DraftedImport {
+  drafts: { id: string; text: string }[];
+  tools: DraftTool[];
+  listings: Listing[];
+  variables: Variable[];
+  /** The servers a tool was drafted for. */
+  used: Set<string>;
+  /** What could not be imported, placed in the file (already on stderr). */
+  problems: Diagnostic[];
+}
+
+/**
+ * Lists every server's tools and drafts the documents of `ids` (and the upstreams) into nothing yet: the caller
+ * saves them. An exit code when nothing can be drafted or a document exists already (the reasons on stderr).
+ */
+export async function draftImport(
+  ctx: AppContext,
+  file: string,
+  read: ClientFile,
+  ids: { catalogue: string; policy: string; agent: string },
+  timeoutMs: number,
+  io: CliIo,
+): Promise<DraftedImport | number> {
+  const taken = await existing(ctx, Object.values(ids));
+  if (taken.length > 0) return refuse(io, file, taken);
+  const runningText = (await ctx.store.get(UPSTREAMS_ID).catch(() => undefined))?.text;
+  const runningRead = runningText === undefined ? undefined : readUpstreams(runningText);
+  const running = runningRead?.ok ? { text: runningText as string, servers: runningRead.upstreams.servers } : undefined;
+  const config = readClientConfig(read.value, running?.servers ?? [], process.env);
+
+  const listings = await Promise.all(config.servers.map((server) => listTools(server, timeoutMs)));
+  const problems = [...config.problems];
+  const listed: { server: string; path: string; tools: ListedTool[] }[] = [];
+  for (const l of listings) {
+    if ('error' in l) problems.push(l.error);
+    else if (l.tools.length === 0)
+      problems.push(note('NO_TOOLS', l.server.path, `${l.server.upstream.name} lists no tools; nothing is drafted for it`));
+    else listed.push({ server: l.server.upstream.name, path: l.server.path, tools: l.tools });
+  }
+  const tools = draftTools(listed, problems);
+  const placed = placeProblems(problems, read.rangeOf);
+  for (const p of placed) io.stderr.write(`${formatDiagnostic(file, p)}\n`);
+  if (tools.length === 0) {
+    io.stderr.write(
+      `${formatDiagnostic(file, { code: 'NOTHING_TO_IMPORT', severity: 'error', message: 'no server listed a tool to draft; nothing is saved' })}\n`,
+    );
+    return EXIT_INVALID;
+  }
+
+  const used = new Set(tools.map((t) => t.server));
+  const servers = config.servers.filter((s) => used.has(s.upstream.name));
+  const drafts = draftDocuments(ids, tools, servers, running, basename(file));
+  const invalid = await checkDrafts(ctx, drafts, running?.servers ?? []);
+  if (invalid.length > 0) {
+    for (const line of invalid) io.stderr.write(`${line}\n`);
+    return EXIT_INVALID;
+  }
+  const variables = config.variables.filter((v) => used.has(v.server));
+  return { drafts, tools, listings, variables, used, problems: placed };
+}
+
+/**
+ * The definitions the servers listed are seen, so an owner can review and pin them once the drafts run
+ * (docs/mcp.md, "Pinned tool definitions") without a refresh first.
+ */
+export function recordListings(ctx: SqliteAppContext, drafted: DraftedImport): void {
+  for (const l of drafted.listings)
+    if ('tools' in l && drafted.used.has(l.server.upstream.name)) recordListed(ctx.db, l.server.upstream.name, l.tools, ctx.now());
+}
+
+export function timeoutOf(text: string | undefined): number {
   if (text === undefined) return DEFAULT_TIMEOUT_SECONDS * 1000;
   if (!/^[0-9]{1,7}$/.test(text) || Number(text) < 1)
     throw new CliError('USAGE', `--upstream-timeout is a whole number of seconds from 1, got ${text}`);
@@ -208,9 +255,10 @@ class HoldEveryEdit implements EditWriter {
 }
 
 /** Saves the drafts through the edit seam, each as a version that does not run; undefined when one is refused. */
-async function saveDrafts(
+export async function saveDrafts(
   ctx: AppContext,
   drafts: readonly { id: string; text: string }[],
+  author: ProposedEdit['author'],
   reason: string,
   io: CliIo,
 ): Promise<Saved[] | undefined> {
@@ -222,7 +270,7 @@ async function saveDrafts(
   });
   const saved: Saved[] = [];
   for (const d of drafts) {
-    const outcome = await seam.submit({ kind: 'document', document: d.id, content: d.text, author: AUTHOR, reason });
+    const outcome = await seam.submit({ kind: 'document', document: d.id, content: d.text, author, reason });
     if (outcome.status !== 'saved_not_running' || outcome.version === undefined) {
       for (const r of outcome.reasons) io.stderr.write(`${formatDiagnostic(d.id, r)}\n`);
       if (saved.length > 0)
