@@ -1,6 +1,7 @@
 // The Gateways page: every gateway node registered on the data folder, the policy language revision it decides
 // and whether it is live (docs/console.md, "Gateways"; docs/deploy.md).
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { RelativeTime } from '../../../components/relative-time.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { useGateways } from '../api/get-gateways.ts';
 
@@ -42,10 +43,10 @@ export function GatewaysPage() {
                   <td>{g.version}</td>
                   <td>{g.language_revision}</td>
                   <td>
-                    <time dateTime={g.started_at}>{new Date(g.started_at).toLocaleString()}</time>
+                    <RelativeTime at={g.started_at} />
                   </td>
                   <td>
-                    <time dateTime={g.last_seen}>{new Date(g.last_seen).toLocaleString()}</time>
+                    <RelativeTime at={g.last_seen} />
                   </td>
                   <td>{g.live ? 'Live' : 'Not live'}</td>
                 </tr>
