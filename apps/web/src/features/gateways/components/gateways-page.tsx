@@ -1,5 +1,7 @@
 // The Gateways page: every gateway node registered on the data folder, the policy language revision it decides
 // and whether it is live (docs/console.md, "Gateways"; docs/deploy.md).
+
+import { PageHeading } from '../../../components/page-heading.tsx';
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
@@ -10,9 +12,7 @@ export function GatewaysPage() {
   const rows = gateways.data ?? [];
   return (
     <section className="panel stack" aria-labelledby="gateways-heading">
-      <h1 id="gateways-heading" className="panel-title" tabIndex={-1}>
-        Gateways
-      </h1>
+      <PageHeading id="gateways-heading" title="Gateways" />
       <p>
         A policy of language revision 2 or 3 runs only once every live gateway decides it; until then its activation is refused with
         GATEWAYS_NOT_UPGRADED.
