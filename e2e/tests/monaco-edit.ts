@@ -14,11 +14,14 @@ export async function replaceWord(page: Page, line: RegExp, word: string, replac
 }
 
 /**
- * Replaces the whole text of the Monaco editor `editor` (its `.monaco-editor`) as a person pasting it would: click
- * into it, select everything and insert the text in one input, so no auto-closing or auto-indent touches it.
+ * Replaces the whole text of the Monaco editor `editor` (its `.monaco-editor`) as a person pasting it would: the text
+ * goes to the clipboard, then select everything and paste. Typing it (keyboard.insertText) would meet Monaco's
+ * auto-indent and auto-closing brackets; a paste is taken as it is.
  */
 export async function replaceEditorText(page: Page, editor: Locator, text: string): Promise<void> {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((pasted) => navigator.clipboard.writeText(pasted), text);
   await editor.locator('.view-lines').click();
   await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.insertText(text);
+  await page.keyboard.press('ControlOrMeta+V');
 }
