@@ -1,7 +1,7 @@
 // Every page of the console, visited in one tab as a person would (Monaco editors and diffs opened one after
 // another), with no error in the browser's console and no uncaught exception on the page.
 import { expect, type Page, test } from '@playwright/test';
-import { storeTwoVersions } from './console-states.ts';
+import { MONACO_MS, storeTwoVersions } from './console-states.ts';
 import { memberKey, signIn } from './demo.ts';
 import { REFUNDS_EXAMPLES, saveVersion } from './own-policy.ts';
 
@@ -22,7 +22,7 @@ const pages = (policy: string): { hash: string; settled: (page: Page) => Promise
   { hash: `#/rules/${SHEET}`, settled: (p) => expect(p.locator('.rules-yaml .monaco-editor')).toBeVisible(MONACO) },
   { hash: '#/approvals', settled: (p) => expect(p.getByRole('tab', { name: 'Pending' })).toBeVisible() },
   { hash: '#/approvals/decided', settled: (p) => expect(p.getByRole('tab', { name: 'Decided' })).toBeVisible() },
-  { hash: '#/playground', settled: (p) => expect(p.getByLabel('Policy document')).toBeVisible() },
+  { hash: '#/playground', settled: (p) => expect(p.locator('.code-editor-host .monaco-editor')).toBeVisible({ timeout: MONACO_MS }) },
   { hash: '#/simulation', settled: (p) => expect(p.getByRole('button', { name: 'Run' })).toBeVisible() },
   {
     hash: '#/templates',

@@ -1,12 +1,15 @@
 // Journey: a person writes a broken policy, reads what is wrong and where, and mends it.
 import { expect, test } from '@playwright/test';
+import { MONACO_MS } from './console-states.ts';
+import { replaceEditorText } from './monaco-edit.ts';
 import { policyWithRule } from './policies.ts';
 
 test('a broken policy lists its problems by code and path until it is fixed', async ({ page }) => {
   await page.goto('/#/playground');
-  const editor = page.getByLabel('Policy document');
+  const editor = page.locator('.code-editor-host .monaco-editor');
+  await expect(editor).toBeVisible({ timeout: MONACO_MS });
 
-  await editor.fill(policyWithRule('{ "id": "read-orders", "actions": ["orders.read"], "efect": "allow" }', 'allow'));
+  await replaceEditorText(page, editor, policyWithRule('{ "id": "read-orders", "actions": ["orders.read"], "efect": "allow" }', 'allow'));
 
   const problems = page.getByRole('list', { name: 'Problems' }).getByRole('listitem');
   const permissive = problems.filter({ hasText: 'PERMISSIVE_DEFAULT' });
@@ -19,7 +22,7 @@ test('a broken policy lists its problems by code and path until it is fixed', as
   const count = await problems.count();
   await expect(page.getByRole('status')).toHaveText(`${count} problems`);
 
-  await editor.fill(policyWithRule('{ "id": "read-orders", "actions": ["orders.read"], "effect": "allow" }'));
+  await replaceEditorText(page, editor, policyWithRule('{ "id": "read-orders", "actions": ["orders.read"], "effect": "allow" }'));
 
   await expect(page.getByRole('status')).toHaveText('Valid · revision 1');
   await expect(page.getByRole('list', { name: 'Problems' })).toHaveCount(0);

@@ -71,7 +71,7 @@ const PAGES: PageCase[] = [
   {
     name: 'playground',
     hash: '#/playground',
-    controls: (page) => [page.getByLabel('Policy document'), page.getByRole('status').first()],
+    controls: (page) => [page.locator('.code-editor-host .monaco-editor'), page.getByRole('status').first()],
   },
 ];
 

@@ -1,5 +1,5 @@
 // Editing text in Monaco as a person does, for the journeys that change a document in the editor.
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 /**
  * Replaces `word` on the first editor line matching `line` by double-clicking it and typing. The word is found
@@ -11,4 +11,17 @@ export async function replaceWord(page: Page, line: RegExp, word: string, replac
   const token = new RegExp(`^"?${escaped}"?,?$`);
   await page.locator('.view-line').filter({ hasText: line }).first().locator('span > span').filter({ hasText: token }).first().dblclick();
   await page.keyboard.type(replacement);
+}
+
+/**
+ * Replaces the whole text of the Monaco editor `editor` (its `.monaco-editor`) as a person pasting it would: the text
+ * goes to the clipboard, then select everything and paste. Typing it (keyboard.insertText) would meet Monaco's
+ * auto-indent and auto-closing brackets; a paste is taken as it is.
+ */
+export async function replaceEditorText(page: Page, editor: Locator, text: string): Promise<void> {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((pasted) => navigator.clipboard.writeText(pasted), text);
+  await editor.locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('ControlOrMeta+V');
 }

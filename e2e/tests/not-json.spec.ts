@@ -1,10 +1,14 @@
 // Journey: a person types text that is not JSON and is told where it stops being JSON.
 import { expect, test } from '@playwright/test';
+import { MONACO_MS } from './console-states.ts';
+import { replaceEditorText } from './monaco-edit.ts';
 
 test('text that is not JSON shows NOT_JSON with its line and column', async ({ page }) => {
   await page.goto('/#/playground');
 
-  await page.getByLabel('Policy document').fill('{\n  "schema": "tollgate/policy@1",\n  "default" "deny"\n}');
+  const editor = page.locator('.code-editor-host .monaco-editor');
+  await expect(editor).toBeVisible({ timeout: MONACO_MS });
+  await replaceEditorText(page, editor, '{\n  "schema": "tollgate/policy@1",\n  "default" "deny"\n}');
 
   await expect(page.getByRole('status')).toHaveText('1 problem');
   const problem = page.getByRole('list', { name: 'Problems' }).getByRole('listitem');

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
-import { storeTwoVersions } from './console-states.ts';
+import { MONACO_MS, storeTwoVersions } from './console-states.ts';
 import { memberKey, signIn } from './demo.ts';
 
 const SHEET = encodeURIComponent('sheets/support.rules.yaml');
@@ -21,7 +21,7 @@ const pages = (policy: string): { hash: string; settled: (page: Page) => Promise
   { hash: `#/rules/${SHEET}`, settled: (p) => expect(p.locator('.rules-yaml .monaco-editor')).toBeVisible(MONACO) },
   { hash: '#/approvals', settled: (p) => expect(p.getByRole('tab', { name: 'Pending' })).toBeVisible() },
   { hash: '#/approvals/decided', settled: (p) => expect(p.getByRole('tab', { name: 'Decided' })).toBeVisible() },
-  { hash: '#/playground', settled: (p) => expect(p.getByLabel('Policy document')).toBeVisible() },
+  { hash: '#/playground', settled: (p) => expect(p.locator('.code-editor-host .monaco-editor')).toBeVisible({ timeout: MONACO_MS }) },
   { hash: '#/simulation', settled: (p) => expect(p.getByRole('button', { name: 'Run' })).toBeVisible() },
   // The demo has recorded nothing when this journey runs alone: the page's empty state (decisions-page.spec.ts has rows).
   { hash: '#/decisions', settled: (p) => expect(p.getByRole('region', { name: 'Decisions', exact: true })).toBeVisible() },

@@ -2,6 +2,7 @@
 // version runs now than the one the draft was based on, the draft's differences from what runs first.
 import type { Draft } from '../lib/drafts.ts';
 import { DiffEditor } from '../lib/monaco/diff-editor.tsx';
+import { RelativeTime } from './relative-time.tsx';
 
 interface DraftOfferProps {
   draft: Draft;
@@ -24,7 +25,8 @@ export function DraftOffer({ draft, opened, language, onRestore, onDiscard, save
         Unsaved draft
       </h3>
       <p>
-        Text you did not save, kept in this browser at {new Date(draft.savedAt).toLocaleString()}, based on {versionName(draft.base)}.
+        Text you did not save, kept in this browser <RelativeTime at={new Date(draft.savedAt).toISOString()} />, based on{' '}
+        {versionName(draft.base)}.
       </p>
       {moved && (
         <>

@@ -13,7 +13,19 @@ const withRule = (rule: string): string => `{
 
 describe('checkPolicy', () => {
   it('finds the sample valid at revision 1', () => {
-    expect(checkPolicy(SAMPLE_POLICY)).toEqual({ status: { valid: true, revision: 1, text: 'Valid · revision 1' }, problems: [] });
+    expect(checkPolicy(SAMPLE_POLICY)).toEqual({
+      status: { valid: true, revision: 1, text: 'Valid · revision 1' },
+      problems: [],
+      diagnostics: [],
+    });
+  });
+
+  it('gives the editor one diagnostic per listed problem, in the same order and with the same code', () => {
+    const check = checkPolicy('{\n  "schema": "tollgate/policy@1",\n  "default": "allow",\n  "rules": [{ "id": "a", "actions": ["x.y"], "efect": "allow" }]\n}');
+    expect(check.diagnostics.map((d) => [d.code, d.path])).toEqual(check.problems.map((p) => [p.code, p.path]));
+    expect(check.diagnostics.length).toBeGreaterThan(1);
+    const broken = checkPolicy('{\n  "default" "deny"\n}');
+    expect(broken.diagnostics).toEqual([expect.objectContaining({ code: 'NOT_JSON', line: 2 })]);
   });
 
   it('lists every validation error with its code, path and position', () => {

@@ -26,6 +26,8 @@ export interface PolicyCheck {
   status: PolicyStatus;
   /** Errors first, then warnings, each in the order the engine found them. */
   problems: Problem[];
+  /** The same problems as the engine's diagnostics, in the same order, for the editor's markers (lib/monaco/to-markers.ts). */
+  diagnostics: Diagnostic[];
 }
 
 /**
@@ -38,19 +40,22 @@ export interface PolicyCheck {
 export function checkPolicy(text: string): PolicyCheck {
   const read = readJsonText(text);
   if (!read.ok) {
-    return invalid([toProblem(read.diagnostic)]);
+    return invalid([read.diagnostic], [toProblem(read.diagnostic)]);
   }
   const result = validatePolicy(read.value);
   const locate = (d: Diagnostic): Problem => toProblem(d, d.path === undefined ? undefined : read.rangeOf(d.path)?.start);
-  const errors = [...read.diagnostics, ...result.errors].map(locate);
-  const warnings = result.warnings.map(locate);
-  if (errors.length > 0) return invalid([...errors, ...warnings]);
-  return { status: { valid: true, revision: result.revision, text: `Valid · revision ${result.revision}` }, problems: warnings };
+  const errors = [...read.diagnostics, ...result.errors];
+  if (errors.length > 0) return invalid([...errors, ...result.warnings], [...errors.map(locate), ...result.warnings.map(locate)]);
+  return {
+    status: { valid: true, revision: result.revision, text: `Valid · revision ${result.revision}` },
+    problems: result.warnings.map(locate),
+    diagnostics: result.warnings,
+  };
 }
 
-function invalid(problems: Problem[]): PolicyCheck {
+function invalid(diagnostics: Diagnostic[], problems: Problem[]): PolicyCheck {
   const count = problems.length;
-  return { status: { valid: false, text: `${count} ${count === 1 ? 'problem' : 'problems'}` }, problems };
+  return { status: { valid: false, text: `${count} ${count === 1 ? 'problem' : 'problems'}` }, problems, diagnostics };
 }
 
 function toProblem(d: Diagnostic, found?: Position): Problem {

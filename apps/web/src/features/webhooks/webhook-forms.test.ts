@@ -2,7 +2,7 @@
 // split of the signing secret.
 import { describe, expect, it } from 'vitest';
 import type { NewWebhook } from './api/types.ts';
-import { ago, EMPTY_WEBHOOK_FORM, filterWords, newWebhookBody, withoutWebhookSecret } from './webhook-forms.ts';
+import { EMPTY_WEBHOOK_FORM, filterWords, newWebhookBody, withoutWebhookSecret } from './webhook-forms.ts';
 
 describe('withoutWebhookSecret', () => {
   it('splits the secret off, leaving the subscription as listed', () => {
@@ -79,21 +79,5 @@ describe('filterWords', () => {
     expect(filterWords({ agents: ['support-bot'], tools: ['issue_refund', 'close_ticket'] })).toBe(
       'agents: support-bot; tools: issue_refund, close_ticket',
     );
-  });
-});
-
-describe('ago', () => {
-  const at = '2026-03-01T09:00:00.000Z';
-  const after = (seconds: number) => Date.parse(at) + seconds * 1000;
-  it('reads seconds, minutes, hours and days', () => {
-    expect(ago(at, after(3))).toBe('just now');
-    expect(ago(at, after(42))).toBe('42 s ago');
-    expect(ago(at, after(125))).toBe('2 min ago');
-    expect(ago(at, after(3 * 3600 + 59 * 60))).toBe('3 h ago');
-    expect(ago(at, after(2 * 86_400 + 5))).toBe('2 d ago');
-  });
-
-  it('reads an instant a little ahead (a clock skewed between nodes) as just now', () => {
-    expect(ago(at, after(-30))).toBe('just now');
   });
 });

@@ -79,18 +79,3 @@ export function filterWords(filters: Webhook['filters']): string {
     .map((name) => `${name}: ${(filters[name] ?? []).join(', ')}`);
   return parts.length === 0 ? 'none' : parts.join('; ');
 }
-
-/**
- * How long before `now` the instant `at` was, in words. Example: `ago('2026-03-01T09:00:00Z', Date.parse('2026-03-01T09:02:05Z'))`
- * is `'2 min ago'`; under ten seconds is `'just now'`.
- */
-export function ago(at: string, now: number): string {
-  const seconds = Math.max(0, Math.round((now - Date.parse(at)) / 1000));
-  if (seconds < 10) return 'just now';
-  if (seconds < 60) return `${seconds} s ago`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
-  return `${Math.floor(hours / 24)} d ago`;
-}

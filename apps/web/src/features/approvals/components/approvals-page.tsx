@@ -2,6 +2,7 @@
 // address's query says; a decision's receipt appears in a live region, so screen readers announce it
 // (docs/console.md, "Approvals inbox").
 import { useState } from 'react';
+import { PageHeading } from '../../../components/page-heading.tsx';
 import type { Approval, Viewer } from '../api/types.ts';
 import { useApprovalEvents } from '../api/use-approval-events.ts';
 import { useInboxFilter } from '../inbox/use-inbox-filter.ts';
@@ -26,9 +27,7 @@ export function ApprovalsPage({
   return (
     <section className="panel" aria-labelledby="approvals-heading">
       <div className="panel-head">
-        <h1 id="approvals-heading" className="panel-title" tabIndex={-1}>
-          Approvals
-        </h1>
+        <PageHeading id="approvals-heading" title="Approvals" />
         <span className={live ? 'live live-on' : 'live'}>{live ? 'Live' : 'Not live, connecting…'}</span>
       </div>
       <ApprovalTabs tab={tab} onTab={onTab} />

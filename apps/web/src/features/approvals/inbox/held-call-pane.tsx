@@ -2,13 +2,13 @@
 // who may approve it by name, the arguments as signed (when shown), why the viewer cannot act when they cannot,
 // and Approve and Deny with a reason; on the Decided tab, the decision, who and when.
 import type { RefObject } from 'react';
+import { RelativeTime } from '../../../components/relative-time.tsx';
 import { ViaBadge } from '../../../components/via-badge.tsx';
 import { canDecide, namesOf, whyCannotDecide } from '../api/can-decide.ts';
 import { useApproval } from '../api/get-approval.ts';
 import type { Approval, Viewer } from '../api/types.ts';
 import { Countdown } from '../components/countdown.tsx';
 import { DecideForm, type DecideVerb } from '../components/decide-form.tsx';
-import { Timestamp } from '../components/timestamp.tsx';
 import { HoldExplained } from './hold-explained.tsx';
 import { callWords } from './hold-words.ts';
 
@@ -40,9 +40,9 @@ export function HeldCallPane({
       </div>
       <dl className="approval-facts">
         <div>
-          <dt>Held at</dt>
+          <dt>Held</dt>
           <dd>
-            <Timestamp iso={approval.held_at} />
+            <RelativeTime at={approval.held_at} />
           </dd>
         </div>
         <div>
@@ -104,9 +104,9 @@ function Decided({ approval, decidedAt }: { approval: Approval; decidedAt: strin
         <dd>{approval.decided_by_name ?? approval.decided_by}</dd>
       </div>
       <div>
-        <dt>Decided at</dt>
+        <dt>Decided</dt>
         <dd>
-          <Timestamp iso={decidedAt} />
+          <RelativeTime at={decidedAt} />
         </dd>
       </div>
     </>

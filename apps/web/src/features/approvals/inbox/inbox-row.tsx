@@ -4,6 +4,7 @@
 // order.
 import type { Ref } from 'react';
 import { ViaBadge } from '../../../components/via-badge.tsx';
+import { absoluteWords } from '../../../lib/relative-time.ts';
 import type { Approval } from '../api/types.ts';
 import { amountWords, approvalsStillNeeded, spanWords } from './hold-words.ts';
 
@@ -44,7 +45,7 @@ export function InboxRow({
             <time
               className={left <= 0 ? 'inbox-expires countdown-over' : 'inbox-expires'}
               dateTime={approval.expires_at}
-              title={new Date(approval.expires_at).toLocaleString()}
+              title={absoluteWords(Date.parse(approval.expires_at))}
             >
               {left <= 0 ? 'expired' : `expires in ${spanWords(left)}`}
             </time>

@@ -1,6 +1,8 @@
 // One recorded decision as a table row: when, which call, who, what (marked MCP when it came through the MCP
 // gateway), the verdict, and why; below the rule, each shadowed rule file whose candidate would have answered
 // otherwise (docs/review.md, "Shadow runs"); under the call, its receipt when asked (record-receipt.tsx).
+
+import { RelativeTime } from '../../../components/relative-time.tsx';
 import { ViaBadge } from '../../../components/via-badge.tsx';
 import type { RecordedDecision, ShadowDifference } from '../api/get-decisions.ts';
 import { RecordReceipt } from './record-receipt.tsx';
@@ -22,9 +24,7 @@ export function DecisionRow({ decision: d }: { decision: RecordedDecision }) {
   return (
     <tr>
       <td>
-        <time dateTime={d.created_at} title={d.created_at}>
-          {new Date(d.created_at).toLocaleString()}
-        </time>
+        <RelativeTime at={d.created_at} />
       </td>
       <td className="decision-call">
         {d.call_id}

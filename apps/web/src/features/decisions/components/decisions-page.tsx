@@ -1,6 +1,7 @@
 // The Decisions page: the gate's recorded decisions, newest first, with "Load older" for the next page and a
 // filter for the calls a shadow decides differently (docs/console.md, "Decisions").
 import { useId, useState } from 'react';
+import { PageHeading } from '../../../components/page-heading.tsx';
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { useDecisions } from '../api/get-decisions.ts';
@@ -13,9 +14,7 @@ export function DecisionsPage({ withArguments }: { withArguments: boolean }) {
   const rows = decisions.data?.pages.flatMap((page) => page.decisions) ?? [];
   return (
     <section className="panel stack" aria-labelledby="decisions-heading">
-      <h1 id="decisions-heading" className="panel-title" tabIndex={-1}>
-        Decisions
-      </h1>
+      <PageHeading id="decisions-heading" title="Decisions" />
       <p className="decisions-filter">
         <input id={filterId} type="checkbox" checked={shadowDiffers} onChange={(e) => setShadowDiffers(e.target.checked)} />
         <label htmlFor={filterId}>Only calls a shadow decides differently</label>

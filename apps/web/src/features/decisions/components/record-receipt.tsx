@@ -3,6 +3,7 @@
 // receipt as a JSON file for `tollgate audit verify-receipt`.
 import { useEffect, useMemo, useState } from 'react';
 import { ErrorNotice } from '../../../components/query-state.tsx';
+import { RelativeTime } from '../../../components/relative-time.tsx';
 import { type DecisionReceipt, useReceipt } from '../api/get-receipt.ts';
 
 /** The receipt as a downloadable file's URL, revoked when it changes or the row goes. */
@@ -27,10 +28,7 @@ function ReceiptSummary({ receipt, url }: { receipt: DecisionReceipt; url: strin
       <p>
         {checkpoint ? (
           <>
-            Checkpoint at entry {checkpoint.seq}, signed{' '}
-            <time dateTime={checkpoint.at} title={checkpoint.at}>
-              {new Date(checkpoint.at).toLocaleString()}
-            </time>
+            Checkpoint at entry {checkpoint.seq}, signed <RelativeTime at={checkpoint.at} />
           </>
         ) : (
           'No checkpoint covers it yet: ask again later.'

@@ -5,6 +5,7 @@
 import { ConfirmButton } from '../../../components/confirm-button.tsx';
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { RefreshUpstreamsButton } from '../../../components/refresh-upstreams-button.tsx';
+import { RelativeTime } from '../../../components/relative-time.tsx';
 import { definitionStateBadge, definitionStateWords, definitionToReview } from '../../../lib/definition-state.ts';
 import { bindingText } from '../api/binding-text.ts';
 import { useCatalogueTools } from '../api/get-catalogue-tools.ts';
@@ -79,7 +80,7 @@ function ToolItem({ catalogue, tool, canAuthorize }: { catalogue: string; tool: 
       {upstream !== null && <UpstreamState upstream={upstream} />}
       {tool.authorized && was && (
         <p className="muted">
-          Authorized by {was.authorized_by_name} {new Date(was.authorized_at).toLocaleString()}
+          Authorized by {was.authorized_by_name} <RelativeTime at={was.authorized_at} />
         </p>
       )}
       {!tool.authorized && (

@@ -2,8 +2,10 @@
 // (left; empty when none was) against the one the upstream listed last (right), as the agent would be shown
 // them (docs/mcp.md, "Pinned tool definitions").
 import { useId } from 'react';
+import { RelativeTime } from '../../../components/relative-time.tsx';
 import { definitionText, type UpstreamDefinition } from '../../../lib/definition-state.ts';
 import { DiffEditor } from '../../../lib/monaco/diff-editor.tsx';
+import { absoluteWords } from '../../../lib/relative-time.ts';
 
 interface DefinitionDiffProps {
   /** The catalogue tool, for the heading. */
@@ -13,7 +15,7 @@ interface DefinitionDiffProps {
 
 export function DefinitionDiff({ tool, upstream }: DefinitionDiffProps) {
   const headingId = useId();
-  const listed = new Date(upstream.seen.seen_at).toLocaleString();
+  const listed = absoluteWords(Date.parse(upstream.seen.seen_at));
   const pinnedLabel = upstream.pinned === null ? 'No definition authorized yet' : 'Definition authorized';
   const seenLabel = `Definition listed since ${listed}`;
   return (
@@ -26,7 +28,7 @@ export function DefinitionDiff({ tool, upstream }: DefinitionDiffProps) {
         <code>
           {upstream.server}/{upstream.tool}
         </code>{' '}
-        lists it, since <time dateTime={upstream.seen.seen_at}>{listed}</time>.
+        lists it, first seen <RelativeTime at={upstream.seen.seen_at} />.
       </p>
       <DiffEditor
         original={definitionText(upstream.pinned?.definition)}

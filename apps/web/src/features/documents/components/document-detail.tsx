@@ -33,8 +33,9 @@ export function DocumentDetail({ id, editHref, historyHref, rulesHref, canAuthor
     <div className="stack">
       <section className="panel" aria-labelledby="document-heading">
         <div className="panel-head">
-          <h2 id="document-heading" className="document-title">
-            {id}
+          {/* The page's h1 names the document; this panel is its running version. */}
+          <h2 id="document-heading" className="panel-title">
+            Running version
           </h2>
           <div className="actions">
             <a className="button" href={historyHref}>
@@ -55,7 +56,7 @@ export function DocumentDetail({ id, editHref, historyHref, rulesHref, canAuthor
         {mapped !== null && <DocumentTabs id={id} view={shown} onView={setView} />}
         {document.isSuccess && shown === 'text' && (
           <div {...(mapped === null ? {} : tabPanel('text'))}>
-            <p className="muted">Running version {document.data.version.sequence}</p>
+            <p className="muted">Version {document.data.version.sequence}</p>
             <figure className="code-figure">
               <ScrollPane label="Running text" className="document-text">
                 {document.data.text}

@@ -1,6 +1,7 @@
 // A document's history: every version, two of them compared, and activate and revert for owners and admins
 // (for a policy, each confirmation shows the impact preview of the version it would run).
 import { documentKindOf } from '@tollgate/engine';
+import { PageHeading } from '../../../components/page-heading.tsx';
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { useHistory } from '../api/get-history.ts';
 import { newestSequence } from '../api/types.ts';
@@ -27,9 +28,7 @@ export function HistoryPage({ id, canManage, backHref }: HistoryPageProps) {
         <a className="back-link" href={backHref}>
           Back to the document
         </a>
-        <h1 id="versions-heading" className="document-title" tabIndex={-1}>
-          History of {id}
-        </h1>
+        <PageHeading id="versions-heading" title="History of" subject={id} />
         {canManage && newest !== null && <RevertAction id={id} newest={newest} isPolicy={isPolicy} />}
         <HistoryList
           id={id}

@@ -1,5 +1,6 @@
 // One stored version in the history list.
 import type { ReactNode } from 'react';
+import { RelativeTime } from '../../../components/relative-time.tsx';
 import type { DocumentVersion } from '../api/types.ts';
 
 /** `children` are the version's actions (the history page's Activate). */
@@ -13,9 +14,7 @@ export function VersionItem({ version, children }: { version: DocumentVersion; c
         <span className="muted version-author">
           {version.author.kind}: {version.author.label}
         </span>
-        <time className="muted version-time" dateTime={version.created_at}>
-          {new Date(version.created_at).toLocaleString()}
-        </time>
+        <RelativeTime className="muted version-time" at={version.created_at} />
       </div>
       <p className="version-reason">{version.reason}</p>
       <p className="muted version-based">{version.based_on === null ? 'based on nothing' : `based on version ${version.based_on}`}</p>

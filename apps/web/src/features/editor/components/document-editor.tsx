@@ -2,7 +2,9 @@
 import type { LintCatalogue } from '@tollgate/engine';
 import { type ReactNode, useCallback, useRef, useState } from 'react';
 import { DraftNotice, DraftOffer } from '../../../components/draft-offer.tsx';
+import { PageHeading } from '../../../components/page-heading.tsx';
 import { ErrorNotice } from '../../../components/query-state.tsx';
+import { documentKindWords } from '../../../lib/document-kind-words.ts';
 import { CodeEditor, type CodeEditorHandle } from '../../../lib/monaco/code-editor.tsx';
 import type { RunningText } from '../api/types.ts';
 import { languageOf } from '../editor-language.ts';
@@ -78,9 +80,7 @@ export function DocumentEditor({ opened, catalogue, canSave, renderAside, render
     <div className="document-editor" data-text-version={textVersion} data-checked-version={checkedVersion}>
       <section className="panel editor-main" aria-labelledby="editor-doc-heading">
         <div className="panel-head">
-          <h1 id="editor-doc-heading" className="document-title" tabIndex={-1}>
-            {id}
-          </h1>
+          <PageHeading id="editor-doc-heading" title={`Edit ${documentKindWords(id).toLowerCase()}`} subject={id} />
           <span className="muted">{basedOn === null ? 'no running version' : `editing from version ${basedOn}`}</span>
         </div>
         {check === undefined ? <p className="status state-loading">Checking…</p> : <CheckSummary check={check} />}

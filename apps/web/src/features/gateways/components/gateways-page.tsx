@@ -1,6 +1,9 @@
 // The Gateways page: every gateway node registered on the data folder, the policy language revision it decides
 // and whether it is live (docs/console.md, "Gateways"; docs/deploy.md).
+
+import { PageHeading } from '../../../components/page-heading.tsx';
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { RelativeTime } from '../../../components/relative-time.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { useGateways } from '../api/get-gateways.ts';
 
@@ -9,9 +12,7 @@ export function GatewaysPage() {
   const rows = gateways.data ?? [];
   return (
     <section className="panel stack" aria-labelledby="gateways-heading">
-      <h1 id="gateways-heading" className="panel-title" tabIndex={-1}>
-        Gateways
-      </h1>
+      <PageHeading id="gateways-heading" title="Gateways" />
       <p>
         A policy of language revision 2 or 3 runs only once every live gateway decides it; until then its activation is refused with
         GATEWAYS_NOT_UPGRADED.
@@ -42,10 +43,10 @@ export function GatewaysPage() {
                   <td>{g.version}</td>
                   <td>{g.language_revision}</td>
                   <td>
-                    <time dateTime={g.started_at}>{new Date(g.started_at).toLocaleString()}</time>
+                    <RelativeTime at={g.started_at} />
                   </td>
                   <td>
-                    <time dateTime={g.last_seen}>{new Date(g.last_seen).toLocaleString()}</time>
+                    <RelativeTime at={g.last_seen} />
                   </td>
                   <td>{g.live ? 'Live' : 'Not live'}</td>
                 </tr>

@@ -1,10 +1,10 @@
 // The record of changes to members and keys (owners and admins): who did what to whom and when, newest first,
 // a page at a time.
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { MaybeRelativeTime } from '../../../components/relative-time.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { useIdentityChanges } from '../api/get-identity-changes.ts';
 import { detailsOf } from '../key-forms.ts';
-import { When } from './when.tsx';
 
 export function ChangesSection() {
   const changes = useIdentityChanges(true);
@@ -33,7 +33,7 @@ export function ChangesSection() {
                 // A change has no id; nothing in a row holds state, so a key shifting when a newer change arrives costs a re-render only.
                 <tr key={`${change.at}-${index}`}>
                   <td>
-                    <When at={change.at} />
+                    <MaybeRelativeTime at={change.at} />
                   </td>
                   <td>{change.actor}</td>
                   <td>

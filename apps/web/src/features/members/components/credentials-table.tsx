@@ -3,11 +3,11 @@
 // identity is the server's to hold and is never revoked here.
 import { ConfirmButton } from '../../../components/confirm-button.tsx';
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { MaybeRelativeTime } from '../../../components/relative-time.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { useCredentials } from '../api/get-credentials.ts';
 import { useRevokeCredential } from '../api/revoke-credential.ts';
 import type { Credential } from '../api/types.ts';
-import { When } from './when.tsx';
 
 const KIND_LABEL: Record<Credential['kind'], string> = {
   passkey: 'Passkey',
@@ -59,14 +59,14 @@ function CredentialRow({ credential, onSaid }: { credential: Credential; onSaid:
         <code className="credential-fingerprint">{credential.fingerprint}</code>
       </td>
       <td>
-        <When at={credential.created_at} />
+        <MaybeRelativeTime at={credential.created_at} />
       </td>
       <td>
         {credential.revoked_at === null ? (
           <span className="badge badge-key-active">Active</span>
         ) : (
           <>
-            <span className="badge badge-key-revoked">Revoked</span> <When at={credential.revoked_at} />
+            <span className="badge badge-key-revoked">Revoked</span> <MaybeRelativeTime at={credential.revoked_at} />
           </>
         )}
       </td>

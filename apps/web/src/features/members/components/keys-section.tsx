@@ -3,6 +3,7 @@
 // their own keys (GET /v1/keys answers so) and may rotate or revoke them.
 import { ConfirmButton } from '../../../components/confirm-button.tsx';
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { MaybeRelativeTime } from '../../../components/relative-time.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { useKeys } from '../api/get-keys.ts';
 import { useRevokeKey } from '../api/revoke-key.ts';
@@ -10,7 +11,6 @@ import type { Key } from '../api/types.ts';
 import { hintOf, holderOf, type RevealedKey } from '../key-forms.ts';
 import { NewKeyForm } from './new-key-form.tsx';
 import { RotateKeyButton } from './rotate-key-button.tsx';
-import { When } from './when.tsx';
 
 interface KeysSectionProps {
   canManage: boolean;
@@ -73,14 +73,14 @@ function KeyRow({ info, onSaid, onSecret }: { info: Key } & Omit<KeysSectionProp
         <span className={`badge badge-key-${info.status}`}>{STATUS_LABEL[info.status]}</span>
       </td>
       <td>
-        <When at={info.created_at} />
+        <MaybeRelativeTime at={info.created_at} />
         {info.created_by !== null && <> by {info.created_by}</>}
       </td>
       <td>
-        <When at={info.expires_at} none="never" />
+        <MaybeRelativeTime at={info.expires_at} none="never" />
       </td>
       <td>
-        <When at={info.last_used_at} none="never" />
+        <MaybeRelativeTime at={info.last_used_at} none="never" />
       </td>
       <td>
         <div className="key-actions">

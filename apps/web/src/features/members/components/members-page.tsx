@@ -3,6 +3,7 @@
 // signing keys (passkeys, device keys, the custodial key); for owners and admins, the webhook subscriptions. A key just made or rotated is held
 // here, in this component's state alone, until its panel is closed.
 import { useState } from 'react';
+import { PageHeading } from '../../../components/page-heading.tsx';
 import { WebhooksSection } from '../../webhooks/components/webhooks-section.tsx';
 import type { RevealedKey } from '../key-forms.ts';
 import { ChangesSection } from './changes-section.tsx';
@@ -17,9 +18,7 @@ export function MembersPage({ canManage, me }: { canManage: boolean; me: string 
   const [said, setSaid] = useState('');
   return (
     <section className="panel stack members-page" aria-labelledby="members-heading">
-      <h1 id="members-heading" className="panel-title" tabIndex={-1}>
-        Members &amp; keys
-      </h1>
+      <PageHeading id="members-heading" title="Members & keys" />
       <p>
         {canManage
           ? 'Add members, change their roles, and make, rotate and revoke keys. Every change is recorded below.'

@@ -4,6 +4,7 @@
 import { useId, useState } from 'react';
 import { ConfirmButton } from '../../../components/confirm-button.tsx';
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { MaybeRelativeTime } from '../../../components/relative-time.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { useAddMember } from '../api/add-member.ts';
 import { useMembers } from '../api/get-members.ts';
@@ -12,7 +13,6 @@ import { useSetMemberRole } from '../api/set-member-role.ts';
 import { type Member, ROLES, type Role } from '../api/types.ts';
 import { ApiRefusal } from './api-refusal.tsx';
 import { CredentialsTable } from './credentials-table.tsx';
-import { When } from './when.tsx';
 
 interface SectionProps {
   canManage: boolean;
@@ -84,7 +84,7 @@ function MemberRow({ member, canManage, onSaid }: { member: Member } & SectionPr
           )}
         </td>
         <td>
-          <When at={member.created_at} />
+          <MaybeRelativeTime at={member.created_at} />
         </td>
         {canManage && (
           <td>

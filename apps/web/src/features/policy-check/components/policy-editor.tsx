@@ -1,33 +1,38 @@
-// The policy text, a plain labelled textarea (Monaco comes later).
-import { useId } from 'react';
+// The playground's policy text in Monaco, as every other editor: the engine's problems as markers (placed by line or
+// by JSON Pointer), the policy@1 schema's completion and hover, and the keyboard way out (lib/monaco/keyboard-exit.ts).
+import type { Diagnostic } from '@tollgate/engine';
+import { type Ref, useEffect } from 'react';
+import { CodeEditor, type CodeEditorHandle } from '../../../lib/monaco/code-editor.tsx';
+import { registerPolicySchema } from '../register-policy-schema.ts';
+
+/** The playground's model name: a `*.policy.json` name, so the schema's completion applies; it names no stored document. */
+export const PLAYGROUND_MODEL = 'playground/playground.policy.json';
 
 interface PolicyEditorProps {
-  text: string;
+  initialText: string;
+  diagnostics: readonly Diagnostic[];
   onChange: (text: string) => void;
+  ref?: Ref<CodeEditorHandle>;
 }
 
-export function PolicyEditor({ text, onChange }: PolicyEditorProps) {
-  const id = useId();
-  const hintId = `${id}-hint`;
+export function PolicyEditor({ initialText, diagnostics, onChange, ref }: PolicyEditorProps) {
+  // Also switches Monaco's own JSON validation off, so the engine's markers are the only ones.
+  useEffect(() => {
+    registerPolicySchema().catch(() => undefined);
+  }, []);
   return (
-    <div className="editor">
-      <label htmlFor={id} className="editor-label">
-        Policy document
-      </label>
-      <p id={hintId} className="editor-hint">
-        JSON in the <code>tollgate/policy@1</code> format.
+    <div className="editor playground-editor">
+      <p className="editor-hint">
+        JSON in the <code>tollgate/policy@1</code> format, checked by the engine as you type. Nothing here is stored.
       </p>
-      <textarea
-        id={id}
-        className="editor-text"
-        aria-describedby={hintId}
-        value={text}
-        onChange={(event) => onChange(event.target.value)}
-        spellCheck={false}
-        autoCapitalize="off"
-        autoComplete="off"
-        autoCorrect="off"
-        rows={40}
+      <CodeEditor
+        ref={ref}
+        initialText={initialText}
+        language="json"
+        diagnostics={diagnostics}
+        label="Policy document"
+        modelPath={PLAYGROUND_MODEL}
+        onChange={onChange}
       />
     </div>
   );

@@ -2,7 +2,7 @@
 import type { Problem } from '../check-policy.ts';
 import { ProblemItem } from './problem-item.tsx';
 
-export function ProblemList({ problems }: { problems: Problem[] }) {
+export function ProblemList({ problems, onJump }: { problems: Problem[]; onJump?: (line: number, column: number) => void }) {
   if (problems.length === 0) {
     return <p className="problems-empty">No problems found.</p>;
   }
@@ -12,7 +12,7 @@ export function ProblemList({ problems }: { problems: Problem[] }) {
     <ul className="problems" role="list" aria-label="Problems">
       {problems.map((problem, index) => (
         // Problems have no identity of their own; the list is rebuilt on every change.
-        <ProblemItem key={index} problem={problem} />
+        <ProblemItem key={index} problem={problem} onJump={onJump} />
       ))}
     </ul>
   );

@@ -2,6 +2,7 @@
 // compiles every change; its problems show beside the rule at fault and the Colang and overlay follow.
 import { compileSheet, createSheetCache, type LintCatalogue } from '@tollgate/engine';
 import { type ReactNode, useCallback, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { PageHeading } from '../../../components/page-heading.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { CodeEditor, type CodeEditorHandle } from '../../../lib/monaco/code-editor.tsx';
 import { addRule, type EditResult, type FieldEdit, removeRule, removeRuleKey, setRuleField } from '../edit-sheet-yaml.ts';
@@ -69,9 +70,7 @@ export function RulesWorkbench({ id, initialText, catalogue, renderSave }: Rules
     <div className="rules-workbench">
       <section className="panel rules-form" aria-labelledby="rules-form-heading">
         <div className="panel-head">
-          <h1 id="rules-form-heading" className="document-title" tabIndex={-1}>
-            Rules of {id}
-          </h1>
+          <PageHeading id="rules-form-heading" title="Rules of" subject={id} />
           <span className="muted">{rows.ok ? `${rows.rows.length} ${rows.rows.length === 1 ? 'rule' : 'rules'}` : ''}</span>
         </div>
         <p className={`status ${compiled.ok ? 'status-valid' : 'status-invalid'}`} role="status" aria-label="Compile status">

@@ -2,6 +2,7 @@
 // a link to its history with diffs.
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { PageHeading } from '../../../components/page-heading.tsx';
 import { Loading } from '../../../components/query-state.tsx';
 import { rulesetQueryOptions, useRuleset } from '../api/get-ruleset.ts';
 import type { Ruleset } from '../api/types.ts';
@@ -26,9 +27,7 @@ export interface RulesetDetailProps {
 function SetHeader({ set, historyHref, rulesetHref }: { set: Ruleset; historyHref: string; rulesetHref: (id: string) => string }) {
   return (
     <header className="ruleset-header">
-      <h1 className="ruleset-title" tabIndex={-1}>
-        {set.name} <StatusBadge status={set.status} />
-      </h1>
+      <PageHeading title="Rule set" subject={set.name} badge={<StatusBadge status={set.status} />} />
       <p className="muted">
         <code>{set.id}</code> · {set.active_version === null ? 'no active version' : `active version ${set.active_version}`} ·{' '}
         <a href={historyHref}>History and diffs</a>

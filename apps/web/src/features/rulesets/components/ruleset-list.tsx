@@ -1,6 +1,7 @@
 // The rule sets at their active versions, every status unless narrowed to one: name, status, active version,
 // tags and how many pins are behind. The API lists active sets unless asked, so the page asks for what it shows.
 import { useId, useState } from 'react';
+import { PageHeading } from '../../../components/page-heading.tsx';
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { useRulesets } from '../api/get-rulesets.ts';
 import type { Ruleset, RulesetListStatus } from '../api/types.ts';
@@ -45,9 +46,7 @@ export function RulesetList({ rulesetHref }: { rulesetHref: (id: string) => stri
   return (
     <section className="panel" aria-labelledby="rulesets-heading">
       <div className="panel-head">
-        <h1 id="rulesets-heading" className="panel-title" tabIndex={-1}>
-          Rule sets
-        </h1>
+        <PageHeading id="rulesets-heading" title="Rule sets" />
         <div className="ruleset-filter">
           <label htmlFor={fieldId}>Show</label>
           <select id={fieldId} className="select" value={status} onChange={(event) => setStatus(event.target.value as RulesetListStatus)}>

@@ -1,5 +1,7 @@
 // The set's versions, newest first, each with its active and draft marks, author, reason and time; picking
 // one shows its pins.
+
+import { RelativeTime } from '../../../components/relative-time.tsx';
 import type { RulesetVersionInfo } from '../api/types.ts';
 
 interface VersionListProps {
@@ -22,10 +24,7 @@ export function VersionList({ versions, shown, onPick }: VersionListProps) {
             {v.draft && <span className="badge badge-status-draft">draft</span>}
           </div>
           <p className="muted version-author">
-            {v.author} ·{' '}
-            <time className="version-time" dateTime={v.created_at}>
-              {new Date(v.created_at).toLocaleString()}
-            </time>
+            {v.author} · <RelativeTime className="version-time" at={v.created_at} />
           </p>
           <p className="version-reason">{v.reason}</p>
         </li>

@@ -1,5 +1,6 @@
 // The simulation page: pick versions and calls, run, and read each call's decision per version.
 import { useState } from 'react';
+import { PageHeading } from '../../../components/page-heading.tsx';
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { usePolicies } from '../api/get-policies.ts';
 import { useRunSimulation } from '../api/run-simulation.ts';
@@ -22,9 +23,7 @@ export function SimulationPage({ withArguments }: { withArguments: boolean }) {
 
   return (
     <section className="panel stack" aria-labelledby="simulation-heading">
-      <h1 id="simulation-heading" className="panel-title" tabIndex={-1}>
-        Simulation
-      </h1>
+      <PageHeading id="simulation-heading" title="Simulation" />
       {policies.isPending && <Loading label="Loading the policies" />}
       {policies.isError && <ErrorNotice error={policies.error} />}
       {policies.data?.length === 0 && <Empty>No policy documents to simulate.</Empty>}

@@ -1,6 +1,7 @@
 // A trial's report for the picked policy, following the calls as they arrive: calls seen, sampled, agreed
 // and differed, and the calls whose answers differed, each with the running version's and the candidate's.
 import { ErrorNotice } from '../../../components/query-state.tsx';
+import { RelativeTime } from '../../../components/relative-time.tsx';
 import { useTrial } from '../api/get-trial.ts';
 import type { TrialReport } from '../api/types.ts';
 
@@ -15,7 +16,7 @@ export function TrialPanel({ document }: { document: string }) {
         Trial of version {t.candidate} {t.running ? '(running)' : '(stopped)'}
       </h3>
       <p className="muted">
-        Sampling {Math.round(t.sample_rate * 100)}% since {new Date(t.started_at).toLocaleString()}
+        Sampling {Math.round(t.sample_rate * 100)}%, started <RelativeTime at={t.started_at} />
         {t.running && ', updated as calls arrive'}
       </p>
       <dl className="sim-counts" aria-label="Trial counts">

@@ -1,6 +1,7 @@
 // Templates: the engine's gallery, a parameter form for the chosen one, and a new policy draft from it.
 import { listTemplates } from '@tollgate/engine';
 import { useState } from 'react';
+import { PageHeading } from '../../../components/page-heading.tsx';
 import { TemplateForm } from './template-form.tsx';
 import { TemplateGallery } from './template-gallery.tsx';
 
@@ -12,9 +13,7 @@ export function TemplatesPage({ canCreate, editHref }: { canCreate: boolean; edi
   return (
     <div className="stack">
       <section className="panel" aria-labelledby="templates-heading">
-        <h1 id="templates-heading" className="panel-title" tabIndex={-1}>
-          Policy templates
-        </h1>
+        <PageHeading id="templates-heading" title="Policy templates" />
         <p className="muted">
           A template is a ready-made policy for a common kind of agent. Its draft never activates anything by itself: it is saved through
           the edit seam like any edit. Compare its actions with your tools' before it runs.

@@ -1,6 +1,7 @@
 // One upstream server: its transport, why a refresh could not list it, the tools it was last seen offering
 // with the catalogue tools mapped to each, and the catalogue tools mapped to a tool it was never seen offering.
 import { useId } from 'react';
+import { RelativeTime } from '../../../components/relative-time.tsx';
 import { definitionDescription, definitionStateBadge, definitionStateWords } from '../../../lib/definition-state.ts';
 import type { UpstreamServer, UpstreamTool, UpstreamToolMapping } from '../api/get-upstreams.ts';
 
@@ -27,10 +28,7 @@ function ToolItem({ server, tool, documentHref }: { server: string; tool: Upstre
       <div className="version-head">
         <code>{tool.name}</code>
         <span className="version-time muted">
-          listed as shown since{' '}
-          <time dateTime={tool.seen_at} title={tool.seen_at}>
-            {new Date(tool.seen_at).toLocaleString()}
-          </time>
+          first listed as shown <RelativeTime at={tool.seen_at} />
         </span>
       </div>
       {description !== '' && <p className="version-reason">{description}</p>}

@@ -1,5 +1,7 @@
 // The Upstreams page: each MCP server of the running mcp/servers.yaml, the tools it was last seen offering and
 // the catalogue tools that map to each, with their definitions' state (docs/console.md, "Upstreams").
+
+import { PageHeading } from '../../../components/page-heading.tsx';
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { RefreshUpstreamsButton } from '../../../components/refresh-upstreams-button.tsx';
 import { useUpstreams } from '../api/get-upstreams.ts';
@@ -19,9 +21,7 @@ export function UpstreamsPage({ canRefresh, documentHref }: UpstreamsPageProps) 
     <div className="stack">
       <section className="panel stack" aria-labelledby="upstreams-heading">
         <div className="panel-head">
-          <h1 id="upstreams-heading" className="panel-title" tabIndex={-1}>
-            Upstreams
-          </h1>
+          <PageHeading id="upstreams-heading" title="Upstreams" />
           {canRefresh && <RefreshUpstreamsButton />}
         </div>
         <p className="muted">

@@ -1,32 +1,20 @@
 // The selected subscription's recent deliveries (GET /v1/webhooks/{id}/deliveries): each attempt's event type,
 // attempt number, outcome and the delivery's status now, HTTP status, latency, error and when (relative, the
 // exact instant on hover), with Redeliver on each, which sends the delivery again now and reads the list again.
-import { useEffect, useState } from 'react';
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { RelativeTime } from '../../../components/relative-time.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
 import { ApiRefusal } from '../../members/components/api-refusal.tsx';
 import { useDeliveries } from '../api/get-deliveries.ts';
 import { useRedeliver } from '../api/redeliver.ts';
 import type { Webhook, WebhookAttempt } from '../api/types.ts';
-import { ago } from '../webhook-forms.ts';
 
 const OUTCOME_LABEL: Record<WebhookAttempt['outcome'], string> = { delivered: 'Delivered', failed: 'Failed' };
 const STATUS_LABEL: Record<WebhookAttempt['status'], string> = { pending: 'retry due', delivered: 'delivered', failed: 'given up' };
 
-/** The time now, moved on every 15 seconds, so "2 min ago" stays true while the table is shown. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 15_000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
-
 export function DeliveriesTable({ webhook, onSaid }: { webhook: Webhook; onSaid: (text: string) => void }) {
   const deliveries = useDeliveries(webhook.id);
   const redeliver = useRedeliver(webhook.id, (delivery) => onSaid(`Delivery ${delivery} is sent again.`));
-  const now = useNow();
   return (
     <section className="stack" aria-labelledby="webhook-deliveries-heading">
       <h3 id="webhook-deliveries-heading">Deliveries to {webhook.url}</h3>
@@ -62,9 +50,7 @@ export function DeliveriesTable({ webhook, onSaid }: { webhook: Webhook; onSaid:
                   <td>{attempt.latency_ms} ms</td>
                   <td>{attempt.error ?? '—'}</td>
                   <td>
-                    <time dateTime={attempt.at} title={new Date(attempt.at).toLocaleString()}>
-                      {ago(attempt.at, now)}
-                    </time>
+                    <RelativeTime at={attempt.at} />
                   </td>
                   <td>
                     <button

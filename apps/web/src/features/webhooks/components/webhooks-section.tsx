@@ -5,8 +5,8 @@
 import { useState } from 'react';
 import { ConfirmButton } from '../../../components/confirm-button.tsx';
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
+import { MaybeRelativeTime } from '../../../components/relative-time.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
-import { When } from '../../members/components/when.tsx';
 import { useWebhooks } from '../api/get-webhooks.ts';
 import { useRemoveWebhook } from '../api/remove-webhook.ts';
 import { useRotateWebhookSecret } from '../api/rotate-webhook-secret.ts';
@@ -90,7 +90,7 @@ function WebhookRow({ webhook, selected, onSelect, onSaid, onSecret }: WebhookRo
       </td>
       <td>{filterWords(webhook.filters)}</td>
       <td>
-        <When at={webhook.created_at} /> by {webhook.created_by}
+        <MaybeRelativeTime at={webhook.created_at} /> by {webhook.created_by}
       </td>
       <td>
         <div className="key-actions">
