@@ -21,7 +21,9 @@ describe('checkPolicy', () => {
   });
 
   it('gives the editor one diagnostic per listed problem, in the same order and with the same code', () => {
-    const check = checkPolicy('{\n  "schema": "tollgate/policy@1",\n  "default": "allow",\n  "rules": [{ "id": "a", "actions": ["x.y"], "efect": "allow" }]\n}');
+    const check = checkPolicy(
+      '{\n  "schema": "tollgate/policy@1",\n  "default": "allow",\n  "rules": [{ "id": "a", "actions": ["x.y"], "efect": "allow" }]\n}',
+    );
     expect(check.diagnostics.map((d) => [d.code, d.path])).toEqual(check.problems.map((p) => [p.code, p.path]));
     expect(check.diagnostics.length).toBeGreaterThan(1);
     const broken = checkPolicy('{\n  "default" "deny"\n}');
