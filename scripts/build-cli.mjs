@@ -7,10 +7,11 @@
 // CommonJS, so Node never starts its ES module loader for the CLI (docs/performance.md, "The cli suite").
 // esbuild splits only ES modules into chunks, so each command the entry loads on demand
 // (`import('./commands/NAME.ts')` in main.ts) is a bundle of its own, dist/command-NAME.cjs, required when
-// asked for: `policy validate` never loads the server. Kept outside: better-sqlite3 (a native addon) and the
-// two worker threads, which the server starts by URL from their source folders. A bundled module that finds
-// a file by `new URL(..., import.meta.url)` gets its source file's URL instead of the bundle's, so those paths
-// (the workers, examples/, apps/web/dist) resolve as they do from the sources.
+// asked for: `policy validate` never loads the server. The server's two worker threads are bundles of their own
+// (dist/compile.worker.cjs, dist/log-writer.worker.cjs), which typescript-worker.ts starts from a bundle. Kept
+// outside: better-sqlite3 (a native addon). A bundled module that finds a file by `new URL(..., import.meta.url)`
+// gets its source file's URL instead of the bundle's, so those paths (examples/, apps/web/dist) resolve as they do
+// from the sources; the package (scripts/pack.mjs) keeps that layout for the files it holds.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
@@ -21,6 +22,9 @@ const { bundleIsFresh } = createRequire(import.meta.url)('../apps/api/bin/fresh-
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = fileURLToPath(new URL('../apps/api/dist', import.meta.url));
 const cliDir = fileURLToPath(new URL('../apps/api/src/cli/', import.meta.url));
+
+/** The server's worker threads (typescript-worker.ts): bundled too, so the bundle never runs TypeScript. */
+const WORKERS = ['apps/api/src/server/compile.worker.ts', 'apps/api/src/server/state/decisions/log-writer.worker.ts'];
 
 /** `import.meta.url` in a source file of the repository becomes that file's URL, found from the bundle. */
 const sourceUrls = {
@@ -100,6 +104,8 @@ const shared = {
   outdir,
   outExtension: { '.js': '.cjs' },
   external: ['better-sqlite3'],
+  // typescript-worker.ts starts the workers' bundles instead of their TypeScript through tsx.
+  define: { TOLLGATE_BUNDLED: 'true' },
   // import() becomes require(): an import() of a CommonJS file would start the ES module loader.
   supported: { 'dynamic-import': false },
   // The ES module build of a package first: some packages' main builds (jsonc-parser's UMD) require
@@ -122,8 +128,15 @@ export async function buildCli() {
   });
   const entryPoints = Object.fromEntries([...commands].map((name) => [`command-${name}`, `${cliDir}commands/${name}.ts`]));
   const parts = await build({ ...shared, entryPoints, plugins: [sourceUrls, oneIo, jsoncWithoutSideEffects] });
+  // The server's worker threads, each a bundle of its own named as its source (typescript-worker.ts finds them so).
+  const workers = await build({
+    ...shared,
+    entryPoints: Object.fromEntries(WORKERS.map((path) => [basename(path, '.ts'), `${root}${path}`])),
+    plugins: [sourceUrls, jsoncWithoutSideEffects],
+  });
   // The bundled sources, and what decides how they are bundled: this script and the installed packages.
-  const inputs = [...new Set([...Object.keys(entry.metafile.inputs), ...Object.keys(parts.metafile.inputs)])]
+  const built = [entry, parts, workers];
+  const inputs = [...new Set(built.flatMap((b) => Object.keys(b.metafile.inputs)))]
     .filter((path) => !path.includes('node_modules/'))
     .concat(['scripts/build-cli.mjs', 'package-lock.json'])
     .sort();
