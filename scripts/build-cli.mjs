@@ -13,7 +13,7 @@
 // gets its source file's URL instead of the bundle's, so those paths (examples/, apps/web/dist) resolve as they do
 // from the sources; the package (scripts/pack.mjs) keeps that layout for the files it holds.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -34,7 +34,8 @@ const sourceUrls = {
       if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
       const text = readFileSync(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return { contents: text, loader: 'ts' };
-      // Every output file is in outdir, so one relative path serves every bundle.
+      // Every output file is in outdir, so one relative path serves every bundle; a bundle built elsewhere (the
+      // package's, scripts/pack.mjs) is laid out as apps/api/dist is, so the same path serves it too.
       const fromOut = relative(outdir, args.path).split(sep).join('/');
       const url = `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(fromOut)})).href`;
       return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
@@ -117,20 +118,28 @@ const shared = {
   logLevel: 'warning',
 };
 
-export async function buildCli() {
-  rmSync(outdir, { recursive: true, force: true });
-  mkdirSync(outdir, { recursive: true });
+/**
+ * Bundles the CLI into `into` (apps/api/dist unless given); resolves to the bundled sources and the packages the
+ * bundles require from outside (better-sqlite3), which an installed package must declare as dependencies.
+ *
+ * @example
+ * const { externals } = await buildCli('/tmp/stage/apps/api/dist');
+ */
+export async function buildCli(into = outdir) {
+  rmSync(into, { recursive: true, force: true });
+  mkdirSync(into, { recursive: true });
+  const here = { ...shared, outdir: into };
   const commands = new Set();
   const entry = await build({
-    ...shared,
+    ...here,
     entryPoints: { tollgate: `${cliDir}main.ts`, 'cli-io': `${cliDir}io.ts` },
     plugins: [sourceUrls, oneIo, commandsApart(commands), jsoncWithoutSideEffects],
   });
   const entryPoints = Object.fromEntries([...commands].map((name) => [`command-${name}`, `${cliDir}commands/${name}.ts`]));
-  const parts = await build({ ...shared, entryPoints, plugins: [sourceUrls, oneIo, jsoncWithoutSideEffects] });
+  const parts = await build({ ...here, entryPoints, plugins: [sourceUrls, oneIo, jsoncWithoutSideEffects] });
   // The server's worker threads, each a bundle of its own named as its source (typescript-worker.ts finds them so).
   const workers = await build({
-    ...shared,
+    ...here,
     entryPoints: Object.fromEntries(WORKERS.map((path) => [basename(path, '.ts'), `${root}${path}`])),
     plugins: [sourceUrls, jsoncWithoutSideEffects],
   });
@@ -141,8 +150,22 @@ export async function buildCli() {
     .concat(['scripts/build-cli.mjs', 'package-lock.json'])
     .sort();
   // Written last: the bundle counts as built only once its inputs are listed.
-  writeFileSync(`${outdir}/inputs.json`, `${JSON.stringify(inputs, null, 1)}\n`);
-  return { outdir, inputs };
+  writeFileSync(`${into}/inputs.json`, `${JSON.stringify(inputs, null, 1)}\n`);
+  return { outdir: into, inputs, externals: externalPackagesOf(built) };
+}
+
+/** The packages the bundles leave to `require` at run time: bare names, not Node's own modules nor our bundles. */
+function externalPackagesOf(results) {
+  const names = new Set();
+  for (const result of results) {
+    for (const output of Object.values(result.metafile.outputs)) {
+      for (const { path, external } of output.imports) {
+        if (!external || path.startsWith('.') || path.startsWith('node:') || isBuiltin(path)) continue;
+        names.add(path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]);
+      }
+    }
+  }
+  return [...names].sort();
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
