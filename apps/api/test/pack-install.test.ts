@@ -1,7 +1,8 @@
 // The package a user installs (docs/cli.md, "The package"): `npm run pack` builds tollgate-VERSION.tgz, `npm install
 // -g` puts it in an empty prefix with its dependencies from the registry, and from an empty folder outside the
-// repository the installed `tollgate` answers --version and --help, validates a file offline, and serves the demo:
-// the console's page and assets, and the demo agent's call decided. Slow (the install builds better-sqlite3), so it
+// repository the installed `tollgate` answers --version and --help, validates a file offline, serves the demo (the
+// console's page and assets, the demo agent's call decided, a big compile on the compile thread) and runs the MCP
+// gateway over stdio. Slow (the install builds better-sqlite3), so it
 // is the one such test; it prints how long the install took and how long from its start to the first decision.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -128,7 +129,10 @@ describe('the installable package', () => {
       expect(asset.status).toBe(200);
       expect(asset.headers.get('content-type')).toMatch(/javascript/);
 
-      const keys = JSON.parse(readFileSync(join(data, 'demo-keys.json'), 'utf8')) as { agents: { name: string; key: string }[] };
+      const keys = JSON.parse(readFileSync(join(data, 'demo-keys.json'), 'utf8')) as {
+        members: { role: string; key: string }[];
+        agents: { name: string; key: string }[];
+      };
       const agent = keys.agents.find((a) => a.name === 'support-bot');
       expect(agent).toBeDefined();
       const call = await fetch(`${base}/v1/agents/support-bot/calls`, {
@@ -142,6 +146,45 @@ describe('the installable package', () => {
       // The decision log's writer thread (a bundled worker) is up: readiness checks it.
       const ready = await fetch(`${base}/v1/health/ready`);
       expect(ready.status).toBe(200);
+      // A sheet over the inline size (16 KiB) compiles on the other bundled worker, the compile thread.
+      let sheet = 'rules:\n';
+      for (let i = 0; i < 300; i++)
+        sheet += `  - action: tool_${i}\n    requires: [approved_${i % 7}, checked]\n    when: { amount_over: ${100 + i} }\n`;
+      expect(sheet.length).toBeGreaterThan(16 * 1024);
+      const compiled = await fetch(`${base}/v1/rule-sheets/compile`, {
+        method: 'POST',
+        // A developer's key holds the catalogue grant compiling needs.
+        headers: { authorization: `Bearer ${keys.members.find((m) => m.role === 'developer')?.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ sheet }),
+      });
+      expect(compiled.status).toBe(200);
+      expect(JSON.stringify(await compiled.json())).toContain('tool_299');
+
+      // The MCP gateway over stdio, beside serve on the same folder: initialize and tools/list answered.
+      const messages = [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pack', version: '1' } },
+        },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ];
+      const mcp = spawnSync(tollgate, ['mcp', '--agent', 'support-bot', '--data', data], {
+        cwd,
+        env: { ...userEnv, TOLLGATE_AGENT_KEY: agent?.key as string },
+        input: messages.map((m) => `${JSON.stringify(m)}\n`).join(''),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(mcp.status, mcp.stderr).toBe(0);
+      const answers = mcp.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id?: number; result?: Record<string, unknown> });
+      expect(answers.find((a) => a.id === 1)?.result).toMatchObject({ serverInfo: { name: 'tollgate' } });
+      expect(answers.find((a) => a.id === 2)?.result).toHaveProperty('tools');
 
       const seconds = (ms: number) => (ms / 1000).toFixed(1);
       // biome-ignore lint/suspicious/noConsole: the measured times are this test's report (README, "Install")
