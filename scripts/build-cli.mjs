@@ -7,12 +7,13 @@
 // CommonJS, so Node never starts its ES module loader for the CLI (docs/performance.md, "The cli suite").
 // esbuild splits only ES modules into chunks, so each command the entry loads on demand
 // (`import('./commands/NAME.ts')` in main.ts) is a bundle of its own, dist/command-NAME.cjs, required when
-// asked for: `policy validate` never loads the server. Kept outside: better-sqlite3 (a native addon) and the
-// two worker threads, which the server starts by URL from their source folders. A bundled module that finds
-// a file by `new URL(..., import.meta.url)` gets its source file's URL instead of the bundle's, so those paths
-// (the workers, examples/, apps/web/dist) resolve as they do from the sources.
+// asked for: `policy validate` never loads the server. The server's two worker threads are bundles of their own
+// (dist/compile.worker.cjs, dist/log-writer.worker.cjs), which typescript-worker.ts starts from a bundle. Kept
+// outside: better-sqlite3 (a native addon). A bundled module that finds a file by `new URL(..., import.meta.url)`
+// gets its source file's URL instead of the bundle's, so those paths (examples/, apps/web/dist) resolve as they do
+// from the sources; the package (scripts/pack.mjs) keeps that layout for the files it holds.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -22,6 +23,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = fileURLToPath(new URL('../apps/api/dist', import.meta.url));
 const cliDir = fileURLToPath(new URL('../apps/api/src/cli/', import.meta.url));
 
+/** The server's worker threads (typescript-worker.ts): bundled too, so the bundle never runs TypeScript. */
+const WORKERS = ['apps/api/src/server/compile.worker.ts', 'apps/api/src/server/state/decisions/log-writer.worker.ts'];
+
 /** `import.meta.url` in a source file of the repository becomes that file's URL, found from the bundle. */
 const sourceUrls = {
   name: 'source-urls',
@@ -30,7 +34,8 @@ const sourceUrls = {
       if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
       const text = readFileSync(args.path, 'utf8');
       if (!text.includes('import.meta.url')) return { contents: text, loader: 'ts' };
-      // Every output file is in outdir, so one relative path serves every bundle.
+      // Every output file is in outdir, so one relative path serves every bundle; a bundle built elsewhere (the
+      // package's, scripts/pack.mjs) is laid out as apps/api/dist is, so the same path serves it too.
       const fromOut = relative(outdir, args.path).split(sep).join('/');
       const url = `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(fromOut)})).href`;
       return { contents: text.replaceAll('import.meta.url', url), loader: 'ts' };
@@ -100,6 +105,8 @@ const shared = {
   outdir,
   outExtension: { '.js': '.cjs' },
   external: ['better-sqlite3'],
+  // typescript-worker.ts starts the workers' bundles instead of their TypeScript through tsx.
+  define: { TOLLGATE_BUNDLED: 'true' },
   // import() becomes require(): an import() of a CommonJS file would start the ES module loader.
   supported: { 'dynamic-import': false },
   // The ES module build of a package first: some packages' main builds (jsonc-parser's UMD) require
@@ -111,25 +118,54 @@ const shared = {
   logLevel: 'warning',
 };
 
-export async function buildCli() {
-  rmSync(outdir, { recursive: true, force: true });
-  mkdirSync(outdir, { recursive: true });
+/**
+ * Bundles the CLI into `into` (apps/api/dist unless given); resolves to the bundled sources and the packages the
+ * bundles require from outside (better-sqlite3), which an installed package must declare as dependencies.
+ *
+ * @example
+ * const { externals } = await buildCli('/tmp/stage/apps/api/dist');
+ */
+export async function buildCli(into = outdir) {
+  rmSync(into, { recursive: true, force: true });
+  mkdirSync(into, { recursive: true });
+  const here = { ...shared, outdir: into };
   const commands = new Set();
   const entry = await build({
-    ...shared,
+    ...here,
     entryPoints: { tollgate: `${cliDir}main.ts`, 'cli-io': `${cliDir}io.ts` },
     plugins: [sourceUrls, oneIo, commandsApart(commands), jsoncWithoutSideEffects],
   });
   const entryPoints = Object.fromEntries([...commands].map((name) => [`command-${name}`, `${cliDir}commands/${name}.ts`]));
-  const parts = await build({ ...shared, entryPoints, plugins: [sourceUrls, oneIo, jsoncWithoutSideEffects] });
+  const parts = await build({ ...here, entryPoints, plugins: [sourceUrls, oneIo, jsoncWithoutSideEffects] });
+  // The server's worker threads, each a bundle of its own named as its source (typescript-worker.ts finds them so).
+  const workers = await build({
+    ...here,
+    entryPoints: Object.fromEntries(WORKERS.map((path) => [basename(path, '.ts'), `${root}${path}`])),
+    plugins: [sourceUrls, jsoncWithoutSideEffects],
+  });
   // The bundled sources, and what decides how they are bundled: this script and the installed packages.
-  const inputs = [...new Set([...Object.keys(entry.metafile.inputs), ...Object.keys(parts.metafile.inputs)])]
+  const built = [entry, parts, workers];
+  const inputs = [...new Set(built.flatMap((b) => Object.keys(b.metafile.inputs)))]
     .filter((path) => !path.includes('node_modules/'))
     .concat(['scripts/build-cli.mjs', 'package-lock.json'])
     .sort();
   // Written last: the bundle counts as built only once its inputs are listed.
-  writeFileSync(`${outdir}/inputs.json`, `${JSON.stringify(inputs, null, 1)}\n`);
-  return { outdir, inputs };
+  writeFileSync(`${into}/inputs.json`, `${JSON.stringify(inputs, null, 1)}\n`);
+  return { outdir: into, inputs, externals: externalPackagesOf(built) };
+}
+
+/** The packages the bundles leave to `require` at run time: bare names, not Node's own modules nor our bundles. */
+function externalPackagesOf(results) {
+  const names = new Set();
+  for (const result of results) {
+    for (const output of Object.values(result.metafile.outputs)) {
+      for (const { path, external } of output.imports) {
+        if (!external || path.startsWith('.') || path.startsWith('node:') || isBuiltin(path)) continue;
+        names.add(path.startsWith('@') ? path.split('/').slice(0, 2).join('/') : path.split('/')[0]);
+      }
+    }
+  }
+  return [...names].sort();
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

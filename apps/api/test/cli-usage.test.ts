@@ -1,5 +1,6 @@
 // Usage errors of every command: the one-line reason, then the command's synopsis and where its help is, never
 // the whole help text; `--help` after a command prints its part; a wrong key is not a usage error (docs/cli.md).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { USAGE } from '../src/cli/usage.ts';
 import { runCli, workspace } from './cli-harness.ts';
@@ -68,6 +69,16 @@ describe('usage errors', () => {
     }
     expect((await runCli('help')).stdout).toBe(USAGE);
     expect((await runCli('--help')).stdout).toBe(USAGE);
+  });
+
+  it('version and --version alone print the package version; --version after a command is its flag', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    for (const word of ['version', '--version'])
+      expect(await runCli(word)).toEqual({ code: 0, stdout: `tollgate ${version}\n`, stderr: '' });
+    const run = await runCli('ruleset', 'run', 'x', '--version');
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
   });
 
   it('ruleset run says the verdict is pass or fail (hold is a rule result, not a verdict)', async () => {

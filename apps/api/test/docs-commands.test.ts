@@ -22,6 +22,9 @@ const NOT_RUN: Record<string, string> = {
     'the working copy is made from what npm install left; npm start serves from the repository root itself ' +
     '(scripts/start.mjs), so the test runs what it runs, `tollgate serve --data .tollgate-data --demo`, in the copy',
   'npm test': 'it runs this test',
+  'npm run pack': 'pack-install.test.ts runs it (scripts/pack.mjs), from the repository root it needs',
+  'npm install -g --allow-scripts=better-sqlite3 ./tollgate-0.1.0.tgz':
+    "pack-install.test.ts installs the tarball it packed into a prefix of its own; as printed it would change the machine's global packages",
   'npm run test:fast': 'a vitest run inside this vitest run; npm test runs the same files',
 };
 

@@ -1,13 +1,14 @@
 // `tollgate serve` takes its address and data folder from the environment too (docs/cli.md): TOLLGATE_HOST,
 // TOLLGATE_PORT and TOLLGATE_DATA, the flags winning; a port is digits only, 0 to 65535, from either. A real
-// process started with the variables alone serves the demo from the folder they name, and says where.
+// process started with the variables alone serves the demo from the folder they name, and says where; the database
+// comes from TOLLGATE_DATABASE_URL and is named with its password hidden.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dataFolderOf, listenAddressOf } from '../src/cli/options.ts';
+import { databaseOf, dataFolderOf, listenAddressOf } from '../src/cli/options.ts';
 import { runCli, withEnv } from './cli-harness.ts';
 import { REPO_ROOT } from './server-harness.ts';
 
@@ -85,6 +86,23 @@ describe('serve from the environment', () => {
       expect(run.code, port).toBe(2);
       expect(run.stderr, port).toContain('TOLLGATE_PORT');
     }
+    expect(existsSync(join(dataDir, 'tollgate.db'))).toBe(false);
+  });
+
+  it('takes the database from TOLLGATE_DATABASE_URL, the flag winning, and names it with its password hidden', async () => {
+    expect(databaseOf({ database: 'postgres://a/x' }, { TOLLGATE_DATABASE_URL: 'postgres://b/y' })).toBe('postgres://a/x');
+    expect(databaseOf({}, { TOLLGATE_DATABASE_URL: 'postgres://b/y' })).toBe('postgres://b/y');
+    expect(databaseOf({}, { TOLLGATE_DATABASE_URL: '' })).toBeUndefined();
+    // Port 1 answers nothing: serve names the database it was given, the password hidden, and opens nothing else.
+    const dataDir = mkdtempSync(join(tmpdir(), 'tollgate-env-'));
+    dirs.push(dataDir);
+    const url = 'postgres://tollgate:s3cret-pass@127.0.0.1:1/tollgate';
+    const run = await withEnv('TOLLGATE_DATABASE_URL', url, () =>
+      withEnv('TOLLGATE_PG_CONNECT_TIMEOUT_MS', '2000', () => runCli('serve', '--data', dataDir)),
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('DATABASE_UNREACHABLE: postgres://tollgate:***@127.0.0.1:1/tollgate does not answer');
+    expect(run.stderr + run.stdout).not.toContain('s3cret-pass');
     expect(existsSync(join(dataDir, 'tollgate.db'))).toBe(false);
   });
 });

@@ -1,5 +1,7 @@
 // The tollgate CLI's entry: parses the command line and runs one command, mapping every failure to
 // an exit code and a message (never a stack trace).
+
+import { TOLLGATE_VERSION } from '../server/version.ts';
 import { failureProblems } from './failure-json.ts';
 import { CliError, type CliIo, EXIT_OK, EXIT_UNREADABLE } from './io.ts';
 import { one, parseCommandLine } from './options.ts';
@@ -7,6 +9,11 @@ import { commandOf, helpFor, USAGE, usagePointer } from './usage.ts';
 
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
+  // Alone, as other tools take it: `--version` elsewhere is a value flag (`ruleset run --version N`).
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === 'version')) {
+    io.stdout.write(`tollgate ${TOLLGATE_VERSION}\n`);
+    return EXIT_OK;
+  }
   let parsed: ReturnType<typeof parseCommandLine>;
   try {
     parsed = parseCommandLine(argv);

@@ -149,6 +149,8 @@ Usage:
       or no TOLLGATE_API_KEY, 3 the server cannot be reached (10 s bound), 4 it refused (its code is printed).
   tollgate help
       Prints this help.
+  tollgate version
+      Prints the version (tollgate --version too).
 
 Files: a members file is [{"id": "<lowercase uuid>", "role": "owner|admin|approver|developer|viewer", "signing": true}];
 a tools file is [{"name", "action", "amount"?: {"pointer", "currency", "currency_pointer"?}}]; TOOL.json is one tool;
