@@ -88,7 +88,13 @@ describe('POST /v1/mcp/import', () => {
       const version = history.versions.find((v: { sequence: number }) => v.sequence === sequence);
       expect(version, id).toMatchObject({ running: false, author: { kind: 'person' } });
     }
-    // The demo's upstreams document ran before; only the new agent's documents have nothing running.
+    // The documents list says each draft is stored and not running, not that it was rejected.
+    const listed = await okJson(s.call('GET', '/v1/documents', { key: s.key('viewer') }));
+    const drafts = listed.documents.filter((d: { id: string }) => ids.slice(1).includes(d.id));
+    expect(drafts.map((d: { status: string; running_sequence: null }) => [d.status, d.running_sequence])).toEqual(
+      Array(4).fill(['not_running', null]),
+    );
+    // Until it is activated, the gate knows no such agent: its document has no running text.
     expect((await s.call('GET', '/v1/documents/agents%2Ffirst-agent.agent.yaml', { key: s.key('owner') })).status).toBe(404);
   });
 

@@ -1524,10 +1524,10 @@ export interface components {
       id: string;
       kind: string | null;
       /**
-       * @description running: the newest version runs; newer_rejected: a newer working copy did not load and an older version runs; newer_not_running: a newer version is stored as a candidate; rejected_only: no version loads; not_loaded: the store could not read it
+       * @description running: the newest version runs; newer_rejected: a newer working copy did not load and an older version runs; newer_not_running: a newer version is stored as a candidate; rejected_only: no version loads; not_loaded: the store could not read it; not_running: versions are stored (a draft, such as an import’s), none rejected, and none runs yet
        * @enum {string}
        */
-      status: 'running' | 'newer_rejected' | 'newer_not_running' | 'rejected_only' | 'not_loaded';
+      status: 'running' | 'newer_rejected' | 'newer_not_running' | 'rejected_only' | 'not_loaded' | 'not_running';
       running_sequence: number | null;
       versions: number;
       problems: components['schemas']['DocumentProblem'][];

@@ -43,15 +43,17 @@ export function FirstRun({ historyHref, simulationHref, upstreamsHref, membersHr
           const href = hrefOf(step);
           return (
             <li key={step.key} className={step.done ? 'first-run-step first-run-done' : 'first-run-step'}>
-              <span className={step.done ? 'badge badge-running' : 'badge'}>{step.done ? 'done' : 'left'}</span>{' '}
-              <span className="first-run-step-title">
-                {i + 1}. {href ? <a href={href}>{step.title}</a> : step.title}
-                {step.document && step.key !== 'examples' ? (
-                  <>
-                    {' '}
-                    (<code>{step.document}</code>)
-                  </>
-                ) : null}
+              <span className="first-run-step-head">
+                <span className={step.done ? 'badge badge-running' : 'badge'}>{step.done ? 'done' : 'left'}</span>
+                <span className="first-run-step-title">
+                  {i + 1}. {href ? <a href={href}>{step.title}</a> : step.title}
+                  {step.document && step.key !== 'examples' ? (
+                    <>
+                      {' '}
+                      (<code>{step.document}</code>)
+                    </>
+                  ) : null}
+                </span>
               </span>
               {step.key === 'import' && !step.done && <ImportForm onDrafted={setDrafted} />}
               {step.key === 'import' && drafted && <ImportOutcome result={drafted} />}
