@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECORDER } from './mcp-fixture.ts';
+import { mapUpstreams, nodeUpstream, RECORDER } from './mcp-fixture.ts';
 import { everyRowText, type LooseJson, okJson, startServer, type TestServer } from './server-harness.ts';
 
 const SECRET = `import-secret-${randomUUID()}`;
@@ -201,5 +201,44 @@ describe('refusals', () => {
     expect((await importing(body, s.key('developer'))).json.error.code).toBe('ROLE_REQUIRED');
     expect((await importing(body, s.key('viewer'))).status).toBe(403);
     expect((await importing(body, s.keys.agents[0]?.key)).status).toBe(403);
+    // An owner's key held by a model never starts a command: a person imports.
+    const owner = s.keys.members.find((m) => m.role === 'owner');
+    const modelKey = await s.ctx.state.createKey({ member: owner?.id as string }, ['model']);
+    expect((await importing(body, modelKey)).json.error.code).toBe('PERSON_REQUIRED');
+    expect((await s.call('GET', '/v1/documents/agents%2Fnot-yours.agent.yaml/history', { key: s.key('owner') })).status).toBe(404);
+  });
+});
+
+describe('a Streamable HTTP server whose header names a variable', () => {
+  const AUTH = `IMPORT_AUTH_${randomUUID().slice(0, 8).toUpperCase()}`;
+  let headerSecret: string;
+
+  beforeAll(async () => {
+    // Tollgate's own /mcp as the upstream: it offers support-bot's read_order once that maps to the recorder.
+    await mapUpstreams(s, [nodeUpstream('orders', RECORDER)], { read_order: { server: 'orders', tool: 'read' } });
+    headerSecret = await s.ctx.state.createKey({ agent: 'support-bot' });
+    process.env[AUTH] = `Bearer ${headerSecret}`;
+  }, 30_000);
+
+  afterAll(() => {
+    delete process.env[AUTH];
+  });
+
+  it('sends the header from the server’s variable and maps the header to that variable’s name', async () => {
+    const result = await okJson(
+      importing({
+        config: config({ gateway: { type: 'http', url: `${s.url}/mcp`, headers: { Authorization: AUTH } } }),
+        agent: 'over-http',
+      }),
+      201,
+    );
+    expect(result.servers).toEqual([{ key: 'gateway', name: 'gateway', listed: true, tools: 1 }]);
+    expect(result.variables).toEqual([{ name: AUTH, server: 'gateway', from: 'header Authorization' }]);
+    const upstreams = result.documents.find((d: { id: string }) => d.id === 'mcp/servers.yaml');
+    const text = (await okJson(s.call('GET', `/v1/documents/mcp%2Fservers.yaml/versions/${upstreams.sequence}`, { key: s.key('owner') })))
+      .text;
+    expect(text).toContain(`headers: { "Authorization": "${AUTH}" }`);
+    expect((await everyRowText(s)).filter((row) => row.includes(headerSecret))).toEqual([]);
+    expect(filesUnder(s.dataDir).filter((file) => file.includes(headerSecret))).toEqual([]);
   });
 });
