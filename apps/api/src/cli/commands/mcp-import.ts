@@ -6,8 +6,7 @@ import { basename } from 'node:path';
 import { documentKindOf } from '@tollgate/engine';
 import { type Diagnostic, diagnosticJson, formatDiagnostic, placeProblems, readJsonText } from '@tollgate/engine/source';
 import { StoreError } from '@tollgate/store';
-import type { Variable } from '../../server/mcp/import-config.ts';
-import { clientConfigProblem } from '../../server/mcp/import-config.ts';
+import { clientConfigProblem, type Variable } from '../../server/mcp/import-config.ts';
 import { DEFAULT_IMPORT_TIMEOUT_MS, importDrafts, type Listing, type SavedDraft } from '../../server/mcp/import-drafts.ts';
 import type { DraftTool } from '../../server/mcp/import-texts.ts';
 import { openContext } from '../../server/sqlite-context.ts';
@@ -53,6 +52,7 @@ export async function mcpImport(file: string, options: ParsedOptions, io: CliIo)
       source: basename(file),
       author: AUTHOR,
       reason: `drafted by tollgate mcp import from ${basename(file)}`,
+      insteadOfExisting: 'choose another --agent or --catalogue',
     });
     if (out.status === 'not_config' || out.status === 'exists') return refuse(io, file, out.problems);
     // The configuration's problems first, with their places in FILE; then why nothing was saved, if it was not.

@@ -68,6 +68,8 @@ export interface ImportRequest {
   source: string;
   author: ProposedEdit['author'];
   reason: string;
+  /** What DOCUMENT_EXISTS tells the caller to do instead: the CLI's flags, the console's agent name. */
+  insteadOfExisting: string;
 }
 
 /** What an import came to: one refusal (nothing saved, unless `saved` says so), or the drafts saved. */
@@ -98,7 +100,11 @@ export async function importDrafts(ctx: AppContext, r: ImportRequest): Promise<I
   const place = (problems: Diagnostic[]) => (r.rangeOf ? placeProblems(problems, r.rangeOf) : problems);
   const notConfig = clientConfigProblem(r.config);
   if (notConfig !== undefined) return { status: 'not_config', problems: place([notConfig]) };
-  const taken = await existing(ctx, [...Object.values(r.ids), ...(r.examples ? [exampleSuiteIdOf(r.ids.policy) as string] : [])]);
+  const taken = await existing(
+    ctx,
+    [...Object.values(r.ids), ...(r.examples ? [exampleSuiteIdOf(r.ids.policy) as string] : [])],
+    r.insteadOfExisting,
+  );
   if (taken.length > 0) return { status: 'exists', problems: taken };
 
   const runningText = (await ctx.store.get(UPSTREAMS_ID).catch(() => undefined))?.text;
@@ -137,14 +143,14 @@ export async function importDrafts(ctx: AppContext, r: ImportRequest): Promise<I
 }
 
 /** The documents the import would make that have versions already: it never writes over one. */
-async function existing(ctx: AppContext, ids: string[]): Promise<Diagnostic[]> {
+async function existing(ctx: AppContext, ids: string[], instead: string): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   for (const id of ids) {
     if ((await ctx.store.history(id)).length === 0) continue;
     out.push({
       code: 'DOCUMENT_EXISTS',
       severity: 'error',
-      message: `${id} has versions already; nothing is saved (choose another agent or catalogue)`,
+      message: `${id} has versions already; nothing is saved (${instead})`,
     });
   }
   return out;

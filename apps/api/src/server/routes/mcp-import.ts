@@ -118,6 +118,7 @@ export function mcpImportRoutes() {
       source: 'the console',
       author: { kind: 'person', label: member.name },
       reason: 'drafted by tollgate mcp import from the console',
+      insteadOfExisting: 'choose another agent name',
     });
     const problems = diagnosticsJson(out.problems);
     switch (out.status) {
