@@ -80,5 +80,10 @@ describe('stripping a client configuration', () => {
     expect(readClientConfigText('{"mcpServers": {"a": ')).toMatchObject({ ok: false, problem: expect.stringContaining('line 1') });
     expect(readClientConfigText('{"a": 1, "a": 2}')).toMatchObject({ ok: false, problem: expect.stringContaining('DUPLICATE_MEMBER') });
     expect(readClientConfigText('{"servers": {}}')).toMatchObject({ ok: false, problem: expect.stringContaining('mcpServers') });
+    // An env that is not an object of names and values is refused, so no value in it is ever sent.
+    expect(readClientConfigText('{"mcpServers": {"a": {"command": "x", "env": ["TOKEN=s3cret"]}}}')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('a’s env is not an object'),
+    });
   });
 });

@@ -44,7 +44,10 @@ export function readClientConfigText(text: string): ReadConfig {
     if (!isRecord(entry)) continue;
     for (const member of ['env', 'headers'] as const) {
       const map = entry[member];
-      if (!isRecord(map)) continue;
+      if (map === undefined) continue;
+      // Anything else could hold a value the page cannot tell from a name: it is never sent.
+      if (!isRecord(map))
+        return { ok: false, problem: `${server}’s ${member} is not an object of names and values; fix it before importing.` };
       for (const [field, held] of Object.entries(map)) {
         const reference = typeof held === 'string' ? REFERENCE.exec(held)?.[1] : undefined;
         const suggested = member === 'env' ? field : (reference ?? headerVariable(server, field));

@@ -123,6 +123,10 @@ export function ImportForm({ onDrafted }: { onDrafted: (result: McpImportResult)
             Agent name
             <input value={agent} onChange={(e) => setAgent(e.target.value)} spellCheck={false} autoComplete="off" />
           </label>
+          <p className="muted">
+            The command, its arguments and URLs are sent as written: a token written there would be too, so move it into env or a header
+            first.
+          </p>
           <details>
             <summary>What is sent</summary>
             <ScrollPane label="What is sent" className="first-run-sent">
