@@ -144,6 +144,16 @@ describe('POST /v1/mcp/import', () => {
   });
 });
 
+describe('two imports of one agent at once', () => {
+  it('save one set of drafts and refuse the other (DOCUMENT_EXISTS)', async () => {
+    const body = { config: config({ recorder: recorder() }), agent: 'at-once' };
+    const answers = await Promise.all([importing(body), importing(body)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    const history = await okJson(s.call('GET', '/v1/documents/agents%2Fat-once.agent.yaml/history', { key: s.key('owner') }));
+    expect(history.versions).toHaveLength(1);
+  }, 30_000);
+});
+
 describe('refusals', () => {
   it('answers a configuration that does not read with the reader’s code and its place', async () => {
     const notJson = await importing({ config: '{"mcpServers": {\n  "a": ' });

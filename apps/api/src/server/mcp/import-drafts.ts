@@ -96,7 +96,18 @@ export type ImportOutcome =
  * const out = await importDrafts(ctx, { config, ids, timeoutMs: 30_000, env: process.env, source: 'claude.json', author, reason });
  * if (out.status === 'saved') out.saved // [{ id: 'mcp/servers.yaml', sequence: 1 }, ...]
  */
-export async function importDrafts(ctx: AppContext, r: ImportRequest): Promise<ImportOutcome> {
+export function importDrafts(ctx: AppContext, r: ImportRequest): Promise<ImportOutcome> {
+  // One import at a time in a process: the check that no draft exists and the saves are one step, so two
+  // imports of one agent at once give one set of drafts and one DOCUMENT_EXISTS, never a second version.
+  const run = importing.then(() => importOnce(ctx, r));
+  importing = run.catch(() => undefined);
+  return run;
+}
+
+/** The import running now, which the next waits for. */
+let importing: Promise<unknown> = Promise.resolve();
+
+async function importOnce(ctx: AppContext, r: ImportRequest): Promise<ImportOutcome> {
   const place = (problems: Diagnostic[]) => (r.rangeOf ? placeProblems(problems, r.rangeOf) : problems);
   const notConfig = clientConfigProblem(r.config);
   if (notConfig !== undefined) return { status: 'not_config', problems: place([notConfig]) };
