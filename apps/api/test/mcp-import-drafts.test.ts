@@ -3,8 +3,8 @@
 // and drafts the engine's own readers accept (docs/mcp.md, "Starting from what you have").
 import { readCatalogue, readUpstreams, type Upstream, validatePolicy } from '@tollgate/engine';
 import { describe, expect, it } from 'vitest';
-import { readClientConfig } from '../src/cli/commands/mcp-import-config.ts';
-import { catalogueText, draftTools, policyText, upstreamsText } from '../src/cli/commands/mcp-import-drafts.ts';
+import { readClientConfig } from '../src/server/mcp/import-config.ts';
+import { catalogueText, draftTools, policyText, upstreamsText } from '../src/server/mcp/import-texts.ts';
 
 const RUNNING: Upstream[] = [
   { name: 'files', transport: 'stdio', command: 'npx', args: ['files'], env: ['FILES_TOKEN'] },

@@ -228,6 +228,37 @@ export async function hideTable(server: TestServer, table: 'webhook_subscription
   };
 }
 
+/**
+ * Every row of every table of the server's state database, each as text: for a test that a value is stored nowhere.
+ *
+ * @example
+ * expect((await everyRowText(s)).filter((row) => row.includes(secret))).toEqual([]);
+ */
+export async function everyRowText(server: TestServer): Promise<string[]> {
+  const state = server.ctx.state as SqliteStateStore | PostgresStateStore;
+  const tables =
+    state.kind === 'sqlite'
+      ? (await stateQuery<{ name: string }>(server, "SELECT name FROM sqlite_master WHERE type = 'table'")).map((t) => t.name)
+      : (
+          await stateQuery<{ name: string }>(
+            server,
+            "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+          )
+        ).map((t) => t.name);
+  expect(tables.length).toBeGreaterThan(5);
+  const rows: string[] = [];
+  for (const table of tables) {
+    for (const row of await stateQuery<Record<string, unknown>>(server, `SELECT * FROM "${table}"`)) {
+      // Bytes as text too (a blob, a bytea): a value stored as bytes is still stored.
+      const cells = Object.values(row).map((v) =>
+        v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v),
+      );
+      rows.push(`${table}: ${cells.join(' | ')}`);
+    }
+  }
+  return rows;
+}
+
 /** A table's row count. */
 export async function countRows(server: TestServer, table: 'decisions' | 'approvals' | 'members' | 'ruleset_runs'): Promise<number> {
   const [row] = await stateQuery<{ n: number | string }>(server, `SELECT COUNT(*) AS n FROM ${table}`);

@@ -28,6 +28,7 @@ import { documentRoutes } from './routes/documents.ts';
 import { eventRoutes } from './routes/events.ts';
 import { gateRoutes } from './routes/gate.ts';
 import { keyRoutes } from './routes/keys.ts';
+import { mcpImportRoutes } from './routes/mcp-import.ts';
 import { memberRoutesManaged } from './routes/member-changes.ts';
 import { memberRoutes } from './routes/members.ts';
 import { nodeRoutes } from './routes/nodes.ts';
@@ -164,6 +165,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', rulesetRoutes(options.ruleTimeoutMs === undefined ? {} : { ruleTimeoutMs: options.ruleTimeoutMs }));
     api.route('/', toolBindingRoutes());
     api.route('/', upstreamRoutes());
+    api.route('/', mcpImportRoutes());
     api.route('/', reviewRoutes());
     api.route('/', nodeRoutes());
     api.route('/', webhookRoutes(options.webhooks ?? {}));

@@ -5,6 +5,7 @@ import { Loading } from '../components/query-state.tsx';
 import { ApprovalsPage } from '../features/approvals/components/approvals-page.tsx';
 import { useMe } from '../features/auth/api/get-me.ts';
 import { DocumentsPage } from '../features/documents/components/documents-page.tsx';
+import { FirstRun } from '../features/first-run/components/first-run.tsx';
 import { PolicyCheck } from '../features/policy-check/components/policy-check.tsx';
 import { canActivate, canAuthorize, canEdit, canManageMembers, canReadArguments, canRefreshUpstreams } from '../lib/capabilities.ts';
 import { lazyPage } from './lazy-page.tsx';
@@ -130,7 +131,7 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
       </Suspense>
     );
   }
-  return (
+  const documents = (
     <DocumentsPage
       selected={route.document}
       onSelect={(document) => navigate({ page: 'documents', document })}
@@ -139,5 +140,19 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
       rulesHref={(document) => hrefOf({ page: 'rules', document })}
       canAuthorize={canAuthorize(me.data?.role)}
     />
+  );
+  // The landing page greets an owner or admin of a workspace where no agent runs with the first run's path
+  // (docs/console.md, "First run"): only they may import, activate and authorize.
+  if (route.document !== null || !canActivate(me.data?.role)) return documents;
+  return (
+    <div className="stack">
+      <FirstRun
+        historyHref={(document) => hrefOf({ page: 'history', document })}
+        simulationHref={hrefOf({ page: 'simulation' })}
+        upstreamsHref={hrefOf({ page: 'upstreams' })}
+        membersHref={hrefOf({ page: 'members' })}
+      />
+      {documents}
+    </div>
   );
 }

@@ -20,6 +20,8 @@ export const queryKeys = {
     catalogueTools: (id: string) => ['documents', 'catalogue-tools', id] as const,
     merge: (id: string, base: number | null) => ['documents', 'merge', id, base] as const,
     exampleSuite: (policyId: string) => ['documents', 'example-suite', policyId] as const,
+    /** The suite a simulation reads: the running version, or a draft's newest. */
+    exampleSuiteOrDraft: (policyId: string) => ['documents', 'example-suite', policyId, 'or-draft'] as const,
     /** Decision maps read documents of several kinds (agent, catalogue, policies): under `documents`, so any edit refreshes them. */
     agentMap: (agent: string) => ['documents', 'decision-map', 'agent', agent] as const,
     policyMap: (id: string) => ['documents', 'decision-map', 'policy', id] as const,

@@ -203,6 +203,30 @@ export const API_CODES = {
   PINS_WITH_STATUS: { status: 400, meaning: 'New pins save a draft version: change status or the active version in a second request.' },
   INVALID_REPLACEMENT: { status: 400, meaning: 'A rule set cannot replace itself.' },
   REPLACED_BY_NOT_ARCHIVED: { status: 400, meaning: 'replaced_by names the replacement of an archived set: archive it too.' },
+  // Drafting from an MCP client's configuration (docs/mcp.md, "Starting from what you have").
+  INVALID_CLIENT_CONFIG: {
+    status: 422,
+    meaning:
+      'The MCP client configuration does not read (NOT_JSON, TOO_DEEP, DUPLICATE_MEMBER, NOT_CLIENT_CONFIG) or holds a value where a variable’s name belongs; details.problems give each with its path, line and column. Nothing was started or saved.',
+  },
+  VARIABLE_NOT_SET: {
+    status: 422,
+    meaning:
+      'A variable the configuration names is not in the server’s environment; details.problems name each. Nothing was started or saved.',
+  },
+  DOCUMENT_EXISTS: {
+    status: 409,
+    meaning: 'A catalogue, policy or agent the import would draft has versions already; details.problems name them. Nothing was saved.',
+  },
+  NOTHING_TO_IMPORT: {
+    status: 422,
+    meaning: 'No server of the configuration listed a tool that can be drafted; details.problems say why for each. Nothing was saved.',
+  },
+  DRAFT_REFUSED: {
+    status: 422,
+    meaning:
+      'A drafted document was refused by its reader or the edit seam (details.problems, each naming its document); details.saved lists the drafts saved before it, none running.',
+  },
   // A bug.
   INTERNAL: { status: 500, meaning: 'The server could not answer; nothing was written. A bug: report it.' },
 } as const satisfies Record<string, ApiCodeEntry>;

@@ -80,4 +80,20 @@ export const MCP_CODES = {
     'The catalogue, policy or agent the import would draft has versions already; nothing is saved (choose another --agent or --catalogue).',
   ),
   NOTHING_TO_IMPORT: importing('error', 'No server of the file listed a tool that can be drafted; nothing is saved.'),
+  VARIABLE_NAME_REQUIRED: importing(
+    'error',
+    'POST /v1/mcp/import: a value of env or headers is not the name of an environment variable (letters, digits and _, not starting with a digit). Values never travel to the server: the console replaces each by a name. The message never repeats the value.',
+  ),
+  ENV_NAME_DIFFERS: importing(
+    'error',
+    'POST /v1/mcp/import: an env member names another variable than itself; mcp/servers.yaml hands a stdio server each variable under its own name, so the gateway’s environment must hold that name.',
+  ),
+  VARIABLE_RESERVED: importing(
+    'error',
+    'POST /v1/mcp/import: a variable named TOLLGATE_… is the gateway’s own configuration and is never handed to an upstream started from a request.',
+  ),
+  VARIABLE_NOT_SET: importing(
+    'error',
+    'POST /v1/mcp/import: the server’s environment has no variable of that name; set it where tollgate serve runs and import again. Nothing is started or saved.',
+  ),
 } as const satisfies Record<string, CodeEntry>;

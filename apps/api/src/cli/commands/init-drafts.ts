@@ -3,7 +3,7 @@
 // "tollgate init").
 import type { ExampleSuite, TemplateResult } from '@tollgate/engine/policy';
 import { matchesAction } from '@tollgate/engine/policy';
-import type { DraftTool } from './mcp-import-drafts.ts';
+import type { DraftTool } from '../../server/mcp/import-texts.ts';
 
 /** A template's draft, as createFromTemplate returns it when the parameters hold. */
 export type TemplateDraft = Extract<TemplateResult, { ok: true }>;
@@ -58,7 +58,7 @@ export function templateAgentText(ids: { catalogue: string; policy: string }, dr
 }
 
 /**
- * The example suite of an imported policy (mcp-import-drafts.ts policyText): each read-only tool is allowed,
+ * The example suite of an imported policy (server/mcp/import-texts.ts policyText): each read-only tool is allowed,
  * every other tool held for a person, as the draft says; a person who edits the policy sees what changes.
  */
 export function importedExamples(tools: readonly DraftTool[]): ExampleSuite {

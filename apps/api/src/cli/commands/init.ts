@@ -237,7 +237,7 @@ async function build(
         : `drafted by tollgate init from the ${answers.template} template`;
     const saved = await saveDrafts(ctx, drafts, AUTHOR, reason, io);
     if (saved === undefined) return EXIT_INVALID;
-    if (drafted !== undefined) recordListings(ctx, drafted);
+    if (drafted !== undefined) await recordListings(ctx, drafted);
     // The owner signs in with this key to activate the drafts; the agent's key does nothing until its agent runs.
     const owner = made(await ctx.state.identity.addMember(answers.owner, 'owner', OPERATOR), 'init');
     const ownerKey = made(

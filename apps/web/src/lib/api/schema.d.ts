@@ -1077,6 +1077,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/mcp/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Drafts upstreams, a catalogue, a policy and an agent from an MCP client’s configuration, none running (owner or admin, a person) */
+    post: operations['importMcpConfig'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/agents/{agent}/decision-map': {
     parameters: {
       query?: never;
@@ -1366,6 +1383,11 @@ export interface components {
           | 'PINS_WITH_STATUS'
           | 'INVALID_REPLACEMENT'
           | 'REPLACED_BY_NOT_ARCHIVED'
+          | 'INVALID_CLIENT_CONFIG'
+          | 'VARIABLE_NOT_SET'
+          | 'DOCUMENT_EXISTS'
+          | 'NOTHING_TO_IMPORT'
+          | 'DRAFT_REFUSED'
           | 'INTERNAL';
         message: string;
         details?: components['schemas']['ErrorDetails'];
@@ -1502,10 +1524,10 @@ export interface components {
       id: string;
       kind: string | null;
       /**
-       * @description running: the newest version runs; newer_rejected: a newer working copy did not load and an older version runs; newer_not_running: a newer version is stored as a candidate; rejected_only: no version loads; not_loaded: the store could not read it
+       * @description running: the newest version runs; newer_rejected: a newer working copy did not load and an older version runs; newer_not_running: a newer version is stored as a candidate; rejected_only: no version loads; not_loaded: the store could not read it; not_running: versions are stored (a draft, such as an import’s), none rejected, and none runs yet
        * @enum {string}
        */
-      status: 'running' | 'newer_rejected' | 'newer_not_running' | 'rejected_only' | 'not_loaded';
+      status: 'running' | 'newer_rejected' | 'newer_not_running' | 'rejected_only' | 'not_loaded' | 'not_running';
       running_sequence: number | null;
       versions: number;
       problems: components['schemas']['DocumentProblem'][];
@@ -2411,6 +2433,56 @@ export interface components {
       tool: string;
       /** @enum {string} */
       state: 'authorized' | 'changed' | 'unseen';
+    };
+    McpImportResult: {
+      /**
+       * @description Nothing drafted runs until a person activates it.
+       * @enum {boolean}
+       */
+      running: false;
+      documents: {
+        id: string;
+        sequence: number;
+        /** @enum {boolean} */
+        running: false;
+      }[];
+      servers: {
+        /** @description The server’s name in the configuration. */
+        key: string;
+        /** @description Its name in mcp/servers.yaml. */
+        name: string;
+        listed: boolean;
+        tools?: number;
+        /** @description Why it could not be listed (UPSTREAM_UNAVAILABLE, ...). */
+        code?: string;
+      }[];
+      tools: {
+        name: string;
+        action: string;
+        /** @enum {string} */
+        kind: 'read' | 'write';
+        server: string;
+        tool: string;
+      }[];
+      variables: {
+        name: string;
+        server: string;
+        /** @description env, or header NAME. */
+        from: string;
+      }[];
+      /** @description What was not imported, and why: each with its path in the configuration. */
+      problems: components['schemas']['Diagnostic'][];
+    };
+    McpImportRequest: {
+      /**
+       * @description The client’s mcpServers JSON as text, every value of env and headers replaced by the NAME of a variable of the server’s environment (never a value).
+       * @example {"mcpServers": {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv"], "env": {"FILES_TOKEN": "FILES_TOKEN"}}}}
+       */
+      config: string;
+      /** @default mcp-agent */
+      agent: string;
+      /** @description How long each server may take to start and list its tools; 30 unless given. */
+      upstream_timeout_seconds?: number;
     };
     AgentDecisionMap: {
       agent: string;
@@ -7632,6 +7704,93 @@ export interface operations {
       };
       /** @description A lacking role */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  importMcpConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['McpImportRequest'];
+      };
+    };
+    responses: {
+      /** @description The drafts saved, none running */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['McpImportResult'];
+        };
+      };
+      /** @description The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description DOCUMENT_EXISTS: the catalogue, policy or agent has versions already. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit; nothing was read. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INVALID_CLIENT_CONFIG, VARIABLE_NOT_SET, NOTHING_TO_IMPORT or DRAFT_REFUSED, with details.problems. */
+      422: {
         headers: {
           [name: string]: unknown;
         };

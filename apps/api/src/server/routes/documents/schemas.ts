@@ -60,7 +60,7 @@ export const ProblemSchema = z
   })
   .openapi('DocumentProblem');
 
-export const STATUSES = ['running', 'newer_rejected', 'newer_not_running', 'rejected_only', 'not_loaded'] as const;
+export const STATUSES = ['running', 'newer_rejected', 'newer_not_running', 'rejected_only', 'not_loaded', 'not_running'] as const;
 export type DocumentStatus = (typeof STATUSES)[number];
 
 export const SummarySchema = z
@@ -69,7 +69,7 @@ export const SummarySchema = z
     kind: z.string().nullable(),
     status: z.enum(STATUSES).openapi({
       description:
-        'running: the newest version runs; newer_rejected: a newer working copy did not load and an older version runs; newer_not_running: a newer version is stored as a candidate; rejected_only: no version loads; not_loaded: the store could not read it',
+        'running: the newest version runs; newer_rejected: a newer working copy did not load and an older version runs; newer_not_running: a newer version is stored as a candidate; rejected_only: no version loads; not_loaded: the store could not read it; not_running: versions are stored (a draft, such as an import’s), none rejected, and none runs yet',
     }),
     running_sequence: z.number().int().nullable(),
     versions: z.number().int(),

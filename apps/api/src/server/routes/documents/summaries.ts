@@ -13,7 +13,11 @@ import { diagnosticJson } from './wire.ts';
 export function statusOf(history: DocumentVersion[]): DocumentStatus {
   const running = history.find((v) => v.running);
   const newest = history[history.length - 1];
-  if (!running || !newest) return history.length === 0 ? 'not_loaded' : 'rejected_only';
+  if (!running || !newest) {
+    if (history.length === 0) return 'not_loaded';
+    // A draft saved as a version that does not run (an import's, a model's held edit) is not a rejection.
+    return history.some((v) => v.rejected) ? 'rejected_only' : 'not_running';
+  }
   if (newest.sequence === running.sequence) return 'running';
   return history.some((v) => v.sequence > running.sequence && v.rejected) ? 'newer_rejected' : 'newer_not_running';
 }

@@ -7,6 +7,7 @@ const STATUS_LABELS: Record<DocumentSummary['status'], string> = {
   newer_not_running: 'newer not running',
   rejected_only: 'rejected',
   not_loaded: 'not loaded',
+  not_running: 'draft, not running',
 };
 
 export function DocumentRow({

@@ -24,8 +24,8 @@ export function ExamplesStatus({ pending, error, stored, calls }: ExamplesStatus
   const n = calls.suite.examples.length;
   return (
     <p className="muted">
-      {n} {n === 1 ? 'example' : 'examples'} from <code>{stored.id}</code>, version {stored.sequence}, each compared with the decision it
-      expects.
+      {n} {n === 1 ? 'example' : 'examples'} from <code>{stored.id}</code>, version {stored.sequence}
+      {stored.running ? '' : ' (a draft: not running yet)'}, each compared with the decision it expects.
     </p>
   );
 }

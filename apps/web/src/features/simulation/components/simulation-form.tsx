@@ -1,6 +1,6 @@
 // The simulation's inputs: the versions and the calls, checked before the Run button sends them.
 import { type FormEvent, useMemo, useRef, useState } from 'react';
-import { useExampleSuite } from '../../../lib/example-suites.ts';
+import { useExampleSuiteOrDraft } from '../../../lib/example-suites.ts';
 import { showPlace } from '../../../lib/show-place.ts';
 import { readExampleCalls } from '../api/example-calls.ts';
 import { parseCalls } from '../api/parse-calls.ts';
@@ -25,10 +25,12 @@ export function SimulationForm({ policies, running, withArguments, onDocument, o
   const [calls, setCalls] = useState<CallsPick>({ mode: 'recorded', agent: '', since: '', until: '', pasted: SAMPLE_CALLS });
   const [invalid, setInvalid] = useState<string | null>(null);
   const pastedField = useRef<HTMLTextAreaElement>(null);
-  const running_sequence = policies.find((p) => p.id === policy.document)?.running_sequence ?? null;
-  const pick = { ...policy, sequence: policy.sequence ?? running_sequence };
+  const picked = policies.find((p) => p.id === policy.document);
+  // A drafted policy runs no version yet: its newest is the one to simulate (docs/console.md, "First run").
+  const defaultSequence = picked?.running_sequence ?? (picked && picked.versions > 0 ? picked.versions : null);
+  const pick = { ...policy, sequence: policy.sequence ?? defaultSequence };
   // Fetched only once the examples are picked; the suite is the one stored beside the picked policy.
-  const suite = useExampleSuite(calls.mode === 'examples' ? pick.document : null);
+  const suite = useExampleSuiteOrDraft(calls.mode === 'examples' ? pick.document : null);
   const stored = suite.data;
   const exampleCalls = useMemo(() => (stored ? readExampleCalls(stored.id, stored.text) : null), [stored]);
   const examplesReady = calls.mode !== 'examples' || exampleCalls?.ok === true;

@@ -130,6 +130,26 @@ export function policyText(tools: readonly DraftTool[]): string {
   return `${JSON.stringify({ schema: 'tollgate/policy@1', default: 'deny', rules }, null, 2)}\n`;
 }
 
+/**
+ * The policy's example suite (docs/documents.md, "Example suites"): one call per drafted tool, expecting what the
+ * drafted policy decides for it, so the drafts can be run before anything is activated.
+ */
+export function examplesText(tools: readonly DraftTool[]): string {
+  const ruleOf = (kind: DraftTool['kind'], index: number) => {
+    const n = Math.floor(index / MAX_PATTERNS);
+    const base = kind === 'read' ? 'read-only-tools' : 'other-tools-need-approval';
+    return n === 0 ? base : `${base}-${n + 1}`;
+  };
+  const seen = { read: 0, write: 0 };
+  const examples = tools.map((t) => ({
+    name: `${t.name} is ${t.kind === 'read' ? 'allowed' : 'held for approval'}`,
+    tool: t.name,
+    arguments: {},
+    expect: { decision: t.kind === 'read' ? 'allow' : 'require_approval', rule: ruleOf(t.kind, seen[t.kind]++) },
+  }));
+  return `${JSON.stringify({ tools: tools.map((t) => ({ name: t.name, action: t.action })), examples }, null, 2)}\n`;
+}
+
 /** The agent: its catalogue and policy, delegated every action of the imported servers. */
 export function agentText(catalogueId: string, policyId: string, tools: readonly DraftTool[], source: string): string {
   const patterns = [...new Set(tools.map((t) => `${t.action.slice(0, t.action.indexOf('.'))}.*`))];
