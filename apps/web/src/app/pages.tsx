@@ -143,15 +143,19 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
   );
   // The landing page greets an owner or admin of a workspace where no agent runs with the first run's path
   // (docs/console.md, "First run"): only they may import, activate and authorize.
-  if (route.document !== null || !canActivate(me.data?.role)) return documents;
+  // One shape whether or not the path shows, so the documents page (and its heading, which may hold the focus) is
+  // never mounted again when the member's role arrives.
+  const greets = route.document === null && canActivate(me.data?.role);
   return (
     <div className="stack">
-      <FirstRun
-        historyHref={(document) => hrefOf({ page: 'history', document })}
-        simulationHref={hrefOf({ page: 'simulation' })}
-        upstreamsHref={hrefOf({ page: 'upstreams' })}
-        membersHref={hrefOf({ page: 'members' })}
-      />
+      {greets && (
+        <FirstRun
+          historyHref={(document) => hrefOf({ page: 'history', document })}
+          simulationHref={hrefOf({ page: 'simulation' })}
+          upstreamsHref={hrefOf({ page: 'upstreams' })}
+          membersHref={hrefOf({ page: 'members' })}
+        />
+      )}
       {documents}
     </div>
   );
