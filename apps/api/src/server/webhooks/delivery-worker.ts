@@ -92,9 +92,11 @@ export class DeliveryWorker {
 
   /** One round: fan out transitions and denies, sweep expiries, then lease and send what is due; answers the attempts made. */
   async tick(): Promise<number> {
-    await fanOutTransitions(this.ctx);
-    await fanOutDenies(this.ctx, this.ctx.now(), this.deniesSeen);
-    await sweepExpired(this.ctx, this.ctx.now(), this.expirySeen);
+    // The subscriptions read once a tick, for the three fan-outs.
+    const subscriptions = await this.ctx.state.webhooks.list();
+    await fanOutTransitions(this.ctx, subscriptions);
+    await fanOutDenies(this.ctx, this.ctx.now(), this.deniesSeen, subscriptions);
+    await sweepExpired(this.ctx, this.ctx.now(), this.expirySeen, subscriptions);
     let made = 0;
     for (;;) {
       const due = await this.ctx.state.webhooks.lease(this.node, this.ctx.now(), this.leaseMs, this.concurrency);

@@ -52,8 +52,13 @@ function outboxRowsOf(subscriptions: readonly SubscriptionRow[], row: DeniedRow)
  * Enqueues `decision.denied` for the denies written since the last fan-out, when a subscription hears them; answers
  * the rows written. `seen` holds the denies this node enqueued that the cursor has not passed yet (their positions).
  */
-export async function fanOutDenies(ctx: AppContext, now: Date = ctx.now(), seen: Map<string, number> = new Map()): Promise<number> {
-  const subscriptions = (await ctx.state.webhooks.list()).filter((s) => eventsOf(s).includes('decision.denied'));
+export async function fanOutDenies(
+  ctx: AppContext,
+  now: Date = ctx.now(),
+  seen: Map<string, number> = new Map(),
+  known?: readonly SubscriptionRow[],
+): Promise<number> {
+  const subscriptions = (known ?? (await ctx.state.webhooks.list())).filter((s) => eventsOf(s).includes('decision.denied'));
   if (subscriptions.length === 0) return 0;
   const store = ctx.state.webhooks;
   // The cursor starts at the first deny written that was decided up to LAG_MS before the earliest of these

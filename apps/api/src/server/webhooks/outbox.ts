@@ -62,13 +62,6 @@ async function outboxRowsOf(
   }));
 }
 
-/** Enqueues `approval.<status>` of request `id` for every subscription that hears it; answers the rows written. */
-export async function enqueueApprovalEvent(ctx: AppContext, id: string, status: string, at: Date = ctx.now()): Promise<number> {
-  const rows = await outboxRowsOf(ctx, await ctx.state.webhooks.list(), id, status, at);
-  if (rows.length > 0) await ctx.state.webhooks.enqueue(rows);
-  return rows.length;
-}
-
 /** How many transitions one fan-out transaction takes. */
 const FAN_OUT_PAGE = 100;
 
@@ -77,12 +70,12 @@ const FAN_OUT_PAGE = 100;
  * rows, a page at a time, each page's rows written and its transitions deleted in one transaction; answers the rows
  * written. Two nodes fanning out the same page write each row once (the outbox's uniqueness).
  */
-export async function fanOutTransitions(ctx: AppContext): Promise<number> {
+export async function fanOutTransitions(ctx: AppContext, known?: readonly SubscriptionRow[]): Promise<number> {
   let written = 0;
   for (;;) {
     const page = await ctx.state.webhooks.transitions(FAN_OUT_PAGE);
     if (page.length === 0) return written;
-    const subscriptions = await ctx.state.webhooks.list();
+    const subscriptions = known ?? (await ctx.state.webhooks.list());
     const rows: OutboxRow[] = [];
     for (const t of page) rows.push(...(await outboxRowsOf(ctx, subscriptions, t.approval_id, t.status, new Date(t.at))));
     await ctx.state.webhooks.fanOut(
@@ -141,15 +134,23 @@ export const EXPIRY_LOOKBACK_MS = 60 * 60 * 1000;
  * outbox's uniqueness); `seen` keeps the requests this node has enqueued already, so a sweep a second does not write
  * them again (it forgets those past the hour).
  */
-export async function sweepExpired(ctx: AppContext, now: Date = ctx.now(), seen: Map<string, string> = new Map()): Promise<number> {
-  if ((await ctx.state.webhooks.list()).length === 0) return 0;
+export async function sweepExpired(
+  ctx: AppContext,
+  now: Date = ctx.now(),
+  seen: Map<string, string> = new Map(),
+  known?: readonly SubscriptionRow[],
+): Promise<number> {
+  const subscriptions = known ?? (await ctx.state.webhooks.list());
+  if (subscriptions.length === 0) return 0;
   const since = new Date(now.getTime() - EXPIRY_LOOKBACK_MS).toISOString();
   for (const [id, expiresAt] of seen) if (expiresAt < since) seen.delete(id);
   const page = await ctx.state.listApprovals('expired', now, 200);
   let written = 0;
   for (const row of page.rows) {
     if (row.expires_at < since || seen.has(row.id)) continue;
-    written += await enqueueApprovalEvent(ctx, row.id, 'expired', new Date(row.expires_at));
+    const rows = await outboxRowsOf(ctx, subscriptions, row.id, 'expired', new Date(row.expires_at));
+    if (rows.length > 0) await ctx.state.webhooks.enqueue(rows);
+    written += rows.length;
     seen.set(row.id, row.expires_at);
   }
   return written;
