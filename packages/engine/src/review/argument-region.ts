@@ -15,36 +15,6 @@ export interface ArgumentConstraint {
 /** Per path, the class indices a box admits, or null for every class. */
 export type Box = (number[] | null)[];
 
-/**
- * Writes a set of class combinations as disjoint boxes: one box when the set is the product of its
- * projections, else split on the first path that varies, joining the parts that agree on the rest.
- */
-export function boxes(combos: readonly (readonly number[])[], counts: readonly number[]): Box[] {
-  if (combos.length === 0) return [];
-  const projections = counts.map((_, i) => [...new Set(combos.map((c) => c[i] as number))].sort((a, b) => a - b));
-  const product = projections.reduce((n, p) => n * p.length, 1);
-  if (product === combos.length) return [projections.map((p, i) => (p.length === counts[i] ? null : p))];
-  const axis = projections.findIndex((p) => p.length > 1);
-  const parts = new Map<string, { values: number[]; box: Box }>();
-  for (const value of projections[axis] as number[]) {
-    const sub = combos.filter((c) => c[axis] === value);
-    for (const box of boxes(
-      sub.map((c) => c.filter((_, i) => i !== axis)),
-      counts.filter((_, i) => i !== axis),
-    )) {
-      const key = JSON.stringify(box);
-      const part = parts.get(key);
-      if (part) part.values.push(value);
-      else parts.set(key, { values: [value], box });
-    }
-  }
-  return [...parts.values()].map(({ values, box }) => [
-    ...box.slice(0, axis),
-    values.length === counts[axis] ? null : values,
-    ...box.slice(axis),
-  ]);
-}
-
 /** The constraints a box puts on the arguments: one per path it restricts. */
 export function constraintsOf(paths: readonly PathSpace[], box: Box): ArgumentConstraint[] {
   const out: ArgumentConstraint[] = [];

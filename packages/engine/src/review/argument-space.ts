@@ -1,16 +1,13 @@
 // The argument axis of a subject: for every argument path the rules test, representative values, one
 // per combination of condition results they give (true, false, unknown for each condition on the path),
-// and their cartesian product across paths. Where the split is not known to be complete, or the product
-// is over the cap, the space says why instead (docs/review.md, "Arguments").
+// whose product across paths region-split.ts cuts only where rules tell calls apart. Where the split is not
+// known to be complete, the space says why instead (docs/review.md, "Arguments").
 import { CompiledCondition, type Condition } from '../conditions/condition.ts';
 import { isDecimalValue, MAX_DECIMAL_DIGITS } from '../conditions/decimal.ts';
 import type { Tri } from '../conditions/tri.ts';
 import { JsonNumber, numberReadings } from '../source/json-number.ts';
 import { parsePointer } from '../source/json-pointer.ts';
 import { canonical, cutAxis, Exact } from './axis.ts';
-
-/** Most argument witnesses decided for one amount region; past it the region depends on arguments. */
-export const MAX_ARGUMENT_WITNESSES = 4096;
 
 /** One class of values at a path: the results its conditions give, and a value that gives them. */
 export interface ArgumentClass {
@@ -29,7 +26,7 @@ export interface PathSpace {
   classes: ArgumentClass[];
 }
 
-export type ArgumentSpace = { complete: true; paths: PathSpace[]; size: number } | { complete: false; reason: string };
+export type ArgumentSpace = { complete: true; paths: PathSpace[] } | { complete: false; reason: string };
 
 const LETTER = ['F', 'T', 'U'] as const;
 
@@ -37,7 +34,7 @@ const LETTER = ['F', 'T', 'U'] as const;
  * The argument space of the conditions (already deduplicated or not), with `reserved` the pointers the
  * tool itself reads (amount, currency), which no condition path may overlap for the split to be complete.
  */
-export function argumentSpace(conditions: readonly Condition[], reserved: readonly string[], cap = MAX_ARGUMENT_WITNESSES): ArgumentSpace {
+export function argumentSpace(conditions: readonly Condition[], reserved: readonly string[]): ArgumentSpace {
   const byPath = new Map<string, Condition[]>();
   for (const c of conditions) {
     const list = byPath.get(c.path) ?? [];
@@ -60,7 +57,6 @@ export function argumentSpace(conditions: readonly Condition[], reserved: readon
     }
   }
   const paths: PathSpace[] = [];
-  let size = 1;
   for (const [path, list] of byPath) {
     const tokens = tokenLists.get(path) as string[];
     const reps = representatives(list);
@@ -75,11 +71,9 @@ export function argumentSpace(conditions: readonly Condition[], reserved: readon
       seen.add(vector);
       classes.push({ vector, value: rep === MISSING_VALUE ? undefined : rep, missing: rep === MISSING_VALUE });
     }
-    size *= classes.length;
-    if (size > cap) return { complete: false, reason: `more than ${cap} combinations of argument values` };
     paths.push({ path, tokens, conditions: list, compiled, classes });
   }
-  return { complete: true, paths, size };
+  return { complete: true, paths };
 }
 
 /** A condition's identity: its path, `for` and operands. */

@@ -202,7 +202,7 @@ describe('the decision diff', () => {
     ]);
   });
 
-  it('says a region depends on arguments past the cap', () => {
+  it('states every concrete region however many classes, and refuses past its budget with nothing partial', () => {
     const two = edit(v1, (rules) => [
       ...rules,
       {
@@ -219,9 +219,17 @@ describe('the decision diff', () => {
     expect(decisionDiff(compiled(v1), compiled(two), tools).entries.map((e) => e.words)).toEqual([
       'read_order (orders.read), (/env unreadable (missing or another type) or /env eq "prod"), (/region unreadable (missing or another type) or /region in ["eu","us"]): allow -> deny (narrows)',
     ]);
-    expect(decisionDiff(compiled(v1), compiled(two), tools, { cap: 4 }).entries.map((e) => e.words)).toEqual([
-      'read_order (orders.read): may change, depends on arguments (rules two; more than 4 combinations of argument values)',
-    ]);
+    expect(() => decisionDiff(compiled(v1), compiled(two), tools, { maxRegions: 1 })).toThrow(
+      expect.objectContaining({ code: 'ANALYSIS_OVER_BUDGET', limit: 'regions' }),
+    );
+    expect(() => decisionDiff(compiled(v1), compiled(two), tools, { deadline: Date.now() - 1 })).toThrow(
+      expect.objectContaining({ code: 'ANALYSIS_OVER_BUDGET', limit: 'time' }),
+    );
+    const cancelled = new AbortController();
+    cancelled.abort();
+    expect(() => decisionDiff(compiled(v1), compiled(two), tools, { signal: cancelled.signal })).toThrow(
+      expect.objectContaining({ code: 'ANALYSIS_CANCELLED' }),
+    );
   });
 });
 

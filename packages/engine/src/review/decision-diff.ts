@@ -5,17 +5,16 @@
 import type { CompiledPolicy } from '../policy/compile.ts';
 import { CompiledTool } from '../policy/tool.ts';
 import type { Member, ToolBinding } from '../policy/types.ts';
-import { type ArgumentConstraint, boxes, constraintHolds, constraintsOf } from './argument-region.ts';
+import { type ArgumentConstraint, constraintHolds, constraintsOf } from './argument-region.ts';
 import { adjacent, contains, formatInterval, type Interval, isPoint, join } from './axis.ts';
 import { type Direction, decideCall, directionOf, effectKey, type Outcome, outcomeKey } from './outcome.ts';
-import { argumentCombos, type Piece, reachingRules, type SubjectSpace, subjectSpace, witnessArguments } from './subject-space.ts';
+import { AnalysisBudget, type AnalysisLimits, boxWitness, type ClassBox, joinBoxes, splitPiece, versionViews } from './region-split.ts';
+import { type Piece, reachingRules, type SubjectSpace, subjectSpace } from './subject-space.ts';
 import { catalogueSubjects, type DiffSubject, hypotheticalSubjects } from './subjects.ts';
 
-export interface DiffOptions {
+export interface DiffOptions extends AnalysisLimits {
   /** The members at decision time: approvers compare as the eligible members, and nobody eligible denies. */
   members?: readonly Member[];
-  /** Most argument witnesses per amount region (default 4,096); past it the region depends on arguments. */
-  cap?: number;
 }
 
 /** Where a change lies: an amount interval (null: no amount) in the tool's currency, and argument conditions. */
@@ -76,8 +75,9 @@ export function decisionDiff(
   tools?: readonly ToolBinding[],
   options: DiffOptions = {},
 ): DecisionDiff {
+  const budget = new AnalysisBudget(options);
   const subjects = tools ? catalogueSubjects(running, candidate, tools) : hypotheticalSubjects(running, candidate);
-  const entries = subjects.flatMap((s) => subjectEntries(running, candidate, s, options));
+  const entries = subjects.flatMap((s) => subjectEntries(running, candidate, s, options, budget));
   return {
     subjects,
     entries,
@@ -107,15 +107,21 @@ const compiledTools = new WeakMap<ToolBinding, CompiledTool>();
 
 type Pending = { entry: DiffEntry; mergeKey: string };
 
-function subjectEntries(running: CompiledPolicy, candidate: CompiledPolicy, subject: DiffSubject, options: DiffOptions): DiffEntry[] {
+function subjectEntries(
+  running: CompiledPolicy,
+  candidate: CompiledPolicy,
+  subject: DiffSubject,
+  options: DiffOptions,
+  budget: AnalysisBudget,
+): DiffEntry[] {
   if (sameReach(running, candidate, subject.tool)) return [];
-  const space = subjectSpace(subject.tool, [running, candidate], options.cap);
+  const space = subjectSpace(subject.tool, [running, candidate]);
   const currency = space.amountMatters ? (subject.tool.amount?.currency ?? null) : null;
   const out: Pending[] = [];
   let previous: Pending[] = [];
   for (const piece of space.pieces) {
     const current: Pending[] = [];
-    for (const found of pieceEntries(running, candidate, subject, space, piece, currency, options.members)) {
+    for (const found of pieceEntries(running, candidate, subject, space, piece, currency, options.members, budget)) {
       // The same change in the amount piece just before: one region across both.
       const open = previous.find((p) => p.mergeKey === found.mergeKey);
       const was = open?.entry.region.amount;
@@ -151,6 +157,7 @@ function pieceEntries(
   piece: Piece,
   currency: string | null,
   members: readonly Member[] | undefined,
+  budget: AnalysisBudget,
 ): Pending[] {
   const amount = piece.amount === null ? null : { ...piece.amount.interval };
   const args = piece.space;
@@ -165,25 +172,30 @@ function pieceEntries(
     };
     return [{ entry, mergeKey: `depends ${piece.conditionRules.join(',')} ${args.reason}` }];
   }
-  const groups = new Map<string, { from: Outcome; to: Outcome; combos: number[][]; witness: Record<string, unknown> }>();
-  for (const combo of argumentCombos(args)) {
-    const call = witnessArguments(space, piece, combo);
-    if (call === undefined) continue;
+  const groups = new Map<string, { from: Outcome; to: Outcome; boxes: ClassBox[] }>();
+  const views = versionViews(space, piece, [running, candidate]);
+  splitPiece(args, views, budget, { prune: true }, ({ box, decided }) => {
+    const [a, b] = decided;
+    // The same rule (content and id) or both defaults alike: every call of the box is decided alike.
+    if (a && b ? a.signature === b.signature : a === b && running.document.default === candidate.document.default) return;
+    const call = boxWitness(space, piece, box);
+    if (call === undefined) return;
     // Unexplained: fail-closed matches differ from witness to witness inside one change.
     const from = decideCall(running, space.compiled, call, members, false);
     const to = decideCall(candidate, space.compiled, call, members, false);
-    if (effectKey(from) === effectKey(to)) continue;
+    if (effectKey(from) === effectKey(to)) return;
     const key = `${outcomeKey(from, false)} -> ${outcomeKey(to, false)}`;
     const group = groups.get(key);
-    if (group) group.combos.push(combo);
-    else groups.set(key, { from, to, combos: [combo], witness: call });
-  }
-  const counts = args.paths.map((p) => p.classes.length);
+    if (group) group.boxes.push(box);
+    else groups.set(key, { from, to, boxes: [box] });
+  });
   const out: Pending[] = [];
   for (const [key, group] of groups) {
-    for (const box of boxes(group.combos, counts)) {
-      const constraints = constraintsOf(args.paths, box);
-      const inBox = group.combos.find((c) => c.every((v, i) => box[i] === null || (box[i] as number[]).includes(v))) as number[];
+    for (const box of joinBoxes(group.boxes)) {
+      const constraints = constraintsOf(
+        args.paths,
+        box.map((classes, i) => (classes.length === args.paths[i]?.classes.length ? null : classes)),
+      );
       const entry: DecisionChange = {
         kind: 'change',
         subject,
@@ -191,7 +203,7 @@ function pieceEntries(
         from: group.from,
         to: group.to,
         direction: directionOf(group.from, group.to),
-        witness: { tool: subject.tool, arguments: witnessArguments(space, piece, inBox) ?? group.witness },
+        witness: { tool: subject.tool, arguments: boxWitness(space, piece, box) as Record<string, unknown> },
         words: '',
       };
       // Slots may split the arguments differently: join on what the constraints say, not on class indices.

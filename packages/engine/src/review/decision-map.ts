@@ -4,13 +4,12 @@ import type { CompiledPolicy } from '../policy/compile.ts';
 import type { Effect, Member, ToolBinding } from '../policy/types.ts';
 import { adjacent, formatInterval, type Interval, join } from './axis.ts';
 import { decideCall, describeOutcome, type Outcome, outcomeKey } from './outcome.ts';
-import { argumentCombos, type Piece, type SubjectSpace, subjectSpace, witnessArguments } from './subject-space.ts';
+import { AnalysisBudget, type AnalysisLimits, boxWitness, splitPiece, versionViews } from './region-split.ts';
+import { type Piece, type SubjectSpace, subjectSpace } from './subject-space.ts';
 
-export interface DecisionMapOptions {
+export interface DecisionMapOptions extends AnalysisLimits {
   /** The members at decision time: held calls name their eligible approvers, and nobody eligible denies. */
   members?: readonly Member[];
-  /** Most argument witnesses per amount band (default 4,096). */
-  cap?: number;
 }
 
 /** What a version does with the calls of one amount band: one outcome, or it depends on the arguments. */
@@ -46,15 +45,16 @@ export interface ToolDecision {
  * // 'issue_refund (refund.issue): [0, 100] allow (refund-auto); (100, 1000] require approval ...; no amount: deny (refund-over-limit, fail closed)'
  */
 export function decisionMap(policy: CompiledPolicy, tools: readonly ToolBinding[], options: DecisionMapOptions = {}): ToolDecision[] {
-  return tools.map((tool) => toolDecision(policy, tool, options));
+  const budget = new AnalysisBudget(options);
+  return tools.map((tool) => toolDecision(policy, tool, options, budget));
 }
 
-function toolDecision(policy: CompiledPolicy, tool: ToolBinding, options: DecisionMapOptions): ToolDecision {
-  const subject = subjectSpace(tool, [policy], options.cap);
+function toolDecision(policy: CompiledPolicy, tool: ToolBinding, options: DecisionMapOptions, budget: AnalysisBudget): ToolDecision {
+  const subject = subjectSpace(tool, [policy]);
   const bands: MapBand[] = [];
   for (const piece of subject.pieces) {
     const amount = piece.amount === null ? null : piece.amount.interval;
-    const band = bandOf(policy, subject, piece, options.members);
+    const band = bandOf(policy, subject, piece, options.members, budget);
     const last = bands[bands.length - 1];
     if (last?.amount && amount && adjacent(last.amount, amount) && bandKey(last) === bandKey(band)) {
       last.amount = join(last.amount, amount);
@@ -94,25 +94,30 @@ function bandOf(
   subject: SubjectSpace,
   piece: Piece,
   members: readonly Member[] | undefined,
+  budget: AnalysisBudget,
 ): Omit<MapBand, 'amount'> {
   const space = piece.space;
   if (!space.complete) return { depends_on_arguments: { rules: piece.conditionRules, reason: space.reason } };
   let outcome: Outcome | undefined;
-  for (const combo of argumentCombos(space)) {
-    const args = witnessArguments(subject, piece, combo);
-    if (args === undefined) continue;
+  let differs = false;
+  // Leaves exact about fail-closed matches: each leaf's witness speaks for every call of it.
+  splitPiece(space, versionViews(subject, piece, [policy]), budget, { failClosedExact: true }, ({ box }) => {
+    const args = boxWitness(subject, piece, box);
+    if (args === undefined) return;
     const o = decideCall(policy, subject.compiled, args, members);
     if (outcome === undefined) outcome = o;
     else if (outcomeKey(o, false) !== outcomeKey(outcome, false)) {
-      return {
-        depends_on_arguments: { rules: piece.conditionRules, reason: 'the rules decide these calls differently by their arguments' },
-      };
+      differs = true;
+      return false;
     } else if (outcome.failClosed && !o.failClosed) {
       // Fail closed for some arguments only (a value missing): the outcome is the same, say it plainly.
       const { failClosed: _, ...plain } = outcome;
       outcome = plain;
     }
-  }
+    return undefined;
+  });
+  if (differs)
+    return { depends_on_arguments: { rules: piece.conditionRules, reason: 'the rules decide these calls differently by their arguments' } };
   return outcome ? { outcome } : { depends_on_arguments: { rules: piece.conditionRules, reason: 'no witness call could be built' } };
 }
 

@@ -2,7 +2,6 @@
 // two versions, and the impact preview of a candidate on an agent's tools (docs/review.md).
 
 export { type ArgumentConstraint, constraintHolds } from './argument-region.ts';
-export { MAX_ARGUMENT_WITNESSES } from './argument-space.ts';
 export { formatInterval, type Interval } from './axis.ts';
 export {
   type DecisionChange,
@@ -17,4 +16,5 @@ export {
 export { type DecisionMapOptions, decisionMap, type MapBand, type MapDecision, type ToolDecision } from './decision-map.ts';
 export { type ImpactPreview, impactPreview, type ToolImpact } from './impact-preview.ts';
 export { type Direction, directionOf, type Outcome } from './outcome.ts';
+export { type AnalysisLimits, type AnalysisStopCode, AnalysisStopped, MAX_REGIONS } from './region-split.ts';
 export { type DiffSubject, subjectKey } from './subjects.ts';

@@ -34,7 +34,7 @@ export function reachingRules(policy: CompiledPolicy, tool: CompiledTool): Compi
 }
 
 /** The pieces of a tool's calls under every version given. */
-export function subjectSpace(tool: ToolBinding, policies: readonly CompiledPolicy[], cap?: number): SubjectSpace {
+export function subjectSpace(tool: ToolBinding, policies: readonly CompiledPolicy[]): SubjectSpace {
   const compiled = new CompiledTool(tool);
   const rules = policies.flatMap((p) => reachingRules(p, compiled));
   const thresholds: string[] = [];
@@ -58,7 +58,6 @@ export function subjectSpace(tool: ToolBinding, policies: readonly CompiledPolic
       const space = argumentSpace(
         live.flatMap((r) => r.source.when ?? []),
         reserved,
-        cap,
       );
       found = { space, conditionRules: [...new Set(live.map((r) => r.id))] };
       spaces.set(key, found);
@@ -72,20 +71,6 @@ export function subjectSpace(tool: ToolBinding, policies: readonly CompiledPolic
 function canApply(rule: CompiledRule, tool: CompiledTool, slot: AmountSlot): boolean {
   const result = rule.amountResult(tool.currency, slot === null ? NO_AMOUNT : slot.witness);
   return result === TRUE || (result === UNKNOWN && rule.effect !== 'allow');
-}
-
-/** Every combination of argument classes (one index per path), in a fixed order. */
-export function* argumentCombos(space: ArgumentSpace & { complete: true }): Generator<number[]> {
-  const counts = space.paths.map((p) => p.classes.length);
-  const indices = counts.map(() => 0);
-  for (let n = 0; n < space.size; n++) {
-    yield [...indices];
-    for (let i = indices.length - 1; i >= 0; i--) {
-      indices[i] = (indices[i] as number) + 1;
-      if ((indices[i] as number) < (counts[i] as number)) break;
-      indices[i] = 0;
-    }
-  }
 }
 
 /**
