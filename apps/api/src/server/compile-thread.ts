@@ -13,8 +13,8 @@ export const INLINE_MAX_CHARS = 16 * 1024;
 
 type Pending = { resolve(answer: unknown): void; reject(err: Error): void };
 
-/** One thread per process, started on the first big compile; it never keeps the process alive. */
-class CompileThread {
+/** A thread running compile.worker.ts; one per process for compiles, and the review pool's own (review/review-pool.ts). It never keeps the process alive. */
+export class CompileThread {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private next = 0;
@@ -56,7 +56,10 @@ export type Task =
   | { validate: { id: string; text: string } }
   | { impact: { kind: DocumentKind; running: string | undefined; text: string } }
   | { rules: { text: string; kind: 'sheet' | 'colang'; id: string } }
-  | { review: ReviewTask };
+  | { review: ReviewTask; limits?: ReviewLimits };
+
+/** A review's limits as sent to a thread: its deadline, and a cell the server sets to 1 to cancel it. */
+export type ReviewLimits = { deadline: number; cancel: SharedArrayBuffer };
 
 /** A task as posted to the thread, numbered so its answer finds its caller. */
 export type Request = { id: number } & Task;

@@ -17,7 +17,17 @@ function answer(task: Task): unknown {
     return validateDocument(id, text).problems;
   }
   if ('impact' in task) return analyzeImpact(task.impact.kind, task.impact.running, task.impact.text, {});
-  if ('review' in task) return runReview(task.review);
+  if ('review' in task) {
+    if (!task.limits) return runReview(task.review);
+    const cell = new Int32Array(task.limits.cancel);
+    // Read by the analysis every few hundred regions: the server's cancel lands within a millisecond or so.
+    const signal = {
+      get aborted() {
+        return Atomics.load(cell, 0) === 1;
+      },
+    };
+    return runReview(task.review, { deadline: task.limits.deadline, signal });
+  }
   if ('rules' in task) return compileRules(task.rules.text, task.rules.kind, undefined, task.rules.id);
   throw new Error('an unknown task');
 }

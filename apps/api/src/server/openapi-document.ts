@@ -65,6 +65,7 @@ export const OPERATIONS: Record<string, { operationId: string; tag: string }> = 
   'GET /agents/{agent}/decision-map': { operationId: 'getAgentDecisionMap', tag: 'review' },
   'GET /documents/{id}/decision-map': { operationId: 'getPolicyDecisionMap', tag: 'review' },
   'GET /documents/{id}/impact-preview': { operationId: 'getImpactPreview', tag: 'review' },
+  'GET /review/queue': { operationId: 'getReviewQueue', tag: 'review' },
 };
 
 /** The tags, in the reference page's order, each with what its operations are about. */

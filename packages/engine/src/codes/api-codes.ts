@@ -147,6 +147,16 @@ export const API_CODES = {
     status: 409,
     meaning: 'A stored policy version a decision map or impact preview reads does not compile; details.problems say why.',
   },
+  ANALYSIS_OVER_BUDGET: {
+    status: 422,
+    meaning:
+      'A decision map, diff or impact preview ran past its time or region budget and answers nothing; details.limit says which (time or regions).',
+  },
+  ANALYSIS_CANCELLED: { status: 409, meaning: 'A decision map, diff or impact preview was cancelled before its end (the caller left).' },
+  REVIEW_QUEUE_FULL: {
+    status: 503,
+    meaning: 'Too many decision maps, diffs and impact previews wait already; nothing was started; retry after Retry-After seconds.',
+  },
   NOT_A_POLICY: {
     status: 400,
     meaning: 'A decision map, impact preview, trial or simulation was asked of a stored document that is not a policy.',

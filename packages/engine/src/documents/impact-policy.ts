@@ -5,6 +5,11 @@ import { compilePolicy } from '../policy/compile.ts';
 import { DEFAULT_APPROVAL_TTL_SECONDS } from '../policy/evaluate.ts';
 import type { PolicyDocument, PolicyRule } from '../policy/types.ts';
 import { type DiffEntry, decisionDiff } from '../review/decision-diff.ts';
+import { AnalysisStopped } from '../review/region-split.ts';
+
+/** How long an edit's impact may take before the edit counts as widening (fail closed). */
+export const IMPACT_ANALYSIS_MS = 10_000;
+
 import { readJsonText } from '../source/json-text.ts';
 import type { Impact, ImpactContext } from './types.ts';
 
@@ -37,18 +42,33 @@ function loadPolicyText(text: string): LoadedPolicy | undefined {
  * //   changes: ['refund.issue, amount in (100, 250] USD: allow -> require approval (narrows)'] }
  */
 export function analyzePolicyImpact(runningText: string | undefined, newText: string, context: ImpactContext = {}): Impact {
+  try {
+    return policyImpact(runningText, newText, context);
+  } catch (err) {
+    // An analysis over its budget says nothing of what changed: fail closed, the edit counts as widening.
+    if (!(err instanceof AnalysisStopped)) throw err;
+    const why = `the decision diff stopped (${err.code}: ${err.message}), so what it widens is not known`;
+    return { widensSecurity: true, widenedSubjects: [why], changes: [why] };
+  }
+}
+
+function policyImpact(runningText: string | undefined, newText: string, context: ImpactContext): Impact {
   const after = loadPolicyText(newText);
   if (!after) return { widensSecurity: false, widenedSubjects: [], changes: [] };
   const before = runningText === undefined ? undefined : loadPolicyText(runningText);
   if (!before) {
     if (!NOTHING_RUNS.ok) throw new Error('the empty policy does not compile');
-    const allowed = decisionDiff(NOTHING_RUNS.policy, after.compiled).entries.filter(reachesAllow);
+    const allowed = decisionDiff(NOTHING_RUNS.policy, after.compiled, undefined, {
+      deadline: Date.now() + (context.analysisMs ?? IMPACT_ANALYSIS_MS),
+    }).entries.filter(reachesAllow);
     return impactWith(
       allowed.map((e) => e.words),
       allowed,
     );
   }
-  const diff = decisionDiff(before.compiled, after.compiled);
+  const diff = decisionDiff(before.compiled, after.compiled, undefined, {
+    deadline: Date.now() + (context.analysisMs ?? IMPACT_ANALYSIS_MS),
+  });
   const widened = diff.entries.filter((e) => e.kind === 'depends_on_arguments' || e.direction !== 'narrows').map((e) => e.words);
   const orgTtl = context.defaultApprovalTtlSeconds ?? DEFAULT_APPROVAL_TTL_SECONDS;
   return impactWith([...widened, ...lifetimeSubjects(before.document, after.document, orgTtl)], diff.entries);

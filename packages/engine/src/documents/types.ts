@@ -31,6 +31,8 @@ export interface Impact {
 export interface ImpactContext {
   /** The organisation's default approval lifetime (settings.yaml), 86400 seconds unless given. */
   defaultApprovalTtlSeconds?: number;
+  /** How long a policy's decision diff may take (IMPACT_ANALYSIS_MS unless given); past it the edit counts as widening. */
+  analysisMs?: number;
   /**
    * The impact of moving a rule set's pin from one version of a document to another (undefined: the
    * running version); undefined when it cannot be told, and the move is then flagged.

@@ -23,7 +23,7 @@ export interface AnalysisLimits {
 }
 
 /** Most regions one analysis visits before it refuses as over budget. */
-export const MAX_REGIONS = 200_000;
+export const MAX_REGIONS = 5_000_000;
 
 export type AnalysisStopCode = 'ANALYSIS_OVER_BUDGET' | 'ANALYSIS_CANCELLED';
 

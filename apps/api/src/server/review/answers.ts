@@ -2,6 +2,9 @@
 // stored policy texts compiled, the engine's answers written snake_case. Pure (no store, no database), so
 // the compile thread runs the same code for a big document (compile.worker.ts) and the CLI shares it.
 import {
+  type AnalysisLimits,
+  type AnalysisStopCode,
+  AnalysisStopped,
   type CompiledPolicy,
   compilePolicy,
   type DiffEntry,
@@ -125,20 +128,33 @@ export type ReviewTask =
 export type ReviewAnswer =
   | { ok: true; maps: ToolDecisionJson[][] }
   | { ok: true; previews: PreviewJson[] }
-  | { ok: false; which: 'policy' | 'running' | 'candidate'; problems: PolicyProblem[] };
+  | { ok: false; which: 'policy' | 'running' | 'candidate'; problems: PolicyProblem[] }
+  | { ok: false; stopped: { code: AnalysisStopCode; limit: AnalysisStopped['limit']; message: string } };
 
-/** Runs a review task; the compile thread answers the same (compile-thread.ts). */
-export function runReview(task: ReviewTask): ReviewAnswer {
+/** Runs a review task within its limits; the review threads answer the same (review-pool.ts). */
+export function runReview(task: ReviewTask, limits: AnalysisLimits = {}): ReviewAnswer {
+  try {
+    return reviewWithin(task, limits);
+  } catch (err) {
+    if (!(err instanceof AnalysisStopped)) throw err;
+    return { ok: false, stopped: { code: err.code, limit: err.limit, message: err.message } };
+  }
+}
+
+function reviewWithin(task: ReviewTask, limits: AnalysisLimits): ReviewAnswer {
   if ('map' in task) {
     const { policy, catalogues, members } = task.map;
     const compiled = compilePolicyText(policy);
     if (!compiled.ok) return { ok: false, which: 'policy', problems: compiled.problems };
-    return { ok: true, maps: catalogues.map((tools) => decisionMap(compiled.policy, tools, { members }).map(toolDecisionJson)) };
+    return { ok: true, maps: catalogues.map((tools) => decisionMap(compiled.policy, tools, { ...limits, members }).map(toolDecisionJson)) };
   }
   const { running, candidate, catalogues, members } = task.preview;
   const before = compilePolicyText(running);
   if (!before.ok) return { ok: false, which: 'running', problems: before.problems };
   const after = compilePolicyText(candidate);
   if (!after.ok) return { ok: false, which: 'candidate', problems: after.problems };
-  return { ok: true, previews: catalogues.map((tools) => previewJson(impactPreview(before.policy, after.policy, tools, { members }))) };
+  return {
+    ok: true,
+    previews: catalogues.map((tools) => previewJson(impactPreview(before.policy, after.policy, tools, { ...limits, members }))),
+  };
 }

@@ -18,6 +18,7 @@ export async function previewAgainst(
   running: { sequence: number; text: string },
   candidateText: string,
   what: string,
+  signal?: AbortSignal,
 ) {
   const { source, catalogues } = await policyCatalogues(ctx, id);
   const answer = await review<{ ok: true; previews: PreviewJson[] }>(
@@ -30,6 +31,7 @@ export async function previewAgainst(
       },
     },
     what,
+    signal,
   );
   const previews = catalogues.map((k, i) => {
     const p = answer.previews[i] as PreviewJson;

@@ -4,7 +4,6 @@
 
 import { type Agent, documentKindOf, type Member, readAgent, type ToolBinding } from '@tollgate/engine';
 import { approverMembers } from '../approvals/member-keys-setting.ts';
-import { offLoop } from '../compile-thread.ts';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
 import { loadAgentCached } from '../gate/load-agent.ts';
@@ -13,7 +12,8 @@ import { refuseNotAPolicy } from '../routes/policy-only.ts';
 import { type Resource, storeError } from '../routes/route-kit.ts';
 import { readRulesetVersion, workspaceCatalogue } from '../rulesets/ruleset-versions.ts';
 import { bindingOf } from '../state/tools/model.ts';
-import { type ReviewAnswer, type ReviewTask, runReview } from './answers.ts';
+import type { ReviewAnswer, ReviewTask } from './answers.ts';
+import { runOnPool } from './review-pool.ts';
 
 const WORKSPACE_CATALOGUE = 'catalogue.yaml';
 
@@ -30,11 +30,17 @@ export async function judgedMembers(ctx: AppContext): Promise<Member[]> {
   return [...(await approverMembers(ctx))];
 }
 
-/** Runs a review task, on the compile thread when the policy texts are big; a text that does not load is 409. */
-export async function review<T extends ReviewAnswer & { ok: true }>(task: ReviewTask, what: string): Promise<T> {
-  const size = 'map' in task ? task.map.policy.length : task.preview.running.length + task.preview.candidate.length;
-  const answer = await offLoop(size, { review: task }, () => runReview(task));
+/**
+ * Runs a review task on the review pool (review-pool.ts), cancelled when `signal` aborts (the caller left);
+ * a text that does not load is 409 POLICY_NOT_LOADABLE, an analysis past its budget 422 ANALYSIS_OVER_BUDGET.
+ */
+export async function review<T extends ReviewAnswer & { ok: true }>(task: ReviewTask, what: string, signal?: AbortSignal): Promise<T> {
+  const answer = await runOnPool(task, what, signal);
   if (!answer.ok) {
+    if ('stopped' in answer) {
+      const { code, limit, message } = answer.stopped;
+      throw new ApiError(code, `${what}: ${message}`, { limit });
+    }
     throw new ApiError('POLICY_NOT_LOADABLE', `${what}: the ${answer.which} version does not load`, { problems: answer.problems });
   }
   return answer as T;

@@ -8,6 +8,7 @@ import { ApiError } from '../errors.ts';
 import { router } from '../openapi.ts';
 import type { ToolDecisionJson } from '../review/answers.ts';
 import { previewAgainst } from '../review/preview.ts';
+import { poolStanding, REVIEW_QUEUE_MAX, REVIEW_THREADS, reviewTimeMs } from '../review/review-pool.ts';
 import {
   agentSubject,
   assertPolicyDocument,
@@ -27,8 +28,40 @@ const errors = {
   401: errorResponse('A missing or unknown key'),
   403: errorResponse('Not a member'),
   404: errorResponse('NOT_FOUND: details.resource names what is missing (agent, document or version)'),
-  409: errorResponse('POLICY_NOT_LOADABLE, AGENT_NOT_LOADABLE, CATALOGUE_MISSING, DAMAGED: something it reads does not load'),
+  409: errorResponse(
+    'POLICY_NOT_LOADABLE, AGENT_NOT_LOADABLE, CATALOGUE_MISSING, DAMAGED: something it reads does not load; ANALYSIS_CANCELLED: the caller left',
+  ),
+  422: errorResponse('ANALYSIS_OVER_BUDGET: the analysis ran past its time or region budget (details.limit); nothing of it is answered'),
+  503: errorResponse('REVIEW_QUEUE_FULL: too many analyses wait; retry after Retry-After seconds'),
 };
+
+const StandingSchema = z
+  .object({
+    id: z.number().int(),
+    what: z.string(),
+    kind: z.enum(['map', 'preview', 'diff']),
+    state: z.enum(['running', 'queued']),
+    ahead: z.number().int().optional().openapi({ description: 'For a queued analysis: how many wait ahead of it (0: next)' }),
+    waited_ms: z.number().int(),
+    running_ms: z.number().int().optional(),
+  })
+  .openapi('ReviewJob');
+
+export const reviewQueueRoute = createRoute({
+  method: 'get',
+  path: '/review/queue',
+  tags: ['review'],
+  summary: 'The decision maps, diffs and impact previews running and waiting on this node, in order',
+  middleware: [members()] as const,
+  responses: {
+    200: jsonResponse(
+      z.object({ threads: z.number().int(), queue_max: z.number().int(), time_budget_ms: z.number().int(), jobs: z.array(StandingSchema) }),
+      'Where each analysis stands',
+    ),
+    401: errorResponse('A missing or unknown key'),
+    403: errorResponse('Not a member'),
+  },
+});
 
 const sequence = (name: string, description: string) =>
   SequenceText.optional().openapi({ param: { name, in: 'query' }, description, example: '1' });
@@ -93,6 +126,10 @@ export const impactPreviewRoute = createRoute({
 export function reviewRoutes() {
   const app = router();
 
+  app.openapi(reviewQueueRoute, (c) =>
+    c.json({ threads: REVIEW_THREADS, queue_max: REVIEW_QUEUE_MAX, time_budget_ms: reviewTimeMs(), jobs: poolStanding() }, 200),
+  );
+
   app.openapi(agentMapRoute, async (c) => {
     const ctx = c.get('ctx');
     const { agent } = c.req.valid('param');
@@ -115,6 +152,7 @@ export function reviewRoutes() {
       const answer = await review<{ ok: true; maps: ToolDecisionJson[][] }>(
         { map: { policy, catalogues: [subject.tools], members } },
         `${document} version ${sequence}`,
+        c.req.raw.signal,
       );
       policies.push({ document, version: sequence, tools: answer.maps[0] ?? [] });
     }
@@ -134,6 +172,7 @@ export function reviewRoutes() {
     const answer = await review<{ ok: true; maps: ToolDecisionJson[][] }>(
       { map: { policy: at.text, catalogues: catalogues.map((k) => k.tools), members: await judgedMembers(ctx) } },
       `${id} version ${at.sequence}`,
+      c.req.raw.signal,
     );
     return c.json(
       {
@@ -156,7 +195,8 @@ export function reviewRoutes() {
         ? await runningVersion(ctx, id)
         : { sequence: Number(query.running), text: await versionText(ctx, id, Number(query.running)) };
     const candidate = { sequence: Number(query.candidate), text: await versionText(ctx, id, Number(query.candidate)) };
-    const preview = await previewAgainst(ctx, id, running, candidate.text, `${id} versions ${running.sequence} -> ${candidate.sequence}`);
+    const what = `${id} versions ${running.sequence} -> ${candidate.sequence}`;
+    const preview = await previewAgainst(ctx, id, running, candidate.text, what, c.req.raw.signal);
     return c.json({ ...preview, candidate: candidate.sequence }, 200);
   });
 

@@ -1094,6 +1094,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/review/queue': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The decision maps, diffs and impact previews running and waiting on this node, in order */
+    get: operations['getReviewQueue'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/agents/{agent}/decision-map': {
     parameters: {
       query?: never;
@@ -1351,6 +1368,9 @@ export interface components {
           | 'COLANG_UNSUPPORTED'
           | 'TOO_MANY_CALLS'
           | 'POLICY_NOT_LOADABLE'
+          | 'ANALYSIS_OVER_BUDGET'
+          | 'ANALYSIS_CANCELLED'
+          | 'REVIEW_QUEUE_FULL'
           | 'NOT_A_POLICY'
           | 'NO_AGENT_POLICY'
           | 'AGENT_NOT_LOADABLE'
@@ -2483,6 +2503,18 @@ export interface components {
       agent: string;
       /** @description How long each server may take to start and list its tools; 30 unless given. */
       upstream_timeout_seconds?: number;
+    };
+    ReviewJob: {
+      id: number;
+      what: string;
+      /** @enum {string} */
+      kind: 'map' | 'preview' | 'diff';
+      /** @enum {string} */
+      state: 'running' | 'queued';
+      /** @description For a queued analysis: how many wait ahead of it (0: next) */
+      ahead?: number;
+      waited_ms: number;
+      running_ms?: number;
     };
     AgentDecisionMap: {
       agent: string;
@@ -7800,6 +7832,58 @@ export interface operations {
       };
     };
   };
+  getReviewQueue: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Where each analysis stands */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            threads: number;
+            queue_max: number;
+            time_budget_ms: number;
+            jobs: components['schemas']['ReviewJob'][];
+          };
+        };
+      };
+      /** @description INVALID_QUERY, INVALID_ID or INVALID_BODY: the request is not of the described shape. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A missing or unknown key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not a member */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getAgentDecisionMap: {
     parameters: {
       query?: {
@@ -7860,8 +7944,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description POLICY_NOT_LOADABLE, AGENT_NOT_LOADABLE, CATALOGUE_MISSING, DAMAGED: something it reads does not load */
+      /** @description POLICY_NOT_LOADABLE, AGENT_NOT_LOADABLE, CATALOGUE_MISSING, DAMAGED: something it reads does not load; ANALYSIS_CANCELLED: the caller left */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ANALYSIS_OVER_BUDGET: the analysis ran past its time or region budget (details.limit); nothing of it is answered */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description REVIEW_QUEUE_FULL: too many analyses wait; retry after Retry-After seconds */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7931,8 +8033,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description POLICY_NOT_LOADABLE, AGENT_NOT_LOADABLE, CATALOGUE_MISSING, DAMAGED: something it reads does not load */
+      /** @description POLICY_NOT_LOADABLE, AGENT_NOT_LOADABLE, CATALOGUE_MISSING, DAMAGED: something it reads does not load; ANALYSIS_CANCELLED: the caller left */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ANALYSIS_OVER_BUDGET: the analysis ran past its time or region budget (details.limit); nothing of it is answered */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description REVIEW_QUEUE_FULL: too many analyses wait; retry after Retry-After seconds */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -8003,8 +8123,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description POLICY_NOT_LOADABLE, AGENT_NOT_LOADABLE, CATALOGUE_MISSING, DAMAGED: something it reads does not load */
+      /** @description POLICY_NOT_LOADABLE, AGENT_NOT_LOADABLE, CATALOGUE_MISSING, DAMAGED: something it reads does not load; ANALYSIS_CANCELLED: the caller left */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description ANALYSIS_OVER_BUDGET: the analysis ran past its time or region budget (details.limit); nothing of it is answered */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description REVIEW_QUEUE_FULL: too many analyses wait; retry after Retry-After seconds */
+      503: {
         headers: {
           [name: string]: unknown;
         };
