@@ -1,10 +1,11 @@
 // Four eyes on widening edits (docs/security.md, "Four eyes"), over real HTTP on both state stores: with
 // review_widening_edits off a widening edit applies; on, it is stored as a version that does not run and its author
-// cannot activate it (SELF_REVIEW_FORBIDDEN) while another owner or admin can, and the history names both people;
-// only an owner turns the setting on or off, by an edit or by activating a stored settings version.
+// cannot activate it (SELF_REVIEW_FORBIDDEN), nor revert to it, nor make a rule-set version of theirs active, while
+// another owner or admin can, and the history names both people; only an owner turns the setting on or off, by an
+// edit or by activating a stored settings version.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUNDS_POLICY_TEXT } from './rules-fixtures.ts';
-import { type LooseJson, okJson, postEdit, preconditionOf, startServer, type TestServer } from './server-harness.ts';
+import { type LooseJson, okJson, patchRuleset, postEdit, preconditionOf, startServer, type TestServer } from './server-harness.ts';
 
 const POLICY = 'policies/refunds.policy.json';
 const SETTINGS = 'settings.yaml';
@@ -125,6 +126,22 @@ describe('four eyes on widening edits', () => {
     });
     expect(reverted.status, reverted.text).toBe(200);
     expect((await history(POLICY)).find((v) => v.sequence === reverted.json.version.sequence)?.activated_by?.name).toBe('olivia');
+  });
+
+  it("on: a rule set's widening version is made active by another member than its author", async () => {
+    const SUPPORT = 'rulesets/support.ruleset.json';
+    // The admin moves the set's policy pin to the running (wider) version: a draft version authored by them.
+    const draft = await okJson(
+      s.call('POST', `/v1/rulesets/${encodeURIComponent(SUPPORT)}/update-to-latest`, { key: s.key('admin'), body: {} }),
+    );
+    expect(draft).toMatchObject({ draft: true, active_version: 1 });
+    const own = await patchRuleset(s, SUPPORT, { active_version: draft.version_id }, s.key('admin'));
+    expect(own.status, own.text).toBe(403);
+    expect(own.json.error.code).toBe('SELF_REVIEW_FORBIDDEN');
+    const other = await patchRuleset(s, SUPPORT, { active_version: draft.version_id }, s.key('owner'));
+    expect(other.status, other.text).toBe(200);
+    expect(other.json.active_version).toBe(draft.version_id);
+    expect((await history(SUPPORT)).find((v) => v.sequence === draft.version_id)?.activated_by?.name).toBe('olivia');
   });
 
   it('turning it off widens: held, and only another owner activates it', async () => {
