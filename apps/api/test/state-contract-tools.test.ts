@@ -1,8 +1,9 @@
 // The state contract (state-store.ts), part two: tool authorizations and their generation, pinned upstream
-// definitions, the gateway registry, trials' counts and rule-set runs, on SQLite and on PostgreSQL
+// definitions, the gateway registry, trials' counts, rule-set runs and document activations, on SQLite and on PostgreSQL
 // (state-contract-backends.ts); members, approvals and the decision log are in state-contract.test.ts.
 import { type Catalogue, type CatalogueTool, canonicalJson } from '@tollgate/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { latestActivations } from '../src/server/state/activations/model.ts';
 import { laggingNodesOf, type StateStore } from '../src/server/state/state-store.ts';
 import { bindingDigest, bindingOf, definitionDigest, definitionOf, type ListedTool } from '../src/server/state/tools/model.ts';
 import { BACKENDS, decisionRow, nextTurn, type StateFixture, titleOf } from './state-contract-backends.ts';
@@ -202,6 +203,29 @@ for (const backend of BACKENDS) {
         expect(await f.b.rulesetRunsSince('rulesets/refunds', at(0))).toBe(5);
         expect(await f.b.rulesetRunsSince('rulesets/other', at(0))).toBe(1);
         expect(await f.b.rulesetRunsSince('rulesets/none', at(0))).toBe(0);
+      });
+    });
+
+    describe('document activations', () => {
+      it('keeps who made each version run, oldest first, per document, seen from another node', async () => {
+        const row = (document: string, sequence: number, name: string, seconds: number) => ({
+          document,
+          sequence,
+          member_id: `id-${name}`,
+          member_name: name,
+          activated_at: at(seconds).toISOString(),
+        });
+        await f.a.recordActivation(row('policies/a.policy.json', 2, 'olivia', 1));
+        await f.b.recordActivation(row('policies/b.policy.json', 1, 'adam', 2));
+        await f.b.recordActivation(row('policies/a.policy.json', 3, 'adam', 3));
+        await f.a.recordActivation(row('policies/a.policy.json', 2, 'oscar', 4));
+        expect(await f.b.activationsOf('policies/a.policy.json')).toEqual([
+          row('policies/a.policy.json', 2, 'olivia', 1),
+          row('policies/a.policy.json', 3, 'adam', 3),
+          row('policies/a.policy.json', 2, 'oscar', 4),
+        ]);
+        expect(latestActivations(await f.a.activationsOf('policies/a.policy.json')).get(2)?.member_name).toBe('oscar');
+        expect(await f.a.activationsOf('policies/none.policy.json')).toEqual([]);
       });
     });
   });

@@ -6,6 +6,7 @@ import { type DocumentStore, type DocumentValidator, EditSeam, engineValidators,
 import { offLoop } from './compile-thread.ts';
 import type { AppContext } from './context.ts';
 import type { EventHub } from './event-hub.ts';
+import { HoldWideningEdits } from './four-eyes/hold-widening-edits.ts';
 import { HoldLanguageEdits } from './nodes/hold-language-edits.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { chainDocumentChanges } from './record/documents.ts';
@@ -55,9 +56,11 @@ export async function assembleContext(parts: ContextParts): Promise<AppContext> 
         },
       }),
     ),
-    // A model's edit of any kind is held for a person to activate; a person's new rule-set pins are a draft.
-    // A policy edit newer than a live node decides is stored as a version that does not run.
-    wrapWriter: (inner) => new HoldModelEdits(new HoldRulesetEdits(new HoldLanguageEdits(inner, store, state), store), store),
+    // A model's edit of any kind is held for a person to activate; under four eyes a widening edit is held for
+    // another member; a person's new rule-set pins are a draft. A policy edit newer than a live node decides is
+    // stored as a version that does not run.
+    wrapWriter: (inner) =>
+      new HoldModelEdits(new HoldWideningEdits(new HoldRulesetEdits(new HoldLanguageEdits(inner, store, state), store), store), store),
   });
   const node =
     parts.node === undefined

@@ -127,7 +127,12 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
     const canManage = canActivate(me.data?.role);
     return (
       <Suspense fallback={<Loading label="Loading the history" />}>
-        <HistoryPage id={route.document} canManage={canManage} backHref={hrefOf({ page: 'documents', document: route.document })} />
+        <HistoryPage
+          id={route.document}
+          canManage={canManage}
+          me={me.data?.name ?? null}
+          backHref={hrefOf({ page: 'documents', document: route.document })}
+        />
       </Suspense>
     );
   }

@@ -13,6 +13,8 @@ export const queryKeys = {
     history: (id: string) => ['documents', 'history', id] as const,
     /** The version a revert would run: a key of its own, as the history key holds the versions alone. */
     revertTarget: (id: string) => ['documents', 'revert-target', id] as const,
+    /** Whether four eyes hold (settings.yaml's review_widening_edits): under its detail, so a settings change refreshes it. */
+    reviewSetting: () => ['documents', 'detail', 'settings.yaml', 'review'] as const,
     version: (id: string, sequence: number) => ['documents', 'version', id, sequence] as const,
     diff: (id: string, from: number, to: number) => ['documents', 'diff', id, from, to] as const,
     /** Every catalogue's tools: a refresh of the upstreams moves the definitions they show. */

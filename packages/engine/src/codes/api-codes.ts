@@ -60,7 +60,16 @@ export const API_CODES = {
       "A model's key (the model grant) cannot do this: a person activates or reverts a version, a model's edit included, decides a held call, and manages members and keys.",
   },
   OWN_ROLE: { status: 403, meaning: 'A member cannot raise (or move sideways) their own role; an owner or admin changes it.' },
-  OWNER_REQUIRED: { status: 403, meaning: "Only an owner makes an owner, changes or removes one, or makes or rotates an owner's key." },
+  OWNER_REQUIRED: {
+    status: 403,
+    meaning:
+      "Only an owner makes an owner, changes or removes one, makes or rotates an owner's key, or changes the settings' review_widening_edits.",
+  },
+  SELF_REVIEW_FORBIDDEN: {
+    status: 403,
+    meaning:
+      'Four eyes (review_widening_edits): a version that widens what runs is made to run by another member than its author (docs/security.md, "Four eyes").',
+  },
   AGENT_KEY_REQUIRED: { status: 403, meaning: "Only the agent's own key may do this." },
   AGENT_MISMATCH: { status: 403, meaning: 'The agent key belongs to another agent.' },
   NOT_ELIGIBLE: { status: 403, meaning: 'The member is not an eligible approver of this request.' },

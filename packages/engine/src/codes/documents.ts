@@ -252,7 +252,8 @@ export const DOCUMENT_ONLY_CODES = {
     severity: 'info',
     meaning: 'The edit is stored as a candidate; the running version keeps running.',
     in: {
-      store: 'The edit is stored as a version that does not run (a model’s edit, a rule set’s draft); an owner or admin activates it.',
+      store:
+        'The edit is stored as a version that does not run (a model’s edit, a rule set’s draft, a widening edit under four eyes); an owner or admin activates it, another member than its author for a widening one under four eyes.',
     },
   },
   GATEWAYS_NOT_UPGRADED: {

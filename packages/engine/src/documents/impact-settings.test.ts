@@ -33,6 +33,17 @@ describe('settings impact: member-held keys', () => {
   });
 });
 
+describe('settings impact: four eyes on widening edits', () => {
+  const held = `${RUNNING}review_widening_edits: true\n`;
+  it('flags four eyes turned off, or left out, as widening', () => {
+    expect(subjects(RUNNING, held)).toEqual(['review_widening_edits true -> false']);
+    expect(subjects(`${RUNNING}review_widening_edits: false\n`, held)).toEqual(['review_widening_edits true -> false']);
+  });
+  it('does not flag four eyes turned on', () => {
+    expect(subjects(held, RUNNING)).toEqual([]);
+  });
+});
+
 describe('settings impact: widenings', () => {
   it.each([
     ['the approval lifetime raised', swap('3600', '14400'), ['approval_ttl_seconds 3600 -> 14400']],

@@ -1,5 +1,5 @@
-// What a settings edit widens: a longer default approval lifetime, the approved-only switch or the member-held
-// keys requirement turned off,
+// What a settings edit widens: a longer default approval lifetime, the approved-only switch, the member-held
+// keys requirement or four eyes on widening edits turned off,
 // rule sets approved, observe windows added, lengthened or relaxing more.
 import { DEFAULT_SETTINGS, readSettings, type Settings } from './settings.ts';
 import type { Impact } from './types.ts';
@@ -35,6 +35,8 @@ export function settingsSubjects(before: Settings, after: Settings): string[] {
   if (before.approved_rulesets_only && !after.approved_rulesets_only) out.push('approved_rulesets_only true -> false');
   // Custodial signatures count again, and members without a key of their own approve again.
   if (before.approvals_require_member_keys && !after.approvals_require_member_keys) out.push('approvals_require_member_keys true -> false');
+  // One person's widening edit runs again without a second person's activation.
+  if (before.review_widening_edits && !after.review_widening_edits) out.push('review_widening_edits true -> false');
   if (before.approved_rulesets_only && after.approved_rulesets_only) {
     for (const id of after.approved_rulesets) if (!before.approved_rulesets.includes(id)) out.push(`approved_rulesets + ${id}`);
   }

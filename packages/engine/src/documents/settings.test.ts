@@ -29,8 +29,20 @@ describe('readSettings', () => {
         approved_rulesets_only: true,
         approved_rulesets: ['rulesets/support.ruleset.json@2'],
         approvals_require_member_keys: false,
+        review_widening_edits: false,
       },
     });
+  });
+
+  it('reads review_widening_edits, true or false only, false when absent', () => {
+    const on = readSettings('approved_rulesets_only: false\nreview_widening_edits: true\n');
+    expect(on.ok && on.settings.review_widening_edits).toBe(true);
+    expect(DEFAULT_SETTINGS.review_widening_edits).toBe(false);
+    // YAML 1.1's yes is not a boolean to the exact reader: it is refused, not read as true.
+    expect(brief('approved_rulesets_only: false\nreview_widening_edits: yes\n')).toEqual([
+      { code: 'INVALID_TYPE', path: '/review_widening_edits', line: 2 },
+    ]);
+    expect(brief('approved_rulesets_only: false\nreview_widening_edit: true\n').map((p) => p.code)).toEqual(['UNKNOWN_MEMBER']);
   });
 
   it('reads approvals_require_member_keys, true or false only', () => {

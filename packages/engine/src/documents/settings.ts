@@ -1,5 +1,5 @@
 // The settings file (settings.yaml): the default approval lifetime, observe windows, the approved-only
-// rule sets switch and whether approvals need member-held keys, read strictly with every problem's path and line (docs/documents.md, "Settings").
+// rule sets switch, whether approvals need member-held keys and whether widening edits wait for a second person, read strictly with every problem's path and line (docs/documents.md, "Settings").
 import { problem } from '../conditions/family.ts';
 import { DEFAULT_APPROVAL_TTL_SECONDS } from '../policy/evaluate.ts';
 import { MAX_TTL_SECONDS, MIN_TTL_SECONDS } from '../policy/validate.ts';
@@ -32,6 +32,11 @@ export interface Settings {
    * one are eligible approvers (docs/approver-keys.md). False when absent.
    */
   approvals_require_member_keys: boolean;
+  /**
+   * Four eyes: an edit that widens what runs is stored as a version that does not run, and its author may not
+   * activate it (docs/security.md, "Four eyes"). False when absent, so edits apply by default.
+   */
+  review_widening_edits: boolean;
 }
 
 export type SettingsResult = { ok: true; settings: Settings; problems: [] } | { ok: false; problems: Diagnostic[] };
@@ -43,12 +48,20 @@ export const DEFAULT_SETTINGS: Settings = {
   approved_rulesets_only: false,
   approved_rulesets: [],
   approvals_require_member_keys: false,
+  review_widening_edits: false,
 };
 
 export const MAX_OBSERVE_WINDOWS = 32;
 export const MAX_APPROVED_RULESETS = 1000;
 const WINDOW_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
-const MEMBERS = ['approval_ttl_seconds', 'observe_windows', 'approved_rulesets_only', 'approved_rulesets', 'approvals_require_member_keys'];
+const MEMBERS = [
+  'approval_ttl_seconds',
+  'observe_windows',
+  'approved_rulesets_only',
+  'approved_rulesets',
+  'approvals_require_member_keys',
+  'review_widening_edits',
+];
 const WINDOW_MEMBERS = ['name', 'starts', 'ends', 'relax'];
 
 export interface ReadSettingsOptions {
@@ -122,12 +135,17 @@ export function validateSettings(
   if (typeof memberKeys !== 'boolean') {
     problems.push(problem('INVALID_TYPE', '/approvals_require_member_keys', 'approvals_require_member_keys is true or false'));
   }
+  const fourEyes = value.review_widening_edits ?? false;
+  if (typeof fourEyes !== 'boolean') {
+    problems.push(problem('INVALID_TYPE', '/review_widening_edits', 'review_widening_edits is true or false'));
+  }
   if (
     problems.length !== before ||
     windows === undefined ||
     approved === undefined ||
     typeof only !== 'boolean' ||
-    typeof memberKeys !== 'boolean'
+    typeof memberKeys !== 'boolean' ||
+    typeof fourEyes !== 'boolean'
   )
     return undefined;
   return {
@@ -136,6 +154,7 @@ export function validateSettings(
     approved_rulesets_only: only,
     approved_rulesets: approved,
     approvals_require_member_keys: memberKeys,
+    review_widening_edits: fourEyes,
   };
 }
 

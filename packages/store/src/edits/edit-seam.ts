@@ -6,7 +6,7 @@ import type { Diagnostic } from '@tollgate/engine';
 import { byteLength } from '../digest.ts';
 import { idProblem } from '../document-id.ts';
 import type { DocumentStore } from '../types.ts';
-import { type DocumentValidator, type EditOutcome, NO_IMPACT, type ProposedEdit, problem } from './edit-types.ts';
+import { type DocumentValidator, type EditImpact, type EditOutcome, NO_IMPACT, type ProposedEdit, problem } from './edit-types.ts';
 import { ApplyingEditWriter, type EditWriter } from './writers.ts';
 
 export * from './edit-types.ts';
@@ -39,6 +39,20 @@ export class EditSeam {
     this.maxEditBytes = Math.min(options.maxEditBytes ?? options.store.maxDocumentBytes, options.store.maxDocumentBytes);
     const inner = new ApplyingEditWriter(options.store);
     this.writer = options.wrapWriter ? options.wrapWriter(inner) : inner;
+  }
+
+  /**
+   * What `newText` widens over `runningText` by the analyser an edit of the document gets, so a check made later
+   * (activating a stored version: docs/security.md, "Four eyes") judges as the edit was judged. None for an id no
+   * validator handles.
+   *
+   * @example
+   * await seam.assess('settings.yaml', running.text, version.text) // { widensSecurity: true, widenedSubjects: [...] }
+   */
+  async assess(id: string, runningText: string | undefined, newText: string): Promise<EditImpact> {
+    const kind = this.options.kindOf(id);
+    const validator = kind === undefined ? undefined : this.options.validators[kind];
+    return validator ? await validator.impact(id, runningText, newText) : NO_IMPACT;
   }
 
   async submit(edit: ProposedEdit): Promise<EditOutcome> {

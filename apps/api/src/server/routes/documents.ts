@@ -5,16 +5,20 @@ import { analyzeImpact, documentKindOf, type Impact } from '@tollgate/engine';
 import type { StoredDocument } from '@tollgate/store';
 import { createTwoFilesPatch } from 'diff';
 import { offLoop } from '../compile-thread.ts';
+import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { assertNotSelfReview, assertOwnerChangesReview, recordActivation } from '../four-eyes/activation.ts';
 import { assertPolicyRuns, assertRulesetRuns } from '../nodes/language-gate.ts';
 import { router } from '../openapi.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
 import { assertActivatable, readRulesetVersion } from '../rulesets/ruleset-versions.ts';
+import { latestActivations } from '../state/activations/model.ts';
+import type { MemberRow } from '../state/members/model.ts';
 import { assertDocumentId, refuseDamaged, refuseUnknownApprovers, sequenceOf, version } from './documents/checks.ts';
 import { activateRoute, diffRoute, editRoute, getRoute, historyRoute, listRoute, revertRoute, versionRoute } from './documents/specs.ts';
 import { submitEdit } from './documents/submit-edit.ts';
 import { documentSummaries } from './documents/summaries.ts';
-import { documentJson, impactJson, versionJson } from './documents/wire.ts';
+import { activatedByJson, documentJson, impactJson, versionJson } from './documents/wire.ts';
 import { etag, etagHeaders, optionalPrecondition, requiredPrecondition } from './preconditions.ts';
 import { memberOf, notFound, storeError, storeErrorFor } from './route-kit.ts';
 
@@ -41,7 +45,9 @@ export function documentRoutes() {
     const history = await c.get('ctx').store.history(id).catch(storeError);
     if (history.length === 0) throw notFound('document', `${id} has no versions`);
     const revertTo = (await c.get('ctx').store.revertTarget(id).catch(storeError)) ?? null;
-    return c.json({ id, versions: history.map(versionJson), revert_target: revertTo }, 200, await etagHeaders(c.get('ctx').store, id));
+    const activated = latestActivations(await c.get('ctx').state.activationsOf(id));
+    const versions = history.map((v) => ({ ...versionJson(v), activated_by: activatedByJson(activated.get(v.sequence)) }));
+    return c.json({ id, versions, revert_target: revertTo }, 200, await etagHeaders(c.get('ctx').store, id));
   });
 
   app.openapi(versionRoute, async (c) => {
@@ -84,17 +90,21 @@ export function documentRoutes() {
     const { id } = c.req.valid('param');
     assertDocumentId(id);
     const { sequence } = c.req.valid('json');
+    const member = memberOf(c);
     const precondition = await optionalPrecondition(ctx.store, id, c.req.valid('header')['if-match']);
+    const candidate = await version(ctx, id, sequence);
+    await assertFourEyes(ctx, candidate, member);
     if (documentKindOf(id) === 'ruleset') {
       await assertActivatable(ctx, id, sequence);
       await assertRulesetRuns(ctx, (await readRulesetVersion(ctx, id, sequence)).view);
     }
     if (documentKindOf(id) === 'policy') {
-      const text = (await version(ctx, id, sequence)).text;
+      const text = candidate.text;
       await refuseUnknownApprovers(id, text, ctx);
       await assertPolicyRuns(ctx, id, sequence, text);
     }
     const v = await ctx.store.activate(id, sequence, precondition).catch(storeErrorFor('version'));
+    await recordActivation(ctx, id, v.sequence, member);
     ctx.events.publish({ type: 'document', id, sequence: v.sequence });
     return c.json({ id, version: versionJson(v) }, 200, await etagHeaders(ctx.store, id));
   });
@@ -111,6 +121,9 @@ export function documentRoutes() {
     }
     // The version a revert lands on runs (a set in test runs too): a live gateway must decide its language revision.
     const target = await ctx.store.revertTarget(id).catch(storeError);
+    const member = memberOf(c);
+    // A revert runs a version as an activation does: four eyes weigh it the same way.
+    if (target !== undefined) await assertFourEyes(ctx, await version(ctx, id, target), member);
     if (target !== undefined && documentKindOf(id) === 'policy')
       await assertPolicyRuns(ctx, id, target, (await version(ctx, id, target)).text);
     if (target !== undefined && documentKindOf(id) === 'ruleset') {
@@ -119,6 +132,7 @@ export function documentRoutes() {
       if (set) await assertRulesetRuns(ctx, set.view);
     }
     const v = await ctx.store.revert(id, precondition).catch(storeError);
+    await recordActivation(ctx, id, v.sequence, member);
     ctx.events.publish({ type: 'document', id, sequence: v.sequence });
     return c.json({ id, version: versionJson(v) }, 200, await etagHeaders(ctx.store, id));
   });
@@ -149,4 +163,10 @@ export function documentRoutes() {
   });
 
   return app;
+}
+
+/** Four eyes on a version about to run (four-eyes/activation.ts): only an owner changes the setting; never its widening author. */
+async function assertFourEyes(ctx: AppContext, candidate: StoredDocument, member: MemberRow): Promise<void> {
+  await assertOwnerChangesReview(ctx, candidate.id, candidate.text, member);
+  await assertNotSelfReview(ctx, candidate, member);
 }

@@ -4,9 +4,10 @@
 import type { RuleStatus } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
 import { ApiError } from '../errors.ts';
+import { assertNotSelfReview, recordActivation } from '../four-eyes/activation.ts';
 import { assertRulesetRuns } from '../nodes/language-gate.ts';
 import { storeError, storeErrorFor } from '../routes/route-kit.ts';
-import type { Role } from '../state/members/model.ts';
+import type { MemberRow, Role } from '../state/members/model.ts';
 import { lifecycleOf } from './lifecycle.ts';
 import { assertReplacement, authorOf, type Member, saveDraftVersion } from './ruleset-changes.ts';
 import { assertNoDraftRules, assertPinsResolved, checkRulesetText, readRulesetVersion, rulesetText } from './ruleset-versions.ts';
@@ -33,7 +34,14 @@ const STEWARDS: readonly Role[] = ['owner', 'admin'];
  * read) is checked first and again by the store with each write, under its lock. `revision` (the metadata
  * changes counted in the If-Match tag, absent with based_on) is checked with a metadata change, in the same step.
  */
-export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch, member: Member, ifMatch: number, revision?: number) {
+export async function patchRuleset(
+  ctx: AppContext,
+  id: string,
+  b: RulesetPatch,
+  member: Member & Pick<MemberRow, 'id'>,
+  ifMatch: number,
+  revision?: number,
+) {
   const current = await readRulesetVersion(ctx, id);
   const newest = (await ctx.store.history(id).catch(storeError)).at(-1)?.sequence ?? null;
   if (newest !== ifMatch) {
@@ -78,7 +86,11 @@ export async function patchRuleset(ctx: AppContext, id: string, b: RulesetPatch,
     assertPinsResolved(target.view);
     if (willBeActive) assertNoDraftRules(target.view);
     await assertRulesetRuns(ctx, target.view);
+    // Four eyes: a set version that widens what runs is made active by another member than its author.
+    const candidate = await ctx.store.getVersion(id, b.active_version).catch(storeError);
+    if (candidate) await assertNotSelfReview(ctx, candidate, member);
     await ctx.store.activate(id, b.active_version, { ifMatch }).catch(storeErrorFor('version'));
+    await recordActivation(ctx, id, b.active_version, member);
     activeVersion = b.active_version;
     ctx.events.publish({ type: 'document', id, sequence: b.active_version });
   }

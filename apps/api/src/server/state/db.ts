@@ -301,6 +301,17 @@ export const MIGRATIONS: readonly string[] = [
      position INTEGER NOT NULL
    );
    CREATE INDEX decisions_denied ON decisions (decision) WHERE decision = 'deny';`,
+  // Who made each document version run (activate, revert, a rule set's active version), beside the store's author of
+  // it, so a version's history names both people under four eyes (docs/security.md; state/activations/model.ts).
+  `CREATE TABLE document_activations (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     document TEXT NOT NULL,
+     sequence INTEGER NOT NULL,
+     member_id TEXT NOT NULL,
+     member_name TEXT NOT NULL,
+     activated_at TEXT NOT NULL
+   );
+   CREATE INDEX document_activations_by_document ON document_activations (document, seq);`,
 ];
 
 /**

@@ -348,6 +348,16 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
      position BIGINT NOT NULL
    );
    CREATE INDEX decisions_denied ON decisions (rowid) WHERE decision = 'deny';`,
+  // Who made each document version run, as SQLite keeps it (db.ts; state/activations/model.ts).
+  `CREATE TABLE document_activations (
+     seq BIGSERIAL PRIMARY KEY,
+     document TEXT COLLATE "C" NOT NULL,
+     sequence INTEGER NOT NULL,
+     member_id TEXT COLLATE "C" NOT NULL,
+     member_name TEXT NOT NULL,
+     activated_at TEXT COLLATE "C" NOT NULL
+   );
+   CREATE INDEX document_activations_by_document ON document_activations (document, seq);`,
 ];
 
 /** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */

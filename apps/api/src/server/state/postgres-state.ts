@@ -10,6 +10,8 @@ import { approvalClaimedBody, chainDecision } from '../record/entries.ts';
 import { PostgresRecord } from '../record/postgres.ts';
 import { RecordReader } from '../record/reader.ts';
 import type { RecordListener } from '../record/writer.ts';
+import type { ActivationRow } from './activations/model.ts';
+import { activationsOf, recordActivation } from './activations/postgres.ts';
 import type { ApprovalFilter, CounterMove, DecisionWrite } from './approvals/model.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals, listVotes, pendingSummary } from './approvals/postgres.ts';
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
@@ -224,6 +226,13 @@ export class PostgresStateStore implements StateStore {
   }
   readiness(deadlineMs: number) {
     return postgresReadiness(this.pool, this.log.failing, deadlineMs);
+  }
+
+  async recordActivation(row: ActivationRow) {
+    await recordActivation(this.pool, row);
+  }
+  async activationsOf(document: string) {
+    return activationsOf(this.pool, document);
   }
 
   async recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date) {

@@ -15,6 +15,8 @@ import {
 import { RecordReader } from '../record/reader.ts';
 import { closeSqliteRecord, type SqliteRecord, sqliteRecordOf } from '../record/sqlite.ts';
 import type { RecordListener } from '../record/writer.ts';
+import type { ActivationRow } from './activations/model.ts';
+import { activationsOf, recordActivation } from './activations/sqlite.ts';
 import type { ApprovalFilter, CounterMove, DecisionWrite } from './approvals/model.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals, listVotes, pendingSummary } from './approvals/sqlite.ts';
 import type { Db } from './db.ts';
@@ -250,6 +252,13 @@ export class SqliteStateStore implements StateStore {
   }
   async checkpointRecord(now?: Date) {
     return this.record.checkpoint(now);
+  }
+
+  async recordActivation(row: ActivationRow) {
+    recordActivation(this.db, row);
+  }
+  async activationsOf(document: string) {
+    return activationsOf(this.db, document);
   }
 
   async recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date) {

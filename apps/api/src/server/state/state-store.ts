@@ -8,6 +8,7 @@ import type { TrialCounter } from '@tollgate/store';
 import type { ChainEntry, Checkpoint } from '../record/chain.ts';
 import type { RecordReader } from '../record/reader.ts';
 import type { RecordListener } from '../record/writer.ts';
+import type { ActivationRow } from './activations/model.ts';
 import type {
   ApprovalFilter,
   ApprovalRow,
@@ -162,6 +163,11 @@ export interface StateStore {
 
   /** Webhook subscriptions, their durable outbox and its attempts (webhooks/, docs/webhooks.md). */
   readonly webhooks: WebhookStore;
+
+  // Who made document versions run (activations/model.ts): beside the store's authors, for four eyes.
+  recordActivation(row: ActivationRow): Promise<void>;
+  /** A document's activations, oldest first. */
+  activationsOf(document: string): Promise<ActivationRow[]>;
 
   // Rule-set runs and trials' counts.
   recordRulesetRun(ruleset: string, version: number, verdict: RulesetVerdict, at: Date): Promise<void>;

@@ -1326,6 +1326,7 @@ export interface components {
           | 'PERSON_REQUIRED'
           | 'OWN_ROLE'
           | 'OWNER_REQUIRED'
+          | 'SELF_REVIEW_FORBIDDEN'
           | 'AGENT_KEY_REQUIRED'
           | 'AGENT_MISMATCH'
           | 'NOT_ELIGIBLE'
@@ -1585,10 +1586,26 @@ export interface components {
       digest: string;
       bytes: number;
     };
+    DocumentHistoryVersion: components['schemas']['DocumentVersion'] & {
+      /** @description The member who last made this version run (activate, revert, a rule set’s active version); null when none did through the API, such as an edit that applied as it was saved (docs/security.md, "Four eyes") */
+      activated_by: {
+        /** @description The member's id */
+        id: string;
+        /** @description The member's name (an author's label names the same member) */
+        name: string;
+        /** Format: date-time */
+        at: string;
+      } | null;
+    };
     EditOutcome: {
       /** @enum {string} */
       status: 'applied' | 'saved_not_running' | 'refused' | 'rejected' | 'conflict';
       version?: components['schemas']['DocumentVersion'];
+      /**
+       * @description Present on a stored version held for review (reason HELD_FOR_REVIEW): a model’s edit, a rule set’s draft, or under four eyes (review_widening_edits) an edit that widens what runs, which another member than its author activates; `impact` says what it widens (docs/security.md, "Four eyes")
+       * @enum {boolean}
+       */
+      held_for_review?: true;
       reasons: components['schemas']['Diagnostic'][];
       impact: components['schemas']['EditImpact'];
       /** @description On a conflict of a policy edit: the impact preview of the edit's text against the version that runs now (`running`), per catalogue of the agents that use the policy (docs/review.md) */
@@ -3622,7 +3639,7 @@ export interface operations {
         content: {
           'application/json': {
             id: string;
-            versions: components['schemas']['DocumentVersion'][];
+            versions: components['schemas']['DocumentHistoryVersion'][];
             /** @description The version a revert would run now (the one that ran before the running one); null when none */
             revert_target: number | null;
           };
@@ -3787,7 +3804,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description rejected by a writer (an outcome), or a lacking role (an error: ROLE_REQUIRED, or BINDING_CHANGE_FORBIDDEN for a developer's edit that changes a tool's binding) */
+      /** @description rejected by a writer (an outcome), or a lacking role (an error: ROLE_REQUIRED, BINDING_CHANGE_FORBIDDEN for a developer's edit that changes a tool's binding, or OWNER_REQUIRED for a settings edit that changes review_widening_edits) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3911,7 +3928,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A lacking role */
+      /** @description A lacking role (ROLE_REQUIRED; OWNER_REQUIRED for a settings version that changes review_widening_edits), a model's key (PERSON_REQUIRED), or under four eyes the author of a version that widens what runs (SELF_REVIEW_FORBIDDEN, details.widened_subjects) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4029,7 +4046,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A lacking role */
+      /** @description A lacking role (ROLE_REQUIRED; OWNER_REQUIRED for a settings version that changes review_widening_edits), a model's key (PERSON_REQUIRED), or under four eyes the author of the version to return to when it widens what runs (SELF_REVIEW_FORBIDDEN) */
       403: {
         headers: {
           [name: string]: unknown;

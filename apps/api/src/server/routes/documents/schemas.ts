@@ -34,6 +34,20 @@ export const VersionSchema = z
   })
   .openapi('DocumentVersion');
 
+export const HistoryVersionSchema = VersionSchema.extend({
+  activated_by: z
+    .object({
+      id: z.string().openapi({ description: "The member's id" }),
+      name: z.string().openapi({ description: "The member's name (an author's label names the same member)" }),
+      at: z.iso.datetime({ offset: true }),
+    })
+    .nullable()
+    .openapi({
+      description:
+        'The member who last made this version run (activate, revert, a rule set’s active version); null when none did through the API, such as an edit that applied as it was saved (docs/security.md, "Four eyes")',
+    }),
+}).openapi('DocumentHistoryVersion');
+
 export const ImpactSchema = z
   .object({
     widens_security: z.boolean(),
@@ -85,6 +99,10 @@ export const OutcomeSchema = z
   .object({
     status: z.enum(['applied', 'saved_not_running', 'refused', 'rejected', 'conflict']),
     version: VersionSchema.optional(),
+    held_for_review: z.literal(true).optional().openapi({
+      description:
+        'Present on a stored version held for review (reason HELD_FOR_REVIEW): a model’s edit, a rule set’s draft, or under four eyes (review_widening_edits) an edit that widens what runs, which another member than its author activates; `impact` says what it widens (docs/security.md, "Four eyes")',
+    }),
     reasons: z.array(DiagnosticSchema),
     impact: ImpactSchema,
     preview: ImpactPreviewSchema.omit({ candidate: true }).optional().openapi({

@@ -8,12 +8,12 @@ import {
   DocumentSchema,
   EditBody,
   errors,
+  HistoryVersionSchema,
   IdParam,
   OutcomeSchema,
   SequenceText,
   SummarySchema,
   VersionResult,
-  VersionSchema,
 } from './schemas.ts';
 
 export const listRoute = createRoute({
@@ -51,7 +51,7 @@ export const historyRoute = createRoute({
       jsonResponse(
         z.object({
           id: z.string(),
-          versions: z.array(VersionSchema),
+          versions: z.array(HistoryVersionSchema),
           revert_target: z
             .number()
             .int()
@@ -98,7 +98,7 @@ export const editRoute = createRoute({
     401: errors[401],
     403: jsonResponse(
       z.union([OutcomeSchema, ErrorSchema]),
-      "rejected by a writer (an outcome), or a lacking role (an error: ROLE_REQUIRED, or BINDING_CHANGE_FORBIDDEN for a developer's edit that changes a tool's binding)",
+      "rejected by a writer (an outcome), or a lacking role (an error: ROLE_REQUIRED, BINDING_CHANGE_FORBIDDEN for a developer's edit that changes a tool's binding, or OWNER_REQUIRED for a settings edit that changes review_widening_edits)",
     ),
     409: withETag(jsonResponse(OutcomeSchema, 'conflict: the running version is no longer based_on; nothing stored')),
     412: errorResponse('PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing stored'),
@@ -132,6 +132,9 @@ export const activateRoute = createRoute({
     200: withETag(jsonResponse(VersionResult, 'The version now running')),
     412: errorResponse('PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing changed'),
     ...errors,
+    403: errorResponse(
+      "A lacking role (ROLE_REQUIRED; OWNER_REQUIRED for a settings version that changes review_widening_edits), a model's key (PERSON_REQUIRED), or under four eyes the author of a version that widens what runs (SELF_REVIEW_FORBIDDEN, details.widened_subjects)",
+    ),
     409: errorResponse(
       'A rejected version cannot run (REJECTED_VERSION), its file is damaged (DAMAGED), or a live gateway decides a lower policy language revision (GATEWAYS_NOT_UPGRADED, details.gateways)',
     ),
@@ -153,6 +156,9 @@ export const revertRoute = createRoute({
     200: withETag(jsonResponse(VersionResult, 'The version now running')),
     412: errorResponse('PRECONDITION_FAILED: If-Match no longer names the newest version (details.current); nothing changed'),
     ...errors,
+    403: errorResponse(
+      "A lacking role (ROLE_REQUIRED; OWNER_REQUIRED for a settings version that changes review_widening_edits), a model's key (PERSON_REQUIRED), or under four eyes the author of the version to return to when it widens what runs (SELF_REVIEW_FORBIDDEN)",
+    ),
     409: errorResponse(
       'Nothing to revert to, the version to return to is damaged (DAMAGED), or a live gateway decides a lower policy language revision than it (GATEWAYS_NOT_UPGRADED)',
     ),

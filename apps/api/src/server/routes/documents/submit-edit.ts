@@ -7,6 +7,7 @@ import type { EditOutcome } from '@tollgate/store';
 import type { AppContext } from '../../context.ts';
 import { diagnosticsJson } from '../../diagnostic-schema.ts';
 import { ApiError } from '../../errors.ts';
+import { assertOwnerChangesReview } from '../../four-eyes/activation.ts';
 import { previewAgainst } from '../../review/preview.ts';
 import { checkAgainstStore } from '../../rulesets/store-checks.ts';
 import type { MemberRow } from '../../state/members/model.ts';
@@ -35,6 +36,8 @@ export async function submitEdit(
   if (kind === 'upstreams' && member.role !== 'owner' && member.role !== 'admin') {
     throw new ApiError('ROLE_REQUIRED', `${id} is edited by an owner or admin only`, { roles: ['owner', 'admin'] });
   }
+  // Four eyes are turned on or off by an owner alone (docs/security.md, "Four eyes").
+  await assertOwnerChangesReview(ctx, id, body.content, member);
   // A rule set's pins and the settings' approved versions are checked against the store here (the seam's
   // validators read the text alone); a set's pins without a version are pinned as the version is made.
   const checked = await checkAgainstStore(ctx, id, body.content);
@@ -62,12 +65,18 @@ export async function submitEdit(
   const result = {
     status: outcome.status,
     ...(outcome.version ? { version: versionJson(outcome.version) } : {}),
+    ...(heldForReview(outcome) ? { held_for_review: true as const } : {}),
     reasons: diagnosticsJson(outcome.version ? [...outcome.reasons, ...checked.notes.map(pinNote)] : outcome.reasons),
     impact: impactJson(outcome.impact),
   };
   if (outcome.version) ctx.events.publish({ type: 'document', id, sequence: outcome.version.sequence });
   const preview = outcome.status === 'conflict' ? await conflictPreview(ctx, id, checked.content) : undefined;
   return { outcome, result: preview ? { ...result, preview } : result };
+}
+
+/** A stored version held for a person to review and activate: the reason HELD_FOR_REVIEW says so. */
+function heldForReview(outcome: EditOutcome): boolean {
+  return outcome.status === 'saved_not_running' && outcome.reasons.some((r) => r.code === 'HELD_FOR_REVIEW');
 }
 
 /** A note of the store checks on a stored edit (pins taken at their running versions), as a Diagnostic. */

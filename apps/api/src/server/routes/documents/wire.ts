@@ -1,6 +1,7 @@
 // Stored versions, impacts and diagnostics as the document routes answer them (snake_case on the wire).
 import { documentKindOf, type validateDocument } from '@tollgate/engine';
 import type { DocumentVersion, EditImpact, StoredDocument } from '@tollgate/store';
+import type { ActivationRow } from '../../state/activations/model.ts';
 
 type Diagnostic = ReturnType<typeof validateDocument>['problems'][number];
 
@@ -17,6 +18,11 @@ export function versionJson(v: DocumentVersion) {
     digest: v.digest,
     bytes: v.bytes,
   };
+}
+
+/** Who last made a version run (state/activations/model.ts), or null when nobody did through the API. */
+export function activatedByJson(row: ActivationRow | undefined) {
+  return row === undefined ? null : { id: row.member_id, name: row.member_name, at: row.activated_at };
 }
 
 export function impactJson(i: EditImpact) {
