@@ -31,6 +31,7 @@ SUITES.web = async () => (await import('./web.bench.ts')).runWebSuite(); // load
 // Loaded only when asked for: it probes PostgreSQL as it loads.
 SUITES.cluster = async () => (await import('./cluster.bench.ts')).runClusterSuite();
 SUITES.webhooks = async () => (await import('./webhooks.bench.ts')).runWebhooksSuite();
+SUITES.review = async () => (await import('./review.bench.ts')).runReviewSuite();
 /** The order of a full run (docs/performance.md, "One full run"), then any suite registered beside these. */
 const ORDER = ['policy', 'sheet', 'store', 'api', 'web', 'peers', 'cli', 'mcp', 'cluster'];
 

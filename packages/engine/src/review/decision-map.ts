@@ -46,8 +46,24 @@ export interface ToolDecision {
  */
 export function decisionMap(policy: CompiledPolicy, tools: readonly ToolBinding[], options: DecisionMapOptions = {}): ToolDecision[] {
   const budget = new AnalysisBudget(options);
-  return tools.map((tool) => toolDecision(policy, tool, options, budget));
+  const kept = mapsKept.get(policy) ?? new Map<string, ToolDecision>();
+  mapsKept.set(policy, kept);
+  const who = options.members ? JSON.stringify(options.members) : '';
+  return tools.map((tool) => {
+    // A version's map of a tool is the same for every question asked of it: kept with the compiled policy.
+    const key = `${JSON.stringify(tool)}\u0000${who}`;
+    let found = kept.get(key);
+    if (!found) {
+      found = toolDecision(policy, tool, options, budget);
+      if (kept.size >= MAPS_KEPT) kept.clear();
+      kept.set(key, found);
+    }
+    return found;
+  });
 }
+
+const MAPS_KEPT = 4096;
+const mapsKept = new WeakMap<CompiledPolicy, Map<string, ToolDecision>>();
 
 function toolDecision(policy: CompiledPolicy, tool: ToolBinding, options: DecisionMapOptions, budget: AnalysisBudget): ToolDecision {
   const subject = subjectSpace(tool, [policy]);

@@ -29,6 +29,20 @@ export type Compiled = { ok: true; policy: CompiledPolicy } | { ok: false; probl
 
 /** A stored policy text, read exactly and compiled; a number not stated exactly does not load (as the gate reads it). */
 export function compilePolicyText(text: string): Compiled {
+  const known = compiledTexts.get(text);
+  if (known) return known;
+  const compiled = compileText(text);
+  // A few versions kept compiled, so a map, a diff and a preview of the same versions share their maps
+  // (decisionMap caches per compiled policy) on the thread that ran them.
+  if (compiledTexts.size >= COMPILED_KEPT) compiledTexts.delete(compiledTexts.keys().next().value as string);
+  compiledTexts.set(text, compiled);
+  return compiled;
+}
+
+const COMPILED_KEPT = 8;
+const compiledTexts = new Map<string, Compiled>();
+
+function compileText(text: string): Compiled {
   const read = readJsonText(text);
   if (!read.ok) return { ok: false, problems: [problemOf(read.diagnostic)] };
   if (read.diagnostics.length > 0) return { ok: false, problems: read.diagnostics.map(problemOf) };
