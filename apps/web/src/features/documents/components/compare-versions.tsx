@@ -9,7 +9,7 @@ import { VersionDiff } from './version-diff.tsx';
 import { VersionPickers } from './version-pickers.tsx';
 
 export function CompareVersions({ id, history, isPolicy }: { id: string; history: readonly DocumentVersion[]; isPolicy: boolean }) {
-  // Until the person picks, the pair follows the history (the previous and the running version).
+  // Until the person picks, the pair follows the history: the running version against the newest candidate.
   const [picked, setPicked] = useState<VersionPair | null>(null);
   const pair = picked ?? defaultPair(history);
   if (pair === null) return null;
