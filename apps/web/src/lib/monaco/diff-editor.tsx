@@ -31,6 +31,9 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
   const [failure, setFailure] = useState<string | null>(null);
   const hintId = useId();
   const [tabMode, setTabMode] = useState<TabMode>({ movesFocus: false, everywhere: false });
+  // How many lines the diff marks, both sides together: on the element, so a test can tell a diff buried in
+  // reformatting from the real change.
+  const [changedLines, setChangedLines] = useState<number | null>(null);
   // Read by the label keepers whenever Monaco resets a side's options, so they always restore the current names.
   const labels = useRef({ original: originalLabel, modified: modifiedLabel });
   labels.current = { original: originalLabel, modified: modifiedLabel };
@@ -67,6 +70,7 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
           ...sides.map((side) => allowKeyboardExit(monaco, side, hintId, setTabMode)),
           keepAriaLabel(monaco, editor.getOriginalEditor(), () => labels.current.original),
           keepAriaLabel(monaco, editor.getModifiedEditor(), () => labels.current.modified),
+          editor.onDidUpdateDiff(() => setChangedLines(countChangedLines(editor.getLineChanges()))),
         ];
         made = { monaco, editor, models };
         setLoaded(made);
@@ -99,7 +103,7 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
   }, [loaded, original, modified, language, originalLabel, modifiedLabel]);
 
   return (
-    <div className="code-editor">
+    <div className="code-editor" data-changed-lines={changedLines ?? undefined}>
       {loaded === null && failure === null && <p className="state state-loading">Loading the diff…</p>}
       {failure !== null && (
         <p className="state state-error" role="alert">
@@ -109,5 +113,22 @@ export function DiffEditor({ original, modified, language, originalLabel, modifi
       <EditorKeyHint id={hintId} mode={tabMode} />
       <div ref={host} className="code-editor-host diff-editor-host" />
     </div>
+  );
+}
+
+type LineChange = {
+  originalStartLineNumber: number;
+  originalEndLineNumber: number;
+  modifiedStartLineNumber: number;
+  modifiedEndLineNumber: number;
+};
+
+/** Lines inside the changes on both sides (an end of 0 is Monaco's "no line on this side"). */
+function countChangedLines(changes: readonly LineChange[] | null): number | null {
+  if (changes === null) return null;
+  const span = (start: number, end: number) => (end === 0 ? 0 : end - start + 1);
+  return changes.reduce(
+    (n, c) => n + span(c.originalStartLineNumber, c.originalEndLineNumber) + span(c.modifiedStartLineNumber, c.modifiedEndLineNumber),
+    0,
   );
 }
