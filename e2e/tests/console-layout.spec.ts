@@ -7,6 +7,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { holdCall, openDiff, openEditor, runSimulation, SHEET_ID, storeTwoVersions } from './console-states.ts';
 import { memberKey, signIn } from './demo.ts';
 import { REFUNDS_ID } from './history.ts';
+import { brokenWords } from './layout-checks.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../docs/console-screenshots/', import.meta.url));
 
@@ -14,28 +15,6 @@ const VIEWPORTS = [
   { width: 1280, height: 800 },
   { width: 390, height: 844 },
 ];
-
-/** The words in `cells` the browser broke across lines: a run of letters laid out on more than one line. */
-function brokenWords(cells: Locator): Promise<string[]> {
-  return cells.evaluateAll((elements) => {
-    const broken: string[] = [];
-    for (const element of elements) {
-      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-        const text = node.textContent ?? '';
-        // A line may end after a hyphen ("refund-" / "over-limit"), never inside a run of letters.
-        for (const match of text.matchAll(/[^\s-]+-?/g)) {
-          const range = document.createRange();
-          range.setStart(node, match.index);
-          range.setEnd(node, match.index + match[0].length);
-          const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
-          if (lines.size > 1) broken.push(match[0]);
-        }
-      }
-    }
-    return broken;
-  });
-}
 
 /** Inside the window from left to right once scrolled to. */
 async function expectWithinWindow(page: Page, target: Locator): Promise<void> {

@@ -3,21 +3,14 @@
 // reads relatively with the absolute instant, in the reader's locale, as its title; the policy playground is Monaco
 // with the engine's markers and the keyboard way out. axe runs on each changed state.
 /// <reference lib="dom" />
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
 import { MONACO_MS } from './console-states.ts';
 import { memberKey, signIn } from './demo.ts';
 import { REFUNDS_ID } from './history.ts';
 import { replaceEditorText } from './monaco-edit.ts';
 
 test.use({ viewport: { width: 1280, height: 800 } });
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).options({ rules: { 'label-content-name-mismatch': { enabled: true } } }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`);
-}
 
 test('a document page names its document, folds its tree away and keeps it folded', async ({ page }) => {
   test.setTimeout(120_000);

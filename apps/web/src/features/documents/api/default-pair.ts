@@ -1,4 +1,4 @@
-// The two versions a history compares by default: the one before the running version, and the running one.
+// The two versions a history compares by default: what runs now against the change waiting to run.
 import type { DocumentVersion } from './types.ts';
 
 export interface VersionPair {
@@ -6,11 +6,20 @@ export interface VersionPair {
   to: number;
 }
 
-/** Example: versions 1..3 with 2 running answer `{from: 1, to: 2}`; with none running, the newest is `to`. */
+/**
+ * The running version against the newest candidate (the newest version that is not running and newer than the
+ * running one: saved, held for review, or rejected); with no candidate, or none running, the two newest versions
+ * (a history of one compares it with itself).
+ *
+ * @example
+ * // v1 running, v2 saved and waiting: { from: 1, to: 2 }, never v1 against itself.
+ * defaultPair([v1Running, v2]);
+ */
 export function defaultPair(history: readonly DocumentVersion[]): VersionPair | null {
-  const running = history.findIndex((v) => v.running);
-  const toIndex = running === -1 ? history.length - 1 : running;
-  const to = history[toIndex]?.sequence;
-  if (to === undefined) return null;
-  return { from: history[toIndex - 1]?.sequence ?? to, to };
+  const sequences = history.map((v) => v.sequence).sort((a, b) => a - b);
+  const newest = sequences.at(-1);
+  if (newest === undefined) return null;
+  const running = history.find((v) => v.running)?.sequence;
+  if (running !== undefined && newest > running) return { from: running, to: newest };
+  return { from: sequences.at(-2) ?? newest, to: newest };
 }
