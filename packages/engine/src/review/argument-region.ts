@@ -10,6 +10,31 @@ export interface ArgumentConstraint {
   conditions: Condition[];
   vectors: string[];
   words: string;
+  /**
+   * The same, structured for a script: the value at `path` lies in the region when, for one alternative,
+   * every test gives its result. One alternative per admitted vector; one test per condition on the path.
+   */
+  anyOf: ArgumentTest[][];
+}
+
+/** One condition on a path as data: `{op, operand}` (a single bound as its own op; two bounds as `range`) and the result it must give. */
+export interface ArgumentTest {
+  op: 'eq' | 'in' | 'starts_with' | 'gt' | 'gte' | 'lt' | 'lte' | 'range';
+  operand: unknown;
+  result: 'true' | 'false' | 'unknown';
+}
+
+const RESULT = { T: 'true', F: 'false', U: 'unknown' } as const;
+const BOUNDS = ['gt', 'gte', 'lt', 'lte'] as const;
+
+/** A condition as `{op, operand}`: its one operator, or `range` with its bounds. */
+export function conditionTest(c: Condition): Omit<ArgumentTest, 'result'> {
+  if (c.eq !== undefined) return { op: 'eq', operand: c.eq };
+  if (c.in !== undefined) return { op: 'in', operand: [...c.in] };
+  if (c.starts_with !== undefined) return { op: 'starts_with', operand: [...c.starts_with] };
+  const bounds = BOUNDS.filter((k) => c[k] !== undefined);
+  if (bounds.length === 1) return { op: bounds[0] as (typeof BOUNDS)[number], operand: c[bounds[0] as (typeof BOUNDS)[number]] };
+  return { op: 'range', operand: Object.fromEntries(bounds.map((k) => [k, c[k]])) };
 }
 
 /** Per path, the class indices a box admits, or null for every class. */
@@ -22,7 +47,9 @@ export function constraintsOf(paths: readonly PathSpace[], box: Box): ArgumentCo
     const allowed = box[i];
     if (allowed === null || allowed === undefined) return;
     const vectors = allowed.map((k) => (p.classes[k] as { vector: string }).vector);
-    out.push({ path: p.path, conditions: p.conditions, vectors, words: constraintWords(p.path, p.conditions, vectors) });
+    const tests = p.conditions.map(conditionTest);
+    const anyOf = vectors.map((v) => tests.map((t, k) => ({ ...t, result: RESULT[v[k] as 'T' | 'F' | 'U'] })));
+    out.push({ path: p.path, conditions: p.conditions, vectors, words: constraintWords(p.path, p.conditions, vectors), anyOf });
   });
   return out;
 }

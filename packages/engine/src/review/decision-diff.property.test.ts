@@ -4,11 +4,12 @@
 // regions changes; every reported region's witness is a valid call in it that changes as said.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Condition } from '../conditions/condition.ts';
+import { CompiledCondition, type Condition } from '../conditions/condition.ts';
 import { compilePolicy } from '../policy/compile.ts';
 import { CompiledTool } from '../policy/tool.ts';
 import type { Member, PolicyDocument, PolicyRule, ToolBinding } from '../policy/types.ts';
 import { JsonNumber } from '../source/json-number.ts';
+import { type ArgumentConstraint, constraintHolds } from './argument-region.ts';
 import { type DecisionDiff, decisionDiff, regionContains } from './decision-diff.ts';
 import { decideCall, directionOf, effectKey } from './outcome.ts';
 import { subjectKey } from './subjects.ts';
@@ -179,6 +180,13 @@ function check(
     keys.set(toolKey, key);
     const mine = (subject: (typeof diff.subjects)[number]) => (catalogue ? JSON.stringify(subject.tool) === toolKey : subject.key === key);
     const containing = diff.entries.filter((e) => mine(e.subject) && regionContains(e.region, c.tool, x));
+    // (d) the structured constraints say what the worded ones say, read by a script's own means.
+    for (const e of diff.entries) {
+      for (const k of e.region.arguments) {
+        if (structuredHolds(k, x) !== constraintHolds(k, x))
+          expect(structuredHolds(k, x), explain(`${k.words} on ${JSON.stringify(x)}`)).toBe(constraintHolds(k, x));
+      }
+    }
     const changes = containing.filter((e) => e.kind === 'change');
     const what = () => explain(`${toolKey} ${JSON.stringify(Object.keys(x))} ${from} -> ${to}`);
     if (from === to) {
@@ -201,6 +209,17 @@ function check(
     const seen = [effectKey(change.from), effectKey(change.to), change.direction];
     if (seen[0] !== from || seen[1] !== to || seen[2] !== direction) expect(seen, what()).toEqual([from, to, direction]);
   }
+}
+
+/** A constraint read as a script would: each test rebuilt into a condition from {path, op, operand} and evaluated. */
+function structuredHolds(k: ArgumentConstraint, args: unknown): boolean {
+  const RESULT = ['false', 'true', 'unknown'];
+  return k.anyOf.some((alternative) =>
+    alternative.every((t) => {
+      const condition = (t.op === 'range' ? { path: k.path, ...(t.operand as object) } : { path: k.path, [t.op]: t.operand }) as Condition;
+      return RESULT[new CompiledCondition(condition).evaluate(args)] === t.result;
+    }),
+  );
 }
 
 describe('the decision diff against brute force', () => {

@@ -1,7 +1,7 @@
 // Review before it runs: decision maps of a catalogue under a policy version, the exact decision diff of
 // two versions, and the impact preview of a candidate on an agent's tools (docs/review.md).
 
-export { type ArgumentConstraint, constraintHolds } from './argument-region.ts';
+export { type ArgumentConstraint, type ArgumentTest, constraintHolds } from './argument-region.ts';
 export { formatInterval, type Interval } from './axis.ts';
 export {
   type DecisionChange,

@@ -96,7 +96,11 @@ export function diffEntryJson(e: DiffEntry) {
   const region = {
     amount: e.region.amount === null ? null : intervalJson(e.region.amount),
     currency: e.region.currency,
-    arguments: e.region.arguments.map((c) => ({ path: c.path, words: c.words })),
+    arguments: e.region.arguments.map((c) => ({
+      path: c.path,
+      words: c.words,
+      any_of: c.anyOf.map((alternative) => alternative.map((t) => ({ op: t.op, operand: t.operand, result: t.result }))),
+    })),
   };
   const subject = { label: e.subject.label, ...(e.subject.alike ? { alike: [...e.subject.alike] } : {}) };
   if (e.kind === 'depends_on_arguments') {
@@ -110,8 +114,24 @@ export function diffEntryJson(e: DiffEntry) {
     to: outcomeJson(e.to),
     direction: e.direction,
     // Arguments may hold numbers kept as written (JsonNumber): only writeJson writes them back as they were.
-    witness: { tool: e.witness.tool.name, arguments: writeJson(e.witness.arguments) },
+    witness: { tool: e.witness.tool.name, binding: bindingJson(e.witness.tool), arguments: writeJson(e.witness.arguments) },
     words: e.words,
+  };
+}
+
+function bindingJson(t: ToolBinding) {
+  return {
+    name: t.name,
+    action: t.action,
+    ...(t.amount
+      ? {
+          amount: {
+            pointer: t.amount.pointer,
+            currency: t.amount.currency,
+            ...(t.amount.currency_pointer !== undefined ? { currency_pointer: t.amount.currency_pointer } : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -57,7 +57,28 @@ export const ToolDecisionSchema = z
 const RegionSchema = z.object({
   amount: IntervalSchema.nullable().openapi({ description: 'null: calls without an amount' }),
   currency: z.string().nullable().openapi({ description: "The tool's currency; null when no rule tests its amounts (any amount)" }),
-  arguments: z.array(z.object({ path: z.string(), words: z.string() })),
+  arguments: z.array(
+    z.object({
+      path: z.string(),
+      words: z.string(),
+      any_of: z
+        .array(
+          z.array(
+            z.object({
+              op: z.enum(['eq', 'in', 'starts_with', 'gt', 'gte', 'lt', 'lte', 'range']),
+              operand: z
+                .unknown()
+                .openapi({ description: "The condition's operand; for range, its bounds ({gt|gte, lt|lte}) as decimal strings" }),
+              result: z.enum(['true', 'false', 'unknown']),
+            }),
+          ),
+        )
+        .openapi({
+          description:
+            'The constraint as data: the value at path lies in the region when, for one alternative, every condition on the path gives its result (unknown: missing, another type, or not a well-formed decimal)',
+        }),
+    }),
+  ),
 });
 
 const SubjectSchema = z.object({ label: z.string(), alike: z.array(z.string()).optional() });
@@ -73,6 +94,13 @@ export const DiffEntrySchema = z
       direction: z.enum(['widens', 'narrows', 'changes']),
       witness: z.object({
         tool: z.string(),
+        binding: z
+          .object({
+            name: z.string(),
+            action: z.string(),
+            amount: z.object({ pointer: z.string(), currency: z.string(), currency_pointer: z.string().optional() }).optional(),
+          })
+          .openapi({ description: 'The tool binding the witness was decided with, so the call can be replayed' }),
         arguments: z.string().openapi({ description: 'A call in the region, as JSON text (numbers kept as written)' }),
       }),
       words: z.string().openapi({ example: 'issue_refund (refund.issue), amount in (100, 250] USD: allow -> require approval (narrows)' }),

@@ -24,7 +24,11 @@ const widening: DecisionDiffEntry = {
   from: held,
   to: allowed,
   direction: 'widens',
-  witness: { tool: 'issue_refund', arguments: '{"amount":"200"}' },
+  witness: {
+    tool: 'issue_refund',
+    binding: { name: 'issue_refund', action: 'refund.issue', amount: { pointer: '/amount', currency: 'USD' } },
+    arguments: '{"amount":"200"}',
+  },
   words: 'issue_refund (refund.issue), amount in (100, 250] USD: require approval -> allow (widens)',
 };
 const atPoint: DecisionDiffEntry = {
@@ -32,7 +36,7 @@ const atPoint: DecisionDiffEntry = {
   region: {
     amount: { lo: '100', lo_inclusive: true, hi: '100', hi_inclusive: true, words: '= 100' },
     currency: 'USD',
-    arguments: [{ path: '/env', words: '/env eq "prod"' }],
+    arguments: [{ path: '/env', words: '/env eq "prod"', any_of: [[{ op: 'eq', operand: 'prod', result: 'true' }]] }],
   },
   words: 'issue_refund (refund.issue), amount = 100 USD, /env eq "prod": require approval -> allow (widens)',
 };

@@ -19,7 +19,7 @@ function change(from: string | null, to: string | null): DecisionDiffEntry {
     from: outcome(from),
     to: outcome(to),
     direction: 'changes',
-    witness: { tool: 't', arguments: '{}' },
+    witness: { tool: 't', binding: { name: 't', action: 't.run' }, arguments: '{}' },
     words,
   };
 }

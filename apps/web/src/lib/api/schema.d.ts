@@ -1711,6 +1711,15 @@ export interface components {
             arguments: {
               path: string;
               words: string;
+              /** @description The constraint as data: the value at path lies in the region when, for one alternative, every condition on the path gives its result (unknown: missing, another type, or not a well-formed decimal) */
+              any_of: {
+                /** @enum {string} */
+                op: 'eq' | 'in' | 'starts_with' | 'gt' | 'gte' | 'lt' | 'lte' | 'range';
+                /** @description The condition's operand; for range, its bounds ({gt|gte, lt|lte}) as decimal strings */
+                operand?: unknown;
+                /** @enum {string} */
+                result: 'true' | 'false' | 'unknown';
+              }[][];
             }[];
           };
           from: components['schemas']['ReviewOutcome'];
@@ -1719,6 +1728,16 @@ export interface components {
           direction: 'widens' | 'narrows' | 'changes';
           witness: {
             tool: string;
+            /** @description The tool binding the witness was decided with, so the call can be replayed */
+            binding: {
+              name: string;
+              action: string;
+              amount?: {
+                pointer: string;
+                currency: string;
+                currency_pointer?: string;
+              };
+            };
             /** @description A call in the region, as JSON text (numbers kept as written) */
             arguments: string;
           };
@@ -1739,6 +1758,15 @@ export interface components {
             arguments: {
               path: string;
               words: string;
+              /** @description The constraint as data: the value at path lies in the region when, for one alternative, every condition on the path gives its result (unknown: missing, another type, or not a well-formed decimal) */
+              any_of: {
+                /** @enum {string} */
+                op: 'eq' | 'in' | 'starts_with' | 'gt' | 'gte' | 'lt' | 'lte' | 'range';
+                /** @description The condition's operand; for range, its bounds ({gt|gte, lt|lte}) as decimal strings */
+                operand?: unknown;
+                /** @enum {string} */
+                result: 'true' | 'false' | 'unknown';
+              }[][];
             }[];
           };
           rules: string[];
