@@ -33,6 +33,7 @@ import { memberRoutesManaged } from './routes/member-changes.ts';
 import { memberRoutes } from './routes/members.ts';
 import { nodeRoutes } from './routes/nodes.ts';
 import { policyRoutes } from './routes/policies.ts';
+import { policyDiffRoutes } from './routes/policy-diff.ts';
 import { policyTemplateRoutes } from './routes/policy-templates.ts';
 import { reviewRoutes } from './routes/review.ts';
 import { ruleRoutes } from './routes/rules.ts';
@@ -150,6 +151,7 @@ export function createApp(options: AppOptions = {}): Hono {
     );
     api.route('/', ruleRoutes());
     api.route('/', policyRoutes());
+    api.route('/', policyDiffRoutes());
     api.route('/', policyTemplateRoutes());
     api.route('/', documentRoutes());
     api.route('/', approvalRoutes({ rpId: options.rpId }));

@@ -4,7 +4,9 @@
 import {
   type CompiledPolicy,
   compilePolicy,
+  type DecisionDiff,
   type DiffEntry,
+  decisionDiff,
   decisionMap,
   formatInterval,
   type ImpactPreview,
@@ -114,18 +116,36 @@ export function previewJson(p: ImpactPreview) {
   };
 }
 
+/** A decision diff as `tollgate policy diff --json` prints it and `POST /v1/policies/diff` answers it. */
+export function diffJson(d: DecisionDiff) {
+  return { entries: d.entries.map(diffEntryJson), widens: d.widens, narrows: d.narrows, depends: d.depends };
+}
+
 export type ToolDecisionJson = ReturnType<typeof toolDecisionJson>;
 export type PreviewJson = ReturnType<typeof previewJson>;
+export type DiffJson = ReturnType<typeof diffJson>;
 
-/** What the review task computes: maps of one version, or the preview of a candidate, over each list of tools. */
+/**
+ * What the review task computes: maps of one version, or the preview of a candidate, over each list of tools;
+ * or the decision diff of two texts, over a list of tools or (none given) every class of tools they tell apart.
+ */
 export type ReviewTask =
   | { map: { policy: string; catalogues: ToolBinding[][]; members: Member[] } }
-  | { preview: { running: string; candidate: string; catalogues: ToolBinding[][]; members: Member[] } };
+  | { preview: { running: string; candidate: string; catalogues: ToolBinding[][]; members: Member[] } }
+  | { diff: { running: string; candidate: string; tools: ToolBinding[] | undefined; members: Member[] } };
 
 export type ReviewAnswer =
   | { ok: true; maps: ToolDecisionJson[][] }
   | { ok: true; previews: PreviewJson[] }
+  | { ok: true; diff: DiffJson }
   | { ok: false; which: 'policy' | 'running' | 'candidate'; problems: PolicyProblem[] };
+
+/** The size a review task is judged by for the compile thread: its policy texts together. */
+export function reviewSize(task: ReviewTask): number {
+  if ('map' in task) return task.map.policy.length;
+  const pair = 'preview' in task ? task.preview : task.diff;
+  return pair.running.length + pair.candidate.length;
+}
 
 /** Runs a review task; the compile thread answers the same (compile-thread.ts). */
 export function runReview(task: ReviewTask): ReviewAnswer {
@@ -135,10 +155,15 @@ export function runReview(task: ReviewTask): ReviewAnswer {
     if (!compiled.ok) return { ok: false, which: 'policy', problems: compiled.problems };
     return { ok: true, maps: catalogues.map((tools) => decisionMap(compiled.policy, tools, { members }).map(toolDecisionJson)) };
   }
-  const { running, candidate, catalogues, members } = task.preview;
-  const before = compilePolicyText(running);
+  const pair = 'preview' in task ? task.preview : task.diff;
+  const before = compilePolicyText(pair.running);
   if (!before.ok) return { ok: false, which: 'running', problems: before.problems };
-  const after = compilePolicyText(candidate);
+  const after = compilePolicyText(pair.candidate);
   if (!after.ok) return { ok: false, which: 'candidate', problems: after.problems };
+  if ('diff' in task) {
+    const { tools, members } = task.diff;
+    return { ok: true, diff: diffJson(decisionDiff(before.policy, after.policy, tools, { members })) };
+  }
+  const { catalogues, members } = task.preview;
   return { ok: true, previews: catalogues.map((tools) => previewJson(impactPreview(before.policy, after.policy, tools, { members }))) };
 }

@@ -13,7 +13,7 @@ import { refuseNotAPolicy } from '../routes/policy-only.ts';
 import { type Resource, storeError } from '../routes/route-kit.ts';
 import { readRulesetVersion, workspaceCatalogue } from '../rulesets/ruleset-versions.ts';
 import { bindingOf } from '../state/tools/model.ts';
-import { type ReviewAnswer, type ReviewTask, runReview } from './answers.ts';
+import { type ReviewAnswer, type ReviewTask, reviewSize, runReview } from './answers.ts';
 
 const WORKSPACE_CATALOGUE = 'catalogue.yaml';
 
@@ -30,13 +30,25 @@ export async function judgedMembers(ctx: AppContext): Promise<Member[]> {
   return [...(await approverMembers(ctx))];
 }
 
-/** Runs a review task, on the compile thread when the policy texts are big; a text that does not load is 409. */
-export async function review<T extends ReviewAnswer & { ok: true }>(task: ReviewTask, what: string): Promise<T> {
-  const size = 'map' in task ? task.map.policy.length : task.preview.running.length + task.preview.candidate.length;
-  const answer = await offLoop(size, { review: task }, () => runReview(task));
-  if (!answer.ok) {
-    throw new ApiError('POLICY_NOT_LOADABLE', `${what}: the ${answer.which} version does not load`, { problems: answer.problems });
-  }
+/** A policy text of a review that does not load: what `review` throws for it. */
+export type ReviewRefusal = (refused: Extract<ReviewAnswer, { ok: false }>) => ApiError;
+
+/** A stored version that does not load: 409 POLICY_NOT_LOADABLE, the server's own text being unusable. */
+function storedNotLoadable(what: string): ReviewRefusal {
+  return (r) => new ApiError('POLICY_NOT_LOADABLE', `${what}: the ${r.which} version does not load`, { problems: r.problems });
+}
+
+/**
+ * Runs a review task, on the compile thread when the policy texts are big; a text that does not load is thrown as
+ * `refuse` says (a stored version's is 409 POLICY_NOT_LOADABLE).
+ */
+export async function review<T extends ReviewAnswer & { ok: true }>(
+  task: ReviewTask,
+  what: string,
+  refuse: ReviewRefusal = storedNotLoadable(what),
+): Promise<T> {
+  const answer = await offLoop(reviewSize(task), { review: task }, () => runReview(task));
+  if (!answer.ok) throw refuse(answer);
   return answer as T;
 }
 

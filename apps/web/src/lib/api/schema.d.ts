@@ -188,6 +188,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/policies/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Every region of calls whose decision changes between two policy texts, as `tollgate policy diff --json` prints it. */
+    post: operations['diffPolicies'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/policies/templates': {
     parameters: {
       query?: never;
@@ -1508,6 +1525,103 @@ export interface components {
       /** @description Members at decision time: [{id, role, signing}]. Left out, approvers.users are checked against the workspace's members. */
       members?: unknown[];
     };
+    DecisionDiff: {
+      entries: components['schemas']['DecisionDiffEntry'][];
+      widens: boolean;
+      narrows: boolean;
+      /** @description Some region may change and cannot be decided without the arguments */
+      depends: boolean;
+    };
+    DecisionDiffEntry:
+      | {
+          /** @enum {string} */
+          kind: 'change';
+          subject: {
+            label: string;
+            alike?: string[];
+          };
+          region: {
+            amount: components['schemas']['AmountInterval'];
+            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
+            currency: string | null;
+            arguments: {
+              path: string;
+              words: string;
+            }[];
+          };
+          from: components['schemas']['ReviewOutcome'];
+          to: components['schemas']['ReviewOutcome'];
+          /** @enum {string} */
+          direction: 'widens' | 'narrows' | 'changes';
+          witness: {
+            tool: string;
+            /** @description A call in the region, as JSON text (numbers kept as written) */
+            arguments: string;
+          };
+          /** @example issue_refund (refund.issue), amount in (100, 250] USD: allow -> require approval (narrows) */
+          words: string;
+        }
+      | {
+          /** @enum {string} */
+          kind: 'depends_on_arguments';
+          subject: {
+            label: string;
+            alike?: string[];
+          };
+          region: {
+            amount: components['schemas']['AmountInterval'];
+            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
+            currency: string | null;
+            arguments: {
+              path: string;
+              words: string;
+            }[];
+          };
+          rules: string[];
+          reason: string;
+          words: string;
+        };
+    /** @description null: calls without an amount */
+    AmountInterval: {
+      /** @description The lower end (a decimal); null is minus infinity */
+      lo: string | null;
+      lo_inclusive: boolean;
+      /** @description The upper end (a decimal); null is infinity */
+      hi: string | null;
+      hi_inclusive: boolean;
+      /** @example (100, 250] */
+      words: string;
+    } | null;
+    ReviewOutcome: {
+      /** @enum {string} */
+      decision: 'allow' | 'require_approval' | 'deny';
+      /** @description The deciding rule's id, or null when a code decided */
+      rule: string | null;
+      /** @description DEFAULT, NO_ELIGIBLE_APPROVER, ... when no rule decided alone */
+      code: string | null;
+      /** @description For a held call: the roles and users the deciding rule names */
+      approvers?: {
+        roles: string[];
+        users: string[];
+      };
+      /** @description For a held call: the workspace's eligible members' ids */
+      eligible?: string[];
+      /** @description The rule matched only because the amount or an argument could not be read */
+      fail_closed: boolean;
+    };
+    PolicyDiffBody: {
+      /** @description The running policy as text: JSON, read exactly as a stored version is (a member named twice or a number not stated exactly is refused). */
+      running: string;
+      /** @description The candidate policy as text: JSON, read exactly as a stored version is (a member named twice or a number not stated exactly is refused). */
+      candidate: string;
+      /** @description The tools to diff over: [{name, action, amount?}]. Or give catalogue; with neither, every class of tools. */
+      tools?: unknown[];
+      /**
+       * @description A catalogue document's id: the diff is over the tools of its running version.
+       * @example catalogue.yaml
+       */
+      catalogue?: string;
+    };
     TemplateParameter: {
       name: string;
       /** @enum {string} */
@@ -1615,7 +1729,7 @@ export interface components {
       action: string;
       /** @enum {string} */
       decision: 'allow' | 'require_approval' | 'deny' | 'depends_on_amount' | 'depends_on_arguments';
-      outcome?: components['schemas']['ReviewOutcome'];
+      outcome?: components['schemas']['ReviewOutcome'] & unknown;
       bands?: {
         amount: components['schemas']['AmountInterval'];
         outcome?: components['schemas']['ReviewOutcome'];
@@ -1630,84 +1744,6 @@ export interface components {
       /** @example read_customer (customers.read): deny (DEFAULT) */
       words: string;
     };
-    /** @description The outcome of every call, when there is one */
-    ReviewOutcome: {
-      /** @enum {string} */
-      decision: 'allow' | 'require_approval' | 'deny';
-      /** @description The deciding rule's id, or null when a code decided */
-      rule: string | null;
-      /** @description DEFAULT, NO_ELIGIBLE_APPROVER, ... when no rule decided alone */
-      code: string | null;
-      /** @description For a held call: the roles and users the deciding rule names */
-      approvers?: {
-        roles: string[];
-        users: string[];
-      };
-      /** @description For a held call: the workspace's eligible members' ids */
-      eligible?: string[];
-      /** @description The rule matched only because the amount or an argument could not be read */
-      fail_closed: boolean;
-    };
-    /** @description null: calls without an amount */
-    AmountInterval: {
-      /** @description The lower end (a decimal); null is minus infinity */
-      lo: string | null;
-      lo_inclusive: boolean;
-      /** @description The upper end (a decimal); null is infinity */
-      hi: string | null;
-      hi_inclusive: boolean;
-      /** @example (100, 250] */
-      words: string;
-    } | null;
-    DecisionDiffEntry:
-      | {
-          /** @enum {string} */
-          kind: 'change';
-          subject: {
-            label: string;
-            alike?: string[];
-          };
-          region: {
-            amount: components['schemas']['AmountInterval'];
-            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
-            currency: string | null;
-            arguments: {
-              path: string;
-              words: string;
-            }[];
-          };
-          from: components['schemas']['ReviewOutcome'];
-          to: components['schemas']['ReviewOutcome'];
-          /** @enum {string} */
-          direction: 'widens' | 'narrows' | 'changes';
-          witness: {
-            tool: string;
-            /** @description A call in the region, as JSON text (numbers kept as written) */
-            arguments: string;
-          };
-          /** @example issue_refund (refund.issue), amount in (100, 250] USD: allow -> require approval (narrows) */
-          words: string;
-        }
-      | {
-          /** @enum {string} */
-          kind: 'depends_on_arguments';
-          subject: {
-            label: string;
-            alike?: string[];
-          };
-          region: {
-            amount: components['schemas']['AmountInterval'];
-            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
-            currency: string | null;
-            arguments: {
-              path: string;
-              words: string;
-            }[];
-          };
-          rules: string[];
-          reason: string;
-          words: string;
-        };
     DocumentEdit: {
       content: string;
       reason: string;
@@ -3268,6 +3304,93 @@ export interface operations {
         };
       };
       /** @description INVALID_POLICY (details.errors), INVALID_TOOL or INVALID_MEMBERS. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  diffPolicies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PolicyDiffBody'];
+      };
+    };
+    responses: {
+      /** @description The changes, in the order the CLI prints them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DecisionDiff'];
+        };
+      };
+      /** @description The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description CATALOGUE_MISSING (the catalogue has no running version) or CATALOGUE_NOT_LOADABLE. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit (docs/api.md, "Limits"). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INVALID_POLICY: a text does not read or is not a valid policy; details.side says which (running or candidate), details.problems where (line and column, or a JSON Pointer). INVALID_TOOLS (details.problems). */
       422: {
         headers: {
           [name: string]: unknown;
