@@ -41,6 +41,7 @@ import { rulesetRoutes } from './routes/rulesets.ts';
 import { shadowRoutes } from './routes/shadows.ts';
 import { simulationRoutes } from './routes/simulations.ts';
 import { toolBindingRoutes } from './routes/tool-bindings.ts';
+import { trialRoutes } from './routes/trials.ts';
 import { upstreamRoutes } from './routes/upstreams.ts';
 import { type WebhookRouteOptions, webhookRoutes } from './routes/webhooks.ts';
 import { ruleSheets } from './rule-sheets.ts';
@@ -161,6 +162,7 @@ export function createApp(options: AppOptions = {}): Hono {
     api.route('/', keyRoutes());
     api.route('/', eventRoutes());
     api.route('/', simulationRoutes());
+    api.route('/', trialRoutes());
     api.route('/', shadowRoutes());
     api.route('/', decisionRoutes());
     api.route('/', decisionReceiptRoutes());

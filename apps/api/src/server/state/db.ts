@@ -301,6 +301,9 @@ export const MIGRATIONS: readonly string[] = [
      position INTEGER NOT NULL
    );
    CREATE INDEX decisions_denied ON decisions (decision) WHERE decision = 'deny';`,
+  // Trials scoped and bounded (docs/review.md, "Trials on live calls"): every differing call is kept, now with its
+  // arguments' digest (never the values); rows kept before have none.
+  `ALTER TABLE trial_differences ADD COLUMN arguments_digest TEXT;`,
 ];
 
 /**

@@ -348,6 +348,9 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
      position BIGINT NOT NULL
    );
    CREATE INDEX decisions_denied ON decisions (rowid) WHERE decision = 'deny';`,
+  // Trials scoped and bounded (docs/review.md, "Trials on live calls"): every differing call is kept, now with its
+  // arguments' digest (never the values); rows kept before have none.
+  `ALTER TABLE trial_differences ADD COLUMN arguments_digest TEXT;`,
 ];
 
 /** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */
