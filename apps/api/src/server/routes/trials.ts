@@ -74,13 +74,10 @@ const TrialBody = z
 const TrialDifferenceSchema = z
   .object({
     call_id: z.string(),
-    arguments_digest: z
-      .string()
-      .nullable()
-      .openapi({
-        description:
-          "The digest of the call's arguments, as its decision has it; never the values. Null for a call kept before digests were.",
-      }),
+    arguments_digest: z.string().nullable().openapi({
+      description:
+        "The digest of the call's arguments, as its decision has it; never the values. Null for a call kept before digests were.",
+    }),
     running: Decision,
     candidate: Decision,
   })

@@ -786,6 +786,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/trials/{document}/differences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every call of a policy's trial whose answers differed, newest first, one page at a time. */
+    get: operations['listTrialDifferences'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/trials/{document}/stop': {
     parameters: {
       query?: never;
@@ -2091,15 +2108,27 @@ export interface components {
       document: string;
       candidate: number;
       sample_rate: number;
+      /** @description Only this agent's calls are sampled; null: every agent's. */
+      agent: string | null;
+      /** @description Only calls of this tool are sampled; null: every tool. */
+      tool: string | null;
+      /**
+       * Format: date-time
+       * @description Calls decided from this time on are not sampled.
+       */
+      ends_at: string | null;
+      /** @description The trial ends after this many sampled calls. */
+      max_samples: number | null;
       /** Format: date-time */
       started_at: string;
+      /** @description The calls in the trial's scope counted so far (none after it ends). */
       calls: number;
       sampled: number;
       agreed: number;
       differed: number;
       /** @description The ids of the newest 100 calls whose answers differed, oldest first. */
       differing: string[];
-      /** @description The newest 100 differing calls, oldest first, with the running version's and the candidate's answers. */
+      /** @description The newest 100 differing calls, oldest first, with the running version's and the candidate's answers; every one is listed by GET /v1/trials/{document}/differences. */
       differences: {
         call_id: string;
         running: {
@@ -2113,7 +2142,13 @@ export interface components {
           code: string | null;
         };
       }[];
+      /** @description Whether the trial samples calls: not stopped and not ended. */
       running: boolean;
+      /**
+       * @description Why it samples no more: stopped by a person, past ends_at, or max_samples sampled; null while it runs.
+       * @enum {string|null}
+       */
+      ended: 'stopped' | 'ends_at' | 'max_samples' | null;
     };
     TrialBody: {
       document: string;
@@ -2122,6 +2157,32 @@ export interface components {
       sample_rate?: number;
       /** @description Every n-th call also runs the candidate (1: every call). */
       sample_every?: number;
+      /** @description Sample only this agent's calls. */
+      agent?: string;
+      /** @description Sample only calls of this tool (its catalogue name). */
+      tool?: string;
+      /**
+       * Format: date-time
+       * @description Stop sampling calls decided from this time on (RFC 3339, after now).
+       */
+      ends_at?: string;
+      /** @description Stop after this many sampled calls. */
+      max_samples?: number;
+    };
+    TrialDifference: {
+      call_id: string;
+      /** @description The digest of the call's arguments, as its decision has it; never the values. Null for a call kept before digests were. */
+      arguments_digest: string | null;
+      running: {
+        decision: string;
+        rule: string | null;
+        code: string | null;
+      };
+      candidate: {
+        decision: string;
+        rule: string | null;
+        code: string | null;
+      };
     };
     Shadow: {
       document: string;
@@ -6094,7 +6155,7 @@ export interface operations {
           'application/json': components['schemas']['Trial'];
         };
       };
-      /** @description NOT_A_POLICY: the document is not a policy; INVALID_ID: an id the store would refuse; INVALID_SAVE: the version runs already or the sample rate is out of range; INVALID_BODY. */
+      /** @description NOT_A_POLICY: the document is not a policy; INVALID_ID: an id the store would refuse; INVALID_SAVE: the version runs already, the sample rate is out of range or ends_at is not after now; INVALID_BODY. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6216,6 +6277,79 @@ export interface operations {
       };
       /** @description The key lacks the role or grant. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listTrialDifferences: {
+    parameters: {
+      query?: {
+        /** @description 1-500, default 100. */
+        limit?: number;
+        /** @description The previous page's next_cursor: the page after it. Left out, the first page. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The policy id, URL-encoded as one path segment */
+        document: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of differing calls. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            document: string;
+            /** Format: date-time */
+            started_at: string;
+            differences: components['schemas']['TrialDifference'][];
+            /** @description Whether more items follow this page. */
+            has_more: boolean;
+            /** @description The cursor of the next page; null on the last page. */
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description NOT_A_POLICY; INVALID_ID; INVALID_QUERY: a bad limit; INVALID_CURSOR: a cursor this server did not give for this trial. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND (details.resource "trial"): the policy has no trial. */
+      404: {
         headers: {
           [name: string]: unknown;
         };
