@@ -53,7 +53,7 @@ function diff(body: unknown, who: 'viewer' | 'developer' | 'agent' = 'viewer') {
 /** The demo catalogue's tools as bindings, read from its running version. */
 async function demoTools(): Promise<unknown[]> {
   const doc = await okJson(server.call('GET', `/v1/documents/catalogue.yaml`, { key: server.key('viewer') }));
-  const read = readCatalogue(doc.version.text ?? doc.text, 'yaml');
+  const read = readCatalogue(doc.text, 'yaml');
   if (!read.ok) throw new Error('the demo catalogue does not read');
   return read.catalogue.tools.map(bindingOf);
 }
