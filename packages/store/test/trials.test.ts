@@ -240,7 +240,7 @@ describe('trials scoped and bounded in the store', () => {
     ]);
     expect(await trials.report(ID)).toMatchObject({ calls: 3, sampled: 3, differing: ['c1', 'c3'], running: false, ended: 'max_samples' });
     const newest = await trials.differences(ID, 1);
-    expect(newest).toEqual({ differences: [expect.objectContaining({ callId: 'c3', seq: 2 })], more: true });
+    expect(newest).toEqual({ startedAt: expect.any(String), differences: [expect.objectContaining({ callId: 'c3', seq: 2 })], more: true });
     expect((await trials.differences(ID, 5, 2))?.differences.map((d) => d.callId)).toEqual(['c1']);
 
     await expect(trials.start({ document: ID, sequence: 2, sampleRate: 1, endsAt: '2029-01-01T00:00:00Z' })).rejects.toThrow(/after now/);

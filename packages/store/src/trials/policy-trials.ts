@@ -191,10 +191,10 @@ export class PolicyTrials {
     );
   }
 
-  /** A page of the trial's differing calls, newest first (none when the document has no trial). */
-  async differences(document: string, limit: number, before?: number): Promise<DifferencesPage | undefined> {
+  /** A page of the trial's differing calls, newest first, with the trial's start (none when the document has no trial). */
+  async differences(document: string, limit: number, before?: number): Promise<(DifferencesPage & { startedAt: string }) | undefined> {
     const trial = await this.definition(document);
-    return trial && this.counter.differencesPage(trial, limit, before);
+    return trial && { startedAt: trial.startedAt, ...(await this.counter.differencesPage(trial, limit, before)) };
   }
 
   /** Decides a call with the running version; on a sampled call also with the candidate, and counts. */

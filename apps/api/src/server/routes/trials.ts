@@ -231,29 +231,29 @@ export function trialRoutes() {
     const { document } = c.req.valid('param');
     const { limit, cursor } = c.req.valid('query');
     refuseNotAPolicy(document, ONLY_POLICIES);
-    const trials = c.get('ctx').trials;
-    const report = await trials.report(document).catch(storeErrorFor('document'));
-    if (!report) throw notFound('trial', `${document} has no trial`);
-    // The house cursor (state/keyset.ts) with the trial's start as its time: a cursor of another trial is refused.
     const after = pageKeyOf(cursor);
-    if (after && after.createdAt !== report.startedAt) {
+    const page = await c
+      .get('ctx')
+      .trials.differences(document, limit ?? DEFAULT_DIFFERENCES_LIMIT, after?.rowid)
+      .catch(storeErrorFor('document'));
+    if (!page) throw notFound('trial', `${document} has no trial`);
+    // The house cursor (state/keyset.ts) with the trial's start as its time: a cursor of another trial is refused.
+    if (after && after.createdAt !== page.startedAt) {
       throw new ApiError('INVALID_CURSOR', 'the cursor is of another trial of this document; start again without one');
     }
-    const page = await trials.differences(document, limit ?? DEFAULT_DIFFERENCES_LIMIT, after?.rowid).catch(storeErrorFor('document'));
-    const differences = page?.differences ?? [];
-    const last = differences.at(-1);
+    const last = page.differences.at(-1);
     return c.json(
       {
         document,
-        started_at: report.startedAt,
-        differences: differences.map((d) => ({
+        started_at: page.startedAt,
+        differences: page.differences.map((d) => ({
           call_id: d.callId,
           arguments_digest: d.argumentsDigest ?? null,
           running: d.running,
           candidate: d.candidate,
         })),
-        has_more: page?.more ?? false,
-        next_cursor: page?.more && last ? encodeCursor({ createdAt: report.startedAt, rowid: last.seq }) : null,
+        has_more: page.more,
+        next_cursor: page.more && last ? encodeCursor({ createdAt: page.startedAt, rowid: last.seq }) : null,
       },
       200,
     );
