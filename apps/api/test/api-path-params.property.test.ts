@@ -33,6 +33,7 @@ const KINDS: Record<string, Kind> = {
   'call_id:/decisions/{call_id}/receipt': 'opaque',
   'document:/trials/{document}': 'policy',
   'document:/trials/{document}/stop': 'policy',
+  'document:/trials/{document}/differences': 'policy',
   'document:/shadows/{document}': 'rule file',
   'document:/shadows/{document}/stop': 'rule file',
   'id:/documents/{id}/decision-map': 'policy',

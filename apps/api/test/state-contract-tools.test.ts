@@ -175,15 +175,33 @@ for (const backend of BACKENDS) {
         expect((await f.a.trialCounter.counts(trial)).calls).toBe(0);
       });
 
-      it('keeps the newest 100 differences', async () => {
+      it('keeps every difference with its digest, pages through them, and reports the newest 100', async () => {
         await f.a.trialCounter.countCall(trial);
         const verdict = { decision: 'deny', rule: null, code: null };
         for (let i = 0; i < 103; i++) {
-          await (i % 2 === 0 ? f.a : f.b).trialCounter.countSample(trial, { callId: `c${i}`, running: verdict, candidate: verdict });
+          const difference = { callId: `c${i}`, argumentsDigest: `d${i}`, running: verdict, candidate: verdict };
+          await (i % 2 === 0 ? f.a : f.b).trialCounter.countSample(trial, difference);
         }
         const { differences, differed } = await f.a.trialCounter.counts(trial);
         expect(differed).toBe(103);
         expect(differences.map((d) => d.callId)).toEqual(Array.from({ length: 100 }, (_, i) => `c${i + 3}`));
+        const walked: string[] = [];
+        let before: number | undefined;
+        for (;;) {
+          const page = await (walked.length % 2 === 0 ? f.b : f.a).trialCounter.differencesPage(trial, 40, before);
+          walked.push(...page.differences.map((d) => `${d.callId}/${d.argumentsDigest}`));
+          if (!page.more) break;
+          before = page.differences.at(-1)?.seq;
+        }
+        expect(walked).toEqual(Array.from({ length: 103 }, (_, i) => `c${102 - i}/d${102 - i}`));
+      });
+
+      it('counts no call past the bound of max_samples when two instances count at once', async () => {
+        const bounded = { ...trial, startedAt: at(2).toISOString(), sampleRate: 0.5, maxSamples: 3 };
+        const sampled = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? f.a : f.b).trialCounter.countCall(bounded)));
+        expect(sampled.filter(Boolean).length).toBe(3);
+        // The sixth call is the third sampled at 1/2: no call is counted after it.
+        expect((await f.a.trialCounter.counts(bounded)).calls).toBe(6);
       });
 
       it('counts a set’s runs: its validate runs and the decisions naming it', async () => {

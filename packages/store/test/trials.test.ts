@@ -5,9 +5,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compilePolicy, compileTool, type PolicyOutcome } from '@tollgate/engine';
+import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FolderDocumentStore } from '../src/folder-store.ts';
-import { PolicyTrials } from '../src/trials/policy-trials.ts';
+import { callLimit, isSampled, PolicyTrials } from '../src/trials/policy-trials.ts';
 import { StoreError } from '../src/types.ts';
 import { ANA, DEV, LineReader, REPO_ROOT, useTempDirs } from './helpers.ts';
 
@@ -221,5 +222,46 @@ describe('PolicyTrials', () => {
     await new Promise((r) => holder.once('exit', r));
     await trials.decide(ID, refund, { amount: '50' }, 'c-2');
     expect((await trials.report(ID))?.calls).toBe(1);
+  });
+});
+
+describe('trials scoped and bounded in the store', () => {
+  it('samples only its tool, ends after max_samples or at ends_at, and pages its differences', async () => {
+    let clock = new Date('2030-01-01T00:00:00Z');
+    const trials = new PolicyTrials(store, { now: () => clock });
+    await trials.start({ document: ID, sequence: 2, sampleRate: 1, tool: 'issue_refund', maxSamples: 3 });
+    const other = compileTool({ name: 'refund_again', action: 'refund.issue', amount: { pointer: '/amount', currency: 'USD' } });
+    await trials.decide(ID, other, { amount: '150' }, 'elsewhere');
+    await decideAll(trials, [
+      ['c1', '150'],
+      ['c2', '50'],
+      ['c3', '200'],
+      ['c4', '150'],
+    ]);
+    expect(await trials.report(ID)).toMatchObject({ calls: 3, sampled: 3, differing: ['c1', 'c3'], running: false, ended: 'max_samples' });
+    const newest = await trials.differences(ID, 1);
+    expect(newest).toEqual({ startedAt: expect.any(String), differences: [expect.objectContaining({ callId: 'c3', seq: 2 })], more: true });
+    expect((await trials.differences(ID, 5, 2))?.differences.map((d) => d.callId)).toEqual(['c1']);
+
+    await expect(trials.start({ document: ID, sequence: 2, sampleRate: 1, endsAt: '2029-01-01T00:00:00Z' })).rejects.toThrow(/after now/);
+    await trials.start({ document: ID, sequence: 2, sampleRate: 1, endsAt: '2030-01-01T00:00:10Z' });
+    await decideAll(trials, [['d1', '150']]);
+    clock = new Date('2030-01-01T00:00:10Z');
+    await decideAll(trials, [['d2', '150']]);
+    expect(await trials.report(ID)).toMatchObject({ calls: 1, sampled: 1, running: false, ended: 'ends_at' });
+  });
+
+  it('bounds a trial at the call that takes its last sample, at any rate', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 1, max: 1000 }), (maxSamples, permille) => {
+        const rate = permille / 1000;
+        const last = callLimit(maxSamples, rate);
+        let samples = 0;
+        for (let c = 1; c <= last; c++) if (isSampled(c, rate)) samples++;
+        expect(samples).toBe(maxSamples);
+        expect(isSampled(last, rate)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -75,7 +75,7 @@ export async function assembleContext(parts: ContextParts): Promise<AppContext> 
     state,
     store,
     seam,
-    trials: new PolicyTrials(store, { counter: state.trialCounter }),
+    trials: new PolicyTrials(store, { counter: state.trialCounter, now }),
     shadows: new RuleShadows(store),
     documentChanges,
     ...(parts.documentsFresh !== undefined ? { documentsFresh: parts.documentsFresh } : {}),

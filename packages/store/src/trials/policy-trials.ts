@@ -4,7 +4,14 @@
 // them. A trial never promotes anything: a person activates the candidate.
 import { type CompiledPolicy, type CompiledTool, compilePolicy, type PolicyOutcome, readJsonText } from '@tollgate/engine';
 import { type DocumentStore, type StoredDocument, StoreError } from '../types.ts';
-import { StateTrialCounter, type TrialCounter, type TrialDifference, type TrialVerdict } from './trial-counter.ts';
+import {
+  callLimit,
+  type DifferencesPage,
+  StateTrialCounter,
+  type TrialCounter,
+  type TrialDifference,
+  type TrialVerdict,
+} from './trial-counter.ts';
 
 export * from './trial-counter.ts';
 
@@ -14,6 +21,14 @@ export interface TrialReport {
   candidate: number;
   /** The share of calls that also run the candidate, 0 to 1. */
   sampleRate: number;
+  /** Only this agent's calls are sampled (and counted); none: every agent's. */
+  agent?: string | undefined;
+  /** Only calls of this tool are sampled (and counted); none: every tool's. */
+  tool?: string | undefined;
+  /** Calls decided at or after this time are not sampled (RFC 3339). */
+  endsAt?: string | undefined;
+  /** The trial ends after this many sampled calls. */
+  maxSamples?: number | undefined;
   startedAt: string;
   calls: number;
   sampled: number;
@@ -23,11 +38,39 @@ export interface TrialReport {
   differing: string[];
   /** The calls whose answers differed, with both answers (the newest 100, oldest first). */
   differences: TrialDifference[];
+  /** Whether the trial samples calls: started, not stopped and not ended. */
   running: boolean;
+  /** Why it does not: stopped by a person, past `endsAt`, or `maxSamples` sampled; null while it runs. */
+  ended: TrialEnd | null;
 }
 
-/** A trial as the store's state keeps it; its counts are the counter's. */
-type TrialDefinition = Pick<TrialReport, 'document' | 'candidate' | 'sampleRate' | 'startedAt' | 'running'>;
+export type TrialEnd = 'stopped' | 'ends_at' | 'max_samples';
+
+/** A trial as the store's state keeps it (`running` false once stopped); its counts are the counter's. */
+type TrialDefinition = Pick<
+  TrialReport,
+  'document' | 'candidate' | 'sampleRate' | 'agent' | 'tool' | 'endsAt' | 'maxSamples' | 'startedAt' | 'running'
+>;
+
+/** What a trial's scope is matched against: one call the gate has answered. */
+export interface TrialCall {
+  callId: string;
+  /** The agent that made the call; unknown (outside the gate), a trial of one agent does not sample it. */
+  agent?: string | undefined;
+  tool: string;
+  /** When the call was decided. */
+  at: Date;
+  argumentsDigest?: string | undefined;
+}
+
+/** What a trial is started with besides its document and candidate. */
+export interface TrialOptions {
+  sampleRate: number;
+  agent?: string | undefined;
+  tool?: string | undefined;
+  endsAt?: string | undefined;
+  maxSamples?: number | undefined;
+}
 
 /** How long a process trusts what it read of a trial (another process may start or stop one meanwhile). */
 const DEFINITION_TTL_MS = 1000;
@@ -43,27 +86,41 @@ const DEFINITION_TTL_MS = 1000;
 export class PolicyTrials {
   private readonly store: DocumentStore;
   private readonly counter: TrialCounter;
+  private readonly now: () => Date;
   private readonly compiled = new Map<string, CompiledPolicy>();
   private readonly definitions = new Map<string, { read: number; trial: TrialDefinition | undefined }>();
   /** Moves with every forget, so a read that began before one does not keep what it read. */
   private epoch = 0;
 
-  constructor(store: DocumentStore, options: { counter?: TrialCounter } = {}) {
+  constructor(store: DocumentStore, options: { counter?: TrialCounter; now?: () => Date } = {}) {
     this.store = store;
     this.counter = options.counter ?? new StateTrialCounter(store);
+    this.now = options.now ?? (() => new Date());
   }
 
-  async start(options: { document: string; sequence: number; sampleRate: number }): Promise<TrialReport> {
+  async start(options: { document: string; sequence: number } & TrialOptions): Promise<TrialReport> {
     const { document, sequence, sampleRate } = options;
     if (!(sampleRate > 0 && sampleRate <= 1))
       throw new StoreError('invalid_save', 'the sample rate is a share of calls, above 0 and at most 1');
+    if (options.maxSamples !== undefined && !(Number.isSafeInteger(options.maxSamples) && options.maxSamples >= 1))
+      throw new StoreError('invalid_save', 'max_samples is a whole number of calls, at least 1');
+    const startedAt = this.now();
+    if (options.endsAt !== undefined && !(Date.parse(options.endsAt) > startedAt.getTime()))
+      throw new StoreError('invalid_save', `ends_at is a time after now (${startedAt.toISOString()})`);
     const candidate = await this.store.getVersion(document, sequence);
     if (!candidate) throw new StoreError('not_found', `${document} has no version ${sequence}`);
     if (candidate.rejected) throw new StoreError('rejected_version', `${document} version ${sequence} did not load`);
     if (candidate.running)
       throw new StoreError('invalid_save', `${document} version ${sequence} is already running; a trial runs a candidate`);
     this.policyOf(candidate.digest, candidate.text);
-    const trial: TrialDefinition = { document, candidate: sequence, sampleRate, startedAt: new Date().toISOString(), running: true };
+    const trial: TrialDefinition = {
+      document,
+      candidate: sequence,
+      sampleRate,
+      ...scopeOf(options),
+      startedAt: startedAt.toISOString(),
+      running: true,
+    };
     await this.counter.reset(document);
     await this.write(trial);
     return this.withCounts(trial);
@@ -112,21 +169,32 @@ export class PolicyTrials {
   }
 
   /**
-   * Counts one call of the document's running trial. On a sampled call, `candidateVerdict` answers the call
-   * with the candidate's stored version; the two answers are compared and counted. Never changes the
-   * running version's answer, which the caller has already.
+   * Counts one call of the document's running trial, when the call is in the trial's scope (its agent, its tool,
+   * before its end). On a sampled call, `candidateVerdict` answers the call with the candidate's stored version;
+   * the two answers are compared and counted. Never changes the running version's answer, which the caller has
+   * already.
    */
   async observe(
     trial: TrialDefinition,
-    callId: string,
+    call: TrialCall,
     running: TrialVerdict,
     candidateVerdict: (candidate: StoredDocument) => TrialVerdict | undefined,
   ): Promise<void> {
-    if (!(await this.counter.countCall(trial))) return;
+    if (!inScope(trial, call) || !(await this.counter.countCall(trial))) return;
     const version = await this.store.getVersion(trial.document, trial.candidate);
     const candidate = version && candidateVerdict(version);
     if (!candidate) return;
-    await this.counter.countSample(trial, sameVerdict(running, candidate) ? undefined : { callId, running, candidate });
+    const digest = call.argumentsDigest === undefined ? {} : { argumentsDigest: call.argumentsDigest };
+    await this.counter.countSample(
+      trial,
+      sameVerdict(running, candidate) ? undefined : { callId: call.callId, ...digest, running, candidate },
+    );
+  }
+
+  /** A page of the trial's differing calls, newest first, with the trial's start (none when the document has no trial). */
+  async differences(document: string, limit: number, before?: number): Promise<(DifferencesPage & { startedAt: string }) | undefined> {
+    const trial = await this.definition(document);
+    return trial && { startedAt: trial.startedAt, ...(await this.counter.differencesPage(trial, limit, before)) };
   }
 
   /** Decides a call with the running version; on a sampled call also with the candidate, and counts. */
@@ -136,7 +204,7 @@ export class PolicyTrials {
     const outcome = this.policyOf(running.digest, running.text).decide(tool, args);
     const trial = await this.definition(document);
     if (!trial?.running || trial.candidate === running.sequence) return outcome;
-    await this.observe(trial, callId, verdictOf(outcome), (candidate) =>
+    await this.observe(trial, { callId, tool: tool.name, at: this.now() }, verdictOf(outcome), (candidate) =>
       verdictOf(this.policyOf(candidate.digest, candidate.text).decide(tool, args)),
     );
     return outcome;
@@ -155,7 +223,14 @@ export class PolicyTrials {
 
   private async withCounts(trial: TrialDefinition): Promise<TrialReport> {
     const counts = await this.counter.counts(trial);
-    return { ...trial, ...counts, differing: counts.differences.map((d) => d.callId) };
+    const ended: TrialEnd | null = !trial.running
+      ? 'stopped'
+      : trial.endsAt !== undefined && this.now().getTime() >= Date.parse(trial.endsAt)
+        ? 'ends_at'
+        : counts.calls >= callLimit(trial.maxSamples, trial.sampleRate)
+          ? 'max_samples'
+          : null;
+    return { ...trial, ...counts, differing: counts.differences.map((d) => d.callId), running: ended === null, ended };
   }
 
   private async definition(document: string): Promise<TrialDefinition | undefined> {
@@ -176,12 +251,36 @@ export class PolicyTrials {
   }
 }
 
-/** A trial as stored, or undefined for none. */
+/** A trial as stored, or undefined for none; one stored before trials had a scope has none. */
 function definitionOf(document: string, stored: unknown): TrialDefinition | undefined {
   const value = stored as TrialDefinition | null | undefined;
   return value
-    ? { document, candidate: value.candidate, sampleRate: value.sampleRate, startedAt: value.startedAt, running: value.running }
+    ? {
+        document,
+        candidate: value.candidate,
+        sampleRate: value.sampleRate,
+        ...scopeOf(value),
+        startedAt: value.startedAt,
+        running: value.running,
+      }
     : undefined;
+}
+
+/** The scope and bounds a trial was given, without the ones it was not (the state is JSON: no undefined members). */
+function scopeOf(options: Pick<TrialOptions, 'agent' | 'tool' | 'endsAt' | 'maxSamples'>): Partial<TrialDefinition> {
+  return {
+    ...(options.agent !== undefined ? { agent: options.agent } : {}),
+    ...(options.tool !== undefined ? { tool: options.tool } : {}),
+    ...(options.endsAt !== undefined ? { endsAt: options.endsAt } : {}),
+    ...(options.maxSamples !== undefined ? { maxSamples: options.maxSamples } : {}),
+  };
+}
+
+/** Whether a trial samples a call: its agent and tool when it names them, decided before it ends. */
+function inScope(trial: TrialDefinition, call: TrialCall): boolean {
+  if (trial.agent !== undefined && call.agent !== trial.agent) return false;
+  if (trial.tool !== undefined && call.tool !== trial.tool) return false;
+  return trial.endsAt === undefined || call.at.getTime() < Date.parse(trial.endsAt);
 }
 
 /** What a policy answered, as a trial compares it. */

@@ -14,6 +14,8 @@ export interface TrialVerdict {
 /** A sampled call the two versions answered differently. */
 export interface TrialDifference {
   callId: string;
+  /** The digest of the call's arguments, as the decision log keeps it; never the values. */
+  argumentsDigest?: string;
   running: TrialVerdict;
   candidate: TrialVerdict;
 }
@@ -24,8 +26,18 @@ export interface TrialCounts {
   sampled: number;
   agreed: number;
   differed: number;
-  /** The differing calls, oldest first (the newest MAX_TRIAL_DIFFERENCES). */
+  /** The newest MAX_TRIAL_DIFFERENCES differing calls, oldest first (every one is in `differencesPage`). */
   differences: TrialDifference[];
+}
+
+/** A differing call with the number that orders the trial's list: a larger one is newer. */
+export type NumberedDifference = TrialDifference & { seq: number };
+
+/** One page of a trial's differing calls, newest first. */
+export interface DifferencesPage {
+  differences: NumberedDifference[];
+  /** Whether older ones follow: ask again `before` the last one's seq. */
+  more: boolean;
 }
 
 /** Which trial is counted: a trial started again is another one, with counts of its own. */
@@ -33,20 +45,28 @@ export interface TrialKey {
   document: string;
   startedAt: string;
   sampleRate: number;
+  /** The trial ends after this many sampled calls (none: it samples until stopped). */
+  maxSamples?: number | undefined;
 }
 
-/** How many differing calls a trial lists (the newest). */
+/** How many differing calls a trial's report lists (the newest). */
 export const MAX_TRIAL_DIFFERENCES = 100;
 
 export const NO_COUNTS: Readonly<TrialCounts> = Object.freeze({ calls: 0, sampled: 0, agreed: 0, differed: 0, differences: [] });
 
 /** Keeps trial counts. Every count is one atomic step, so calls counted at once are all counted. */
 export interface TrialCounter {
-  /** Adds one call to the trial and says whether it is sampled (every 1/rate-th call, by the new count). */
+  /**
+   * Adds one call to the trial and says whether it is sampled (every 1/rate-th call, by the new count). Once the
+   * trial has counted `callLimit(maxSamples, rate)` calls, a call is neither counted nor sampled: the bound holds
+   * however many calls are counted at once.
+   */
   countCall(trial: TrialKey): Promise<boolean>;
   /** Adds a sampled call's comparison: agreed without a difference, differed with one. */
   countSample(trial: TrialKey, difference: TrialDifference | undefined): Promise<void>;
   counts(trial: TrialKey): Promise<TrialCounts>;
+  /** At most `limit` differing calls, newest first, from just before the `before`-th (the newest without it). */
+  differencesPage(trial: TrialKey, limit: number, before?: number): Promise<DifferencesPage>;
   /** Forgets the document's counts, as a trial starts. */
   reset(document: string): Promise<void>;
 }
@@ -60,6 +80,23 @@ export interface TrialCounter {
  */
 export function isSampled(calls: number, rate: number): boolean {
   return Math.floor(calls * rate) > Math.floor((calls - 1) * rate);
+}
+
+/**
+ * How many calls a trial counts before it has sampled `maxSamples` of them at `rate` (isSampled): its last call.
+ * Unbounded without `maxSamples`.
+ *
+ * @example
+ * callLimit(2, 0.25) // 8: the 4th and the 8th calls are sampled
+ */
+export function callLimit(maxSamples: number | undefined, rate: number): number {
+  if (maxSamples === undefined) return Number.MAX_SAFE_INTEGER;
+  // Calls 1..c hold floor(c * rate) samples (isSampled telescopes); the least c with maxSamples of them, found
+  // from the division and mended by the same floors isSampled takes, so the two never disagree on a double.
+  let c = Math.max(1, Math.ceil(maxSamples / rate));
+  while (c > 1 && Math.floor((c - 1) * rate) >= maxSamples) c--;
+  while (Math.floor(c * rate) < maxSamples) c++;
+  return c;
 }
 
 /** How long a call waits to count itself while another process holds the store's lock. */
@@ -77,6 +114,7 @@ export class StateTrialCounter implements TrialCounter {
   async countCall(trial: TrialKey): Promise<boolean> {
     let sampled = false;
     await this.update(trial, (now) => {
+      if (now.calls >= callLimit(trial.maxSamples, trial.sampleRate)) return;
       now.calls++;
       sampled = isSampled(now.calls, trial.sampleRate);
     });
@@ -99,6 +137,15 @@ export class StateTrialCounter implements TrialCounter {
     if (value?.startedAt !== trial.startedAt) return { ...NO_COUNTS, differences: [] };
     const { startedAt: _, ...counts } = value;
     return counts;
+  }
+
+  /** The store's state keeps the newest MAX_TRIAL_DIFFERENCES only (the API's database keeps every one). */
+  async differencesPage(trial: TrialKey, limit: number, before?: number): Promise<DifferencesPage> {
+    const { differed, differences } = await this.counts(trial);
+    const first = differed - differences.length + 1;
+    const numbered = differences.map((d, i) => ({ ...d, seq: first + i })).reverse();
+    const older = numbered.filter((d) => before === undefined || d.seq < before);
+    return { differences: older.slice(0, limit), more: older.length > limit };
   }
 
   async reset(document: string): Promise<void> {

@@ -2,7 +2,7 @@
 // policy files (docs/review.md). Exit 0 whatever the decisions, 1 when a document is invalid, 2 unreadable.
 import { CompiledPolicy, decisionDiff, decisionMap, type PolicyDocument } from '@tollgate/engine';
 import { formatDiagnostic } from '@tollgate/engine/source';
-import { diffEntryJson, toolDecisionJson } from '../../server/review/answers.ts';
+import { diffJson, toolDecisionJson } from '../../server/review/answers.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { type ParsedOptions, required } from '../options.ts';
 import { loadMembers, loadPolicy, loadTools } from './load-policy.ts';
@@ -38,8 +38,7 @@ export function policyDiff(files: string[], options: ParsedOptions, io: CliIo): 
   if (!running || !candidate) return EXIT_INVALID;
   const diff = decisionDiff(running, candidate, tools, members ? { members } : {});
   if (options.json) {
-    const out = { entries: diff.entries.map(diffEntryJson), widens: diff.widens, narrows: diff.narrows, depends: diff.depends };
-    io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(diffJson(diff), null, 2)}\n`);
   } else if (diff.entries.length === 0) {
     io.stdout.write('no call changes decision\n');
   } else {

@@ -141,7 +141,7 @@ async function decideAndRecord(
     answer.approval = { id: approvalId, expires_at: d.approval.expires_at, approvers_count: d.approval.approvers.length };
   }
   // Candidates under trial decide the call again once it is answered (live-trials.ts).
-  observeTrials(ctx, loaded.prepared, input, d, callId);
+  observeTrials(ctx, loaded.prepared, input, d, { callId, agent: name, argumentsDigest: digest });
   return {
     answer,
     decided: { decision: d.decision, code: d.code, shadowsCompared: pairs.length > 0, shadowDifferences: decided.shadows ?? 0 },

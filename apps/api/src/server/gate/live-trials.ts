@@ -16,32 +16,41 @@ import type { AppContext } from '../context.ts';
 /** The agent's parts with one policy replaced by a candidate, prepared once per candidate version. */
 const withCandidates = new WeakMap<PreparedGate, Map<string, PreparedGate>>();
 
+/** The decided call as a trial's scope sees it: who made it, and the digest of its arguments (never the values). */
+export interface ObservedCall {
+  callId: string;
+  agent: string;
+  argumentsDigest: string;
+}
+
 /**
  * Schedules the trials of a decided call, after the answer.
  *
  * @example
- * observeTrials(ctx, loaded.prepared, input, decision, callId); // returns at once
+ * observeTrials(ctx, loaded.prepared, input, decision, { callId, agent: name, argumentsDigest: digest }); // returns at once
  */
 export function observeTrials(
   ctx: AppContext,
   prepared: PreparedGate,
   input: PreparedCallInput,
   decision: GateDecision,
-  callId: string,
+  call: ObservedCall,
 ): void {
   if (prepared.parts.policies.length === 0) return;
   setImmediate(() => {
-    runTrials(ctx, prepared, input, decision, callId).catch(() => {
+    runTrials(ctx, prepared, input, decision, call).catch(() => {
       // Advisory: a store that is busy or closing leaves this call uncounted (docs/review.md).
     });
   });
 }
 
-async function runTrials(ctx: AppContext, prepared: PreparedGate, input: PreparedCallInput, decision: GateDecision, callId: string) {
+async function runTrials(ctx: AppContext, prepared: PreparedGate, input: PreparedCallInput, decision: GateDecision, call: ObservedCall) {
+  // The call's own time decides whether it falls before a trial's end, not when its turn comes here.
+  const scoped = { ...call, tool: input.call.tool, at: input.now };
   for (const policy of prepared.parts.policies) {
     const trial = await ctx.trials.active(policy.document);
     if (!trial || trial.candidate === policy.sequence) continue;
-    await ctx.trials.observe(trial, callId, verdictOf(decision), (candidate) => {
+    await ctx.trials.observe(trial, scoped, verdictOf(decision), (candidate) => {
       const compiled = ctx.trials.policyOf(candidate.digest, candidate.text);
       const verdict = verdictOf(decidePrepared(candidateGate(prepared, policy.document, candidate.sequence, compiled), input));
       const running = verdictOf(decision);

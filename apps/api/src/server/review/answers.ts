@@ -7,7 +7,9 @@ import {
   AnalysisStopped,
   type CompiledPolicy,
   compilePolicy,
+  type DecisionDiff,
   type DiffEntry,
+  decisionDiff,
   decisionMap,
   formatInterval,
   type ImpactPreview,
@@ -151,17 +153,28 @@ export function previewJson(p: ImpactPreview) {
   };
 }
 
+/** A decision diff as `tollgate policy diff --json` prints it and `POST /v1/policies/diff` answers it. */
+export function diffJson(d: DecisionDiff) {
+  return { entries: d.entries.map(diffEntryJson), widens: d.widens, narrows: d.narrows, depends: d.depends };
+}
+
 export type ToolDecisionJson = ReturnType<typeof toolDecisionJson>;
 export type PreviewJson = ReturnType<typeof previewJson>;
+export type DiffJson = ReturnType<typeof diffJson>;
 
-/** What the review task computes: maps of one version, or the preview of a candidate, over each list of tools. */
+/**
+ * What the review task computes: maps of one version, or the preview of a candidate, over each list of tools;
+ * or the decision diff of two texts, over a list of tools or (none given) every class of tools they tell apart.
+ */
 export type ReviewTask =
   | { map: { policy: string; catalogues: ToolBinding[][]; members: Member[] } }
-  | { preview: { running: string; candidate: string; catalogues: ToolBinding[][]; members: Member[] } };
+  | { preview: { running: string; candidate: string; catalogues: ToolBinding[][]; members: Member[] } }
+  | { diff: { running: string; candidate: string; tools: ToolBinding[] | undefined; members: Member[] } };
 
 export type ReviewAnswer =
   | { ok: true; maps: ToolDecisionJson[][] }
   | { ok: true; previews: PreviewJson[] }
+  | { ok: true; diff: DiffJson }
   | { ok: false; which: 'policy' | 'running' | 'candidate'; problems: PolicyProblem[] }
   | { ok: false; stopped: { code: AnalysisStopCode; limit: AnalysisStopped['limit']; message: string } };
 
@@ -182,11 +195,16 @@ function reviewWithin(task: ReviewTask, limits: AnalysisLimits): ReviewAnswer {
     if (!compiled.ok) return { ok: false, which: 'policy', problems: compiled.problems };
     return { ok: true, maps: catalogues.map((tools) => decisionMap(compiled.policy, tools, { ...limits, members }).map(toolDecisionJson)) };
   }
-  const { running, candidate, catalogues, members } = task.preview;
-  const before = compilePolicyText(running);
+  const pair = 'preview' in task ? task.preview : task.diff;
+  const before = compilePolicyText(pair.running);
   if (!before.ok) return { ok: false, which: 'running', problems: before.problems };
-  const after = compilePolicyText(candidate);
+  const after = compilePolicyText(pair.candidate);
   if (!after.ok) return { ok: false, which: 'candidate', problems: after.problems };
+  if ('diff' in task) {
+    const { tools, members } = task.diff;
+    return { ok: true, diff: diffJson(decisionDiff(before.policy, after.policy, tools, { ...limits, members })) };
+  }
+  const { catalogues, members } = task.preview;
   return {
     ok: true,
     previews: catalogues.map((tools) => previewJson(impactPreview(before.policy, after.policy, tools, { ...limits, members }))),

@@ -60,7 +60,7 @@ class ReviewPool {
       const job: Job = {
         id: this.next++,
         what,
-        kind: 'map' in task ? 'map' : 'preview',
+        kind: 'map' in task ? 'map' : 'preview' in task ? 'preview' : 'diff',
         task,
         cancel: new SharedArrayBuffer(4),
         enqueued: Date.now(),

@@ -30,18 +30,32 @@ export async function judgedMembers(ctx: AppContext): Promise<Member[]> {
   return [...(await approverMembers(ctx))];
 }
 
+/** A policy text of a review that does not load: what `review` throws for it. */
+export type ReviewRefusal = (refused: Extract<ReviewAnswer, { ok: false; which: string }>) => ApiError;
+
+/** A stored version that does not load: 409 POLICY_NOT_LOADABLE, the server's own text being unusable. */
+function storedNotLoadable(what: string): ReviewRefusal {
+  return (r) => new ApiError('POLICY_NOT_LOADABLE', `${what}: the ${r.which} version does not load`, { problems: r.problems });
+}
+
 /**
- * Runs a review task on the review pool (review-pool.ts), cancelled when `signal` aborts (the caller left);
- * a text that does not load is 409 POLICY_NOT_LOADABLE, an analysis past its budget 422 ANALYSIS_OVER_BUDGET.
+ * Runs a review task on the review pool (review-pool.ts), cancelled when `signal` aborts (the caller left); a
+ * text that does not load is thrown as `refuse` says (a stored version's is 409 POLICY_NOT_LOADABLE), an
+ * analysis past its budget is 422 ANALYSIS_OVER_BUDGET.
  */
-export async function review<T extends ReviewAnswer & { ok: true }>(task: ReviewTask, what: string, signal?: AbortSignal): Promise<T> {
+export async function review<T extends ReviewAnswer & { ok: true }>(
+  task: ReviewTask,
+  what: string,
+  signal?: AbortSignal,
+  refuse: ReviewRefusal = storedNotLoadable(what),
+): Promise<T> {
   const answer = await runOnPool(task, what, signal);
   if (!answer.ok) {
     if ('stopped' in answer) {
       const { code, limit, message } = answer.stopped;
       throw new ApiError(code, `${what}: ${message}`, { limit });
     }
-    throw new ApiError('POLICY_NOT_LOADABLE', `${what}: the ${answer.which} version does not load`, { problems: answer.problems });
+    throw refuse(answer);
   }
   return answer as T;
 }

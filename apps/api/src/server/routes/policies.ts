@@ -52,7 +52,8 @@ function membersOf(members: unknown[] | undefined, at: string): Member[] | undef
   return members as Member[];
 }
 
-function toolsOf(tools: unknown[] | undefined): ToolBinding[] | undefined {
+/** The tools of a body, checked as a tools file is (422 INVALID_TOOLS, each problem at /tools/N); none given, undefined. */
+export function toolsOf(tools: unknown[] | undefined): ToolBinding[] | undefined {
   if (tools === undefined) return undefined;
   refuseIf(
     tools.flatMap((t, i) => validateToolBinding(t, `/tools/${i}`)),

@@ -116,6 +116,15 @@ export const DiffEntrySchema = z
   ])
   .openapi('DecisionDiffEntry');
 
+export const DecisionDiffSchema = z
+  .object({
+    entries: z.array(DiffEntrySchema),
+    widens: z.boolean(),
+    narrows: z.boolean(),
+    depends: z.boolean().openapi({ description: 'Some region may change and cannot be decided without the arguments' }),
+  })
+  .openapi('DecisionDiff');
+
 const Source = z.enum(['agents', 'workspace']).openapi({
   description: "agents: the catalogues of the agents that use the policy; workspace: no agent uses it, so the workspace's catalogue",
 });

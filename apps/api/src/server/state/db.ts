@@ -312,6 +312,9 @@ export const MIGRATIONS: readonly string[] = [
      activated_at TEXT NOT NULL
    );
    CREATE INDEX document_activations_by_document ON document_activations (document, seq);`,
+  // Trials scoped and bounded (docs/review.md, "Trials on live calls"): every differing call is kept, now with its
+  // arguments' digest (never the values); rows kept before have none.
+  `ALTER TABLE trial_differences ADD COLUMN arguments_digest TEXT;`,
 ];
 
 /**

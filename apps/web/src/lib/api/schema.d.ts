@@ -188,6 +188,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/policies/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Every region of calls whose decision changes between two policy texts, as `tollgate policy diff --json` prints it. */
+    post: operations['diffPolicies'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/policies/templates': {
     parameters: {
       query?: never;
@@ -761,6 +778,23 @@ export interface paths {
     };
     /** The trial of a policy: counts of sampled, agreed and differing calls; 204 when it has none. */
     get: operations['getTrial'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/trials/{document}/differences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every call of a policy's trial whose answers differed, newest first, one page at a time. */
+    get: operations['listTrialDifferences'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1529,6 +1563,131 @@ export interface components {
       /** @description Members at decision time: [{id, role, signing}]. Left out, approvers.users are checked against the workspace's members. */
       members?: unknown[];
     };
+    DecisionDiff: {
+      entries: components['schemas']['DecisionDiffEntry'][];
+      widens: boolean;
+      narrows: boolean;
+      /** @description Some region may change and cannot be decided without the arguments */
+      depends: boolean;
+    };
+    DecisionDiffEntry:
+      | {
+          /** @enum {string} */
+          kind: 'change';
+          subject: {
+            label: string;
+            alike?: string[];
+          };
+          region: {
+            amount: components['schemas']['AmountInterval'];
+            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
+            currency: string | null;
+            arguments: {
+              path: string;
+              words: string;
+              /** @description The constraint as data: the value at path lies in the region when, for one alternative, every condition on the path gives its result (unknown: missing, another type, or not a well-formed decimal) */
+              any_of: {
+                /** @enum {string} */
+                op: 'eq' | 'in' | 'starts_with' | 'gt' | 'gte' | 'lt' | 'lte' | 'range';
+                /** @description The condition's operand; for range, its bounds ({gt|gte, lt|lte}) as decimal strings */
+                operand?: unknown;
+                /** @enum {string} */
+                result: 'true' | 'false' | 'unknown';
+              }[][];
+            }[];
+          };
+          from: components['schemas']['ReviewOutcome'];
+          to: components['schemas']['ReviewOutcome'];
+          /** @enum {string} */
+          direction: 'widens' | 'narrows' | 'changes';
+          witness: {
+            tool: string;
+            /** @description The tool binding the witness was decided with, so the call can be replayed */
+            binding: {
+              name: string;
+              action: string;
+              amount?: {
+                pointer: string;
+                currency: string;
+                currency_pointer?: string;
+              };
+            };
+            /** @description A call in the region, as JSON text (numbers kept as written) */
+            arguments: string;
+          };
+          /** @example issue_refund (refund.issue), amount in (100, 250] USD: allow -> require approval (narrows) */
+          words: string;
+        }
+      | {
+          /** @enum {string} */
+          kind: 'depends_on_arguments';
+          subject: {
+            label: string;
+            alike?: string[];
+          };
+          region: {
+            amount: components['schemas']['AmountInterval'];
+            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
+            currency: string | null;
+            arguments: {
+              path: string;
+              words: string;
+              /** @description The constraint as data: the value at path lies in the region when, for one alternative, every condition on the path gives its result (unknown: missing, another type, or not a well-formed decimal) */
+              any_of: {
+                /** @enum {string} */
+                op: 'eq' | 'in' | 'starts_with' | 'gt' | 'gte' | 'lt' | 'lte' | 'range';
+                /** @description The condition's operand; for range, its bounds ({gt|gte, lt|lte}) as decimal strings */
+                operand?: unknown;
+                /** @enum {string} */
+                result: 'true' | 'false' | 'unknown';
+              }[][];
+            }[];
+          };
+          rules: string[];
+          reason: string;
+          words: string;
+        };
+    /** @description null: calls without an amount */
+    AmountInterval: {
+      /** @description The lower end (a decimal); null is minus infinity */
+      lo: string | null;
+      lo_inclusive: boolean;
+      /** @description The upper end (a decimal); null is infinity */
+      hi: string | null;
+      hi_inclusive: boolean;
+      /** @example (100, 250] */
+      words: string;
+    } | null;
+    ReviewOutcome: {
+      /** @enum {string} */
+      decision: 'allow' | 'require_approval' | 'deny';
+      /** @description The deciding rule's id, or null when a code decided */
+      rule: string | null;
+      /** @description DEFAULT, NO_ELIGIBLE_APPROVER, ... when no rule decided alone */
+      code: string | null;
+      /** @description For a held call: the roles and users the deciding rule names */
+      approvers?: {
+        roles: string[];
+        users: string[];
+      };
+      /** @description For a held call: the workspace's eligible members' ids */
+      eligible?: string[];
+      /** @description The rule matched only because the amount or an argument could not be read */
+      fail_closed: boolean;
+    };
+    PolicyDiffBody: {
+      /** @description The running policy as text: JSON, read exactly as a stored version is (a member named twice or a number not stated exactly is refused). */
+      running: string;
+      /** @description The candidate policy as text: JSON, read exactly as a stored version is (a member named twice or a number not stated exactly is refused). */
+      candidate: string;
+      /** @description The tools to diff over: [{name, action, amount?}]. Or give catalogue; with neither, every class of tools. */
+      tools?: unknown[];
+      /**
+       * @description A catalogue document's id: the diff is over the tools of its running version.
+       * @example catalogue.yaml
+       */
+      catalogue?: string;
+    };
     TemplateParameter: {
       name: string;
       /** @enum {string} */
@@ -1652,7 +1811,7 @@ export interface components {
       action: string;
       /** @enum {string} */
       decision: 'allow' | 'require_approval' | 'deny' | 'depends_on_amount' | 'depends_on_arguments';
-      outcome?: components['schemas']['ReviewOutcome'];
+      outcome?: components['schemas']['ReviewOutcome'] & unknown;
       bands?: {
         amount: components['schemas']['AmountInterval'];
         outcome?: components['schemas']['ReviewOutcome'];
@@ -1667,112 +1826,6 @@ export interface components {
       /** @example read_customer (customers.read): deny (DEFAULT) */
       words: string;
     };
-    /** @description The outcome of every call, when there is one */
-    ReviewOutcome: {
-      /** @enum {string} */
-      decision: 'allow' | 'require_approval' | 'deny';
-      /** @description The deciding rule's id, or null when a code decided */
-      rule: string | null;
-      /** @description DEFAULT, NO_ELIGIBLE_APPROVER, ... when no rule decided alone */
-      code: string | null;
-      /** @description For a held call: the roles and users the deciding rule names */
-      approvers?: {
-        roles: string[];
-        users: string[];
-      };
-      /** @description For a held call: the workspace's eligible members' ids */
-      eligible?: string[];
-      /** @description The rule matched only because the amount or an argument could not be read */
-      fail_closed: boolean;
-    };
-    /** @description null: calls without an amount */
-    AmountInterval: {
-      /** @description The lower end (a decimal); null is minus infinity */
-      lo: string | null;
-      lo_inclusive: boolean;
-      /** @description The upper end (a decimal); null is infinity */
-      hi: string | null;
-      hi_inclusive: boolean;
-      /** @example (100, 250] */
-      words: string;
-    } | null;
-    DecisionDiffEntry:
-      | {
-          /** @enum {string} */
-          kind: 'change';
-          subject: {
-            label: string;
-            alike?: string[];
-          };
-          region: {
-            amount: components['schemas']['AmountInterval'];
-            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
-            currency: string | null;
-            arguments: {
-              path: string;
-              words: string;
-              /** @description The constraint as data: the value at path lies in the region when, for one alternative, every condition on the path gives its result (unknown: missing, another type, or not a well-formed decimal) */
-              any_of: {
-                /** @enum {string} */
-                op: 'eq' | 'in' | 'starts_with' | 'gt' | 'gte' | 'lt' | 'lte' | 'range';
-                /** @description The condition's operand; for range, its bounds ({gt|gte, lt|lte}) as decimal strings */
-                operand?: unknown;
-                /** @enum {string} */
-                result: 'true' | 'false' | 'unknown';
-              }[][];
-            }[];
-          };
-          from: components['schemas']['ReviewOutcome'];
-          to: components['schemas']['ReviewOutcome'];
-          /** @enum {string} */
-          direction: 'widens' | 'narrows' | 'changes';
-          witness: {
-            tool: string;
-            /** @description The tool binding the witness was decided with, so the call can be replayed */
-            binding: {
-              name: string;
-              action: string;
-              amount?: {
-                pointer: string;
-                currency: string;
-                currency_pointer?: string;
-              };
-            };
-            /** @description A call in the region, as JSON text (numbers kept as written) */
-            arguments: string;
-          };
-          /** @example issue_refund (refund.issue), amount in (100, 250] USD: allow -> require approval (narrows) */
-          words: string;
-        }
-      | {
-          /** @enum {string} */
-          kind: 'depends_on_arguments';
-          subject: {
-            label: string;
-            alike?: string[];
-          };
-          region: {
-            amount: components['schemas']['AmountInterval'];
-            /** @description The tool's currency; null when no rule tests its amounts (any amount) */
-            currency: string | null;
-            arguments: {
-              path: string;
-              words: string;
-              /** @description The constraint as data: the value at path lies in the region when, for one alternative, every condition on the path gives its result (unknown: missing, another type, or not a well-formed decimal) */
-              any_of: {
-                /** @enum {string} */
-                op: 'eq' | 'in' | 'starts_with' | 'gt' | 'gte' | 'lt' | 'lte' | 'range';
-                /** @description The condition's operand; for range, its bounds ({gt|gte, lt|lte}) as decimal strings */
-                operand?: unknown;
-                /** @enum {string} */
-                result: 'true' | 'false' | 'unknown';
-              }[][];
-            }[];
-          };
-          rules: string[];
-          reason: string;
-          words: string;
-        };
     DocumentEdit: {
       content: string;
       reason: string;
@@ -2120,15 +2173,27 @@ export interface components {
       document: string;
       candidate: number;
       sample_rate: number;
+      /** @description Only this agent's calls are sampled; null: every agent's. */
+      agent: string | null;
+      /** @description Only calls of this tool are sampled; null: every tool. */
+      tool: string | null;
+      /**
+       * Format: date-time
+       * @description Calls decided from this time on are not sampled.
+       */
+      ends_at: string | null;
+      /** @description The trial ends after this many sampled calls. */
+      max_samples: number | null;
       /** Format: date-time */
       started_at: string;
+      /** @description The calls in the trial's scope counted so far (none after it ends). */
       calls: number;
       sampled: number;
       agreed: number;
       differed: number;
       /** @description The ids of the newest 100 calls whose answers differed, oldest first. */
       differing: string[];
-      /** @description The newest 100 differing calls, oldest first, with the running version's and the candidate's answers. */
+      /** @description The newest 100 differing calls, oldest first, with the running version's and the candidate's answers; every one is listed by GET /v1/trials/{document}/differences. */
       differences: {
         call_id: string;
         running: {
@@ -2142,7 +2207,13 @@ export interface components {
           code: string | null;
         };
       }[];
+      /** @description Whether the trial samples calls: not stopped and not ended. */
       running: boolean;
+      /**
+       * @description Why it samples no more: stopped by a person, past ends_at, or max_samples sampled; null while it runs.
+       * @enum {string|null}
+       */
+      ended: 'stopped' | 'ends_at' | 'max_samples' | null;
     };
     TrialBody: {
       document: string;
@@ -2151,6 +2222,32 @@ export interface components {
       sample_rate?: number;
       /** @description Every n-th call also runs the candidate (1: every call). */
       sample_every?: number;
+      /** @description Sample only this agent's calls. */
+      agent?: string;
+      /** @description Sample only calls of this tool (its catalogue name). */
+      tool?: string;
+      /**
+       * Format: date-time
+       * @description Stop sampling calls decided from this time on (RFC 3339, after now).
+       */
+      ends_at?: string;
+      /** @description Stop after this many sampled calls. */
+      max_samples?: number;
+    };
+    TrialDifference: {
+      call_id: string;
+      /** @description The digest of the call's arguments, as its decision has it; never the values. Null for a call kept before digests were. */
+      arguments_digest: string | null;
+      running: {
+        decision: string;
+        rule: string | null;
+        code: string | null;
+      };
+      candidate: {
+        decision: string;
+        rule: string | null;
+        code: string | null;
+      };
     };
     Shadow: {
       document: string;
@@ -3345,6 +3442,93 @@ export interface operations {
         };
       };
       /** @description INVALID_POLICY (details.errors), INVALID_TOOL or INVALID_MEMBERS. */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  diffPolicies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PolicyDiffBody'];
+      };
+    };
+    responses: {
+      /** @description The changes, in the order the CLI prints them. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DecisionDiff'];
+        };
+      };
+      /** @description The body is not JSON or not of the documented shape (INVALID_BODY, with the zod issues). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description CATALOGUE_MISSING (the catalogue has no running version) or CATALOGUE_NOT_LOADABLE. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description TOO_LARGE: the body is over the limit (docs/api.md, "Limits"). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description INVALID_POLICY: a text does not read or is not a valid policy; details.side says which (running or candidate), details.problems where (line and column, or a JSON Pointer). INVALID_TOOLS (details.problems). */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6048,7 +6232,7 @@ export interface operations {
           'application/json': components['schemas']['Trial'];
         };
       };
-      /** @description NOT_A_POLICY: the document is not a policy; INVALID_ID: an id the store would refuse; INVALID_SAVE: the version runs already or the sample rate is out of range; INVALID_BODY. */
+      /** @description NOT_A_POLICY: the document is not a policy; INVALID_ID: an id the store would refuse; INVALID_SAVE: the version runs already, the sample rate is out of range or ends_at is not after now; INVALID_BODY. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6170,6 +6354,79 @@ export interface operations {
       };
       /** @description The key lacks the role or grant. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listTrialDifferences: {
+    parameters: {
+      query?: {
+        /** @description 1-500, default 100. */
+        limit?: number;
+        /** @description The previous page's next_cursor: the page after it. Left out, the first page. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The policy id, URL-encoded as one path segment */
+        document: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One page of differing calls. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            document: string;
+            /** Format: date-time */
+            started_at: string;
+            differences: components['schemas']['TrialDifference'][];
+            /** @description Whether more items follow this page. */
+            has_more: boolean;
+            /** @description The cursor of the next page; null on the last page. */
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description NOT_A_POLICY; INVALID_ID; INVALID_QUERY: a bad limit; INVALID_CURSOR: a cursor this server did not give for this trial. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or a key that is not known. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The key lacks the role or grant. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description NOT_FOUND (details.resource "trial"): the policy has no trial. */
+      404: {
         headers: {
           [name: string]: unknown;
         };

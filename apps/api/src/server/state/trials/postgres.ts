@@ -1,10 +1,11 @@
 // Trials' counts on PostgreSQL, as sqlite.ts keeps them in SQLite (docs/review.md, "Trials on live calls"): a call
-// is counted by one upsert that returns the new count, so calls counted at once on any number of nodes are all
-// counted; the newest differing calls are kept with both answers (stored as model.ts writes them).
+// is counted by one upsert that returns the new count and counts nothing past the trial's bound, so calls counted at
+// once on any number of nodes are all counted and never overshoot; every differing call is kept with both answers and
+// its arguments' digest (stored as model.ts writes them).
 import {
+  type DifferencesPage,
   inTransaction,
   isSampled,
-  MAX_TRIAL_DIFFERENCES,
   type TrialCounter,
   type TrialCounts,
   type TrialDifference,
@@ -12,7 +13,17 @@ import {
 } from '@tollgate/store';
 import type pg from 'pg';
 import { rowsOf } from '../postgres-query.ts';
-import { type CountsRow, countsOf, type DifferenceRow, differenceValues, sampleColumn } from './model.ts';
+import {
+  type CountsRow,
+  callBound,
+  countsOf,
+  DIFFERENCE_COLUMNS,
+  type DifferenceRow,
+  differencesPageOf,
+  differenceValues,
+  REPORTED_DIFFERENCES,
+  sampleColumn,
+} from './model.ts';
 
 /**
  * A TrialCounter over the trial_counts and trial_differences tables.
@@ -27,13 +38,16 @@ export class PostgresTrialCounter implements TrialCounter {
   }
 
   async countCall(trial: TrialKey): Promise<boolean> {
+    // The conflicting row is locked and its WHERE read again after a concurrent update, so the bound holds across
+    // nodes; past it no row is returned and the call is neither counted nor sampled.
     const [row] = await rowsOf<{ calls: number }>(
       this.pool,
       `INSERT INTO trial_counts (document, started_at, calls) VALUES ($1, $2, 1)
-       ON CONFLICT (document, started_at) DO UPDATE SET calls = trial_counts.calls + 1 RETURNING calls`,
-      [trial.document, trial.startedAt],
+       ON CONFLICT (document, started_at) DO UPDATE SET calls = trial_counts.calls + 1 WHERE trial_counts.calls < $3
+       RETURNING calls`,
+      [trial.document, trial.startedAt, callBound(trial)],
     );
-    return isSampled(row?.calls ?? 1, trial.sampleRate);
+    return row !== undefined && isSampled(row.calls, trial.sampleRate);
   }
 
   async countSample(trial: TrialKey, difference: TrialDifference | undefined): Promise<void> {
@@ -47,15 +61,9 @@ export class PostgresTrialCounter implements TrialCounter {
       if (!difference) return;
       await rowsOf(
         client,
-        'INSERT INTO trial_differences (document, started_at, call_id, running, candidate) VALUES ($1, $2, $3, $4, $5)',
+        `INSERT INTO trial_differences (document, started_at, call_id, arguments_digest, running, candidate)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
         [trial.document, trial.startedAt, ...differenceValues(difference)],
-      );
-      // Only the newest are kept: the list is bounded however long a trial runs.
-      await rowsOf(
-        client,
-        `DELETE FROM trial_differences WHERE document = $1 AND started_at = $2 AND id NOT IN
-           (SELECT id FROM trial_differences WHERE document = $1 AND started_at = $2 ORDER BY id DESC LIMIT ${MAX_TRIAL_DIFFERENCES})`,
-        [trial.document, trial.startedAt],
       );
     });
   }
@@ -68,10 +76,21 @@ export class PostgresTrialCounter implements TrialCounter {
     );
     const rows = await rowsOf<DifferenceRow>(
       this.pool,
-      'SELECT call_id, running, candidate FROM trial_differences WHERE document = $1 AND started_at = $2 ORDER BY id',
+      `SELECT ${DIFFERENCE_COLUMNS} FROM trial_differences WHERE document = $1 AND started_at = $2
+       ORDER BY id DESC LIMIT ${REPORTED_DIFFERENCES}`,
       [trial.document, trial.startedAt],
     );
     return countsOf(row, rows);
+  }
+
+  async differencesPage(trial: TrialKey, limit: number, before?: number): Promise<DifferencesPage> {
+    const rows = await rowsOf<DifferenceRow>(
+      this.pool,
+      `SELECT ${DIFFERENCE_COLUMNS} FROM trial_differences WHERE document = $1 AND started_at = $2 AND id < $3
+       ORDER BY id DESC LIMIT $4`,
+      [trial.document, trial.startedAt, before ?? Number.MAX_SAFE_INTEGER, limit + 1],
+    );
+    return differencesPageOf(rows, limit);
   }
 
   async reset(document: string): Promise<void> {

@@ -1,16 +1,21 @@
 // Trials' counts in the server's database (docs/review.md, "Trials on live calls"): each count is one UPDATE of
-// its row, so calls counted at once, by one process or several sharing the data folder, are all counted, and the
-// counts outlive a restart. The newest differing calls are kept with both answers (stored as model.ts writes them).
-import {
-  isSampled,
-  MAX_TRIAL_DIFFERENCES,
-  type TrialCounter,
-  type TrialCounts,
-  type TrialDifference,
-  type TrialKey,
-} from '@tollgate/store';
+// its row, so calls counted at once, by one process or several sharing the data folder, are all counted, none past
+// the trial's bound, and the counts outlive a restart. Every differing call is kept with both answers and its
+// arguments' digest (stored as model.ts writes them).
+import type { DifferencesPage, TrialCounter, TrialCounts, TrialDifference, TrialKey } from '@tollgate/store';
+import { isSampled } from '@tollgate/store';
 import type { Db } from '../db.ts';
-import { type CountsRow, countsOf, type DifferenceRow, differenceValues, sampleColumn } from './model.ts';
+import {
+  type CountsRow,
+  callBound,
+  countsOf,
+  DIFFERENCE_COLUMNS,
+  type DifferenceRow,
+  differencesPageOf,
+  differenceValues,
+  REPORTED_DIFFERENCES,
+  sampleColumn,
+} from './model.ts';
 
 /**
  * A TrialCounter over the trial_counts and trial_differences tables.
@@ -29,12 +34,13 @@ export class SqliteTrialCounter implements TrialCounter {
       this.db
         .prepare('INSERT INTO trial_counts (document, started_at) VALUES (?, ?) ON CONFLICT DO NOTHING')
         .run(trial.document, trial.startedAt);
+      // Past the bound no row is updated: the call is neither counted nor sampled.
       const row = this.db
-        .prepare('UPDATE trial_counts SET calls = calls + 1 WHERE document = ? AND started_at = ? RETURNING calls')
-        .get(trial.document, trial.startedAt) as { calls: number };
-      return row.calls;
+        .prepare('UPDATE trial_counts SET calls = calls + 1 WHERE document = ? AND started_at = ? AND calls < ? RETURNING calls')
+        .get(trial.document, trial.startedAt, callBound(trial)) as { calls: number } | undefined;
+      return row?.calls;
     })();
-    return isSampled(calls, trial.sampleRate);
+    return calls !== undefined && isSampled(calls, trial.sampleRate);
   }
 
   async countSample(trial: TrialKey, difference: TrialDifference | undefined): Promise<void> {
@@ -45,15 +51,10 @@ export class SqliteTrialCounter implements TrialCounter {
         .run(trial.document, trial.startedAt);
       if (!difference) return;
       this.db
-        .prepare('INSERT INTO trial_differences (document, started_at, call_id, running, candidate) VALUES (?, ?, ?, ?, ?)')
-        .run(trial.document, trial.startedAt, ...differenceValues(difference));
-      // Only the newest are kept: the list is bounded however long a trial runs.
-      this.db
         .prepare(
-          `DELETE FROM trial_differences WHERE document = ? AND started_at = ? AND id NOT IN
-             (SELECT id FROM trial_differences WHERE document = ? AND started_at = ? ORDER BY id DESC LIMIT ${MAX_TRIAL_DIFFERENCES})`,
+          'INSERT INTO trial_differences (document, started_at, call_id, arguments_digest, running, candidate) VALUES (?, ?, ?, ?, ?, ?)',
         )
-        .run(trial.document, trial.startedAt, trial.document, trial.startedAt);
+        .run(trial.document, trial.startedAt, ...differenceValues(difference));
     })();
   }
 
@@ -62,9 +63,20 @@ export class SqliteTrialCounter implements TrialCounter {
       .prepare('SELECT calls, sampled, agreed, differed FROM trial_counts WHERE document = ? AND started_at = ?')
       .get(trial.document, trial.startedAt) as CountsRow | undefined;
     const rows = this.db
-      .prepare('SELECT call_id, running, candidate FROM trial_differences WHERE document = ? AND started_at = ? ORDER BY id')
+      .prepare(
+        `SELECT ${DIFFERENCE_COLUMNS} FROM trial_differences WHERE document = ? AND started_at = ? ORDER BY id DESC LIMIT ${REPORTED_DIFFERENCES}`,
+      )
       .all(trial.document, trial.startedAt) as DifferenceRow[];
     return countsOf(row, rows);
+  }
+
+  async differencesPage(trial: TrialKey, limit: number, before?: number): Promise<DifferencesPage> {
+    const rows = this.db
+      .prepare(
+        `SELECT ${DIFFERENCE_COLUMNS} FROM trial_differences WHERE document = ? AND started_at = ? AND id < ? ORDER BY id DESC LIMIT ?`,
+      )
+      .all(trial.document, trial.startedAt, before ?? Number.MAX_SAFE_INTEGER, limit + 1) as DifferenceRow[];
+    return differencesPageOf(rows, limit);
   }
 
   async reset(document: string): Promise<void> {

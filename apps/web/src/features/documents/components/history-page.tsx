@@ -8,6 +8,7 @@ import { useHistory } from '../api/get-history.ts';
 import { useReviewQueue } from '../api/get-review-queue.ts';
 import { newestSequence } from '../api/types.ts';
 import { ActivateAction } from './activate-action.tsx';
+import { ComparePasted } from './compare-pasted.tsx';
 import { CompareVersions } from './compare-versions.tsx';
 import { HistoryList } from './history-list.tsx';
 import { RevertAction } from './revert-action.tsx';
@@ -52,6 +53,7 @@ export function HistoryPage({ id, canManage, me, backHref }: HistoryPageProps) {
       {history.isPending && <Loading label="Loading the versions to compare" />}
       {history.isError && <ErrorNotice error={history.error} />}
       {history.isSuccess && <CompareVersions id={id} history={history.data} isPolicy={isPolicy} />}
+      {isPolicy && history.isSuccess && <ComparePasted id={id} />}
     </div>
   );
 }
