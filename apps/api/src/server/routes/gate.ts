@@ -69,15 +69,16 @@ export function gateRoutes() {
     const name = c.req.param('agent');
     const badName = agentNameIssues(name);
     if (badName) return validationAnswer(c, badName, 'param');
-    const value = await readJsonBody(c, MAX_REQUEST_BODY_BYTES);
-    if (value instanceof Response) return value;
-    const issues = callBodyIssues(value);
+    const read = await readJsonBody(c, MAX_REQUEST_BODY_BYTES);
+    if (read instanceof Response) return read;
+    const issues = callBodyIssues(read.value);
     if (issues) return validationAnswer(c, issues);
-    const body = value as CallRequestBody;
+    const body = read.value as CallRequestBody;
+    const options = read.argumentsText === undefined ? undefined : { argumentsText: read.argumentsText };
     if (principal.kind !== 'agent') throw new ApiError('AGENT_KEY_REQUIRED', "only the agent's own key sends its calls");
     if (principal.agent !== name) throw new ApiError('AGENT_MISMATCH', `this key belongs to ${principal.agent}, not ${name}`);
     // The decision's span continues the caller's `traceparent` (observability/tracing.ts).
-    return c.json(await withIncoming(c.req.raw.headers, () => decideAgentCall(ctx, name, body)), 200);
+    return c.json(await withIncoming(c.req.raw.headers, () => decideAgentCall(ctx, name, body, options)), 200);
   });
   return app;
 }
