@@ -119,6 +119,23 @@ function checkString(issues: RequestIssue[], key: string, value: unknown, max: n
  * agentNameIssues('support-bot'); // undefined
  */
 export function agentNameIssues(name: string): RequestIssue[] | undefined {
+  if (GOOD_NAMES.has(name)) return undefined;
+  const issues = nameIssues(name);
+  if (issues === undefined) {
+    if (GOOD_NAMES.size >= MAX_GOOD_NAMES) GOOD_NAMES.clear();
+    GOOD_NAMES.add(name);
+  }
+  return issues;
+}
+
+/**
+ * Names already found good: a name's issues depend on the name alone, and every call sends its agent's, whose
+ * check (the store's id rules) cost a few microseconds a call. Bounded, so made-up names cannot grow it.
+ */
+const GOOD_NAMES = new Set<string>();
+const MAX_GOOD_NAMES = 1024;
+
+function nameIssues(name: string): RequestIssue[] | undefined {
   if (name.length > MAX_AGENT_NAME && codePoints(name) > MAX_AGENT_NAME) {
     return [{ path: ['agent'], code: 'too_big', message: `Too big: expected string to have <=${MAX_AGENT_NAME} characters` }];
   }
