@@ -3,7 +3,8 @@
 // (readJsonText) builds, or answers undefined ("not mine") and leaves the text to that reader, which then gives the
 // value or the refusal: anything unusual (a syntax error, a duplicated member, a `__proto__` member, nesting deeper
 // than FAST_DEPTH, a text over the limit) goes there, so the two never differ on what is accepted or refused.
-// call-body-reader.property.test.ts holds them to agreement on generated and mutated bodies. Besides the value it
+// call-body-reader.property.test.ts holds them to agreement on generated and mutated bodies; it shares no code with
+// that reader (its string and number loops are written again here), so the property compares two readings. Besides the value it
 // gives the arguments' canonical JSON when the text already is that (no spaces, keys sorted, no escapes), so the
 // digest and the row's arguments need no second walk (docs/performance.md, "API gate").
 import { JsonNumber, type JsonTextLimits } from '@tollgate/engine/source';
