@@ -31,6 +31,7 @@ let distDir: string;
 let tlsDir: string;
 let ctx: SqliteAppContext;
 let admin: string;
+let agent: string;
 let cert: string;
 const closers: (() => Promise<void>)[] = [];
 /** The app without options, the one with a listed origin and a trusted proxy, the same over TLS, one without a console. */
@@ -114,6 +115,7 @@ beforeAll(async () => {
   ctx = await openContext(dataDir, { watch: false });
   await seedDemo(ctx);
   admin = readDemoKeys(dataDir).members.find((m) => m.role === 'admin')?.key as string;
+  agent = readDemoKeys(dataDir).agents[0]?.key as string;
   at.plain = await listen(failing(createApp({ ctx, webDist: distDir })));
   const listed = createApp({ ctx, webDist: distDir, corsOrigins: [LISTED], trustForwardedProto: true });
   at.listed = await listen(listed);
@@ -242,6 +244,34 @@ describe('Strict-Transport-Security', () => {
     const chained = await send(at.listed, 'GET', '/v1/health', { 'x-forwarded-proto': 'http, https' });
     expect(chained.headers['strict-transport-security']).toBeUndefined();
     expect((await send(at.listed, 'GET', '/v1/health')).headers['strict-transport-security']).toBeUndefined();
+  });
+});
+
+describe("the gate's answer, prepared with its headers (answer-headers.ts)", () => {
+  /** Every header but the ones that change per answer, in the order sent. */
+  const lasting = (a: Answer) => Object.entries(a.headers).filter(([name]) => !['content-length', 'date'].includes(name));
+  const call = JSON.stringify({ tool: 'issue_refund', arguments: { amount: '50' } });
+
+  it('carries the headers and values of every other answer of its route, over HTTP and TLS, with or without CORS', async () => {
+    for (const [base, extra] of [
+      [at.plain, {}],
+      [at.tls, {}],
+      [at.listed, {}],
+      [at.listed, { origin: LISTED }],
+      [at.listed, { 'x-forwarded-proto': 'https' }],
+    ] as const) {
+      const headers = { 'content-type': 'application/json', ...extra };
+      const decided = await send(base, 'POST', '/v1/agents/support-bot/calls', { ...headers, authorization: `Bearer ${agent}` }, call);
+      expect(decided.status, base).toBe(200);
+      expect(JSON.parse(decided.text).decision).toBe('allow');
+      // The same route answering through c.json: a member's key is refused there.
+      const refused = await send(base, 'POST', '/v1/agents/support-bot/calls', { ...headers, authorization: `Bearer ${admin}` }, call);
+      expect(refused.status, base).toBe(403);
+      expect(lasting(decided), base).toEqual(lasting(refused));
+      expect(decided.headers['content-length']).toBe(String(Buffer.byteLength(decided.text)));
+      expect(decided.headers['cache-control']).toBe('no-store');
+      expectSecurityHeaders(decided, base);
+    }
   });
 });
 

@@ -3,13 +3,19 @@
 // (answers carry arguments, keys and drafts no cache should keep), `WWW-Authenticate: Bearer` on a 401 and
 // `Retry-After` on a 503 or 429, so a client knows how to authenticate or when to try again.
 import type { MiddlewareHandler } from 'hono';
+import { type HeaderRecord, isPreparedAnswer, offerAnswerHeaders } from './answer-headers.ts';
 import { CHALLENGE } from './auth.ts';
 
 /** Seconds a client waits before retrying a 503 or 429 that did not say (a busy store says its own). */
 export const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
+const NO_STORE: HeaderRecord = Object.freeze({ 'cache-control': 'no-store' });
+
 export const apiHeaders: MiddlewareHandler = async function setApiHeaders(c, next) {
+  // Offered for an answer a route prepares whole (answer-headers.ts): a prepared answer is a 200.
+  offerAnswerHeaders(c, NO_STORE);
   await next();
+  if (isPreparedAnswer(c.res)) return;
   const headers = c.res.headers;
   headers.set('Cache-Control', 'no-store');
   const status = c.res.status;

@@ -7,8 +7,10 @@ import { documentKindOf } from '@tollgate/engine';
 import { idProblem } from '@tollgate/store';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { readCallBody } from './call-body-reader.ts';
 import { ApiError } from './errors.ts';
-import { EMPTY, readBodyExactly } from './exact-body.ts';
+import { EMPTY, readBodyText, readTextExactly } from './exact-body.ts';
+import { MAX_BODY_DEPTH } from './json-depth.ts';
 
 /** A call's body once `callBodyIssues` found nothing wrong with it. */
 export interface CallRequestBody {
@@ -117,6 +119,23 @@ function checkString(issues: RequestIssue[], key: string, value: unknown, max: n
  * agentNameIssues('support-bot'); // undefined
  */
 export function agentNameIssues(name: string): RequestIssue[] | undefined {
+  if (GOOD_NAMES.has(name)) return undefined;
+  const issues = nameIssues(name);
+  if (issues === undefined) {
+    if (GOOD_NAMES.size >= MAX_GOOD_NAMES) GOOD_NAMES.clear();
+    GOOD_NAMES.add(name);
+  }
+  return issues;
+}
+
+/**
+ * Names already found good: a name's issues depend on the name alone, and every call sends its agent's, whose
+ * check (the store's id rules) cost a few microseconds a call. Bounded, so made-up names cannot grow it.
+ */
+const GOOD_NAMES = new Set<string>();
+const MAX_GOOD_NAMES = 1024;
+
+function nameIssues(name: string): RequestIssue[] | undefined {
   if (name.length > MAX_AGENT_NAME && codePoints(name) > MAX_AGENT_NAME) {
     return [{ path: ['agent'], code: 'too_big', message: `Too big: expected string to have <=${MAX_AGENT_NAME} characters` }];
   }
@@ -205,20 +224,31 @@ function onlyKnownKeys(value: Record<string, unknown>): boolean {
 // validator (400 "Malformed JSON in request body"), as they were in front of this route.
 const JSON_REQUEST = /^application\/([a-z.-]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 
+/** A call's body as read: its JSON value, and the arguments' canonical text when the reader saw it as sent. */
+export interface ReadCall {
+  value: unknown;
+  /** `canonicalJson(arguments)`, which is also `writeJson(arguments)`, when the body spelt it so (call-body-reader.ts). */
+  argumentsText: string | undefined;
+}
+
 /**
  * The request's body as a JSON value, read exactly: a body of another media type is 415, a missing or
  * empty one 400 INVALID_BODY, as every route that requires a body answers (openapi.ts), and one the exact
- * reader refuses the Response that says why.
+ * reader refuses the Response that says why. The gate's one-pass reader reads the bodies it knows the shape
+ * of; whatever it leaves, the exact reader reads, as every other route's body (exact-body.ts).
  */
-export async function readJsonBody(c: Context, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(c: Context, maxBytes: number): Promise<ReadCall | Response> {
   const type = c.req.header('content-type');
   if (type === undefined) {
     if ((await c.req.arrayBuffer()).byteLength > 0) throw new HTTPException(415, { message: 'Unsupported Media Type' });
     throw new ApiError('INVALID_BODY', 'a body is required');
   }
   if (!JSON_REQUEST.test(type)) throw new HTTPException(415, { message: 'Unsupported Media Type' });
-  // The exact reader, as the other routes' bodies are read (exact-body.ts); a refusal is answered as is.
-  const read = await readBodyExactly(c, maxBytes);
-  if (read === EMPTY) throw new ApiError('INVALID_BODY', 'a body is required');
-  return read instanceof Response ? read : read.value;
+  const text = await readBodyText(c);
+  if (text === EMPTY) throw new ApiError('INVALID_BODY', 'a body is required');
+  if (typeof text !== 'string') return text;
+  const fast = readCallBody(text, { maxLength: maxBytes, maxDepth: MAX_BODY_DEPTH });
+  if (fast !== undefined) return fast;
+  const read = readTextExactly(c, text, maxBytes);
+  return read instanceof Response ? read : { value: read.value, argumentsText: undefined };
 }

@@ -4,6 +4,7 @@
 // cross-origin requests"). Keys travel in `Authorization`, never in cookies, so credentials are never allowed.
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { refusePreparedAnswers } from './answer-headers.ts';
 import { readOrigin } from './origin.ts';
 
 /** What a page on a listed origin may send: the key, a JSON body, a revision precondition, MCP's session, a trace. */
@@ -41,6 +42,8 @@ export function crossOrigin(origins: readonly string[]): MiddlewareHandler {
     maxAge: 600,
   });
   return async function answerCrossOrigin(c, next) {
+    // Its headers depend on the request: no answer is prepared whole (answer-headers.ts) where origins are listed.
+    if (listed.size > 0) refusePreparedAnswers(c);
     const origin = c.req.header('origin');
     if (origin !== undefined && listed.has(origin)) return answer(c, next);
     await next();

@@ -72,6 +72,12 @@ export const EMPTY = Symbol('empty body');
  * and the gate, which reads its own body (call-request.ts) to spare its hot path the middleware's work.
  */
 export async function readBodyExactly(c: Context, maxBytes: number): Promise<{ value: unknown } | Response | typeof EMPTY> {
+  const text = await readBodyText(c);
+  return typeof text === 'string' ? readTextExactly(c, text, maxBytes) : text;
+}
+
+/** The request's body as text: EMPTY for no bytes, a refusal for bytes that are not UTF-8. */
+export async function readBodyText(c: Context): Promise<string | Response | typeof EMPTY> {
   const bytes = await c.req.arrayBuffer();
   if (bytes.byteLength === 0) return EMPTY;
   // Bytes that are not UTF-8 are refused, never read with replacement characters; a BOM is kept, so the
@@ -79,7 +85,12 @@ export async function readBodyExactly(c: Context, maxBytes: number): Promise<{ v
   // simdutf's; TextDecoder's fatal mode costs several times more a call.)
   const buffer = Buffer.from(bytes);
   if (!isUtf8(buffer)) return errorAnswer(c, 'INVALID_JSON', 'the body is not UTF-8 text');
-  const read = readJsonText(buffer.toString('utf8'), { maxLength: maxBytes, maxDepth: MAX_BODY_DEPTH });
+  return buffer.toString('utf8');
+}
+
+/** A body's text read by the engine's exact reader: its value, or the refusal (a duplicate member among them). */
+export function readTextExactly(c: Context, text: string, maxBytes: number): { value: unknown } | Response {
+  const read = readJsonText(text, { maxLength: maxBytes, maxDepth: MAX_BODY_DEPTH });
   if (!read.ok) return refusal(c, read.diagnostic);
   if (read.diagnostics.length > 0) {
     const duplicates = read.diagnostics.filter((d) => d.code === 'DUPLICATE_MEMBER');

@@ -60,18 +60,25 @@ function declaredQuery(route: RouteConfig): ReadonlySet<string> | undefined {
 /** Refuses a query parameter the route does not declare, naming it (400 INVALID_QUERY). */
 export function onlyDeclaredQuery(allowed: ReadonlySet<string>): MiddlewareHandler {
   return async function refuseUnknownQuery(c, next) {
-    const url = c.req.url;
-    const at = url.indexOf('?');
-    if (at !== -1 && at < url.length - 1) {
-      for (const name of new URLSearchParams(url.slice(at + 1)).keys()) {
-        if (!allowed.has(name)) {
-          const message = `unknown query parameter ${JSON.stringify(name)}`;
-          return validationAnswer(c, [{ path: [name], code: 'unrecognized_keys', message }], 'query');
-        }
-      }
-    }
+    const refused = unknownQueryAnswer(c, allowed);
+    if (refused) return refused;
     await next();
   };
+}
+
+/** onlyDeclaredQuery's check, for a handler that makes it itself (the gate's, which spares its hot path a middleware). */
+export function unknownQueryAnswer(c: Context, allowed: ReadonlySet<string>): Response | undefined {
+  const url = c.req.url;
+  const at = url.indexOf('?');
+  if (at !== -1 && at < url.length - 1) {
+    for (const name of new URLSearchParams(url.slice(at + 1)).keys()) {
+      if (!allowed.has(name)) {
+        const message = `unknown query parameter ${JSON.stringify(name)}`;
+        return validationAnswer(c, [{ path: [name], code: 'unrecognized_keys', message }], 'query');
+      }
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -99,26 +106,35 @@ const bodyRequired: MiddlewareHandler = async function requireBody(c, next) {
  * undecodablePathParams('/trials/{document}') // a middleware refusing /v1/trials/%E0%A4%A
  */
 export function undecodablePathParams(template: string): MiddlewareHandler {
-  const segments = template.split('/');
+  const check = undecodablePathCheck(template);
   return async function refuseUndecodable(c, next) {
+    const refused = check(c);
+    if (refused) return refused;
+    await next();
+  };
+}
+
+/** undecodablePathParams's check, for a handler that makes it itself: the refusal, or undefined. */
+export function undecodablePathCheck(template: string): (c: Context) => Response | undefined {
+  const segments = template.split('/');
+  return function undecodableAnswer(c) {
     const url = c.req.url;
-    if (url.includes('%')) {
-      const start = url.indexOf('/', url.indexOf('://') + 3);
-      const end = url.search(/[?#]/);
-      const raw = url.slice(start, end === -1 ? undefined : end).split('/');
-      const offset = raw.length - segments.length;
-      for (let i = 0; i < segments.length; i++) {
-        const name = /^\{(.+)\}$/.exec(segments[i] as string)?.[1];
-        if (name === undefined || offset < 0) continue;
-        try {
-          decodeURIComponent(raw[offset + i] as string);
-        } catch {
-          const message = 'not valid percent-encoded UTF-8';
-          return validationAnswer(c, [{ path: [name], code: 'invalid_format', message }], 'param');
-        }
+    if (!url.includes('%')) return undefined;
+    const start = url.indexOf('/', url.indexOf('://') + 3);
+    const end = url.search(/[?#]/);
+    const raw = url.slice(start, end === -1 ? undefined : end).split('/');
+    const offset = raw.length - segments.length;
+    for (let i = 0; i < segments.length; i++) {
+      const name = /^\{(.+)\}$/.exec(segments[i] as string)?.[1];
+      if (name === undefined || offset < 0) continue;
+      try {
+        decodeURIComponent(raw[offset + i] as string);
+      } catch {
+        const message = 'not valid percent-encoded UTF-8';
+        return validationAnswer(c, [{ path: [name], code: 'invalid_format', message }], 'param');
       }
     }
-    await next();
+    return undefined;
   };
 }
 

@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Context, MiddlewareHandler } from 'hono';
+import { type HeaderRecord, isPreparedAnswer, offerAnswerHeaders } from './answer-headers.ts';
 import { readOrigin } from './origin.ts';
 
 export interface SecurityHeadersOptions {
@@ -73,14 +74,26 @@ export function securityHeaders(options: SecurityHeadersOptions = {}): Middlewar
   });
   const policy = contentSecurityPolicy(sources);
   const trustForwardedProto = options.trustForwardedProto === true;
+  const plain: HeaderRecord = Object.freeze({
+    'content-security-policy': policy,
+    'cross-origin-opener-policy': 'same-origin',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  });
+  const overTls: HeaderRecord = Object.freeze({ ...plain, 'strict-transport-security': HSTS });
   return async function setSecurityHeaders(c, next) {
+    const tls = arrivedOverTls(c, trustForwardedProto);
+    // The same headers, offered for an answer a route prepares whole (answer-headers.ts).
+    offerAnswerHeaders(c, tls ? overTls : plain);
     await next();
+    if (isPreparedAnswer(c.res)) return;
     const headers = c.res.headers;
     headers.set('Content-Security-Policy', policy);
     headers.set('X-Frame-Options', 'DENY');
     headers.set('X-Content-Type-Options', 'nosniff');
     headers.set('Referrer-Policy', 'no-referrer');
     headers.set('Cross-Origin-Opener-Policy', 'same-origin');
-    if (arrivedOverTls(c, trustForwardedProto)) headers.set('Strict-Transport-Security', HSTS);
+    if (tls) headers.set('Strict-Transport-Security', HSTS);
   };
 }

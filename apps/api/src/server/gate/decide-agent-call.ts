@@ -8,7 +8,7 @@ import { writeJson } from '@tollgate/engine/source';
 import type { CallRequestBody } from '../call-request.ts';
 import type { AppContext } from '../context.ts';
 import { inSpan } from '../observability/tracing.ts';
-import { argumentsDigest } from '../state/decisions/arguments-digest.ts';
+import { argumentsDigest, canonicalTextDigest } from '../state/decisions/arguments-digest.ts';
 import { newCallId } from '../state/decisions/call-id.ts';
 import type { CallVia, DecisionRow } from '../state/decisions/model.ts';
 import type { DecisionRecord } from '../state/state-store.ts';
@@ -35,6 +35,11 @@ export interface DecideOptions {
   via?: CallVia;
   /** Through the MCP gateway: whether the upstream's definition of the tool is the authorized one. */
   definition?: 'authorized' | 'changed';
+  /**
+   * The arguments' canonical JSON, which is also their `writeJson` text, when the body was read with it
+   * (call-body-reader.ts): the digest and the row take it instead of writing the arguments again.
+   */
+  argumentsText?: string;
 }
 
 /** How long a decision's arguments are kept (their digest is kept always). */
@@ -98,7 +103,8 @@ async function decideAndRecord(
   const now = ctx.now();
   sweepArguments(ctx, now);
   const pairs = await shadowPairsFor(ctx, loaded);
-  const digest = argumentsDigest(body.arguments);
+  const argumentsText = options.argumentsText;
+  const digest = argumentsText === undefined ? argumentsDigest(body.arguments) : canonicalTextDigest(argumentsText);
   const createdAt = now.toISOString();
   const callId = newCallId(now.getTime());
   // The session's history is read, the call decided and its row written as one step against the session's
@@ -122,7 +128,7 @@ async function decideAndRecord(
     decided.d = d;
     const shadows = shadowDifferencesOn(pairs, input.call);
     decided.shadows = shadows.length;
-    return recordOf(d, { callId, name, body, versionsJson, digest, createdAt, shadows, via });
+    return recordOf(d, { callId, name, body, argumentsText, versionsJson, digest, createdAt, shadows, via });
   });
   const { input, d } = decided;
   if (!input || !d) throw new Error('the state store recorded a call it did not decide');
@@ -155,6 +161,7 @@ function recordOf(
     callId: string;
     name: string;
     body: CallRequestBody;
+    argumentsText: string | undefined;
     versionsJson: string;
     digest: string;
     createdAt: string;
@@ -174,7 +181,7 @@ function recordOf(
     rule: d.rule,
     code: d.code,
     versions: call.versionsJson,
-    arguments: writeJson(body.arguments),
+    arguments: call.argumentsText ?? writeJson(body.arguments),
     arguments_digest: call.digest,
     session: body.session ?? null,
     created_at: createdAt,

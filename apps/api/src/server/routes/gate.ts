@@ -1,12 +1,13 @@
 // Routes: the gate. An agent sends its call; decideAgentCall (gate/decide-agent-call.ts) decides and records
 // it with the agent document and what it names, and a held call gets an approval request.
 import { createRoute, z } from '@hono/zod-openapi';
+import { preparedJsonAnswer } from '../answer-headers.ts';
 import { MAX_REQUEST_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, MAX_AGENT_NAME, readJsonBody } from '../call-request.ts';
 import { ApiError } from '../errors.ts';
 import { decideAgentCall } from '../gate/decide-agent-call.ts';
 import { withIncoming } from '../observability/tracing.ts';
-import { onlyDeclaredQuery, router, undecodablePathParams, validationAnswer } from '../openapi.ts';
+import { router, undecodablePathCheck, unknownQueryAnswer, validationAnswer } from '../openapi.ts';
 import { agentParam } from './path-params.ts';
 import { errorResponse, jsonBody, jsonResponse } from './route-kit.ts';
 
@@ -63,21 +64,28 @@ export function gateRoutes() {
   // Described by callRoute, served by a plain handler: the request is checked by hand, synchronously and
   // with zod's issues (call-request.ts), instead of by zod-openapi's validators (docs/performance.md, "API gate").
   app.openAPIRegistry.registerPath(callRoute);
-  app.post('/agents/:agent/calls', undecodablePathParams(callRoute.path), onlyDeclaredQuery(NO_QUERY), async (c) => {
+  const undecodable = undecodablePathCheck(callRoute.path);
+  app.post('/agents/:agent/calls', async (c) => {
+    // The checks undecodablePathParams and onlyDeclaredQuery make, made here: each middleware is a turn of Hono's dispatch.
+    const refused = undecodable(c) ?? unknownQueryAnswer(c, NO_QUERY);
+    if (refused) return refused;
     const ctx = c.get('ctx');
     const principal = c.get('principal');
     const name = c.req.param('agent');
     const badName = agentNameIssues(name);
     if (badName) return validationAnswer(c, badName, 'param');
-    const value = await readJsonBody(c, MAX_REQUEST_BODY_BYTES);
-    if (value instanceof Response) return value;
-    const issues = callBodyIssues(value);
+    const read = await readJsonBody(c, MAX_REQUEST_BODY_BYTES);
+    if (read instanceof Response) return read;
+    const issues = callBodyIssues(read.value);
     if (issues) return validationAnswer(c, issues);
-    const body = value as CallRequestBody;
+    const body = read.value as CallRequestBody;
+    const options = read.argumentsText === undefined ? undefined : { argumentsText: read.argumentsText };
     if (principal.kind !== 'agent') throw new ApiError('AGENT_KEY_REQUIRED', "only the agent's own key sends its calls");
     if (principal.agent !== name) throw new ApiError('AGENT_MISMATCH', `this key belongs to ${principal.agent}, not ${name}`);
     // The decision's span continues the caller's `traceparent` (observability/tracing.ts).
-    return c.json(await withIncoming(c.req.raw.headers, () => decideAgentCall(ctx, name, body)), 200);
+    const answer = await withIncoming(c.req.raw.headers, () => decideAgentCall(ctx, name, body, options));
+    // Headers prepared once, the text as c.json writes it (answer-headers.ts).
+    return preparedJsonAnswer(c, JSON.stringify(answer)) ?? c.json(answer, 200);
   });
   return app;
 }

@@ -6,5 +6,10 @@ import { canonicalJson } from '@tollgate/engine';
 
 /** The sha-256 (hex) of the arguments' canonical JSON (sorted keys, no spaces). */
 export function argumentsDigest(args: unknown): string {
-  return hash('sha256', canonicalJson(args), 'hex');
+  return canonicalTextDigest(canonicalJson(args));
+}
+
+/** The digest of arguments whose canonical JSON is already written (the gate's body reader gives it). */
+export function canonicalTextDigest(canonical: string): string {
+  return hash('sha256', canonical, 'hex');
 }
