@@ -133,3 +133,42 @@ describe('tollgate policy diff', () => {
     expect(invalid.stderr).toContain('bad.json: invalid, so it decides nothing');
   });
 });
+
+describe('the analyses’ time limit', () => {
+  /** The refunds example behind `links` chained deny rules on orders.read: 2^links regions before the last. */
+  function chained(links: number, last: 'deny' | 'require_approval') {
+    const chain = Array.from({ length: links }, (_, i) => ({
+      id: `chain-${i}`,
+      actions: ['orders.read'],
+      when: [
+        { path: `/a${i}`, eq: 'x' },
+        { path: `/b${i}`, eq: 'y' },
+      ],
+      effect: i === links - 1 ? last : 'deny',
+      ...(i === links - 1 && last === 'require_approval' ? { approvers: { roles: ['owner'] } } : {}),
+    }));
+    return { ...REFUNDS, rules: [...chain, ...(REFUNDS.rules as unknown[])] };
+  }
+
+  it('prints nothing of an analysis past --time-limit and exits 2', async () => {
+    const w = workspace();
+    const run = await runCli(
+      'policy',
+      'diff',
+      w.file('a.json', chained(24, 'deny')),
+      w.file('b.json', chained(24, 'require_approval')),
+      '--time-limit',
+      '1',
+    );
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('the analysis ran past its time budget (--time-limit 1); nothing of it is printed');
+  });
+
+  it('refuses a time limit that is not whole seconds', async () => {
+    const w = workspace();
+    const run = await runCli('policy', 'map', w.file('p.json', REFUNDS), '--tools', w.file('t.json', CATALOGUE), '--time-limit', '1.5');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--time-limit takes a whole number of seconds, not "1.5"');
+  });
+});

@@ -7,6 +7,8 @@ const OPTIONS = {
   json: { type: 'boolean' },
   members: { type: 'string' },
   tools: { type: 'string' },
+  // policy map|diff (commands/policy-map.ts): how many seconds the analysis may take.
+  'time-limit': { type: 'string' },
   tool: { type: 'string' },
   args: { type: 'string' },
   examples: { type: 'string' },

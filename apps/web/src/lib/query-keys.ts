@@ -77,5 +77,7 @@ export const queryKeys = {
   receipt: (approvalId: string, signature: string) => ['receipts', approvalId, signature] as const,
   health: () => ['health'] as const,
   gateways: () => ['gateways'] as const,
+  /** Where the node's analyses stand (GET /v1/review/queue): polled only while one is awaited. */
+  reviewJobs: () => ['review-jobs'] as const,
   trial: (document: string) => ['trials', document] as const,
 };

@@ -8,6 +8,7 @@ import { useImpactPreview } from '../api/get-impact-preview.ts';
 import type { DocumentDiff, ImpactPreview } from '../api/types.ts';
 import { countWords, directionWords, previewChanges } from '../review-summary.ts';
 import { withArrows } from '../review-words.ts';
+import { AnalysisWait } from './analysis-wait.tsx';
 
 export function ChangeSummary({ id, pair, isPolicy }: { id: string; pair: VersionPair; isPolicy: boolean }) {
   return (
@@ -56,7 +57,8 @@ function PolicySummary({ id, pair }: { id: string; pair: VersionPair }) {
   const preview = useImpactPreview(id, pair.to, pair.from);
   const error = diff.error ?? preview.error;
   if (error) return <ErrorNotice error={error} />;
-  if (!diff.isSuccess || !preview.isSuccess) return <Loading label="Working out which calls change" />;
+  if (!preview.isSuccess) return <AnalysisWait id={id} from={pair.from} to={pair.to} query={preview} />;
+  if (!diff.isSuccess) return <Loading label="Working out which calls change" />;
   return <PolicyVerdict pair={pair} diff={diff.data} preview={preview.data} />;
 }
 
