@@ -10,6 +10,7 @@ import { HoldWideningEdits } from './four-eyes/hold-widening-edits.ts';
 import { HoldLanguageEdits } from './nodes/hold-language-edits.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { chainDocumentChanges } from './record/documents.ts';
+import { policyImpactOnPool } from './review/review-pool.ts';
 import { HoldRulesetEdits } from './rulesets/hold-ruleset-edits.ts';
 import { RuleShadows } from './shadows/rule-shadows.ts';
 import type { LanguageRevision } from './state/nodes/model.ts';
@@ -120,8 +121,8 @@ function offLoopRules(validators: Record<DocumentKind, DocumentValidator>): Reco
   const policy = validators.policy;
   out.policy = {
     validate: (id, text) => policy.validate(id, text),
-    impact: (id, running, text) =>
-      offLoop(text.length + (running?.length ?? 0), { impact: { kind: 'policy', running, text } }, () => policy.impact(id, running, text)),
+    // A policy's impact is a decision diff, which can take seconds whatever the text's size: on the review pool.
+    impact: (id, running, text) => policyImpactOnPool(running, text, `${id}: the edit's impact`),
   };
   return out;
 }

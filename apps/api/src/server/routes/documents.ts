@@ -10,6 +10,7 @@ import { ApiError } from '../errors.ts';
 import { assertNotSelfReview, assertOwnerChangesReview, recordActivation } from '../four-eyes/activation.ts';
 import { assertPolicyRuns, assertRulesetRuns } from '../nodes/language-gate.ts';
 import { router } from '../openapi.ts';
+import { policyImpactOnPool } from '../review/review-pool.ts';
 import { lifecycleOf } from '../rulesets/lifecycle.ts';
 import { assertActivatable, readRulesetVersion } from '../rulesets/ruleset-versions.ts';
 import { latestActivations } from '../state/activations/model.ts';
@@ -151,13 +152,15 @@ export function documentRoutes() {
       b = await version(ctx, id, sequenceOf(query.to));
     }
     const kind = documentKindOf(id);
-    // A policy's impact is its decision diff: weighed on the compile thread for big texts, as an edit's is.
+    // A policy's impact is its decision diff, on the review pool as an edit's is; the others on the compile thread for big texts.
     const impact =
       kind === undefined
         ? { widensSecurity: false, widenedSubjects: [] }
-        : await offLoop<Impact>(a.text.length + b.text.length, { impact: { kind, running: a.text, text: b.text } }, () =>
-            analyzeImpact(kind, a.text, b.text),
-          );
+        : kind === 'policy'
+          ? await policyImpactOnPool(a.text, b.text, `${id} versions ${a.sequence} -> ${b.sequence}: impact`)
+          : await offLoop<Impact>(a.text.length + b.text.length, { impact: { kind, running: a.text, text: b.text } }, () =>
+              analyzeImpact(kind, a.text, b.text),
+            );
     const unified = createTwoFilesPatch(id, id, a.text, b.text, `version ${a.sequence}`, `version ${b.sequence}`);
     return c.json({ id, from: a.sequence, to: b.sequence, unified, impact: impactJson(impact) }, 200);
   });

@@ -39,7 +39,7 @@ const StandingSchema = z
   .object({
     id: z.number().int(),
     what: z.string(),
-    kind: z.enum(['map', 'preview', 'diff']),
+    kind: z.enum(['map', 'preview', 'diff', 'impact']).openapi({ description: "impact: a policy edit's or version diff's own impact" }),
     state: z.enum(['running', 'queued']),
     ahead: z.number().int().optional().openapi({ description: 'For a queued analysis: how many wait ahead of it (0: next)' }),
     waited_ms: z.number().int(),

@@ -2649,8 +2649,11 @@ export interface components {
     ReviewJob: {
       id: number;
       what: string;
-      /** @enum {string} */
-      kind: 'map' | 'preview' | 'diff';
+      /**
+       * @description impact: a policy edit's or version diff's own impact
+       * @enum {string}
+       */
+      kind: 'map' | 'preview' | 'diff' | 'impact';
       /** @enum {string} */
       state: 'running' | 'queued';
       /** @description For a queued analysis: how many wait ahead of it (0: next) */
