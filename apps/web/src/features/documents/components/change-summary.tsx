@@ -57,7 +57,7 @@ function PolicySummary({ id, pair }: { id: string; pair: VersionPair }) {
   const preview = useImpactPreview(id, pair.to, pair.from);
   const error = diff.error ?? preview.error;
   if (error) return <ErrorNotice error={error} />;
-  if (!preview.isSuccess) return <AnalysisWait id={id} from={pair.from} to={pair.to} query={preview} />;
+  if (!preview.isSuccess) return <AnalysisWait id={id} from={pair.from} to={pair.to} />;
   if (!diff.isSuccess) return <Loading label="Working out which calls change" />;
   return <PolicyVerdict pair={pair} diff={diff.data} preview={preview.data} />;
 }
