@@ -19,6 +19,12 @@ const BIN = join(REPO_ROOT, 'apps/api/bin/tollgate.cjs');
 const CALLS = Number(process.env.MCP_BENCH_CALLS ?? 2000);
 const WARMUP = 200;
 const ROUNDS = 20;
+/**
+ * A folder for V8 CPU profiles of both gateways (`MCP_BENCH_PROFILE=DIR`): each is started with `--cpu-prof` and
+ * writes its profile there as it stops (docs/performance.md, "The mcp suite").
+ */
+const PROFILE_DIR = process.env.MCP_BENCH_PROFILE;
+const PROFILE_ARGS = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
 /** No round starts once this much time has passed since the warm-up began, so a loaded machine still ends in about a minute. */
 const BOUND_MS = 60_000;
 
@@ -76,7 +82,10 @@ export async function measureMcpPaths(options: { calls: number; warmup: number; 
     } finally {
       await seeding.stop();
     }
-    serve = await spawnServer(dataDir);
+    // The secret that sealed the seeding server's keys: the environment's, else the folder's own file (an empty
+    // value reads as none given, member-key-secret.ts); the harness's test secret would not open them.
+    const secret = process.env.TOLLGATE_MEMBER_KEY_SECRET ?? '';
+    serve = await spawnServer(dataDir, [], { nodeArgs: PROFILE_ARGS, env: { TOLLGATE_MEMBER_KEY_SECRET: secret } });
     const env = { PATH: process.env.PATH ?? '' };
     const connect = async (name: string, tool: string, transport: StdioClientTransport | StreamableHTTPClientTransport) => {
       const client = new Client({ name: 'bench-agent', version: '1' });
@@ -93,7 +102,7 @@ export async function measureMcpPaths(options: { calls: number; warmup: number; 
       'read_order',
       new StdioClientTransport({
         command: process.execPath,
-        args: [BIN, 'mcp', '--agent', 'support-bot', '--data', dataDir],
+        args: [...PROFILE_ARGS, BIN, 'mcp', '--agent', 'support-bot', '--data', dataDir],
         env: { ...env, TOLLGATE_AGENT_KEY: key },
         stderr: 'ignore',
       }),
