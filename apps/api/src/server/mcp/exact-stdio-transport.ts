@@ -7,6 +7,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type JsonTextLimits, readJsonText } from '@tollgate/engine/source';
+import { type FastCalls, fastCallOf } from './fast-call.ts';
 import { plainJson } from './plain-json.ts';
 import { type RequestId, requestIdOf } from './request-id.ts';
 
@@ -81,6 +82,8 @@ export class ExactStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Answers the tools/calls of the fast path's shape (fast-call.ts); without it every message goes to the SDK. */
+  fast?: FastCalls;
   private buffer = '';
   private started = false;
 
@@ -107,6 +110,7 @@ export class ExactStdioTransport implements Transport {
     this.stdin.off('data', this.onData);
     this.stdin.off('end', this.onEnd);
     this.stdin.pause();
+    this.fast?.closeAll();
     this.onclose?.();
   }
 
@@ -128,6 +132,12 @@ export class ExactStdioTransport implements Transport {
       return;
     }
     // The gate decides on the exact arguments kept above; the SDK gets their plain copy.
+    const call = this.fast ? fastCallOf(read.message) : undefined;
+    if (call) {
+      this.fast?.start(call);
+      return;
+    }
+    this.fast?.cancel(read.message);
     this.onmessage?.(read.message as JSONRPCMessage);
   }
 }
