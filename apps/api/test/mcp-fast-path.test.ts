@@ -1,0 +1,240 @@
+// The fast path of a tools/call (apps/api/src/server/mcp/fast-call.ts; docs/mcp.md, "The fast path") against the
+// SDK's: two gateways of one agent over stdio-shaped streams, one answering plain tools/calls itself and one
+// handing every message to the SDK, are sent the same generated messages (tools/calls with odd arguments, numbers
+// as written, escapes, members named twice, notifications, batches, malformed texts, ids of every JSON type) and
+// must answer alike and send the recording upstream the same calls.
+import { PassThrough } from 'node:stream';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExactArguments, ExactStdioTransport, readExactMessage } from '../src/server/mcp/exact-stdio-transport.ts';
+import { FastCalls, fastCallOf } from '../src/server/mcp/fast-call.ts';
+import { createGateway } from '../src/server/mcp/gateway.ts';
+import { mapUpstreams, recordedCalls, recordingUpstream } from './mcp-fixture.ts';
+import { okJson, postEdit, startServer, type TestServer } from './server-harness.ts';
+
+interface Side {
+  name: string;
+  gateway: ReturnType<typeof createGateway>;
+  transport: ExactStdioTransport;
+  stdin: PassThrough;
+  answers: string[];
+}
+
+let s: TestServer;
+let record: string;
+const sides: Side[] = [];
+
+/** A gateway on streams of its own, as `tollgate mcp` wires it; `fast` says whether plain tools/calls skip the SDK. */
+async function openSide(name: string, fast: boolean): Promise<Side> {
+  const exact = new ExactArguments();
+  // A held call waits a moment only: its answer (APPROVAL_WAIT_ENDED) is what both paths must agree on.
+  const gateway = createGateway(s.ctx, 'support-bot', { approvalWaitMs: 30, upstreamTimeoutMs: 10_000, exact });
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const transport = new ExactStdioTransport(exact, stdin, stdout);
+  if (fast) transport.fast = new FastCalls({ answer: gateway.answerCall, server: gateway.server, send: (m) => transport.send(m) });
+  const side: Side = { name, gateway, transport, stdin, answers: [] };
+  let out = '';
+  stdout.setEncoding('utf8');
+  stdout.on('data', (chunk: string) => {
+    out += chunk;
+    for (let end = out.indexOf('\n'); end !== -1; end = out.indexOf('\n')) {
+      side.answers.push(out.slice(0, end));
+      out = out.slice(end + 1);
+    }
+  });
+  await gateway.server.connect(transport);
+  return side;
+}
+
+beforeAll(async () => {
+  s = await startServer();
+  const recorder = recordingUpstream(s, 'recorded-fast-path.jsonl');
+  record = recorder.record;
+  // search_orders asks for a person's confirmation, so a confirmed call (`_meta`) is forwarded and another is not.
+  const sheet = (await s.call('GET', '/v1/documents/sheets%2Fsupport.rules.yaml', { key: s.key('owner') })).json.text as string;
+  const confirming = `${sheet}  - action: search_orders\n    requires_confirmation: true\n`;
+  await okJson(postEdit(s, 'sheets/support.rules.yaml', s.key('owner'), { content: confirming, reason: 'confirm reads' }), 201);
+  await mapUpstreams(s, [recorder.upstream], {
+    read_order: { server: 'recorder', tool: 'read' },
+    issue_refund: { server: 'recorder', tool: 'refund' },
+    send_payout: { server: 'recorder', tool: 'refund' },
+    search_orders: { server: 'recorder', tool: 'read' },
+  });
+  sides.push(await openSide('fast', true), await openSide('sdk', false));
+}, 60_000);
+
+afterAll(async () => {
+  for (const side of sides) await side.gateway.close();
+  await s?.stop();
+  delete process.env.RECORD_FILE;
+});
+
+let sentinel = 0;
+
+/** The plain copy a text is read to, or null when the exact reader refuses it. */
+function sdkRead(text: string): unknown {
+  const read = readExactMessage(text, new ExactArguments());
+  return read.ok ? read.message : null;
+}
+
+/** Writes `text` as one line and waits until everything it caused is answered: no call running, a ping answered after. */
+async function exchange(side: Side, text: string): Promise<{ answers: unknown[]; upstream: unknown[] }> {
+  const before = side.answers.length;
+  const recorded = recordedCalls(record).length;
+  side.stdin.write(`${text}\n`);
+  // The line is read and its handler started (a call counts itself in progress) before its end is awaited.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await expect.poll(() => side.gateway.callsInProgress, { timeout: 10_000, interval: 5 }).toBe(0);
+  const ping = `sentinel-${++sentinel}`;
+  side.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ping, method: 'ping' })}\n`);
+  await expect.poll(() => side.answers.slice(before).some((a) => a.includes(ping)), { timeout: 10_000, interval: 5 }).toBe(true);
+  const answers = side.answers
+    .slice(before)
+    .filter((a) => !a.includes(ping))
+    // Call ids and approval ids are new for every call: the rest must be the same.
+    .map((a) =>
+      JSON.parse(
+        a
+          .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID')
+          .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, 'TIME'),
+      ),
+    );
+  return { answers, upstream: recordedCalls(record).slice(recorded) };
+}
+
+// Texts of JSON values, numbers as written and strings with escapes, so the exact reader's lexemes are exercised.
+const numberText = fc.oneof(
+  fc.constantFrom('0', '-0', '1.50', '1e3', '2E-2', '10.0', '9007199254740993', '-12', '0.1', '1e400'),
+  fc.integer({ min: -1_000_000, max: 1_000_000 }).map(String),
+);
+const stringText = fc.oneof(
+  fc.string({ maxLength: 8 }).map((v) => JSON.stringify(v)),
+  fc.constantFrom('"\\u00e9t\\u00e9"', '"a\\"b\\\\c"', '"\\ud83d\\ude00"', '"line\\nbreak"', '"tab\\t"', '"\\/"'),
+);
+const keyText = fc.oneof(fc.constantFrom('"id"', '"amount"', '"order"', '"__proto__"', '"constructor"', '"a\\u0062"', '""'), stringText);
+const valueText: fc.Arbitrary<string> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    numberText,
+    stringText,
+    fc.constantFrom('true', 'false', 'null'),
+    fc.array(tie('value') as fc.Arbitrary<string>, { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
+    tie('object') as fc.Arbitrary<string>,
+  ),
+  object: fc
+    .array(fc.tuple(keyText, tie('value') as fc.Arbitrary<string>), { maxLength: 4 })
+    .map((members) => `{${members.map(([k, v]) => `${k}:${v}`).join(',')}}`),
+})).value;
+
+/** Arguments: objects of odd members (a member named twice among them), and now and then no object at all. */
+const argumentsText = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc.array(fc.tuple(keyText, valueText), { maxLength: 4 }).map((m) => `{${m.map(([k, v]) => `${k}:${v}`).join(',')}}`),
+  },
+  { weight: 2, arbitrary: fc.tuple(numberText, fc.constantFrom('"A-1"', '"o-7"')).map(([n, o]) => `{"amount":${n},"order":${o}}`) },
+  { weight: 1, arbitrary: fc.constantFrom('{"a":1,"a":2}', '[]', '"text"', 'null', '{"id":"o-1","id":"o-2"}') },
+);
+const idText = fc.oneof(
+  fc.integer({ min: -1000, max: 1000 }).map(String),
+  fc.constantFrom('1.0', '1.5', '1e2', '9007199254740993', 'null', 'true', '{}', '[1]', '""', '"call-\\u0031"'),
+  fc.string({ maxLength: 6 }).map((v) => JSON.stringify(v)),
+);
+const toolText = fc.constantFrom(
+  '"read_order"',
+  '"search_orders"',
+  '"issue_refund"',
+  '"send_payout"',
+  '"export_customers"',
+  '"no_such_tool"',
+  '7',
+);
+const metaText = fc.oneof(
+  { weight: 3, arbitrary: fc.constant('') },
+  { weight: 3, arbitrary: fc.constant(',"_meta":{"tollgate/confirmed":true}') },
+  { weight: 3, arbitrary: fc.constantFrom(',"_meta":{}', ',"_meta":{"progressToken":"p-1"}', ',"_meta":{"other":1}', ',"_meta":null') },
+);
+
+const toolsCall = fc
+  .tuple(idText, toolText, fc.option(argumentsText, { nil: undefined }), metaText, fc.constantFrom('', ',"extra":1'))
+  .map(([id, tool, args, meta, extra]) => {
+    const params = `{"name":${tool}${args === undefined ? '' : `,"arguments":${args}`}${meta}}`;
+    return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}${extra}}`;
+  });
+/** A call of the plain shape the fast path takes: its members named once, an id the SDK reads as a request's. */
+const plainCall = fc
+  .tuple(
+    fc.oneof(
+      fc.integer({ min: -1000, max: 1000 }).map(String),
+      fc.string({ maxLength: 6 }).map((v) => JSON.stringify(v)),
+    ),
+    toolText,
+    fc.uniqueArray(fc.tuple(keyText, valueText), { maxLength: 3, selector: ([k]) => JSON.parse(k) as string }),
+    fc.constantFrom('', ',"_meta":{"tollgate/confirmed":true}'),
+  )
+  .map(([id, tool, members, meta]) => {
+    const args = `{${members.map(([k, v]) => `${k}:${v}`).join(',')}}`;
+    return `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":${tool},"arguments":${args}${meta}}}`;
+  });
+const messageText = fc.oneof(
+  { weight: 10, arbitrary: plainCall },
+  { weight: 8, arbitrary: toolsCall },
+  // The same call as a notification, in a batch, with its members in another order, or cut short.
+  { weight: 1, arbitrary: toolsCall.map((t) => t.replace(/"id":[^,]*,/, '')) },
+  { weight: 1, arbitrary: toolsCall.map((t) => `[${t}]`) },
+  { weight: 1, arbitrary: toolsCall.map((t) => t.replace('"jsonrpc":"2.0",', '').replace(/}$/, ',"jsonrpc":"2.0"}')) },
+  { weight: 1, arbitrary: fc.tuple(toolsCall, fc.nat()).map(([t, n]) => t.slice(0, n % t.length)) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '{"jsonrpc":"2.0","id":5,"method":"tools/list"}',
+      '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}',
+      '{"jsonrpc":"2.0","id":6,"method":"tools/call"}',
+      '{"jsonrpc":"1.0","id":7,"method":"tools/call","params":{"name":"read_order"}}',
+      '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"read_order","arguments":{"id":"o-1"},"task":{}}}',
+      '{"jsonrpc":"2.0","id":9,"id":10,"method":"tools/call","params":{"name":"read_order"}}',
+      '{"jsonrpc":"2.0","id":11,"method":"resources/list"}',
+      'not json',
+    ),
+  },
+);
+
+describe('the fast path of a tools/call', () => {
+  it('takes only the plain shape, each as the SDK reads it', () => {
+    expect(fastCallOf({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_order' } })).toEqual({
+      id: 1,
+      params: { name: 'read_order' },
+    });
+    for (const message of [
+      { jsonrpc: '2.0', id: 1.5, method: 'tools/call', params: { name: 'read_order' } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_order', _meta: { progressToken: 1 } } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_order', task: {} } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_order', arguments: [] } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_order' }, extra: true },
+      [{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_order' } }],
+    ]) {
+      expect(fastCallOf(message)).toBeUndefined();
+    }
+  });
+
+  it('answers generated messages as the SDK does, with the same upstream traffic', async () => {
+    let fastTaken = 0;
+    let forwarded = 0;
+    await fc.assert(
+      fc.asyncProperty(messageText, async (text) => {
+        const [fast, sdk] = sides as [Side, Side];
+        const byFast = await exchange(fast, text);
+        const bySdk = await exchange(sdk, text);
+        expect(byFast.answers).toEqual(bySdk.answers);
+        expect(byFast.upstream).toEqual(bySdk.upstream);
+        if (fastCallOf(JSON.parse(JSON.stringify(sdkRead(text)))) !== undefined) fastTaken++;
+        if (byFast.upstream.length > 0) forwarded++;
+      }),
+      { numRuns: 200 },
+    );
+    // The property says little unless the fast path took many of them, and the upstream was called through both.
+    expect(fastTaken).toBeGreaterThan(50);
+    expect(forwarded).toBeGreaterThan(10);
+  }, 120_000);
+});
