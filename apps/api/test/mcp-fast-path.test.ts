@@ -32,7 +32,7 @@ async function openSide(name: string, fast: boolean): Promise<Side> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const transport = new ExactStdioTransport(exact, stdin, stdout);
-  if (fast) transport.fast = new FastCalls({ answer: gateway.answerCall, server: gateway.server, send: (m) => transport.send(m) });
+  if (fast) transport.fast = new FastCalls({ answer: gateway.answerCall, server: gateway.server });
   const side: Side = { name, gateway, transport, stdin, answers: [] };
   let out = '';
   stdout.setEncoding('utf8');

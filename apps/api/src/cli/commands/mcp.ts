@@ -40,7 +40,7 @@ export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
   const gateway = createGateway(ctx, agent, { approvalWaitMs, upstreamTimeoutMs, exact });
   const transport = new ExactStdioTransport(exact);
   // A plain tools/call is answered without the SDK's Protocol; every other message goes through it (fast-call.ts).
-  transport.fast = new FastCalls({ answer: gateway.answerCall, server: gateway.server, send: (m) => transport.send(m) });
+  transport.fast = new FastCalls({ answer: gateway.answerCall, server: gateway.server });
   io.stderr.write(`tollgate mcp: serving ${agent} over stdio (${where})\n`);
   return new Promise((done) => {
     let stopping = false;

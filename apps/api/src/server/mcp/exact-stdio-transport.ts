@@ -134,7 +134,7 @@ export class ExactStdioTransport implements Transport {
     // The gate decides on the exact arguments kept above; the SDK gets their plain copy.
     const call = this.fast ? fastCallOf(read.message) : undefined;
     if (call) {
-      this.fast?.start(call);
+      this.fast?.start(call, (message) => (message === undefined ? undefined : this.send(message)));
       return;
     }
     this.fast?.cancel(read.message);

@@ -59,12 +59,14 @@ export function fastCallOf(message: unknown): FastCall | undefined {
   return { id, params: params as CallToolRequest['params'] };
 }
 
-/** What the fast path answers with: the gateway's call pipeline, its SDK server (for elicitation) and a writer. */
+/** What the fast path answers with: the gateway's call pipeline and its SDK server (for elicitation). */
 export interface FastCallParts {
   answer: (params: CallToolRequest['params'], extra: CallExtra) => Promise<CallToolResult>;
   server: Server;
-  send: (message: JSONRPCMessage) => Promise<void>;
 }
+
+/** Where a fast call's answer goes: the message to send, or undefined when the call was cancelled (none is sent). */
+export type FastReply = (message: JSONRPCMessage | undefined) => Promise<void> | void;
 
 /**
  * The calls the fast path is answering, each cancellable as the SDK's are: by `notifications/cancelled` naming its
@@ -76,11 +78,11 @@ export class FastCalls {
   constructor(private readonly parts: FastCallParts) {}
 
   /** Answers `call` as the SDK's Protocol would: its result, or a JSON-RPC error for a failure it did not expect. */
-  start(call: FastCall): void {
+  start(call: FastCall, reply: FastReply): void {
     const { id, params } = call;
     const controller = new AbortController();
     this.running.set(id, controller);
-    const { server, send } = this.parts;
+    const { server } = this.parts;
     const extra: CallExtra = {
       signal: controller.signal,
       requestId: id,
@@ -97,23 +99,27 @@ export class FastCalls {
     Promise.resolve()
       .then(() => this.parts.answer(params, extra))
       .then(
-        (result) => (controller.signal.aborted ? undefined : send({ result, jsonrpc: '2.0', id } as JSONRPCMessage)),
+        (result) => reply(controller.signal.aborted ? undefined : ({ result, jsonrpc: '2.0', id } as JSONRPCMessage)),
         (error: { code?: unknown; message?: string; data?: unknown }) => {
-          if (controller.signal.aborted) return undefined;
+          if (controller.signal.aborted) return reply(undefined);
           // The SDK's own answer to a handler that throws (shared/protocol.js, _onrequest).
           const code = typeof error?.code === 'number' && Number.isSafeInteger(error.code) ? error.code : -32603;
           const data = error?.data !== undefined ? { data: error.data } : {};
-          return send({ jsonrpc: '2.0', id, error: { code, message: error?.message ?? 'Internal error', ...data } } as JSONRPCMessage);
+          return reply({ jsonrpc: '2.0', id, error: { code, message: error?.message ?? 'Internal error', ...data } } as JSONRPCMessage);
         },
       )
-      .catch(() => undefined)
+      .catch(() => reply(undefined))
       .finally(() => {
         if (this.running.get(id) === controller) this.running.delete(id);
       });
   }
 
-  /** A `notifications/cancelled` the client sent: the call it names, if this path answers it, ends unanswered. */
+  /** A `notifications/cancelled` the client sent (alone or in a batch): the call it names, if this path answers it, ends unanswered. */
   cancel(message: unknown): void {
+    if (Array.isArray(message)) {
+      for (const one of message) this.cancel(one);
+      return;
+    }
     if (!isPlainObject(message) || message.method !== 'notifications/cancelled' || !isPlainObject(message.params)) return;
     // Only a notification the SDK's schema reads (CancelledNotificationSchema) cancels, as it would.
     const { requestId: id, reason } = message.params;
