@@ -1,16 +1,21 @@
 // The fast path of a tools/call (apps/api/src/server/mcp/fast-call.ts; docs/mcp.md, "The fast path") against the
-// SDK's: two gateways of one agent over stdio-shaped streams, one answering plain tools/calls itself and one
-// handing every message to the SDK, are sent the same generated messages (tools/calls with odd arguments, numbers
-// as written, escapes, members named twice, notifications, batches, malformed texts, ids of every JSON type) and
-// must answer alike and send the recording upstream the same calls.
+// SDK's: two gateways of one agent, one answering plain tools/calls itself and one handing every message to the
+// SDK, are sent the same generated messages (tools/calls with odd arguments, numbers as written, escapes, members
+// named twice, confirmations, notifications, batches, malformed texts, ids of every JSON type) and must answer
+// alike and send the recording upstream the same calls: over stdio-shaped streams, and at /mcp of two servers on
+// loopback over the same data folder (the second with `fastCalls: false`).
+import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
+import { serve } from '@hono/node-server';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/server/app.ts';
 import { ExactArguments, ExactStdioTransport, readExactMessage } from '../src/server/mcp/exact-stdio-transport.ts';
 import { FastCalls, fastCallOf } from '../src/server/mcp/fast-call.ts';
 import { createGateway } from '../src/server/mcp/gateway.ts';
 import { mapUpstreams, recordedCalls, recordingUpstream } from './mcp-fixture.ts';
-import { okJson, postEdit, startServer, type TestServer } from './server-harness.ts';
+import { agentKey, okJson, postEdit, startServer, type TestServer } from './server-harness.ts';
 
 interface Side {
   name: string;
@@ -20,9 +25,17 @@ interface Side {
   answers: string[];
 }
 
+/** A session at /mcp of a server of its own over the test's data folder. */
+interface HttpSide {
+  url: string;
+  session: string;
+  close: () => Promise<void>;
+}
+
 let s: TestServer;
 let record: string;
 const sides: Side[] = [];
+const httpSides: HttpSide[] = [];
 
 /** A gateway on streams of its own, as `tollgate mcp` wires it; `fast` says whether plain tools/calls skip the SDK. */
 async function openSide(name: string, fast: boolean): Promise<Side> {
@@ -62,13 +75,80 @@ beforeAll(async () => {
     search_orders: { server: 'recorder', tool: 'read' },
   });
   sides.push(await openSide('fast', true), await openSide('sdk', false));
+  httpSides.push(await openHttpSide(true), await openHttpSide(false));
 }, 60_000);
 
 afterAll(async () => {
   for (const side of sides) await side.gateway.close();
+  for (const side of httpSides) await side.close();
   await s?.stop();
   delete process.env.RECORD_FILE;
 });
+
+/** A server over the test's context whose /mcp takes the fast path or not, and a session opened on it. */
+async function openHttpSide(fastCalls: boolean): Promise<HttpSide> {
+  const app = createApp({ ctx: s.ctx, mcp: { approvalWaitMs: 30, upstreamTimeoutMs: 10_000, fastCalls } });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const started = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(started));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: { ...HTTP_HEADERS, authorization: `Bearer ${agentKey(s, 'support-bot')}` },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'differential', version: '1' } },
+    }),
+  });
+  const session = init.headers.get('mcp-session-id');
+  expect([init.status, typeof session]).toEqual([200, 'string']);
+  await init.text();
+  const side = { url, session: session as string, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  await postHttp(side, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  return side;
+}
+
+const HTTP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
+/** POSTs `text` in the session: the status, the media type and each JSON-RPC message of the answer, normalised. */
+async function postHttp(side: HttpSide, text: string): Promise<{ status: number; type: string | null; messages: unknown[] }> {
+  const res = await fetch(side.url, {
+    method: 'POST',
+    headers: {
+      ...HTTP_HEADERS,
+      authorization: `Bearer ${agentKey(s, 'support-bot')}`,
+      'mcp-session-id': side.session,
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+    },
+    body: text,
+    signal: AbortSignal.timeout(10_000),
+  });
+  const body = await res.text();
+  const type = res.headers.get('content-type');
+  const texts = type?.startsWith('text/event-stream')
+    ? body
+        .split('\n')
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice('data: '.length))
+    : body === ''
+      ? []
+      : [body];
+  return { status: res.status, type, messages: texts.map(normalised) };
+}
+
+/** A JSON text with what is new at every call (call ids, approval ids, times) replaced. */
+function normalised(text: string): unknown {
+  return JSON.parse(
+    text
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID')
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, 'TIME'),
+  );
+}
 
 let sentinel = 0;
 
@@ -93,13 +173,7 @@ async function exchange(side: Side, text: string): Promise<{ answers: unknown[];
     .slice(before)
     .filter((a) => !a.includes(ping))
     // Call ids and approval ids are new for every call: the rest must be the same.
-    .map((a) =>
-      JSON.parse(
-        a
-          .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'ID')
-          .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, 'TIME'),
-      ),
-    );
+    .map(normalised);
   return { answers, upstream: recordedCalls(record).slice(recorded) };
 }
 
@@ -236,5 +310,27 @@ describe('the fast path of a tools/call', () => {
     // The property says little unless the fast path took many of them, and the upstream was called through both.
     expect(fastTaken).toBeGreaterThan(50);
     expect(forwarded).toBeGreaterThan(10);
+  }, 120_000);
+
+  it('answers generated messages at /mcp as the SDK does, with the same upstream traffic', async () => {
+    let fastTaken = 0;
+    let forwarded = 0;
+    await fc.assert(
+      fc.asyncProperty(messageText, async (text) => {
+        const [fast, sdk] = httpSides as [HttpSide, HttpSide];
+        let recorded = recordedCalls(record).length;
+        const byFast = await postHttp(fast, text);
+        const fastUpstream = recordedCalls(record).slice(recorded);
+        recorded = recordedCalls(record).length;
+        const bySdk = await postHttp(sdk, text);
+        expect(byFast).toEqual(bySdk);
+        expect(fastUpstream).toEqual(recordedCalls(record).slice(recorded));
+        if (fastCallOf(sdkRead(text)) !== undefined) fastTaken++;
+        if (fastUpstream.length > 0) forwarded++;
+      }),
+      { numRuns: 120 },
+    );
+    expect(fastTaken).toBeGreaterThan(30);
+    expect(forwarded).toBeGreaterThan(5);
   }, 120_000);
 });
