@@ -303,7 +303,13 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
       // A plain tools/call of a client that cannot be asked (no elicitation: nothing but the answer goes on its
       // stream) skips the SDK's transport and Protocol; a cancellation reaches the fast calls as the SDK's.
       const call = fastCallOf(parsedBody);
-      if (call && options.fastCalls !== false && sessionId !== undefined && plainHeaders(c) && !open.gateway.server.getClientCapabilities()?.elicitation) {
+      if (
+        call &&
+        options.fastCalls !== false &&
+        sessionId !== undefined &&
+        plainHeaders(c) &&
+        !open.gateway.server.getClientCapabilities()?.elicitation
+      ) {
         return withIncoming(c.req.raw.headers, () => answerFast(open, call, sessionId));
       }
       open.fast.cancel(parsedBody);

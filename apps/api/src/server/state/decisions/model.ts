@@ -143,9 +143,9 @@ export function inSessionHistory(row: DecisionRow, agent: string, session: strin
 }
 
 /**
- * The statement reading a session's history written after a rowid (parameters: agent, session, rowid), by an
- * index on (agent, session) whose entries carry the rowid (SQLite's decisions_by_session_row; PostgreSQL's
- * decisions_by_session ends in it), so only the new rows are read.
+ * The statement reading a session's history written after a rowid (parameters: agent, session, rowid), by the
+ * index on (agent, session, created_at): its entries carry the rowid, so only the new rows are read. (SQLite
+ * reads them by an index of its own, decisions/sqlite.ts.)
  */
 export function sessionSinceSql(mark: Placeholder): string {
   return `SELECT rowid, call_id, tool, arguments, created_at FROM decisions WHERE agent = ${mark(1)} AND session = ${mark(2)} AND decision = 'allow' AND rowid > ${mark(3)} ORDER BY created_at, rowid`;

@@ -16,7 +16,6 @@ import {
   type SessionCall,
   SessionHistories,
   type SessionRow,
-  sessionSinceSql,
   withQueued,
 } from './model.ts';
 import { flushDecisions, unwrittenDecisions } from './sqlite-log.ts';
@@ -40,10 +39,13 @@ export const SESSION_HISTORY_SQL =
   "SELECT call_id, tool, arguments FROM decisions WHERE agent = ? AND session = ? AND decision = 'allow' ORDER BY created_at, rowid";
 
 /**
- * A session's allowed calls written after the row `rowid`, by the same index. A row's rowid is above every row
- * written before it (decisions are never deleted), whichever connection writes it.
+ * A session's allowed calls written after the row `rowid`, in rowid order: a seek on decisions_by_session_row
+ * (agent, session, then the rowid every index ends in), with no walk over the session's older entries and no
+ * sort; addRead puts each row in its created_at place. A row's rowid is above every row written before it
+ * (decisions are never deleted), whichever connection writes it.
  */
-export const SESSION_HISTORY_SINCE_SQL = sessionSinceSql(MARK);
+export const SESSION_HISTORY_SINCE_SQL =
+  "SELECT rowid, call_id, tool, arguments, created_at FROM decisions WHERE agent = ? AND session = ? AND decision = 'allow' AND rowid > ? ORDER BY rowid";
 
 /** Decisions past retention that still hold their arguments, by the partial index on those. */
 export const FORGET_ARGUMENTS_SQL = forgetArgumentsSql(MARK);
