@@ -65,8 +65,7 @@ function plainHeaders(c: Context): boolean {
   const accept = c.req.header('accept');
   const version = c.req.header('mcp-protocol-version');
   return (
-    accept !== undefined &&
-    accept.includes('application/json') &&
+    accept?.includes('application/json') === true &&
     accept.includes('text/event-stream') &&
     c.req.header('content-type') === 'application/json' &&
     (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version))
