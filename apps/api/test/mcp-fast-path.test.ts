@@ -292,6 +292,38 @@ describe('the fast path of a tools/call', () => {
     }
   });
 
+  it('keeps each call its own arguments when a fast call shares its id with one the SDK answers', async () => {
+    // Ids of calls in flight should differ (JSON-RPC), but the arguments must never cross whatever the client sends.
+    const fast = sides[0] as Side;
+    const recorded = recordedCalls(record).length;
+    const before = fast.answers.length;
+    const bySdk =
+      '{"jsonrpc":"2.0","id":"same","method":"tools/call","params":{"name":"read_order","arguments":{"id":"A-1"},"_meta":{"progressToken":"p"}}}';
+    const byFast =
+      '{"jsonrpc":"2.0","id":"same","method":"tools/call","params":{"name":"issue_refund","arguments":{"amount":"2","order":"B-2"}}}';
+    fast.stdin.write(`${bySdk}\n${byFast}\n`);
+    await expect.poll(() => fast.answers.length - before, { timeout: 10_000 }).toBe(2);
+    expect(
+      recordedCalls(record)
+        .slice(recorded)
+        .sort((a, b) => a.tool.localeCompare(b.tool)),
+    ).toEqual([
+      { tool: 'read', arguments: { id: 'A-1' } },
+      { tool: 'refund', arguments: { amount: '2', order: 'B-2' } },
+    ]);
+  });
+
+  it('never hands a call the arguments of one the SDK refused under the same id', async () => {
+    // A call asking for a task is refused by the SDK before the gateway's handler runs: its arguments are not kept.
+    for (const side of sides) {
+      const refused =
+        '{"jsonrpc":"2.0","id":"stale","method":"tools/call","params":{"name":"read_order","arguments":{"id":"OLD"},"task":{}}}';
+      const later = '{"jsonrpc":"2.0","id":"stale","method":"tools/call","params":{"name":"read_order","_meta":{"progressToken":"p"}}}';
+      expect((await exchange(side, refused)).upstream).toEqual([]);
+      expect((await exchange(side, later)).upstream).toEqual([{ tool: 'read', arguments: {} }]);
+    }
+  });
+
   it('answers generated messages as the SDK does, with the same upstream traffic', async () => {
     let fastTaken = 0;
     let forwarded = 0;

@@ -15,11 +15,14 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CONFIRMED_META } from './confirm-call.ts';
+import type { ExactArguments } from './exact-stdio-transport.ts';
 
-/** A tools/call the fast path answers: its id and params as the SDK's handler would get them. */
+/** A tools/call the fast path answers: its id and params as the SDK's handler would get them, and its exact arguments. */
 export interface FastCall {
   id: string | number;
   params: CallToolRequest['params'];
+  /** The arguments as the exact reader read them (`{value: undefined}` when none were sent), taken as it was read. */
+  exact: { value: unknown } | undefined;
 }
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -38,16 +41,17 @@ function onlyMembers(value: Record<string, unknown>, allowed: ReadonlySet<string
 }
 
 /**
- * The tools/call this path answers itself, from the plain copy of a message (plain-json.ts), or undefined: the
- * SDK's way. Taken: `{jsonrpc: "2.0", id, method: "tools/call", params: {name, arguments?, _meta?}}` and no other
- * member, the id a string or a safe integer (the SDK's RequestIdSchema), `arguments` an object, `_meta` holding
- * at most `tollgate/confirmed`. Each of these is one the SDK's schemas accept unchanged.
+ * The tools/call this path answers itself, from the plain copy of a message just read (readExactMessage), or
+ * undefined: the SDK's way. Taken: `{jsonrpc: "2.0", id, method: "tools/call", params: {name, arguments?, _meta?}}`
+ * and no other member, the id a string or a safe integer (the SDK's RequestIdSchema), `arguments` an object,
+ * `_meta` holding at most `tollgate/confirmed`. Each of these is one the SDK's schemas accept unchanged. A call
+ * taken takes its exact arguments from `exact` now, in the order read (ExactArguments.takeNewest).
  *
  * @example
- * fastCallOf({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'read_order', arguments: { id: 'A-1' } } });
- * // { id: 7, params: { name: 'read_order', arguments: { id: 'A-1' } } }
+ * fastCallOf({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'read_order', arguments: { id: 'A-1' } } }, exact);
+ * // { id: 7, params: { name: 'read_order', arguments: { id: 'A-1' } }, exact: { value: { id: 'A-1' } } }
  */
-export function fastCallOf(message: unknown): FastCall | undefined {
+export function fastCallOf(message: unknown, exact?: ExactArguments): FastCall | undefined {
   if (!isPlainObject(message) || message.jsonrpc !== '2.0' || message.method !== 'tools/call') return undefined;
   if (!onlyMembers(message, MESSAGE_MEMBERS)) return undefined;
   const { id, params } = message;
@@ -56,12 +60,12 @@ export function fastCallOf(message: unknown): FastCall | undefined {
   if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
   const meta = params._meta;
   if (meta !== undefined && !(isPlainObject(meta) && onlyMembers(meta, META_MEMBERS))) return undefined;
-  return { id, params: params as CallToolRequest['params'] };
+  return { id, params: params as CallToolRequest['params'], exact: exact?.takeNewest(id) };
 }
 
 /** What the fast path answers with: the gateway's call pipeline and its SDK server (for elicitation). */
 export interface FastCallParts {
-  answer: (params: CallToolRequest['params'], extra: CallExtra) => Promise<CallToolResult>;
+  answer: (params: CallToolRequest['params'], extra: CallExtra, exact?: { value: unknown }) => Promise<CallToolResult>;
   server: Server;
 }
 
@@ -97,7 +101,7 @@ export class FastCalls {
       },
     } as CallExtra;
     Promise.resolve()
-      .then(() => this.parts.answer(params, extra))
+      .then(() => this.parts.answer(params, extra, call.exact))
       .then(
         (result) => reply(controller.signal.aborted ? undefined : ({ result, jsonrpc: '2.0', id } as JSONRPCMessage)),
         (error: { code?: unknown; message?: string; data?: unknown }) => {

@@ -59,10 +59,10 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
     clientCapabilities: () => server.getClientCapabilities(),
   };
   let callsInProgress = 0;
-  const answerCall = async (params: CallToolRequest['params'], extra: CallExtra): Promise<CallToolResult> => {
+  const answerCall = async (params: CallToolRequest['params'], extra: CallExtra, exact?: { value: unknown }): Promise<CallToolResult> => {
     callsInProgress++;
     try {
-      return await callTool(scope, params, extra);
+      return await callTool(scope, params, extra, exact);
     } finally {
       callsInProgress--;
     }
@@ -71,7 +71,7 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
 
   return {
     server,
-    /** A tools/call's answer, as the SDK's handler gives it: the fast path's (fast-call.ts). */
+    /** A tools/call's answer, as the SDK's handler gives it: the fast path's (fast-call.ts), with the exact arguments it took. */
     answerCall,
     /** How many tools/call requests are being answered now (a held call waits in one). */
     get callsInProgress(): number {

@@ -301,16 +301,14 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
     if (parsedBody !== undefined) {
       // A plain tools/call of a client that cannot be asked (no elicitation: nothing but the answer goes on its
       // stream) skips the SDK's transport and Protocol; a cancellation reaches the fast calls as the SDK's.
-      const call = fastCallOf(parsedBody);
-      if (
-        call &&
+      const fast =
         options.fastCalls !== false &&
         sessionId !== undefined &&
         plainHeaders(c) &&
-        !open.gateway.server.getClientCapabilities()?.elicitation
-      ) {
-        return withIncoming(c.req.raw.headers, () => answerFast(open, call, sessionId));
-      }
+        !open.gateway.server.getClientCapabilities()?.elicitation;
+      // Its exact arguments are taken now, in the order read (fastCallOf), never by another call of its id.
+      const call = fast ? fastCallOf(parsedBody, exact) : undefined;
+      if (call && sessionId !== undefined) return withIncoming(c.req.raw.headers, () => answerFast(open, call, sessionId));
       open.fast.cancel(parsedBody);
     }
     return withIncoming(c.req.raw.headers, () =>
