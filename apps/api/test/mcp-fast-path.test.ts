@@ -116,11 +116,16 @@ const HTTP_HEADERS = {
 };
 
 /** POSTs `text` in the session: the status, the media type and each JSON-RPC message of the answer, normalised. */
-async function postHttp(side: HttpSide, text: string): Promise<{ status: number; type: string | null; messages: unknown[] }> {
+async function postHttp(
+  side: HttpSide,
+  text: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; type: string | null; messages: unknown[] }> {
   const res = await fetch(side.url, {
     method: 'POST',
     headers: {
       ...HTTP_HEADERS,
+      ...headers,
       authorization: `Bearer ${agentKey(s, 'support-bot')}`,
       'mcp-session-id': side.session,
       'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
@@ -343,6 +348,16 @@ describe('the fast path of a tools/call', () => {
     expect(fastTaken).toBeGreaterThan(50);
     expect(forwarded).toBeGreaterThan(10);
   }, 120_000);
+
+  it('never hands a call at /mcp the arguments of one whose headers the SDK refused', async () => {
+    for (const side of httpSides) {
+      const call = (args: string) => `{"jsonrpc":"2.0","id":"stale","method":"tools/call","params":{"name":"read_order"${args}}}`;
+      const recorded = recordedCalls(record).length;
+      expect((await postHttp(side, call(',"arguments":{"id":"OLD"}'), { accept: 'application/json' })).status).toBe(406);
+      expect((await postHttp(side, call(''))).status).toBe(200);
+      expect(recordedCalls(record).slice(recorded)).toEqual([{ tool: 'read', arguments: {} }]);
+    }
+  });
 
   it('answers generated messages at /mcp as the SDK does, with the same upstream traffic', async () => {
     let fastTaken = 0;

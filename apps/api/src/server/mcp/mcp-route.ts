@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import { isInitializeRequest, type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { type Context, Hono } from 'hono';
 import { keyAuthentication } from '../auth.ts';
@@ -58,16 +59,17 @@ interface McpSession {
 const HEADERS_ALONE_AFTER_MS = 1000;
 
 /**
- * Whether a request carries the headers the SDK's transport takes without a word (it refuses the others: 406,
- * 415, 400 for an unknown protocol version), so the fast path may answer it; any other goes the SDK's way.
+ * Whether the SDK's transport takes a POST of a session by its headers (it refuses the others: 406, 415, 400 for an
+ * unknown protocol version): only then may the fast path answer it, and are its calls' arguments kept for the
+ * session (a refused call's, kept, would be taken by a later call of its id).
  */
-function plainHeaders(c: Context): boolean {
+function sdkTakesHeaders(c: Context): boolean {
   const accept = c.req.header('accept');
   const version = c.req.header('mcp-protocol-version');
   return (
     accept?.includes('application/json') === true &&
     accept.includes('text/event-stream') &&
-    c.req.header('content-type') === 'application/json' &&
+    isJsonContentType(c.req.header('content-type')) &&
     (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version))
   );
 }
@@ -257,7 +259,7 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
       }
       session.lastUsed = Date.now();
     }
-    const exact = session ? session.exact : new ExactArguments();
+    const exact = session && sdkTakesHeaders(c) ? session.exact : new ExactArguments();
     let parsedBody: unknown;
     if (c.req.method === 'POST') {
       const text = await c.req.text();
@@ -304,7 +306,7 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
       const fast =
         options.fastCalls !== false &&
         sessionId !== undefined &&
-        plainHeaders(c) &&
+        sdkTakesHeaders(c) &&
         !open.gateway.server.getClientCapabilities()?.elicitation;
       // Its exact arguments are taken now, in the order read (fastCallOf), never by another call of its id.
       const call = fast ? fastCallOf(parsedBody, exact) : undefined;
