@@ -86,8 +86,8 @@ afterAll(async () => {
 });
 
 /** A server over the test's context whose /mcp takes the fast path or not, and a session opened on it. */
-async function openHttpSide(fastCalls: boolean): Promise<HttpSide> {
-  const app = createApp({ ctx: s.ctx, mcp: { approvalWaitMs: 30, upstreamTimeoutMs: 10_000, fastCalls } });
+async function openHttpSide(fastCalls: boolean, approvalWaitMs = 30): Promise<HttpSide> {
+  const app = createApp({ ctx: s.ctx, mcp: { approvalWaitMs, upstreamTimeoutMs: 10_000, fastCalls } });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const started = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(started));
   });
@@ -358,6 +358,32 @@ describe('the fast path of a tools/call', () => {
       expect(recordedCalls(record).slice(recorded)).toEqual([{ tool: 'read', arguments: {} }]);
     }
   });
+
+  it('sends a held call’s event-stream headers after a second, and its answer when it comes', async () => {
+    const side = await openHttpSide(true, 2500);
+    try {
+      const started = Date.now();
+      const res = await fetch(side.url, {
+        method: 'POST',
+        headers: {
+          ...HTTP_HEADERS,
+          authorization: `Bearer ${agentKey(s, 'support-bot')}`,
+          'mcp-session-id': side.session,
+        },
+        body: '{"jsonrpc":"2.0","id":"held","method":"tools/call","params":{"name":"issue_refund","arguments":{"amount":"900","order":"H-1"}}}',
+      });
+      const headersAfter = Date.now() - started;
+      expect([res.status, res.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+      const body = await res.text();
+      // Headers at the second, as the SDK's would come at once; the answer once the approval wait ends.
+      expect(headersAfter).toBeGreaterThanOrEqual(900);
+      expect(headersAfter).toBeLessThan(2400);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2400);
+      expect(body).toContain('APPROVAL_WAIT_ENDED');
+    } finally {
+      await side.close();
+    }
+  }, 20_000);
 
   it('answers generated messages at /mcp as the SDK does, with the same upstream traffic', async () => {
     let fastTaken = 0;

@@ -92,25 +92,27 @@ async function answerFast(session: McpSession, call: FastCall, sessionId: string
     'X-Accel-Buffering': 'no',
     'mcp-session-id': sessionId,
   };
+  const replied = new Promise<JSONRPCMessage | undefined>((resolve) => session.fast.start(call, resolve));
   let timer: NodeJS.Timeout | undefined;
-  let late: ((message: JSONRPCMessage | undefined) => void) | undefined;
-  const early = new Promise<{ message: JSONRPCMessage | undefined } | undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), HEADERS_ALONE_AFTER_MS);
-    session.fast.start(call, (message) => {
-      clearTimeout(timer);
-      if (late) late(message);
-      else resolve({ message });
-    });
-  });
-  const answered = await early;
-  if (answered) return new Response(answered.message ? sseEvent(answered.message) : '', { status: 200, headers });
+  const early = await Promise.race([
+    replied.then((message) => ({ message })),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), HEADERS_ALONE_AFTER_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (early) return new Response(early.message ? sseEvent(early.message) : '', { status: 200, headers });
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      late = (message) => {
-        if (message) controller.enqueue(encoder.encode(sseEvent(message)));
-        controller.close();
-      };
+      void replied.then((message) => {
+        try {
+          if (message) controller.enqueue(encoder.encode(sseEvent(message)));
+          controller.close();
+        } catch {
+          // The client went away (the stream was cancelled): there is no one to answer, as with the SDK's stream.
+        }
+      });
     },
   });
   return new Response(body, { status: 200, headers });
