@@ -14,8 +14,8 @@ import { createApp } from '../src/server/app.ts';
 import { ExactArguments, ExactStdioTransport, readExactMessage } from '../src/server/mcp/exact-stdio-transport.ts';
 import { FastCalls, fastCallOf } from '../src/server/mcp/fast-call.ts';
 import { createGateway } from '../src/server/mcp/gateway.ts';
-import { mapUpstreams, recordedCalls, recordingUpstream } from './mcp-fixture.ts';
-import { agentKey, okJson, postEdit, startServer, type TestServer } from './server-harness.ts';
+import { mapUpstreams, recordedCalls, recordingUpstream, requireConfirmation } from './mcp-fixture.ts';
+import { agentKey, startServer, type TestServer } from './server-harness.ts';
 
 interface Side {
   name: string;
@@ -88,9 +88,7 @@ beforeAll(async () => {
   const recorder = recordingUpstream(s, 'recorded-fast-path.jsonl');
   record = recorder.record;
   // search_orders asks for a person's confirmation, so a confirmed call (`_meta`) is forwarded and another is not.
-  const sheet = (await s.call('GET', '/v1/documents/sheets%2Fsupport.rules.yaml', { key: s.key('owner') })).json.text as string;
-  const confirming = `${sheet}  - action: search_orders\n    requires_confirmation: true\n`;
-  await okJson(postEdit(s, 'sheets/support.rules.yaml', s.key('owner'), { content: confirming, reason: 'confirm reads' }), 201);
+  await requireConfirmation(s, 'search_orders');
   await mapUpstreams(s, [recorder.upstream], {
     read_order: { server: 'recorder', tool: 'read' },
     issue_refund: { server: 'recorder', tool: 'refund' },
