@@ -34,6 +34,7 @@ const NOT_ON_POSTGRES = [
   'mcp-pinning.test.ts',
   'mcp-serve-options.test.ts',
   'mcp-stdio.test.ts',
+  'mcp-stdio-confirm.test.ts',
   'mcp-upstream-replies.test.ts',
   'mcp-upstream-timeouts.test.ts',
   // Picks its stores itself (startSqliteServer, startPostgresServer).

@@ -5,7 +5,7 @@ import { measureMcpPaths } from './mcp.bench.ts';
 
 describe('measureMcpPaths', () => {
   it('times a few allowed calls on each path, the gateways answering as the upstream does', async () => {
-    const { paths, notes } = await measureMcpPaths({ calls: 5, warmup: 1, rounds: 1, boundMs: 60_000 });
+    const { paths, sessions, notes } = await measureMcpPaths({ calls: 5, warmup: 1, rounds: 1, boundMs: 60_000, sessionCalls: 3 });
     expect(paths.map((p) => p.name)).toEqual([
       'direct: Client -> upstream (stdio)',
       'tollgate mcp (stdio) -> upstream',
@@ -16,6 +16,8 @@ describe('measureMcpPaths', () => {
       expect(p.ms.every((ms) => Number.isFinite(ms) && ms > 0)).toBe(true);
       expect(p.answer).toBe('done read {"id":"o-4"}');
     }
+    // The long session: each path on connections of its own, the same answers.
+    expect(sessions.map((p) => [p.name, p.ms.length, p.answer])).toEqual(paths.map((p) => [p.name, 3, 'done read {"id":"o-2"}']));
     expect(notes).toEqual([]);
   }, 60_000);
 });

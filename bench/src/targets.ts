@@ -79,6 +79,23 @@ const TARGETS: Target[] = [
     at: 'most',
     limit: 5,
   },
+  // The MCP gateway (docs/performance.md, "The mcp suite"): what each adds to the direct call, in one run.
+  ...(
+    [
+      ['tollgate mcp (stdio)', 'tollgate mcp (stdio) -> upstream', 0.3, 1],
+      ['/mcp (HTTP)', 'tollgate serve /mcp (HTTP) -> upstream', 1, 3],
+    ] as const
+  ).flatMap(([label, path, p50, p99]): Target[] => [
+    { target: `${label} adds ≤ ${p50} ms at p50`, figure: `mcp added p50: ${path}`, stat: 'median', at: 'most', limit: p50 },
+    { target: `${label} adds ≤ ${p99} ms at p99`, figure: `mcp added p99: ${path}`, stat: 'median', at: 'most', limit: p99 },
+    {
+      target: `${label}: a 10,000-call session's last 100 calls cost ≤ 1.25× its first 100 (p50)`,
+      figure: `mcp long session, last 100 / first 100 calls (p50): ${path}`,
+      stat: 'median',
+      at: 'most',
+      limit: 1.25,
+    },
+  ]),
   { target: 'console initial JS ≤ 200 KB gzip', figure: (n) => n.startsWith('console initial JS'), stat: 'median', at: 'most', limit: 200 },
   {
     target: 'keystroke to marker (200-rule sheet) ≤ 50 ms',

@@ -113,8 +113,10 @@ describe('the decision log reads by index', () => {
 
   it("reads a session's history", () => {
     expectIndexed(planOf(SESSION_HISTORY_SQL, ['agent-1', 's-7']), 'decisions_by_session');
-    // The gate reads only what was written since it last asked, by the same index.
-    expectIndexed(planOf(SESSION_HISTORY_SINCE_SQL, ['agent-1', 's-7', 9000]), 'decisions_by_session');
+    // The gate reads only what was written since it last asked: a seek past the rowid, not a walk over the session.
+    const since = planOf(SESSION_HISTORY_SINCE_SQL, ['agent-1', 's-7', 9000]);
+    expectIndexed(since, 'decisions_by_session_row');
+    expect(since).toContain('rowid>?');
     // And it is the history: allowed calls of that agent and session, oldest first.
     const history = sessionHistory(db, 'agent-1', 's-1');
     expect(history.length).toBeGreaterThan(0);

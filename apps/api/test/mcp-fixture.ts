@@ -101,6 +101,13 @@ export async function pinUpstreamTools(s: TestServer<AppContext>, catalogue = 'c
   return authorized;
 }
 
+/** Adds a rule to support-bot's sheet, as the owner: the catalogue tool `tool` asks for a person's confirmation. */
+export async function requireConfirmation(s: TestServer<AppContext>, tool: string): Promise<void> {
+  const sheet = (await s.call('GET', '/v1/documents/sheets%2Fsupport.rules.yaml', { key: s.key('owner') })).json.text as string;
+  const confirming = `${sheet}  - action: ${tool}\n    requires_confirmation: true\n`;
+  await okJson(postEdit(s, 'sheets/support.rules.yaml', s.key('owner'), { content: confirming, reason: `confirm ${tool}` }), 201);
+}
+
 /** The calls a recording upstream received, in order (none when it never started). */
 export function recordedCalls(file: string): { tool: string; arguments: Record<string, unknown> }[] {
   if (!existsSync(file)) return [];

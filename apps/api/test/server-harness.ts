@@ -372,6 +372,8 @@ export interface SpawnOptions {
   demo?: boolean;
   /** Added to the child's environment (TOLLGATE_GATEWAY_HEARTBEAT_MS, say). */
   env?: Record<string, string>;
+  /** Node's own options before the bin (`--cpu-prof`, which NODE_OPTIONS does not take). */
+  nodeArgs?: readonly string[];
 }
 
 /**
@@ -389,7 +391,17 @@ export function spawnServer(
   ];
   const child = spawn(
     process.execPath,
-    [join(REPO_ROOT, 'apps/api/bin/tollgate.cjs'), 'serve', '--data', dataDir, ...flags, '--port', '0', ...args],
+    [
+      ...(options.nodeArgs ?? []),
+      join(REPO_ROOT, 'apps/api/bin/tollgate.cjs'),
+      'serve',
+      '--data',
+      dataDir,
+      ...flags,
+      '--port',
+      '0',
+      ...args,
+    ],
     {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

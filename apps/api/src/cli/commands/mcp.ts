@@ -1,6 +1,7 @@
 // tollgate mcp: the MCP gateway over stdio for one agent (docs/mcp.md). The agent's key comes from the
 // environment (TOLLGATE_AGENT_KEY), never the command line, and must belong to --agent; stdout carries MCP only.
 import { ExactArguments, ExactStdioTransport } from '../../server/mcp/exact-stdio-transport.ts';
+import { FastCalls } from '../../server/mcp/fast-call.ts';
 import { createGateway } from '../../server/mcp/gateway.ts';
 import { heartbeatFromEnvironment } from '../../server/state/nodes/model.ts';
 import { CliError, type CliIo } from '../io.ts';
@@ -38,6 +39,8 @@ export async function mcp(options: ParsedOptions, io: CliIo): Promise<number> {
   const exact = new ExactArguments();
   const gateway = createGateway(ctx, agent, { approvalWaitMs, upstreamTimeoutMs, exact });
   const transport = new ExactStdioTransport(exact);
+  // A plain tools/call is answered without the SDK's Protocol; every other message goes through it (fast-call.ts).
+  transport.fast = new FastCalls({ answer: gateway.answerCall, server: gateway.server });
   io.stderr.write(`tollgate mcp: serving ${agent} over stdio (${where})\n`);
   return new Promise((done) => {
     let stopping = false;

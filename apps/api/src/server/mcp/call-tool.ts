@@ -49,10 +49,15 @@ export interface CallScope {
  * @example
  * server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(scope, request.params, extra));
  */
-export async function callTool(scope: CallScope, params: CallToolRequest['params'], extra: CallExtra): Promise<CallToolResult> {
+export async function callTool(
+  scope: CallScope,
+  params: CallToolRequest['params'],
+  extra: CallExtra,
+  taken?: { value: unknown },
+): Promise<CallToolResult> {
   const { ctx, agent } = scope;
   const name = params.name;
-  const read = readArguments(scope.exact, params, extra);
+  const read = readArguments(scope.exact, params, extra, taken);
   if ('refused' in read) return read.refused;
   const found = await findTool(scope.offered, name);
   if ('refused' in found) return found.refused;
@@ -83,15 +88,17 @@ export async function callTool(scope: CallScope, params: CallToolRequest['params
 // Reading the call.
 
 /**
- * The arguments the gate decides on: as the exact reader read them when there is one (a call it did not read is
- * refused), else the SDK's; and the plain copy the upstream gets, never another reading of them.
+ * The arguments the gate decides on: as the exact reader read them when there is one (taken already by the fast
+ * path, else by the request's id; a call it did not read is refused), else the SDK's; and the plain copy the
+ * upstream gets, never another reading of them.
  */
 function readArguments(
   exact: ExactArguments | undefined,
   params: CallToolRequest['params'],
   extra: CallExtra,
+  taken: { value: unknown } | undefined,
 ): Refused | { exact: Record<string, unknown>; sent: Record<string, unknown> } {
-  const kept = exact?.take(extra.requestId);
+  const kept = taken ?? exact?.take(extra.requestId);
   if (exact && kept === undefined)
     return { refused: errorResult('INVALID_BODY', 'the arguments of this call were not read; send it again') };
   const value = kept ? (kept.value ?? {}) : (params.arguments ?? {});

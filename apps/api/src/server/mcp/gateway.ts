@@ -3,12 +3,22 @@
 // decided by decideAgentCall, the gate route's own function, then confirmed, held, claimed, forwarded or refused.
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '../context.ts';
 import { type CallScope, callTool } from './call-tool.ts';
 import type { ExactArguments } from './exact-stdio-transport.ts';
 import { type GatewayUpstreams, type Listing, mappedTools, offerTools } from './list-tools.ts';
 import { upstreamPoolOf } from './upstream-pool.ts';
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export interface GatewayOptions {
   /** How long a held call waits for a person before it ends with APPROVAL_WAIT_ENDED. */
@@ -49,17 +59,20 @@ export function createGateway(ctx: AppContext, agent: string, options: GatewayOp
     clientCapabilities: () => server.getClientCapabilities(),
   };
   let callsInProgress = 0;
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const answerCall = async (params: CallToolRequest['params'], extra: CallExtra, exact?: { value: unknown }): Promise<CallToolResult> => {
     callsInProgress++;
     try {
-      return await callTool(scope, request.params, extra);
+      return await callTool(scope, params, extra, exact);
     } finally {
       callsInProgress--;
     }
-  });
+  };
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => answerCall(request.params, extra));
 
   return {
     server,
+    /** A tools/call's answer, as the SDK's handler gives it: the fast path's (fast-call.ts), with the exact arguments it took. */
+    answerCall,
     /** How many tools/call requests are being answered now (a held call waits in one). */
     get callsInProgress(): number {
       return callsInProgress;

@@ -5,14 +5,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { Hono } from 'hono';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { isInitializeRequest, type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { type Context, Hono } from 'hono';
 import { keyAuthentication } from '../auth.ts';
 import { bodyLimit, MAX_REQUEST_BODY_BYTES } from '../body-limit.ts';
 import type { AppContext } from '../context.ts';
 import { type Identity, isTollgateKey } from '../identity/identity.ts';
 import { withIncoming } from '../observability/tracing.ts';
 import { ExactArguments, readExactMessage } from './exact-stdio-transport.ts';
+import { type FastCall, FastCalls, fastCallOf } from './fast-call.ts';
 import { createGateway } from './gateway.ts';
 import { type RequestId, requestIdOf } from './request-id.ts';
 
@@ -32,6 +34,11 @@ export interface McpRouteOptions {
   sessionIdleMs?: number;
   /** Tokens from OpenID Connect issuers beside agents' keys (identity/; docs/mcp.md, "Authorization"). */
   identity?: Identity;
+  /**
+   * Whether a plain tools/call skips the SDK's transport and Protocol (fast-call.ts); true unless false, which
+   * sends every message the SDK's way (the differential test's other side, apps/api/test/mcp-fast-path.test.ts).
+   */
+  fastCalls?: boolean;
 }
 
 /** One MCP session: its transport and gateway, the key that opened it (by digest), and when it was last used. */
@@ -39,8 +46,76 @@ interface McpSession {
   transport: WebStandardStreamableHTTPServerTransport;
   gateway: ReturnType<typeof createGateway>;
   exact: ExactArguments;
+  /** The plain tools/calls answered without the SDK's transport and Protocol (fast-call.ts). */
+  fast: FastCalls;
   keyDigest: string;
   lastUsed: number;
+}
+
+/**
+ * How long a fast call's answer is awaited before its event stream's headers are sent alone, as the SDK sends them
+ * at once: a call answered sooner (every call not held for a person) goes out as headers and event in one write.
+ */
+const HEADERS_ALONE_AFTER_MS = 1000;
+
+/**
+ * Whether the SDK's transport takes a POST of a session by its headers (it refuses the others: 406, 415, 400 for an
+ * unknown protocol version): only then may the fast path answer it, and are its calls' arguments kept for the
+ * session (a refused call's, kept, would be taken by a later call of its id).
+ */
+function sdkTakesHeaders(c: Context): boolean {
+  const accept = c.req.header('accept');
+  const version = c.req.header('mcp-protocol-version');
+  return (
+    accept?.includes('application/json') === true &&
+    accept.includes('text/event-stream') &&
+    isJsonContentType(c.req.header('content-type')) &&
+    (version === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+  );
+}
+
+/** One server-sent event as the SDK's transport writes it (no event id: no event store, docs/mcp.md "Sessions"). */
+function sseEvent(message: JSONRPCMessage): string {
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+/**
+ * A fast call's answer: the event stream the SDK's transport would give (its headers, one event), written at once
+ * when the call is answered within HEADERS_ALONE_AFTER_MS, else streamed so a held call's client has its headers.
+ * A cancelled call's stream ends with no event.
+ */
+async function answerFast(session: McpSession, call: FastCall, sessionId: string): Promise<Response> {
+  const headers = {
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+    'mcp-session-id': sessionId,
+  };
+  const replied = new Promise<JSONRPCMessage | undefined>((resolve) => session.fast.start(call, resolve));
+  let timer: NodeJS.Timeout | undefined;
+  const early = await Promise.race([
+    replied.then((message) => ({ message })),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), HEADERS_ALONE_AFTER_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (early) return new Response(early.message ? sseEvent(early.message) : '', { status: 200, headers });
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      void replied.then((message) => {
+        try {
+          if (message) controller.enqueue(encoder.encode(sseEvent(message)));
+          controller.close();
+        } catch {
+          // The client went away (the stream was cancelled): there is no one to answer, as with the SDK's stream.
+        }
+      });
+    },
+  });
+  return new Response(body, { status: 200, headers });
 }
 
 /** A JSON-RPC error as the whole answer: with the request's id when its body was read, else null (JSON-RPC 2.0). */
@@ -123,13 +198,15 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
     });
     // Whatever ends it (DELETE, idle, a server stopping), a closed session leaves the map.
     transport.onclose = () => {
+      session.fast.closeAll();
       sessions.delete(id);
       if (sessions.size === 0) {
         clearInterval(sweeper);
         sweeper = undefined;
       }
     };
-    const session: McpSession = { transport, gateway, exact, keyDigest, lastUsed: Date.now() };
+    const fast = new FastCalls({ answer: gateway.answerCall, server: gateway.server });
+    const session: McpSession = { transport, gateway, exact, fast, keyDigest, lastUsed: Date.now() };
     return session;
   }
 
@@ -184,7 +261,7 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
       }
       session.lastUsed = Date.now();
     }
-    const exact = session ? session.exact : new ExactArguments();
+    const exact = session && sdkTakesHeaders(c) ? session.exact : new ExactArguments();
     let parsedBody: unknown;
     if (c.req.method === 'POST') {
       const text = await c.req.text();
@@ -225,6 +302,19 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
     }
     // A tools/call's spans continue the /mcp request's `traceparent` (observability/tracing.ts).
     const open = session;
+    if (parsedBody !== undefined) {
+      // A plain tools/call of a client that cannot be asked (no elicitation: nothing but the answer goes on its
+      // stream) skips the SDK's transport and Protocol; a cancellation reaches the fast calls as the SDK's.
+      const fast =
+        options.fastCalls !== false &&
+        sessionId !== undefined &&
+        sdkTakesHeaders(c) &&
+        !open.gateway.server.getClientCapabilities()?.elicitation;
+      // Its exact arguments are taken now, in the order read (fastCallOf), never by another call of its id.
+      const call = fast ? fastCallOf(parsedBody, exact) : undefined;
+      if (call && sessionId !== undefined) return withIncoming(c.req.raw.headers, () => answerFast(open, call, sessionId));
+      open.fast.cancel(parsedBody);
+    }
     return withIncoming(c.req.raw.headers, () =>
       open.transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody }),
     );

@@ -6,6 +6,7 @@ export class SharedAttempt<T> {
   private readonly controller = new AbortController();
   private waiting = 0;
   private settled = false;
+  private fulfilled = false;
   readonly promise: Promise<T>;
   /** What it gave, once it gave it. */
   value: T | undefined;
@@ -15,6 +16,7 @@ export class SharedAttempt<T> {
     this.promise.then(
       (value) => {
         this.settled = true;
+        this.fulfilled = true;
         this.value = value;
       },
       () => {
@@ -30,6 +32,9 @@ export class SharedAttempt<T> {
 
   /** The result, or `onTimeout()` once `timeoutMs` passed (or `signal`'s reason once it aborted) first. */
   wait(timeoutMs: number, onTimeout: () => Error, signal?: AbortSignal): Promise<T> {
+    // Done already (a connection made, a listing held): nothing to wait for, so no timer nor listener, which
+    // every call of the gateway would otherwise set twice and clear.
+    if (this.fulfilled) return Promise.resolve(this.value as T);
     this.waiting++;
     return new Promise<T>((resolve, reject) => {
       let left = false;

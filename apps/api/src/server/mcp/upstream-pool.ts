@@ -194,7 +194,7 @@ export interface PoolOptions {
   env?: NodeJS.ProcessEnv | undefined;
 }
 
-const pools = new WeakMap<AppContext, { sequence: number; pool: UpstreamPool }>();
+const pools = new WeakMap<AppContext, { sequence: number; generation: number; pool: UpstreamPool }>();
 
 /**
  * The data folder's pool of upstream connections for the running upstreams document, shared by every gateway
@@ -203,12 +203,23 @@ const pools = new WeakMap<AppContext, { sequence: number; pool: UpstreamPool }>(
  * (state/tools/), so a changed definition is seen whoever asked.
  */
 export async function upstreamPoolOf(ctx: AppContext, options: PoolOptions = {}): Promise<UpstreamPool> {
+  // Every call asks twice (its listing, its forward): while no document was written, the pool stands, as the
+  // gate's loaded agents do (load-agent.ts); reading the store's index and version costs about 0.1 ms a time
+  // (docs/performance.md, "The mcp suite"). The generation is taken before the read, so a write meanwhile is
+  // read on the next ask.
+  await ctx.documentsFresh?.();
+  const generation = ctx.documentChanges.generation;
+  const held = pools.get(ctx);
+  if (held?.generation === generation) return held.pool;
   const doc = await ctx.store.get(UPSTREAMS_ID);
   const sequence = doc?.sequence ?? 0;
-  const held = pools.get(ctx);
-  if (held?.sequence === sequence) return held.pool;
+  const current = pools.get(ctx);
+  if (current?.sequence === sequence) {
+    current.generation = generation;
+    return current.pool;
+  }
   const read = doc ? readUpstreams(doc.text) : undefined;
-  void held?.pool.close();
+  void current?.pool.close();
   const pool = new UpstreamPool(read?.ok ? read.upstreams.servers : [], options.env);
   pool.onListed = (server, tools) =>
     // A listing not recorded now is recorded by the next; until then a changed definition is not offered anyway.
@@ -216,8 +227,8 @@ export async function upstreamPoolOf(ctx: AppContext, options: PoolOptions = {})
   pool.onChanged = (server) => {
     for (const listener of changeListeners(ctx)) listener(server);
   };
-  if (!held) ctx.events.onClose(() => void pools.get(ctx)?.pool.close());
-  pools.set(ctx, { sequence, pool });
+  if (!current) ctx.events.onClose(() => void pools.get(ctx)?.pool.close());
+  pools.set(ctx, { sequence, generation, pool });
   return pool;
 }
 

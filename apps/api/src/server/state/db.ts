@@ -315,6 +315,10 @@ export const MIGRATIONS: readonly string[] = [
   // Trials scoped and bounded (docs/review.md, "Trials on live calls"): every differing call is kept, now with its
   // arguments' digest (never the values); rows kept before have none.
   `ALTER TABLE trial_differences ADD COLUMN arguments_digest TEXT;`,
+  // A session's rows written since the last read (decisions/sqlite.ts, SESSION_HISTORY_SINCE_SQL) by a seek on
+  // (agent, session, rowid) (every index ends in the rowid): by decisions_by_session the read walked every entry
+  // of the session, 0.5 ms a call at 10,000 calls, so a long MCP session slowed as it grew.
+  `CREATE INDEX decisions_by_session_row ON decisions (agent, session) WHERE session IS NOT NULL;`,
 ];
 
 /**

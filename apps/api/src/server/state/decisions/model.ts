@@ -144,7 +144,8 @@ export function inSessionHistory(row: DecisionRow, agent: string, session: strin
 
 /**
  * The statement reading a session's history written after a rowid (parameters: agent, session, rowid), by the
- * index on (agent, session, created_at): its entries carry the rowid, so only the new rows are read.
+ * index on (agent, session, created_at): its entries carry the rowid, so only the new rows are read. (SQLite
+ * reads them by an index of its own, decisions/sqlite.ts.)
  */
 export function sessionSinceSql(mark: Placeholder): string {
   return `SELECT rowid, call_id, tool, arguments, created_at FROM decisions WHERE agent = ${mark(1)} AND session = ${mark(2)} AND decision = 'allow' AND rowid > ${mark(3)} ORDER BY created_at, rowid`;
@@ -168,6 +169,9 @@ export function sessionCall(r: { tool: string; arguments: string | null }): Sess
 export interface HeldSession {
   calls: { call_id: string; created_at: string; call: SessionCall }[];
   rowid: number;
+  /** `calls`' calls and call ids, kept beside them so a call's history costs no walk over the session. */
+  history: SessionCall[];
+  ids: Set<string>;
 }
 
 /** At most this many sessions' histories are kept; the one least recently asked for goes first. */
@@ -185,7 +189,7 @@ export class SessionHistories {
   /** The session's history as held (empty at first), now the most recently asked for. */
   take(agent: string, session: string): HeldSession {
     const key = JSON.stringify([agent, session]);
-    const held = this.byKey.get(key) ?? { calls: [], rowid: 0 };
+    const held = this.byKey.get(key) ?? { calls: [], rowid: 0, history: [], ids: new Set<string>() };
     this.byKey.delete(key);
     this.byKey.set(key, held);
     if (this.byKey.size > MAX_SESSIONS) this.byKey.delete(this.byKey.keys().next().value as string);
@@ -210,17 +214,16 @@ export function addRead(held: HeldSession, rows: readonly SessionRow[]): void {
     let at = held.calls.length;
     while (at > 0 && (held.calls[at - 1] as { created_at: string }).created_at > r.created_at) at--;
     held.calls.splice(at, 0, entry);
+    held.history.splice(at, 0, entry.call);
+    held.ids.add(r.call_id);
   }
 }
 
 /** The history: the calls written, then the session's calls still queued that are not written yet, in order. */
-export function withQueued(written: HeldSession['calls'], queued: readonly DecisionRow[], agent: string, session: string): SessionCall[] {
-  const history = written.map((w) => w.call);
-  const mine = queued.filter((r) => inSessionHistory(r, agent, session));
-  if (mine.length > 0) {
-    // A queued row the writer has already written is in the table; the rest follow, in order.
-    const seen = new Set(written.map((w) => w.call_id));
-    for (const r of mine) if (!seen.has(r.call_id)) history.push(sessionCall(r));
-  }
-  return history;
+export function withQueued(held: HeldSession, queued: readonly DecisionRow[], agent: string, session: string): SessionCall[] {
+  // A queued row the writer has already written is in the table; the rest follow, in order. Only the queue is
+  // walked: a long session's history is copied (a memory copy) only when some of its calls are still queued.
+  const unwritten: SessionCall[] = [];
+  for (const r of queued) if (inSessionHistory(r, agent, session) && !held.ids.has(r.call_id)) unwritten.push(sessionCall(r));
+  return held.history.concat(unwritten);
 }
