@@ -16,7 +16,7 @@ import { ApiError } from '../errors.ts';
 import { claimHeldCall } from '../gate/claim-held-call.ts';
 import { type CallAnswer, decideAgentCall } from '../gate/decide-agent-call.ts';
 import { askToConfirm, CONFIRMED_META, confirmCall, type Decided } from './confirm-call.ts';
-import type { ExactArguments } from './exact-stdio-transport.ts';
+import type { ExactArguments } from './exact-arguments.ts';
 import { forwardCall } from './forward-call.ts';
 import { type GatewayUpstreams, type Mapped, type MappedTool, NOTHING_MAPPED } from './list-tools.ts';
 import { plainJson } from './plain-json.ts';

@@ -15,7 +15,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { CONFIRMED_META } from './confirm-call.ts';
-import type { ExactArguments } from './exact-stdio-transport.ts';
+import type { ExactArguments } from './exact-arguments.ts';
 
 /** A tools/call the fast path answers: its id and params as the SDK's handler would get them, and its exact arguments. */
 export interface FastCall {

@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AppContext } from '../context.ts';
 import { type CallScope, callTool } from './call-tool.ts';
-import type { ExactArguments } from './exact-stdio-transport.ts';
+import type { ExactArguments } from './exact-arguments.ts';
 import { type GatewayUpstreams, type Listing, mappedTools, offerTools } from './list-tools.ts';
 import { upstreamPoolOf } from './upstream-pool.ts';
 
