@@ -138,7 +138,7 @@ test('a reviewer reads the waiting candidate against the running version', async
     await expect(page.locator('.monaco-diff-editor')).not.toHaveClass(/side-by-side/);
     await expect.poll(() => editorNames(page)).toEqual([`Version ${running}`, `Version ${candidate}`]);
     // Monaco takes two window resizes within 200 ms of each other for one dragged resize, and keeps a diff dragged
-    // from narrow to wide inline until it is reset (monaco-editor's diffEditorWidget.js, smoothResizeScheduler):
+    // from narrow to wide inline until it is reset (docs/console.md, "Reviewing a change"):
     // the window is widened again as a separate resize, as a person would.
     await page.waitForTimeout(400);
     await page.setViewportSize({ width: 1280, height: 1000 });

@@ -106,7 +106,7 @@ export class FastCalls {
         (result) => reply(controller.signal.aborted ? undefined : ({ result, jsonrpc: '2.0', id } as JSONRPCMessage)),
         (error: { code?: unknown; message?: string; data?: unknown }) => {
           if (controller.signal.aborted) return reply(undefined);
-          // The SDK's own answer to a handler that throws (shared/protocol.js, _onrequest).
+          // The SDK's own answer to a handler that throws (as the SDK answers it; docs/mcp.md, "The fast path").
           const code = typeof error?.code === 'number' && Number.isSafeInteger(error.code) ? error.code : -32603;
           const data = error?.data !== undefined ? { data: error.data } : {};
           return reply({ jsonrpc: '2.0', id, error: { code, message: error?.message ?? 'Internal error', ...data } } as JSONRPCMessage);

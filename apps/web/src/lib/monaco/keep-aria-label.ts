@@ -7,7 +7,7 @@ type Editor = ReturnType<Monaco['editor']['create']>;
  * Puts `label()` back as the editor's aria-label whenever Monaco replaces it. The diff editor writes its two sides'
  * options again each time it switches between side by side and inline (its width crosses
  * `renderSideBySideInlineBreakpoint`), from the options that changed only, and a label it was given before is not
- * among them: both sides would be left nameless (monaco-editor 0.57, diffEditorEditors.js).
+ * among them: both sides would be left nameless.
  * Example: `const kept = keepAriaLabel(monaco, diff.getModifiedEditor(), () => 'Version 2'); ... kept.dispose()`.
  */
 export function keepAriaLabel(monaco: Monaco, editor: Editor, label: () => string): { dispose(): void } {
