@@ -35,6 +35,21 @@ export class HoldModelEdits implements EditWriter {
   }
 }
 
+/**
+ * Saves an edit as a version that does not run, its HELD_FOR_REVIEW reason saying why in `why(sequence)`; a
+ * refusal or conflict is answered as saveEdit answers it.
+ */
+export async function holdEdit(
+  store: DocumentStore,
+  edit: ProposedEdit,
+  impact: EditImpact,
+  why: (sequence: number) => string,
+): Promise<EditOutcome> {
+  const outcome = await saveEdit(store, edit, impact, false);
+  if (outcome.status !== 'saved_not_running' || !outcome.version) return outcome;
+  return { ...outcome, reasons: [problem('HELD_FOR_REVIEW', why(outcome.version.sequence), 'info')] };
+}
+
 /** Saves an edit, mapping a store refusal to an outcome: a changed running version is a Conflict. */
 export async function saveEdit(store: DocumentStore, edit: ProposedEdit, impact: EditImpact, activate: boolean): Promise<EditOutcome> {
   try {

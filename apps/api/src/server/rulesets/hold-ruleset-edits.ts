@@ -2,7 +2,7 @@
 // not run until an owner or admin activates it, whichever way it arrives (the console's editor, the API,
 // a model). Its first version is stored as usual: the set itself starts as a draft, so nothing runs it.
 import { documentKindOf } from '@tollgate/engine';
-import { type DocumentStore, type EditImpact, type EditOutcome, type EditWriter, type ProposedEdit, saveEdit } from '@tollgate/store';
+import { type DocumentStore, type EditImpact, type EditOutcome, type EditWriter, holdEdit, type ProposedEdit } from '@tollgate/store';
 
 export class HoldRulesetEdits implements EditWriter {
   constructor(
@@ -14,17 +14,11 @@ export class HoldRulesetEdits implements EditWriter {
     if (documentKindOf(edit.document) !== 'ruleset' || edit.basedOn === null || edit.basedOn === undefined) {
       return this.inner.submit(edit, impact);
     }
-    const outcome = await saveEdit(this.store, edit, impact, false);
-    if (outcome.status !== 'saved_not_running' || !outcome.version) return outcome;
-    return {
-      ...outcome,
-      reasons: [
-        {
-          code: 'HELD_FOR_REVIEW',
-          severity: 'info',
-          message: `Version ${outcome.version.sequence} of the rule set is a draft: it runs once an owner or admin activates it.`,
-        },
-      ],
-    };
+    return holdEdit(
+      this.store,
+      edit,
+      impact,
+      (sequence) => `Version ${sequence} of the rule set is a draft: it runs once an owner or admin activates it.`,
+    );
   }
 }
