@@ -92,10 +92,10 @@ Usage:
       Exit 0 whatever the decision, 1 when the document is invalid, 2 unreadable.
   tollgate policy test FILE --examples FILE [--json]
       Runs example calls. Exit 0 when every expected outcome holds, 1 otherwise.
-  tollgate policy map POLICY --tools TOOLS.json [--members FILE] [--json]
+  tollgate policy map POLICY --tools TOOLS.json [--members FILE] [--time-limit SECONDS] [--json]
       The decision of every tool: allow, require approval (by whom), deny, or the amount bands and
       argument rules it depends on. Exit 0 whatever the decisions, 1 when the document is invalid, 2 unreadable.
-  tollgate policy diff RUNNING CANDIDATE [--tools TOOLS.json] [--members FILE] [--json]
+  tollgate policy diff RUNNING CANDIDATE [--tools TOOLS.json] [--members FILE] [--time-limit SECONDS] [--json]
       Every region of calls the candidate decides differently from RUNNING, from what to what, and
       whether it widens or narrows (every class of tool without --tools). Exit codes as for map.
   tollgate policy template list [--json]

@@ -16,7 +16,7 @@ function compiledPolicy(file: string, io: CliIo): CompiledPolicy | undefined {
   return undefined;
 }
 
-/** `tollgate policy map POLICY --tools TOOLS.json [--members FILE] [--json]`: one line per tool. */
+/** `tollgate policy map POLICY --tools TOOLS.json [--members FILE] [--time-limit SECONDS] [--json]`: one line per tool. */
 export function policyMap(file: string, options: ParsedOptions, io: CliIo): number {
   const tools = loadTools(required(options.tools, 'tools')) ?? [];
   const members = loadMembers(options.members);
@@ -28,7 +28,7 @@ export function policyMap(file: string, options: ParsedOptions, io: CliIo): numb
   return EXIT_OK;
 }
 
-/** `tollgate policy diff RUNNING CANDIDATE [--tools TOOLS.json] [--members FILE] [--json]`: one line per change. */
+/** `tollgate policy diff RUNNING CANDIDATE [--tools TOOLS.json] [--members FILE] [--time-limit SECONDS] [--json]`: one line per change. */
 export function policyDiff(files: string[], options: ParsedOptions, io: CliIo): number {
   const [runningFile, candidateFile] = twoFiles(files);
   const tools = loadTools(options.tools);
