@@ -163,7 +163,8 @@ for (const backend of BACKENDS) {
         if (!ana || !bo) throw new Error('no member');
         const approval = await holdCall(f.a, [ana.id, bo.id]);
         const denied = await holdCall(f.b, [ana.id]);
-        const now = new Date();
+        // A second after both were held: a decision time equal to a held time (same millisecond) would read as "now".
+        const now = new Date(Math.max(Date.parse(approval.created_at), Date.parse(denied.created_at)) + 1000);
         expect((await decideAs(f.b, approval.id, ana, 'approved', null, now)).ok).toBe(true);
         // Refused steps write nothing: a second decision, a claim with other arguments.
         expect((await decideAs(f.a, approval.id, bo, 'denied', null, now)).ok).toBe(false);
