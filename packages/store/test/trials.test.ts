@@ -148,6 +148,37 @@ describe('PolicyTrials', () => {
     expect(await trials.start({ document: ID, sequence: 2, sampleRate: 1 })).toMatchObject({ calls: 0, running: true });
   });
 
+  it('knows a document has no trial only from a read at most a second old', async () => {
+    let clock = 0;
+    const realNow = Date.now;
+    Date.now = () => clock;
+    try {
+      const trials = new PolicyTrials(store);
+      // Never read: unknown, so a gate asks (and reads).
+      expect(trials.knownIdle(ID)).toBe(false);
+      expect(await trials.active(ID)).toBeUndefined();
+      expect(trials.knownIdle(ID)).toBe(true);
+      clock += 999;
+      expect(trials.knownIdle(ID)).toBe(true);
+      clock += 1;
+      expect(trials.knownIdle(ID)).toBe(false);
+      // A trial this process starts is known at once; one stopped is known idle at once.
+      await trials.start({ document: ID, sequence: 2, sampleRate: 1 });
+      expect(trials.knownIdle(ID)).toBe(false);
+      await trials.stop(ID);
+      expect(trials.knownIdle(ID)).toBe(true);
+      // Another process's start is seen once what was read is forgotten (or a second old).
+      await new PolicyTrials(store).start({ document: ID, sequence: 2, sampleRate: 1 });
+      expect(trials.knownIdle(ID)).toBe(true);
+      trials.forget(ID);
+      expect(trials.knownIdle(ID)).toBe(false);
+      expect(await trials.active(ID)).toMatchObject({ candidate: 2 });
+      expect(trials.knownIdle(ID)).toBe(false);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
   it('counts nothing once a person activates the candidate', async () => {
     const trials = new PolicyTrials(store);
     await trials.start({ document: ID, sequence: 2, sampleRate: 1 });

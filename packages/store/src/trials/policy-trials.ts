@@ -169,6 +169,16 @@ export class PolicyTrials {
   }
 
   /**
+   * Whether the document is known, from a read at most a second old, to have no running trial: answered without a
+   * read, so a gate with no trial running pays nothing for trials (apps/api/src/server/gate/live-trials.ts). False
+   * when unknown, so the caller asks `active`, which reads.
+   */
+  knownIdle(document: string): boolean {
+    const known = this.definitions.get(document);
+    return known !== undefined && known.trial === undefined && Date.now() - known.read < DEFINITION_TTL_MS;
+  }
+
+  /**
    * Counts one call of the document's running trial, when the call is in the trial's scope (its agent, its tool,
    * before its end). On a sampled call, `candidateVerdict` answers the call with the candidate's stored version;
    * the two answers are compared and counted. Never changes the running version's answer, which the caller has

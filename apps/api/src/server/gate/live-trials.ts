@@ -36,7 +36,9 @@ export function observeTrials(
   decision: GateDecision,
   call: ObservedCall,
 ): void {
-  if (prepared.parts.policies.length === 0) return;
+  const policies = prepared.parts.policies;
+  // No turn of the event loop for a call no trial can count: every policy it used is known to have none.
+  if (policies.every((p) => ctx.trials.knownIdle(p.document))) return;
   setImmediate(() => {
     runTrials(ctx, prepared, input, decision, call).catch(() => {
       // Advisory: a store that is busy or closing leaves this call uncounted (docs/review.md).
