@@ -3,10 +3,33 @@
 // here, a no-op until a tracer provider is registered (`tollgate serve` with an OTLP endpoint,
 // cli/otlp-tracing.ts, or a test's in-memory exporter), so nothing is exported unless asked. Attributes name the
 // call (its id, agent, tool, outcome, code), never its arguments.
-import { type Attributes, type Context, context, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  type Context,
+  context,
+  INVALID_SPAN_CONTEXT,
+  ProxyTracerProvider,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
 const tracer = trace.getTracer('tollgate');
+/** The provider the API answers with until one is registered: a fresh proxy's delegate is the API's no-op. */
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+/** What `fn` is given while nothing is registered: a span that records nothing, as the no-op tracer's. */
+const UNRECORDED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/**
+ * Whether a tracer provider is registered. Until one is, a span and its context would record nothing, so the gate
+ * skips making them: a call's decision pays nothing for tracing that is off (docs/performance.md, "The api suite").
+ */
+function tracing(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NOOP_PROVIDER;
+}
 const w3c = new W3CTraceContextPropagator();
 const HEADERS = {
   // forEach rather than keys(): every workspace's lib types Headers with it (bench's has no DOM.Iterable).
@@ -28,7 +51,7 @@ export function incomingContext(headers: Headers): Context {
 
 /** Runs `fn` in the context the request's headers name (incomingContext): its spans continue the caller's trace. */
 export function withIncoming<T>(headers: Headers, fn: () => T): T {
-  return headers.has('traceparent') ? context.with(incomingContext(headers), fn) : fn();
+  return tracing() && headers.has('traceparent') ? context.with(incomingContext(headers), fn) : fn();
 }
 
 /**
@@ -44,6 +67,13 @@ export function inSpan<T>(
   fn: (span: Span) => Promise<T>,
   options: { parent?: Context; kind?: SpanKind } = {},
 ): Promise<T> {
+  if (!tracing()) {
+    try {
+      return fn(UNRECORDED);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
   const parent = options.parent ?? context.active();
   const span = tracer.startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, parent);
   return context.with(trace.setSpan(parent, span), async () => {
