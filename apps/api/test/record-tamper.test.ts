@@ -7,7 +7,7 @@ import { type ExportRange, exportRecord } from '../src/server/record/export.ts';
 import type { StateStore } from '../src/server/state/state-store.ts';
 import { runCli, workspace } from './cli-harness.ts';
 import { decideAs } from './custodial-test-keys.ts';
-import { approvalRow, BACKENDS, decisionRow, type StateFixture, titleOf } from './state-contract-backends.ts';
+import { approvalRow, BACKENDS, decisionRow, nextTurn, type StateFixture, titleOf } from './state-contract-backends.ts';
 
 interface History {
   /** Call ids in the order a's chain holds them, and b's. */
@@ -105,6 +105,30 @@ for (const backend of BACKENDS) {
         // No argument value reaches the record: the arguments' digest does.
         expect(JSON.stringify(lines)).not.toContain('"n":1');
       });
+    });
+
+    it('verifies decisions queued in one turn, more than one statement writes at once, in the order decided', async () => {
+      const f = await backend.open();
+      try {
+        // 53 in one turn and 7 in the next: the decision log writes them in batches, many rows a statement
+        // (decisions/log-writer.worker.ts), the rest one a statement.
+        const rows = Array.from({ length: 60 }, (_, i) => decisionRow({ at: at(i), decision: i % 3 === 0 ? 'deny' : 'allow' }));
+        const queued = rows.slice(0, 53).map((row) => f.a.recordDecision(row.agent, undefined, () => ({ row })));
+        await Promise.all(queued);
+        await nextTurn();
+        for (const row of rows.slice(53)) await f.a.recordDecision(row.agent, undefined, () => ({ row }));
+        await f.a.flushDecisions();
+        const { code, verdict, lines } = await exportAndVerify(f.a);
+        expect(code).toBe(0);
+        expect(verdict).toMatchObject({ verified: true, entries: 60 });
+        const decided = lines.filter((l) => l.type === 'entry' && l.kind === 'decision').map((l) => (l.body as { call_id: string }).call_id);
+        expect(decided).toEqual(rows.map((r) => r.call_id));
+        const listed = await f.a.recordedDecisions({ limit: 100 });
+        expect(listed.map((r) => r.call_id).sort()).toEqual(rows.map((r) => r.call_id).sort());
+        expect(listed.find((r) => r.call_id === rows[40]?.call_id)).toMatchObject({ decision: 'allow', created_at: rows[40]?.created_at });
+      } finally {
+        await f.close();
+      }
     });
 
     it('names a decision row edited, or deleted, at its entry', async () => {

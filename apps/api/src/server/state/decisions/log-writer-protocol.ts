@@ -27,15 +27,22 @@ export interface WriterData {
   insert: string;
   /** The statement writing one record entry from its values (record/writer.ts, entryValues). */
   insertEntry: string;
+  /** How many values a row has (model.ts, COLUMNS), and an entry (record/writer.ts, ENTRY_COLUMNS). */
+  rowWidth: number;
+  entryWidth: number;
   /** The shared state's buffer, SLOTS Int32s. */
   shared: SharedArrayBuffer;
 }
 
-/** A batch of rows, each its statement's values (model.ts, valuesOf), and their record entries, numbered in the order sent. */
+/**
+ * A batch of rows and their record entries, numbered in the order sent: each list is its statement's values one
+ * row after another (model.ts, valuesOf; record/writer.ts, entryValues), so a batch is cloned as two arrays
+ * instead of one a row.
+ */
 export interface Batch {
   seq: number;
-  rows: unknown[][];
-  entries: unknown[][];
+  rows: unknown[];
+  entries: unknown[];
 }
 
 /** To the thread: a batch to write, or close; a message with neither asks for a failed batch's retry now. */

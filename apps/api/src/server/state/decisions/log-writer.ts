@@ -26,7 +26,7 @@ export class WriterThread {
    */
   constructor(
     path: string,
-    statements: { insert: string; insertEntry: string },
+    statements: { insert: string; insertEntry: string; rowWidth: number; entryWidth: number },
     private readonly entryOf: (row: DecisionRow) => unknown[] | undefined,
     onFailure: (message: string) => void,
     onExit: () => void,
@@ -65,12 +65,14 @@ export class WriterThread {
   send(rows: DecisionRow[]): void {
     this.seq = (this.seq + 1) | 0;
     this.sent.push({ seq: this.seq, rows });
-    const entries: unknown[][] = [];
+    const values: unknown[] = [];
+    const entries: unknown[] = [];
     for (const row of rows) {
+      for (const value of valuesOf(row)) values.push(value);
       const entry = this.entryOf(row);
-      if (entry) entries.push(entry);
+      if (entry) for (const value of entry) entries.push(value);
     }
-    this.worker.postMessage({ batch: { seq: this.seq, rows: rows.map(valuesOf), entries } } satisfies ToWriter);
+    this.worker.postMessage({ batch: { seq: this.seq, rows: values, entries } } satisfies ToWriter);
   }
 
   /** The rows sent and not yet written, oldest first. */

@@ -15,17 +15,37 @@ const port: MessagePort = parentPort;
 const data = workerData as WriterData;
 const state = new Int32Array(data.shared);
 let db: Database.Database;
-let insertMany: (rows: unknown[][], entries: unknown[][]) => void;
+let insertMany: (rows: unknown[], entries: unknown[]) => void;
+
+/** Rows a statement writes at once: a statement's own cost, paid once for them (docs/performance.md, "The api suite"). */
+const CHUNK = 16;
+
+/**
+ * Writes values `width` at a time with `single` (an INSERT ending in its one VALUES tuple), CHUNK rows a statement
+ * while CHUNK are left: the same rows in the same order as one statement each.
+ */
+function inserter(single: string, width: number): (values: unknown[]) => void {
+  const one = db.prepare(single);
+  const tuple = `, (${Array.from({ length: width }, () => '?').join(', ')})`;
+  const many = db.prepare(single + tuple.repeat(CHUNK - 1));
+  return (values) => {
+    const rows = values.length / width;
+    let i = 0;
+    for (; i + CHUNK <= rows; i += CHUNK) many.run(values.slice(i * width, (i + CHUNK) * width));
+    for (; i < rows; i++) one.run(values.slice(i * width, (i + 1) * width));
+  };
+}
+
 try {
   db = new Database(data.path);
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
-  const insert = db.prepare(data.insert);
-  const insertEntry = db.prepare(data.insertEntry);
+  const insert = inserter(data.insert, data.rowWidth);
+  const insertEntry = inserter(data.insertEntry, data.entryWidth);
   // A batch's rows and their record entries commit together (record/writer.ts): no entry without its row.
-  insertMany = db.transaction((rows: unknown[][], entries: unknown[][]) => {
-    for (const row of rows) insert.run(row);
-    for (const entry of entries) insertEntry.run(entry);
+  insertMany = db.transaction((rows: unknown[], entries: unknown[]) => {
+    insert(rows);
+    insertEntry(entries);
   });
 } catch (err) {
   // Nothing can be written here: say so at once (a reader waiting must not wait out its timeout), and

@@ -80,7 +80,7 @@ export class DecisionLog {
     });
     if ((options.thread ?? true) && !db.memory) {
       try {
-        const statements = { insert: INSERT, insertEntry: INSERT_ENTRY };
+        const statements = { insert: INSERT, insertEntry: INSERT_ENTRY, rowWidth: COLUMNS.length, entryWidth: ENTRY_COLUMNS.length };
         this.writer = new WriterThread(
           options.writerPath ?? db.name,
           statements,
