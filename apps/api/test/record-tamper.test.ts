@@ -121,7 +121,9 @@ for (const backend of BACKENDS) {
         const { code, verdict, lines } = await exportAndVerify(f.a);
         expect(code).toBe(0);
         expect(verdict).toMatchObject({ verified: true, entries: 60 });
-        const decided = lines.filter((l) => l.type === 'entry' && l.kind === 'decision').map((l) => (l.body as { call_id: string }).call_id);
+        const decided = lines
+          .filter((l) => l.type === 'entry' && l.kind === 'decision')
+          .map((l) => (l.body as { call_id: string }).call_id);
         expect(decided).toEqual(rows.map((r) => r.call_id));
         const listed = await f.a.recordedDecisions({ limit: 100 });
         expect(listed.map((r) => r.call_id).sort()).toEqual(rows.map((r) => r.call_id).sort());
