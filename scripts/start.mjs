@@ -1,9 +1,10 @@
 // npm start [-- serve options]: builds the console only when apps/web/dist has no build, then serves it with the API
-// over the demo workspace in ./.tollgate-data (docs/console.md, "Layout and the build"). `npm run build` refreshes a
-// build.
+// over the demo workspace in ./.tollgate-data, or where TOLLGATE_DATA, TOLLGATE_DATABASE_URL or a flag says
+// (start-args.mjs; docs/console.md, "Layout and the build"). `npm run build` refreshes a build.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { serveArgs } from './start-args.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = fileURLToPath(new URL('../apps/web/dist/index.html', import.meta.url));
@@ -17,7 +18,7 @@ if (existsSync(built)) {
 }
 
 const cli = fileURLToPath(new URL('../apps/api/bin/tollgate.cjs', import.meta.url));
-const server = spawn(process.execPath, [cli, 'serve', '--data', './.tollgate-data', '--demo', ...process.argv.slice(2)], {
+const server = spawn(process.execPath, [cli, ...serveArgs(process.argv.slice(2), process.env)], {
   cwd: root,
   stdio: 'inherit',
 });
