@@ -134,6 +134,20 @@ describe('tollgate approvals approve|deny --key', () => {
     expect(verify(null, Buffer.from(answer.signed_content, 'utf8'), publicPemOf(file), Buffer.from(answer.signature, 'base64'))).toBe(true);
   });
 
+  it('decides a held call whose arguments hold a number kept as written (1.50), and --json prints it as written', async () => {
+    const { file } = await enrolledKey('approver');
+    const r = await s.call('POST', '/v1/agents/support-bot/calls', {
+      key: s.key('agent'),
+      raw: '{"tool": "issue_refund", "arguments": {"amount": "500", "order": "A-8", "fee": 1.50}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(r.json.decision, r.text).toBe('require_approval');
+    const run = await cliAs('approver', 'approvals', 'approve', r.json.approval.id, '--key', file, '--json');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('"fee": 1.50');
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'approved', arguments: { fee: 1.5 } });
+  });
+
   it('refuses a key file not enrolled, and another member’s, without deciding (KEY_NOT_ENROLLED, exit 1)', async () => {
     const id = await held();
     const { file: ownersFile } = await enrolledKey('owner');

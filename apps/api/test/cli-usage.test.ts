@@ -33,6 +33,9 @@ const USAGE_ERRORS: [string[], string][] = [
   [['approvals', 'key', 'create'], 'approvals key create'],
   [['approvals', 'approve', '--key', 'k.pem'], 'approvals approve'],
   [['approvals', 'deny', 'a', 'b'], 'approvals deny'],
+  [['trial', 'start', 'policies/p.policy.json', '--version', '2', '--sample-rate', '2'], 'trial start'],
+  [['trial', 'show'], 'trial show'],
+  [['trial', 'stop', 'a', 'b'], 'trial stop'],
 ];
 
 describe('usage errors', () => {

@@ -137,6 +137,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       if (command === 'approve' || command === 'deny')
         return await (await import('./commands/approvals.ts')).approvalsDecide(command, rest, values, io);
     }
+    if (group === 'trial') {
+      switch (command) {
+        case 'start':
+          return await (await import('./commands/trial.ts')).trialStart(rest, values, io);
+        case 'show':
+          return await (await import('./commands/trial.ts')).trialShow(rest, values, io);
+        case 'stop':
+          return await (await import('./commands/trial.ts')).trialStop(rest, values, io);
+      }
+    }
     if (group === 'verify' && command !== undefined && rest.length === 0) return (await import('./commands/verify.ts')).verify(command, io);
     if (group === 'audit' && command === 'export' && rest.length === 0)
       return await (await import('./commands/audit-export.ts')).auditExport(values, io);

@@ -26,6 +26,11 @@ const OPTIONS = {
   label: { type: 'string' },
   reason: { type: 'string' },
   call: { type: 'string' },
+  // trial start|show (commands/trial.ts): the share of calls sampled, the trial's bounds, every differing call.
+  'sample-rate': { type: 'string' },
+  'ends-at': { type: 'string' },
+  'max-samples': { type: 'string' },
+  differences: { type: 'boolean' },
   data: { type: 'string' },
   database: { type: 'string' },
   demo: { type: 'boolean' },

@@ -41,12 +41,14 @@ export function apiKeyOf(env: Record<string, string | undefined> = process.env):
 export interface ServerClient {
   readonly url: URL;
   get<T>(path: string): Promise<T>;
+  /** GET where the server may answer 204 No Content (nothing there, not a fault): undefined then. */
+  getIfAny<T>(path: string): Promise<T | undefined>;
   post<T>(path: string, body: unknown): Promise<T>;
 }
 
 /** A client of the server at `url` with the member's `key`. */
 export function serverClient(url: URL, key: string): ServerClient {
-  const request = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+  const request = async <T>(method: string, path: string, body?: unknown, noContent = false): Promise<T> => {
     const target = new URL(path.replace(/^\//, ''), url.href.endsWith('/') ? url : `${url.href}/`);
     let response: Response;
     let text: string;
@@ -64,6 +66,7 @@ export function serverClient(url: URL, key: string): ServerClient {
         EXIT_UNREACHABLE,
       );
     }
+    if (noContent && response.status === 204 && text === '') return undefined as T;
     const answer = parseJson(text);
     if (response.ok && answer !== undefined) return answer as T;
     const error = (answer as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
@@ -77,13 +80,22 @@ export function serverClient(url: URL, key: string): ServerClient {
       EXIT_REFUSED,
     );
   };
-  return { url, get: (path) => request('GET', path), post: (path, body) => request('POST', path, body) };
+  return {
+    url,
+    get: (path) => request('GET', path),
+    getIfAny: (path) => request('GET', path, undefined, true),
+    post: (path, body) => request('POST', path, body),
+  };
 }
 
-/** The server's answer read by the exact reader: undefined for one that is not JSON, or names a member twice. */
+/**
+ * The server's answer read by the exact reader: undefined for one that is not JSON, or names a member twice. A number
+ * it keeps as written (INEXACT_NUMBER: a rate of 0.5, an argument of 1.50) is no fault here: it stays a JsonNumber,
+ * which the CLI prints as written (json-out.ts).
+ */
 function parseJson(text: string): unknown {
   const read = readJsonText(text);
-  return read.ok && read.diagnostics.length === 0 ? read.value : undefined;
+  return read.ok && read.diagnostics.every((d) => d.code === 'INEXACT_NUMBER') ? read.value : undefined;
 }
 
 /** Why fetch failed, in a word: the system's code (ECONNREFUSED, ENOTFOUND) or the bound passing. */

@@ -147,6 +147,18 @@ Usage:
       Denies a held call with a device key. Either signs the decision's content with FILE locally and sends only the
       signature (docs/approver-keys.md). Exit 0 decided, 1 the key is not enrolled (KEY_NOT_ENROLLED), 2 unreadable
       or no TOLLGATE_API_KEY, 3 the server cannot be reached (10 s bound), 4 it refused (its code is printed).
+  tollgate trial start DOCUMENT --version N --sample-rate RATE [--agent NAME] [--tool NAME] [--ends-at ISO] [--max-samples N]
+                       [--server URL] [--json]
+      Starts a trial of the policy's stored version N beside the running one on a share RATE of live calls (a plain
+      decimal above 0 and at most 1), of one agent or tool if given, until ISO (RFC 3339) or N samples (docs/review.md).
+      As approvals: the server at --server (or TOLLGATE_SERVER; http://127.0.0.1:8787), the key in TOLLGATE_API_KEY
+      (an owner's or admin's to start or stop).
+  tollgate trial show DOCUMENT [--differences] [--server URL] [--json]
+      The policy's trial: candidate, running or why it ended, scope, counts; "no trial" (exit 0) when it has none.
+      --differences lists every differing call too, newest first, following the pages to the last.
+  tollgate trial stop DOCUMENT [--server URL] [--json]
+      Stops the trial (nothing is promoted). Exit 0 done; 2 usage or no TOLLGATE_API_KEY; 3 the server cannot be
+      reached (10 s bound); 4 it refused (its code is printed: INVALID_SAVE, NOT_FOUND, FORBIDDEN, ...).
   tollgate help
       Prints this help.
   tollgate version

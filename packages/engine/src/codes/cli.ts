@@ -26,11 +26,11 @@ export const CLI_CODES = {
   INVALID_CALL: cli('A call file is not of a call’s shape.', '`rules check`’s or `ruleset run`’s CALL.json is not of its shape (exit 2).'),
   UNREACHABLE: cli(
     'The service named with --server cannot be reached.',
-    '`rules compile --server`, `approvals key create|approve|deny`: the service cannot be reached, or (`approvals`) did not answer within 10 s (exit 3).',
+    '`rules compile --server`, `approvals key create|approve|deny`, `trial start|show|stop`: the service cannot be reached, or (`approvals`, `trial`) did not answer within 10 s (exit 3).',
   ),
   SERVICE_ERROR: cli(
     'The service named with --server answered but did not compile.',
-    '`rules compile --server`: the service answered 401, 403, 5xx or something not its API; `approvals key create|approve|deny`: it answered something not its API (exit 4).',
+    '`rules compile --server`: the service answered 401, 403, 5xx or something not its API; `approvals key create|approve|deny`, `trial start|show|stop`: it answered something not its API (exit 4).',
   ),
   STORE_DAMAGED: cli(
     'The store cannot be opened: a file of it is damaged (docs/store.md, "Faults").',
@@ -130,7 +130,7 @@ export const CLI_CODES = {
   ),
   API_KEY_MISSING: cli(
     'A command that calls a running server has no member key: TOLLGATE_API_KEY is not set.',
-    '`approvals key create|approve|deny`: TOLLGATE_API_KEY is unset or empty; the key is never a flag, since a command line shows in `ps` (exit 2).',
+    '`approvals key create|approve|deny`, `trial start|show|stop`: TOLLGATE_API_KEY is unset or empty; the key is never a flag, since a command line shows in `ps` (exit 2).',
   ),
   KEY_FILE_INVALID: cli(
     'A device key file is not an Ed25519 private key in PEM (docs/approver-keys.md).',

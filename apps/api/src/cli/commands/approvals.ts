@@ -3,6 +3,7 @@
 // gets its public half once, and then only signatures.
 import { newDeviceKey, prepareKeyFile, readDeviceKey, samePublicKey, signContent } from '../device-key-file.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
+import { jsonOut } from '../json-out.ts';
 import { one, type ParsedOptions, required } from '../options.ts';
 import { apiKeyOf, type ServerClient, serverClient, serverUrlOf } from '../server-client.ts';
 
@@ -48,7 +49,7 @@ export async function approvalsKeyCreate(options: ParsedOptions, io: CliIo): Pro
     throw err;
   }
   pending.install();
-  if (options.json) io.stdout.write(`${JSON.stringify(credential, null, 2)}\n`);
+  if (options.json) io.stdout.write(jsonOut(credential));
   else {
     io.stdout.write(
       `enrolled device key ${credential.id} (${credential.fingerprint})${credential.label ? ` "${credential.label}"` : ''}\n`,
@@ -73,7 +74,7 @@ export async function approvalsDecide(verb: 'approve' | 'deny', rest: string[], 
     signed_content: content,
     proof: { kind: 'device', credential_id: credential.id, signature: signContent(key, content) },
   });
-  if (options.json) io.stdout.write(`${JSON.stringify(decided, null, 2)}\n`);
+  if (options.json) io.stdout.write(jsonOut(decided));
   else {
     io.stdout.write(
       `${decided.status} ${decided.id}: ${decided.tool} by ${decided.agent}, signed with device key ${credential.id} (${credential.fingerprint})\n`,
