@@ -1,6 +1,6 @@
-// The CLI as a client of a running `tollgate serve` (docs/cli.md, "Commands on a running server"): where the
-// server is, the member's key from the environment (never argv, which `ps` shows), and one bounded request at
-// a time whose refusal passes on the server's code.
+// The CLI as a client of a running `tollgate serve` (the `approvals` and `trial` commands; docs/cli.md, "tollgate
+// approvals key create", says how they find it): where the server is, the member's key from the environment (never
+// argv, which `ps` shows), and one bounded request at a time whose refusal passes on the server's code.
 import { readJsonText } from '@tollgate/engine/source';
 import { CliError, EXIT_UNREADABLE } from './io.ts';
 import { listenAddressOf, type ParsedOptions } from './options.ts';

@@ -29,7 +29,7 @@ export const CLI_CODES = {
     '`rules compile --server`, `approvals key create|approve|deny`, `trial start|show|stop`: the service cannot be reached, or (`approvals`, `trial`) did not answer within 10 s (exit 3).',
   ),
   SERVICE_ERROR: cli(
-    'The service named with --server answered but did not compile.',
+    'The service named with --server answered, but not with what was asked.',
     '`rules compile --server`: the service answered 401, 403, 5xx or something not its API; `approvals key create|approve|deny`, `trial start|show|stop`: it answered something not its API (exit 4).',
   ),
   STORE_DAMAGED: cli(
