@@ -7,7 +7,15 @@ import { useMe } from '../features/auth/api/get-me.ts';
 import { DocumentsPage } from '../features/documents/components/documents-page.tsx';
 import { FirstRun } from '../features/first-run/components/first-run.tsx';
 import { PolicyCheck } from '../features/policy-check/components/policy-check.tsx';
-import { canActivate, canAuthorize, canEdit, canManageMembers, canReadArguments, canRefreshUpstreams } from '../lib/capabilities.ts';
+import {
+  canActivate,
+  canAuthorize,
+  canEdit,
+  canManageMembers,
+  canReadArguments,
+  canRefreshUpstreams,
+  canRunTrials,
+} from '../lib/capabilities.ts';
 import { lazyPage } from './lazy-page.tsx';
 import { hrefOf, navigate, type Route } from './router.ts';
 
@@ -38,7 +46,7 @@ export function Page({ route, memberKey }: { route: Route; memberKey: string }) 
   if (route.page === 'simulation') {
     return (
       <Suspense fallback={<Loading label="Loading the simulation" />}>
-        <SimulationPage withArguments={canReadArguments(me.data?.role)} />
+        <SimulationPage withArguments={canReadArguments(me.data?.role)} canTrial={canRunTrials(me.data?.role)} />
       </Suspense>
     );
   }

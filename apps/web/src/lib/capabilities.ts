@@ -20,6 +20,9 @@ export const canAuthorize = has(['owner', 'admin']);
 /** Ask every upstream MCP server for its tools now (POST /v1/upstreams/refresh, docs/mcp.md). */
 export const canRefreshUpstreams = has(['owner', 'admin']);
 
+/** Start and stop a policy's trial on live calls (POST /v1/trials, docs/review.md, "Trials on live calls"). */
+export const canRunTrials = has(['owner', 'admin']);
+
 /** Read recorded arguments (GET /v1/decisions?with_arguments=true). */
 export const canReadArguments = has(['owner', 'admin']);
 

@@ -2,6 +2,7 @@
 // judges it; a refusal such as LAST_OWNER shows in the row), remove a member after confirming, add one, and open
 // a member's signing keys (passkeys, device keys, the custodial key) under their row to revoke one.
 import { useId, useState } from 'react';
+import { ApiRefusal } from '../../../components/api-refusal.tsx';
 import { ConfirmButton } from '../../../components/confirm-button.tsx';
 import { ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { MaybeRelativeTime } from '../../../components/relative-time.tsx';
@@ -11,7 +12,6 @@ import { useMembers } from '../api/get-members.ts';
 import { useRemoveMember } from '../api/remove-member.ts';
 import { useSetMemberRole } from '../api/set-member-role.ts';
 import { type Member, ROLES, type Role } from '../api/types.ts';
-import { ApiRefusal } from './api-refusal.tsx';
 import { CredentialsTable } from './credentials-table.tsx';
 
 interface SectionProps {

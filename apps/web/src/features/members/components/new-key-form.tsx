@@ -1,11 +1,11 @@
 // New key (owners and admins): a name, the holder (a member from the list, or an agent by name), grants and an
 // optional expiry. The key comes back once, to the page's panel.
 import { useId, useState } from 'react';
+import { ApiRefusal } from '../../../components/api-refusal.tsx';
 import { useCreateKey } from '../api/create-key.ts';
 import { useMembers } from '../api/get-members.ts';
 import { GRANTS, type Grant } from '../api/types.ts';
 import { type NewKeyForm as Form, holderOf, newKeyBody, type RevealedKey } from '../key-forms.ts';
-import { ApiRefusal } from './api-refusal.tsx';
 
 const EMPTY: Form = { name: '', holder: 'member', member: '', agent: '', grants: [], expires: '' };
 

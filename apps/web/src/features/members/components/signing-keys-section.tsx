@@ -1,8 +1,8 @@
 // Your signing keys: the credentials that sign your approvals and denials (docs/approver-keys.md), and
 // "Add a passkey", which has the browser make one on this device's authenticator and enrolls it.
 import { useState } from 'react';
+import { ApiRefusal } from '../../../components/api-refusal.tsx';
 import { useEnrollPasskey } from '../api/enroll-passkey.ts';
-import { ApiRefusal } from './api-refusal.tsx';
 import { CredentialsTable, nameOf } from './credentials-table.tsx';
 
 export function SigningKeysSection({ me, onSaid }: { me: string | null; onSaid: (text: string) => void }) {

@@ -7,9 +7,16 @@ import { useRunSimulation } from '../api/run-simulation.ts';
 import type { SimulationRequest } from '../api/types.ts';
 import { SimulationForm } from './simulation-form.tsx';
 import { SimulationResults } from './simulation-results.tsx';
-import { TrialPanel } from './trial-panel.tsx';
+import { TrialSection } from './trial-section.tsx';
 
-export function SimulationPage({ withArguments }: { withArguments: boolean }) {
+interface SimulationPageProps {
+  /** Owners and admins may read recorded arguments. */
+  withArguments: boolean;
+  /** Owners and admins may start and stop a trial. */
+  canTrial: boolean;
+}
+
+export function SimulationPage({ withArguments, canTrial }: SimulationPageProps) {
   const policies = usePolicies();
   const run = useRunSimulation();
   const [document, setDocument] = useState<string | null>(null);
@@ -36,7 +43,7 @@ export function SimulationPage({ withArguments }: { withArguments: boolean }) {
           onRun={start}
         />
       )}
-      {shown !== null && <TrialPanel document={shown} />}
+      {shown !== null && <TrialSection document={shown} canTrial={canTrial} />}
       {run.isPending && (
         <p className="state state-loading" role="status">
           Running the simulation…

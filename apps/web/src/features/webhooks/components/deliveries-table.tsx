@@ -1,10 +1,11 @@
 // The selected subscription's recent deliveries (GET /v1/webhooks/{id}/deliveries): each attempt's event type,
 // attempt number, outcome and the delivery's status now, HTTP status, latency, error and when (relative, the
 // exact instant on hover), with Redeliver on each, which sends the delivery again now and reads the list again.
+
+import { ApiRefusal } from '../../../components/api-refusal.tsx';
 import { Empty, ErrorNotice, Loading } from '../../../components/query-state.tsx';
 import { RelativeTime } from '../../../components/relative-time.tsx';
 import { ScrollPane } from '../../../components/scroll-pane.tsx';
-import { ApiRefusal } from '../../members/components/api-refusal.tsx';
 import { useDeliveries } from '../api/get-deliveries.ts';
 import { useRedeliver } from '../api/redeliver.ts';
 import type { Webhook, WebhookAttempt } from '../api/types.ts';

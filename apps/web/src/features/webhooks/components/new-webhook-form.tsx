@@ -2,7 +2,7 @@
 // the held call's arguments go in the payload, and the agents, tools and policy documents it is told of. The signing secret comes back once, to the section's panel; a URL
 // the server refuses shows its code (WEBHOOK_URL_REFUSED).
 import { useState } from 'react';
-import { ApiRefusal } from '../../members/components/api-refusal.tsx';
+import { ApiRefusal } from '../../../components/api-refusal.tsx';
 import { useCreateWebhook } from '../api/create-webhook.ts';
 import { EVENTS, type WebhookEvent } from '../api/types.ts';
 import { EMPTY_WEBHOOK_FORM, type NewWebhookForm as Form, newWebhookBody, type RevealedSecret } from '../webhook-forms.ts';
