@@ -1,8 +1,17 @@
 // tollgate webhooks add|list|remove (docs/cli.md, docs/webhooks.md): the operator's subscriptions on a data folder,
-// the secret printed once and never listed, the URL checked as the API checks it, an unknown id NOT_FOUND.
+// the secret printed once and never listed, the URL checked as the API checks it, an unknown id NOT_FOUND; the secret
+// stored sealed with the member key secret on a data folder and on PostgreSQL, and a command given another secret
+// refused (MEMBER_KEY_SECRET_MISMATCH).
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freshSchema, POSTGRES_UNREACHABLE } from '../../../packages/store/test/postgres-fixture.ts';
+import { openDatabase } from '../src/server/state/db.ts';
+import { SEALED_SECRET_PREFIX } from '../src/server/state/webhooks/model.ts';
+import { openWebhookSecret } from '../src/server/state/webhooks/sealed-secret.ts';
 import { runCli, withEnv, workspace } from './cli-harness.ts';
+import { testCustodialKeys } from './custodial-test-keys.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -12,6 +21,22 @@ function dataDir(): string {
   const { dir } = workspace();
   dirs.push(dir);
   return dir;
+}
+
+const OTHER_SECRET = 'another-member-key-secret-of-at-least-32-chars';
+
+/** `webhooks add` of a public https URL on `where` (--data DIR or --database URL): the subscription, secret shown. */
+async function added(...where: string[]): Promise<{ id: string; secret: string }> {
+  const r = await runCli('webhooks', 'add', 'https://93.184.216.34/hook', '--event', 'approval.pending', ...where, '--json');
+  expect([r.code, r.stderr]).toEqual([0, '']);
+  return JSON.parse(r.stdout);
+}
+
+/** What the stored secret is: sealed, holding nothing of the plain one, and opened by the tests' secret to it. */
+function expectSealed(stored: string | undefined, plain: string): void {
+  expect(stored?.startsWith(SEALED_SECRET_PREFIX)).toBe(true);
+  expect(stored).not.toContain(plain.slice('whsec_'.length));
+  expect(openWebhookSecret(stored as string, testCustodialKeys())).toBe(plain);
 }
 
 describe('tollgate webhooks', () => {
@@ -81,5 +106,41 @@ describe('tollgate webhooks', () => {
     const bad = await runCli('webhooks', 'add', 'https://93.184.216.34/hook', '--event', 'approval.nope', '--data', data);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--event is one of');
+  });
+});
+
+describe('tollgate webhooks: the secret at rest', () => {
+  it('stores it sealed on a data folder; a command given another member key secret is refused', async () => {
+    const data = dataDir();
+    const made = await added('--data', data);
+    const db = openDatabase(join(data, 'tollgate.db'));
+    try {
+      const row = db.prepare('SELECT secret FROM webhook_subscriptions WHERE id = ?').get(made.id) as { secret: string } | undefined;
+      expectSealed(row?.secret, made.secret);
+    } finally {
+      db.close();
+    }
+    // No member in this folder: it is the webhook's secret that the other secret does not open.
+    const refused = await withEnv('TOLLGATE_MEMBER_KEY_SECRET', OTHER_SECRET, () => runCli('webhooks', 'list', '--data', data));
+    expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('MEMBER_KEY_SECRET_MISMATCH')]);
+  });
+
+  it.skipIf(POSTGRES_UNREACHABLE !== undefined)('stores it sealed on PostgreSQL; a command given another secret is refused', async () => {
+    const schema = await freshSchema('cli_whseal');
+    const pool = new pg.Pool({ connectionString: schema.url, max: 1 });
+    try {
+      expect((await runCli('migrate', '--database', schema.url)).code).toBe(0);
+      const made = await added('--database', schema.url);
+      const { rows } = await pool.query<{ secret: string }>('SELECT secret FROM webhook_subscriptions WHERE id = $1', [made.id]);
+      expectSealed(rows[0]?.secret, made.secret);
+      const refused = await withEnv('TOLLGATE_MEMBER_KEY_SECRET', OTHER_SECRET, () =>
+        runCli('webhooks', 'add', 'https://93.184.216.34/other', '--event', 'approval.pending', '--database', schema.url),
+      );
+      expect([refused.code, refused.stderr]).toEqual([2, expect.stringContaining('MEMBER_KEY_SECRET_MISMATCH')]);
+      expect((await pool.query('SELECT id FROM webhook_subscriptions')).rows).toEqual([{ id: made.id }]);
+    } finally {
+      await pool.end();
+      await schema.drop();
+    }
   });
 });

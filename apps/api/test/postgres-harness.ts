@@ -10,6 +10,7 @@ import { inject } from 'vitest';
 import { freshSchema, POSTGRES_UNREACHABLE, type TestSchema } from '../../../packages/store/test/postgres-fixture.ts';
 import type { AppContext } from '../src/server/context.ts';
 import { openPostgresContext } from '../src/server/postgres/postgres-context.ts';
+import type { CustodialKeys } from '../src/server/state/members/custodial-keys.ts';
 import { testCustodialKeys } from './custodial-test-keys.ts';
 import { databaseUrl, dropDatabase, migrate, onServer } from './postgres-databases.ts';
 import { type ServerOptions, serveContext, type TestServer } from './server-harness.ts';
@@ -38,12 +39,14 @@ export async function startPostgresServer(
     ruleTimeoutMs?: number;
     identity?: ServerOptions['identity'];
     afterStop?: () => unknown;
+    /** The member key secret the node holds; the tests' own unless given. */
+    custodial?: CustodialKeys;
   } = {},
 ): Promise<TestServer<AppContext>> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tollgate-pg-'));
   const ctx = await openPostgresContext(url, {
     dataDir,
-    custodial: testCustodialKeys(),
+    custodial: options.custodial ?? testCustodialKeys(),
     ...(options.node ? { node: options.node } : {}),
     ...(options.now ? { now: options.now } : {}),
   });

@@ -17,6 +17,7 @@ import type { AppContext } from '../src/server/context.ts';
 import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
 import type { Identity } from '../src/server/identity/identity.ts';
 import { openContext, type SqliteAppContext } from '../src/server/sqlite-context.ts';
+import type { CustodialKeys } from '../src/server/state/members/custodial-keys.ts';
 import type { PostgresStateStore } from '../src/server/state/postgres-state.ts';
 import type { SqliteStateStore } from '../src/server/state/sqlite-state.ts';
 import { TEST_MEMBER_KEY_SECRET } from './custodial-test-keys.ts';
@@ -154,6 +155,8 @@ export interface ServerOptions {
   ruleTimeoutMs?: number;
   /** Tokens of OpenID Connect issuers as bearers (identity/), made for the server's URL once it listens. */
   identity?: (url: string) => Identity;
+  /** The member key secret the server holds; the tests' own (custodial-test-keys.ts) unless given. SQLite only. */
+  custodial?: CustodialKeys;
 }
 
 /**
@@ -183,7 +186,11 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
 /** Starts a server on SQLite whatever TEST_STATE says: for tests about the data folder and its database file. */
 export async function startSqliteServer(options: ServerOptions = {}): Promise<TestServer<SqliteAppContext>> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tollgate-api-'));
-  const ctx = await openContext(dataDir, { watch: false, now: options.now });
+  const ctx = await openContext(dataDir, {
+    watch: false,
+    now: options.now,
+    ...(options.custodial ? { custodial: options.custodial } : {}),
+  });
   return serveContext(ctx, {
     ...(options.ruleTimeoutMs !== undefined ? { ruleTimeoutMs: options.ruleTimeoutMs } : {}),
     ...(options.identity ? { identity: options.identity } : {}),
@@ -257,6 +264,17 @@ export async function everyRowText(server: TestServer): Promise<string[]> {
     }
   }
   return rows;
+}
+
+/** Every webhook subscription's secret as the database holds it (removed ones too), by id. */
+export async function storedWebhookSecrets(server: TestServer): Promise<Record<string, string>> {
+  const rows = await stateQuery<{ id: string; secret: string }>(server, 'SELECT id, secret FROM webhook_subscriptions');
+  return Object.fromEntries(rows.map((r) => [r.id, r.secret]));
+}
+
+/** Writes a subscription's secret as it is, as a version before sealing stored it (plain), past the stores' check. */
+export async function writeWebhookSecret(server: TestServer, id: string, secret: string): Promise<void> {
+  await stateQuery(server, 'UPDATE webhook_subscriptions SET secret = ? WHERE id = ?', [secret, id]);
 }
 
 /** A table's row count. */

@@ -4,10 +4,14 @@
 // on one database standing for two nodes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OutboxRow, SubscriptionRow } from '../src/server/state/webhooks/model.ts';
+import { sealWebhookSecret } from '../src/server/state/webhooks/sealed-secret.ts';
+import { testCustodialKeys } from './custodial-test-keys.ts';
 import { BACKENDS, type StateFixture, titleOf } from './state-contract-backends.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000);
+const KEYS = testCustodialKeys();
+const ROTATED = sealWebhookSecret('whsec_BBBB', KEYS);
 
 const SUB: SubscriptionRow = {
   id: 'wh_contract',
@@ -16,7 +20,7 @@ const SUB: SubscriptionRow = {
   filters: '{}',
   include_arguments: 0,
   format: 'standard',
-  secret: 'whsec_AAAA',
+  secret: sealWebhookSecret('whsec_AAAA', KEYS),
   created_at: at(0).toISOString(),
   created_by: 'ana',
   removed_at: null,
@@ -64,8 +68,8 @@ for (const backend of BACKENDS) {
 
     it('keeps subscriptions, rotates a secret and removes one, its pending deliveries given up', async () => {
       expect(await f.b.webhooks.list()).toEqual([SUB]);
-      expect(await f.b.webhooks.rotateSecret(SUB.id, 'whsec_BBBB')).toBe(true);
-      expect((await f.a.webhooks.find(SUB.id))?.secret).toBe('whsec_BBBB');
+      expect(await f.b.webhooks.rotateSecret(SUB.id, ROTATED)).toBe(true);
+      expect((await f.a.webhooks.find(SUB.id))?.secret).toBe(ROTATED);
       await f.a.webhooks.enqueue([outbox('msg_r')]);
       expect(await f.b.webhooks.remove(SUB.id, at(1).toISOString())).toBe(true);
       expect(await f.b.webhooks.remove(SUB.id, at(1).toISOString())).toBe(false);
@@ -73,6 +77,12 @@ for (const backend of BACKENDS) {
       expect(await f.a.webhooks.list()).toEqual([]);
       expect((await f.a.webhooks.findDelivery('msg_r'))?.status).toBe('failed');
       expect(await f.a.webhooks.lease('one', at(2), 30_000, 10)).toEqual([]);
+    });
+
+    it('writes no secret in plain: a subscription or a rotation with a plain secret is refused, nothing written', async () => {
+      await expect(f.a.webhooks.create({ ...SUB, id: 'wh_plain', secret: 'whsec_CCCC' })).rejects.toThrow(/sealed/);
+      await expect(f.a.webhooks.rotateSecret(SUB.id, 'whsec_CCCC')).rejects.toThrow(/sealed/);
+      expect(await f.b.webhooks.list()).toEqual([SUB]);
     });
 
     it('writes an event once per subscription, however often it is enqueued', async () => {

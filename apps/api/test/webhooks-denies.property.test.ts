@@ -6,7 +6,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../src/server/context.ts';
 import type { SubscriptionRow } from '../src/server/state/webhooks/model.ts';
+import { sealWebhookSecret } from '../src/server/state/webhooks/sealed-secret.ts';
 import { fanOutDenies, LAG_MS } from '../src/server/webhooks/denies.ts';
+import { testCustodialKeys } from './custodial-test-keys.ts';
 import { BACKENDS, decisionRow, type StateFixture, titleOf } from './state-contract-backends.ts';
 
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
@@ -19,7 +21,7 @@ const SUB: SubscriptionRow = {
   filters: '{}',
   include_arguments: 0,
   format: 'standard',
-  secret: 'whsec_AAAA',
+  secret: sealWebhookSecret('whsec_AAAA', testCustodialKeys()),
   created_at: new Date(SUBSCRIBED_AT).toISOString(),
   created_by: 'ana',
   removed_at: null,

@@ -23,9 +23,9 @@ Usage:
       line as it is chained, for a SIEM; over 8 MiB behind, lines are dropped and counted (docs/audit.md).
       --identity FILE (or TOLLGATE_IDENTITY_FILE) accepts tokens of the OpenID Connect issuers it names beside keys,
       and describes /mcp as a protected resource (docs/security.md).
-      Members' custodial signing keys are sealed with TOLLGATE_MEMBER_KEY_SECRET or --member-key-secret-file FILE
-      (or TOLLGATE_MEMBER_KEY_SECRET_FILE); a data folder makes member-key.secret in itself when none is given,
-      a database needs it given. --rp-id NAME (or TOLLGATE_RP_ID) binds passkeys to that host name; the console's
+      Members' custodial signing keys and webhook signing secrets are sealed with TOLLGATE_MEMBER_KEY_SECRET or
+      --member-key-secret-file FILE (or TOLLGATE_MEMBER_KEY_SECRET_FILE); a data folder makes member-key.secret in
+      itself when none is given, a database needs it given. --rp-id NAME (or TOLLGATE_RP_ID) binds passkeys to that host name; the console's
       host unless given (docs/approver-keys.md).
       Every serve node delivers webhooks (docs/webhooks.md): https to public addresses only, unless
       --webhooks-allow-http (or TOLLGATE_WEBHOOKS_ALLOW_HTTP=1) and --webhooks-allow-private (or

@@ -37,16 +37,16 @@ export const CLI_CODES = {
     '`serve`, `mcp`, `mcp import`, `import`, `export`: the store cannot be opened (exit 2); `store repair`: the store could not be opened after the repair (exit 1).',
   ),
   MEMBER_KEY_SECRET_REQUIRED: cli(
-    'A shared database needs the secret that seals members’ custodial signing keys, and none was given.',
-    '`serve`, `mcp`, `keys`, `members` on --database: neither TOLLGATE_MEMBER_KEY_SECRET nor --member-key-secret-file (or TOLLGATE_MEMBER_KEY_SECRET_FILE) is given (exit 2; docs/approver-keys.md).',
+    'A shared database needs the secret that seals members’ custodial signing keys and webhook signing secrets, and none was given.',
+    '`serve`, `mcp`, `keys`, `members`, `webhooks` on --database: neither TOLLGATE_MEMBER_KEY_SECRET nor --member-key-secret-file (or TOLLGATE_MEMBER_KEY_SECRET_FILE) is given (exit 2; docs/approver-keys.md).',
   ),
   MEMBER_KEY_SECRET_UNREADABLE: cli(
     'The member key secret cannot be read, or is shorter than 32 characters.',
-    '`serve`, `mcp`, `keys`, `members`: the secret file cannot be read, or the secret is shorter than 32 characters (exit 2).',
+    '`serve`, `mcp`, `keys`, `members`, `webhooks`: the secret file cannot be read, or the secret is shorter than 32 characters (exit 2).',
   ),
   MEMBER_KEY_SECRET_MISMATCH: cli(
-    'The member key secret given does not open the custodial signing keys stored; nothing was written.',
-    '`serve`, `mcp`, `keys`, `members`: the secret is not the one the stored keys were sealed with (exit 2).',
+    'The member key secret given does not open what is stored sealed with it (members’ custodial signing keys, webhook signing secrets); nothing was written, nothing signed.',
+    '`serve`, `mcp`, `keys`, `members`, `webhooks`: the secret is not the one the stored keys or webhook secrets were sealed with (exit 2); a webhook delivery attempt by a node whose secret does not open the subscription’s secret is recorded failed with this code, nothing sent (docs/webhooks.md, "The secret at rest").',
   ),
   WEBHOOK_URL_REFUSED: {
     severity: 'error',

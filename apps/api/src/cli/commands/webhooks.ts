@@ -1,6 +1,7 @@
 // tollgate webhooks add|list|remove: webhook subscriptions made by the operator on the data folder's tollgate.db or
 // the PostgreSQL database nodes share, as `tollgate keys` works (docs/webhooks.md). The secret is printed once, when
-// the subscription is made; the URL is checked as the API checks it (TOLLGATE_WEBHOOKS_ALLOW_HTTP, _ALLOW_PRIVATE).
+// the subscription is made, and stored sealed with the member key secret the command is given (stateOf, as for
+// keys); the URL is checked as the API checks it (TOLLGATE_WEBHOOKS_ALLOW_HTTP, _ALLOW_PRIVATE).
 import {
   filtersOf as storedFilters,
   eventsOf as subscribedEvents,
@@ -64,11 +65,10 @@ export async function webhooksAdd(rest: string[], options: ParsedOptions, io: Cl
         EXIT_INVALID,
       );
     }
-    const { row } = made;
+    const { row, secret } = made;
     const filters = filtersOf(options);
-    if (options.json)
-      io.stdout.write(`${JSON.stringify({ id: row.id, url: row.url, events, format, filters, secret: row.secret }, null, 2)}\n`);
-    else io.stdout.write(`${row.id}  ${row.url}  ${events.join(',')}\nsecret (shown once): ${row.secret}\n`);
+    if (options.json) io.stdout.write(`${JSON.stringify({ id: row.id, url: row.url, events, format, filters, secret }, null, 2)}\n`);
+    else io.stdout.write(`${row.id}  ${row.url}  ${events.join(',')}\nsecret (shown once): ${secret}\n`);
     return EXIT_OK;
   } finally {
     await close();

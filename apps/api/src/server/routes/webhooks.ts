@@ -173,8 +173,8 @@ export function webhookRoutes(options: WebhookRouteOptions = {}) {
     const body = c.req.valid('json');
     const made = await subscribe(ctx.state, body, memberOf(c).name, ctx.now(), options.outbound ?? outboundPolicyOf());
     if (!made.ok) throw new ApiError('WEBHOOK_URL_REFUSED', `the URL is refused: ${made.reason}`);
-    const row = made.row;
-    return c.json({ ...webhookView(row), secret: row.secret }, 201, { Location: `/v1/webhooks/${row.id}` });
+    const { row, secret } = made;
+    return c.json({ ...webhookView(row), secret }, 201, { Location: `/v1/webhooks/${row.id}` });
   });
 
   app.openapi(listWebhooksRoute, async (c) => c.json({ webhooks: (await c.get('ctx').state.webhooks.list()).map(webhookView) }, 200));
@@ -192,9 +192,9 @@ export function webhookRoutes(options: WebhookRouteOptions = {}) {
   app.openapi(rotateSecretRoute, async (c) => {
     const ctx = c.get('ctx');
     const { id } = c.req.valid('param');
-    const row = await rotateWebhookSecret(ctx.state, id, memberOf(c).name, ctx.now());
-    if (!row) throw notFound('webhook', `no webhook ${id}`);
-    return c.json({ ...webhookView(row), secret: row.secret }, 200);
+    const rotated = await rotateWebhookSecret(ctx.state, id, memberOf(c).name, ctx.now());
+    if (!rotated) throw notFound('webhook', `no webhook ${id}`);
+    return c.json({ ...webhookView(rotated.row), secret: rotated.secret }, 200);
   });
 
   app.openapi(deliveriesRoute, async (c) => {

@@ -86,12 +86,15 @@ export class PostgresStateStore implements StateStore {
   }
 
   /**
-   * A store whose custodial keys are sealed (members/custodial-keys.ts: SecretMismatchError when `custodial` opens
-   * none) and whose members are read already, so judgedMembersSeen() answers from the first call.
+   * A store whose custodial keys and webhook secrets are sealed (members/custodial-keys.ts, webhooks/sealed-secret.ts:
+   * SecretMismatchError when `custodial` opens none) and whose members are read already, so judgedMembersSeen()
+   * answers from the first call.
    */
   static async open(pool: pg.Pool, custodial: CustodialKeys, generations?: TurnGenerations): Promise<PostgresStateStore> {
     const store = new PostgresStateStore(pool, custodial, generations);
     await store.auth.sealPlainKeys();
+    // After the members' keys: a secret that does not open those is refused before any webhook secret is sealed with it.
+    await store.webhooks.sealPlainSecrets(custodial);
     await store.judgedMembers();
     return store;
   }

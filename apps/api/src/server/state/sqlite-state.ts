@@ -69,13 +69,18 @@ export class SqliteStateStore implements StateStore {
   /** The members' custodial keys, sealed with the operator's secret (members/custodial-keys.ts). */
   readonly custodial: CustodialKeys;
 
-  /** Seals any custodial key stored in plain text, or throws SecretMismatchError when `custodial` opens none. */
+  /**
+   * Seals any custodial key or webhook secret stored in plain text, or throws SecretMismatchError when `custodial`
+   * opens none.
+   */
   constructor(db: Db, custodial: CustodialKeys) {
     this.db = db;
     this.custodial = custodial;
     sealPlainKeys(db, custodial);
     this.trialCounter = new SqliteTrialCounter(db);
     this.webhooks = new SqliteWebhooks(db);
+    // After the members' keys: a secret that does not open those is refused before any webhook secret is sealed with it.
+    this.webhooks.sealPlainSecrets(custodial);
     this.record = sqliteRecordOf(db);
     this.identity = new SqliteIdentity(db, this.record, custodial);
     this.recordReader = new RecordReader(async <T>(sql: string, params: readonly unknown[]) => {

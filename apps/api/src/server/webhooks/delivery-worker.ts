@@ -4,14 +4,18 @@
 // (delivered, a retry at the next backoff with jitter, or failed once the schedule is spent), and sweeps requests
 // that expired undecided into the outbox, after fanning out the transitions no node has (outbox.ts) and the denies
 // written since its last tick (denies.ts). `serve` runs one;
-// `mcp` does not (its transitions are fanned out all the same, and a serve node delivers them).
+// `mcp` does not (its transitions are fanned out all the same, and a serve node delivers them). It is the one reader
+// of the subscriptions' signing secrets, which it opens with the member key secret (state/webhooks/sealed-secret.ts):
+// serve holds that secret, and `mcp`, started without it (CustodialKeys.withoutSecret), could open none.
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.ts';
-import { LEASE_MS, nextAttemptAt, type OutboxRow } from '../state/webhooks/model.ts';
+import { NoSecretError, SecretMismatchError } from '../state/members/custodial-keys.ts';
+import { LEASE_MS, nextAttemptAt, type OutboxRow, type SubscriptionRow } from '../state/webhooks/model.ts';
+import { openWebhookSecret } from '../state/webhooks/sealed-secret.ts';
 import { fanOutDenies } from './denies.ts';
 import { type OutboundPolicy, outboundPolicyOf } from './outbound-url.ts';
 import { fanOutTransitions, sweepExpired } from './outbox.ts';
-import { sendOnce } from './send.ts';
+import { type SendOutcome, sendOnce } from './send.ts';
 
 export interface DeliveryWorkerOptions {
   /** This node's name in leases and attempts; a fresh one unless given. */
@@ -48,6 +52,9 @@ export class DeliveryWorker {
     private readonly ctx: AppContext,
     options: DeliveryWorkerOptions = {},
   ) {
+    // A worker that could open no secret would only fail every attempt: refused at once instead.
+    if (!ctx.state.custodial.held)
+      throw new NoSecretError('a webhook delivery worker needs the member key secret; tollgate serve holds it');
     this.node = options.node ?? `node-${randomUUID().slice(0, 8)}`;
     this.policy = options.policy ?? outboundPolicyOf();
     this.concurrency = options.concurrency ?? 4;
@@ -127,13 +134,7 @@ export class DeliveryWorker {
       );
       return;
     }
-    // The signature's time is the wall clock's: a receiver checks it against its own (Standard Webhooks' tolerance).
-    const outcome = await sendOnce(
-      { id: row.id, body: row.body, secret: sub.secret, url: sub.url },
-      this.policy,
-      new Date(),
-      this.timeoutMs,
-    );
+    const outcome = await this.send(row, sub);
     const now = this.ctx.now();
     const next = outcome.ok ? null : nextAttemptAt(attempt, now, this.jitter());
     await this.ctx.state.webhooks.finish(
@@ -149,6 +150,23 @@ export class DeliveryWorker {
       outcome.ok ? 'delivered' : next === null ? 'failed' : 'pending',
       next,
     );
+  }
+
+  /**
+   * Sends `row` signed with the subscription's secret, opened here, just before it signs. A secret this node's member
+   * key secret does not open is a failed attempt naming the code, nothing sent and nothing signed; it is retried on
+   * the schedule, so a node given the right secret can deliver it.
+   */
+  private async send(row: OutboxRow, sub: SubscriptionRow): Promise<SendOutcome> {
+    let secret: string;
+    try {
+      secret = openWebhookSecret(sub.secret, this.ctx.state.custodial);
+    } catch (err) {
+      if (!(err instanceof SecretMismatchError || err instanceof NoSecretError)) throw err;
+      return { ok: false, status: null, latencyMs: 0, error: `${err.code}: ${err.message}`, excerpt: null };
+    }
+    // The signature's time is the wall clock's: a receiver checks it against its own (Standard Webhooks' tolerance).
+    return sendOnce({ id: row.id, body: row.body, secret, url: sub.url }, this.policy, new Date(), this.timeoutMs);
   }
 }
 

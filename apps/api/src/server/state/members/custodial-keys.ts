@@ -1,8 +1,9 @@
 // The server-held ("custodial") signing keys at rest (docs/approver-keys.md): each member's Ed25519 private key is
 // stored as encrypted PKCS#8 (AES-256-CBC under a key derived from the operator's secret by PBKDF2, the standard
 // form `openssl pkcs8` reads), so reading the database, or a backup of it, gives no key that signs. The secret is
-// never stored in the database: the operator gives it (server/member-key-secret.ts).
-import { createPrivateKey, type KeyObject } from 'node:crypto';
+// never stored in the database: the operator gives it (server/member-key-secret.ts). The same secret seals webhook
+// signing secrets (state/webhooks/sealed-secret.ts), under a key derived from it for that use alone (derivedKey).
+import { createPrivateKey, createSecretKey, type KeyObject, scryptSync } from 'node:crypto';
 
 const SEALED_HEADER = '-----BEGIN ENCRYPTED PRIVATE KEY-----';
 const PLAIN_HEADER = '-----BEGIN PRIVATE KEY-----';
@@ -20,11 +21,25 @@ export class NoSecretError extends Error {
   readonly code = 'MEMBER_KEY_SECRET_REQUIRED';
 }
 
+/**
+ * The uses a key is derived from the secret for, each with a fixed salt of its own, so a key of one use is never a key
+ * of another (nor the custodial keys' PBKDF2 key, whose salt is random per key).
+ */
+const DERIVED_KEY_USES = {
+  'webhook-secrets': { salt: 'tollgate/webhook-signing-secrets/aes-256-gcm/v1', guards: 'webhook signing secrets' },
+} as const;
+export type DerivedKeyUse = keyof typeof DERIVED_KEY_USES;
+
+/** scrypt's cost: about 0.1 s and 32 MiB once a process, since an operator may give a passphrase, not random bytes. */
+const SCRYPT_COST = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
+
 /** What withoutSecret passes the constructor: no secret, by intent. */
 const WITHOUT_SECRET = Symbol('without secret');
 
 export class CustodialKeys {
   readonly #secret: string | undefined;
+  /** The keys derived so far, by use: each derived once (a process makes its CustodialKeys once). */
+  readonly #derived = new Map<DerivedKeyUse, KeyObject>();
 
   constructor(secret: string | typeof WITHOUT_SECRET) {
     if (secret === WITHOUT_SECRET) {
@@ -53,10 +68,24 @@ export class CustodialKeys {
     return key.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: this.#required() }).toString();
   }
 
-  #required(): string {
-    if (this.#secret === undefined)
-      throw new NoSecretError('this process holds no member key secret; a member is made and signs where it is given');
+  #required(why = 'this process holds no member key secret; a member is made and signs where it is given'): string {
+    if (this.#secret === undefined) throw new NoSecretError(why);
     return this.#secret;
+  }
+
+  /**
+   * The AES-256 key for `use`, derived from the secret by scrypt with the use's own salt, the first time it is asked
+   * for; the secret itself never leaves this object. A process without the secret has none (NoSecretError).
+   */
+  derivedKey(use: DerivedKeyUse): KeyObject {
+    let key = this.#derived.get(use);
+    if (key === undefined) {
+      const { salt, guards } = DERIVED_KEY_USES[use];
+      const secret = this.#required(`this process holds no member key secret, which ${guards} are sealed with; tollgate serve holds it`);
+      key = createSecretKey(scryptSync(secret, salt, 32, SCRYPT_COST));
+      this.#derived.set(use, key);
+    }
+    return key;
   }
 
   /**

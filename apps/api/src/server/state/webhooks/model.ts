@@ -37,6 +37,7 @@ export interface SubscriptionRow {
   filters: string;
   include_arguments: number;
   format: WebhookFormat;
+  /** The signing secret as stored: sealed (sealed-secret.ts), or plain `whsec_…` as an earlier version wrote it. */
   secret: string;
   created_at: string;
   created_by: string;
@@ -121,6 +122,21 @@ export function hears(row: SubscriptionRow, event: string, call: { agent: string
   return true;
 }
 
+/** How a sealed secret's stored text begins (sealed-secret.ts): never how a plain `whsec_` secret does. */
+export const SEALED_SECRET_PREFIX = 'sealed-v1.';
+
+/** How a plain Standard Webhooks secret begins, as versions before sealing stored it. */
+export const PLAIN_SECRET_PREFIX = 'whsec_';
+
+export function isSealedSecret(stored: string): boolean {
+  return stored.startsWith(SEALED_SECRET_PREFIX);
+}
+
+/** The stores write no secret in plain (docs/webhooks.md, "The secret at rest"): a plain one is a fault of the caller. */
+export function requireSealedSecret(secret: string): void {
+  if (!isSealedSecret(secret)) throw new Error('a webhook secret is written sealed (state/webhooks/sealed-secret.ts), never plain');
+}
+
 export const SUBSCRIPTION_COLUMNS = [
   'id',
   'url',
@@ -164,11 +180,36 @@ const ATTEMPT_COLUMNS = [
 const marks = (n: number, mark: Placeholder, from = 1) => Array.from({ length: n }, (_, i) => mark(from + i)).join(', ');
 
 export function insertSubscription(row: SubscriptionRow, mark: Placeholder): Statement {
+  requireSealedSecret(row.secret);
   return {
     sql: `INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS.join(', ')}) VALUES (${marks(SUBSCRIPTION_COLUMNS.length, mark)})`,
     params: SUBSCRIPTION_COLUMNS.map((c) => row[c]),
   };
 }
+
+/** Gives a current subscription a new secret, sealed. */
+export function updateSecret(id: string, secret: string, mark: Placeholder): Statement {
+  requireSealedSecret(secret);
+  return {
+    sql: `UPDATE webhook_subscriptions SET secret = ${mark(1)} WHERE id = ${mark(2)} AND removed_at IS NULL`,
+    params: [secret, id],
+  };
+}
+
+/**
+ * Seals a plain secret an earlier version stored (sealed-secret.ts, sealingOfSecrets), only while it is still that
+ * plain text: of two nodes sealing at their starts, one write counts.
+ */
+export function sealStoredSecret(id: string, plain: string, sealed: string, mark: Placeholder): Statement {
+  requireSealedSecret(sealed);
+  return {
+    sql: `UPDATE webhook_subscriptions SET secret = ${mark(1)} WHERE id = ${mark(2)} AND secret = ${mark(3)}`,
+    params: [sealed, id, plain],
+  };
+}
+
+/** Every subscription's stored secret, removed ones too: each is sealed at a start (sealed-secret.ts). */
+export const STORED_SECRETS = 'SELECT id, secret FROM webhook_subscriptions ORDER BY id';
 
 /** Writes the row unless the subscription has this event already (a transition enqueued twice, by two nodes). */
 /** A denied call as the `decision.denied` fan-out reads it (webhooks/denies.ts), `seq` its place in write order. */

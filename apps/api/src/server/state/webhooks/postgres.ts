@@ -4,6 +4,7 @@
 import { inTransaction } from '@tollgate/store';
 import type pg from 'pg';
 import type { TransitionRow } from '../approvals/model.ts';
+import type { CustodialKeys } from '../members/custodial-keys.ts';
 import { changesOf, rowsOf } from '../postgres-query.ts';
 import { POSTGRES_MARK } from '../statement.ts';
 import {
@@ -23,11 +24,15 @@ import {
   type OutboxStatus,
   recentAttempts,
   redeliver,
+  STORED_SECRETS,
   type SubscriptionRow,
+  sealStoredSecret,
   startCursor,
   transitionsQuery,
+  updateSecret,
   type WebhookStore,
 } from './model.ts';
+import { sealingOfSecrets } from './sealed-secret.ts';
 
 export class PostgresWebhooks implements WebhookStore {
   constructor(private readonly pool: pg.Pool) {}
@@ -61,9 +66,20 @@ export class PostgresWebhooks implements WebhookStore {
   }
 
   async rotateSecret(id: string, secret: string): Promise<boolean> {
-    return (
-      (await changesOf(this.pool, 'UPDATE webhook_subscriptions SET secret = $1 WHERE id = $2 AND removed_at IS NULL', [secret, id])) > 0
-    );
+    const s = updateSecret(id, secret, POSTGRES_MARK);
+    return (await changesOf(this.pool, s.sql, s.params)) > 0;
+  }
+
+  /** Seals plain secrets, as sqlite.ts's sealPlainSecrets does, in one transaction (a node racing it seals alike). */
+  async sealPlainSecrets(keys: CustodialKeys): Promise<void> {
+    const writes = sealingOfSecrets(await rowsOf<{ id: string; secret: string }>(this.pool, STORED_SECRETS), keys);
+    if (writes.length === 0) return;
+    await inTransaction(this.pool, async (client) => {
+      for (const w of writes) {
+        const s = sealStoredSecret(w.id, w.plain, w.sealed, POSTGRES_MARK);
+        await changesOf(client, s.sql, s.params);
+      }
+    });
   }
 
   enqueue(rows: readonly OutboxRow[]): Promise<void> {

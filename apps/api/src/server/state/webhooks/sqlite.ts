@@ -3,6 +3,7 @@
 // row's next state in one transaction.
 import type { TransitionRow } from '../approvals/model.ts';
 import type { Db } from '../db.ts';
+import type { CustodialKeys } from '../members/custodial-keys.ts';
 import { SQLITE_MARK } from '../statement.ts';
 import {
   type AttemptRow,
@@ -21,11 +22,15 @@ import {
   type OutboxStatus,
   recentAttempts,
   redeliver,
+  STORED_SECRETS,
   type SubscriptionRow,
+  sealStoredSecret,
   startCursor,
   transitionsQuery,
+  updateSecret,
   type WebhookStore,
 } from './model.ts';
+import { sealingOfSecrets } from './sealed-secret.ts';
 
 export class SqliteWebhooks implements WebhookStore {
   constructor(private readonly db: Db) {}
@@ -59,7 +64,23 @@ export class SqliteWebhooks implements WebhookStore {
   }
 
   async rotateSecret(id: string, secret: string): Promise<boolean> {
-    return this.db.prepare('UPDATE webhook_subscriptions SET secret = ? WHERE id = ? AND removed_at IS NULL').run(secret, id).changes > 0;
+    const s = updateSecret(id, secret, SQLITE_MARK);
+    return this.db.prepare(s.sql).run(...s.params).changes > 0;
+  }
+
+  /**
+   * Seals every secret an earlier version stored in plain, in one transaction; throws SecretMismatchError, writing
+   * nothing, when `keys` does not open the secrets sealed already.
+   */
+  sealPlainSecrets(keys: CustodialKeys): void {
+    const writes = sealingOfSecrets(this.db.prepare(STORED_SECRETS).all() as { id: string; secret: string }[], keys);
+    if (writes.length === 0) return;
+    this.db.transaction(() => {
+      for (const w of writes) {
+        const s = sealStoredSecret(w.id, w.plain, w.sealed, SQLITE_MARK);
+        this.db.prepare(s.sql).run(...s.params);
+      }
+    })();
   }
 
   enqueue(rows: readonly OutboxRow[]): Promise<void> {
