@@ -32,11 +32,11 @@ async function added(...where: string[]): Promise<{ id: string; secret: string }
   return JSON.parse(r.stdout);
 }
 
-/** What the stored secret is: sealed, holding nothing of the plain one, and opened by the tests' secret to it. */
-function expectSealed(stored: string | undefined, plain: string): void {
+/** What subscription `id`'s stored secret is: sealed, holding nothing of the plain one, and opened by the tests' secret to it. */
+function expectSealed(stored: string | undefined, plain: string, id: string): void {
   expect(stored?.startsWith(SEALED_SECRET_PREFIX)).toBe(true);
   expect(stored).not.toContain(plain.slice('whsec_'.length));
-  expect(openWebhookSecret(stored as string, testCustodialKeys())).toBe(plain);
+  expect(openWebhookSecret(stored as string, testCustodialKeys(), id)).toBe(plain);
 }
 
 describe('tollgate webhooks', () => {
@@ -116,7 +116,7 @@ describe('tollgate webhooks: the secret at rest', () => {
     const db = openDatabase(join(data, 'tollgate.db'));
     try {
       const row = db.prepare('SELECT secret FROM webhook_subscriptions WHERE id = ?').get(made.id) as { secret: string } | undefined;
-      expectSealed(row?.secret, made.secret);
+      expectSealed(row?.secret, made.secret, made.id);
     } finally {
       db.close();
     }
@@ -132,7 +132,7 @@ describe('tollgate webhooks: the secret at rest', () => {
       expect((await runCli('migrate', '--database', schema.url)).code).toBe(0);
       const made = await added('--database', schema.url);
       const { rows } = await pool.query<{ secret: string }>('SELECT secret FROM webhook_subscriptions WHERE id = $1', [made.id]);
-      expectSealed(rows[0]?.secret, made.secret);
+      expectSealed(rows[0]?.secret, made.secret, made.id);
       const refused = await withEnv('TOLLGATE_MEMBER_KEY_SECRET', OTHER_SECRET, () =>
         runCli('webhooks', 'add', 'https://93.184.216.34/other', '--event', 'approval.pending', '--database', schema.url),
       );

@@ -11,7 +11,7 @@ import { BACKENDS, type StateFixture, titleOf } from './state-contract-backends.
 const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000);
 const KEYS = testCustodialKeys();
-const ROTATED = sealWebhookSecret('whsec_BBBB', KEYS);
+const ROTATED = sealWebhookSecret('whsec_BBBB', KEYS, 'wh_contract');
 
 const SUB: SubscriptionRow = {
   id: 'wh_contract',
@@ -20,7 +20,7 @@ const SUB: SubscriptionRow = {
   filters: '{}',
   include_arguments: 0,
   format: 'standard',
-  secret: sealWebhookSecret('whsec_AAAA', KEYS),
+  secret: sealWebhookSecret('whsec_AAAA', KEYS, 'wh_contract'),
   created_at: at(0).toISOString(),
   created_by: 'ana',
   removed_at: null,

@@ -202,7 +202,7 @@ for (const site of SITES) {
       const s = await start(OTHER_KEYS);
       // A subscription whose secret the tests' own member key secret sealed, as a node given that secret makes it.
       const plain = newWebhookSecret();
-      const foreign = sealWebhookSecret(plain, testCustodialKeys());
+      const foreign = sealWebhookSecret(plain, testCustodialKeys(), 'wh_foreign');
       await s.ctx.state.webhooks.create({
         id: 'wh_foreign',
         url: `${receiver.url}${path('foreign')}`,

@@ -21,7 +21,7 @@ const SUB: SubscriptionRow = {
   filters: '{}',
   include_arguments: 0,
   format: 'standard',
-  secret: sealWebhookSecret('whsec_AAAA', testCustodialKeys()),
+  secret: sealWebhookSecret('whsec_AAAA', testCustodialKeys(), 'wh_denies'),
   created_at: new Date(SUBSCRIBED_AT).toISOString(),
   created_by: 'ana',
   removed_at: null,

@@ -160,7 +160,7 @@ export class DeliveryWorker {
   private async send(row: OutboxRow, sub: SubscriptionRow): Promise<SendOutcome> {
     let secret: string;
     try {
-      secret = openWebhookSecret(sub.secret, this.ctx.state.custodial);
+      secret = openWebhookSecret(sub.secret, this.ctx.state.custodial, sub.id);
     } catch (err) {
       if (!(err instanceof SecretMismatchError || err instanceof NoSecretError)) throw err;
       return { ok: false, status: null, latencyMs: 0, error: `${err.code}: ${err.message}`, excerpt: null };

@@ -39,14 +39,15 @@ export async function subscribe(
   const check = await checkOutboundUrl(input.url, policy);
   if (!check.ok) return check;
   const secret = newWebhookSecret();
+  const id = `wh_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
   const row: SubscriptionRow = {
-    id: `wh_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
+    id,
     url: check.url.href,
     events: JSON.stringify([...new Set(input.events)]),
     filters: JSON.stringify(input.filters ?? {}),
     include_arguments: input.include_arguments === true ? 1 : 0,
     format: input.format ?? 'standard',
-    secret: sealWebhookSecret(secret, state.custodial),
+    secret: sealWebhookSecret(secret, state.custodial, id),
     created_at: now.toISOString(),
     created_by: by,
     removed_at: null,
@@ -73,7 +74,7 @@ export async function rotateWebhookSecret(
 ): Promise<{ row: SubscriptionRow; secret: string } | undefined> {
   const row = await state.webhooks.find(id);
   const secret = newWebhookSecret();
-  const sealed = sealWebhookSecret(secret, state.custodial);
+  const sealed = sealWebhookSecret(secret, state.custodial, id);
   if (!row || !(await state.webhooks.rotateSecret(id, sealed))) return undefined;
   await chainChange(state, 'webhook.secret_rotated', row, by, now);
   return { row: { ...row, secret: sealed }, secret };
