@@ -5,6 +5,7 @@
 // project only: `TOLLGATE_TEST_STATE=postgres npx vitest run apps/api/test/api-gate.test.ts` runs that suite on
 // PostgreSQL alone.
 import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const EVERY_TEST = [
@@ -95,6 +96,10 @@ export default defineConfig(async () => {
   return {
     test: {
       testTimeout: 30_000,
+      // Vitest runs one file at a time where it sees two cores (its default is one worker fewer than the cores), yet
+      // most files here wait on processes, sockets and databases rather than compute: two at once took the suite
+      // from about 15 to 7 minutes on this project's 2-core machine (docs/performance.md, "The test suite's time").
+      maxWorkers: Math.max(2, availableParallelism() - 1),
       projects: only === 'sqlite' ? [sqlite] : only === 'postgres' ? [postgres] : [sqlite, postgres],
     },
   };
