@@ -17,6 +17,7 @@ const USAGE_ERRORS: [string[], string][] = [
   [['export', '--data', 'x'], 'export'],
   [['keys', 'create', '--data', 'x'], 'keys create'],
   [['members', 'list'], 'members list'],
+  [['member-key-secret', 'rotate', '--data', 'x'], 'member-key-secret rotate'],
   [['policy', 'validate'], 'policy validate'],
   [['policy', 'evaluate', 'a', 'b'], 'policy evaluate'],
   [['policy', 'test'], 'policy test'],

@@ -118,6 +118,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           return await (await import('./commands/webhooks.ts')).webhooksRemove(rest, values, io);
       }
     }
+    if (group === 'member-key-secret' && command === 'rotate') {
+      return await (await import('./commands/member-key-secret.ts')).memberKeySecretRotate(rest, values, io);
+    }
     if (group === 'members') {
       switch (command) {
         case 'list':

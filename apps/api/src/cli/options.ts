@@ -68,6 +68,8 @@ const OPTIONS = {
   'audit-log': { type: 'string' },
   // The secret sealing members' custodial keys (server/member-key-secret.ts) and the passkeys' relying party id.
   'member-key-secret-file': { type: 'string' },
+  // member-key-secret rotate (commands/member-key-secret.ts): the file holding the secret to seal with from now on.
+  'new-secret-file': { type: 'string' },
   'rp-id': { type: 'string' },
   // OpenID Connect issuers whose tokens are bearers beside keys (cli/identity-file.ts).
   identity: { type: 'string' },

@@ -76,6 +76,12 @@ Usage:
       Changes a member's role (their keys' grants follow); the last owner stays an owner (LAST_OWNER, exit 1).
   tollgate members remove NAME (--data DIR | --database URL) [--json]
       Removes a member and revokes their keys; never the last owner (LAST_OWNER, exit 1).
+  tollgate member-key-secret rotate --new-secret-file FILE (--data DIR | --database URL) [--force] [--json]
+      Seals every member's custodial key and every webhook signing secret anew with the secret in FILE (at least 32
+      characters), in one transaction; the current secret comes from where serve takes it. A data folder's own
+      member-key.secret is then replaced (mode 0600); else give every node the new secret. Refused while a node runs
+      (NODES_RUNNING; --force on --database), or when the current secret does not open one (MEMBER_KEY_SECRET_MISMATCH):
+      exit 1, nothing written. Exit 2 usage or a secret file unreadable or short (docs/approver-keys.md).
   tollgate webhooks add URL --event EVENT... (--data DIR | --database URL) [--for-agent NAME]... [--for-tool NAME]...
       [--for-policy DOC]... [--format standard|slack] [--include-arguments] [--json]
       Subscribes URL to approval events (approval.pending, .approved, .denied, .expired, .claimed) or every deny
@@ -182,7 +188,7 @@ interface CommandHelp {
 const COMMANDS: CommandHelp[] = (() => {
   const out: CommandHelp[] = [];
   for (const line of USAGE.split('\n')) {
-    const synopsis = /^ {2}tollgate ((?:[a-z]+ ?)+)/.exec(line);
+    const synopsis = /^ {2}tollgate ((?:[a-z][a-z-]* ?)+)/.exec(line);
     if (synopsis) out.push({ command: (synopsis[1] as string).trim(), text: `${line}\n` });
     else if (line.startsWith('    ') && out.length > 0) (out.at(-1) as CommandHelp).text += `${line}\n`;
   }

@@ -3,8 +3,8 @@
 // default) makes its own secret file on its first start, beside the database, for an operator to move out; a shared
 // PostgreSQL database needs the secret given, so every node seals and opens alike.
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { CustodialKeys, MIN_SECRET_LENGTH } from './state/members/custodial-keys.ts';
 
 /** The data folder's own secret file, made on its first start when no secret is given. */
@@ -36,10 +36,24 @@ export interface SecretSources {
  * custodialKeysFor({ env: process.env, dataDir: '.tollgate-data' })
  */
 export function custodialKeysFor(sources: SecretSources): CustodialKeys {
+  return custodialSecretFor(sources).keys;
+}
+
+/** The keys of the secret the sources give, with where it came from (never the secret itself). */
+export interface GivenSecret {
+  keys: CustodialKeys;
+  /** TOLLGATE_MEMBER_KEY_SECRET, or the path of the file it was read from. */
+  from: string;
+  /** The data folder's own file, when the secret is that one's (a rotation replaces it). */
+  ownFile?: string;
+}
+
+/** custodialKeysFor, saying where the secret came from. */
+export function custodialSecretFor(sources: SecretSources): GivenSecret {
   const given = sources.env.TOLLGATE_MEMBER_KEY_SECRET;
-  if (given !== undefined && given !== '') return keysOf(given, 'TOLLGATE_MEMBER_KEY_SECRET');
+  if (given !== undefined && given !== '') return { keys: keysOf(given, 'TOLLGATE_MEMBER_KEY_SECRET'), from: 'TOLLGATE_MEMBER_KEY_SECRET' };
   const file = sources.file ?? (sources.env.TOLLGATE_MEMBER_KEY_SECRET_FILE || undefined);
-  if (file !== undefined) return keysOf(readSecret(file), file);
+  if (file !== undefined) return { keys: keysOf(readSecret(file), file), from: file };
   if (sources.dataDir === undefined) {
     throw new MemberKeySecretError(
       'MEMBER_KEY_SECRET_REQUIRED',
@@ -48,7 +62,54 @@ export function custodialKeysFor(sources: SecretSources): CustodialKeys {
   }
   const own = join(sources.dataDir, SECRET_FILE_NAME);
   if (!existsSync(own)) makeSecretFile(own);
-  return keysOf(readSecret(own), own);
+  return { keys: keysOf(readSecret(own), own), from: own, ownFile: own };
+}
+
+/**
+ * The keys of the secret in `path`, read as every secret file is (surrounding whitespace and the final newline
+ * dropped), at least MIN_SECRET_LENGTH characters; MemberKeySecretError (MEMBER_KEY_SECRET_UNREADABLE) otherwise.
+ */
+export function custodialKeysOfFile(path: string): CustodialKeys {
+  return keysOf(readSecret(path), path);
+}
+
+/** A secret file written beside the one it replaces, put in its place by commit(), or removed by discard(). */
+export interface StagedSecretFile {
+  commit(): void;
+  discard(): void;
+}
+
+/**
+ * Writes `keys`' secret beside `path` now (a temp file readable by its owner only, synced), so that once the rows are
+ * sealed anew only a rename is left: commit() renames it over `path` and syncs the folder, so a crash leaves the old
+ * file or the new one, never a part.
+ */
+export function stageSecretFile(path: string, keys: CustodialKeys): StagedSecretFile {
+  const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(temp, 'wx', 0o600);
+  try {
+    writeSync(fd, keys.secretFileText());
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw err;
+  }
+  closeSync(fd);
+  return {
+    commit() {
+      renameSync(temp, path);
+      const dir = openSync(dirname(path), 'r');
+      try {
+        fsyncSync(dir);
+      } finally {
+        closeSync(dir);
+      }
+    },
+    discard() {
+      rmSync(temp, { force: true });
+    },
+  };
 }
 
 /** A new secret, readable by its owner only, whole or not at all: linked into place, so of two racing starts one wins. */

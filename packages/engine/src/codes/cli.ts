@@ -21,7 +21,7 @@ export const CLI_CODES = {
   ),
   UNWRITABLE: cli(
     'An output file or folder cannot be written; nothing partial is left.',
-    'An output file cannot be written, or the data folder cannot be made; nothing partial is left (exit 2).',
+    'An output file cannot be written, or the data folder cannot be made; nothing partial is left (exit 2). `member-key-secret rotate`: the rows are sealed with the new secret but the data folder’s own `member-key.secret` could not be replaced; the message says to copy the new secret over it (exit 2).',
   ),
   INVALID_CALL: cli('A call file is not of a call’s shape.', '`rules check`’s or `ruleset run`’s CALL.json is not of its shape (exit 2).'),
   UNREACHABLE: cli(
@@ -38,15 +38,27 @@ export const CLI_CODES = {
   ),
   MEMBER_KEY_SECRET_REQUIRED: cli(
     'A shared database needs the secret that seals members’ custodial signing keys and webhook signing secrets, and none was given.',
-    '`serve`, `mcp`, `keys`, `members`, `webhooks` on --database: neither TOLLGATE_MEMBER_KEY_SECRET nor --member-key-secret-file (or TOLLGATE_MEMBER_KEY_SECRET_FILE) is given (exit 2; docs/approver-keys.md).',
+    '`serve`, `mcp`, `keys`, `members`, `webhooks`, `member-key-secret rotate` on --database: neither TOLLGATE_MEMBER_KEY_SECRET nor --member-key-secret-file (or TOLLGATE_MEMBER_KEY_SECRET_FILE) is given; `member-key-secret rotate` on a data folder: none is given and the folder holds no `member-key.secret` (exit 2; docs/approver-keys.md).',
   ),
   MEMBER_KEY_SECRET_UNREADABLE: cli(
     'The member key secret cannot be read, or is shorter than 32 characters.',
-    '`serve`, `mcp`, `keys`, `members`, `webhooks`: the secret file cannot be read, or the secret is shorter than 32 characters (exit 2).',
+    '`serve`, `mcp`, `keys`, `members`, `webhooks`, `member-key-secret rotate`: the secret file (or `rotate`’s `--new-secret-file`) cannot be read, or the secret is shorter than 32 characters (exit 2).',
   ),
   MEMBER_KEY_SECRET_MISMATCH: cli(
     'The member key secret given does not open what is stored sealed with it (members’ custodial signing keys, webhook signing secrets); nothing was written, nothing signed.',
-    '`serve`, `mcp`, `keys`, `members`, `webhooks`: the secret is not the one the stored keys or webhook secrets were sealed with (exit 2); a webhook delivery attempt by a node whose secret does not open the subscription’s secret is recorded failed with this code, nothing sent (docs/webhooks.md, "The secret at rest").',
+    '`serve`, `mcp`, `keys`, `members`, `webhooks`: the secret is not the one the stored keys or webhook secrets were sealed with (exit 2); `member-key-secret rotate`: the current secret does not open one of them, named, and nothing was written (exit 1); a webhook delivery attempt by a node whose secret does not open the subscription’s secret is recorded failed with this code, nothing sent (docs/webhooks.md, "The secret at rest").',
+  ),
+  MEMBER_KEY_SECRET_UNCHANGED: cli(
+    'The new member key secret is the one in use; nothing was written.',
+    '`member-key-secret rotate`: `--new-secret-file` holds the secret the keys are sealed with now (exit 1).',
+  ),
+  NODES_RUNNING: cli(
+    'A node is running on the store, holding a key of the member key secret in use; nothing was written.',
+    '`member-key-secret rotate`: the node registry shows a live node (each named), or on --database another one and `--force` is not given (exit 1; docs/approver-keys.md).',
+  ),
+  ROTATION_CONFLICT: cli(
+    'A member or webhook was added or changed while the member key secret was being rotated; nothing was written.',
+    '`member-key-secret rotate`: a row no longer holds what was read, or a row was added, before the write (exit 1); run it again.',
   ),
   WEBHOOK_URL_REFUSED: {
     severity: 'error',
@@ -63,7 +75,9 @@ export const CLI_CODES = {
   LOCKED: {
     severity: 'error',
     meaning: 'Another process holds the store’s lock; nothing was written.',
-    in: { cli: '`serve` (exit 2) or `store repair` (exit 1): another process held the store’s lock past the wait.' },
+    in: {
+      cli: '`serve` (exit 2), `store repair` or `member-key-secret rotate` (exit 1): another process held the store’s lock (or, on --database, the tables) past the wait.',
+    },
   },
   INVALID_KEY: {
     severity: 'error',
@@ -74,7 +88,7 @@ export const CLI_CODES = {
   },
   DATABASE_UNREACHABLE: cli(
     'The PostgreSQL database named does not answer.',
-    '`serve`, `migrate`, `import`, `export`, `keys`, `members` with `--database`: the database does not answer (exit 2).',
+    '`serve`, `migrate`, `import`, `export`, `keys`, `members`, `member-key-secret rotate` with `--database`: the database does not answer (exit 2).',
   ),
   SCHEMA_MISSING: cli(
     'The database holds no Tollgate schema; run tollgate migrate (docs/deploy.md, "Migrations").',
@@ -98,7 +112,7 @@ export const CLI_CODES = {
   ),
   DATA_MISSING: cli(
     'There is no data folder (or no workspace in it) where the command reads one.',
-    '`import`: the data folder holds neither `documents/` nor `tollgate.db`; `members list|role|remove`, `keys list|rotate|revoke`, `ruleset validate`, `ruleset run`: there is no folder at `--data` (exit 2).',
+    '`import`: the data folder holds neither `documents/` nor `tollgate.db`; `members list|role|remove`, `keys list|rotate|revoke`, `member-key-secret rotate`, `ruleset validate`, `ruleset run`: there is no folder at `--data` (exit 2).',
   ),
   IMPORT_FAILED: cli(
     'A document or the state could not be moved into the database; nothing was written.',

@@ -3,7 +3,7 @@
 // form `openssl pkcs8` reads), so reading the database, or a backup of it, gives no key that signs. The secret is
 // never stored in the database: the operator gives it (server/member-key-secret.ts). The same secret seals webhook
 // signing secrets (state/webhooks/sealed-secret.ts), under a key derived from it for that use alone (derivedKey).
-import { createPrivateKey, createSecretKey, type KeyObject, scryptSync } from 'node:crypto';
+import { createPrivateKey, createSecretKey, type KeyObject, scryptSync, timingSafeEqual } from 'node:crypto';
 
 const SEALED_HEADER = '-----BEGIN ENCRYPTED PRIVATE KEY-----';
 const PLAIN_HEADER = '-----BEGIN PRIVATE KEY-----';
@@ -61,6 +61,21 @@ export class CustodialKeys {
   /** Whether this process holds the secret (withoutSecret: not). */
   get held(): boolean {
     return this.#secret !== undefined;
+  }
+
+  /** Whether `other` holds the very same secret: a rotation to the secret in use is refused (docs/cli.md). */
+  sameSecretAs(other: CustodialKeys): boolean {
+    const mine = Buffer.from(this.#required(), 'utf8');
+    const theirs = Buffer.from(other.#required(), 'utf8');
+    return mine.length === theirs.length && timingSafeEqual(mine, theirs);
+  }
+
+  /**
+   * The secret as a secret file holds it, with its final newline: for the one writer of the data folder's own file
+   * after a rotation (member-key-secret.ts, replaceSecretFile), never for output.
+   */
+  secretFileText(): string {
+    return `${this.#required()}\n`;
   }
 
   /** The key as stored: encrypted PKCS#8 PEM. */
