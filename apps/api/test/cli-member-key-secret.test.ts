@@ -120,7 +120,7 @@ describe('tollgate member-key-secret rotate on a data folder', () => {
     const wrong = await withEnv('TOLLGATE_MEMBER_KEY_SECRET', OTHER_SECRET, () =>
       runCli('member-key-secret', 'rotate', '--new-secret-file', next, '--data', dir),
     );
-    expect([wrong.code, wrong.stderr]).toEqual([1, expect.stringContaining('MEMBER_KEY_SECRET_MISMATCH')]);
+    expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringContaining('MEMBER_KEY_SECRET_MISMATCH')]);
     expect(wrong.stderr).toContain('nothing was written');
     expect(storedRows(dir)).toEqual(before);
 
@@ -134,7 +134,7 @@ describe('tollgate member-key-secret rotate on a data folder', () => {
     const mixed = storedRows(dir);
     const half = await runCli('member-key-secret', 'rotate', '--new-secret-file', next, '--data', dir);
     expect([half.code, half.stderr]).toEqual([
-      1,
+      2,
       expect.stringContaining(`MEMBER_KEY_SECRET_MISMATCH: the member key secret does not open webhook ${webhook}`),
     ]);
     expect(storedRows(dir)).toEqual(mixed);
@@ -241,7 +241,7 @@ describe.skipIf(POSTGRES_UNREACHABLE !== undefined)('tollgate member-key-secret 
       const wrong = await withEnv('TOLLGATE_MEMBER_KEY_SECRET', OTHER_SECRET, () =>
         runCli('member-key-secret', 'rotate', '--new-secret-file', next, '--database', schema.url, '--force'),
       );
-      expect([wrong.code, wrong.stderr]).toEqual([1, expect.stringContaining('MEMBER_KEY_SECRET_MISMATCH')]);
+      expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringContaining('MEMBER_KEY_SECRET_MISMATCH')]);
       expect(await rows()).toEqual(before);
 
       const run = await runCli('member-key-secret', 'rotate', '--new-secret-file', next, '--database', schema.url, '--force', '--json');

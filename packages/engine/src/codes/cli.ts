@@ -46,7 +46,7 @@ export const CLI_CODES = {
   ),
   MEMBER_KEY_SECRET_MISMATCH: cli(
     'The member key secret given does not open what is stored sealed with it (members’ custodial signing keys, webhook signing secrets); nothing was written, nothing signed.',
-    '`serve`, `mcp`, `keys`, `members`, `webhooks`: the secret is not the one the stored keys or webhook secrets were sealed with (exit 2); `member-key-secret rotate`: the current secret does not open one of them, named, and nothing was written (exit 1); a webhook delivery attempt by a node whose secret does not open the subscription’s secret is recorded failed with this code, nothing sent (docs/webhooks.md, "The secret at rest").',
+    '`serve`, `mcp`, `keys`, `members`, `webhooks`: the secret is not the one the stored keys or webhook secrets were sealed with (exit 2); `member-key-secret rotate`: the current secret does not open one of them, named, and nothing was written (exit 2); a webhook delivery attempt by a node whose secret does not open the subscription’s secret is recorded failed with this code, nothing sent (docs/webhooks.md, "The secret at rest").',
   ),
   MEMBER_KEY_SECRET_UNCHANGED: cli(
     'The new member key secret is the one in use; nothing was written.',

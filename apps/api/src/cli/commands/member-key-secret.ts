@@ -19,7 +19,7 @@ import { NodesRunningError, RotationConflictError, type RotationCounts } from '.
 import { rotatePostgres } from '../../server/state/secret-rotation/postgres.ts';
 import { rotateSqlite } from '../../server/state/secret-rotation/sqlite.ts';
 import { existingDataFolder } from '../data-folder.ts';
-import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
+import { CliError, type CliIo, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE } from '../io.ts';
 import { openCurrentDatabase } from '../open-database.ts';
 import { databaseOf, type ParsedOptions } from '../options.ts';
 
@@ -137,7 +137,10 @@ function secretOf<T>(read: () => T): T {
   }
 }
 
-/** The rotation's refusals, each with its code and exit 1: nothing was written. */
+/**
+ * The rotation's refusals, each with its code: nothing was written. Exit 1, but a secret that does not open the stored
+ * keys exits 2, as every other command that opens the store answers MEMBER_KEY_SECRET_MISMATCH.
+ */
 async function refusalsMapped<T>(onDatabase: boolean, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
@@ -158,5 +161,6 @@ async function refusalsMapped<T>(onDatabase: boolean, work: () => Promise<T>): P
 }
 
 function refused(code: 'MEMBER_KEY_SECRET_MISMATCH' | 'NODES_RUNNING' | 'ROTATION_CONFLICT' | 'LOCKED', why: string): CliError {
-  return new CliError(code, `tollgate ${COMMAND}: ${code}: ${why}; nothing was written`, EXIT_INVALID);
+  const exit = code === 'MEMBER_KEY_SECRET_MISMATCH' ? EXIT_UNREADABLE : EXIT_INVALID;
+  return new CliError(code, `tollgate ${COMMAND}: ${code}: ${why}; nothing was written`, exit);
 }
