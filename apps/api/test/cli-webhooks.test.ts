@@ -1,5 +1,5 @@
-// tollgate webhooks add|list|remove (docs/cli.md, docs/webhooks.md): the operator's subscriptions on a data folder,
-// the secret printed once and never listed, the URL checked as the API checks it, an unknown id NOT_FOUND; the secret
+// tollgate webhooks add|list|remove|rotate-secret (docs/cli.md, docs/webhooks.md): the operator's subscriptions on a
+// data folder, the secret printed once (and again once when rotated) and never listed, the URL checked as the API checks it, an unknown id NOT_FOUND; the secret
 // stored sealed with the member key secret on a data folder and on PostgreSQL, and a command given another secret
 // refused (MEMBER_KEY_SECRET_MISMATCH).
 import { rmSync } from 'node:fs';
@@ -89,6 +89,31 @@ describe('tollgate webhooks', () => {
     const again = await runCli('webhooks', 'remove', made.id, '--data', data);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('NOT_FOUND');
+  });
+
+  it('rotates a secret: the new one printed once, stored sealed for its subscription; an unknown id is NOT_FOUND', async () => {
+    const data = dataDir();
+    const made = await added('--data', data);
+    const r = await runCli('webhooks', 'rotate-secret', made.id, '--data', data, '--json');
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const rotated = JSON.parse(r.stdout) as { id: string; secret: string };
+    expect(rotated.id).toBe(made.id);
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(made.secret);
+    const db = openDatabase(join(data, 'tollgate.db'));
+    try {
+      const row = db.prepare('SELECT secret FROM webhook_subscriptions WHERE id = ?').get(made.id) as { secret: string } | undefined;
+      expectSealed(row?.secret, rotated.secret, made.id);
+      const entry = db.prepare("SELECT COUNT(*) AS n FROM record_entries WHERE kind = 'webhook.secret_rotated'").get() as { n: number };
+      expect(entry.n).toBe(1);
+    } finally {
+      db.close();
+    }
+    const plain = await runCli('webhooks', 'rotate-secret', made.id, '--data', data);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(new RegExp(`^${made.id}  https://93\\.184\\.216\\.34/hook\\nsecret \\(shown once\\): whsec_`));
+    const missing = await runCli('webhooks', 'rotate-secret', 'wh_none', '--data', data);
+    expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining('NOT_FOUND: no webhook wh_none')]);
   });
 
   it('refuses a loopback or http URL unless the operator allows it, and an unknown event as usage', async () => {

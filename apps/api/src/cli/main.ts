@@ -116,6 +116,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
           break;
         case 'remove':
           return await (await import('./commands/webhooks.ts')).webhooksRemove(rest, values, io);
+        case 'rotate-secret':
+          return await (await import('./commands/webhooks.ts')).webhooksRotateSecret(rest, values, io);
       }
     }
     if (group === 'member-key-secret' && command === 'rotate') {

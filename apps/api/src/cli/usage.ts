@@ -91,6 +91,8 @@ Usage:
       Lists the subscriptions (never their secrets).
   tollgate webhooks remove WEBHOOK_ID (--data DIR | --database URL) [--json]
       Removes a subscription; its pending deliveries are given up (NOT_FOUND, exit 1, for none).
+  tollgate webhooks rotate-secret WEBHOOK_ID (--data DIR | --database URL) [--json]
+      A new signing secret, printed once; deliveries from then on are signed with it (NOT_FOUND, exit 1, for none).
   tollgate policy validate FILE [--members FILE] [--tools FILE] [--json]
       Validates a policy@1 document. Exit 0 valid, 1 invalid, 2 unreadable or not JSON.
   tollgate policy evaluate FILE --tool TOOL.json --args ARGS.json [--members FILE] [--json]

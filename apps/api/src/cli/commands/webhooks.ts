@@ -1,6 +1,6 @@
-// tollgate webhooks add|list|remove: webhook subscriptions made by the operator on the data folder's tollgate.db or
+// tollgate webhooks add|list|remove|rotate-secret: webhook subscriptions made by the operator on the data folder's tollgate.db or
 // the PostgreSQL database nodes share, as `tollgate keys` works (docs/webhooks.md). The secret is printed once, when
-// the subscription is made, and stored sealed with the member key secret the command is given (stateOf, as for
+// the subscription is made or its secret rotated, and stored sealed with the member key secret the command is given (stateOf, as for
 // keys); the URL is checked as the API checks it (TOLLGATE_WEBHOOKS_ALLOW_HTTP, _ALLOW_PRIVATE).
 import {
   filtersOf as storedFilters,
@@ -10,7 +10,7 @@ import {
   type WebhookFilters,
 } from '../../server/state/webhooks/model.ts';
 import { outboundPolicyOf } from '../../server/webhooks/outbound-url.ts';
-import { subscribe, unsubscribe } from '../../server/webhooks/subscriptions.ts';
+import { rotateWebhookSecret, subscribe, unsubscribe } from '../../server/webhooks/subscriptions.ts';
 import { CliError, type CliIo, EXIT_INVALID, EXIT_OK } from '../io.ts';
 import { one, type ParsedOptions } from '../options.ts';
 import { stateOf } from './keys.ts';
@@ -103,6 +103,24 @@ export async function webhooksRemove(rest: string[], options: ParsedOptions, io:
     const row = await unsubscribe(state, id, OPERATOR, new Date());
     if (!row) throw new CliError({ code: 'NOT_FOUND' }, `tollgate webhooks remove: NOT_FOUND: no webhook ${id}`, EXIT_INVALID);
     io.stdout.write(options.json ? `${JSON.stringify({ id: row.id, removed: true })}\n` : `removed ${row.id}\n`);
+    return EXIT_OK;
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * A new signing secret for a subscription, printed once and stored sealed, as POST /v1/webhooks/{id}/rotate-secret
+ * makes it: deliveries from then on are signed with it (docs/webhooks.md).
+ */
+export async function webhooksRotateSecret(rest: string[], options: ParsedOptions, io: CliIo): Promise<number> {
+  const id = one(rest, 'WEBHOOK_ID');
+  const { state, close } = await stateOf(options, 'webhooks rotate-secret', true);
+  try {
+    const rotated = await rotateWebhookSecret(state, id, OPERATOR, new Date());
+    if (!rotated) throw new CliError({ code: 'NOT_FOUND' }, `tollgate webhooks rotate-secret: NOT_FOUND: no webhook ${id}`, EXIT_INVALID);
+    if (options.json) io.stdout.write(`${JSON.stringify({ id: rotated.row.id, secret: rotated.secret }, null, 2)}\n`);
+    else io.stdout.write(`${rotated.row.id}  ${rotated.row.url}\nsecret (shown once): ${rotated.secret}\n`);
     return EXIT_OK;
   } finally {
     await close();
