@@ -361,6 +361,10 @@ export const POSTGRES_STATE_MIGRATIONS: readonly string[] = [
   // Trials scoped and bounded (docs/review.md, "Trials on live calls"): every differing call is kept, now with its
   // arguments' digest (never the values); rows kept before have none.
   `ALTER TABLE trial_differences ADD COLUMN arguments_digest TEXT;`,
+  // A session's calls past the rowid a node holds, found by a seek (decisions/postgres-log.ts reads them on every call
+  // of a session, and the session-calls function again under the lock): decisions_by_session orders a session's
+  // entries by time, so each read walked all of them, as SQLite's did before its own index of (agent, session, rowid).
+  `CREATE INDEX decisions_by_session_row ON decisions (agent, session, rowid) WHERE session IS NOT NULL;`,
 ];
 
 /** The state's sequence, as the one migration ledger names it (@tollgate/store's applyMigrations). */
