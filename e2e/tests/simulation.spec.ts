@@ -84,3 +84,32 @@ test('a wider candidate differs on the 200 USD refund, for recorded and pasted c
     await request.post(`/v1/trials/${encodeURIComponent(POLICY)}/stop`, { headers: owner() });
   }
 });
+
+test('a recorded-calls bound the clocks skip is refused at its field, never moved, and nothing runs', async ({ browser }) => {
+  // In Berlin the clocks go from 02:00 to 03:00 on 29 March 2026: 02:30 that night is no time at all.
+  const context = await browser.newContext({ timezoneId: 'Europe/Berlin' });
+  const page = await context.newPage();
+  try {
+    await signIn(page, memberKey('owner'), '#/simulation');
+    await page.getByLabel('Policy document').selectOption(POLICY);
+    await page.getByRole('radio', { name: 'Recorded calls of an agent' }).check();
+    const since = page.getByLabel('Since', { exact: true });
+    // The input keeps the value as the browser writes it, without a zero second.
+    await since.fill('2026-03-29T02:30:00');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      "Since: 2026-03-29T02:30 is not a time on this computer's clock (no such date, or the clocks skip it).",
+    );
+    await expect(since).toBeFocused();
+    await expect(since).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByRole('status').filter({ hasText: /calls:/ })).toHaveCount(0);
+    // A time that exists runs, and the problem goes.
+    await since.fill('2026-03-29T03:30:00');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await expect(page.getByRole('status').filter({ hasText: /calls:/ })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await expect(since).toHaveAttribute('aria-invalid', 'false');
+  } finally {
+    await context.close();
+  }
+});

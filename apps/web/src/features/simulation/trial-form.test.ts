@@ -131,7 +131,7 @@ describe('isoOfLocal', () => {
       '2026-3-1T9:30',
       '2026-03-01T09:30:15.1234',
     ]) {
-      expect(isoOfLocal(text), text).toMatchObject({ ok: false, problem: 'The end is a date and time, such as 2026-03-01T09:30.' });
+      expect(isoOfLocal(text), text).toMatchObject({ ok: false, problem: 'A time is a date and a time of day, such as 2026-03-01T09:30.' });
     }
     for (const text of ['2026-02-30T09:30', '2026-13-01T09:30', '2026-03-01T24:00', '2026-03-01T09:60', '2026-03-01T09:30:60']) {
       expect(isoOfLocal(text), text).toMatchObject({ ok: false, problem: expect.stringContaining('is not a time') });

@@ -78,7 +78,7 @@ const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{
  */
 export function isoOfLocal(local: string): Read<string> {
   const parts = LOCAL_TIME.exec(local);
-  if (!parts) return { ok: false, problem: 'The end is a date and time, such as 2026-03-01T09:30.' };
+  if (!parts) return { ok: false, problem: 'A time is a date and a time of day, such as 2026-03-01T09:30.' };
   const field = (i: number) => Number(parts[i] ?? 0);
   const [year, month, day, hour, minute, second] = [field(1), field(2) - 1, field(3), field(4), field(5), field(6)];
   const milli = Number((parts[7] ?? '').padEnd(3, '0'));

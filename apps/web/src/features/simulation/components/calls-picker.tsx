@@ -2,6 +2,12 @@
 // suite, or pasted JSON.
 import type { ReactNode, RefObject } from 'react';
 
+/** Why a bound of the recorded calls cannot be sent: the field at fault, and why. */
+export interface RecordedProblem {
+  field: 'since' | 'until';
+  message: string;
+}
+
 export interface CallsPick {
   mode: 'recorded' | 'examples' | 'pasted';
   agent: string;
@@ -31,9 +37,13 @@ interface CallsPickerProps {
   pastedField?: RefObject<HTMLTextAreaElement | null>;
   /** What the picked policy's example suite holds, or why it cannot be run (ExamplesStatus). */
   examples: ReactNode;
+  /** Why a bound of the recorded calls cannot be sent, if one cannot. */
+  recordedInvalid?: RecordedProblem | null;
+  /** The two bounds' fields, which the form focuses when one is at fault. */
+  boundFields?: RefObject<Record<RecordedProblem['field'], HTMLInputElement | null>>;
 }
 
-export function CallsPicker({ pick, onPick, invalid, pastedField, examples }: CallsPickerProps) {
+export function CallsPicker({ pick, onPick, invalid, pastedField, examples, recordedInvalid, boundFields }: CallsPickerProps) {
   return (
     <fieldset className="sim-calls">
       <legend>Calls</legend>
@@ -49,29 +59,67 @@ export function CallsPicker({ pick, onPick, invalid, pastedField, examples }: Ca
         <input type="radio" name="calls" checked={pick.mode === 'pasted'} onChange={() => onPick({ ...pick, mode: 'pasted' })} />
         Pasted JSON
       </label>
-      {pick.mode === 'recorded' && <RecordedFields pick={pick} onPick={onPick} />}
+      {pick.mode === 'recorded' && (
+        <RecordedFields pick={pick} onPick={onPick} problem={recordedInvalid ?? null} boundFields={boundFields} />
+      )}
       {pick.mode === 'examples' && examples}
       {pick.mode === 'pasted' && <PastedField pick={pick} onPick={onPick} invalid={invalid} pastedField={pastedField} examples={null} />}
     </fieldset>
   );
 }
 
-function RecordedFields({ pick, onPick }: { pick: CallsPick; onPick: (p: CallsPick) => void }) {
+function RecordedFields({
+  pick,
+  onPick,
+  problem,
+  boundFields,
+}: {
+  pick: CallsPick;
+  onPick: (p: CallsPick) => void;
+  problem: RecordedProblem | null;
+  boundFields: CallsPickerProps['boundFields'];
+}) {
+  const bound = (field: RecordedProblem['field']) => ({
+    ref: (input: HTMLInputElement | null) => {
+      if (boundFields?.current) boundFields.current[field] = input;
+    },
+    'aria-invalid': problem?.field === field,
+    'aria-describedby': problem?.field === field ? 'sim-recorded-problem' : undefined,
+  });
   return (
-    <div className="sim-pickers">
-      <label className="field">
-        Agent
-        <input value={pick.agent} placeholder="every agent" onChange={(e) => onPick({ ...pick, agent: e.target.value })} />
-      </label>
-      <label className="field">
-        Since
-        <input type="datetime-local" step="1" value={pick.since} onChange={(e) => onPick({ ...pick, since: e.target.value })} />
-      </label>
-      <label className="field">
-        Until
-        <input type="datetime-local" step="1" value={pick.until} onChange={(e) => onPick({ ...pick, until: e.target.value })} />
-      </label>
-    </div>
+    <>
+      <div className="sim-pickers">
+        <label className="field">
+          Agent
+          <input value={pick.agent} placeholder="every agent" onChange={(e) => onPick({ ...pick, agent: e.target.value })} />
+        </label>
+        <label className="field">
+          Since
+          <input
+            type="datetime-local"
+            step="1"
+            value={pick.since}
+            onChange={(e) => onPick({ ...pick, since: e.target.value })}
+            {...bound('since')}
+          />
+        </label>
+        <label className="field">
+          Until
+          <input
+            type="datetime-local"
+            step="1"
+            value={pick.until}
+            onChange={(e) => onPick({ ...pick, until: e.target.value })}
+            {...bound('until')}
+          />
+        </label>
+      </div>
+      {problem !== null && (
+        <p id="sim-recorded-problem" className="state state-error" role="alert">
+          {problem.field === 'since' ? 'Since' : 'Until'}: {problem.message}
+        </p>
+      )}
+    </>
   );
 }
 

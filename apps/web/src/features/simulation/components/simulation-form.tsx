@@ -5,7 +5,8 @@ import { showPlace } from '../../../lib/show-place.ts';
 import { readExampleCalls } from '../api/example-calls.ts';
 import { parseCalls } from '../api/parse-calls.ts';
 import type { PolicySummary, SimulationRequest } from '../api/types.ts';
-import { type CallsPick, CallsPicker, SAMPLE_CALLS } from './calls-picker.tsx';
+import { isoOfLocal } from '../trial-form.ts';
+import { type CallsPick, CallsPicker, type RecordedProblem, SAMPLE_CALLS } from './calls-picker.tsx';
 import { ExamplesStatus } from './examples-status.tsx';
 import { type PolicyPick, PolicyPicker } from './policy-picker.tsx';
 
@@ -17,14 +18,21 @@ interface SimulationFormProps {
   onRun: (request: SimulationRequest) => void;
 }
 
-/** A datetime-local value as an ISO date-time with its offset; empty is no bound. */
-const isoOf = (local: string): string | undefined => (local === '' ? undefined : new Date(local).toISOString());
+/**
+ * A bound of the recorded calls: no bound when empty, else the datetime-local value as an ISO time, or why it is none
+ * (a date that does not exist, or a time the clocks skip: refused, never moved; trial-form.ts, isoOfLocal).
+ */
+function boundOf(local: string): { ok: true; value: string | undefined } | { ok: false; problem: string } {
+  return local === '' ? { ok: true, value: undefined } : isoOfLocal(local);
+}
 
 export function SimulationForm({ policies, running, withArguments, onDocument, onRun }: SimulationFormProps) {
   const [policy, setPolicy] = useState<PolicyPick>({ document: policies[0]?.id ?? null, sequence: null, candidate: null });
   const [calls, setCalls] = useState<CallsPick>({ mode: 'recorded', agent: '', since: '', until: '', pasted: SAMPLE_CALLS });
   const [invalid, setInvalid] = useState<string | null>(null);
+  const [recordedInvalid, setRecordedInvalid] = useState<RecordedProblem | null>(null);
   const pastedField = useRef<HTMLTextAreaElement>(null);
+  const boundFields = useRef<Record<RecordedProblem['field'], HTMLInputElement | null>>({ since: null, until: null });
   const picked = policies.find((p) => p.id === policy.document);
   // A drafted policy runs no version yet: its newest is the one to simulate (docs/console.md, "First run").
   const defaultSequence = picked?.running_sequence ?? (picked && picked.versions > 0 ? picked.versions : null);
@@ -51,7 +59,16 @@ export function SimulationForm({ policies, running, withArguments, onDocument, o
       if (exampleCalls?.ok) onRun({ document, candidate, calls: { examples: exampleCalls.suite }, withArguments });
       return;
     }
-    const recorded = { agent: calls.agent.trim() || undefined, since: isoOf(calls.since), until: isoOf(calls.until) };
+    const since = boundOf(calls.since);
+    const until = boundOf(calls.until);
+    const refuse = (field: RecordedProblem['field'], message: string) => {
+      setRecordedInvalid({ field, message });
+      boundFields.current[field]?.focus();
+    };
+    if (!since.ok) return refuse('since', since.problem);
+    if (!until.ok) return refuse('until', until.problem);
+    setRecordedInvalid(null);
+    const recorded = { agent: calls.agent.trim() || undefined, since: since.value, until: until.value };
     onRun({ document, candidate, calls: { recorded }, withArguments });
   };
 
@@ -67,6 +84,8 @@ export function SimulationForm({ policies, running, withArguments, onDocument, o
         pick={calls}
         onPick={setCalls}
         invalid={invalid}
+        recordedInvalid={recordedInvalid}
+        boundFields={boundFields}
         pastedField={pastedField}
         examples={<ExamplesStatus pending={suite.isLoading} error={suite.error} stored={stored} calls={exampleCalls} />}
       />
