@@ -93,7 +93,8 @@ test('a restart keeps the shell, the Live indicator follows the stream, and an u
 
   // Leaving in the app asks too; the draft stays for later.
   await page.getByRole('link', { name: 'Approvals' }).click();
-  expect(dialogs).toEqual(['beforeunload', 'confirm']);
+  // The click resolves once it is made; the dialog it opens is reported a moment later.
+  await expect.poll(() => dialogs).toEqual(['beforeunload', 'confirm']);
   await expect(indicator(page)).toHaveText('Live');
 
   await stopServer();
