@@ -7,7 +7,7 @@
 // that reader (its string and number loops are written again here), so the property compares two readings. Besides the value it
 // gives the arguments' canonical JSON when the text already is that (no spaces, keys sorted, no escapes), so the
 // digest and the row's arguments need no second walk (docs/performance.md, "API gate").
-import { JsonNumber, type JsonTextLimits } from '@tollgate/engine/source';
+import { JSON_ESCAPES, JsonNumber, type JsonTextLimits } from '@tollgate/engine/source';
 
 /** What the fast reader read: the value, and the `arguments` member's text when it is its canonical JSON. */
 export interface CallBodyRead {
@@ -205,7 +205,7 @@ function readString(): string | undefined {
       continue;
     }
     const e = text.charCodeAt(i + 1);
-    const simple = ESCAPES[e];
+    const simple = JSON_ESCAPES[e];
     if (simple !== undefined) {
       out += simple;
       i += 2;
@@ -221,8 +221,6 @@ function readString(): string | undefined {
     } else return undefined;
   }
 }
-
-const ESCAPES: Record<number, string> = { 34: '"', 92: '\\', 47: '/', 98: '\b', 102: '\f', 110: '\n', 114: '\r', 116: '\t' };
 
 function hexValue(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;

@@ -283,7 +283,7 @@ class Reader {
         continue;
       }
       const e = text.charCodeAt(i + 1);
-      const simple = ESCAPES[e];
+      const simple = JSON_ESCAPES[e];
       if (simple !== undefined) {
         out += simple;
         i += 2;
@@ -387,7 +387,17 @@ class Reader {
   }
 }
 
-const ESCAPES: Record<number, string> = { 34: '"', 92: '\\', 47: '/', 98: '\b', 102: '\f', 110: '\n', 114: '\r', 116: '\t' };
+/** A JSON string's one-character escapes, by the character code after the backslash (RFC 8259, 7). */
+export const JSON_ESCAPES: Readonly<Record<number, string>> = {
+  34: '"',
+  92: '\\',
+  47: '/',
+  98: '\b',
+  102: '\f',
+  110: '\n',
+  114: '\r',
+  116: '\t',
+};
 
 function digits(text: string, from: number): number {
   let i = from;

@@ -1,11 +1,11 @@
 // The SDK's copy of a message the exact reader read (docs/mcp.md, "One read per message"): each message is read
-// once, by the exact reader; the gate decides on that value, and the SDK, which expects JSON.parse's values, is
-// handed a plain copy of it.
+// once, by the exact reader; the gate decides on that value, and the SDK, which expects the values the platform's
+// own JSON parser makes (doubles, plain objects), is handed a plain copy of it. Nothing here parses text.
 import { JsonNumber } from '@tollgate/engine/source';
 
 /**
- * A plain copy of a value the exact reader read: every kept number as the double JSON.parse reads from its
- * lexeme, every object and array new (the SDK never holds a part of the exact value), members in their order.
+ * A plain copy of a value the exact reader read: every kept number as the double the platform's parser reads from
+ * its lexeme, every object and array new (the SDK never holds a part of the exact value), members in their order.
  *
  * @example
  * plainJson({ amount: new JsonNumber('1.50'), items: [1, 'a'] }); // { amount: 1.5, items: [1, 'a'] }
@@ -16,7 +16,7 @@ export function plainJson(value: unknown): unknown {
   if (value !== null && typeof value === 'object') {
     const copy: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      // Defined, not assigned: a member named __proto__ stays a member, as JSON.parse makes it.
+      // Defined, not assigned: a member named __proto__ stays a member, as the platform's parser makes it.
       Object.defineProperty(copy, key, {
         value: plainJson((value as Record<string, unknown>)[key]),
         enumerable: true,
