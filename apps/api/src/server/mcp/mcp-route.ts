@@ -293,7 +293,7 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
         session = openSession(principal.agent, keyDigest, exact);
         await session.gateway.server.connect(session.transport);
         const opened = session;
-        const response = await withIncoming(c.req.raw.headers, () => opened.transport.handleRequest(c.req.raw, { parsedBody }));
+        const response = await withIncoming(c.req.raw, () => opened.transport.handleRequest(c.req.raw, { parsedBody }));
         // An initialize the SDK refused opened no session: nothing holds the gateway.
         if (!sessions.has(session.transport.sessionId ?? '')) await session.gateway.close();
         return response;
@@ -313,12 +313,10 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
         !open.gateway.server.getClientCapabilities()?.elicitation;
       // Its exact arguments are taken now, in the order read (fastCallOf), never by another call of its id.
       const call = fast ? fastCallOf(parsedBody, exact) : undefined;
-      if (call && sessionId !== undefined) return withIncoming(c.req.raw.headers, () => answerFast(open, call, sessionId));
+      if (call && sessionId !== undefined) return withIncoming(c.req.raw, () => answerFast(open, call, sessionId));
       open.fast.cancel(parsedBody);
     }
-    return withIncoming(c.req.raw.headers, () =>
-      open.transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody }),
-    );
+    return withIncoming(c.req.raw, () => open.transport.handleRequest(c.req.raw, parsedBody === undefined ? undefined : { parsedBody }));
   });
   return app;
 }

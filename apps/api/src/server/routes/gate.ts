@@ -83,7 +83,7 @@ export function gateRoutes() {
     if (principal.kind !== 'agent') throw new ApiError('AGENT_KEY_REQUIRED', "only the agent's own key sends its calls");
     if (principal.agent !== name) throw new ApiError('AGENT_MISMATCH', `this key belongs to ${principal.agent}, not ${name}`);
     // The decision's span continues the caller's `traceparent` (observability/tracing.ts).
-    const answer = await withIncoming(c.req.raw.headers, () => decideAgentCall(ctx, name, body, options));
+    const answer = await withIncoming(c.req.raw, () => decideAgentCall(ctx, name, body, options));
     // Headers prepared once, the text as c.json writes it (answer-headers.ts).
     return preparedJsonAnswer(c, JSON.stringify(answer)) ?? c.json(answer, 200);
   });
