@@ -5,6 +5,7 @@
 import { type Node, parseTree } from 'jsonc-parser';
 import type { Diagnostic, Range } from './diagnostic.ts';
 import { placed } from './diagnostic.ts';
+import { JSON_ESCAPES } from './json-escapes.ts';
 import { JsonNumber } from './json-number.ts';
 import { childPointer } from './json-pointer.ts';
 import { nodeAt, rangeAt } from './json-text-ranges.ts';
@@ -386,18 +387,6 @@ class Reader {
     return { line: lo + 1, column: at - (starts[lo] as number) + 1 };
   }
 }
-
-/** A JSON string's one-character escapes, by the character code after the backslash (RFC 8259, 7). */
-export const JSON_ESCAPES: Readonly<Record<number, string>> = {
-  34: '"',
-  92: '\\',
-  47: '/',
-  98: '\b',
-  102: '\f',
-  110: '\n',
-  114: '\r',
-  116: '\t',
-};
 
 function digits(text: string, from: number): number {
   let i = from;
