@@ -3,6 +3,7 @@
 // answer (TurnGenerations).
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { generationsSql } from './generations.ts';
 import { arrivalOfRequest, lastArrival } from './request-arrival.ts';
 
 /** Where a query runs: the pool, or a connection holding a transaction. */
@@ -77,9 +78,7 @@ export class TurnGenerations {
   /** `counters` names each counter by the statement that reads it (one row, one column named generation). */
   constructor(pool: pg.Pool, counters: Record<string, string>) {
     this.pool = pool;
-    this.sql = `SELECT ${Object.entries(counters)
-      .map(([name, sql]) => `(${sql}) AS ${name}`)
-      .join(', ')}`;
+    this.sql = generationsSql(counters);
   }
 
   /** One counter of the set, read with the others. */
@@ -115,9 +114,3 @@ export class TurnGenerations {
     return reading;
   }
 }
-
-/** The state's own counters, as TurnGenerations reads them. */
-export const STATE_GENERATIONS = {
-  auth: 'SELECT generation FROM auth_generation WHERE id = 1',
-  tools: 'SELECT generation FROM tool_authorization_generation WHERE id = 1',
-} as const;

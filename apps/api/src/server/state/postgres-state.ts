@@ -17,6 +17,7 @@ import { claimApproval, decideApproval, findApproval, listApprovals, listVotes, 
 import type { DecisionFilter, SessionCall } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions } from './decisions/postgres.ts';
 import { PostgresDecisionLog } from './decisions/postgres-log.ts';
+import { STATE_GENERATIONS } from './generations.ts';
 import type { PageKey } from './keyset.ts';
 import type { CustodialKeys } from './members/custodial-keys.ts';
 import { madeOrThrow, OPERATOR } from './members/identity-store.ts';
@@ -24,7 +25,7 @@ import type { Grant, Role } from './members/model.ts';
 import { PostgresMembers } from './members/postgres.ts';
 import type { LanguageRevision } from './nodes/model.ts';
 import { PostgresNodes } from './nodes/postgres.ts';
-import { rowsOf, STATE_GENERATIONS, TurnGenerations } from './postgres-query.ts';
+import { rowsOf, TurnGenerations } from './postgres-query.ts';
 import { postgresReadiness } from './readiness.ts';
 import { recordRun, runsSince } from './ruleset-runs/postgres.ts';
 import type { DecisionRecord, StateObservation, StateStore } from './state-store.ts';

@@ -1,51 +1,51 @@
-// A generation counter of the SQLite state read at most once per turn of the event loop, as postgres-query.ts's
-// TurnGenerations reads PostgreSQL's: every request handled in a turn arrived before it began, so none was sent
-// after a change the read misses. The key cache (members/sqlite.ts) and the authorizations (tools/sqlite.ts)
-// trust what they cached while their counter stands still.
+// The state's generation counters (generations.ts) on SQLite, read together in one statement at most once per turn
+// of the event loop, as postgres-query.ts's TurnGenerations reads PostgreSQL's: every request handled in a turn
+// arrived before it began, so none was sent after a change the read misses. The key cache (members/sqlite.ts) and
+// the authorizations (tools/sqlite.ts) trust what they cached while their counter stands still.
+// One statement, not one a counter: each read transaction takes the WAL's read lock, and after the decision log's
+// writer thread commits it finds the page cache reset, so a second read cost nearly what the first did
+// (docs/performance.md, "The turn's reads").
 import type { Db } from './db.ts';
+import { generationsSql, STATE_GENERATIONS, type StateGeneration } from './generations.ts';
 
-/** One counter of one database: `read()` answers this turn's value; `stale()` makes the next ask read again. */
+/** The counters of one database: `read(name)` answers this turn's value; `stale()` makes the next ask read again. */
 export interface SqliteTurnRead {
-  read(): number;
+  read(name: StateGeneration): number;
   stale(): void;
 }
 
-const reads = new WeakMap<Db, Map<string, SqliteTurnRead>>();
+const NAMES = Object.keys(STATE_GENERATIONS) as StateGeneration[];
+const SQL = generationsSql(STATE_GENERATIONS);
+const reads = new WeakMap<Db, SqliteTurnRead>();
 
 /**
- * The once-a-turn read of the counter `sql` selects (one row, one column), the same object for a database and
- * statement so every caller shares its turn.
+ * The once-a-turn read of the state's counters, the same object for a database so every caller shares its turn.
  *
  * @example
- * turnRead(db, 'SELECT generation FROM auth_generation WHERE id = 1').read();
+ * turnRead(db).read('auth');
  */
-export function turnRead(db: Db, sql: string): SqliteTurnRead {
-  let ofDb = reads.get(db);
-  if (!ofDb) {
-    ofDb = new Map();
-    reads.set(db, ofDb);
+export function turnRead(db: Db): SqliteTurnRead {
+  let counters = reads.get(db);
+  if (!counters) {
+    counters = countersOf(db.prepare(SQL).raw());
+    reads.set(db, counters);
   }
-  let counter = ofDb.get(sql);
-  if (!counter) {
-    counter = counterOf(db.prepare(sql).pluck());
-    ofDb.set(sql, counter);
-  }
-  return counter;
+  return counters;
 }
 
-function counterOf(statement: { get(): unknown }): SqliteTurnRead {
-  let value = -1;
+function countersOf(statement: { get(): unknown }): SqliteTurnRead {
+  let values: number[] = [];
   let fresh = false;
   return {
-    read() {
+    read(name) {
       if (!fresh) {
-        value = statement.get() as number;
+        values = statement.get() as number[];
         fresh = true;
         setImmediate(() => {
           fresh = false;
         });
       }
-      return value;
+      return values[NAMES.indexOf(name)] as number;
     },
     stale() {
       fresh = false;

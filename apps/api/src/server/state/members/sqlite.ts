@@ -70,7 +70,7 @@ export function listMembers(db: Db): MemberRow[] {
 const snapshots = new WeakMap<Db, AuthSnapshot>();
 
 function snapshotOf(db: Db): AuthSnapshot {
-  const generation = turnRead(db, 'SELECT generation FROM auth_generation WHERE id = 1').read();
+  const generation = turnRead(db).read('auth');
   let snapshot = snapshots.get(db);
   if (snapshot === undefined || snapshot.generation !== generation) {
     snapshot = new AuthSnapshot(generation);

@@ -20,11 +20,9 @@ import {
   unauthorizedOf,
 } from './model.ts';
 
-const GENERATION_SQL = 'SELECT generation FROM tool_authorization_generation WHERE id = 1';
-
 /** The authorizations' generation: read at most once per turn (sqlite-turn-read.ts), and again after this process authorizes. */
 export function authorizationGeneration(db: Db): number {
-  return turnRead(db, GENERATION_SQL).read();
+  return turnRead(db).read('tools');
 }
 
 /** The recorded authorizations of one catalogue document's tools, by tool name. */
@@ -40,7 +38,7 @@ function upsertAuthorization(db: Db, row: AuthorizationRow): void {
        authorized_by = excluded.authorized_by, authorized_by_name = excluded.authorized_by_name, authorized_at = excluded.authorized_at,
        upstream_digest = excluded.upstream_digest, upstream_definition = excluded.upstream_definition`,
   ).run(row);
-  turnRead(db, GENERATION_SQL).stale();
+  turnRead(db).stale();
 }
 
 /**
