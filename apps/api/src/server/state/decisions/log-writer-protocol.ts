@@ -16,6 +16,17 @@ export const SLOT = {
   closed: 4,
 } as const;
 
+/**
+ * The thread holds batches until GATHER_BATCHES have come or the first has waited GATHER_MS, and writes them in one
+ * transaction: a commit costs mostly the pages it writes (each index's last page, the tables', the header), about as
+ * much for one batch of a few rows as for three, and on two cores the thread's time is taken from the gate's
+ * (docs/performance.md, "The writer gathers"). A reader never waits for it (the log asks for a write now), and what a
+ * crash can lose stays within the log's bound: past MAX_UNWRITTEN_BATCHES (sqlite-log.ts) batches unwritten the gate
+ * waits for the writer, so GATHER_BATCHES stays below it.
+ */
+export const GATHER_BATCHES = 3;
+export const GATHER_MS = 6;
+
 /** How many Int32 slots the shared state has (room beyond SLOT's). */
 export const SLOTS = 8;
 
@@ -45,7 +56,7 @@ export interface Batch {
   entries: unknown[];
 }
 
-/** To the thread: a batch to write, or close; a message with neither asks for a failed batch's retry now. */
+/** To the thread: a batch to write, or close; a message with neither asks for every batch held to be written now. */
 export interface ToWriter {
   batch?: Batch;
   close?: true;

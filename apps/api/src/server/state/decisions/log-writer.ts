@@ -92,8 +92,9 @@ export class WriterThread {
   waitWritten(timeoutMs = WAIT_MS): void {
     const target = this.seq;
     const failures = Atomics.load(this.state, SLOT.failures);
-    // A batch that failed is retried on the writer's timer; a reader waiting asks for the retry now.
-    if (this.failing) this.worker.postMessage({} satisfies ToWriter);
+    // The thread holds batches a few milliseconds to write them together, and retries a failed one on a timer; a
+    // reader waiting asks for the write now.
+    if (this.behind !== 0) this.worker.postMessage({} satisfies ToWriter);
     const written = this.waitFor(() => {
       if (atOrAfter(Atomics.load(this.state, SLOT.written), target)) return true;
       if (Atomics.load(this.state, SLOT.failures) !== failures) throw new Error('the decision log cannot be written');

@@ -3,10 +3,11 @@
 // (typescript-worker.ts), which registers tsx first; what it shares with the log is log-writer-protocol.ts.
 //
 // Batches are written in order; one that fails stays first and is retried, so nothing behind it is written out
-// of order. The shared state says what is written (SLOT.written), what failed, and when the connection is gone.
+// of order. They are gathered, up to GATHER_BATCHES for at most GATHER_MS, and written together in one transaction
+// (log-writer-protocol.ts says why). The shared state says what is written (SLOT.written), what failed, and when the connection is gone.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { type Batch, type FromWriter, SLOT, type ToWriter, type WriterData } from './log-writer-protocol.ts';
+import { type Batch, type FromWriter, GATHER_BATCHES, GATHER_MS, SLOT, type ToWriter, type WriterData } from './log-writer-protocol.ts';
 
 const RETRY_MS = 100;
 
@@ -15,7 +16,7 @@ const port: MessagePort = parentPort;
 const data = workerData as WriterData;
 const state = new Int32Array(data.shared);
 let db: Database.Database;
-let insertMany: (rows: unknown[], entries: unknown[]) => void;
+let insertMany: (group: readonly Batch[]) => void;
 
 /** Rows a statement writes at once: a statement's own cost, paid once for them (docs/performance.md, "The api suite"). */
 const CHUNK = 16;
@@ -43,9 +44,11 @@ try {
   const insert = inserter(data.insert, data.rowWidth);
   const insertEntry = inserter(data.insertEntry, data.entryWidth);
   // A batch's rows and their record entries commit together (record/writer.ts): no entry without its row.
-  insertMany = db.transaction((rows: unknown[], entries: unknown[]) => {
-    insert(rows);
-    insertEntry(entries);
+  insertMany = db.transaction((group: readonly Batch[]) => {
+    for (const batch of group) {
+      insert(batch.rows);
+      insertEntry(batch.entries);
+    }
   });
 } catch (err) {
   // Nothing can be written here: say so at once (a reader waiting must not wait out its timeout), and
@@ -58,17 +61,45 @@ try {
 
 const batches: Batch[] = [];
 let retryTimer: NodeJS.Timeout | undefined;
+/** Set while batches are held for GATHER_MS (the first's arrival starts it). */
+let gatherTimer: NodeJS.Timeout | undefined;
+let drainScheduled = false;
+/** The most batches one transaction writes (a backlog after a failure is written in groups of this many). */
+const MAX_GROUP = 64;
 
 function changed(): void {
   Atomics.add(state, SLOT.changes, 1);
   Atomics.notify(state, SLOT.changes);
 }
 
+/** Writes what is held at this turn's end, or at the gather's end unless `now` or GATHER_BATCHES are held. */
+function writeSoon(now: boolean): void {
+  if (now || batches.length >= GATHER_BATCHES) {
+    if (gatherTimer) clearTimeout(gatherTimer);
+    gatherTimer = undefined;
+    if (!drainScheduled) {
+      drainScheduled = true;
+      // At the turn's end, so every batch that arrived while the last was written is received first.
+      setImmediate(drain);
+    }
+  } else {
+    gatherTimer ??= setTimeout(drain, GATHER_MS);
+  }
+}
+
+/**
+ * Writes every batch held, oldest first, in one transaction (MAX_GROUP at most a transaction): a commit costs mostly
+ * the pages it writes, about as much for one batch as for several.
+ */
 function drain(): void {
+  drainScheduled = false;
+  if (gatherTimer) clearTimeout(gatherTimer);
+  gatherTimer = undefined;
+  if (!db.open) return;
   while (batches.length > 0) {
-    const batch = batches[0] as Batch;
+    const group = batches.slice(0, MAX_GROUP);
     try {
-      insertMany(batch.rows, batch.entries);
+      insertMany(group);
     } catch (err) {
       const first = Atomics.load(state, SLOT.failing) === 0;
       Atomics.store(state, SLOT.failing, 1);
@@ -81,9 +112,9 @@ function drain(): void {
       }, RETRY_MS);
       return;
     }
-    batches.shift();
+    batches.splice(0, group.length);
     Atomics.store(state, SLOT.failing, 0);
-    Atomics.store(state, SLOT.written, batch.seq);
+    Atomics.store(state, SLOT.written, (group[group.length - 1] as Batch).seq);
     changed();
   }
 }
@@ -91,6 +122,7 @@ function drain(): void {
 port.on('message', (message: ToWriter) => {
   if (message.close) {
     if (retryTimer) clearTimeout(retryTimer);
+    if (gatherTimer) clearTimeout(gatherTimer);
     db.close();
     Atomics.store(state, SLOT.closed, 1);
     changed();
@@ -98,10 +130,10 @@ port.on('message', (message: ToWriter) => {
     return;
   }
   if (message.batch) batches.push(message.batch);
-  // A message with no batch asks for a retry now (a reader is waiting).
-  if (retryTimer) {
-    clearTimeout(retryTimer);
-    retryTimer = undefined;
-  }
-  drain();
+  // A message with no batch asks for a write now (a reader is waiting); a batch that comes while one failed retries
+  // it now.
+  const now = message.batch === undefined || retryTimer !== undefined;
+  if (retryTimer) clearTimeout(retryTimer);
+  retryTimer = undefined;
+  writeSoon(now);
 });

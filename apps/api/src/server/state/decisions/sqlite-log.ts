@@ -1,7 +1,8 @@
-// The decision log on SQLite: decisions are queued in memory and written together, one SQLite transaction
-// every FLUSH_AFTER_MS (or every MAX_BATCH decisions, whichever comes first; model.ts), by a writer thread with its
-// own connection (log-writer.ts), so the gate's event loop never waits on SQLite: a commit per call
-// cost more than the decision, and writing on the event loop cost a tenth of its time.
+// The decision log on SQLite: decisions are queued in memory and sent as a batch every FLUSH_AFTER_MS (or every
+// MAX_BATCH decisions, whichever comes first; model.ts) to a writer thread with its own connection (log-writer.ts),
+// which writes a few batches together in one transaction (log-writer-protocol.ts, GATHER_BATCHES), so the gate's
+// event loop never waits on SQLite: a commit per call cost more than the decision, and writing on the event loop
+// cost a tenth of its time.
 // What stays exact:
 // - a held call is written at once, after every decision queued before it, with its approval request in
 //   one transaction, before the agent is told it is held (the request must exist to be approved or claimed);
@@ -40,7 +41,7 @@ const RETRY_MS = 100;
  * two, since each row carries its record entry: at two the gate waited on a writer that only fell behind for a
  * moment, about a tenth of its throughput on two cores (docs/performance.md, "The record").
  */
-const MAX_UNWRITTEN_BATCHES = 4;
+export const MAX_UNWRITTEN_BATCHES = 4;
 
 /** Queued decision rows of one database, written in batches. */
 export class DecisionLog {

@@ -1,0 +1,112 @@
+// The decision log's writer thread gathers batches to write them together (log-writer-protocol.ts): a lone batch is
+// still written within moments with no reader asking, a reader's flush finds every decision written, batches sent
+// over many turns all arrive in order, and the gather stays within what a crash can lose. A real SQLite file, the
+// real thread, and a second connection reading what is committed.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Db, openDatabase } from '../src/server/state/db.ts';
+import { GATHER_BATCHES } from '../src/server/state/decisions/log-writer-protocol.ts';
+import type { DecisionRow } from '../src/server/state/decisions/model.ts';
+import { closeDecisionLog, decisionLogOf, flushDecisions, MAX_UNWRITTEN_BATCHES } from '../src/server/state/decisions/sqlite-log.ts';
+
+let dir: string;
+let path: string;
+let db: Db;
+let other: Database.Database;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tollgate-gather-'));
+  path = join(dir, 'tollgate.db');
+  db = openDatabase(path);
+  other = new Database(path, { readonly: true });
+});
+
+afterEach(() => {
+  closeDecisionLog(db);
+  db.close();
+  other.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let next = 0;
+function row(): DecisionRow {
+  next++;
+  return {
+    call_id: `call-${String(next).padStart(6, '0')}`,
+    agent: 'support-bot',
+    tool: 'issue_refund',
+    action: 'refund.issue',
+    amount: '50',
+    currency: 'USD',
+    decision: 'allow',
+    rule: 'small-refunds',
+    code: null,
+    versions: '{}',
+    arguments: null,
+    arguments_digest: 'd'.repeat(64),
+    session: null,
+    created_at: new Date(Date.UTC(2026, 11, 5, 0, 0, 0, next)).toISOString(),
+  };
+}
+
+/** The call ids committed, as another connection reads them. */
+function committed(): string[] {
+  return (other.prepare('SELECT call_id FROM decisions ORDER BY call_id').pluck().all() as string[]) ?? [];
+}
+
+const turn = () => new Promise((resolve) => setTimeout(resolve, 3));
+
+describe('the decision log writer gathers batches', () => {
+  it('stays within what a crash can lose: it writes before the log would wait for it', () => {
+    expect(GATHER_BATCHES).toBeGreaterThan(0);
+    expect(GATHER_BATCHES).toBeLessThanOrEqual(MAX_UNWRITTEN_BATCHES);
+  });
+
+  it('writes a lone batch within moments, with no reader asking', async () => {
+    const log = decisionLogOf(db);
+    const lone = row();
+    log.record(lone);
+    const deadline = Date.now() + 5000;
+    while (!committed().includes(lone.call_id) && Date.now() < deadline) await turn();
+    expect(committed()).toEqual([lone.call_id]);
+    expect(log.pending).toBe(0);
+  });
+
+  it('has written every decision, in every batch held, once a reader flushes', async () => {
+    const log = decisionLogOf(db);
+    const ids: string[] = [];
+    // Fewer batches than the thread gathers, so they are held when the reader comes.
+    for (let b = 0; b < GATHER_BATCHES - 1 || b === 0; b++) {
+      for (let i = 0; i < 5; i++) {
+        const r = row();
+        ids.push(r.call_id);
+        log.record(r);
+      }
+      await turn();
+    }
+    flushDecisions(db);
+    expect(committed()).toEqual(ids);
+    expect(log.pending).toBe(0);
+  });
+
+  it('writes decisions sent over many turns, in order, each once', async () => {
+    const log = decisionLogOf(db);
+    const ids: string[] = [];
+    for (let t = 0; t < 40; t++) {
+      for (let i = 0; i < 1 + (t % 7); i++) {
+        const r = row();
+        ids.push(r.call_id);
+        log.record(r);
+      }
+      if (t % 3 === 0) await turn();
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
+    flushDecisions(db);
+    expect(committed()).toEqual(ids);
+    const order = db.prepare('SELECT call_id FROM decisions ORDER BY rowid').pluck().all();
+    expect(order).toEqual(ids);
+  });
+});
