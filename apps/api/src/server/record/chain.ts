@@ -3,16 +3,12 @@
 // with it; each writer signs checkpoints of its chain's position and head with an Ed25519 key of its own. Anyone
 // holding the entries, the checkpoints and the writers' public keys verifies the record offline with
 // verifyRecord, which names the first entry where anything was changed, removed, inserted or reordered.
-import * as crypto from 'node:crypto';
-import { createHash, type KeyObject, sign, verify } from 'node:crypto';
+import { type KeyObject, sign, verify } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { canonicalText } from './canonical-json.ts';
+import { CHAIN_FORM, formWithBody, GENESIS, sha256 } from './chain-form.ts';
 
-/** The version of the canonical form; a new form gets a new number, and old entries keep theirs. */
-export const CHAIN_FORM = 1;
-
-/** The `prev` of a chain's first entry. */
-export const GENESIS = '0'.repeat(64);
+export { CHAIN_FORM, formAroundPlace, formWithBody, GENESIS, sha256 } from './chain-form.ts';
 
 /** A JSON value as an entry's body holds it: no undefined, no functions, numbers only where they are whole. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -54,40 +50,10 @@ export function canonicalForm(entry: Omit<ChainEntry, 'hash'>): string {
   return formWithBody(entry, canonicalText(entry.body));
 }
 
-/**
- * The canonical form of an entry whose body's canonical text is `bodyText`: its members in RFC 8785's order (at, body,
- * form, kind, prev, seq, writer), each written as canonicalText would, so a writer that keeps the body's text writes
- * it once.
- */
-export function formWithBody(entry: Omit<ChainEntry, 'hash' | 'body'>, bodyText: string): string {
-  const { writer, seq, kind, at, prev } = entry;
-  return `{"at":${JSON.stringify(at)},"body":${bodyText},"form":${CHAIN_FORM},"kind":${JSON.stringify(kind)},"prev":${JSON.stringify(prev)},"seq":${JSON.stringify(seq)},"writer":${JSON.stringify(writer)}}`;
-}
-
-/**
- * An entry's canonical form split around its place, for a writer that lets the database chain it
- * (tollgate_record_session_calls_chained, state/postgres-migrations.ts): the form is `head + prev + '","seq":' + seq
- * + tail`, exactly formWithBody's text.
- */
-export function formAroundPlace(writer: string, kind: string, at: string, bodyText: string): { head: string; tail: string } {
-  return {
-    head: `{"at":${JSON.stringify(at)},"body":${bodyText},"form":${CHAIN_FORM},"kind":${JSON.stringify(kind)},"prev":"`,
-    tail: `,"writer":${JSON.stringify(writer)}}`,
-  };
-}
-
 /** The SHA-256 of an entry's canonical form, as lowercase hex. */
 export function hashOf(entry: Omit<ChainEntry, 'hash'>): string {
   return sha256(canonicalForm(entry));
 }
-
-/** The SHA-256 of a text's UTF-8, as lowercase hex. */
-export function sha256(text: string): string {
-  // The one-shot form where Node has it (20.12 and later): no Hash object a call on the gate's path.
-  return oneShot ? oneShot('sha256', text, 'hex') : createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 /** The entry that follows `head` in its writer's chain. */
 export function nextEntry(head: ChainHead, kind: string, at: string, body: ChainEntry['body']): ChainEntry {

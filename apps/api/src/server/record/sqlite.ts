@@ -3,9 +3,10 @@
 // (state/decisions/sqlite-log.ts); every other entry is written here, after the log is flushed (so the chain is
 // written in order, with no gap even if the process dies), in the transaction of the change it states.
 import type { Db } from '../state/db.ts';
-import { flushDecisions } from '../state/decisions/sqlite-log.ts';
+import { type DecisionChain, flushDecisions } from '../state/decisions/sqlite-log.ts';
 import { SQLITE_MARK } from '../state/statement.ts';
 import type { ChainEntry, Checkpoint } from './chain.ts';
+import { decisionBodyText } from './entries.ts';
 import {
   CHECKPOINT_ENTRIES,
   CHECKPOINT_MS,
@@ -31,9 +32,41 @@ export class SqliteRecord {
   private timer: NodeJS.Timeout | undefined;
   private readonly insertEntry;
 
+  /** Entries the decision log's writer thread makes while the head is handed to it. */
+  private handed = 0;
+  private handedAway = false;
+  /** Decisions' entries, made by the decision log (state/decisions/sqlite-log.ts, DecisionChain). */
+  readonly decisions: DecisionChain;
+
   constructor(private readonly db: Db) {
     this.writer = new RecordWriter();
     this.insertEntry = db.prepare(INSERT_ENTRY);
+    const record = this;
+    this.decisions = {
+      writer: this.writer.id,
+      get madeHere() {
+        return record.writer.listening;
+      },
+      get handed() {
+        return record.handedAway;
+      },
+      hand: () => {
+        this.register();
+        this.handedAway = true;
+        const { seq, hash } = this.writer.position;
+        return { seq, hash };
+      },
+      handedOne: () => {
+        this.handed++;
+        this.checkpointWhenDue();
+      },
+      takeBack: (head) => {
+        this.writer.rewind({ writer: this.writer.id, seq: head.seq, hash: head.hash });
+        this.handedAway = false;
+        this.handed = 0;
+      },
+      entry: (row) => this.entry('decision', row.created_at, row.call_id, decisionBodyText(row)),
+    };
   }
 
   /**
@@ -41,11 +74,17 @@ export class SqliteRecord {
    * canonical text. Registers the writer first, and signs a checkpoint soon when enough entries have gathered.
    */
   entry(kind: string, at: string, ref: string | null, body: ChainEntry['body'] | string): EntryRow {
+    // The decision log takes the head back (flushing) before anything chains here.
+    if (this.handedAway) throw new Error("the record's head is with the decision log's writer thread");
     this.register();
     const row = this.writer.append(kind, at, ref, body);
     if (this.writer.listening) this.writer.announce([row]);
-    if (this.writer.unchecked >= CHECKPOINT_ENTRIES) setImmediate(() => this.checkpointQuietly());
+    this.checkpointWhenDue();
     return row;
+  }
+
+  private checkpointWhenDue(): void {
+    if (this.writer.unchecked + this.handed >= CHECKPOINT_ENTRIES) setImmediate(() => this.checkpointQuietly());
   }
 
   /**

@@ -160,7 +160,7 @@ export class SqliteStateStore implements StateStore {
         return { entries, rewind: () => this.record.writer.rewind(mark) };
       });
     } else {
-      log.record(row, () => this.record.entry('decision', row.created_at, row.call_id, decisionBodyText(row)));
+      log.record(row, this.record.decisions);
     }
     return record;
   }

@@ -43,17 +43,40 @@ export interface WriterData {
   entryWidth: number;
   /** The shared state's buffer, SLOTS Int32s. */
   shared: SharedArrayBuffer;
+  /** Where the thread leaves its chain's head after each write (HEAD_BYTES: the seq as a Float64, the hash's hex). */
+  head: SharedArrayBuffer;
 }
+
+/** The head buffer's size: a Float64 seq, then the 64 ASCII hex digits of the hash. */
+export const HEAD_BYTES = 8 + 64;
+
+/** How a batch's row is chained (Batch.modes). */
+export const ROW = {
+  /** No entry (a row recorded without one). */
+  unchained: 0,
+  /** The thread makes its entry, from its head (record/decision-entry.ts). */
+  chainHere: 1,
+  /** Its entry came made, the next of the batch's entries. */
+  entryGiven: 2,
+} as const;
 
 /**
  * A batch of rows and their record entries, numbered in the order sent: each list is its statement's values one
  * row after another (model.ts, valuesOf; record/writer.ts, entryValues), so a batch is cloned as two arrays
- * instead of one a row.
+ * instead of one a row. A row's entry is made by the thread itself unless something listens for entries as they
+ * are made (sqlite-log.ts says why and how the head goes back and forth).
  */
 export interface Batch {
   seq: number;
   rows: unknown[];
   entries: unknown[];
+  /** Each row's ROW mode. */
+  modes: Uint8Array;
+  /**
+   * Where the thread's head is set before a row (the record's head handed to it after entries were made off the
+   * thread), four values each: the row's index, the writer, the seq and the hash.
+   */
+  heads: unknown[];
 }
 
 /** To the thread: a batch to write, or close; a message with neither asks for every batch held to be written now. */

@@ -2,8 +2,9 @@
 // and not yet written, and the waits on the state it shares (log-writer-protocol.ts; see sqlite-log.ts for what
 // stays exact).
 import type { Worker } from 'node:worker_threads';
+import type { HeadPlace } from '../../record/decision-entry.ts';
 import { typescriptWorker } from '../../typescript-worker.ts';
-import { type FromWriter, SLOT, SLOTS, type ToWriter, type WriterData } from './log-writer-protocol.ts';
+import { type FromWriter, HEAD_BYTES, ROW, SLOT, SLOTS, type ToWriter, type WriterData } from './log-writer-protocol.ts';
 import { type DecisionRow, valuesOf } from './model.ts';
 
 /** How long a read waits for the writer thread before it gives up (SQLite's own busy timeout is 5 s). */
@@ -12,29 +13,44 @@ export const WAIT_MS = 10_000;
 /** Whether batch `a` is at or after batch `b`: sequences are 32-bit and wrap. */
 const atOrAfter = (a: number, b: number) => ((a - b) | 0) >= 0;
 
+/**
+ * How each queued row is chained: its entry made off the thread (`given`, as values), or made by the thread
+ * (`chainHere`), the first such row after the record's head moved elsewhere carrying that head (`handedAt`).
+ */
+export interface RowChains {
+  given: WeakMap<DecisionRow, unknown[]>;
+  chainHere: WeakSet<DecisionRow>;
+  handedAt: WeakMap<DecisionRow, { writer: string } & HeadPlace>;
+}
+
 /** The writer thread and the batches sent to it that it has not yet written. */
 export class WriterThread {
   private readonly worker: Worker;
   private readonly state: Int32Array;
   private seq = 0;
   private sent: { seq: number; rows: DecisionRow[] }[] = [];
+  private readonly headSeq: Float64Array;
+  private readonly headHash: Uint8Array;
   dead = false;
 
   /**
    * @param insert the statement writing one row from its values (sqlite-log.ts); `insertEntry` one record entry's.
-   * @param entryOf a row's record entry, as values, if it has one.
+   * @param chains how each row is chained (sqlite-log.ts, RowChains).
    */
   constructor(
     path: string,
     statements: { insert: string; insertEntry: string; rowWidth: number; entryWidth: number },
-    private readonly entryOf: (row: DecisionRow) => unknown[] | undefined,
+    private readonly chains: RowChains,
     onFailure: (message: string) => void,
     onExit: () => void,
   ) {
     const shared = new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT);
     this.state = new Int32Array(shared);
+    const head = new SharedArrayBuffer(HEAD_BYTES);
+    this.headSeq = new Float64Array(head, 0, 1);
+    this.headHash = new Uint8Array(head, 8, 64);
     this.worker = typescriptWorker(new URL('./log-writer.worker.ts', import.meta.url), {
-      workerData: { path, ...statements, shared } satisfies WriterData,
+      workerData: { path, ...statements, shared, head } satisfies WriterData,
     });
     this.worker.on('message', (m: Partial<FromWriter>) => {
       if (m.failed !== undefined) onFailure(m.failed);
@@ -67,12 +83,28 @@ export class WriterThread {
     this.sent.push({ seq: this.seq, rows });
     const values: unknown[] = [];
     const entries: unknown[] = [];
-    for (const row of rows) {
+    const modes = new Uint8Array(rows.length);
+    const heads: unknown[] = [];
+    const { given, chainHere, handedAt } = this.chains;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as DecisionRow;
       for (const value of valuesOf(row)) values.push(value);
-      const entry = this.entryOf(row);
-      if (entry) for (const value of entry) entries.push(value);
+      const entry = given.get(row);
+      if (entry) {
+        modes[i] = ROW.entryGiven;
+        for (const value of entry) entries.push(value);
+      } else if (chainHere.has(row)) {
+        modes[i] = ROW.chainHere;
+        const head = handedAt.get(row);
+        if (head) heads.push(i, head.writer, head.seq, head.hash);
+      }
     }
-    this.worker.postMessage({ batch: { seq: this.seq, rows: values, entries } } satisfies ToWriter);
+    this.worker.postMessage({ batch: { seq: this.seq, rows: values, entries, modes, heads } } satisfies ToWriter);
+  }
+
+  /** The head of the chain the thread extends, as it stands once every batch sent is written (waitWritten). */
+  chainHead(): HeadPlace {
+    return { seq: this.headSeq[0] as number, hash: String.fromCharCode(...this.headHash) };
   }
 
   /** The rows sent and not yet written, oldest first. */
@@ -103,6 +135,12 @@ export class WriterThread {
     }, timeoutMs);
     if (!written) throw new Error('the decision log writer did not answer');
     this.prune();
+  }
+
+  /** Stops the thread at once, whatever it holds (what it had not written was written elsewhere). */
+  stop(): void {
+    this.dead = true;
+    void this.worker.terminate();
   }
 
   /** Asks the thread to close its connection and waits (briefly) until it has. */

@@ -7,7 +7,18 @@
 // (log-writer-protocol.ts says why). The shared state says what is written (SLOT.written), what failed, and when the connection is gone.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { type Batch, type FromWriter, GATHER_BATCHES, GATHER_MS, SLOT, type ToWriter, type WriterData } from './log-writer-protocol.ts';
+import { decisionEntryValues, type HeadPlace, placeOf } from '../../record/decision-entry.ts';
+import {
+  type Batch,
+  type FromWriter,
+  GATHER_BATCHES,
+  GATHER_MS,
+  ROW,
+  SLOT,
+  type ToWriter,
+  type WriterData,
+} from './log-writer-protocol.ts';
+import { rowOfValues } from './row-values.ts';
 
 const RETRY_MS = 100;
 
@@ -16,7 +27,52 @@ const port: MessagePort = parentPort;
 const data = workerData as WriterData;
 const state = new Int32Array(data.shared);
 let db: Database.Database;
-let insertMany: (group: readonly Batch[]) => void;
+let insertMany: (group: readonly Batch[]) => Chain | undefined;
+
+/** The chain the thread extends: its writer and head, once the log has handed them over (Batch.heads). */
+interface Chain {
+  writer: string;
+  head: HeadPlace;
+}
+let chain: Chain | undefined;
+const headSeq = new Float64Array(data.head, 0, 1);
+const headHash = new Uint8Array(data.head, 8, 64);
+
+/** A batch's entries as the statement's values, in its rows' order, and the chain after them. */
+function entriesOf(batch: Batch, from: Chain | undefined): { entries: unknown[]; chain: Chain | undefined } {
+  const { modes, heads } = batch;
+  let at = from;
+  let given = 0;
+  let nextHead = 0;
+  const entries: unknown[] = [];
+  for (let i = 0; i < modes.length; i++) {
+    if (nextHead < heads.length && heads[nextHead] === i) {
+      at = { writer: heads[nextHead + 1] as string, head: { seq: heads[nextHead + 2] as number, hash: heads[nextHead + 3] as string } };
+      nextHead += 4;
+    }
+    const mode = modes[i];
+    if (mode === ROW.unchained) continue;
+    let values: unknown[];
+    if (mode === ROW.entryGiven) {
+      values = batch.entries.slice(given * data.entryWidth, (given + 1) * data.entryWidth);
+      given++;
+    } else {
+      if (!at) throw new Error('a decision to chain came before the chain it follows');
+      values = decisionEntryValues(at.writer, at.head, rowOfValues(batch.rows, i * data.rowWidth));
+    }
+    for (const value of values) entries.push(value);
+    at = { writer: values[0] as string, head: placeOf(values) };
+  }
+  return { entries, chain: at };
+}
+
+/** Leaves the head where the log reads it once it has waited for every batch (log-writer.ts, chainHead). */
+function publish(at: Chain | undefined): void {
+  chain = at;
+  if (!at) return;
+  headSeq[0] = at.head.seq;
+  for (let i = 0; i < 64; i++) headHash[i] = at.head.hash.charCodeAt(i);
+}
 
 /** Rows a statement writes at once: a statement's own cost, paid once for them (docs/performance.md, "The api suite"). */
 const CHUNK = 16;
@@ -43,12 +99,17 @@ try {
   db.pragma('synchronous = NORMAL');
   const insert = inserter(data.insert, data.rowWidth);
   const insertEntry = inserter(data.insertEntry, data.entryWidth);
-  // A batch's rows and their record entries commit together (record/writer.ts): no entry without its row.
+  // A batch's rows and their record entries commit together (record/writer.ts): no entry without its row. The
+  // chain's head moves only once they have: a failed write is chained again from where it stood.
   insertMany = db.transaction((group: readonly Batch[]) => {
+    let at = chain;
     for (const batch of group) {
       insert(batch.rows);
-      insertEntry(batch.entries);
+      const made = entriesOf(batch, at);
+      insertEntry(made.entries);
+      at = made.chain;
     }
+    return at;
   });
 } catch (err) {
   // Nothing can be written here: say so at once (a reader waiting must not wait out its timeout), and
@@ -99,7 +160,7 @@ function drain(): void {
   while (batches.length > 0) {
     const group = batches.slice(0, MAX_GROUP);
     try {
-      insertMany(group);
+      publish(insertMany(group));
     } catch (err) {
       const first = Atomics.load(state, SLOT.failing) === 0;
       Atomics.store(state, SLOT.failing, 1);

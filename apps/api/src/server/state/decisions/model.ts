@@ -5,74 +5,11 @@
 import type { PageKey } from '../keyset.ts';
 import type { Placeholder, Statement } from '../statement.ts';
 import { readStoredJson } from '../stored-json.ts';
+import type { DecisionRow } from './row-values.ts';
 
-export interface DecisionRow {
-  call_id: string;
-  agent: string;
-  tool: string;
-  action: string | null;
-  amount: string | null;
-  currency: string | null;
-  decision: string;
-  rule: string | null;
-  /** A plain string, not the registry's Code: a row is read back as stored, by whatever version wrote it. */
-  code: string | null;
-  /** JSON: {document id: sequence}. */
-  versions: string;
-  /** JSON, or null once the retention period has passed. */
-  arguments: string | null;
-  arguments_digest: string;
-  session: string | null;
-  created_at: string;
-  /** JSON: the rule files' shadow differences on this call ([{document, rule, running, candidate}]); null when none. */
-  shadow_differences?: string | null;
-  /** How the call arrived: the gate route ('http') or the MCP gateway ('mcp'); null in rows older than the column. */
-  via?: CallVia | null;
-}
+export type { CallVia, DecisionRow } from './row-values.ts';
 
-/** How a call reached the gate. */
-export type CallVia = 'http' | 'mcp';
-
-export const COLUMNS = [
-  'call_id',
-  'agent',
-  'tool',
-  'action',
-  'amount',
-  'currency',
-  'decision',
-  'rule',
-  'code',
-  'versions',
-  'arguments',
-  'arguments_digest',
-  'session',
-  'created_at',
-  'shadow_differences',
-  'via',
-] as const satisfies readonly (keyof DecisionRow)[];
-
-/** A row as its statement's values, in COLUMNS order (positional binding, and cheap to post to a thread). */
-export function valuesOf(row: DecisionRow): unknown[] {
-  return [
-    row.call_id,
-    row.agent,
-    row.tool,
-    row.action,
-    row.amount,
-    row.currency,
-    row.decision,
-    row.rule,
-    row.code,
-    row.versions,
-    row.arguments,
-    row.arguments_digest,
-    row.session,
-    row.created_at,
-    row.shadow_differences ?? null,
-    row.via ?? null,
-  ];
-}
+export { COLUMNS, rowOfValues, valuesOf } from './row-values.ts';
 
 // SQLite's log batches by time: a decision waits at most FLUSH_AFTER_MS before its batch is written, and a batch of
 // MAX_BATCH is written at the next turn instead (docs/performance.md, "API gate"); PostgreSQL's batches by commit

@@ -15,13 +15,20 @@
 //   until they are written.
 // An in-memory database, or a writer thread that cannot start, is written on this thread instead.
 // Each decision's record entry (docs/audit.md) rides with its row and commits in the same transaction; as rows are
-// never dropped, only retried, the chain written never has a gap.
+// never dropped, only retried, the chain written never has a gap. While nothing listens for entries as they are made,
+// the writer thread makes them as it writes the rows (its hashing kept off the gate's event loop): the record's head is
+// handed to it with the first row it chains, and taken back (once every row sent is written) before any entry is
+// made here. When the thread is gone, what it did not write is chained here from the newest entry written.
+import type { HeadPlace } from '../../record/decision-entry.ts';
 import { ENTRY_COLUMNS, type EntryRow, entryValues } from '../../record/writer.ts';
 import type { ApprovalRow } from '../approvals/model.ts';
 import { insertApproval } from '../approvals/sqlite.ts';
 import type { Db } from '../db.ts';
 import { WriterThread } from './log-writer.ts';
 import { COLUMNS, type DecisionRow, FLUSH_AFTER_MS, MAX_BATCH, valuesOf } from './model.ts';
+import { type ChainedHere, type DecisionChain, LAST_ENTRY, QueuedChains, WRITTEN } from './queued-chains.ts';
+
+export type { DecisionChain } from './queued-chains.ts';
 
 /** The statement writing one decision row, its values in COLUMNS order (valuesOf). */
 const INSERT = `INSERT INTO decisions (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
@@ -30,9 +37,6 @@ const INSERT_MISSING = INSERT.replace('INSERT', 'INSERT OR IGNORE');
 /** The statement writing one record entry, its values in ENTRY_COLUMNS order. */
 export const INSERT_ENTRY = `INSERT INTO record_entries (${ENTRY_COLUMNS.join(', ')}) VALUES (${ENTRY_COLUMNS.map(() => '?').join(', ')})`;
 const INSERT_ENTRY_MISSING = INSERT_ENTRY.replace('INSERT', 'INSERT OR IGNORE');
-
-/** Each queued row's record entry, as values (a row is the log's unit; its entry goes where it goes). */
-const entries = new WeakMap<DecisionRow, unknown[]>();
 
 const RETRY_MS = 100;
 /**
@@ -54,7 +58,9 @@ export class DecisionLog {
   private writer: WriterThread | undefined;
   private readonly insert: (row: DecisionRow) => void;
   private readonly insertEntry: { run(values: unknown[]): unknown };
-  private readonly insertMany: (rows: readonly DecisionRow[], missingOnly: boolean) => void;
+  private readonly insertMany: { immediate(rows: readonly DecisionRow[], missingOnly: boolean): ChainedHere };
+  /** How each queued row is chained, and the record's chain once a row came with it. */
+  private readonly chains = new QueuedChains();
 
   /**
    * @param options.thread whether batches are written by a writer thread (default: yes, unless the database
@@ -67,28 +73,33 @@ export class DecisionLog {
     const insertEntry = db.prepare(INSERT_ENTRY);
     const insertEntryMissing = db.prepare(INSERT_ENTRY_MISSING);
     this.insertEntry = insertEntry;
+    const chains = this.chains;
     this.insert = (row) => {
       insert.run(valuesOf(row));
-      const entry = entries.get(row);
+      const entry = chains.entryOf(row);
       if (entry) insertEntry.run(entry);
     };
+    const lastEntry = db.prepare(LAST_ENTRY);
+    const written = db.prepare(WRITTEN).pluck();
+    // Immediate: the writer thread, if still there, cannot commit between this read of where the chain stands and
+    // the rows chained from it.
     this.insertMany = db.transaction((rows: readonly DecisionRow[], missingOnly: boolean) => {
+      const chained = chains.chainUnwritten(
+        rows,
+        (writer) => lastEntry.get(writer) as HeadPlace | undefined,
+        (row) => written.get(row.call_id) !== undefined,
+      );
       for (const row of rows) {
         (missingOnly ? insertMissing : insert).run(valuesOf(row));
-        const entry = entries.get(row);
+        const entry = chains.entryOf(row, chained);
         if (entry) (missingOnly ? insertEntryMissing : insertEntry).run(entry);
       }
+      return chained;
     });
     if ((options.thread ?? true) && !db.memory) {
       try {
         const statements = { insert: INSERT, insertEntry: INSERT_ENTRY, rowWidth: COLUMNS.length, entryWidth: ENTRY_COLUMNS.length };
-        this.writer = new WriterThread(
-          options.writerPath ?? db.name,
-          statements,
-          (row) => entries.get(row),
-          warn,
-          () => this.writerExited(),
-        );
+        this.writer = new WriterThread(options.writerPath ?? db.name, statements, this.chains.rows, warn, () => this.writerExited());
       } catch (err) {
         warn(`the decision log's writer thread did not start (${String(err)}); writing on the main thread`);
       }
@@ -115,10 +126,13 @@ export class DecisionLog {
    * Queues a decision; it is written with the others of this tick. Throws (and queues nothing) while
    * earlier decisions cannot be written: the gate fails closed rather than decide unrecorded.
    */
-  record(row: DecisionRow, entry?: () => EntryRow): void {
+  record(row: DecisionRow, chain?: DecisionChain): void {
     if (this.failure !== undefined || this.writer?.failing) this.flush();
     // The entry is made only once the row is sure to be queued, so a refused call takes no place in the chain.
-    if (entry) entries.set(row, entryValues(entry()));
+    if (chain) {
+      const writer = this.writer;
+      this.chains.mark(row, chain, writer !== undefined && !writer.closed, () => this.flush());
+    }
     this.queue.push(row);
     if (this.queue.length >= MAX_BATCH) {
       setImmediate(() => this.flushQuietly());
@@ -163,6 +177,7 @@ export class DecisionLog {
         }
         try {
           writer.waitWritten();
+          this.chains.takeBack(() => writer.chainHead());
           return;
         } catch (err) {
           if (!writer.closed) throw err;
@@ -171,9 +186,13 @@ export class DecisionLog {
       // The thread is gone: what it did not write is written here.
       this.takeBackFromWriter();
     }
-    if (this.queue.length === 0) return;
+    if (this.queue.length === 0) {
+      // The thread wrote all it had and is gone: the head is where its newest entry left it.
+      if (this.chains.handed) this.chains.keep(this.insertMany.immediate([], false));
+      return;
+    }
     try {
-      this.insertMany(this.queue, this.recovering);
+      this.chains.keep(this.insertMany.immediate(this.queue, this.recovering));
     } catch (err) {
       this.failure = err;
       throw err;
@@ -205,9 +224,10 @@ export class DecisionLog {
     if (!this.db.open) return;
     const rows = this.unwritten();
     if (rows.length === 0) return;
-    this.insertMany(rows, true);
+    this.chains.keep(this.insertMany.immediate(rows, true));
     this.queue = [];
-    if (this.writer) this.writer.dead = true;
+    // The thread would only fail on the rows written here, retrying until the process ends.
+    this.writer?.stop();
     this.writer = undefined;
   }
 
