@@ -7,9 +7,9 @@
 // CommonJS, so Node never starts its ES module loader for the CLI (docs/performance.md, "The cli suite").
 // esbuild splits only ES modules into chunks, so each command the entry loads on demand
 // (`import('./commands/NAME.ts')` in main.ts) is a bundle of its own, dist/command-NAME.cjs, required when
-// asked for: `policy validate` never loads the server. The server's two worker threads are bundles of their own
-// (dist/compile.worker.cjs, dist/log-writer.worker.cjs), which typescript-worker.ts starts from a bundle. Kept
-// outside: better-sqlite3 (a native addon). A bundled module that finds a file by `new URL(..., import.meta.url)`
+// asked for: `policy validate` never loads the server. The server's worker threads are bundles of their own
+// (dist/compile.worker.cjs, dist/log-writer.worker.cjs, dist/wal-checkpointer.worker.cjs), which
+// typescript-worker.ts starts from a bundle. Kept outside: better-sqlite3 (a native addon). A bundled module that finds a file by `new URL(..., import.meta.url)`
 // gets its source file's URL instead of the bundle's, so those paths (examples/, apps/web/dist) resolve as they do
 // from the sources; the package (scripts/pack.mjs) keeps that layout for the files it holds.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +24,11 @@ const outdir = fileURLToPath(new URL('../apps/api/dist', import.meta.url));
 const cliDir = fileURLToPath(new URL('../apps/api/src/cli/', import.meta.url));
 
 /** The server's worker threads (typescript-worker.ts): bundled too, so the bundle never runs TypeScript. */
-const WORKERS = ['apps/api/src/server/compile.worker.ts', 'apps/api/src/server/state/decisions/log-writer.worker.ts'];
+const WORKERS = [
+  'apps/api/src/server/compile.worker.ts',
+  'apps/api/src/server/state/decisions/log-writer.worker.ts',
+  'apps/api/src/server/state/decisions/wal-checkpointer.worker.ts',
+];
 
 /** `import.meta.url` in a source file of the repository becomes that file's URL, found from the bundle. */
 const sourceUrls = {

@@ -1,8 +1,9 @@
 // The decision log's writer thread gathers batches to write them together (log-writer-protocol.ts): a lone batch is
 // still written within moments with no reader asking, a reader's flush finds every decision written, batches sent
-// over many turns all arrive in order, and the gather stays within what a crash can lose. A real SQLite file, the
-// real thread, and a second connection reading what is committed.
-import { mkdtempSync, rmSync } from 'node:fs';
+// over many turns all arrive in order, and the gather stays within what a crash can lose. The WAL is checkpointed by
+// a thread of its own (wal-checkpointer.ts). A real SQLite file, the real threads, and a second connection reading
+// what is committed.
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -11,6 +12,7 @@ import { type Db, openDatabase } from '../src/server/state/db.ts';
 import { GATHER_BATCHES } from '../src/server/state/decisions/log-writer-protocol.ts';
 import type { DecisionRow } from '../src/server/state/decisions/model.ts';
 import { closeDecisionLog, decisionLogOf, flushDecisions, MAX_UNWRITTEN_BATCHES } from '../src/server/state/decisions/sqlite-log.ts';
+import { CHECKPOINTER_AFTER_ROWS } from '../src/server/state/decisions/wal-checkpointer.ts';
 
 let dir: string;
 let path: string;
@@ -108,5 +110,46 @@ describe('the decision log writer gathers batches', () => {
     expect(committed()).toEqual(ids);
     const order = db.prepare('SELECT call_id FROM decisions ORDER BY rowid').pluck().all();
     expect(order).toEqual(ids);
+  });
+
+  it("has the writes copied into the database file by the checkpointer, short of SQLite's own threshold", async () => {
+    const log = decisionLogOf(db);
+    const ids: string[] = [];
+    // Enough for the log to start its checkpointer, in turns as the gate sends them; a few hundred pages of WAL.
+    while (ids.length < CHECKPOINTER_AFTER_ROWS + 100) {
+      for (let i = 0; i < 100; i++) {
+        const r = row();
+        ids.push(r.call_id);
+        log.record(r);
+      }
+      await turn();
+    }
+    flushDecisions(db);
+    // And a few more in a commit of their own, short of SQLite's threshold: no connection of the log checkpoints them.
+    for (let i = 0; i < 20; i++) {
+      const r = row();
+      ids.push(r.call_id);
+      log.record(r);
+    }
+    flushDecisions(db);
+    // The database file alone, without its WAL: what a checkpoint has copied into it.
+    const inFile = () => {
+      const copy = join(dir, 'copy.db');
+      copyFileSync(path, copy);
+      const read = new Database(copy);
+      try {
+        // Before the first checkpoint even the tables are only in the WAL.
+        const tables = read.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'decisions'").pluck().get();
+        return tables === 0 ? -1 : read.prepare('SELECT count(*) FROM decisions').pluck().get();
+      } finally {
+        read.close();
+        rmSync(copy, { force: true });
+        rmSync(`${copy}-wal`, { force: true });
+        rmSync(`${copy}-shm`, { force: true });
+      }
+    };
+    const deadline = Date.now() + 5000;
+    while (inFile() !== ids.length && Date.now() < deadline) await turn();
+    expect(inFile()).toBe(ids.length);
   });
 });

@@ -24,8 +24,11 @@ export const SLOT = {
  * crash can lose stays within the log's bound: past MAX_UNWRITTEN_BATCHES (sqlite-log.ts) batches unwritten the gate
  * waits for the writer, so GATHER_BATCHES stays below it.
  */
-export const GATHER_BATCHES = 3;
-export const GATHER_MS = 6;
+export const GATHER_BATCHES = 2;
+export const GATHER_MS = 4;
+
+/** SQLite's own checkpoint threshold, in pages of WAL, which a connection goes back to when the checkpointer stops. */
+export const AUTO_CHECKPOINT_PAGES = 1000;
 
 /** How many Int32 slots the shared state has (room beyond SLOT's). */
 export const SLOTS = 8;
@@ -83,6 +86,8 @@ export interface Batch {
 export interface ToWriter {
   batch?: Batch;
   close?: true;
+  /** Whether the thread's connection checkpoints the WAL itself (it does unless a checkpointer runs; wal-checkpointer.ts). */
+  autoCheckpoint?: boolean;
 }
 
 /** From the thread: the first failure of a batch, to warn of. */

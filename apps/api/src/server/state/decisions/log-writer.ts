@@ -137,6 +137,11 @@ export class WriterThread {
     this.prune();
   }
 
+  /** Whether the thread's connection checkpoints the WAL itself (wal-checkpointer.ts). */
+  autoCheckpoint(on: boolean): void {
+    if (!this.dead) this.worker.postMessage({ autoCheckpoint: on } satisfies ToWriter);
+  }
+
   /** Stops the thread at once, whatever it holds (what it had not written was written elsewhere). */
   stop(): void {
     this.dead = true;

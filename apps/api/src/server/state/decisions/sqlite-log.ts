@@ -25,8 +25,10 @@ import type { ApprovalRow } from '../approvals/model.ts';
 import { insertApproval } from '../approvals/sqlite.ts';
 import type { Db } from '../db.ts';
 import { WriterThread } from './log-writer.ts';
+import { AUTO_CHECKPOINT_PAGES } from './log-writer-protocol.ts';
 import { COLUMNS, type DecisionRow, FLUSH_AFTER_MS, MAX_BATCH, valuesOf } from './model.ts';
 import { type ChainedHere, type DecisionChain, LAST_ENTRY, QueuedChains, WRITTEN } from './queued-chains.ts';
+import { CHECKPOINTER_AFTER_ROWS, WalCheckpointer } from './wal-checkpointer.ts';
 
 export type { DecisionChain } from './queued-chains.ts';
 
@@ -59,6 +61,10 @@ export class DecisionLog {
   private readonly insert: (row: DecisionRow) => void;
   private readonly insertEntry: { run(values: unknown[]): unknown };
   private readonly insertMany: { immediate(rows: readonly DecisionRow[], missingOnly: boolean): ChainedHere };
+  private checkpointer: WalCheckpointer | undefined;
+  /** The file the checkpointer opens, until it is started; and the rows sent to the writer thread so far. */
+  private writerPath: string | undefined;
+  private sent = 0;
   /** How each queued row is chained, and the record's chain once a row came with it. */
   private readonly chains = new QueuedChains();
 
@@ -103,6 +109,35 @@ export class DecisionLog {
       } catch (err) {
         warn(`the decision log's writer thread did not start (${String(err)}); writing on the main thread`);
       }
+      this.writerPath = options.writerPath ?? db.name;
+    }
+  }
+
+  /** Sends the queue to the writer thread, starting the checkpointer once enough has been sent to need one. */
+  private send(writer: WriterThread): void {
+    this.sent += this.queue.length;
+    writer.send(this.queue);
+    this.queue = [];
+    if (this.sent >= CHECKPOINTER_AFTER_ROWS && !this.checkpointer && this.writerPath !== undefined) {
+      const path = this.writerPath;
+      this.writerPath = undefined;
+      this.startCheckpointer(path);
+    }
+  }
+
+  /** Checkpoints the WAL on a thread of its own, the log's connections stopping theirs while it runs. */
+  private startCheckpointer(path: string): void {
+    try {
+      this.checkpointer = new WalCheckpointer(
+        path,
+        (on) => {
+          this.writer?.autoCheckpoint(!on);
+          if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${on ? 0 : AUTO_CHECKPOINT_PAGES}`);
+        },
+        warn,
+      );
+    } catch (err) {
+      warn(`the WAL checkpointer did not start (${String(err)}); the log's connections checkpoint`);
     }
   }
 
@@ -171,10 +206,7 @@ export class DecisionLog {
     const writer = this.writer;
     if (writer) {
       if (!writer.closed) {
-        if (this.queue.length > 0) {
-          writer.send(this.queue);
-          this.queue = [];
-        }
+        if (this.queue.length > 0) this.send(writer);
         try {
           writer.waitWritten();
           this.chains.takeBack(() => writer.chainHead());
@@ -205,6 +237,8 @@ export class DecisionLog {
   /** Flushes, writing here whatever the writer thread cannot; then stops the thread. */
   close(): void {
     if (!this.db.open) return;
+    this.checkpointer?.close();
+    this.checkpointer = undefined;
     const writer = this.writer;
     if (writer) {
       try {
@@ -250,10 +284,7 @@ export class DecisionLog {
   private flushQuietly(): void {
     if (this.writer && !this.writer.closed) {
       // A batch that fails is retried by the writer thread; these wait behind it.
-      if (this.queue.length > 0) {
-        this.writer.send(this.queue);
-        this.queue = [];
-      }
+      if (this.queue.length > 0) this.send(this.writer);
       if (this.writer.behind > MAX_UNWRITTEN_BATCHES) {
         // The writer has fallen behind: wait for it here rather than let unwritten decisions pile up.
         try {

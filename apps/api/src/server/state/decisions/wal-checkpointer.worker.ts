@@ -1,0 +1,49 @@
+// The WAL's checkpointer thread (wal-checkpointer.ts): a connection of its own that copies what the decision log's
+// writer thread appends to the WAL into the database file every CHECKPOINT_EVERY_MS, so that thread never stops to
+// do it. Started through worker-bootstrap.mjs (typescript-worker.ts).
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { CheckpointerData, FromCheckpointer, ToCheckpointer } from './wal-checkpointer.ts';
+
+if (!parentPort) throw new Error('wal-checkpointer.worker.ts runs as a worker thread only');
+const port: MessagePort = parentPort;
+const data = workerData as CheckpointerData;
+const closed = new Int32Array(data.closed);
+
+/** Says the connection is closed (or never opened), for the log waiting on it. */
+function sayClosed(): void {
+  Atomics.store(closed, 0, 1);
+  Atomics.notify(closed, 0);
+}
+
+let db: Database.Database;
+try {
+  db = new Database(data.path);
+  db.pragma('busy_timeout = 5000');
+} catch (err) {
+  // The thread ends, and the log's connections keep checkpointing themselves.
+  sayClosed();
+  throw err;
+}
+let failing = false;
+
+const timer = setInterval(() => {
+  try {
+    // PASSIVE: copies what no reader still needs, never waiting on the writer or a reader.
+    db.pragma('wal_checkpoint(PASSIVE)');
+    failing = false;
+  } catch (err) {
+    if (!failing) port.postMessage({ failed: String(err) } satisfies FromCheckpointer);
+    failing = true;
+  }
+}, data.everyMs);
+
+port.postMessage({ ready: true } satisfies FromCheckpointer);
+
+port.on('message', (message: ToCheckpointer) => {
+  if (!message.close) return;
+  clearInterval(timer);
+  db.close();
+  sayClosed();
+  port.close();
+});
