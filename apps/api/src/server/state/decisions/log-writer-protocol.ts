@@ -27,9 +27,6 @@ export const SLOT = {
 export const GATHER_BATCHES = 2;
 export const GATHER_MS = 4;
 
-/** SQLite's own checkpoint threshold, in pages of WAL, which a connection goes back to when the checkpointer stops. */
-export const AUTO_CHECKPOINT_PAGES = 1000;
-
 /** How many Int32 slots the shared state has (room beyond SLOT's). */
 export const SLOTS = 8;
 
@@ -86,8 +83,6 @@ export interface Batch {
 export interface ToWriter {
   batch?: Batch;
   close?: true;
-  /** Whether the thread's connection checkpoints the WAL itself (it does unless a checkpointer runs; wal-checkpointer.ts). */
-  autoCheckpoint?: boolean;
 }
 
 /** From the thread: the first failure of a batch, to warn of. */

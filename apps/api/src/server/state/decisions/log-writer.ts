@@ -53,7 +53,8 @@ export class WriterThread {
       workerData: { path, ...statements, shared, head } satisfies WriterData,
     });
     this.worker.on('message', (m: Partial<FromWriter>) => {
-      if (m.failed !== undefined) onFailure(m.failed);
+      // A thread stopped may still fail on rows written elsewhere before it reads that it is.
+      if (m.failed !== undefined && !this.dead) onFailure(m.failed);
     });
     this.worker.on('error', (err) => onFailure(`the writer thread failed: ${String(err)}`));
     this.worker.once('exit', () => {
@@ -137,23 +138,22 @@ export class WriterThread {
     this.prune();
   }
 
-  /** Whether the thread's connection checkpoints the WAL itself (wal-checkpointer.ts). */
-  autoCheckpoint(on: boolean): void {
-    if (!this.dead) this.worker.postMessage({ autoCheckpoint: on } satisfies ToWriter);
-  }
-
-  /** Stops the thread at once, whatever it holds (what it had not written was written elsewhere). */
+  /**
+   * Has the thread close its connection without writing what it holds (written elsewhere), and forgets it. Never
+   * terminate(): a thread stopped inside one of better-sqlite3's calls that throws brings the process down.
+   */
   stop(): void {
     this.dead = true;
-    void this.worker.terminate();
+    this.worker.postMessage({ close: true } satisfies ToWriter);
   }
 
   /** Asks the thread to close its connection and waits (briefly) until it has. */
   close(): void {
     if (this.dead) return;
     this.worker.postMessage({ close: true } satisfies ToWriter);
-    this.waitFor(() => Atomics.load(this.state, SLOT.closed) === 1, 1000);
-    void this.worker.terminate();
+    // Ended at once only once its connection is closed: a thread stopped inside one of better-sqlite3's calls that
+    // throws brings the process down. One still writing ends on its own (unref'd, it holds nothing open).
+    if (this.waitFor(() => Atomics.load(this.state, SLOT.closed) === 1, 1000)) void this.worker.terminate();
   }
 
   /** Blocks until `done` holds (true) or `timeoutMs` pass (false), waking on each change the thread makes. */

@@ -5,12 +5,11 @@
 // Batches are written in order; one that fails stays first and is retried, so nothing behind it is written out
 // of order. They are gathered, up to GATHER_BATCHES for at most GATHER_MS, and written together in one transaction
 // (log-writer-protocol.ts says why). The shared state says what is written (SLOT.written), what failed, and when the
-// connection is gone. While the WAL checkpointer runs (wal-checkpointer.ts) this connection does not checkpoint.
+// connection is gone. A checkpointer thread copies the WAL ahead of this connection's checkpoints (wal-checkpointer.ts).
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { decisionEntryValues, type HeadPlace, placeOf } from '../../record/decision-entry.ts';
 import {
-  AUTO_CHECKPOINT_PAGES,
   type Batch,
   type FromWriter,
   GATHER_BATCHES,
@@ -190,10 +189,6 @@ port.on('message', (message: ToWriter) => {
     Atomics.store(state, SLOT.closed, 1);
     changed();
     port.close();
-    return;
-  }
-  if (message.autoCheckpoint !== undefined) {
-    db.pragma(`wal_autocheckpoint = ${message.autoCheckpoint ? AUTO_CHECKPOINT_PAGES : 0}`);
     return;
   }
   if (message.batch) batches.push(message.batch);

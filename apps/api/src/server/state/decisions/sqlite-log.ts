@@ -25,7 +25,6 @@ import type { ApprovalRow } from '../approvals/model.ts';
 import { insertApproval } from '../approvals/sqlite.ts';
 import type { Db } from '../db.ts';
 import { WriterThread } from './log-writer.ts';
-import { AUTO_CHECKPOINT_PAGES } from './log-writer-protocol.ts';
 import { COLUMNS, type DecisionRow, FLUSH_AFTER_MS, MAX_BATCH, valuesOf } from './model.ts';
 import { type ChainedHere, type DecisionChain, LAST_ENTRY, QueuedChains, WRITTEN } from './queued-chains.ts';
 import { CHECKPOINTER_AFTER_ROWS, WalCheckpointer } from './wal-checkpointer.ts';
@@ -125,19 +124,12 @@ export class DecisionLog {
     }
   }
 
-  /** Checkpoints the WAL on a thread of its own, the log's connections stopping theirs while it runs. */
+  /** Copies the WAL into the database file on a thread of its own, ahead of the writer's checkpoints. */
   private startCheckpointer(path: string): void {
     try {
-      this.checkpointer = new WalCheckpointer(
-        path,
-        (on) => {
-          this.writer?.autoCheckpoint(!on);
-          if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${on ? 0 : AUTO_CHECKPOINT_PAGES}`);
-        },
-        warn,
-      );
+      this.checkpointer = new WalCheckpointer(path, warn);
     } catch (err) {
-      warn(`the WAL checkpointer did not start (${String(err)}); the log's connections checkpoint`);
+      warn(`the WAL checkpointer did not start (${String(err)}); the writer thread checkpoints alone`);
     }
   }
 

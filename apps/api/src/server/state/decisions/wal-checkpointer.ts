@@ -1,13 +1,15 @@
-// The checkpointer of the decision log's database (docs/performance.md, "Checkpoints off the writer"): in WAL mode the
-// connection that commits past 1,000 pages of WAL copies them into the database file there and then, and on the
-// writer thread that took about a third of its time and stopped it for 10 ms or more, long enough for the gate to
-// wait on it (sqlite-log.ts, MAX_UNWRITTEN_BATCHES). A thread of its own checkpoints instead, every
-// CHECKPOINT_EVERY_MS; once it runs, the log's connections stop checkpointing, and they start again if it stops.
+// The checkpointer of the decision log's database (docs/performance.md, "Checkpoints ahead of the writer"): in WAL mode
+// the connection whose commit takes the WAL past 1,000 pages copies them into the database file there and then, and
+// on the writer thread that took about a third of its time and stopped it for 10 ms or more, long enough for the gate
+// to wait on it (sqlite-log.ts, MAX_UNWRITTEN_BATCHES). A thread of its own copies what is committed every
+// CHECKPOINT_EVERY_MS, so the writer's own checkpoint finds little left to copy. The writer keeps checkpointing
+// itself: SQLite starts the WAL over only at a writer's transaction after a checkpoint that copied everything, which
+// one running beside the writer never does (the WAL grew by 6 MB a second without it).
 import type { Worker } from 'node:worker_threads';
 import { typescriptWorker } from '../../typescript-worker.ts';
 
-/** How often the thread checkpoints: at a few thousand decisions a second, a few hundred pages of WAL each time. */
-export const CHECKPOINT_EVERY_MS = 50;
+/** How often the thread checkpoints: at a few thousand decisions a second, about a hundred pages of WAL each time. */
+export const CHECKPOINT_EVERY_MS = 10;
 
 /** Decisions sent to the writer thread before the checkpointer starts: a log that writes a few never needs one. */
 export const CHECKPOINTER_AFTER_ROWS = 2000;
@@ -26,34 +28,23 @@ export interface ToCheckpointer {
   close?: true;
 }
 
-export type FromCheckpointer = { ready: true } | { failed: string };
+export type FromCheckpointer = { failed: string };
 
-/** The thread, and what the log does as it starts and stops. */
+/** The checkpointer thread of one database file. */
 export class WalCheckpointer {
   private readonly worker: Worker;
   private readonly closed: Int32Array;
   private stopped = false;
 
-  /**
-   * @param running called with true once the thread checkpoints (the log's connections may stop), and with false
-   *   when it stops unasked (they must checkpoint again)
-   */
-  constructor(path: string, running: (on: boolean) => void, warn: (message: string) => void) {
+  constructor(path: string, warn: (message: string) => void) {
     const closed = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
     this.closed = new Int32Array(closed);
     this.worker = typescriptWorker(new URL('./wal-checkpointer.worker.ts', import.meta.url), {
       workerData: { path, everyMs: CHECKPOINT_EVERY_MS, closed } satisfies CheckpointerData,
     });
-    let ready = false;
-    this.worker.on('message', (m: FromCheckpointer) => {
-      if ('ready' in m) {
-        ready = true;
-        if (!this.stopped) running(true);
-      } else warn(`the WAL checkpointer could not checkpoint (${m.failed}); retrying`);
-    });
+    this.worker.on('message', (m: FromCheckpointer) => warn(`the WAL checkpointer could not checkpoint (${m.failed}); retrying`));
     this.worker.on('error', (err) => warn(`the WAL checkpointer failed: ${String(err)}`));
     this.worker.once('exit', () => {
-      if (ready && !this.stopped) running(false);
       this.stopped = true;
     });
     // After the listeners, which ref the worker's port again (compile-thread.ts says the same).
@@ -72,6 +63,7 @@ export class WalCheckpointer {
     for (let left = CLOSE_WAIT_MS; Atomics.load(this.closed, 0) === 0 && left > 0; left = deadline - performance.now()) {
       Atomics.wait(this.closed, 0, 0, left);
     }
-    void this.worker.terminate();
+    // Never terminate(): a thread stopped inside one of better-sqlite3's calls that throws brings the process down.
+    // One still busy past the wait ends on its own once it reads the message (unref'd, it holds nothing open).
   }
 }

@@ -1,6 +1,6 @@
 // The WAL's checkpointer thread (wal-checkpointer.ts): a connection of its own that copies what the decision log's
-// writer thread appends to the WAL into the database file every CHECKPOINT_EVERY_MS, so that thread never stops to
-// do it. Started through worker-bootstrap.mjs (typescript-worker.ts).
+// writer thread commits to the WAL into the database file every CHECKPOINT_EVERY_MS, so the writer's own checkpoints
+// find little left to copy. Started through worker-bootstrap.mjs (typescript-worker.ts).
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { CheckpointerData, FromCheckpointer, ToCheckpointer } from './wal-checkpointer.ts';
@@ -21,7 +21,7 @@ try {
   db = new Database(data.path);
   db.pragma('busy_timeout = 5000');
 } catch (err) {
-  // The thread ends, and the log's connections keep checkpointing themselves.
+  // The thread ends; the log's connections checkpoint as they always do.
   sayClosed();
   throw err;
 }
@@ -37,8 +37,6 @@ const timer = setInterval(() => {
     failing = true;
   }
 }, data.everyMs);
-
-port.postMessage({ ready: true } satisfies FromCheckpointer);
 
 port.on('message', (message: ToCheckpointer) => {
   if (!message.close) return;
