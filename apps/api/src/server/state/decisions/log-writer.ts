@@ -65,6 +65,11 @@ export class WriterThread {
     this.worker.unref();
   }
 
+  /** The state the thread shares (log-writer-protocol.ts, SLOT), for the checkpointer to see what it writes. */
+  get shared(): SharedArrayBuffer {
+    return this.state.buffer as SharedArrayBuffer;
+  }
+
   get failing(): boolean {
     return Atomics.load(this.state, SLOT.failing) === 1;
   }

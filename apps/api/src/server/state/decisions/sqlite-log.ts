@@ -120,14 +120,14 @@ export class DecisionLog {
     if (this.sent >= CHECKPOINTER_AFTER_ROWS && !this.checkpointer && this.writerPath !== undefined) {
       const path = this.writerPath;
       this.writerPath = undefined;
-      this.startCheckpointer(path);
+      this.startCheckpointer(path, writer);
     }
   }
 
   /** Copies the WAL into the database file on a thread of its own, ahead of the writer's checkpoints. */
-  private startCheckpointer(path: string): void {
+  private startCheckpointer(path: string, writer: WriterThread): void {
     try {
-      this.checkpointer = new WalCheckpointer(path, warn);
+      this.checkpointer = new WalCheckpointer(path, writer.shared, warn);
     } catch (err) {
       warn(`the WAL checkpointer did not start (${String(err)}); the writer thread checkpoints alone`);
     }

@@ -22,6 +22,8 @@ export interface CheckpointerData {
   everyMs: number;
   /** One Int32, 1 once the thread's connection is closed (or could not be opened). */
   closed: SharedArrayBuffer;
+  /** The writer thread's shared state (log-writer-protocol.ts): a tick with nothing written since the last does nothing. */
+  writer: SharedArrayBuffer;
 }
 
 export interface ToCheckpointer {
@@ -36,11 +38,11 @@ export class WalCheckpointer {
   private readonly closed: Int32Array;
   private stopped = false;
 
-  constructor(path: string, warn: (message: string) => void) {
+  constructor(path: string, writer: SharedArrayBuffer, warn: (message: string) => void) {
     const closed = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
     this.closed = new Int32Array(closed);
     this.worker = typescriptWorker(new URL('./wal-checkpointer.worker.ts', import.meta.url), {
-      workerData: { path, everyMs: CHECKPOINT_EVERY_MS, closed } satisfies CheckpointerData,
+      workerData: { path, everyMs: CHECKPOINT_EVERY_MS, closed, writer } satisfies CheckpointerData,
     });
     this.worker.on('message', (m: FromCheckpointer) => warn(`the WAL checkpointer could not checkpoint (${m.failed}); retrying`));
     this.worker.on('error', (err) => warn(`the WAL checkpointer failed: ${String(err)}`));

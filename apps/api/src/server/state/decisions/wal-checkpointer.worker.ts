@@ -3,6 +3,7 @@
 // find little left to copy. Started through worker-bootstrap.mjs (typescript-worker.ts).
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { SLOT } from './log-writer-protocol.ts';
 import type { CheckpointerData, FromCheckpointer, ToCheckpointer } from './wal-checkpointer.ts';
 
 if (!parentPort) throw new Error('wal-checkpointer.worker.ts runs as a worker thread only');
@@ -27,7 +28,14 @@ try {
 }
 let failing = false;
 
+const writer = new Int32Array(data.writer);
+let seen = -1;
+
 const timer = setInterval(() => {
+  // Nothing written since the last checkpoint: nothing to copy.
+  const written = Atomics.load(writer, SLOT.written);
+  if (written === seen && !failing) return;
+  seen = written;
   try {
     // PASSIVE: copies what no reader still needs, never waiting on the writer or a reader.
     db.pragma('wal_checkpoint(PASSIVE)');
