@@ -4,7 +4,7 @@
 // the authorizations (tools/sqlite.ts) trust what they cached while their counter stands still.
 // One statement, not one a counter: each read transaction takes the WAL's read lock, and after the decision log's
 // writer thread commits it finds the page cache reset, so a second read cost nearly what the first did
-// (docs/performance.md, "The turn's reads").
+// (docs/performance.md, "Off the event loop").
 import type { Db } from './db.ts';
 import { generationsSql, STATE_GENERATIONS, type StateGeneration } from './generations.ts';
 

@@ -20,7 +20,7 @@ export const SLOT = {
  * The thread holds batches until GATHER_BATCHES have come or the first has waited GATHER_MS, and writes them in one
  * transaction: a commit costs mostly the pages it writes (each index's last page, the tables', the header), about as
  * much for one batch of a few rows as for three, and on two cores the thread's time is taken from the gate's
- * (docs/performance.md, "The writer gathers"). A reader never waits for it (the log asks for a write now), and what a
+ * (docs/performance.md, "Off the event loop"). A reader never waits for it (the log asks for a write now), and what a
  * crash can lose stays within the log's bound: past MAX_UNWRITTEN_BATCHES (sqlite-log.ts) batches unwritten the gate
  * waits for the writer, so GATHER_BATCHES stays below it.
  */

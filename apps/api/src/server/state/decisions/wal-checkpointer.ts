@@ -1,4 +1,4 @@
-// The checkpointer of the decision log's database (docs/performance.md, "Checkpoints ahead of the writer"): in WAL mode
+// The checkpointer of the decision log's database (docs/performance.md, "Off the event loop"): in WAL mode
 // the connection whose commit takes the WAL past 1,000 pages copies them into the database file there and then, and
 // on the writer thread that took about a third of its time and stopped it for 10 ms or more, long enough for the gate
 // to wait on it (sqlite-log.ts, MAX_UNWRITTEN_BATCHES). A thread of its own copies what is committed every
