@@ -78,6 +78,13 @@ describe('notifications/tools/list_changed', () => {
 
   it('is sent at /mcp when a refresh alone sees a definition changed without a word from the upstream', async () => {
     await names(clients.http);
+    // The notifications of the steps before this one come in first: one counted late made this test see three for two.
+    let settled = heard.http;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 500));
+      if (heard.http === settled) break;
+      settled = heard.http;
+    }
     const before = heard.http;
     writeFileSync(state, JSON.stringify({ description: 'Reads the ledger, quietly otherwise.', quiet: true }));
     await new Promise((r) => setTimeout(r, 300));
