@@ -25,16 +25,22 @@ function decisions(query: string): Promise<LooseJson> {
   return okJson(server.call('GET', `/v1/decisions${query}`, { key: server.key('viewer') }));
 }
 
+/** A candidate of the sheet, saved and not activated: the running sheet with `action` never allowed. */
+async function neverCandidate(action: string) {
+  const running = await server.ctx.store.get(SHEET);
+  const candidate = await server.ctx.store.save({
+    id: SHEET,
+    text: `${running?.text}  - action: ${action}\n    never: true\n`,
+    author: { kind: 'person', label: 'test' },
+    reason: `no more ${action}`,
+    activate: false,
+  });
+  return { running, candidate };
+}
+
 describe('shadow runs of a rule sheet', () => {
   it('records the call the candidate would refuse, while the running sheet allows it', async () => {
-    const running = await server.ctx.store.get(SHEET);
-    const candidate = await server.ctx.store.save({
-      id: SHEET,
-      text: `${running?.text}  - action: read_order\n    never: true\n`,
-      author: { kind: 'person', label: 'test' },
-      reason: 'no more order reads',
-      activate: false,
-    });
+    const { running, candidate } = await neverCandidate('read_order');
     for (const who of ['developer', 'viewer'] as const) {
       const refused = await server.call('POST', '/v1/shadows', {
         key: server.key(who),
@@ -82,5 +88,23 @@ describe('shadow runs of a rule sheet', () => {
     expect([none.status, none.json.error.details.resource]).toEqual([404, 'shadow']);
     const bad = await server.call('GET', '/v1/decisions?shadow=agrees', { key: server.key('viewer') });
     expect(bad.status).toBe(400);
+  });
+
+  it('checks the call after a shadow starts, though the calls before found none running', async () => {
+    await gateCall('search_orders');
+    // The gate asks nothing of the shadows while none runs (rule-shadows.ts, knownNone): starting one must end that.
+    expect(server.ctx.shadows.knownNone()).toBe(true);
+    const { candidate } = await neverCandidate('search_orders');
+    await okJson(
+      server.call('POST', '/v1/shadows', { key: server.key('admin'), body: { document: SHEET, sequence: candidate.sequence } }),
+      201,
+    );
+    expect(server.ctx.shadows.knownNone()).toBe(false);
+    const search = await gateCall('search_orders');
+    const one = await okJson(server.call('GET', `/v1/decisions/${encodeURIComponent(search.call_id)}`, { key: server.key('viewer') }));
+    expect(one.shadow_differences).toEqual([{ document: SHEET, rule: 'search_orders', running: 'allow', candidate: 'refuse' }]);
+    await okJson(server.call('POST', `${SHADOW}/stop`, { key: server.key('owner') }));
+    await gateCall('search_orders');
+    expect(server.ctx.shadows.knownNone()).toBe(true);
   });
 });

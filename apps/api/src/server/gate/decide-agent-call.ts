@@ -14,7 +14,7 @@ import type { CallVia, DecisionRow } from '../state/decisions/model.ts';
 import type { DecisionRecord } from '../state/state-store.ts';
 import { observeTrials } from './live-trials.ts';
 import { loadAgentCached } from './load-agent.ts';
-import { shadowDifferencesOn, shadowPairsFor } from './shadow-runs.ts';
+import { NO_SHADOW_PAIRS, shadowDifferencesOn, shadowPairsFor } from './shadow-runs.ts';
 
 export type CallDecision = 'allow' | 'deny' | 'require_approval' | 'confirm';
 
@@ -102,7 +102,7 @@ async function decideAndRecord(
   const members = loaded.requireMemberKeys ? await ctx.state.judgedMembers(true) : everyone;
   const now = ctx.now();
   sweepArguments(ctx, now);
-  const pairs = await shadowPairsFor(ctx, loaded);
+  const pairs = ctx.shadows.knownNone() ? NO_SHADOW_PAIRS : await shadowPairsFor(ctx, loaded);
   const argumentsText = options.argumentsText;
   const digest = argumentsText === undefined ? argumentsDigest(body.arguments) : canonicalTextDigest(argumentsText);
   const createdAt = now.toISOString();

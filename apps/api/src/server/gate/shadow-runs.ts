@@ -18,13 +18,16 @@ export interface ShadowPair {
   candidate: ShadowSide;
 }
 
+/** The pairs of a call while no rule file is under shadow (RuleShadows.knownNone): one list for every such call. */
+export const NO_SHADOW_PAIRS: readonly ShadowPair[] = Object.freeze([]);
+
 /**
  * The rule files the agent runs that are under shadow, each with both sides laid (cached per loaded agent): what a
  * call is checked against, read before the call is decided so the check itself waits on nothing.
  */
-export async function shadowPairsFor(ctx: AppContext, loaded: LoadedAgent): Promise<ShadowPair[]> {
+export async function shadowPairsFor(ctx: AppContext, loaded: LoadedAgent): Promise<readonly ShadowPair[]> {
   const active = await ctx.shadows.active();
-  if (active.size === 0) return [];
+  if (active.size === 0) return NO_SHADOW_PAIRS;
   const pairs: ShadowPair[] = [];
   for (const [document, running] of sidesOf(loaded)) {
     const shadow = active.get(document);

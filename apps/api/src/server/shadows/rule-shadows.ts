@@ -33,7 +33,8 @@ const SHADOWS_TTL_MS = 1000;
  */
 export class RuleShadows {
   private readonly store: DocumentStore;
-  private read: { at: number; all: Map<string, RuleShadow> } | undefined;
+  /** The shadows as last read, and (made once a read) those of them running. */
+  private read: { at: number; all: Map<string, RuleShadow>; running?: Map<string, RuleShadow> } | undefined;
   /** Moves with every forget, so a read that began before one does not keep what it read. */
   private epoch = 0;
   private readonly compiled = new Map<string, Promise<CompiledCandidate | undefined>>();
@@ -85,7 +86,21 @@ export class RuleShadows {
   /** The running shadows, as read at most a second ago: what the gate asks on every call. */
   async active(): Promise<Map<string, RuleShadow>> {
     const all = await this.all(false);
-    return new Map([...all].filter(([, s]) => s.running));
+    const read = this.read;
+    if (read?.all !== all) return runningOf(all);
+    read.running ??= runningOf(all);
+    return read.running;
+  }
+
+  /**
+   * Whether the shadows read less than SHADOWS_TTL_MS ago had none running: the gate then asks nothing more of them,
+   * so a call makes no promise and no map for shadows while none runs (docs/performance.md, "The gate's own work").
+   */
+  knownNone(): boolean {
+    const read = this.read;
+    if (read === undefined || Date.now() - read.at >= SHADOWS_TTL_MS) return false;
+    read.running ??= runningOf(read.all);
+    return read.running.size === 0;
   }
 
   /** A candidate version compiled (once), or undefined when it is missing or does not compile. */
@@ -128,4 +143,8 @@ export class RuleShadows {
     if (epoch === this.epoch) this.read = { at: Date.now(), all };
     return all;
   }
+}
+
+function runningOf(all: Map<string, RuleShadow>): Map<string, RuleShadow> {
+  return new Map([...all].filter(([, s]) => s.running));
 }
