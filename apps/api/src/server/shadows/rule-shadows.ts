@@ -94,7 +94,7 @@ export class RuleShadows {
 
   /**
    * Whether the shadows read less than SHADOWS_TTL_MS ago had none running: the gate then asks nothing more of them,
-   * so a call makes no promise and no map for shadows while none runs (docs/performance.md, "The gate's own work").
+   * so a call makes no promise and no map for shadows while none runs (docs/performance.md, "Where the gate's c=16 goes").
    */
   knownNone(): boolean {
     const read = this.read;
