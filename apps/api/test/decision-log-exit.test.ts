@@ -12,22 +12,10 @@ import { openDatabase } from '../src/server/state/db.ts';
 import { countDecisions } from '../src/server/state/decisions/sqlite.ts';
 import { CHECKPOINTER_AFTER_ROWS } from '../src/server/state/decisions/wal-checkpointer.ts';
 import { REPO_ROOT } from './server-harness.ts';
+import { decisionRow } from './state-contract-backends.ts';
 
-const ROW = {
-  agent: 'support-bot',
-  tool: 'issue_refund',
-  action: 'refund.issue',
-  amount: '50',
-  currency: 'USD',
-  decision: 'allow',
-  rule: 'small-refunds',
-  code: null,
-  versions: '{}',
-  arguments: '{"amount":"50"}',
-  arguments_digest: 'sha256:00',
-  session: null,
-  created_at: '2026-12-05T12:00:00.000Z',
-};
+/** The row each child records, under call ids of its own. */
+const ROW = decisionRow();
 
 /** Children run: each records decisions for a while, then throws with decisions queued and the writer busy. */
 const CHILDREN = 2;
