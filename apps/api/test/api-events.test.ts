@@ -65,11 +65,12 @@ describe('GET /v1/events', () => {
     try {
       await stream.readUntil((t) => t.includes(': connected'));
       const opened = Date.now();
-      const text = await stream.readUntil((t) => t.includes(': heartbeat\n\n'), 7000);
+      const text = await stream.readUntil((t) => t.includes(': heartbeat\n\n'), 2 * HEARTBEAT_MS);
       const waited = Date.now() - opened;
       expect(HEARTBEAT_MS).toBe(5000);
       expect(waited).toBeGreaterThan(HEARTBEAT_MS - 1000);
-      expect(waited).toBeLessThan(HEARTBEAT_MS + 1000);
+      // Room for a loaded machine's late timer, yet short of a second beat: the first one was not missed.
+      expect(waited).toBeLessThan(HEARTBEAT_MS + 3000);
       // A comment, not an event: clients that only listen for events never see it.
       expect(text).not.toContain('event: heartbeat');
     } finally {

@@ -19,7 +19,9 @@ beforeAll(async () => {
   process.env.TOLLGATE_WEBHOOKS_ALLOW_PRIVATE = '1';
   s = await startServer({ now: () => clock });
   receiver = await new WebhookReceiver().start();
-  worker = new DeliveryWorker(s.ctx, { node: 'test-node', policy: ALLOW, timeoutMs: 400, jitter: () => 0.5 });
+  // A receiver that hangs is timed out after 2 s: long enough that one on loopback, answering late on a loaded
+  // machine, is not taken for one.
+  worker = new DeliveryWorker(s.ctx, { node: 'test-node', policy: ALLOW, timeoutMs: 2_000, jitter: () => 0.5 });
 });
 afterAll(async () => {
   delete process.env.TOLLGATE_WEBHOOKS_ALLOW_HTTP;

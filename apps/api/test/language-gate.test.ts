@@ -21,7 +21,8 @@ import { agentKey, okJson, patchRuleset, postEdit, REPO_ROOT, startServer, type 
 const BIN = join(REPO_ROOT, 'apps/api/bin/tollgate.cjs');
 const POLICY = 'policies/refunds.policy.json';
 const SET = 'rulesets/support.ruleset.json';
-const HEARTBEAT_MS = 200;
+/** Short, so a killed node expires in 1.5 s; not shorter, so a live node's late heartbeat on a loaded machine keeps it live. */
+const HEARTBEAT_MS = 500;
 
 /** The nodes the registry on `db` holds back a revision for, by the rule the language gate applies (state/nodes/model.ts). */
 const laggingGateways = (db: Db, revision: LanguageRevision, now: Date) => laggingNodes(listGateways(db, now), revision);

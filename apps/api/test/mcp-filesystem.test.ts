@@ -82,6 +82,8 @@ async function heldWriteIsWrittenOnceApproved(client: Client, file: string, cont
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toBe(`Successfully wrote to ${target}`);
     expect(readFileSync(target, 'utf8')).toBe(content);
+    // The watcher reports the write when it comes to it (later on a loaded machine); then a moment for any other.
+    await expect.poll(() => watcher.seen, { timeout: 10_000 }).toContain(file);
     await sleep(300);
     // write_file creates a new file exclusively, and writes an existing one through a temporary file renamed over
     // it: a second write would have shown that temporary file's name.

@@ -135,7 +135,9 @@ describe('sessions at /mcp', () => {
   }, 20_000);
 
   it('refuses an initialize past the session cap with 503, and forgets an idle session', async () => {
-    const app = createApp({ ctx: s.ctx, mcp: { maxSessions: 1, sessionIdleMs: 300 } });
+    // Idle after 1 s: long enough that the first session is still open when the second initialize comes, even on
+    // a loaded machine.
+    const app = createApp({ ctx: s.ctx, mcp: { maxSessions: 1, sessionIdleMs: 1_000 } });
     const initialize = () =>
       app.request('/mcp', {
         method: 'POST',
@@ -159,7 +161,7 @@ describe('sessions at /mcp', () => {
     const over = await initialize();
     expect(over.status).toBe(503);
     expect((await jsonOf(over)).error.message).toMatch(/^SESSION_LIMIT: 1 sessions are open/);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 1_200));
     const stale = await app.request('/mcp', {
       method: 'POST',
       headers: {

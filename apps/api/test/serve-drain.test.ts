@@ -68,9 +68,14 @@ describe('tollgate serve draining on SIGTERM', () => {
     const call = slowCall(url, agent, JSON.stringify({ tool: 'read_order', arguments: { order_id: 'o-drain' } }));
     await sleep(200);
     child.kill('SIGTERM');
-    await sleep(300);
-    // The listener is closed: a new connection is refused while the call in flight is still being read.
-    await expect(fetch(`${url}/v1/health/live`)).rejects.toThrow();
+    // The listener closes once the child has handled the signal (a loaded machine may take a while): a new
+    // connection is then refused while the call in flight is still being read.
+    const refused = () =>
+      fetch(`${url}/v1/health/live`).then(
+        () => false,
+        () => true,
+      );
+    await expect.poll(refused, { timeout: 10_000 }).toBe(true);
     expect(child.exitCode).toBeNull();
     call.finish();
     const answer = await call.answer;
@@ -99,7 +104,8 @@ describe('tollgate serve draining on SIGTERM', () => {
     if (exit === 'timeout') return;
     expect(exit.code).toBe(0);
     expect(exit.at - signalled).toBeGreaterThanOrEqual(900);
-    expect(exit.at - signalled).toBeLessThan(4_000);
+    // About 1 s, plus the close a loaded machine may slow: far short of waiting for the call, which never ends.
+    expect(exit.at - signalled).toBeLessThan(6_000);
     expect('error' in (await call.answer)).toBe(true);
   }, 60_000);
 });

@@ -21,7 +21,7 @@ function tempFilesUnder(dir: string): string[] {
   return found;
 }
 
-it(`keeps every version whole through ${KILLS} SIGKILLs of a writing process`, { timeout: 120_000 }, async () => {
+it(`keeps every version whole through ${KILLS} SIGKILLs of a writing process`, { timeout: 300_000 }, async () => {
   const seed = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
   const rand = seededRandom(seed);
   const where = `(seed ${seed}; rerun with CRASH_SEED=${seed})`;
@@ -109,5 +109,6 @@ it(`keeps every version whole through ${KILLS} SIGKILLs of a writing process`, {
   }
   const seconds = (Date.now() - started) / 1000;
   expect(savesSeen, `the children saved something ${where}`).toBeGreaterThan(KILLS);
-  expect(seconds).toBeLessThan(110);
+  // About 26 s on a quiet machine; a loaded one may take several times that (each child starts tsx).
+  expect(seconds).toBeLessThan(240);
 });
