@@ -15,10 +15,9 @@ afterAll(async () => {
   await server.stop();
 });
 
-function gateCall(tool: string) {
-  return okJson(
-    server.call('POST', '/v1/agents/support-bot/calls', { key: agentKey(server, 'support-bot'), body: { tool, arguments: { id: '7' } } }),
-  );
+function gateCall(tool: string, session?: string) {
+  const body = { tool, arguments: { id: '7' }, ...(session === undefined ? {} : { session }) };
+  return okJson(server.call('POST', '/v1/agents/support-bot/calls', { key: agentKey(server, 'support-bot'), body }));
 }
 
 function decisions(query: string): Promise<LooseJson> {
@@ -106,5 +105,30 @@ describe('shadow runs of a rule sheet', () => {
     await okJson(server.call('POST', `${SHADOW}/stop`, { key: server.key('owner') }));
     await gateCall('search_orders');
     expect(server.ctx.shadows.knownNone()).toBe(true);
+  });
+
+  it("counts the session's calls for a candidate that limits a tool the running sheet does not", async () => {
+    // The running sheet counts no read_order, so the gate reads the session only because a shadow runs.
+    const running = await server.ctx.store.get(SHEET);
+    const candidate = await server.ctx.store.save({
+      id: SHEET,
+      text: `${running?.text}  - action: read_order\n    at_most: 1\n`,
+      author: { kind: 'person', label: 'test' },
+      reason: 'one read a session',
+      activate: false,
+    });
+    await okJson(
+      server.call('POST', '/v1/shadows', { key: server.key('admin'), body: { document: SHEET, sequence: candidate.sequence } }),
+      201,
+    );
+    const first = await gateCall('read_order', 'counted');
+    const second = await gateCall('read_order', 'counted');
+    expect([first.decision, second.decision]).toEqual(['allow', 'allow']);
+    const differences = async (call: { call_id: string }) =>
+      (await okJson(server.call('GET', `/v1/decisions/${encodeURIComponent(call.call_id)}`, { key: server.key('viewer') })))
+        .shadow_differences;
+    expect(await differences(first)).toEqual([]);
+    expect(await differences(second)).toEqual([{ document: SHEET, rule: 'read_order', running: 'allow', candidate: 'refuse' }]);
+    await okJson(server.call('POST', `${SHADOW}/stop`, { key: server.key('owner') }));
   });
 });

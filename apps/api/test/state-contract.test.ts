@@ -304,20 +304,23 @@ for (const backend of BACKENDS) {
           { tool: 'refund', decision: 'deny', session: 's1', args: { n: 2 } },
           { tool: 'search', decision: 'allow', session: 's2', args: { q: 'other' } },
           { tool: 'lookup', decision: 'allow', session: 's1', args: { id: 7 } },
+          // A decide that never reads the history (its tool counts nothing) leaves nothing out of the next one's.
+          { tool: 'ping', decision: 'allow', session: 's1', args: {}, unread: true },
           { tool: 'refund', decision: 'allow', session: 's1', args: { n: 3 } },
         ];
         for (const [i, s] of steps.entries()) {
           const row = decisionRow({ at: at(i), tool: s.tool, decision: s.decision, session: s.session, arguments: JSON.stringify(s.args) });
           await f.a.recordDecision(row.agent, s.session, (history) => {
-            seenByDecide.push(history.map((h) => h.tool));
+            seenByDecide.push(s.unread ? 'unread' : history().map((h) => h.tool));
             return { row };
           });
         }
-        expect(seenByDecide).toEqual([[], ['search'], [], ['search'], ['search', 'lookup']]);
+        expect(seenByDecide).toEqual([[], ['search'], [], ['search'], 'unread', ['search', 'lookup', 'ping']]);
         await f.a.flushDecisions();
         const expected = [
           { tool: 'search', arguments: { q: 'a' } },
           { tool: 'lookup', arguments: { id: 7 } },
+          { tool: 'ping', arguments: {} },
           { tool: 'refund', arguments: { n: 3 } },
         ];
         expect(await f.a.sessionHistory('agent-a', 's1')).toEqual(expected);
@@ -330,7 +333,7 @@ for (const backend of BACKENDS) {
         const outcomes = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
             (nodes[i % nodes.length] as StateStore).recordDecision('agent-a', 'burst', (history) => {
-              const row = decisionRow({ session: 'burst', decision: history.length < 3 ? 'allow' : 'deny' });
+              const row = decisionRow({ session: 'burst', decision: history().length < 3 ? 'allow' : 'deny' });
               return { row };
             }),
           ),
@@ -350,7 +353,7 @@ for (const backend of BACKENDS) {
           fc.asyncProperty(
             fc.record({
               limits: fc.record({ a: fc.nat(3), b: fc.nat(3) }),
-              calls: fc.array(fc.record({ node: fc.nat(1), agent: fc.nat(2), tool: fc.constantFrom('a', 'b', 'h') }), {
+              calls: fc.array(fc.record({ node: fc.nat(1), agent: fc.nat(2), tool: fc.constantFrom('a', 'b', 'h', 'n') }), {
                 minLength: 1,
                 maxLength: 24,
               }),
@@ -360,9 +363,11 @@ for (const backend of BACKENDS) {
               run++;
               // An agent of its own per session and run, so the recorded calls of each read back apart.
               const agentOf = (i: number) => `prop-${run}-${i}`;
-              const rule = (tool: string, history: readonly { tool: string }[]) => {
+              // 'n' counts nothing, so its decide never reads the history (as a tool without limits).
+              const rule = (tool: string, history: () => readonly { tool: string }[]) => {
                 if (tool === 'h') return 'hold';
-                return history.filter((c) => c.tool === tool).length < limits[tool as 'a' | 'b'] ? 'allow' : 'deny';
+                if (tool === 'n') return 'allow';
+                return history().filter((c) => c.tool === tool).length < limits[tool as 'a' | 'b'] ? 'allow' : 'deny';
               };
               for (let i = 0; i < calls.length; i += batch) {
                 await Promise.all(
@@ -388,7 +393,7 @@ for (const backend of BACKENDS) {
                 recorded += rows.length;
                 const allowed: { tool: string }[] = [];
                 for (const row of rows) {
-                  expect(row.decision, `${agentOf(agent)}'s call ${row.call_id}`).toBe(rule(row.tool, allowed));
+                  expect(row.decision, `${agentOf(agent)}'s call ${row.call_id}`).toBe(rule(row.tool, () => allowed));
                   if (row.decision === 'allow') allowed.push({ tool: row.tool });
                 }
               }

@@ -20,7 +20,7 @@ import {
   type GatePolicy,
   type GateRuleset,
 } from './decide-call.ts';
-import { type GateParts, prepareGate } from './prepare-gate.ts';
+import { callReadsHistory, type GateParts, prepareGate } from './prepare-gate.ts';
 
 const REFUNDS = refundsExample as PolicyDocument;
 const CATALOGUE = `tools:
@@ -276,6 +276,17 @@ describe('decidePrepared', () => {
           const got = decidePrepared(prepared, { call: m.call, now: new Date(m.now), members: MEMBERS[m.members] as Member[] });
           expect(got).toStrictEqual(expected);
           expect(decideCall(input)).toStrictEqual(expected);
+          // A host may leave the history out where the gate says the call does not read it (callReadsHistory).
+          const reads = callReadsHistory(prepared, m.call.tool);
+          const call = reads ? m.call : { ...m.call, history: [] };
+          expect(decidePrepared(prepared, { call, now: new Date(m.now), members: MEMBERS[m.members] as Member[] })).toStrictEqual(expected);
+          if (!reads && (m.call.history?.length ?? 0) > 0) seen.set('history left out', (seen.get('history left out') ?? 0) + 1);
+          const blind = decidePrepared(prepared, {
+            call: { ...m.call, history: [] },
+            now: new Date(m.now),
+            members: MEMBERS[m.members] as Member[],
+          });
+          if (reads && blind.code !== expected.code) seen.set('history needed', (seen.get('history needed') ?? 0) + 1);
           for (const key of [expected.code ?? expected.decision, expected.decision, expected.observed ? 'observed' : 'not observed']) {
             seen.set(key, (seen.get(key) ?? 0) + 1);
           }
@@ -294,6 +305,8 @@ describe('decidePrepared', () => {
       'NO_ELIGIBLE_APPROVER',
       'TOO_MANY_APPROVERS',
       'observed',
+      'history left out',
+      'history needed',
     ]) {
       expect(seen.get(code) ?? 0, code).toBeGreaterThan(0);
     }

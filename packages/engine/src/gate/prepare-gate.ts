@@ -11,6 +11,7 @@ import { policyRevision } from '../policy/revision.ts';
 import type { CompiledTool } from '../policy/tool.ts';
 import type { Catalogue, CatalogueTool } from '../rulebook/catalogue.ts';
 import { layOverlay } from '../rulebook/overlay.ts';
+import { toolReadsHistory } from '../rulebook/tool-check.ts';
 import type { Rulebook } from '../rulebook/types.ts';
 import type { DecideCallInput, GateDecisionKind } from './gate-types.ts';
 
@@ -31,6 +32,8 @@ export interface PreparedTool {
    * with that rulebook's overlay laid on it, so the tool check finds it at once.
    */
   readonly catalogues: readonly Catalogue[];
+  /** Whether a rulebook's check of this tool reads the session's history (toolReadsHistory, any of `catalogues`). */
+  readonly readsHistory: boolean;
 }
 
 /** An observe window with its bounds parsed (windows whose dates do not parse never open). */
@@ -108,12 +111,14 @@ export function prepareGate(parts: GateParts): PreparedGate {
         ? { name: entry.name, action: entry.action }
         : { name: entry.name, action: entry.action, amount: entry.amount },
     );
+    const catalogues = overlaid.map((c) => ({ tools: [c.tools[index] as CatalogueTool] }));
     tools.set(entry.name, {
       entry,
       compiled,
       delegated: delegation.actions.some((p) => matchesAction(p, entry.action)),
       authorized: !unauthorized.has(entry.name),
-      catalogues: overlaid.map((c) => ({ tools: [c.tools[index] as CatalogueTool] })),
+      catalogues,
+      readsHistory: catalogues.some((c) => toolReadsHistory(c.tools[0] as CatalogueTool)),
     });
   });
 
@@ -206,4 +211,16 @@ function rulesetRefusal(parts: GateParts): PreparedRefusal | undefined {
     );
   }
   return undefined;
+}
+
+/**
+ * Whether deciding a call of `tool` reads the session's history (`call.history`): a host may pass none when it
+ * does not, and the decision is the same (a tool the catalogue does not hold is refused before any history).
+ *
+ * @example
+ * callReadsHistory(prepared, 'issue_refund') // true: the sheet says at_most: 5
+ * callReadsHistory(prepared, 'read_order') // false
+ */
+export function callReadsHistory(prepared: PreparedGate, tool: string): boolean {
+  return prepared.tools.get(tool)?.readsHistory ?? false;
 }

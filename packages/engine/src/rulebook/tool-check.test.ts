@@ -2,10 +2,10 @@
 // set, never, confirmation, order rules, at_most over a session, checks against earlier results.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Catalogue, readCatalogue } from './catalogue.ts';
+import { type Catalogue, type CatalogueTool, readCatalogue } from './catalogue.ts';
 import type { SessionCall } from './check.ts';
 import { layOverlay } from './overlay.ts';
-import { checkTool, describeCheck, TOOL_CHECK_CODES, type ToolCheckInput, type ToolVerdict } from './tool-check.ts';
+import { checkTool, describeCheck, TOOL_CHECK_CODES, type ToolCheckInput, type ToolVerdict, toolReadsHistory } from './tool-check.ts';
 import { OVERLAY_FORMAT, RULEBOOK_FORMAT, type Rulebook } from './types.ts';
 
 const CATALOGUE_YAML = `tools:
@@ -302,6 +302,58 @@ describe('checkTool: the order of decisions and the reasons', () => {
           }
         },
       ),
+    );
+  });
+});
+
+describe('toolReadsHistory', () => {
+  const tool: CatalogueTool = { name: 'send_order', action: 'orders.send', kind: 'write' };
+  it('says a tool reads the session only where its order, count or an earlier call decides', () => {
+    expect(toolReadsHistory(tool)).toBe(false);
+    expect(toolReadsHistory({ ...tool, checks: [{ field: 'quantity', op: 'at_most', value: { decimal: '10' } }] })).toBe(false);
+    expect(toolReadsHistory({ ...tool, confirmation: 'a person looks first' })).toBe(false);
+    for (const declared of [
+      { after: ['check_stock'] },
+      { not_after: ['export_customers'] },
+      { at_most: 1 },
+      { checks: [{ field: 'quantity', op: 'at_most', from: { tool: 'check_stock', field: 'available' } }] },
+    ]) {
+      expect(toolReadsHistory({ ...tool, ...declared } as CatalogueTool), JSON.stringify(declared)).toBe(true);
+    }
+  });
+
+  it('decides alike with the history left out wherever it says the tool does not read it', () => {
+    const earlier = fc.array(
+      fc.record({ tool: fc.constantFrom('check_stock', 'send_order', 'export_customers'), arguments: fc.constant({}) }),
+      {
+        maxLength: 4,
+      },
+    );
+    const declarations = fc.record(
+      {
+        after: fc.constantFrom(['check_stock'], ['export_customers']),
+        not_after: fc.constant(['export_customers']),
+        at_most: fc.integer({ min: 1, max: 3 }),
+        checks: fc.constantFrom(
+          [{ field: 'quantity', op: 'at_most', value: { decimal: '10' } }],
+          [{ field: 'quantity', op: 'at_most', from: { tool: 'check_stock', field: 'available' } }],
+        ),
+        confirmation: fc.constant('a person looks first'),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(declarations, earlier, fc.integer({ min: 0, max: 12 }), (declared, history, quantity) => {
+        const entry = { ...tool, ...declared } as CatalogueTool;
+        const input: ToolCheckInput = {
+          rulebook: { format: RULEBOOK_FORMAT, flows: [] },
+          catalogue: { tools: [entry] },
+          call: { tool: 'send_order', arguments: { quantity } },
+          history: history.map((c) => (c.tool === 'check_stock' ? { ...c, result: { available: 5 } } : c)),
+        };
+        if (!toolReadsHistory(entry)) expect(checkTool({ ...input, history: [] })).toEqual(checkTool(input));
+      }),
+      { numRuns: 300 },
     );
   });
 });

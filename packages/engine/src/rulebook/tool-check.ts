@@ -2,7 +2,7 @@
 // host-set contexts and a person's confirmation (docs/catalogue.md, "The tool check").
 import { codeView } from '../codes/index.ts';
 import { TRUE, UNKNOWN } from '../conditions/tri.ts';
-import type { Catalogue } from './catalogue.ts';
+import type { Catalogue, CatalogueTool } from './catalogue.ts';
 import { evaluateCheck, type SessionCall } from './check.ts';
 import { evaluateExpr, unmetContexts } from './expr.ts';
 import type { Check, Flow, Literal, Rulebook } from './types.ts';
@@ -90,6 +90,24 @@ export function checkTool(input: ToolCheckInput): ToolVerdict {
     return { verdict: 'confirm', rule: name, confirmation: tool.confirmation };
   }
   return { verdict: 'allow' };
+}
+
+/**
+ * Whether checking a call of `tool` (its entry as checkTool finds it) reads the session's history: only its
+ * order (`after`, `not_after`), its count (`at_most`) and checks against an earlier call (`from`) do, so a host
+ * may skip reading the history for any other tool. Anything it cannot tell apart reads it.
+ *
+ * @example
+ * toolReadsHistory({ name: 'issue_refund', action: 'refund.issue', at_most: 5 }) // true
+ * toolReadsHistory({ name: 'read_order', action: 'orders.read' }) // false
+ */
+export function toolReadsHistory(tool: CatalogueTool): boolean {
+  if (tool.after !== undefined || tool.not_after !== undefined || tool.at_most !== undefined) return true;
+  const checks: unknown = tool.checks;
+  if (checks === undefined) return false;
+  return (
+    !Array.isArray(checks) || checks.some((c: Check | null | undefined) => c?.from !== undefined || c === null || typeof c !== 'object')
+  );
 }
 
 function findFlow(flows: readonly Flow[], name: string): Flow | undefined {

@@ -3,7 +3,14 @@
 // before the agent hears of it; a candidate under trial decides it again afterwards. The gate route
 // (routes/gate.ts) and the MCP gateway (mcp/) both decide with this, so both decide and log alike.
 import { randomUUID } from 'node:crypto';
-import { type Code, decidePrepared, type GateDecision, type PreparedCallInput, type ShadowDifference } from '@tollgate/engine';
+import {
+  type Code,
+  callReadsHistory,
+  decidePrepared,
+  type GateDecision,
+  type PreparedCallInput,
+  type ShadowDifference,
+} from '@tollgate/engine';
 import { writeJson } from '@tollgate/engine/source';
 import type { CallRequestBody } from '../call-request.ts';
 import type { AppContext } from '../context.ts';
@@ -41,6 +48,9 @@ export interface DecideOptions {
    */
   argumentsText?: string;
 }
+
+/** The history a call is decided with when nothing deciding it counts the session's calls (callReadsHistory). */
+const NO_SESSION_CALLS: readonly never[] = Object.freeze([]);
 
 /** How long a decision's arguments are kept (their digest is kept always). */
 export const ARGUMENTS_RETENTION_DAYS = 30;
@@ -108,9 +118,14 @@ async function decideAndRecord(
   const createdAt = now.toISOString();
   const callId = newCallId(now.getTime());
   // The session's history is read, the call decided and its row written as one step against the session's
-  // other calls, on every node (state/state-store.ts): `at_most` and spending limits count every call.
+  // other calls, on every node (state/state-store.ts): `at_most` and spending limits count every call. The history
+  // is read only when something deciding the call counts it: the agent's rules for this tool, or a rule file under
+  // shadow. A candidate under trial, which decides the call again with this input, differs only in a policy
+  // (live-trials.ts, candidateGate), and no policy reads the history.
+  const readsHistory = pairs.length > 0 || callReadsHistory(loaded.prepared, body.tool);
   const decided: { input?: PreparedCallInput; d?: GateDecision; shadows?: number } = {};
-  const record = await ctx.state.recordDecision(name, body.session, (history) => {
+  const record = await ctx.state.recordDecision(name, body.session, (readHistory) => {
+    const history = readsHistory ? readHistory() : NO_SESSION_CALLS;
     const input: PreparedCallInput = {
       members,
       now,

@@ -28,7 +28,7 @@ import { PostgresNodes } from './nodes/postgres.ts';
 import { rowsOf, TurnGenerations } from './postgres-query.ts';
 import { postgresReadiness } from './readiness.ts';
 import { recordRun, runsSince } from './ruleset-runs/postgres.ts';
-import type { DecisionRecord, StateObservation, StateStore } from './state-store.ts';
+import type { DecisionRecord, HistoryRead, StateObservation, StateStore } from './state-store.ts';
 import { POSTGRES_MARK } from './statement.ts';
 import type { Authorizer, DefinitionPin, ListedTool } from './tools/model.ts';
 import { PostgresToolState } from './tools/postgres.ts';
@@ -149,7 +149,7 @@ export class PostgresStateStore implements StateStore {
     });
   }
 
-  recordDecision(agent: string, session: string | undefined, decide: (history: SessionCall[]) => DecisionRecord): Promise<DecisionRecord> {
+  recordDecision(agent: string, session: string | undefined, decide: (history: HistoryRead) => DecisionRecord): Promise<DecisionRecord> {
     return this.log.record(agent, session, decide);
   }
   flushDecisions() {

@@ -32,7 +32,7 @@ import type { LanguageRevision } from './nodes/model.ts';
 import { listNodes, registerNode } from './nodes/sqlite.ts';
 import { sqliteReadiness } from './readiness.ts';
 import { recordRun, runsSince } from './ruleset-runs/sqlite.ts';
-import type { DecisionRecord, StateObservation, StateStore } from './state-store.ts';
+import { type DecisionRecord, type HistoryRead, NO_HISTORY, type StateObservation, type StateStore } from './state-store.ts';
 import { SQLITE_MARK } from './statement.ts';
 import type { Authorizer, DefinitionPin, ListedTool } from './tools/model.ts';
 import {
@@ -145,9 +145,9 @@ export class SqliteStateStore implements StateStore {
   async recordDecision(
     agent: string,
     session: string | undefined,
-    decide: (history: SessionCall[]) => DecisionRecord,
+    decide: (history: HistoryRead) => DecisionRecord,
   ): Promise<DecisionRecord> {
-    const record = decide(session === undefined ? [] : sessionHistory(this.db, agent, session));
+    const record = decide(session === undefined ? NO_HISTORY : () => sessionHistory(this.db, agent, session));
     const log = decisionLogOf(this.db);
     const { row, approval } = record;
     if (approval) {

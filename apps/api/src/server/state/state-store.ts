@@ -41,6 +41,12 @@ export interface DecisionRecord {
   approval?: ApprovalRow;
 }
 
+/** The session's earlier allowed calls, oldest first, read when called (inside recordDecision's step only). */
+export type HistoryRead = () => SessionCall[];
+
+/** The history of a call outside any session: none. */
+export const NO_HISTORY: HistoryRead = () => [];
+
 /** What a scrape of /metrics reads of the state (observability/metrics.ts); never a call's content. */
 export interface StateObservation {
   pendingApprovals: PendingSummary;
@@ -103,11 +109,13 @@ export interface StateStore {
 
   // The decision log.
   /**
-   * Decides and records one call: `decide` gets the session's earlier allowed calls and answers what to write.
-   * Atomic against the session's other calls on every node (so `at_most` and spending limits count every call),
-   * and a held call's approval request is written before this resolves. `decide` must not wait on anything.
+   * Decides and records one call: `decide` gets a reader of the session's earlier allowed calls (read only if it
+   * asks: most tools never count them, docs/performance.md) and answers what to write. Atomic against the
+   * session's other calls on every node (so `at_most` and spending limits count every call), and a held call's
+   * approval request is written before this resolves. `decide` must not wait on anything, and reads the history
+   * only while it runs.
    */
-  recordDecision(agent: string, session: string | undefined, decide: (history: SessionCall[]) => DecisionRecord): Promise<DecisionRecord>;
+  recordDecision(agent: string, session: string | undefined, decide: (history: HistoryRead) => DecisionRecord): Promise<DecisionRecord>;
   /** Writes what is queued (a read after this sees every decision answered so far). */
   flushDecisions(): Promise<void>;
   findDecision(callId: string): Promise<DecisionRow | undefined>;

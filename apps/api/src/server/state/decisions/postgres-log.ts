@@ -20,7 +20,7 @@ import { type EntryRow, entryValues } from '../../record/writer.ts';
 import type { ApprovalRow } from '../approvals/model.ts';
 import { insertApproval } from '../approvals/postgres.ts';
 import { placeholders, preparedRowsOf, type Queryable, rowsOf } from '../postgres-query.ts';
-import type { DecisionRecord } from '../state-store.ts';
+import { type DecisionRecord, type HistoryRead, NO_HISTORY } from '../state-store.ts';
 import { POSTGRES_MARK } from '../statement.ts';
 import { CommitBatches } from './commit-batches.ts';
 import {
@@ -211,9 +211,9 @@ export class PostgresDecisionLog {
   }
 
   /** Decides and records one call (state-store.ts, recordDecision); resolves once the row is committed. */
-  async record(agent: string, session: string | undefined, decide: (history: SessionCall[]) => DecisionRecord): Promise<DecisionRecord> {
+  async record(agent: string, session: string | undefined, decide: (history: HistoryRead) => DecisionRecord): Promise<DecisionRecord> {
     if (session !== undefined) return this.recordInSession(agent, session, decide);
-    const record = decide([]);
+    const record = decide(NO_HISTORY);
     if (record.approval) await this.recordHeld(record.row, record.approval);
     else await this.calls.add(record.row);
     return record;
@@ -238,16 +238,12 @@ export class PostgresDecisionLog {
    * missed come back, are added, and the call is decided again for the next batch. A held call, or a session
    * contended past MAX_OPTIMISTIC tries, is decided inside a transaction holding the session's lock.
    */
-  private async recordInSession(
-    agent: string,
-    session: string,
-    decide: (history: SessionCall[]) => DecisionRecord,
-  ): Promise<DecisionRecord> {
+  private async recordInSession(agent: string, session: string, decide: (history: HistoryRead) => DecisionRecord): Promise<DecisionRecord> {
     const lock = sessionLockKey(agent, session);
     for (let attempt = 0; attempt < MAX_OPTIMISTIC; attempt++) {
       const held = this.sessions.take(agent, session);
       const seen = held.rowid;
-      const record = decide(held.calls.map((c) => c.call));
+      const record = decide(() => held.calls.map((c) => c.call));
       if (record.approval) break;
       const outcome = await this.sessionCalls.add({ lock, agent, session, seen, row: record.row });
       if (outcome.written) {
@@ -262,7 +258,7 @@ export class PostgresDecisionLog {
     return this.chain.inChainedTransaction(async (client, append) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [lock]);
       const history = await this.readHistory(client, agent, session);
-      const record = decide(history);
+      const record = decide(() => history);
       await insertDecisions(client, [record.row]);
       if (record.approval) await insertApproval(client, record.approval);
       appendDecision(append, record.row, record.approval);
