@@ -2,7 +2,7 @@
 // once by the exact JSON reader, then the SDK's web-standard transport of the request's MCP session. A session
 // (Mcp-Session-Id) is one gateway, so its per-session rules span its requests; it belongs to the key that
 // opened it. The upstream connections are shared by the data folder's pool.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
@@ -13,6 +13,7 @@ import { bodyLimit, MAX_REQUEST_BODY_BYTES } from '../body-limit.ts';
 import type { AppContext } from '../context.ts';
 import { type Identity, isTollgateKey } from '../identity/identity.ts';
 import { withIncoming } from '../observability/tracing.ts';
+import { hashKey } from '../state/members/credentials.ts';
 import { ExactArguments } from './exact-arguments.ts';
 import { readExactMessage } from './exact-stdio-transport.ts';
 import { type FastCall, FastCalls, fastCallOf } from './fast-call.ts';
@@ -246,11 +247,8 @@ export function mcpRoute(ctx: AppContext, options: McpRouteOptions = {}) {
         : (['INVALID_KEY', "send the agent's key: Authorization: Bearer <key>"] as const);
       return c.json({ error: { code, message } }, 401, { 'WWW-Authenticate': 'Bearer' });
     }
-    const keyDigest = byToken
-      ? byToken.owner
-      : createHash('sha256')
-          .update(bearer as string)
-          .digest('hex');
+    // The key as the store keeps it (its digest), so the key itself is never held by a session.
+    const keyDigest = byToken ? byToken.owner : hashKey(bearer as string);
     const sessionId = c.req.header('mcp-session-id');
     let session = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (sessionId !== undefined) {
