@@ -105,9 +105,7 @@ export function toolReadsHistory(tool: CatalogueTool): boolean {
   if (tool.after !== undefined || tool.not_after !== undefined || tool.at_most !== undefined) return true;
   const checks: unknown = tool.checks;
   if (checks === undefined) return false;
-  return (
-    !Array.isArray(checks) || checks.some((c: Check | null | undefined) => c?.from !== undefined || c === null || typeof c !== 'object')
-  );
+  return !Array.isArray(checks) || checks.some((c) => c === null || typeof c !== 'object' || (c as Check).from !== undefined);
 }
 
 function findFlow(flows: readonly Flow[], name: string): Flow | undefined {

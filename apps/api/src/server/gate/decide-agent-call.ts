@@ -18,7 +18,7 @@ import { inSpan } from '../observability/tracing.ts';
 import { argumentsDigest, canonicalTextDigest } from '../state/decisions/arguments-digest.ts';
 import { newCallId } from '../state/decisions/call-id.ts';
 import type { CallVia, DecisionRow } from '../state/decisions/model.ts';
-import type { DecisionRecord } from '../state/state-store.ts';
+import { type DecisionRecord, NO_HISTORY } from '../state/state-store.ts';
 import { observeTrials } from './live-trials.ts';
 import { loadAgentCached } from './load-agent.ts';
 import { NO_SHADOW_PAIRS, shadowDifferencesOn, shadowPairsFor } from './shadow-runs.ts';
@@ -48,9 +48,6 @@ export interface DecideOptions {
    */
   argumentsText?: string;
 }
-
-/** The history a call is decided with when nothing deciding it counts the session's calls (callReadsHistory). */
-const NO_SESSION_CALLS: readonly never[] = Object.freeze([]);
 
 /** How long a decision's arguments are kept (their digest is kept always). */
 export const ARGUMENTS_RETENTION_DAYS = 30;
@@ -125,7 +122,7 @@ async function decideAndRecord(
   const readsHistory = pairs.length > 0 || callReadsHistory(loaded.prepared, body.tool);
   const decided: { input?: PreparedCallInput; d?: GateDecision; shadows?: number } = {};
   const record = await ctx.state.recordDecision(name, body.session, (readHistory) => {
-    const history = readsHistory ? readHistory() : NO_SESSION_CALLS;
+    const history = (readsHistory ? readHistory : NO_HISTORY)();
     const input: PreparedCallInput = {
       members,
       now,

@@ -42,10 +42,12 @@ export interface DecisionRecord {
 }
 
 /** The session's earlier allowed calls, oldest first, read when called (inside recordDecision's step only). */
-export type HistoryRead = () => SessionCall[];
+export type HistoryRead = () => readonly SessionCall[];
 
-/** The history of a call outside any session: none. */
-export const NO_HISTORY: HistoryRead = () => [];
+const NO_SESSION_CALLS: readonly SessionCall[] = Object.freeze([]);
+
+/** The history of a call outside any session, or one nothing deciding it counts: none, one list for every such call. */
+export const NO_HISTORY: HistoryRead = () => NO_SESSION_CALLS;
 
 /** What a scrape of /metrics reads of the state (observability/metrics.ts); never a call's content. */
 export interface StateObservation {
