@@ -188,16 +188,19 @@ function sdkRead(text: string): unknown {
 async function exchange(side: Side, text: string): Promise<{ answers: unknown[]; upstream: unknown[] }> {
   const before = side.answers.length;
   const recorded = recordedCalls(record).length;
-  side.stdin.write(`${text}\n`);
-  // The line is read and its handler started (a call counts itself in progress) before its end is awaited.
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  const pinged = (ping: string) => side.answers.slice(before).some((a) => a.includes(ping));
+  // The transport reads lines in order and starts each one's handler as it reads it (a call counts itself in
+  // progress then): once a ping written after the line is answered, the line's requests are counted.
+  const read = `sentinel-${++sentinel}`;
+  side.stdin.write(`${text}\n${JSON.stringify({ jsonrpc: '2.0', id: read, method: 'ping' })}\n`);
+  await expect.poll(() => pinged(read), { timeout: 10_000, interval: 5 }).toBe(true);
   await expect.poll(() => side.unanswered, { timeout: 10_000, interval: 5 }).toBe(0);
-  const ping = `sentinel-${++sentinel}`;
-  side.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ping, method: 'ping' })}\n`);
-  await expect.poll(() => side.answers.slice(before).some((a) => a.includes(ping)), { timeout: 10_000, interval: 5 }).toBe(true);
+  const done = `sentinel-${++sentinel}`;
+  side.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: done, method: 'ping' })}\n`);
+  await expect.poll(() => pinged(done), { timeout: 10_000, interval: 5 }).toBe(true);
   const answers = side.answers
     .slice(before)
-    .filter((a) => !a.includes(ping))
+    .filter((a) => !a.includes(read) && !a.includes(done))
     // Call ids and approval ids are new for every call: the rest must be the same.
     .map(normalised);
   return { answers, upstream: recordedCalls(record).slice(recorded) };

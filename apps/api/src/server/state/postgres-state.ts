@@ -182,11 +182,15 @@ export class PostgresStateStore implements StateStore {
     return countDecisions(this.pool);
   }
   async observe(now: Date): Promise<StateObservation> {
+    // The queue and the pool are read as they stand when asked, before the round trip that would let the queue
+    // drain meanwhile (as SQLite's observe reads them, in one turn).
     const { totalCount, idleCount, waitingCount } = this.pool;
+    const decisionsQueued = this.log.queued;
+    const oldestQueuedAt = this.log.oldestUnwritten();
     return {
       pendingApprovals: await pendingSummary(this.pool, now),
-      decisionsQueued: this.log.queued,
-      oldestQueuedAt: this.log.oldestUnwritten(),
+      decisionsQueued,
+      oldestQueuedAt,
       pool: { total: totalCount, idle: idleCount, waiting: waitingCount, errors: this.poolErrors },
     };
   }
