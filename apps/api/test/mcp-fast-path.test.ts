@@ -435,9 +435,12 @@ describe('the fast path of a tools/call', () => {
         const fastUpstream = recordedCalls(record).slice(recorded);
         recorded = recordedCalls(record).length;
         const bySdk = await postHttp(sdk, text);
-        expect(byFast).toEqual(bySdk);
+        const took = fastCallOf(sdkRead(text)) !== undefined;
+        // A call the fast path took is answered as one JSON body, where the SDK's transport streams the same message.
+        expect(byFast.type).toBe(took ? 'application/json' : bySdk.type);
+        expect({ ...byFast, type: bySdk.type }).toEqual(bySdk);
         expect(fastUpstream).toEqual(recordedCalls(record).slice(recorded));
-        if (fastCallOf(sdkRead(text)) !== undefined) fastTaken++;
+        if (took) fastTaken++;
         if (fastUpstream.length > 0) forwarded++;
       }),
       { numRuns: 120, examples: FORWARDED_EXAMPLES },

@@ -55,8 +55,9 @@ interface McpSession {
 }
 
 /**
- * How long a fast call's answer is awaited before its event stream's headers are sent alone, as the SDK sends them
- * at once: a call answered sooner (every call not held for a person) goes out as headers and event in one write.
+ * How long a fast call's answer is awaited before it is streamed: a call answered sooner (every call not held for a
+ * person) goes out as one JSON body in one write; a later one has its event stream's headers sent then, as the SDK
+ * sends them at once.
  */
 const HEADERS_ALONE_AFTER_MS = 1000;
 
@@ -82,9 +83,11 @@ function sseEvent(message: JSONRPCMessage): string {
 }
 
 /**
- * A fast call's answer: the event stream the SDK's transport would give (its headers, one event), written at once
- * when the call is answered within HEADERS_ALONE_AFTER_MS, else streamed so a held call's client has its headers.
- * A cancelled call's stream ends with no event.
+ * A fast call's answer. Answered within HEADERS_ALONE_AFTER_MS, it is the one message as `application/json`, the
+ * other answer MCP gives a POST of a request (transports, "Sending Messages to the Server": a client must take
+ * both), which a client reads for much less than an event stream (docs/performance.md, "Answered as JSON"). A later
+ * one is the event stream the SDK's transport would give (its headers, then one event), streamed so a held call's
+ * client has its headers. A cancelled call's stream ends with no event.
  */
 async function answerFast(session: McpSession, call: FastCall, sessionId: string): Promise<Response> {
   const headers = {
@@ -103,7 +106,13 @@ async function answerFast(session: McpSession, call: FastCall, sessionId: string
     }),
   ]);
   clearTimeout(timer);
-  if (early) return new Response(early.message ? sseEvent(early.message) : '', { status: 200, headers });
+  if (early?.message) {
+    return new Response(JSON.stringify(early.message), {
+      status: 200,
+      headers: { 'Content-Type': 'application/json', 'mcp-session-id': sessionId },
+    });
+  }
+  if (early) return new Response('', { status: 200, headers });
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
