@@ -1,7 +1,7 @@
 // Three `tollgate serve` nodes on one PostgreSQL database (docs/deploy.md, "The state stores"), as child
 // processes over real HTTP: a claim raced over every node lets exactly one through; an activation on one node
-// decides on the others within a few seconds; an approval decided on one node reaches another's event stream as
-// soon; a node killed with SIGKILL under load loses no call it acknowledged; and a node declaring language
+// decides on the others within a few seconds, and an approval decided on one node reaches another's event stream
+// as quickly; a node killed with SIGKILL under load loses no call it acknowledged; and a node declaring language
 // revision 1 holds back a revision-2 policy until it is killed and its heartbeat expires; a key revoked or rotated on
 // one node is refused on the next call on the others.
 import { type ChildProcess, spawnSync } from 'node:child_process';
