@@ -16,7 +16,6 @@ import {
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
-const tracer = trace.getTracer('tollgate');
 /** The provider the API answers with until one is registered: a fresh proxy's delegate is the API's no-op. */
 const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
 /** What `fn` is given while nothing is registered: a span that records nothing, as the no-op tracer's. */
@@ -80,7 +79,9 @@ export function inSpan<T>(
     }
   }
   const parent = options.parent ?? context.active();
-  const span = tracer.startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, parent);
+  // The tracer of the provider registered now: a tracer kept from an earlier one (ProxyTracer keeps the first
+  // delegate it found) would send spans to a provider since disabled and shut down.
+  const span = trace.getTracer('tollgate').startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes }, parent);
   return context.with(trace.setSpan(parent, span), async () => {
     try {
       return await fn(span);
