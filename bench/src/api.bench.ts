@@ -16,6 +16,7 @@ import { GENESIS } from '../../apps/api/src/server/record/chain-form.ts';
 import { decisionEntryValues, placeOf } from '../../apps/api/src/server/record/decision-entry.ts';
 import { startServer } from '../../apps/api/test/server-harness.ts';
 import { cerbosBinary, cerbosCheckBody, cerbosResources, startCerbos } from './cerbos-peer.ts';
+import { eventLoopCpuMicros, processCpuMicros } from './cpu-time.ts';
 import { type LoadGenerator, startLoadGenerator } from './load-generator.ts';
 import { type Figure, figureOf, MIN_RUNS, measureStream, median, ratios } from './measure.ts';
 import { type Call, REFUND_TOOLS } from './streams.ts';
@@ -23,12 +24,16 @@ import { type Call, REFUND_TOOLS } from './streams.ts';
 const CONCURRENCY = [1, 16, 64] as const;
 const SECONDS = 2;
 const MAX_REQUESTS = 200_000;
+/** The concurrency whose runs also report the CPU each request took (cpu-time.ts). */
+const CPU_AT = 16;
 
 interface Target {
   name: string;
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** The process serving it when not this one (Cerbos): whose CPU time a request costs. */
+  pid?: number | undefined;
 }
 
 interface Run {
@@ -40,9 +45,40 @@ interface Run {
   mean: number;
   requests: number;
   failed: number;
+  /** CPU µs a request: the serving process (for this process's servers, every thread of it), its event loop alone, the load generator. */
+  cpu: { server?: number; eventLoop?: number; generator?: number };
+}
+
+/** The CPU times a run is measured between: the serving process, this process's event loop, the load generator. */
+function cpuNow(target: Target, generator: LoadGenerator): { server?: number; eventLoop?: number; generator?: number } {
+  const cpu = process.cpuUsage();
+  const server = target.pid === undefined ? cpu.user + cpu.system : processCpuMicros(target.pid);
+  const eventLoop = target.pid === undefined ? eventLoopCpuMicros() : undefined;
+  const generatorCpu = generator.pid === undefined ? undefined : processCpuMicros(generator.pid);
+  return {
+    ...(server !== undefined ? { server } : {}),
+    ...(eventLoop !== undefined ? { eventLoop } : {}),
+    ...(generatorCpu !== undefined ? { generator: generatorCpu } : {}),
+  };
+}
+
+/** Each CPU time's growth between two readings, a request: µs. */
+function perRequest(before: Run['cpu'], after: Run['cpu'], requests: number): Run['cpu'] {
+  const per = (key: keyof Run['cpu']) => {
+    const a = before[key];
+    const b = after[key];
+    return a === undefined || b === undefined || requests === 0 ? undefined : (b - a) / requests;
+  };
+  const out: Run['cpu'] = {};
+  for (const key of ['server', 'eventLoop', 'generator'] as const) {
+    const value = per(key);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }
 
 async function load(generator: LoadGenerator, target: Target, connections: number, seconds: number): Promise<Run> {
+  const before = cpuNow(target, generator);
   const result = await generator.load({
     url: target.url,
     method: 'POST',
@@ -52,6 +88,8 @@ async function load(generator: LoadGenerator, target: Target, connections: numbe
     duration: seconds,
     maxOverallRequests: Math.max(MAX_REQUESTS, connections),
   });
+  const after = cpuNow(target, generator);
+  const requests = Math.round(result.requests.average * result.duration);
   return {
     target: target.name,
     connections,
@@ -61,8 +99,9 @@ async function load(generator: LoadGenerator, target: Target, connections: numbe
     // autocannon records latencies in whole milliseconds, so its mean of sub-millisecond answers is mostly
     // zeros; with every connection busy the mean latency is connections / throughput (Little's law).
     mean: (connections / result.requests.average) * 1000,
-    requests: Math.round(result.requests.average * result.duration),
+    requests,
     failed: result.non2xx + result.errors + result.timeouts,
+    cpu: perRequest(before, after, requests),
   };
 }
 
@@ -153,7 +192,13 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
       const body = cerbosCheckBody(resources);
       const answer = await fetch(cerbos.checkUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       notes.push(`api: Cerbos ${cerbos.version} answers the 50 USD refund with ${await answer.text()}`);
-      targets.push({ name: `Cerbos ${cerbos.version} POST /api/check/resources`, url: cerbos.checkUrl, headers: {}, body });
+      targets.push({
+        name: `Cerbos ${cerbos.version} POST /api/check/resources`,
+        url: cerbos.checkUrl,
+        headers: {},
+        body,
+        pid: cerbos.pid,
+      });
     } else if ('missing' in binary) notes.push(`api: Cerbos not measurable here: ${binary.missing}`);
 
     // A short warm-up of each, uncounted; then every run loads each target in turn, so ratios pair runs.
@@ -202,6 +247,7 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
             mine.map((r) => r.p99),
           ),
         );
+        if (connections === CPU_AT) figures.push(...cpuFigures(at, t, mine));
         const failed = mine.reduce((n, r) => n + r.failed, 0);
         if (failed > 0) notes.push(`api: ${failed} requests to ${t.name} at c=${connections} failed or were not 2xx`);
       }
@@ -244,6 +290,11 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
       `api: ${MIN_RUNS} runs of ${SECONDS} s per target and concurrency (at most ${MAX_REQUESTS} requests a run), interleaved, after a 1 s warm-up; ` +
         'loopback, the Tollgate server and bare Hono in process, Cerbos as its own process, autocannon in a child process of its own, the same one for every target',
     );
+    notes.push(
+      figures.some((f) => f.figure.includes('CPU a request'))
+        ? `api: CPU a request at c=${CPU_AT} from /proc (utime + stime): the servers' process (every thread: the event loop, the decision log's writer, its checkpointer), its event loop alone, Cerbos's process, the load generator's`
+        : 'api: CPU a request not measurable here (no /proc)',
+    );
     return { figures, notes };
   } finally {
     await generator.stop();
@@ -252,6 +303,26 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
     await layers.stop();
     await server.stop();
   }
+}
+
+/**
+ * What a request cost in CPU at CPU_AT: the serving process (this one's servers share it, so its every thread, the
+ * decision log's writer among them; Cerbos's own process), this process's event loop alone, and the load generator,
+ * which shares the machine's cores with them (docs/performance.md, "What the targets ask of two cores").
+ */
+function cpuFigures(at: string, target: Target, runs: Run[]): Figure[] {
+  const figures: Figure[] = [];
+  const serving = target.pid === undefined ? "the servers' process, every thread" : 'its own process';
+  const rows: Array<[keyof Run['cpu'], string]> = [
+    ['server', `CPU a request, ${serving}`],
+    ['eventLoop', 'CPU a request, the event loop alone'],
+    ['generator', 'CPU a request, the load generator'],
+  ];
+  for (const [key, label] of rows) {
+    const values = runs.map((r) => r.cpu[key]).filter((v): v is number => v !== undefined);
+    if (values.length > 0) figures.push(figureOf('api', `${at} ${label}`, 'µs', values));
+  }
+  return figures;
 }
 
 /**

@@ -38,6 +38,8 @@ export interface CerbosServer {
   /** The check endpoint: POST {principal, resources} to it. */
   checkUrl: string;
   version: string;
+  /** Cerbos's process id (its CPU time is read from /proc: cpu-time.ts). */
+  pid: number | undefined;
   /** Decides calls in one check request; an unreadable amount is decided by the harness (deny). */
   decide(calls: Call[], firstId: number): Promise<string[]>;
   stop(): Promise<void>;
@@ -116,6 +118,7 @@ export async function startCerbos(): Promise<CerbosServer> {
   return {
     checkUrl,
     version,
+    pid: child.pid,
     async decide(calls, firstId) {
       const decisions: string[] = new Array(calls.length).fill('deny');
       const resources: CheckResource[] = [];

@@ -44,6 +44,8 @@ type Autocannon = (options: LoadOptions) => Promise<LoadResult>;
 type Reply = { id: number; result: LoadResult } | { id: number; error: string };
 
 export interface LoadGenerator {
+  /** The child's process id (its CPU time is read from /proc: cpu-time.ts). */
+  readonly pid: number | undefined;
   load(options: LoadOptions): Promise<LoadResult>;
   stop(): Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function startLoadGenerator(): Promise<LoadGenerator> {
   });
   let next = 0;
   return {
+    pid: child.pid,
     load(options) {
       const id = next++;
       return new Promise((resolve, reject) => {
