@@ -100,6 +100,11 @@ export default defineConfig(async () => {
       // most files here wait on processes, sockets and databases rather than compute: two at once took the suite
       // from about 15 to 7 minutes on this project's 2-core machine (docs/performance.md, "The test suite's time").
       maxWorkers: Math.max(2, availableParallelism() - 1),
+      // A worker imports the app's modules once for all its files instead of once a file (import time 149 s to 14 s
+      // of the run's worker time; docs/performance.md, "The test suite's time"). So a file puts back what it changes
+      // of the process (environment variables, OpenTelemetry's global provider, the working folder); `--isolate`
+      // runs each file in modules of its own, to tell whether a failure comes from a file before it.
+      isolate: false,
       projects: only === 'sqlite' ? [sqlite] : only === 'postgres' ? [postgres] : [sqlite, postgres],
     },
   };
