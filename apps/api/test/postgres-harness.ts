@@ -38,6 +38,7 @@ export async function startPostgresServer(
     now?: () => Date;
     ruleTimeoutMs?: number;
     identity?: ServerOptions['identity'];
+    directGate?: ServerOptions['directGate'];
     afterStop?: () => unknown;
     /** The member key secret the node holds; the tests' own unless given. */
     custodial?: CustodialKeys;
@@ -53,6 +54,7 @@ export async function startPostgresServer(
   return serveContext(ctx, {
     ...(options.ruleTimeoutMs !== undefined ? { ruleTimeoutMs: options.ruleTimeoutMs } : {}),
     ...(options.identity ? { identity: options.identity } : {}),
+    ...(options.directGate !== undefined ? { directGate: options.directGate } : {}),
     afterStop: async () => {
       if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
       await options.afterStop?.();
@@ -168,6 +170,7 @@ export async function startPostgresTestServer(options: ServerOptions): Promise<T
       ...(options.now ? { now: options.now } : {}),
       ...(options.ruleTimeoutMs !== undefined ? { ruleTimeoutMs: options.ruleTimeoutMs } : {}),
       ...(options.identity ? { identity: options.identity } : {}),
+      ...(options.directGate !== undefined ? { directGate: options.directGate } : {}),
       afterStop: release,
     });
   } catch (err) {

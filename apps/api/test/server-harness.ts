@@ -5,16 +5,17 @@
 // `spawnServer` runs a server as a child process (restart tests).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer as createHttpServer, type ServerOptions as HttpServerOptions, type RequestListener, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { expect } from 'vitest';
-import { createApp } from '../src/server/app.ts';
+import { type AppOptions, createApp } from '../src/server/app.ts';
 import type { AppContext } from '../src/server/context.ts';
 import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
+import { directGate } from '../src/server/gate/direct-lane.ts';
 import type { Identity } from '../src/server/identity/identity.ts';
 import { openContext, type SqliteAppContext } from '../src/server/sqlite-context.ts';
 import type { CustodialKeys } from '../src/server/state/members/custodial-keys.ts';
@@ -41,6 +42,8 @@ export interface TestServer<C extends AppContext = AppContext> {
     path: string,
     options?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
   ): Promise<{ status: number; json: LooseJson; text: string }>;
+  /** How many requests the app's own listener has served: every one the gate's direct lane did not answer itself. */
+  appRequests(): number;
   stop(): Promise<void>;
 }
 
@@ -157,6 +160,8 @@ export interface ServerOptions {
   identity?: (url: string) => Identity;
   /** The member key secret the server holds; the tests' own (custodial-test-keys.ts) unless given. SQLite only. */
   custodial?: CustodialKeys;
+  /** Whether gate calls in the direct lane's shape skip the framework, as `tollgate serve`'s do (default true). */
+  directGate?: boolean;
 }
 
 /**
@@ -194,6 +199,7 @@ export async function startSqliteServer(options: ServerOptions = {}): Promise<Te
   return serveContext(ctx, {
     ...(options.ruleTimeoutMs !== undefined ? { ruleTimeoutMs: options.ruleTimeoutMs } : {}),
     ...(options.identity ? { identity: options.identity } : {}),
+    ...(options.directGate !== undefined ? { directGate: options.directGate } : {}),
     afterStop: () => {
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
@@ -350,24 +356,46 @@ export async function clearVia(server: TestServer, callId: string): Promise<void
 /** Seeds the demo into an opened context and serves it in this process on a free loopback port. */
 export async function serveContext<C extends AppContext>(
   ctx: C,
-  options: { ruleTimeoutMs?: number; identity?: (url: string) => Identity; afterStop?: () => unknown } = {},
+  options: { ruleTimeoutMs?: number; identity?: (url: string) => Identity; directGate?: boolean; afterStop?: () => unknown } = {},
 ): Promise<TestServer<C>> {
   const dataDir = ctx.dataDir;
   await seedDemo(ctx);
   const keys = readDemoKeys(dataDir);
   // Made once the port is known, since an identity names the server's own URL; nothing is answered before.
   let app: ReturnType<typeof createApp> | undefined;
+  let appOptions: AppOptions | undefined;
+  // As `tollgate serve` serves (withDirectGate): the gate's direct lane before the app (gate/direct-lane.ts), so every
+  // route suite sends its gate calls through both; the requests the app's own listener serves are counted.
+  let appRequests = 0;
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: (req, env) => (app as ReturnType<typeof createApp>).fetch(req, env), hostname: '127.0.0.1', port: 0 }, () =>
-      resolve(s),
+    const s = serve(
+      {
+        fetch: (req, env) => (app as ReturnType<typeof createApp>).fetch(req, env),
+        hostname: '127.0.0.1',
+        port: 0,
+        createServer: ((serverOptions: HttpServerOptions, listener: RequestListener) => {
+          const counted: RequestListener = (req, res) => {
+            appRequests++;
+            return listener(req, res);
+          };
+          let lane: RequestListener | undefined;
+          return createHttpServer(serverOptions, (req, res) => {
+            if (!appOptions) return counted(req, res);
+            lane ??= options.directGate === false ? counted : directGate(appOptions, counted);
+            return lane(req, res);
+          });
+        }) as typeof createHttpServer,
+      },
+      () => resolve(s),
     );
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  app = createApp({
+  appOptions = {
     ctx,
     ...(options.ruleTimeoutMs !== undefined ? { ruleTimeoutMs: options.ruleTimeoutMs } : {}),
     ...(options.identity ? { identity: options.identity(url) } : {}),
-  });
+  };
+  app = createApp(appOptions);
   return {
     url,
     dataDir,
@@ -375,6 +403,7 @@ export async function serveContext<C extends AppContext>(
     ctx,
     key: (who) => demoKey(keys, who),
     call: (method, path, o) => httpCall(url, method, path, o),
+    appRequests: () => appRequests,
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.close();

@@ -78,3 +78,17 @@ export function preparedJsonAnswer(c: Context, text: string): Response | undefin
   prepared.add(res);
   return res;
 }
+
+/**
+ * The headers preparedJsonAnswer gives an answer whose request was offered `offered`, in the middlewares' order:
+ * the same record, for an answer written without a Context (the gate's direct lane, gate/direct-lane.ts).
+ *
+ * @example
+ * preparedJsonHeaders(securityHeaderRecords().plain, NO_STORE)['cache-control'] // 'no-store'
+ */
+export function preparedJsonHeaders(...offered: HeaderRecord[]): HeaderRecord {
+  return merge(
+    offered.reduce((all, headers) => merge(all, headers), NONE),
+    JSON_TYPE,
+  );
+}

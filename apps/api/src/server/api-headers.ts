@@ -9,7 +9,8 @@ import { CHALLENGE } from './auth.ts';
 /** Seconds a client waits before retrying a 503 or 429 that did not say (a busy store says its own). */
 export const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
-const NO_STORE: HeaderRecord = Object.freeze({ 'cache-control': 'no-store' });
+/** What apiHeaders gives every answer of an authenticated route (the gate's direct lane too, gate/direct-lane.ts). */
+export const NO_STORE: HeaderRecord = Object.freeze({ 'cache-control': 'no-store' });
 
 export const apiHeaders: MiddlewareHandler = async function setApiHeaders(c, next) {
   // Offered for an answer a route prepares whole (answer-headers.ts): a prepared answer is a 200.

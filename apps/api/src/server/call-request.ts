@@ -222,7 +222,7 @@ function onlyKnownKeys(value: Record<string, unknown>): boolean {
 
 // zod-openapi's media-type gate (415 unless the type is JSON, or absent with no body) and Hono's JSON
 // validator (400 "Malformed JSON in request body"), as they were in front of this route.
-const JSON_REQUEST = /^application\/([a-z.-]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
+export const JSON_REQUEST = /^application\/([a-z.-]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 
 /** A call's body as read: its JSON value, and the arguments' canonical text when the reader saw it as sent. */
 export interface ReadCall {

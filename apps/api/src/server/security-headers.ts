@@ -53,13 +53,44 @@ export function contentSecurityPolicy(connectSources: readonly string[] = []): s
  * with `trustForwardedProto` the proxy's `X-Forwarded-Proto` (its first value, the one nearest the client).
  */
 export function arrivedOverTls(c: Context, trustForwardedProto: boolean): boolean {
-  if (trustForwardedProto) {
-    const forwarded = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
-    if (forwarded === 'https') return true;
-  }
+  if (trustForwardedProto && forwardedOverTls(c.req.header('x-forwarded-proto'))) return true;
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (incoming?.socket) return (incoming.socket as Partial<TLSSocket>).encrypted === true;
+  if (incoming?.socket) return incomingOverTls(incoming, false);
   return new URL(c.req.url).protocol === 'https:';
+}
+
+/** Whether `X-Forwarded-Proto` says https: its first value, the one nearest the client. */
+function forwardedOverTls(header: string | undefined): boolean {
+  return header?.split(',')[0]?.trim().toLowerCase() === 'https';
+}
+
+/** arrivedOverTls for a request node:http is serving: the socket's word, or with `trustForwardedProto` the proxy's. */
+export function incomingOverTls(incoming: IncomingMessage, trustForwardedProto: boolean): boolean {
+  if (trustForwardedProto) {
+    const forwarded = incoming.headers['x-forwarded-proto'];
+    if (forwardedOverTls(Array.isArray(forwarded) ? forwarded.join(',') : forwarded)) return true;
+  }
+  return (incoming.socket as Partial<TLSSocket> | null)?.encrypted === true;
+}
+
+/**
+ * The headers securityHeaders gives every answer, as records made once (answer-headers.ts): over plain HTTP, and
+ * over TLS (with Strict-Transport-Security). The gate's direct lane (gate/direct-lane.ts) answers with the same.
+ */
+export function securityHeaderRecords(connectSources: readonly string[] = []): { plain: HeaderRecord; overTls: HeaderRecord } {
+  const sources = connectSources.map((text) => {
+    const origin = readOrigin(text);
+    if (!origin.ok) throw new Error(`connectSources: ${origin.reason}`);
+    return origin.origin;
+  });
+  const plain: HeaderRecord = Object.freeze({
+    'content-security-policy': contentSecurityPolicy(sources),
+    'cross-origin-opener-policy': 'same-origin',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+  });
+  return { plain, overTls: Object.freeze({ ...plain, 'strict-transport-security': HSTS }) };
 }
 
 /**
@@ -67,21 +98,9 @@ export function arrivedOverTls(c: Context, trustForwardedProto: boolean): boolea
  * Example: `app.use('*', securityHeaders({ connectSources: ['https://idp.example.com'] }))`.
  */
 export function securityHeaders(options: SecurityHeadersOptions = {}): MiddlewareHandler {
-  const sources = (options.connectSources ?? []).map((text) => {
-    const origin = readOrigin(text);
-    if (!origin.ok) throw new Error(`connectSources: ${origin.reason}`);
-    return origin.origin;
-  });
-  const policy = contentSecurityPolicy(sources);
+  const { plain, overTls } = securityHeaderRecords(options.connectSources);
+  const policy = plain['content-security-policy'] as string;
   const trustForwardedProto = options.trustForwardedProto === true;
-  const plain: HeaderRecord = Object.freeze({
-    'content-security-policy': policy,
-    'cross-origin-opener-policy': 'same-origin',
-    'referrer-policy': 'no-referrer',
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-  });
-  const overTls: HeaderRecord = Object.freeze({ ...plain, 'strict-transport-security': HSTS });
   return async function setSecurityHeaders(c, next) {
     const tls = arrivedOverTls(c, trustForwardedProto);
     // The same headers, offered for an answer a route prepares whole (answer-headers.ts).

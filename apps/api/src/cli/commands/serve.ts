@@ -2,8 +2,9 @@
 import type { Server as HttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { serve as serveNode } from '@hono/node-server';
-import { createApp } from '../../server/app.ts';
+import { type AppOptions, createApp } from '../../server/app.ts';
 import { seedDemo } from '../../server/demo.ts';
+import { withDirectGate } from '../../server/gate/direct-lane.ts';
 import { consoleOrigins } from '../../server/identity/protected-resource.ts';
 import { heartbeatFromEnvironment } from '../../server/state/nodes/model.ts';
 import { DeliveryWorker } from '../../server/webhooks/delivery-worker.ts';
@@ -69,7 +70,7 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
   // With the stream on stdout, stdout is the stream's alone: what serve says for people goes to stderr.
   const say = auditLogPath === '-' ? io.stderr : io.stdout;
   const drain = { draining: false };
-  const app = createApp({
+  const appOptions: AppOptions = {
     ctx,
     webDist: WEB_DIST,
     mcp,
@@ -81,14 +82,16 @@ export async function serve(options: ParsedOptions, io: CliIo): Promise<number> 
     ...(rpId !== undefined ? { rpId } : {}),
     // The console signs in at the issuers offered to it, so its CSP lets it reach them (docs/security.md).
     ...(identity ? { identity, connectSources: consoleOrigins(identity.config) } : {}),
-  });
+  };
+  const app = createApp(appOptions);
   // Webhooks go out from every serve node, off the request path (docs/webhooks.md); `mcp` runs no worker.
   const webhooks = new DeliveryWorker(ctx, { policy: outbound, ...(ctx.node ? { node: ctx.node.id } : {}) }).start();
   // Spans exported by OTLP only when an endpoint is set (otlp-tracing.ts, docs/deploy.md "Metrics and traces").
   const tracing = startOtlpTracing(process.env, otlpEndpoint);
   return new Promise((done) => {
     // No createServer option is given, so the server is node:http's (the type also admits HTTP/2's).
-    const server = serveNode({ fetch: app.fetch, hostname: host, port }, (info) => {
+    // A gate call in the direct lane's shape is answered without the framework (gate/direct-lane.ts).
+    const server = serveNode({ fetch: app.fetch, hostname: host, port, createServer: withDirectGate(() => appOptions) }, (info) => {
       say.write(`Tollgate is serving the console and API at http://${host}:${info.port}/ (${where})\n`);
       if (demo) {
         say.write('Demo keys (shown once; also in demo-keys.json in the data folder):\n');

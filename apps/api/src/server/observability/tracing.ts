@@ -25,7 +25,7 @@ const UNRECORDED = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
  * Whether a tracer provider is registered. Until one is, a span and its context would record nothing, so the gate
  * skips making them: a call's decision pays nothing for tracing that is off (docs/performance.md, "The api suite").
  */
-function tracing(): boolean {
+export function tracingOn(): boolean {
   const provider = trace.getTracerProvider();
   return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NOOP_PROVIDER;
 }
@@ -53,7 +53,7 @@ export function incomingContext(headers: Headers): Context {
  * headers are read only while tracing is on, so a request pays nothing for them otherwise.
  */
 export function withIncoming<T>(request: Request, fn: () => T): T {
-  if (!tracing()) return fn();
+  if (!tracingOn()) return fn();
   const headers = request.headers;
   return headers.has('traceparent') ? context.with(incomingContext(headers), fn) : fn();
 }
@@ -71,7 +71,7 @@ export function inSpan<T>(
   fn: (span: Span) => Promise<T>,
   options: { parent?: Context; kind?: SpanKind } = {},
 ): Promise<T> {
-  if (!tracing()) {
+  if (!tracingOn()) {
     try {
       return fn(UNRECORDED);
     } catch (err) {

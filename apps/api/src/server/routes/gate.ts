@@ -6,6 +6,7 @@ import { MAX_REQUEST_BODY_BYTES } from '../body-limit.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, MAX_AGENT_NAME, readJsonBody } from '../call-request.ts';
 import { ApiError } from '../errors.ts';
 import { decideAgentCall } from '../gate/decide-agent-call.ts';
+import { laneFailure } from '../gate/direct-lane.ts';
 import { withIncoming } from '../observability/tracing.ts';
 import { router, undecodablePathCheck, unknownQueryAnswer, validationAnswer } from '../openapi.ts';
 import { agentParam } from './path-params.ts';
@@ -82,6 +83,9 @@ export function gateRoutes() {
     const options = read.argumentsText === undefined ? undefined : { argumentsText: read.argumentsText };
     if (principal.kind !== 'agent') throw new ApiError('AGENT_KEY_REQUIRED', "only the agent's own key sends its calls");
     if (principal.agent !== name) throw new ApiError('AGENT_MISMATCH', `this key belongs to ${principal.agent}, not ${name}`);
+    // Decided already in the gate's direct lane, which threw: thrown again, never decided twice (gate/direct-lane.ts).
+    const failed = laneFailure(c.env);
+    if (failed) throw failed.error;
     // The decision's span continues the caller's `traceparent` (observability/tracing.ts).
     const answer = await withIncoming(c.req.raw, () => decideAgentCall(ctx, name, body, options));
     // Headers prepared once, the text as c.json writes it (answer-headers.ts).

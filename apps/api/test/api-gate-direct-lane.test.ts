@@ -1,0 +1,245 @@
+// The gate's direct lane (gate/direct-lane.ts) held to the app it stands before: two servers on two workspaces
+// seeded alike, one with the lane and one without, are sent the same generated requests in the same order (calls
+// of every tool with amounts written every way, other agents' and members' keys, other media types, bodies cut
+// short, members named twice, bytes that are not UTF-8, queries, escapes) and answer alike: the status, every header
+// but Date, the body with its ids and times masked. A call in the lane's shape is answered by the lane itself, and
+// a decision that throws there is answered by the app, as the app answers it.
+
+import type { RequestListener } from 'node:http';
+import { request } from 'node:http';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { directGate } from '../src/server/gate/direct-lane.ts';
+import { agentKey, countRows, type LooseJson, startServer, type TestServer } from './server-harness.ts';
+
+let lane: TestServer;
+let plain: TestServer;
+beforeAll(async () => {
+  [lane, plain] = await Promise.all([startServer(), startServer({ directGate: false })]);
+});
+afterAll(async () => {
+  await Promise.all([lane?.stop(), plain?.stop()]);
+});
+
+type Who = 'support-bot' | 'refunds-bot' | 'owner' | 'viewer' | 'unknown' | 'none' | 'basic';
+
+interface Sent {
+  path: string;
+  who: Who;
+  type: string | undefined;
+  body: Buffer;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: LooseJson;
+}
+
+function authorization(s: TestServer, who: Who): string | undefined {
+  if (who === 'none') return undefined;
+  if (who === 'basic') return 'Basic dXNlcjpwYXNz';
+  if (who === 'unknown') return `Bearer ${s.key('agent').slice(0, -6)}zzzzzz`;
+  if (who === 'owner' || who === 'viewer') return `Bearer ${s.key(who)}`;
+  return `Bearer ${agentKey(s, who)}`;
+}
+
+/** Sends the request byte for byte as given (node:http, no client rewriting it). */
+function send(s: TestServer, sent: Sent): Promise<Answer> {
+  const url = new URL(s.url);
+  const headers: Record<string, string> = { 'content-length': String(sent.body.length) };
+  const auth = authorization(s, sent.who);
+  if (auth !== undefined) headers.authorization = auth;
+  if (sent.type !== undefined) headers['content-type'] = sent.type;
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: sent.path, method: 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const { date: _date, ...rest } = res.headers;
+        let body: LooseJson = text;
+        try {
+          body = masked(JSON.parse(text));
+        } catch {
+          // Not JSON: compared as text.
+        }
+        resolve({ status: res.statusCode ?? 0, headers: rest, body });
+      });
+    });
+    req.on('error', reject);
+    req.end(sent.body);
+  });
+}
+
+/** The answer with what differs from one workspace to the other by nature: the call's and approval's ids, the expiry. */
+function masked(json: LooseJson): LooseJson {
+  if (json && typeof json === 'object' && typeof json.call_id === 'string') {
+    const out = { ...json, call_id: 'CALL' };
+    if (out.approval) out.approval = { ...out.approval, id: 'APPROVAL', expires_at: 'EXPIRES' };
+    return out;
+  }
+  return json;
+}
+
+const TOOLS = ['issue_refund', 'read_order', 'search_orders', 'send_payout', 'export_customers', 'read_customer', 'launch_rocket'];
+const AMOUNTS = fc.oneof(
+  fc.constantFrom('50', '500', '5000', '5000.5', '1e3', '-5', '012', '100.00001', '0', ''),
+  fc.integer({ min: -10, max: 9000 }),
+  fc.constantFrom(12.5, 1e21, 0.1),
+);
+const ARGUMENTS = fc.record(
+  {
+    amount: AMOUNTS,
+    order: fc.string({ maxLength: 12 }),
+    id: fc.constantFrom('A-1', 'B-2', 'ü', '\u2028'),
+    nested: fc.dictionary(fc.string({ maxLength: 4 }), fc.oneof(fc.integer(), fc.string({ maxLength: 4 }), fc.constant(null)), {
+      maxKeys: 3,
+    }),
+  },
+  { requiredKeys: [] },
+);
+/** A call's body as a client writes it: the call, sometimes with a session, a confirmation, contexts or a key too many. */
+const CALL = fc
+  .tuple(
+    fc.record(
+      {
+        tool: fc.constantFrom(...TOOLS),
+        arguments: ARGUMENTS,
+        session: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('s-1', 's-2') }, { weight: 1, arbitrary: fc.constant('') }),
+        confirmed: fc.boolean(),
+        contexts: fc.constant({ channel: 'chat' }),
+      },
+      { requiredKeys: ['tool', 'arguments'] },
+    ),
+    fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  )
+  .map(([call, extra]): Record<string, unknown> => (extra ? { ...call, extra: 1 } : call));
+
+/** How the call's text is spoiled, if at all: most are left as written, the lane's own shape. */
+type Spoil = 'none' | 'spaced' | 'twice' | 'cut' | 'latin1' | 'empty' | 'array';
+const SPOIL = fc.oneof(
+  { weight: 6, arbitrary: fc.constant<Spoil>('none') },
+  { weight: 1, arbitrary: fc.constantFrom<Spoil>('spaced', 'twice', 'cut', 'latin1', 'empty', 'array') },
+);
+
+function bodyOf(call: Record<string, unknown>, spoil: Spoil): Buffer {
+  const text = JSON.stringify(call);
+  switch (spoil) {
+    case 'none':
+      return Buffer.from(text);
+    case 'spaced':
+      return Buffer.from(JSON.stringify(call, null, 2));
+    case 'twice':
+      return Buffer.from(`{"tool":"read_order",${text.slice(1)}`);
+    case 'cut':
+      return Buffer.from(text.slice(0, Math.max(1, text.length - 3)));
+    case 'latin1':
+      return Buffer.concat([Buffer.from(text.slice(0, -1)), Buffer.from([0x2c, 0x22, 0xe9, 0x22, 0x3a, 0x31, 0x7d])]);
+    case 'empty':
+      return Buffer.alloc(0);
+    case 'array':
+      return Buffer.from(`[${text}]`);
+  }
+}
+
+const SENT = fc.record({
+  path: fc.oneof(
+    { weight: 8, arbitrary: fc.constant('/v1/agents/support-bot/calls') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        '/v1/agents/refunds-bot/calls',
+        '/v1/agents/nobody/calls',
+        '/v1/agents/support-bot/calls?x=1',
+        '/v1/agents/support%2Dbot/calls',
+        '/v1/agents/support-bot/calls/',
+        '/v1/agents/Support Bot/calls'.replace(' ', '%20'),
+      ),
+    },
+  ),
+  who: fc.oneof(
+    { weight: 8, arbitrary: fc.constant<Who>('support-bot') },
+    { weight: 2, arbitrary: fc.constantFrom<Who>('refunds-bot', 'owner', 'viewer', 'unknown', 'none', 'basic') },
+  ),
+  type: fc.oneof(
+    { weight: 8, arbitrary: fc.constant<string | undefined>('application/json') },
+    { weight: 2, arbitrary: fc.constantFrom<string | undefined>('application/json; charset=utf-8', 'text/plain', undefined) },
+  ),
+  call: CALL,
+  spoil: SPOIL,
+});
+
+describe("the gate's direct lane", () => {
+  it('answers every generated request as the app alone does, and takes the calls in its shape itself', async () => {
+    let taken = 0;
+    await fc.assert(
+      fc.asyncProperty(SENT, async ({ path, who, type, call, spoil }) => {
+        const sent: Sent = { path, who, type, body: bodyOf(call, spoil) };
+        const before = lane.appRequests();
+        const viaLane = await send(lane, sent);
+        const handedOn = lane.appRequests() - before;
+        const viaApp = await send(plain, sent);
+        expect(viaLane).toEqual(viaApp);
+        // A well-formed call of the path's own agent, with its key, never reaches the app.
+        const own = path === '/v1/agents/support-bot/calls' && who === 'support-bot';
+        const wellFormed = spoil === 'none' && type !== 'text/plain' && type !== undefined && !('extra' in call);
+        const validCall = wellFormed && (call.session === undefined || call.session !== '');
+        if (own && validCall) {
+          expect(handedOn).toBe(0);
+          taken++;
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(taken).toBeGreaterThan(20);
+    // As many decisions on each: none made twice, none lost.
+    expect(await countRows(lane, 'decisions')).toBe(await countRows(plain, 'decisions'));
+    expect(await countRows(lane, 'approvals')).toBe(await countRows(plain, 'approvals'));
+  });
+
+  it('hands a call whose decision threw to the app, which answers it as its own, nothing recorded', async () => {
+    // refunds-bot made unloadable, as a data folder can hold it: straight into the store.
+    const id = 'agents/refunds-bot.agent.yaml';
+    for (const s of [lane, plain]) {
+      await s.ctx.store.save({ id, text: 'catalogue: [not, a, name', author: { kind: 'system', label: 'test' }, reason: 'unloadable' });
+    }
+    const sent: Sent = {
+      path: '/v1/agents/refunds-bot/calls',
+      who: 'refunds-bot',
+      type: 'application/json',
+      body: Buffer.from(JSON.stringify({ tool: 'issue_refund', arguments: { amount: '5' } })),
+    };
+    const decisions = await countRows(lane, 'decisions');
+    const before = lane.appRequests();
+    const viaLane = await send(lane, sent);
+    expect(lane.appRequests() - before).toBe(1);
+    expect(viaLane.status).toBe(409);
+    expect(viaLane.body.error).toMatchObject({ code: 'AGENT_NOT_LOADABLE' });
+    expect(viaLane).toEqual(await send(plain, sent));
+    expect(await countRows(lane, 'decisions')).toBe(decisions);
+  });
+
+  it('answers a held call with its approval, written once', async () => {
+    const approvals = await countRows(lane, 'approvals');
+    const before = lane.appRequests();
+    const held = await send(lane, {
+      path: '/v1/agents/support-bot/calls',
+      who: 'support-bot',
+      type: 'application/json',
+      body: Buffer.from(JSON.stringify({ tool: 'issue_refund', arguments: { amount: '500' } })),
+    });
+    expect(lane.appRequests()).toBe(before);
+    expect(held.status).toBe(200);
+    expect(held.body).toMatchObject({ decision: 'require_approval', approval: { id: 'APPROVAL', approvers_count: 3 } });
+    expect(held.headers).toMatchObject({ 'cache-control': 'no-store', 'content-type': 'application/json', 'x-frame-options': 'DENY' });
+    expect(await countRows(lane, 'approvals')).toBe(approvals + 1);
+  });
+
+  it('stands aside where answers vary with the request (CORS origins listed) or there is no state', () => {
+    const app: RequestListener = () => undefined;
+    expect(directGate({ ctx: lane.ctx, corsOrigins: ['https://ops.example.com'] }, app)).toBe(app);
+    expect(directGate({}, app)).toBe(app);
+    expect(directGate({ ctx: lane.ctx }, app)).not.toBe(app);
+  });
+});
