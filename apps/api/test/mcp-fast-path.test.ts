@@ -355,6 +355,15 @@ describe('the fast path of a tools/call', () => {
       { tool: 'read', arguments: { id: 'A-1' } },
       { tool: 'refund', arguments: { amount: '2', order: 'B-2' } },
     ]);
+    // The other side's session is sent the same calls, so the sessions' histories stay alike for the property
+    // below: `issue_refund` runs at most five times a session, and one call more on one side decides differently.
+    const sdk = sides[1] as Side;
+    for (const [text, id] of [
+      [bySdk, 'same-a'],
+      [byFast, 'same-b'],
+    ] as const) {
+      expect((await exchange(sdk, text.replace('"id":"same"', `"id":"${id}"`))).upstream).toHaveLength(1);
+    }
   });
 
   it('never hands a call the arguments of one the SDK refused under the same id', async () => {
