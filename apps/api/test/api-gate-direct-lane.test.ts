@@ -7,6 +7,7 @@
 
 import type { RequestListener } from 'node:http';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directGate } from '../src/server/gate/direct-lane.ts';
@@ -241,5 +242,31 @@ describe("the gate's direct lane", () => {
     expect(directGate({ ctx: lane.ctx, corsOrigins: ['https://ops.example.com'] }, app)).toBe(app);
     expect(directGate({}, app)).toBe(app);
     expect(directGate({ ctx: lane.ctx }, app)).not.toBe(app);
+  });
+
+  it('decides nothing of a body cut short, and goes on answering', async () => {
+    const decisions = await countRows(lane, 'decisions');
+    const url = new URL(lane.url);
+    const whole = JSON.stringify({ tool: 'issue_refund', arguments: { amount: '50' } });
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(
+          `POST /v1/agents/support-bot/calls HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+            `Authorization: Bearer ${lane.key('agent')}\r\nContent-Length: ${whole.length}\r\n\r\n${whole.slice(0, 20)}`,
+        );
+        // The rest never comes: the client goes away.
+        setTimeout(() => socket.destroy(), 50);
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    const after = await send(lane, {
+      path: '/v1/agents/support-bot/calls',
+      who: 'support-bot',
+      type: 'application/json',
+      body: Buffer.from(whole),
+    });
+    expect(after.body).toMatchObject({ decision: 'allow' });
+    expect(await countRows(lane, 'decisions')).toBe(decisions + 1);
   });
 });

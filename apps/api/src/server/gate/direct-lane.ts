@@ -138,58 +138,87 @@ async function answerCall(
     return;
   }
   req.rawBody = body;
-  const handOn = () => app(req, res);
+  let decided = false;
   try {
     const auth = await keyAuthentication(ctx, call.key);
-    if (!auth || !('principal' in auth) || auth.principal.kind !== 'agent' || auth.principal.agent !== call.agent) return handOn();
-    if (!isUtf8(body)) return handOn();
+    if (!auth || !('principal' in auth) || auth.principal.kind !== 'agent' || auth.principal.agent !== call.agent) return app(req, res);
+    if (!isUtf8(body)) return app(req, res);
     const read = readCallBody(body.toString('utf8'), { maxLength: MAX_REQUEST_BODY_BYTES, maxDepth: MAX_BODY_DEPTH });
-    if (read === undefined || callBodyIssues(read.value) !== undefined) return handOn();
+    if (read === undefined || callBodyIssues(read.value) !== undefined) return app(req, res);
     const options = read.argumentsText === undefined ? undefined : { argumentsText: read.argumentsText };
     let text: string;
+    decided = true;
     try {
       text = JSON.stringify(await decideAgentCall(ctx, call.agent, read.value as CallRequestBody, options));
     } catch (error) {
       req[LANE_FAILURE] = { error };
-      return handOn();
+      return app(req, res);
     }
     res.writeHead(200, [...headers, 'content-length', String(Buffer.byteLength(text))]);
     res.end(text);
   } catch {
-    // Anything else the lane did not expect: the app serves the call as it serves any other (a decision made
-    // already would have returned above), so an unexpected failure costs the lane, never the answer.
-    if (!res.headersSent) handOn();
+    // Anything else the lane did not expect: before the decision the app serves the call as it serves any other, so
+    // the failure costs the lane, never the answer; after it (its answer unwritable) the call is never decided again.
+    if (!decided && !res.headersSent) app(req, res);
     else res.destroy();
   }
 }
 
+/** A body being read: its chunks so far, the length the request stated, and who waits for it. */
+interface BodyRead {
+  chunks: Buffer[];
+  received: number;
+  length: number;
+  done: (body: Buffer | undefined) => void;
+}
+
+const BODY_READ = Symbol('tollgate.laneBody');
+type ReadingRequest = IncomingMessage & { [BODY_READ]?: BodyRead | undefined };
+
 /**
  * The body, whole, once it has come (node:http ends it at its stated length); undefined when the request is cut
- * short instead.
+ * short instead. The listeners are shared by every request (each finds its read on the request), so a call makes
+ * no closures for them.
  */
 function bodyOf(req: IncomingMessage, length: number): Promise<Buffer | undefined> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      received += chunk.length;
-    };
-    const done = (body: Buffer | undefined) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onCut);
-      req.off('close', onClose);
-      resolve(body);
-    };
-    const onEnd = () => done(received === length ? (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)) : undefined);
-    const onCut = () => done(undefined);
-    const onClose = () => {
-      if (!req.complete) done(undefined);
-    };
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', onCut);
-    req.once('close', onClose);
+  return new Promise((done) => {
+    (req as ReadingRequest)[BODY_READ] = { chunks: [], received: 0, length, done };
+    req.on('data', onBodyData);
+    req.once('end', onBodyEnd);
+    req.once('error', onBodyCut);
+    req.once('close', onBodyClose);
   });
+}
+
+function onBodyData(this: ReadingRequest, chunk: Buffer): void {
+  const read = this[BODY_READ];
+  if (!read) return;
+  read.chunks.push(chunk);
+  read.received += chunk.length;
+}
+
+function onBodyEnd(this: ReadingRequest): void {
+  const read = this[BODY_READ];
+  if (!read) return;
+  const { chunks } = read;
+  finishBody(this, read.received !== read.length ? undefined : chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+}
+
+function onBodyCut(this: ReadingRequest): void {
+  finishBody(this, undefined);
+}
+
+function onBodyClose(this: ReadingRequest): void {
+  if (!this.complete) finishBody(this, undefined);
+}
+
+function finishBody(req: ReadingRequest, body: Buffer | undefined): void {
+  const read = req[BODY_READ];
+  if (!read) return;
+  req[BODY_READ] = undefined;
+  req.off('data', onBodyData);
+  req.off('end', onBodyEnd);
+  req.off('error', onBodyCut);
+  req.off('close', onBodyClose);
+  read.done(body);
 }
