@@ -1,6 +1,7 @@
 // The api suite: decide throughput and latency over real HTTP on loopback with autocannon, against the
-// real server (in process, on a fresh demo data folder), beside a bare Hono route on another port and
-// Cerbos's HTTP check endpoint (its own process) deciding the same call, at concurrency 1, 16 and 64.
+// real server as it is installed (`tollgate serve`, the bin and its bundle, in a process of its own, on a fresh
+// demo data folder), beside a bare Hono route, the gate's middleware alone, and Cerbos's HTTP check endpoint
+// (its own process) deciding the same call, at concurrency 1, 16 and 64.
 // Every run is bounded in time and in requests; the load runs in a child process of its own
 // (load-generator.ts), never in the servers' process, so a ratio measures the servers and not the load
 // generator's contention with one of them.
@@ -14,8 +15,9 @@ import type { AppContext } from '../../apps/api/src/server/context.ts';
 import { router } from '../../apps/api/src/server/openapi.ts';
 import { GENESIS } from '../../apps/api/src/server/record/chain-form.ts';
 import { decisionEntryValues, placeOf } from '../../apps/api/src/server/record/decision-entry.ts';
-import { startServer } from '../../apps/api/test/server-harness.ts';
+import { spawnServer, startServer } from '../../apps/api/test/server-harness.ts';
 import { cerbosBinary, cerbosCheckBody, cerbosResources, startCerbos } from './cerbos-peer.ts';
+import { buildCliBundle } from './cli-bundle.ts';
 import { eventLoopCpuMicros, processCpuMicros } from './cpu-time.ts';
 import { type LoadGenerator, startLoadGenerator } from './load-generator.ts';
 import { type Figure, figureOf, MIN_RUNS, measureStream, median, ratios } from './measure.ts';
@@ -32,8 +34,10 @@ interface Target {
   url: string;
   headers: Record<string, string>;
   body: string;
-  /** The process serving it when not this one (Cerbos): whose CPU time a request costs. */
+  /** The process serving it when not this one (`tollgate serve`, Cerbos): whose CPU time a request costs. */
   pid?: number | undefined;
+  /** Whether that process is Node's, whose event loop is its main thread. */
+  node?: boolean;
 }
 
 interface Run {
@@ -53,7 +57,7 @@ interface Run {
 function cpuNow(target: Target, generator: LoadGenerator): { server?: number; eventLoop?: number; generator?: number } {
   const cpu = process.cpuUsage();
   const server = target.pid === undefined ? cpu.user + cpu.system : processCpuMicros(target.pid);
-  const eventLoop = target.pid === undefined ? eventLoopCpuMicros() : undefined;
+  const eventLoop = target.pid === undefined ? eventLoopCpuMicros() : target.node ? eventLoopCpuMicros(target.pid) : undefined;
   const generatorCpu = generator.pid === undefined ? undefined : processCpuMicros(generator.pid);
   return {
     ...(server !== undefined ? { server } : {}),
@@ -144,7 +148,16 @@ async function serveOnLoopback(app: Hono): Promise<{ url: string; stop(): Promis
 }
 
 export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[] }> {
+  // The demo seeded in process (its keys, and the state the contender's key check reads), then the gate served as it
+  // is installed: `tollgate serve`, the bin and its bundle, on the same data folder, in a process of its own.
+  buildCliBundle();
   const server = await startServer();
+  // The secret that sealed the seeding server's keys: the environment's, else the folder's own file (an empty value
+  // reads as none given, member-key-secret.ts), as the mcp suite serves its folder.
+  const serve = await spawnServer(server.dataDir, [], {
+    demo: false,
+    env: { TOLLGATE_MEMBER_KEY_SECRET: process.env.TOLLGATE_MEMBER_KEY_SECRET ?? '' },
+  });
   const bare = await startBare();
   const layers = await startLayersOnly(server.ctx);
   const notes: string[] = [];
@@ -155,18 +168,24 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
     const gateBody = JSON.stringify({ tool: 'issue_refund', arguments: { amount: '50' } });
     const gate: Target = {
       name: 'gate POST /v1/agents/support-bot/calls',
-      url: `${server.url}/v1/agents/support-bot/calls`,
+      url: `${serve.url}/v1/agents/support-bot/calls`,
       headers: { authorization: `Bearer ${server.key('agent')}` },
       body: gateBody,
+      pid: serve.child.pid,
+      node: true,
     };
-    const probe = await server.call('POST', '/v1/agents/support-bot/calls', { key: server.key('agent'), body: JSON.parse(gateBody) });
+    const probe = await fetch(gate.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...gate.headers },
+      body: gateBody,
+    });
     let decide = gate;
     if (probe.status !== 200) {
       // The gate route does not answer yet: measure the stateless evaluate route instead, and say so.
       const refunds = (await server.ctx.store.get('policies/refunds.policy.json'))?.text ?? '{}';
       decide = {
         name: 'evaluate POST /v1/policies/evaluate (gate fallback)',
-        url: `${server.url}/v1/policies/evaluate`,
+        url: `${serve.url}/v1/policies/evaluate`,
         headers: { authorization: `Bearer ${server.key('developer')}` },
         body: JSON.stringify({
           document: JSON.parse(refunds),
@@ -288,11 +307,11 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
     figures.push(...chainFigures(of(decide, 16).map((r) => r.perSecond)));
     notes.push(
       `api: ${MIN_RUNS} runs of ${SECONDS} s per target and concurrency (at most ${MAX_REQUESTS} requests a run), interleaved, after a 1 s warm-up; ` +
-        'loopback, the Tollgate server and bare Hono in process, Cerbos as its own process, autocannon in a child process of its own, the same one for every target',
+        'loopback, the gate as `tollgate serve` (the bin and its bundle) in a process of its own, bare Hono and the contender in process, Cerbos as its own process, autocannon in a child process of its own, the same one for every target',
     );
     notes.push(
       figures.some((f) => f.figure.includes('CPU a request'))
-        ? `api: CPU a request at c=${CPU_AT} from /proc (utime + stime): the servers' process (every thread: the event loop, the decision log's writer, its checkpointer), its event loop alone, Cerbos's process, the load generator's`
+        ? `api: CPU a request at c=${CPU_AT} from /proc (utime + stime): each serving process (every thread; for tollgate serve its event loop, the decision log's writer and its checkpointer), its event loop alone, the load generator's`
         : 'api: CPU a request not measurable here (no /proc)',
     );
     return { figures, notes };
@@ -301,6 +320,9 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
     await cerbos?.stop();
     await bare.stop();
     await layers.stop();
+    const exited = new Promise<void>((resolve) => serve.child.once('exit', () => resolve()));
+    serve.child.kill('SIGTERM');
+    await exited;
     await server.stop();
   }
 }
@@ -312,7 +334,7 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
  */
 function cpuFigures(at: string, target: Target, runs: Run[]): Figure[] {
   const figures: Figure[] = [];
-  const serving = target.pid === undefined ? "the servers' process, every thread" : 'its own process';
+  const serving = target.pid === undefined ? "the servers' process, every thread" : 'its own process, every thread';
   const rows: Array<[keyof Run['cpu'], string]> = [
     ['server', `CPU a request, ${serving}`],
     ['eventLoop', 'CPU a request, the event loop alone'],

@@ -27,7 +27,7 @@ export function processCpuMicros(pid: number): number | undefined {
   return statMicros(`/proc/${pid}/stat`);
 }
 
-/** The CPU time of this process's main thread (its event loop) alone, in µs; undefined where /proc cannot say. */
-export function eventLoopCpuMicros(): number | undefined {
-  return statMicros(`/proc/${process.pid}/task/${process.pid}/stat`);
+/** The CPU time of a Node process's main thread (its event loop) alone, in µs; undefined where /proc cannot say. */
+export function eventLoopCpuMicros(pid = process.pid): number | undefined {
+  return statMicros(`/proc/${pid}/task/${pid}/stat`);
 }

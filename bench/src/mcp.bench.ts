@@ -3,7 +3,6 @@
 // directly over stdio, through `tollgate mcp` (the bin, stdio) and through /mcp of a spawned `tollgate serve`
 // (real HTTP on loopback), each call sequential, the paths taking turns round by round so the machine's load
 // falls on each alike. The added latency is a path's percentile less the direct path's.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mapUpstreams, nodeUpstream, RECORDER } from '../../apps/api/test/mcp-fixture.ts';
 import { agentKey, REPO_ROOT, spawnServer, startServer } from '../../apps/api/test/server-harness.ts';
+import { buildCliBundle } from './cli-bundle.ts';
 import { type Figure, figureOf, median, quantile } from './measure.ts';
 
 const BIN = join(REPO_ROOT, 'apps/api/bin/tollgate.cjs');
@@ -217,8 +217,7 @@ function ms(n: number): string {
 
 export async function runMcpSuite(): Promise<{ figures: Figure[]; notes: string[] }> {
   // `tollgate mcp` runs the bundle while it is fresh, as after `npm install`; else it would run through tsx.
-  const build = spawnSync(process.execPath, ['scripts/build-cli.mjs', '--if-stale'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`the CLI bundle was not built: ${build.stderr}`);
+  buildCliBundle();
   const { paths, sessions, notes } = await measureMcpPaths({
     calls: CALLS,
     warmup: WARMUP,
