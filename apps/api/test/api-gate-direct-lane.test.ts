@@ -5,11 +5,12 @@
 // but Date, the body with its ids and times masked. A call in the lane's shape is answered by the lane itself, and
 // a decision that throws there is answered by the app, as the app answers it.
 
-import type { RequestListener } from 'node:http';
-import { request } from 'node:http';
-import { connect } from 'node:net';
+import { createServer, type RequestListener, request } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/server/app.ts';
 import { directGate } from '../src/server/gate/direct-lane.ts';
 import { agentKey, countRows, type LooseJson, startServer, type TestServer } from './server-harness.ts';
 
@@ -268,5 +269,37 @@ describe("the gate's direct lane", () => {
     });
     expect(after.body).toMatchObject({ decision: 'allow' });
     expect(await countRows(lane, 'decisions')).toBe(decisions + 1);
+  });
+
+  it("answers over a proxy's TLS with Strict-Transport-Security, as the app does", async () => {
+    // One state, served twice with --trust-forwarded-proto's option: with the lane, and by the app alone.
+    const options = { ctx: lane.ctx, trustForwardedProto: true };
+    const app = getRequestListener(createApp(options).fetch);
+    const served = await Promise.all(
+      [directGate(options, app), app].map(
+        (listener) =>
+          new Promise<{ url: string; close(): void }>((resolve) => {
+            const server = createServer(listener).listen(0, '127.0.0.1', () =>
+              resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }),
+            );
+          }),
+      ),
+    );
+    try {
+      const answers = await Promise.all(
+        served.map((s) =>
+          fetch(`${s.url}/v1/agents/support-bot/calls`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${lane.key('agent')}`, 'x-forwarded-proto': 'https' },
+            body: JSON.stringify({ tool: 'issue_refund', arguments: { amount: '50' } }),
+          }),
+        ),
+      );
+      const [viaLane, viaApp] = answers.map((r) => [...r.headers].filter(([name]) => name !== 'date'));
+      expect(viaLane).toContainEqual(['strict-transport-security', 'max-age=31536000']);
+      expect(viaLane).toEqual(viaApp);
+    } finally {
+      for (const s of served) s.close();
+    }
   });
 });

@@ -23,7 +23,7 @@ import { incomingOverTls, securityHeaderRecords } from '../security-headers.ts';
 import { asArrived } from '../state/request-arrival.ts';
 import { decideAgentCall } from './decide-agent-call.ts';
 
-/** The gate route's path with nothing the route would have to decode or refuse: no query, no escape, no dot segment. */
+/** The gate route's path with nothing the route would have to decode or refuse: no query, no escape. */
 const CALL_PATH = /^\/v1\/agents\/([^/?#%]+)\/calls$/;
 const BEARER = /^Bearer\s+(\S+)$/i;
 const LENGTH = /^[0-9]+$/;
