@@ -5,7 +5,8 @@
 // `spawnServer` runs a server as a child process (restart tests).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer, type ServerOptions as HttpServerOptions, type RequestListener, request } from 'node:http';
+import type { createServer as createHttpServer, ServerOptions as HttpServerOptions, RequestListener } from 'node:http';
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { expect } from 'vitest';
 import { type AppOptions, createApp } from '../src/server/app.ts';
 import type { AppContext } from '../src/server/context.ts';
 import { type DemoKeys, seedDemo } from '../src/server/demo.ts';
-import { directGate } from '../src/server/gate/direct-lane.ts';
+import { withDirectGate } from '../src/server/gate/direct-lane.ts';
 import type { Identity } from '../src/server/identity/identity.ts';
 import { openContext, type SqliteAppContext } from '../src/server/sqlite-context.ts';
 import type { CustodialKeys } from '../src/server/state/members/custodial-keys.ts';
@@ -373,18 +374,12 @@ export async function serveContext<C extends AppContext>(
         fetch: (req, env) => (app as ReturnType<typeof createApp>).fetch(req, env),
         hostname: '127.0.0.1',
         port: 0,
-        createServer: ((serverOptions: HttpServerOptions, listener: RequestListener) => {
-          const counted: RequestListener = (req, res) => {
+        // serve's own createServer, handed the app's listener counted; without the lane it is never asked in.
+        createServer: ((serverOptions: HttpServerOptions, listener: RequestListener) =>
+          withDirectGate(() => (options.directGate === false ? undefined : appOptions))(serverOptions, (req, res) => {
             appRequests++;
             return listener(req, res);
-          };
-          let lane: RequestListener | undefined;
-          return createHttpServer(serverOptions, (req, res) => {
-            if (!appOptions) return counted(req, res);
-            lane ??= options.directGate === false ? counted : directGate(appOptions, counted);
-            return lane(req, res);
-          });
-        }) as typeof createHttpServer,
+          })) as typeof createHttpServer,
       },
       () => resolve(s),
     );

@@ -83,9 +83,13 @@ export async function readBodyText(c: Context): Promise<string | Response | type
   // Bytes that are not UTF-8 are refused, never read with replacement characters; a BOM is kept, so the
   // reader refuses it as it refuses any other byte that is not JSON. (isUtf8 and Buffer's decoder are
   // simdutf's; TextDecoder's fatal mode costs several times more a call.)
-  const buffer = Buffer.from(bytes);
-  if (!isUtf8(buffer)) return errorAnswer(c, 'INVALID_JSON', 'the body is not UTF-8 text');
-  return buffer.toString('utf8');
+  const text = utf8TextOf(Buffer.from(bytes));
+  return text ?? errorAnswer(c, 'INVALID_JSON', 'the body is not UTF-8 text');
+}
+
+/** The bytes as UTF-8 text, or undefined for bytes that are not UTF-8 (never replacement characters). */
+export function utf8TextOf(buffer: Buffer): string | undefined {
+  return isUtf8(buffer) ? buffer.toString('utf8') : undefined;
 }
 
 /** A body's text read by the engine's exact reader: its value, or the refusal (a duplicate member among them). */

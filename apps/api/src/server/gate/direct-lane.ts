@@ -7,7 +7,6 @@
 // it came, its body handed on as @hono/node-server reads it (`rawBody`): each refusal is the app's own answer. A
 // decision that threw goes with its error, which the gate route throws again instead of deciding twice
 // (routes/gate.ts, `laneFailure`). The 200 carries the headers the app's middlewares give it (answer-headers.ts).
-import { isUtf8 } from 'node:buffer';
 import { createServer, type IncomingMessage, type RequestListener, type ServerOptions, type ServerResponse } from 'node:http';
 import { type HeaderRecord, preparedJsonHeaders } from '../answer-headers.ts';
 import { NO_STORE } from '../api-headers.ts';
@@ -16,6 +15,7 @@ import { MAX_REQUEST_BODY_BYTES } from '../body-limit.ts';
 import { readCallBody } from '../call-body-reader.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, JSON_REQUEST } from '../call-request.ts';
 import type { AppContext } from '../context.ts';
+import { utf8TextOf } from '../exact-body.ts';
 import { isTollgateKey } from '../identity/identity.ts';
 import { MAX_BODY_DEPTH } from '../json-depth.ts';
 import { tracingOn } from '../observability/tracing.ts';
@@ -86,7 +86,8 @@ export function directGate(options: DirectGateOptions, app: RequestListener): Re
 
 /**
  * node:http's createServer with the lane before the app's listener, for @hono/node-server's `serve({ createServer })`:
- * the app's options are asked at the first request (a server whose app is made once its port is known).
+ * the app's options are asked at each request until they are given (a server whose app is made once its port is
+ * known); until then, and for good if they never are, every request goes to the app.
  *
  * @example
  * serve({ fetch: app.fetch, port, createServer: withDirectGate(() => options) });
@@ -142,20 +143,20 @@ async function answerCall(
   try {
     const auth = await keyAuthentication(ctx, call.key);
     if (!auth || !('principal' in auth) || auth.principal.kind !== 'agent' || auth.principal.agent !== call.agent) return app(req, res);
-    if (!isUtf8(body)) return app(req, res);
-    const read = readCallBody(body.toString('utf8'), { maxLength: MAX_REQUEST_BODY_BYTES, maxDepth: MAX_BODY_DEPTH });
+    const text = utf8TextOf(body);
+    const read = text === undefined ? undefined : readCallBody(text, { maxLength: MAX_REQUEST_BODY_BYTES, maxDepth: MAX_BODY_DEPTH });
     if (read === undefined || callBodyIssues(read.value) !== undefined) return app(req, res);
     const options = read.argumentsText === undefined ? undefined : { argumentsText: read.argumentsText };
-    let text: string;
+    let answer: string;
     decided = true;
     try {
-      text = JSON.stringify(await decideAgentCall(ctx, call.agent, read.value as CallRequestBody, options));
+      answer = JSON.stringify(await decideAgentCall(ctx, call.agent, read.value as CallRequestBody, options));
     } catch (error) {
       req[LANE_FAILURE] = { error };
       return app(req, res);
     }
-    res.writeHead(200, [...headers, 'content-length', String(Buffer.byteLength(text))]);
-    res.end(text);
+    res.writeHead(200, [...headers, 'content-length', String(Buffer.byteLength(answer))]);
+    res.end(answer);
   } catch {
     // Anything else the lane did not expect: before the decision the app serves the call as it serves any other, so
     // the failure costs the lane, never the answer; after it (its answer unwritable) the call is never decided again.
