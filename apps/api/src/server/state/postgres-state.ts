@@ -14,7 +14,7 @@ import type { ActivationRow } from './activations/model.ts';
 import { activationsOf, recordActivation } from './activations/postgres.ts';
 import type { ApprovalFilter, CounterMove, DecisionWrite } from './approvals/model.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals, listVotes, pendingSummary } from './approvals/postgres.ts';
-import type { DecisionFilter, SessionCall } from './decisions/model.ts';
+import type { DecisionFilter } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions } from './decisions/postgres.ts';
 import { PostgresDecisionLog } from './decisions/postgres-log.ts';
 import { STATE_GENERATIONS } from './generations.ts';

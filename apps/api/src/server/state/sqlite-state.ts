@@ -20,7 +20,7 @@ import { activationsOf, recordActivation } from './activations/sqlite.ts';
 import type { ApprovalFilter, CounterMove, DecisionWrite } from './approvals/model.ts';
 import { claimApproval, decideApproval, findApproval, listApprovals, listVotes, pendingSummary } from './approvals/sqlite.ts';
 import type { Db } from './db.ts';
-import type { DecisionFilter, SessionCall } from './decisions/model.ts';
+import type { DecisionFilter } from './decisions/model.ts';
 import { countDecisions, findDecision, forgetOldArguments, listDecisions, recordedDecisions, sessionHistory } from './decisions/sqlite.ts';
 import { closeDecisionLog, decisionLogOf, flushDecisions } from './decisions/sqlite-log.ts';
 import type { PageKey } from './keyset.ts';
