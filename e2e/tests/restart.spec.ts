@@ -87,9 +87,13 @@ test('a restart keeps the shell, the Live indicator follows the stream, and an u
   await offer.getByRole('button', { name: 'Restore the draft' }).click();
   await expect(offer).toBeHidden();
   // The restored line is the last: Monaco draws only the lines in view. Moved to again until it shows: on a busy
-  // machine the editor may take the restored text after the first move to the end.
+  // machine the editor may take the restored text after the first move to the end. The editor is focused by a
+  // click in its middle: once it has scrolled, its top line lies under the scroll shadow, which takes the click.
+  const editor = page.locator('.document-editor .monaco-editor');
   await expect(async () => {
-    await page.locator('.view-line').first().click();
+    const box = await editor.boundingBox();
+    if (box === null) throw new Error('the editor is not drawn');
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await page.keyboard.press('Control+End');
     await expect(page.locator('.view-line').filter({ hasText: 'kept across a reload' })).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
