@@ -32,6 +32,11 @@ export class WriterThread {
   private readonly headSeq: Float64Array;
   private readonly headHash: Uint8Array;
   dead = false;
+  /**
+   * Set once the log has let the thread go (close, stop): everything was written or taken back first, so a failure
+   * after that, such as a thread slow to start finding its data folder removed, has nothing left to lose.
+   */
+  private released = false;
 
   /**
    * @param insert the statement writing one row from its values (sqlite-log.ts); `insertEntry` one record entry's.
@@ -54,9 +59,11 @@ export class WriterThread {
     });
     this.worker.on('message', (m: Partial<FromWriter>) => {
       // A thread stopped may still fail on rows written elsewhere before it reads that it is.
-      if (m.failed !== undefined && !this.dead) onFailure(m.failed);
+      if (m.failed !== undefined && !this.dead && !this.released) onFailure(m.failed);
     });
-    this.worker.on('error', (err) => onFailure(`the writer thread failed: ${String(err)}`));
+    this.worker.on('error', (err) => {
+      if (!this.released) onFailure(`the writer thread failed: ${String(err)}`);
+    });
     this.worker.once('exit', () => {
       this.dead = true;
       onExit();
@@ -149,12 +156,14 @@ export class WriterThread {
    */
   stop(): void {
     this.dead = true;
+    this.released = true;
     this.worker.postMessage({ close: true } satisfies ToWriter);
   }
 
   /** Asks the thread to close its connection and waits (briefly) until it has. */
   close(): void {
     if (this.dead) return;
+    this.released = true;
     this.worker.postMessage({ close: true } satisfies ToWriter);
     // Ended at once only once its connection is closed: a thread stopped inside one of better-sqlite3's calls that
     // throws brings the process down. One still writing ends on its own (unref'd, it holds nothing open).

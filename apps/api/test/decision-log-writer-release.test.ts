@@ -1,0 +1,53 @@
+// The decision log's writer thread once the log has let it go (log-writer.ts, close and stop): the log wrote or took
+// back everything first, so a failure after that is no one's to hear. A thread slow to start (tsx's bootstrap on a
+// busy machine) may open its database only after the data folder was removed; it used to warn that it failed. A
+// thread never let go still reports that it cannot open its database. Real worker threads, a real missing folder.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { WriterThread } from '../src/server/state/decisions/log-writer.ts';
+import type { DecisionRow } from '../src/server/state/decisions/model.ts';
+
+const STATEMENTS = {
+  insert: 'INSERT INTO decisions (id) VALUES (?)',
+  insertEntry: 'INSERT INTO record_entries (id) VALUES (?)',
+  rowWidth: 1,
+  entryWidth: 1,
+};
+
+/** A path in a folder that no longer exists. */
+function missingPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tollgate-writer-'));
+  rmSync(dir, { recursive: true, force: true });
+  return join(dir, 'tollgate.db');
+}
+
+/** Starts a writer thread on `path`; `release` runs at once; resolves with the failures reported by the thread's exit. */
+async function failuresOf(path: string, release: (writer: WriterThread) => void): Promise<string[]> {
+  const failures: string[] = [];
+  let exited!: () => void;
+  const exit = new Promise<void>((resolve) => {
+    exited = resolve;
+  });
+  const chains = { given: new WeakMap<DecisionRow, unknown[]>(), chainHere: new WeakSet<DecisionRow>(), handedAt: new WeakMap() };
+  const writer = new WriterThread(path, STATEMENTS, chains, (message) => failures.push(message), exited);
+  release(writer);
+  await exit;
+  // An error event comes before the exit event; a turn more for any message still on its way.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return failures;
+}
+
+describe('the decision log writer thread once let go', () => {
+  it('reports that it cannot open its database while the log still holds it', async () => {
+    const failures = await failuresOf(missingPath(), () => {});
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(/the writer thread failed: .*directory does not exist/);
+  });
+
+  it('is silent once stopped or closed, though it then finds its folder gone', async () => {
+    expect(await failuresOf(missingPath(), (writer) => writer.stop())).toEqual([]);
+    expect(await failuresOf(missingPath(), (writer) => writer.close())).toEqual([]);
+  });
+});
