@@ -16,13 +16,11 @@ export function plainJson(value: unknown): unknown {
   if (value !== null && typeof value === 'object') {
     const copy: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      // Defined, not assigned: a member named __proto__ stays a member, as the platform's parser makes it.
-      Object.defineProperty(copy, key, {
-        value: plainJson((value as Record<string, unknown>)[key]),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      const member = plainJson((value as Record<string, unknown>)[key]);
+      // Assigned, which keeps the copy's shape fast, but for a member named __proto__: defined, so it stays a member
+      // as the platform's parser makes it (assigned, it would set the copy's prototype).
+      if (key === '__proto__') Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true });
+      else copy[key] = member;
     }
     return copy;
   }
