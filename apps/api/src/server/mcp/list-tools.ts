@@ -5,7 +5,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogueTool } from '@tollgate/engine';
 import type { AppContext } from '../context.ts';
-import { loadAgentCached } from '../gate/load-agent.ts';
+import { type LoadedAgent, loadAgentCached } from '../gate/load-agent.ts';
 import { listedDigest } from '../state/tools/model.ts';
 import { watchOffers } from './offer-watch.ts';
 import { UpstreamError, type UpstreamPool } from './upstream-pool.ts';
@@ -52,38 +52,59 @@ export async function mappedTools(ctx: AppContext, agent: string, upstreams: Gat
   const fresh = listing === 'fresh';
   const listedOnly = listing === 'listed';
   const { loaded } = await loadAgentCached(ctx, agent);
-  const tools = loaded.parts.catalogue.tools.filter((t) => t.upstream !== undefined);
+  const { tools, servers } = upstreamToolsOf(loaded);
   const live = await upstreams.pool();
-  const servers = [...new Set(tools.map((t) => t.upstream?.server as string))];
   // Servers are asked at once; one that fails offers nothing, and never holds the others' tools.
   const failed = new Map<string, UpstreamError>();
   const listed = await Promise.all(
     servers.map((s) =>
       live.listTools(s, { timeoutMs: upstreams.timeoutMs, fresh, listedOnly }).then(
-        (found): [string, Tool[]] => [s, found],
-        (err: unknown): [string, Tool[]] => {
+        (found) => found,
+        (err: unknown) => {
           if (err instanceof UpstreamError) failed.set(s, err);
-          return [s, []];
+          return NO_TOOLS;
         },
       ),
     ),
   );
-  const byServer = new Map<string, Tool[]>(listed);
   const pins = await ctx.state.pinnedDigests(loaded.agent.catalogue);
+  // The gateway asks on every call, and the answer is made of these very objects alone: made from the same ones
+  // (the pool, each server's listing, the pins, all kept while nothing changed), it is the same answer.
+  const last = failed.size === 0 ? lastMapped.get(loaded) : undefined;
+  if (last && last.live === live && last.pins === pins && last.listed.every((found, i) => found === listed[i])) return last.mapped;
   const out: Mapped = { tools: new Map(), unlisted: new Map() };
   for (const tool of tools) {
     const target = tool.upstream as { server: string; tool: string };
     if (out.tools.has(tool.name) || out.unlisted.has(tool.name)) continue;
     const failure = failed.get(target.server);
     if (failure) out.unlisted.set(tool.name, failure);
-    const upstream = byServer.get(target.server)?.find((u) => u.name === target.tool);
+    const upstream = listed[servers.indexOf(target.server)]?.find((u) => u.name === target.tool);
     if (!upstream) continue;
     const pinned = pins.get(tool.name);
     const authorized = pinned !== undefined && pinned !== null && pinned === listedDigest(target.server, upstream);
     out.tools.set(tool.name, { tool, upstream, authorized });
   }
+  if (failed.size === 0) lastMapped.set(loaded, { live, listed, pins, mapped: out });
   return out;
 }
+
+const NO_TOOLS: Tool[] = [];
+
+/** The catalogue tools of a loaded agent that name an upstream, and those upstreams, once per loaded agent. */
+const upstreamTools = new WeakMap<LoadedAgent, { tools: CatalogueTool[]; servers: string[] }>();
+
+function upstreamToolsOf(loaded: LoadedAgent): { tools: CatalogueTool[]; servers: string[] } {
+  let found = upstreamTools.get(loaded);
+  if (!found) {
+    const tools = loaded.parts.catalogue.tools.filter((t) => t.upstream !== undefined);
+    found = { tools, servers: [...new Set(tools.map((t) => t.upstream?.server as string))] };
+    upstreamTools.set(loaded, found);
+  }
+  return found;
+}
+
+/** The last answer mappedTools made for a loaded agent (none when a server failed), and what it was made from. */
+const lastMapped = new WeakMap<LoadedAgent, { live: UpstreamPool; listed: Tool[][]; pins: Map<string, string | null>; mapped: Mapped }>();
 
 /**
  * The tools/list answer: each authorized tool under its catalogue name with the upstream's definition as pinned
