@@ -74,6 +74,15 @@ function send(s: TestServer, sent: Sent): Promise<Answer> {
   });
 }
 
+/** Serves `listener` on a free loopback port. */
+function listen(listener: RequestListener): Promise<{ url: string; close(): void }> {
+  return new Promise((resolve) => {
+    const server = createServer(listener).listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }),
+    );
+  });
+}
+
 /** The answer with what differs from one workspace to the other by nature: the call's and approval's ids, the expiry. */
 function masked(json: LooseJson): LooseJson {
   if (json && typeof json === 'object' && typeof json.call_id === 'string') {
@@ -238,11 +247,62 @@ describe("the gate's direct lane", () => {
     expect(await countRows(lane, 'approvals')).toBe(approvals + 1);
   });
 
-  it('stands aside where answers vary with the request (CORS origins listed) or there is no state', () => {
+  it('stands aside where there is no state', () => {
     const app: RequestListener = () => undefined;
-    expect(directGate({ ctx: lane.ctx, corsOrigins: ['https://ops.example.com'] }, app)).toBe(app);
     expect(directGate({}, app)).toBe(app);
     expect(directGate({ ctx: lane.ctx }, app)).not.toBe(app);
+  });
+
+  it("where CORS origins are listed, answers an agent's call (no Origin, or one not listed) as the app does, Vary and all, and hands a listed origin's to it", async () => {
+    const options = { ctx: lane.ctx, corsOrigins: ['https://ops.example.com', 'http://localhost:5173'] };
+    let reached = 0;
+    const app = getRequestListener(createApp(options).fetch);
+    const counted: RequestListener = (req, res) => {
+      reached++;
+      return app(req, res);
+    };
+    const served = await Promise.all([directGate(options, counted), app].map(listen));
+    try {
+      const origins = [
+        undefined,
+        'https://ops.example.com',
+        'http://localhost:5173',
+        'https://evil.example.com',
+        'null',
+        'https://ops.example.com:443',
+      ];
+      for (const origin of origins) {
+        for (const amount of ['50', '500', '5000']) {
+          const before = reached;
+          const [viaLane, viaApp] = await Promise.all(
+            served.map(async (s) => {
+              const r = await fetch(`${s.url}/v1/agents/support-bot/calls`, {
+                method: 'POST',
+                headers: {
+                  'content-type': 'application/json',
+                  authorization: `Bearer ${lane.key('agent')}`,
+                  ...(origin === undefined ? {} : { origin }),
+                },
+                body: JSON.stringify({ tool: 'issue_refund', arguments: { amount } }),
+              });
+              return {
+                status: r.status,
+                headers: [...r.headers].filter(([name]) => name !== 'date'),
+                body: masked((await r.json()) as LooseJson),
+              };
+            }),
+          );
+          if (!viaLane || !viaApp) throw new Error('a server did not answer');
+          expect(viaLane).toEqual(viaApp);
+          expect(viaLane.headers).toContainEqual(['vary', 'Origin']);
+          const listed = origin === 'https://ops.example.com' || origin === 'http://localhost:5173';
+          expect(reached - before, `origin ${origin}`).toBe(listed ? 1 : 0);
+          if (listed) expect(viaLane.headers).toContainEqual(['access-control-allow-origin', origin]);
+        }
+      }
+    } finally {
+      for (const s of served) s.close();
+    }
   });
 
   it('decides nothing of a body cut short, and goes on answering', async () => {
@@ -275,16 +335,7 @@ describe("the gate's direct lane", () => {
     // One state, served twice with --trust-forwarded-proto's option: with the lane, and by the app alone.
     const options = { ctx: lane.ctx, trustForwardedProto: true };
     const app = getRequestListener(createApp(options).fetch);
-    const served = await Promise.all(
-      [directGate(options, app), app].map(
-        (listener) =>
-          new Promise<{ url: string; close(): void }>((resolve) => {
-            const server = createServer(listener).listen(0, '127.0.0.1', () =>
-              resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }),
-            );
-          }),
-      ),
-    );
+    const served = await Promise.all([directGate(options, app), app].map(listen));
     try {
       const answers = await Promise.all(
         served.map((s) =>

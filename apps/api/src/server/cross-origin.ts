@@ -23,17 +23,25 @@ export const CORS_REQUEST_HEADERS = [
 export const CORS_RESPONSE_HEADERS = ['ETag', 'Location', 'Retry-After', 'WWW-Authenticate', 'Mcp-Session-Id'];
 
 /**
- * CORS for exactly `origins` (each `scheme://host[:port]`, checked here once); with none, a middleware that only
- * passes the request on. Example: `app.use('*', crossOrigin(['https://ops.example.com']))`.
+ * The origins an operator listed, each as a request's Origin header states it (`scheme://host[:port]`); throws on
+ * one that is no origin. The gate's direct lane (gate/direct-lane.ts) tells listed origins by this very set.
  */
-export function crossOrigin(origins: readonly string[]): MiddlewareHandler {
-  const listed = new Set(
+export function listedOrigins(origins: readonly string[]): ReadonlySet<string> {
+  return new Set(
     origins.map((text) => {
       const origin = readOrigin(text);
       if (!origin.ok) throw new Error(`cors origins: ${origin.reason}`);
       return origin.origin;
     }),
   );
+}
+
+/**
+ * CORS for exactly `origins` (each `scheme://host[:port]`, checked here once); with none, a middleware that only
+ * passes the request on. Example: `app.use('*', crossOrigin(['https://ops.example.com']))`.
+ */
+export function crossOrigin(origins: readonly string[]): MiddlewareHandler {
+  const listed = listedOrigins(origins);
   const answer = cors({
     origin: (origin) => (listed.has(origin) ? origin : null),
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],

@@ -2,11 +2,12 @@
 // only the call itself can refuse is read, decided and answered on node:http's own request and response, without
 // the framework's web Request and Response and its middleware chain, which cost the event loop more than the
 // gate's own work. The shape: POST /v1/agents/{agent}/calls with no query and no percent escape, a JSON body of a
-// stated length within the limit, an agent's own key (never an identity provider's token), no CORS origins listed,
-// tracing off. Everything else, and every call the lane does not answer with its 200, goes to the app (app.ts) as
-// it came, its body handed on as @hono/node-server reads it (`rawBody`): each refusal is the app's own answer. A
-// decision that threw goes with its error, which the gate route throws again instead of deciding twice
-// (routes/gate.ts, `laneFailure`). The 200 carries the headers the app's middlewares give it (answer-headers.ts).
+// stated length within the limit, an agent's own key (never an identity provider's token), no Origin of a listed
+// CORS origin (cross-origin.ts answers those), tracing off. Everything else, and every call the lane does not answer
+// with its 200, goes to the app (app.ts) as it came, its body handed on as @hono/node-server reads it (`rawBody`):
+// each refusal is the app's own answer. A decision that threw goes with its error, which the gate route throws again
+// instead of deciding twice (routes/gate.ts, `laneFailure`). The 200 carries the headers the app's middlewares give
+// it (answer-headers.ts), and `Vary: Origin` where CORS origins are listed, as cross-origin.ts adds it.
 import { createServer, type IncomingMessage, type RequestListener, type ServerOptions, type ServerResponse } from 'node:http';
 import { type HeaderRecord, preparedJsonHeaders } from '../answer-headers.ts';
 import { NO_STORE } from '../api-headers.ts';
@@ -15,6 +16,7 @@ import { MAX_REQUEST_BODY_BYTES } from '../body-limit.ts';
 import { readCallBody } from '../call-body-reader.ts';
 import { agentNameIssues, type CallRequestBody, callBodyIssues, JSON_REQUEST } from '../call-request.ts';
 import type { AppContext } from '../context.ts';
+import { listedOrigins } from '../cross-origin.ts';
 import { utf8TextOf } from '../exact-body.ts';
 import { isTollgateKey } from '../identity/identity.ts';
 import { MAX_BODY_DEPTH } from '../json-depth.ts';
@@ -50,31 +52,39 @@ export function laneFailure(env: unknown): { error: unknown } | undefined {
   return incoming?.[LANE_FAILURE];
 }
 
-/** The 200's headers, over plain HTTP and over TLS, as a flat list node:http takes whole (the length added per answer). */
-function answerHeaders(options: DirectGateOptions): { plain: string[]; overTls: string[] } {
+/**
+ * The 200's headers, over plain HTTP and over TLS, as a flat list node:http takes whole (the length added per
+ * answer); where CORS origins are listed, an answer depends on Origin and says so, as cross-origin.ts has it say.
+ */
+function answerHeaders(options: DirectGateOptions, corsListed: boolean): { plain: string[]; overTls: string[] } {
   const { plain, overTls } = securityHeaderRecords(options.connectSources ?? []);
-  const flat = (record: HeaderRecord) => Object.entries(preparedJsonHeaders(record, NO_STORE)).flat();
+  const vary = corsListed ? ['vary', 'Origin'] : [];
+  const flat = (record: HeaderRecord) => [...Object.entries(preparedJsonHeaders(record, NO_STORE)).flat(), ...vary];
   return { plain: flat(plain), overTls: flat(overTls) };
 }
 
 /**
  * A request listener answering the calls the lane takes and handing every other request to `app` (the app's
- * own listener, @hono/node-server's), or `app` itself where the lane never applies: no state (`options.ctx`),
- * or CORS origins listed, whose answers vary with the request.
+ * own listener, @hono/node-server's), or `app` itself where the lane never applies: no state (`options.ctx`).
  *
  * @example
  * createServer(directGate({ ctx }, getRequestListener(createApp({ ctx }).fetch)));
  */
 export function directGate(options: DirectGateOptions, app: RequestListener): RequestListener {
   const ctx = options.ctx;
-  if (!ctx || (options.corsOrigins?.length ?? 0) > 0) return app;
-  const headers = answerHeaders(options);
+  if (!ctx) return app;
+  // A page on a listed origin gets the CORS middleware's answer; an agent sends no Origin, and an unlisted one is
+  // answered as if none were listed but for Vary (cross-origin.ts).
+  const corsListed = listedOrigins(options.corsOrigins ?? []);
+  const headers = answerHeaders(options, corsListed.size > 0);
   const trustForwardedProto = options.trustForwardedProto === true;
   // On a shared database a request's reads are numbered by arrival, as app.ts numbers every other request's.
   const arrived = ctx.state.kind === 'postgres' ? asArrived : <T>(serve: () => T) => serve();
   return function gateLane(req, res) {
     const taken = req.method === 'POST' ? takenCall(req) : undefined;
     if (!taken) return app(req, res);
+    const origin = req.headers.origin;
+    if (origin !== undefined && corsListed.has(origin)) return app(req, res);
     const tls = incomingOverTls(req, trustForwardedProto);
     arrived(() =>
       answerCall(ctx, req as LaneRequest, res, taken, tls ? headers.overTls : headers.plain, app).catch(() => {
