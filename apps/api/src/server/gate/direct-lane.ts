@@ -3,7 +3,7 @@
 // the framework's web Request and Response and its middleware chain, which cost the event loop more than the
 // gate's own work. The shape: POST /v1/agents/{agent}/calls with no query and no percent escape, a JSON body of a
 // stated length within the limit, an agent's own key (never an identity provider's token), no Origin of a listed
-// CORS origin (cross-origin.ts answers those), tracing off. Everything else, and every call the lane does not answer
+// CORS origin (cross-origin.ts answers those). Everything else, and every call the lane does not answer
 // with its 200, goes to the app (app.ts) as it came, its body handed on as @hono/node-server reads it (`rawBody`):
 // each refusal is the app's own answer. A decision that threw goes with its error, which the gate route throws again
 // instead of deciding twice (routes/gate.ts, `laneFailure`). The 200 carries the headers the app's middlewares give
@@ -20,7 +20,7 @@ import { listedOrigins } from '../cross-origin.ts';
 import { utf8TextOf } from '../exact-body.ts';
 import { isTollgateKey } from '../identity/identity.ts';
 import { MAX_BODY_DEPTH } from '../json-depth.ts';
-import { tracingOn } from '../observability/tracing.ts';
+import { withIncomingHeaders } from '../observability/tracing.ts';
 import { incomingOverTls, securityHeaderRecords } from '../security-headers.ts';
 import { asArrived } from '../state/request-arrival.ts';
 import { decideAgentCall } from './decide-agent-call.ts';
@@ -120,7 +120,7 @@ export function withDirectGate(optionsOf: () => DirectGateOptions | undefined): 
 function takenCall(req: IncomingMessage): { agent: string; key: string; length: number } | undefined {
   const path = CALL_PATH.exec(req.url ?? '');
   const agent = path?.[1];
-  if (agent === undefined || agentNameIssues(agent) !== undefined || tracingOn()) return undefined;
+  if (agent === undefined || agentNameIssues(agent) !== undefined) return undefined;
   const h = req.headers;
   if (h['transfer-encoding'] !== undefined) return undefined;
   const stated = h['content-length'];
@@ -160,7 +160,10 @@ async function answerCall(
     let answer: string;
     decided = true;
     try {
-      answer = JSON.stringify(await decideAgentCall(ctx, call.agent, read.value as CallRequestBody, options));
+      // Its span continues the caller's traceparent, as the gate route's does (observability/tracing.ts).
+      answer = JSON.stringify(
+        await withIncomingHeaders(req.headers, () => decideAgentCall(ctx, call.agent, read.value as CallRequestBody, options)),
+      );
     } catch (error) {
       req[LANE_FAILURE] = { error };
       return app(req, res);

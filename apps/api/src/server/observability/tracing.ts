@@ -3,6 +3,8 @@
 // here, a no-op until a tracer provider is registered (`tollgate serve` with an OTLP endpoint,
 // cli/otlp-tracing.ts, or a test's in-memory exporter), so nothing is exported unless asked. Attributes name the
 // call (its id, agent, tool, outcome, code), never its arguments.
+
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   type Attributes,
   type Context,
@@ -56,6 +58,20 @@ export function withIncoming<T>(request: Request, fn: () => T): T {
   if (!tracingOn()) return fn();
   const headers = request.headers;
   return headers.has('traceparent') ? context.with(incomingContext(headers), fn) : fn();
+}
+
+const NODE_HEADERS = {
+  keys: (headers: IncomingHttpHeaders) => Object.keys(headers),
+  get: (headers: IncomingHttpHeaders, key: string) => headers[key],
+};
+
+/**
+ * withIncoming for a request node:http read (the gate's direct lane, gate/direct-lane.ts): the same context from the
+ * same headers, which node:http names in lowercase and joins as a web Headers object does.
+ */
+export function withIncomingHeaders<T>(headers: IncomingHttpHeaders, fn: () => T): T {
+  if (!tracingOn() || headers.traceparent === undefined) return fn();
+  return context.with(w3c.extract(context.active(), headers, NODE_HEADERS), fn);
 }
 
 /**
