@@ -44,8 +44,14 @@ export class WalCheckpointer {
     this.worker = typescriptWorker(new URL('./wal-checkpointer.worker.ts', import.meta.url), {
       workerData: { path, everyMs: CHECKPOINT_EVERY_MS, closed, writer } satisfies CheckpointerData,
     });
-    this.worker.on('message', (m: FromCheckpointer) => warn(`the WAL checkpointer could not checkpoint (${m.failed}); retrying`));
-    this.worker.on('error', (err) => warn(`the WAL checkpointer failed: ${String(err)}`));
+    // Once closed it has nothing left to do: a thread slow to start that then finds its data folder removed is no
+    // one's to hear (log-writer.ts says the same of the writer thread).
+    this.worker.on('message', (m: FromCheckpointer) => {
+      if (!this.stopped) warn(`the WAL checkpointer could not checkpoint (${m.failed}); retrying`);
+    });
+    this.worker.on('error', (err) => {
+      if (!this.stopped) warn(`the WAL checkpointer failed: ${String(err)}`);
+    });
     this.worker.once('exit', () => {
       this.stopped = true;
     });

@@ -1,13 +1,16 @@
-// The decision log's writer thread once the log has let it go (log-writer.ts, close and stop): the log wrote or took
-// back everything first, so a failure after that is no one's to hear. A thread slow to start (tsx's bootstrap on a
-// busy machine) may open its database only after the data folder was removed; it used to warn that it failed. A
-// thread never let go still reports that it cannot open its database. Real worker threads, a real missing folder.
+// The decision log's threads once the log has let them go (log-writer.ts, close and stop; wal-checkpointer.ts, close):
+// the log wrote or took back everything first, so a failure after that is no one's to hear. A thread slow to start
+// (tsx's bootstrap on a busy machine) may open its database only after the data folder was removed; each used to warn
+// that it failed. A thread never let go still reports that it cannot open its database. Real worker threads, a real
+// missing folder.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WriterThread } from '../src/server/state/decisions/log-writer.ts';
+import { SLOTS } from '../src/server/state/decisions/log-writer-protocol.ts';
 import type { DecisionRow } from '../src/server/state/decisions/model.ts';
+import { WalCheckpointer } from '../src/server/state/decisions/wal-checkpointer.ts';
 
 const STATEMENTS = {
   insert: 'INSERT INTO decisions (id) VALUES (?)',
@@ -49,5 +52,25 @@ describe('the decision log writer thread once let go', () => {
   it('is silent once stopped or closed, though it then finds its folder gone', async () => {
     expect(await failuresOf(missingPath(), (writer) => writer.stop())).toEqual([]);
     expect(await failuresOf(missingPath(), (writer) => writer.close())).toEqual([]);
+  });
+});
+
+describe('the WAL checkpointer thread once closed', () => {
+  const writerState = () => new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT);
+
+  it('reports that it cannot open its database while the log still holds it', async () => {
+    const warnings: string[] = [];
+    new WalCheckpointer(missingPath(), writerState(), (message) => warnings.push(message));
+    await expect.poll(() => warnings, { timeout: 10_000 }).toHaveLength(1);
+    expect(warnings[0]).toMatch(/the WAL checkpointer failed: .*directory does not exist/);
+  });
+
+  it('is silent once closed, though it then finds its folder gone', async () => {
+    const warnings: string[] = [];
+    const checkpointer = new WalCheckpointer(missingPath(), writerState(), (message) => warnings.push(message));
+    checkpointer.close();
+    // As long again as the thread above took to report, and more: its error has come by then.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(warnings).toEqual([]);
   });
 });
