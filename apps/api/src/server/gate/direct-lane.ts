@@ -1,13 +1,13 @@
-// The gate's direct lane (docs/architecture.md, "The gate's direct lane"; docs/performance.md): a gate call in the shape
-// only the call itself can refuse is read, decided and answered on node:http's own request and response, without
-// the framework's web Request and Response and its middleware chain, which cost the event loop more than the
-// gate's own work. The shape: POST /v1/agents/{agent}/calls with no query and no percent escape, a JSON body of a
-// stated length within the limit, an agent's own key (never an identity provider's token), no Origin of a listed
-// CORS origin (cross-origin.ts answers those). Everything else, and every call the lane does not answer
-// with its 200, goes to the app (app.ts) as it came, its body handed on as @hono/node-server reads it (`rawBody`):
-// each refusal is the app's own answer. A decision that threw goes with its error, which the gate route throws again
-// instead of deciding twice (routes/gate.ts, `laneFailure`). The 200 carries the headers the app's middlewares give
-// it (answer-headers.ts), and `Vary: Origin` where CORS origins are listed, as cross-origin.ts adds it.
+// The gate's direct lane (docs/architecture.md, "The gate's direct lane"; docs/performance.md): a gate call in the
+// shape only the call itself can refuse is read, decided and answered on node:http's own request and response, without
+// the framework's web Request and Response and its middleware chain, which cost the event loop more than the gate's own
+// work. The shape: POST /v1/agents/{agent}/calls with no query and no percent escape, a JSON body of a stated length
+// within the limit, an agent's own key (never an identity provider's token), no Origin of a listed CORS origin
+// (cross-origin.ts answers those). Everything else, and every call the lane does not answer with its 200, goes to the
+// app (app.ts) as it came, its body handed on as @hono/node-server reads it (`rawBody`): each refusal is the app's own
+// answer. A decision that threw goes with its error, which the gate route throws again instead of deciding twice
+// (routes/gate.ts, `laneFailure`). The 200 carries the headers the app's middlewares give it (answer-headers.ts), and
+// `Vary: Origin` where CORS origins are listed, as cross-origin.ts adds it.
 import { createServer, type IncomingMessage, type RequestListener, type ServerOptions, type ServerResponse } from 'node:http';
 import { type HeaderRecord, preparedJsonHeaders } from '../answer-headers.ts';
 import { NO_STORE } from '../api-headers.ts';

@@ -3,7 +3,6 @@
 // here, a no-op until a tracer provider is registered (`tollgate serve` with an OTLP endpoint,
 // cli/otlp-tracing.ts, or a test's in-memory exporter), so nothing is exported unless asked. Attributes name the
 // call (its id, agent, tool, outcome, code), never its arguments.
-
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   type Attributes,
