@@ -18,7 +18,7 @@ import { decisionEntryValues, placeOf } from '../../apps/api/src/server/record/d
 import { spawnServer, startServer } from '../../apps/api/test/server-harness.ts';
 import { cerbosBinary, cerbosCheckBody, cerbosResources, startCerbos } from './cerbos-peer.ts';
 import { buildCliBundle } from './cli-bundle.ts';
-import { eventLoopCpuMicros, processCpuMicros } from './cpu-time.ts';
+import { eventLoopCpuMicros, eventLoopWaitMicros, processCpuMicros } from './cpu-time.ts';
 import { type LoadGenerator, startLoadGenerator } from './load-generator.ts';
 import { type Figure, figureOf, MIN_RUNS, measureStream, median, ratios } from './measure.ts';
 import { type Call, REFUND_TOOLS } from './streams.ts';
@@ -49,20 +49,26 @@ interface Run {
   mean: number;
   requests: number;
   failed: number;
-  /** CPU µs a request: the serving process (for this process's servers, every thread of it), its event loop alone, the load generator. */
-  cpu: { server?: number; eventLoop?: number; generator?: number };
+  /**
+   * CPU µs a request: the serving process (for this process's servers, every thread of it), its event loop alone, the
+   * load generator; and the µs its event loop waited for a core, runnable.
+   */
+  cpu: { server?: number; eventLoop?: number; generator?: number; eventLoopWait?: number };
 }
 
-/** The CPU times a run is measured between: the serving process, this process's event loop, the load generator. */
-function cpuNow(target: Target, generator: LoadGenerator): { server?: number; eventLoop?: number; generator?: number } {
+/** The CPU times a run is measured between: the serving process, its event loop, the load generator; the loop's wait. */
+function cpuNow(target: Target, generator: LoadGenerator): Run['cpu'] {
   const cpu = process.cpuUsage();
   const server = target.pid === undefined ? cpu.user + cpu.system : processCpuMicros(target.pid);
-  const eventLoop = target.pid === undefined ? eventLoopCpuMicros() : target.node ? eventLoopCpuMicros(target.pid) : undefined;
+  const loopPid = target.pid === undefined ? process.pid : target.node ? target.pid : undefined;
+  const eventLoop = loopPid === undefined ? undefined : eventLoopCpuMicros(loopPid);
+  const eventLoopWait = loopPid === undefined ? undefined : eventLoopWaitMicros(loopPid);
   const generatorCpu = generator.pid === undefined ? undefined : processCpuMicros(generator.pid);
   return {
     ...(server !== undefined ? { server } : {}),
     ...(eventLoop !== undefined ? { eventLoop } : {}),
     ...(generatorCpu !== undefined ? { generator: generatorCpu } : {}),
+    ...(eventLoopWait !== undefined ? { eventLoopWait } : {}),
   };
 }
 
@@ -74,7 +80,7 @@ function perRequest(before: Run['cpu'], after: Run['cpu'], requests: number): Ru
     return a === undefined || b === undefined || requests === 0 ? undefined : (b - a) / requests;
   };
   const out: Run['cpu'] = {};
-  for (const key of ['server', 'eventLoop', 'generator'] as const) {
+  for (const key of ['server', 'eventLoop', 'generator', 'eventLoopWait'] as const) {
     const value = per(key);
     if (value !== undefined) out[key] = value;
   }
@@ -311,7 +317,7 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
     );
     notes.push(
       figures.some((f) => f.figure.includes('CPU a request'))
-        ? `api: CPU a request at c=${CPU_AT} from /proc (utime + stime): each serving process (every thread; for tollgate serve its event loop, the decision log's writer and its checkpointer), its event loop alone, the load generator's`
+        ? `api: CPU a request at c=${CPU_AT} from /proc (utime + stime): each serving process (every thread; for tollgate serve its event loop, the decision log's writer and its checkpointer), its event loop alone, the load generator's; and how long the event loop was runnable but waiting for a core (schedstat)`
         : 'api: CPU a request not measurable here (no /proc)',
     );
     return { figures, notes };
@@ -339,6 +345,7 @@ function cpuFigures(at: string, target: Target, runs: Run[]): Figure[] {
     ['server', `CPU a request, ${serving}`],
     ['eventLoop', 'CPU a request, the event loop alone'],
     ['generator', 'CPU a request, the load generator'],
+    ['eventLoopWait', 'a request, the event loop runnable but waiting for a core'],
   ];
   for (const [key, label] of rows) {
     const values = runs.map((r) => r.cpu[key]).filter((v): v is number => v !== undefined);

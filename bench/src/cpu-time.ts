@@ -31,3 +31,19 @@ export function processCpuMicros(pid: number): number | undefined {
 export function eventLoopCpuMicros(pid = process.pid): number | undefined {
   return statMicros(`/proc/${pid}/task/${pid}/stat`);
 }
+
+/**
+ * How long a Node process's main thread (its event loop) was runnable but waiting for a core, in µs: the second field
+ * of its schedstat (nanoseconds). A single-threaded server that waits long has its core taken by another thread or
+ * process (docs/performance.md, "Who takes the gate's core at c=16"); undefined where /proc cannot say.
+ */
+export function eventLoopWaitMicros(pid = process.pid): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const waited = Number(text.split(' ')[1]);
+  return Number.isFinite(waited) ? waited / 1000 : undefined;
+}
