@@ -229,6 +229,9 @@ export class DecisionLog {
   /** Flushes, writing here whatever the writer thread cannot; then stops the thread. */
   close(): void {
     if (!this.db.open) return;
+    // No checkpointer starts now: the last flush below may cross its threshold, and one started then would outlive
+    // the log (it opens its database as its thread starts, maybe after the folder is gone).
+    this.writerPath = undefined;
     this.checkpointer?.close();
     this.checkpointer = undefined;
     const writer = this.writer;
