@@ -15,7 +15,7 @@ import { openContext, type SqliteAppContext } from '../src/server/sqlite-context
 import { openDatabase } from '../src/server/state/db.ts';
 import type { DecisionRow } from '../src/server/state/decisions/model.ts';
 import { countDecisions, findDecision, insertDecision, SESSION_HISTORY_SQL, sessionHistory } from '../src/server/state/decisions/sqlite.ts';
-import { DecisionLog, decisionLogOf } from '../src/server/state/decisions/sqlite-log.ts';
+import { closeDecisionLog, DecisionLog, decisionLogOf } from '../src/server/state/decisions/sqlite-log.ts';
 import { hashKey } from '../src/server/state/members/credentials.ts';
 import { type LooseJson, REPO_ROOT, spawnServer, startSqliteServer, type TestServer } from './server-harness.ts';
 
@@ -447,6 +447,8 @@ describe('the decision log off the event loop', () => {
       expect(countDecisions(db)).toBe(8 * 256);
     } finally {
       holder.kill();
+      // The log first: past 2,000 rows it started a WAL checkpointer, whose thread must not outlive the folder.
+      closeDecisionLog(db);
       db.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
