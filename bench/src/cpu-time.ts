@@ -7,14 +7,19 @@ import { readFileSync } from 'node:fs';
 /** Microseconds of one clock tick of /proc's utime and stime (USER_HZ = 100). */
 const TICK_MICROS = 10_000;
 
-/** The CPU time, in µs, `stat` reports: utime + stime, the 14th and 15th fields (after the command's parentheses). */
-function statMicros(path: string): number | undefined {
-  let text: string;
+/** A /proc file's text; undefined where there is none (not Linux, or the process gone). */
+function procText(path: string): string | undefined {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch {
     return undefined;
   }
+}
+
+/** The CPU time, in µs, `stat` reports: utime + stime, the 14th and 15th fields (after the command's parentheses). */
+function statMicros(path: string): number | undefined {
+  const text = procText(path);
+  if (text === undefined) return undefined;
   // The command name may hold spaces and parentheses; the fields after its last ')' are plain.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const utime = Number(fields[11]);
@@ -38,12 +43,6 @@ export function eventLoopCpuMicros(pid = process.pid): number | undefined {
  * process (docs/performance.md, "Who takes the gate's core at c=16"); undefined where /proc cannot say.
  */
 export function eventLoopWaitMicros(pid = process.pid): number | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const waited = Number(text.split(' ')[1]);
+  const waited = Number(procText(`/proc/${pid}/task/${pid}/schedstat`)?.split(' ')[1]);
   return Number.isFinite(waited) ? waited / 1000 : undefined;
 }
