@@ -98,6 +98,9 @@ try {
   db = new Database(data.path);
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
+  // A statement of CHUNK rows inside the transaction keeps a statement journal (the pages it changed, to undo it
+  // alone), which outgrows SQLite's in-memory spill bound and became a temporary file a statement: kept in memory.
+  db.pragma('temp_store = MEMORY');
   const insert = inserter(data.insert, data.rowWidth);
   const insertEntry = inserter(data.insertEntry, data.entryWidth);
   // A batch's rows and their record entries commit together (record/writer.ts): no entry without its row. The
