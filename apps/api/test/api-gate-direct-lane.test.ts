@@ -6,13 +6,14 @@
 // a decision that throws there is answered by the app, as the app answers it.
 
 import { createServer, type RequestListener, request } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/app.ts';
 import { directGate } from '../src/server/gate/direct-lane.ts';
-import { agentKey, countRows, type LooseJson, startServer, type TestServer } from './server-harness.ts';
+import { turnsSharedByAnswers } from '../src/server/gate/turn-end-answers.ts';
+import { agentKey, countRows, decisionRow, type LooseJson, startServer, type TestServer } from './server-harness.ts';
 
 let lane: TestServer;
 let plain: TestServer;
@@ -305,6 +306,54 @@ describe("the gate's direct lane", () => {
     }
   });
 
+  it('answers calls that come together each with its own decision, and a client gone before its answer costs no other', async () => {
+    // The lane writes a turn's answers together at its end (gate/turn-end-answers.ts): each must still reach the
+    // connection its call came on, and a connection closed meanwhile must not keep the rest from theirs.
+    const url = new URL(lane.url);
+    const key = lane.key('agent');
+    const callOf = (cents: number) => ({ tool: 'issue_refund', arguments: { amount: `${Math.floor(cents / 100)}.${cents % 100}` } });
+    const requestOf = (call: object) => {
+      const body = JSON.stringify(call);
+      return (
+        `POST /v1/agents/support-bot/calls HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+        `Authorization: Bearer ${key}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+      );
+    };
+    let together = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: 9_999 }), { minLength: 2, maxLength: 24 }),
+        fc.nat(),
+        async (cents, leaving) => {
+          const sockets = await Promise.all(cents.map(() => openSocket(Number(url.port), url.hostname)));
+          const answers = sockets.map(answersOn);
+          // One call each first, so that every connection is taken and read by the server before the burst.
+          for (const socket of sockets) socket.write(requestOf(callOf(1)));
+          await Promise.all(answers.map((next) => next()));
+          const gone = leaving % sockets.length;
+          const calls = cents.map(callOf);
+          const before = turnsSharedByAnswers();
+          // Written in one turn of this event loop, so they reach the server together.
+          for (const [i, socket] of sockets.entries()) socket.write(requestOf(calls[i] as object));
+          (sockets[gone] as Socket).destroy();
+          const second = await Promise.all(answers.map((next, i) => (i === gone ? undefined : next())));
+          for (const socket of sockets) socket.destroy();
+          together += turnsSharedByAnswers() - before;
+          for (const [i, answer] of second.entries()) {
+            if (answer === undefined) continue;
+            expect(answer.status).toBe(200);
+            const row = await decisionRow(lane, answer.body.call_id);
+            expect(JSON.parse(row.arguments ?? 'null')).toEqual((calls[i] as { arguments: unknown }).arguments);
+            expect(row.decision).toBe(answer.body.decision);
+          }
+        },
+      ),
+      { numRuns: 12 },
+    );
+    // The case this is for came up: answers written in one turn, together.
+    expect(together).toBeGreaterThan(0);
+  });
+
   it('decides nothing of a body cut short, and goes on answering', async () => {
     const decisions = await countRows(lane, 'decisions');
     const url = new URL(lane.url);
@@ -354,3 +403,44 @@ describe("the gate's direct lane", () => {
     }
   });
 });
+
+/** A connection to the server, once open. */
+function openSocket(port: number, host: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, host, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** The answers on `socket` one after another (each its status and JSON body, read by its Content-Length). */
+function answersOn(socket: Socket): () => Promise<{ status: number; body: LooseJson }> {
+  let received = Buffer.alloc(0);
+  const waiting: ((answer: { status: number; body: LooseJson }) => void)[] = [];
+  const ready: { status: number; body: LooseJson }[] = [];
+  socket.on('data', (chunk: Buffer) => {
+    received = Buffer.concat([received, chunk]);
+    for (;;) {
+      const end = received.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const head = received.subarray(0, end).toString('latin1');
+      const length = Number(/\r\ncontent-length: *([0-9]+)/i.exec(head)?.[1]);
+      if (received.length < end + 4 + length) return;
+      const answer = {
+        status: Number(head.split(' ')[1]),
+        body: JSON.parse(received.subarray(end + 4, end + 4 + length).toString('utf8')),
+      };
+      received = received.subarray(end + 4 + length);
+      const taker = waiting.shift();
+      if (taker) taker(answer);
+      else ready.push(answer);
+    }
+  });
+  return () => {
+    const answer = ready.shift();
+    if (answer) return Promise.resolve(answer);
+    return new Promise((resolve, reject) => {
+      waiting.push(resolve);
+      socket.once('close', () => reject(new Error('closed before its answer')));
+    });
+  };
+}

@@ -7,7 +7,8 @@
 // app (app.ts) as it came, its body handed on as @hono/node-server reads it (`rawBody`): each refusal is the app's own
 // answer. A decision that threw goes with its error, which the gate route throws again instead of deciding twice
 // (routes/gate.ts, `laneFailure`). The 200 carries the headers the app's middlewares give it (answer-headers.ts), and
-// `Vary: Origin` where CORS origins are listed, as cross-origin.ts adds it.
+// `Vary: Origin` where CORS origins are listed, as cross-origin.ts adds it; it is written with the turn's other
+// answers, at the turn's end (turn-end-answers.ts).
 import { createServer, type IncomingMessage, type RequestListener, type ServerOptions, type ServerResponse } from 'node:http';
 import { type HeaderRecord, preparedJsonHeaders } from '../answer-headers.ts';
 import { NO_STORE } from '../api-headers.ts';
@@ -24,6 +25,7 @@ import { withIncomingHeaders } from '../observability/tracing.ts';
 import { incomingOverTls, securityHeaderRecords } from '../security-headers.ts';
 import { asArrived } from '../state/request-arrival.ts';
 import { decideAgentCall } from './decide-agent-call.ts';
+import { answerAtTurnEnd } from './turn-end-answers.ts';
 
 /** The gate route's path with nothing the route would have to decode or refuse: no query, no escape. */
 const CALL_PATH = /^\/v1\/agents\/([^/?#%]+)\/calls$/;
@@ -168,8 +170,7 @@ async function answerCall(
       req[LANE_FAILURE] = { error };
       return app(req, res);
     }
-    res.writeHead(200, [...headers, 'content-length', String(Buffer.byteLength(answer))]);
-    res.end(answer);
+    answerAtTurnEnd(res, headers, answer);
   } catch {
     // Anything else the lane did not expect: before the decision the app serves the call as it serves any other, so
     // the failure costs the lane, never the answer; after it (its answer unwritable) the call is never decided again.
