@@ -1,0 +1,84 @@
+// The direct lane's answers written at the turn's end (gate/turn-end-answers.ts), on a real node:http server whose
+// handler answers every request at once through it: a burst of requests on many keep-alive connections, written in
+// one turn of the client, is answered each on its own connection, and never more than MOST_WAITING answers wait.
+
+import { createServer, type ServerResponse } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerAtTurnEnd, MOST_WAITING } from '../src/server/gate/turn-end-answers.ts';
+
+const HEADERS = ['content-type', 'text/plain'];
+/** Answers queued and not yet written, as the handler saw them; and the most it ever saw at once. */
+const queued: ServerResponse[] = [];
+let mostWaiting = 0;
+
+const server = createServer((req, res) => {
+  queued.push(res);
+  answerAtTurnEnd(res, HEADERS, req.url ?? '');
+  for (let i = queued.length - 1; i >= 0; i--) if ((queued[i] as ServerResponse).headersSent) queued.splice(i, 1);
+  mostWaiting = Math.max(mostWaiting, queued.length);
+});
+let port = 0;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+/** A connection to the server and a reader of its answers' bodies, in order (each read by its Content-Length). */
+async function connection(): Promise<{ socket: Socket; next(): Promise<string> }> {
+  const socket = await new Promise<Socket>((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+  });
+  let received = Buffer.alloc(0);
+  const ready: string[] = [];
+  const waiting: ((body: string) => void)[] = [];
+  socket.on('data', (chunk: Buffer) => {
+    received = Buffer.concat([received, chunk]);
+    for (;;) {
+      const end = received.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const length = Number(/\r\ncontent-length: *([0-9]+)/i.exec(received.subarray(0, end).toString('latin1'))?.[1]);
+      if (received.length < end + 4 + length) return;
+      const body = received.subarray(end + 4, end + 4 + length).toString('utf8');
+      received = received.subarray(end + 4 + length);
+      const taker = waiting.shift();
+      if (taker) taker(body);
+      else ready.push(body);
+    }
+  });
+  const next = () => {
+    const body = ready.shift();
+    return body !== undefined ? Promise.resolve(body) : new Promise<string>((resolve) => waiting.push(resolve));
+  };
+  return { socket, next };
+}
+
+const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
+
+describe("answers at the turn's end", () => {
+  it('answers a burst each on its own connection, never holding more than MOST_WAITING', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: 48 }), fc.string({ maxLength: 6 }), async (count, tag) => {
+        const connections = await Promise.all(Array.from({ length: count }, connection));
+        // One request each first, so the server holds every connection before the burst.
+        for (const [i, c] of connections.entries()) c.socket.write(get(`/warm/${i}`));
+        for (const [i, c] of connections.entries()) expect(await c.next()).toBe(`/warm/${i}`);
+        const path = (i: number) => `/${encodeURIComponent(tag)}/${i}`;
+        for (const [i, c] of connections.entries()) c.socket.write(get(path(i)));
+        const answers = await Promise.all(connections.map((c) => c.next()));
+        for (const c of connections) c.socket.destroy();
+        expect(answers).toEqual(connections.map((_, i) => path(i)));
+      }),
+      { numRuns: 12 },
+    );
+    expect(mostWaiting).toBeLessThan(MOST_WAITING);
+    // The case this is for came up: many answers of one turn waiting together.
+    expect(mostWaiting).toBeGreaterThanOrEqual(MOST_WAITING / 2);
+  });
+});
