@@ -12,7 +12,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/server/app.ts';
 import { directGate } from '../src/server/gate/direct-lane.ts';
-import { turnsSharedByAnswers } from '../src/server/gate/turn-end-answers.ts';
+import { answersWrittenTogether } from '../src/server/gate/turn-end-answers.ts';
+import { answersOn, openSocket } from './raw-http-answers.ts';
 import { agentKey, countRows, decisionRow, type LooseJson, startServer, type TestServer } from './server-harness.ts';
 
 let lane: TestServer;
@@ -327,19 +328,25 @@ describe("the gate's direct lane", () => {
         fc.nat(),
         async (cents, leaving) => {
           const sockets = await Promise.all(cents.map(() => openSocket(Number(url.port), url.hostname)));
-          const answers = sockets.map(answersOn);
+          const answers = sockets.map((socket) => {
+            const next = answersOn(socket);
+            return async () => {
+              const { status, body } = await next();
+              return { status, body: JSON.parse(body) as LooseJson };
+            };
+          });
           // One call each first, so that every connection is taken and read by the server before the burst.
           for (const socket of sockets) socket.write(requestOf(callOf(1)));
           await Promise.all(answers.map((next) => next()));
           const gone = leaving % sockets.length;
           const calls = cents.map(callOf);
-          const before = turnsSharedByAnswers();
+          const before = answersWrittenTogether();
           // Written in one turn of this event loop, so they reach the server together.
           for (const [i, socket] of sockets.entries()) socket.write(requestOf(calls[i] as object));
           (sockets[gone] as Socket).destroy();
           const second = await Promise.all(answers.map((next, i) => (i === gone ? undefined : next())));
           for (const socket of sockets) socket.destroy();
-          together += turnsSharedByAnswers() - before;
+          together += answersWrittenTogether() - before;
           for (const [i, answer] of second.entries()) {
             if (answer === undefined) continue;
             expect(answer.status).toBe(200);
@@ -404,44 +411,3 @@ describe("the gate's direct lane", () => {
     }
   });
 });
-
-/** A connection to the server, once open. */
-function openSocket(port: number, host: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, host, () => resolve(socket));
-    socket.once('error', reject);
-  });
-}
-
-/** The answers on `socket` one after another (each its status and JSON body, read by its Content-Length). */
-function answersOn(socket: Socket): () => Promise<{ status: number; body: LooseJson }> {
-  let received = Buffer.alloc(0);
-  const waiting: ((answer: { status: number; body: LooseJson }) => void)[] = [];
-  const ready: { status: number; body: LooseJson }[] = [];
-  socket.on('data', (chunk: Buffer) => {
-    received = Buffer.concat([received, chunk]);
-    for (;;) {
-      const end = received.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = received.subarray(0, end).toString('latin1');
-      const length = Number(/\r\ncontent-length: *([0-9]+)/i.exec(head)?.[1]);
-      if (received.length < end + 4 + length) return;
-      const answer = {
-        status: Number(head.split(' ')[1]),
-        body: JSON.parse(received.subarray(end + 4, end + 4 + length).toString('utf8')),
-      };
-      received = received.subarray(end + 4 + length);
-      const taker = waiting.shift();
-      if (taker) taker(answer);
-      else ready.push(answer);
-    }
-  });
-  return () => {
-    const answer = ready.shift();
-    if (answer) return Promise.resolve(answer);
-    return new Promise((resolve, reject) => {
-      waiting.push(resolve);
-      socket.once('close', () => reject(new Error('closed before its answer')));
-    });
-  };
-}

@@ -3,10 +3,11 @@
 // one turn of the client, is answered each on its own connection, and never more than MOST_WAITING answers wait.
 
 import { createServer, type ServerResponse } from 'node:http';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerAtTurnEnd, MOST_WAITING } from '../src/server/gate/turn-end-answers.ts';
+import { answersOn, openSocket } from './raw-http-answers.ts';
 
 const HEADERS = ['content-type', 'text/plain'];
 /** Answers queued and not yet written, as the handler saw them; and the most it ever saw at once. */
@@ -29,34 +30,11 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-/** A connection to the server and a reader of its answers' bodies, in order (each read by its Content-Length). */
+/** A connection to the server and a reader of its answers' bodies, in order. */
 async function connection(): Promise<{ socket: Socket; next(): Promise<string> }> {
-  const socket = await new Promise<Socket>((resolve, reject) => {
-    const s = connect(port, '127.0.0.1', () => resolve(s));
-    s.once('error', reject);
-  });
-  let received = Buffer.alloc(0);
-  const ready: string[] = [];
-  const waiting: ((body: string) => void)[] = [];
-  socket.on('data', (chunk: Buffer) => {
-    received = Buffer.concat([received, chunk]);
-    for (;;) {
-      const end = received.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const length = Number(/\r\ncontent-length: *([0-9]+)/i.exec(received.subarray(0, end).toString('latin1'))?.[1]);
-      if (received.length < end + 4 + length) return;
-      const body = received.subarray(end + 4, end + 4 + length).toString('utf8');
-      received = received.subarray(end + 4 + length);
-      const taker = waiting.shift();
-      if (taker) taker(body);
-      else ready.push(body);
-    }
-  });
-  const next = () => {
-    const body = ready.shift();
-    return body !== undefined ? Promise.resolve(body) : new Promise<string>((resolve) => waiting.push(resolve));
-  };
-  return { socket, next };
+  const socket = await openSocket(port, '127.0.0.1');
+  const answer = answersOn(socket);
+  return { socket, next: async () => (await answer()).body };
 }
 
 const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;

@@ -13,12 +13,12 @@ export const MOST_WAITING = 16;
 let waiting: unknown[] = [];
 /** The list written last, kept to be the next one: no array made a turn. */
 let spare: unknown[] = [];
-/** Turns whose end wrote more than one answer, since the process started. */
-let sharedTurns = 0;
+/** Writes of more than one answer together, since the process started. */
+let sharedWrites = 0;
 
-/** How many turns of the event loop have ended writing more than one answer of the lane's: its tests' witness. */
-export function turnsSharedByAnswers(): number {
-  return sharedTurns;
+/** How many times more than one of the lane's answers have been written together: its tests' witness. */
+export function answersWrittenTogether(): number {
+  return sharedWrites;
 }
 
 /**
@@ -36,11 +36,11 @@ export function answerAtTurnEnd(res: ServerResponse, headers: readonly string[],
 }
 
 function writeWaiting(): void {
-  // An answer added while these are written (none is, today) waits for the next turn's write.
+  // An answer added while these are written (none is: an answer's write decides nothing) waits for the next write.
   const batch = waiting;
   waiting = spare;
   spare = batch;
-  if (batch.length > 3) sharedTurns++;
+  if (batch.length > 3) sharedWrites++;
   for (let i = 0; i < batch.length; i += 3) {
     writeAnswer(batch[i] as ServerResponse, batch[i + 1] as readonly string[], batch[i + 2] as string);
   }
