@@ -313,14 +313,7 @@ describe("the gate's direct lane", () => {
     // from theirs.
     const url = new URL(lane.url);
     const key = lane.key('agent');
-    const callOf = (cents: number) => ({ tool: 'issue_refund', arguments: { amount: `${Math.floor(cents / 100)}.${cents % 100}` } });
-    const requestOf = (call: object) => {
-      const body = JSON.stringify(call);
-      return (
-        `POST /v1/agents/support-bot/calls HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
-        `Authorization: Bearer ${key}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
-      );
-    };
+    const requestOf = (call: object) => callRequest(url.host, key, call);
     let together = 0;
     await fc.assert(
       fc.asyncProperty(
@@ -336,10 +329,10 @@ describe("the gate's direct lane", () => {
             };
           });
           // One call each first, so that every connection is taken and read by the server before the burst.
-          for (const socket of sockets) socket.write(requestOf(callOf(1)));
+          for (const socket of sockets) socket.write(requestOf(refundOf(1)));
           await Promise.all(answers.map((next) => next()));
           const gone = leaving % sockets.length;
-          const calls = cents.map(callOf);
+          const calls = cents.map(refundOf);
           const before = answersWrittenTogether();
           // Written in one turn of this event loop, so they reach the server together.
           for (const [i, socket] of sockets.entries()) socket.write(requestOf(calls[i] as object));
@@ -351,7 +344,7 @@ describe("the gate's direct lane", () => {
             if (answer === undefined) continue;
             expect(answer.status).toBe(200);
             const row = await decisionRow(lane, answer.body.call_id);
-            expect(JSON.parse(row.arguments ?? 'null')).toEqual((calls[i] as { arguments: unknown }).arguments);
+            expect(JSON.parse(row.arguments ?? 'null')).toEqual(calls[i]?.arguments);
             expect(row.decision).toBe(answer.body.decision);
           }
         },
@@ -360,6 +353,27 @@ describe("the gate's direct lane", () => {
     );
     // The case this is for came up: answers written in one turn, together.
     expect(together).toBeGreaterThan(0);
+  });
+
+  it('answers calls pipelined on one connection in the order they came, each with its own decision', async () => {
+    const url = new URL(lane.url);
+    const key = lane.key('agent');
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: 9_999 }), { minLength: 2, maxLength: 12 }), async (cents) => {
+        const socket = await openSocket(Number(url.port), url.hostname);
+        const next = answersOn(socket);
+        const calls = cents.map(refundOf);
+        socket.write(calls.map((call) => callRequest(url.host, key, call)).join(''));
+        for (const call of calls) {
+          const answer = await next();
+          expect(answer.status).toBe(200);
+          const row = await decisionRow(lane, JSON.parse(answer.body).call_id);
+          expect(JSON.parse(row.arguments ?? 'null')).toEqual(call.arguments);
+        }
+        socket.destroy();
+      }),
+      { numRuns: 10 },
+    );
   });
 
   it('decides nothing of a body cut short, and goes on answering', async () => {
@@ -411,3 +425,17 @@ describe("the gate's direct lane", () => {
     }
   });
 });
+
+/** A refund of `cents` as a call's body. */
+function refundOf(cents: number): { tool: string; arguments: { amount: string } } {
+  return { tool: 'issue_refund', arguments: { amount: `${Math.floor(cents / 100)}.${cents % 100}` } };
+}
+
+/** The raw HTTP/1.1 request of `call` to support-bot's calls at `host`, with `key`. */
+function callRequest(host: string, key: string, call: object): string {
+  const body = JSON.stringify(call);
+  return (
+    `POST /v1/agents/support-bot/calls HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n` +
+    `Authorization: Bearer ${key}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
+}

@@ -59,4 +59,18 @@ describe("answers at the turn's end", () => {
     // The case this is for came up: many answers of one turn waiting together.
     expect(mostWaiting).toBeGreaterThanOrEqual(MOST_WAITING / 2);
   });
+
+  it('answers requests pipelined on one connection in the order they came', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2, max: 24 }), async (count) => {
+        const c = await connection();
+        c.socket.write(Array.from({ length: count }, (_, i) => get(`/pipelined/${i}`)).join(''));
+        const answers: string[] = [];
+        for (let i = 0; i < count; i++) answers.push(await c.next());
+        c.socket.destroy();
+        expect(answers).toEqual(Array.from({ length: count }, (_, i) => `/pipelined/${i}`));
+      }),
+      { numRuns: 10 },
+    );
+  });
 });
