@@ -68,6 +68,12 @@ function demoKey(keys: DemoKeys, who: Parameters<TestServer['key']>[0]): string 
   return m.key;
 }
 
+/**
+ * How long a test's request waits for its whole answer: under vitest's 30 s a test, so a request the server never
+ * answers fails naming itself instead of leaving only the test's own timeout.
+ */
+const ANSWER_WAIT_MS = 25_000;
+
 async function httpCall(url: string, method: string, path: string, o: Parameters<TestServer['call']>[2] = {}) {
   const headers: Record<string, string> = { ...(o.headers ?? {}) };
   if (o.key) headers.authorization = `Bearer ${o.key}`;
@@ -76,8 +82,17 @@ async function httpCall(url: string, method: string, path: string, o: Parameters
     body = JSON.stringify(o.body);
     headers['content-type'] = 'application/json';
   }
-  const res = await fetch(url + path, { method, headers, body });
-  const text = await res.text();
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url + path, { method, headers, body, signal: AbortSignal.timeout(ANSWER_WAIT_MS) });
+    text = await res.text();
+  } catch (err) {
+    if (err instanceof Error && err.name === 'TimeoutError') {
+      throw new Error(`no answer to ${method} ${path.slice(0, 200)} within ${ANSWER_WAIT_MS / 1000} s`);
+    }
+    throw err;
+  }
   let json: LooseJson;
   try {
     json = JSON.parse(text);
