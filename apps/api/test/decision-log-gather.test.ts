@@ -1,7 +1,7 @@
 // The decision log's writer thread gathers batches to write them together (log-writer-protocol.ts): a lone batch is
 // still written within moments with no reader asking, a reader's flush finds every decision written, batches sent
 // over many turns all arrive in order, and the gather stays within what a crash can lose. The WAL is checkpointed by
-// a thread of its own (wal-checkpointer.ts). A real SQLite file, the real threads, and a second connection reading
+// a thread of its own (wal-checkpointer.ts), by rows written. A real SQLite file, the real threads, and a second connection reading
 // what is committed.
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../src/server/state/db.ts';
 import { GATHER_BATCHES } from '../src/server/state/decisions/log-writer-protocol.ts';
 import { closeDecisionLog, decisionLogOf, flushDecisions, MAX_UNWRITTEN_BATCHES } from '../src/server/state/decisions/sqlite-log.ts';
-import { CHECKPOINTER_AFTER_ROWS } from '../src/server/state/decisions/wal-checkpointer.ts';
+import { CHECKPOINTER_AFTER_ROWS, FEW_ROWS_WAIT_MS, ROWS_A_CHECKPOINT } from '../src/server/state/decisions/wal-checkpointer.ts';
 import { decisionRow } from './state-contract-backends.ts';
 
 let dir: string;
@@ -49,6 +49,46 @@ function committed(): string[] {
 }
 
 const turn = () => new Promise((resolve) => setTimeout(resolve, 3));
+
+/** The rows in the database file alone, without its WAL: what checkpoints have copied into it (-1: not yet readable). */
+function rowsInFile(): number {
+  const copy = join(dir, 'copy.db');
+  copyFileSync(path, copy);
+  const read = new Database(copy);
+  try {
+    // Before the first checkpoint even the tables are only in the WAL.
+    const tables = read.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'decisions'").pluck().get();
+    return tables === 0 ? -1 : (read.prepare('SELECT count(*) FROM decisions').pluck().get() as number);
+  } catch {
+    // A copy taken while a checkpoint was writing the file: read again.
+    return -1;
+  } finally {
+    read.close();
+    rmSync(copy, { force: true });
+    rmSync(`${copy}-wal`, { force: true });
+    rmSync(`${copy}-shm`, { force: true });
+  }
+}
+
+/**
+ * Enough decisions for the log to start its checkpointer, in turns as the gate sends them (a few hundred pages of
+ * WAL), all written: their call ids.
+ */
+async function startCheckpointer(): Promise<string[]> {
+  const ids: string[] = [];
+  while (ids.length < CHECKPOINTER_AFTER_ROWS + 100) {
+    ids.push(...record(100));
+    await turn();
+  }
+  flushDecisions(db);
+  return ids;
+}
+
+/** Waits (up to 5 s) until the database file itself holds `rows` decisions. */
+async function copiedIntoFile(rows: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (rowsInFile() !== rows && Date.now() < deadline) await turn();
+}
 
 describe('the decision log writer gathers batches', () => {
   it('stays within what a crash can lose: it writes before the log would wait for it', () => {
@@ -89,38 +129,34 @@ describe('the decision log writer gathers batches', () => {
   });
 
   it("has the writes copied into the database file by the checkpointer, short of SQLite's own threshold", async () => {
-    const ids: string[] = [];
-    // Enough for the log to start its checkpointer, in turns as the gate sends them; a few hundred pages of WAL.
-    while (ids.length < CHECKPOINTER_AFTER_ROWS + 100) {
-      ids.push(...record(100));
-      await turn();
-    }
-    flushDecisions(db);
+    const ids = await startCheckpointer();
     // And a few more in a commit of their own, short of SQLite's threshold: no connection of the log checkpoints them.
     ids.push(...record(20));
     flushDecisions(db);
-    // The database file alone, without its WAL: what a checkpoint has copied into it.
-    const inFile = () => {
-      const copy = join(dir, 'copy.db');
-      copyFileSync(path, copy);
-      const read = new Database(copy);
-      try {
-        // Before the first checkpoint even the tables are only in the WAL.
-        const tables = read.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'decisions'").pluck().get();
-        return tables === 0 ? -1 : read.prepare('SELECT count(*) FROM decisions').pluck().get();
-      } catch {
-        // A copy taken while a checkpoint was writing the file: read again.
-        return -1;
-      } finally {
-        read.close();
-        rmSync(copy, { force: true });
-        rmSync(`${copy}-wal`, { force: true });
-        rmSync(`${copy}-shm`, { force: true });
-      }
-    };
-    const deadline = Date.now() + 5000;
-    while (inFile() !== ids.length && Date.now() < deadline) await turn();
-    expect(inFile()).toBe(ids.length);
+    await copiedIntoFile(ids.length);
+    expect(rowsInFile()).toBe(ids.length);
+  });
+
+  it('checkpoints a log written a few rows at a time at most about every FEW_ROWS_WAIT_MS, copying every row', async () => {
+    const ids = await startCheckpointer();
+    await copiedIntoFile(ids.length);
+    // Then a row every few milliseconds, as sequential calls come: each checkpoint writes the database file (the WAL
+    // takes every commit), so each change of its modification time is one. Fewer than ROWS_A_CHECKPOINT rows come in
+    // FEW_ROWS_WAIT_MS, so no more than one checkpoint a wait; looking every tick, it would be one every few ms.
+    expect((1000 / 5) * (FEW_ROWS_WAIT_MS / 1000)).toBeLessThan(ROWS_A_CHECKPOINT);
+    const modified = new Set<number>([statSync(path).mtimeMs]);
+    const started = performance.now();
+    while (performance.now() - started < 1200) {
+      ids.push(...record(1));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      modified.add(statSync(path).mtimeMs);
+    }
+    const elapsed = performance.now() - started;
+    expect(modified.size - 1).toBeGreaterThan(0);
+    expect(modified.size - 1).toBeLessThanOrEqual(Math.ceil(elapsed / FEW_ROWS_WAIT_MS) + 1);
+    flushDecisions(db);
+    await copiedIntoFile(ids.length);
+    expect(rowsInFile()).toBe(ids.length);
   });
 
   it('keeps starting the WAL over under steady writes, the checkpointer copying beside the writer', async () => {

@@ -178,6 +178,9 @@ function drain(): void {
       return;
     }
     batches.splice(0, group.length);
+    let rows = 0;
+    for (const batch of group) rows += batch.modes.length;
+    Atomics.add(state, SLOT.rows, rows);
     Atomics.store(state, SLOT.failing, 0);
     Atomics.store(state, SLOT.written, (group[group.length - 1] as Batch).seq);
     changed();

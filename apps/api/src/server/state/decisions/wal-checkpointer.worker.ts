@@ -29,13 +29,17 @@ try {
 let failing = false;
 
 const writer = new Int32Array(data.writer);
-let seen = -1;
+// From none: what the writer wrote before this thread started is copied at its first look.
+let seen = 0;
+let last = performance.now();
 
 const timer = setInterval(() => {
-  // Nothing written since the last checkpoint: nothing to copy.
-  const written = Atomics.load(writer, SLOT.written);
-  if (written === seen && !failing) return;
-  seen = written;
+  const rows = Atomics.load(writer, SLOT.rows);
+  const since = (rows - seen) | 0;
+  // Nothing written since the last checkpoint: nothing to copy. A few rows wait for more, or for their time.
+  if (!failing && (since === 0 || (since < data.rows && performance.now() - last < data.fewRowsWaitMs))) return;
+  seen = rows;
+  last = performance.now();
   try {
     // PASSIVE: copies what no reader still needs, never waiting on the writer or a reader.
     db.pragma('wal_checkpoint(PASSIVE)');
