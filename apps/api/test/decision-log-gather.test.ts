@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../src/server/state/db.ts';
 import { GATHER_BATCHES } from '../src/server/state/decisions/log-writer-protocol.ts';
 import { closeDecisionLog, decisionLogOf, flushDecisions, MAX_UNWRITTEN_BATCHES } from '../src/server/state/decisions/sqlite-log.ts';
-import { CHECKPOINTER_AFTER_ROWS, FEW_ROWS_WAIT_MS, ROWS_A_CHECKPOINT } from '../src/server/state/decisions/wal-checkpointer.ts';
+import { FEW_ROWS_WAIT_MS, ROWS_A_CHECKPOINT } from '../src/server/state/decisions/wal-checkpoint-due.ts';
+import { CHECKPOINTER_AFTER_ROWS } from '../src/server/state/decisions/wal-checkpointer.ts';
 import { decisionRow } from './state-contract-backends.ts';
 
 let dir: string;

@@ -1,27 +1,16 @@
 // The checkpointer of the decision log's database (docs/performance.md, "Off the event loop"): in WAL mode
 // the connection whose commit takes the WAL past 1,000 pages copies them into the database file there and then, and
 // on the writer thread that took about a third of its time and stopped it for 10 ms or more, long enough for the gate
-// to wait on it (sqlite-log.ts, MAX_UNWRITTEN_BATCHES). A thread of its own copies what is committed every
-// CHECKPOINT_EVERY_MS, so the writer's own checkpoint finds little left to copy. The writer keeps checkpointing
-// itself: SQLite starts the WAL over only at a writer's transaction after a checkpoint that copied everything, which
-// one running beside the writer never does (the WAL grew by 6 MB a second without it).
-// A checkpoint costs two fsyncs whatever it copies, and the writer a third as it starts the WAL over, while a log
-// written a few rows a commit rewrites the same last pages of each index: so a checkpoint waits for ROWS_A_CHECKPOINT
-// rows, or for FEW_ROWS_WAIT_MS when fewer come (docs/performance.md, "Checkpoints by rows written").
+// to wait on it (sqlite-log.ts, MAX_UNWRITTEN_BATCHES). A thread of its own copies what is committed, looking every
+// CHECKPOINT_EVERY_MS whether enough rows have come or a few have waited (wal-checkpoint-due.ts), so the writer's own
+// checkpoint finds little left to copy. The writer keeps checkpointing itself: SQLite starts the WAL over only at a
+// writer's transaction after a checkpoint that copied everything, which one running beside the writer never does (the
+// WAL grew by 6 MB a second without it).
 import type { Worker } from 'node:worker_threads';
 import { typescriptWorker } from '../../typescript-worker.ts';
 
 /** How often the thread looks whether a checkpoint is due. */
 export const CHECKPOINT_EVERY_MS = 10;
-
-/** Rows written since the last checkpoint that make the next due at once: at a rate below 25,000 a second, a wait of more than one tick. */
-export const ROWS_A_CHECKPOINT = 256;
-
-/**
- * How long fewer rows wait for their checkpoint: at a sequential session's pace, a WAL of a few hundred pages at
- * most, far short of the writer's own checkpoint at 1,000.
- */
-export const FEW_ROWS_WAIT_MS = 100;
 
 /** Decisions sent to the writer thread before the checkpointer starts: a log that writes a few never needs one. */
 export const CHECKPOINTER_AFTER_ROWS = 2000;
@@ -32,9 +21,6 @@ const CLOSE_WAIT_MS = 1000;
 export interface CheckpointerData {
   path: string;
   everyMs: number;
-  /** ROWS_A_CHECKPOINT and FEW_ROWS_WAIT_MS. */
-  rows: number;
-  fewRowsWaitMs: number;
   /** One Int32, 1 once the thread's connection is closed (or could not be opened). */
   closed: SharedArrayBuffer;
   /** The writer thread's shared state (log-writer-protocol.ts): a tick with nothing written since the last does nothing. */
@@ -57,14 +43,7 @@ export class WalCheckpointer {
     const closed = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
     this.closed = new Int32Array(closed);
     this.worker = typescriptWorker(new URL('./wal-checkpointer.worker.ts', import.meta.url), {
-      workerData: {
-        path,
-        everyMs: CHECKPOINT_EVERY_MS,
-        rows: ROWS_A_CHECKPOINT,
-        fewRowsWaitMs: FEW_ROWS_WAIT_MS,
-        closed,
-        writer,
-      } satisfies CheckpointerData,
+      workerData: { path, everyMs: CHECKPOINT_EVERY_MS, closed, writer } satisfies CheckpointerData,
     });
     // Once closed it has nothing left to do: a thread slow to start that then finds its data folder removed is no
     // one's to hear (log-writer.ts says the same of the writer thread).

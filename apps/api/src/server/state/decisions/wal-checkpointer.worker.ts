@@ -1,9 +1,10 @@
 // The WAL's checkpointer thread (wal-checkpointer.ts): a connection of its own that copies what the decision log's
-// writer thread commits to the WAL into the database file every CHECKPOINT_EVERY_MS, so the writer's own checkpoints
-// find little left to copy. Started through worker-bootstrap.mjs (typescript-worker.ts).
+// writer thread commits to the WAL into the database file once enough has come (wal-checkpoint-due.ts), so the
+// writer's own checkpoints find little left to copy. Started through worker-bootstrap.mjs (typescript-worker.ts).
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { SLOT } from './log-writer-protocol.ts';
+import { checkpointDue } from './wal-checkpoint-due.ts';
 import type { CheckpointerData, FromCheckpointer, ToCheckpointer } from './wal-checkpointer.ts';
 
 if (!parentPort) throw new Error('wal-checkpointer.worker.ts runs as a worker thread only');
@@ -35,9 +36,8 @@ let last = performance.now();
 
 const timer = setInterval(() => {
   const rows = Atomics.load(writer, SLOT.rows);
-  const since = (rows - seen) | 0;
   // Nothing written since the last checkpoint: nothing to copy. A few rows wait for more, or for their time.
-  if (!failing && (since === 0 || (since < data.rows && performance.now() - last < data.fewRowsWaitMs))) return;
+  if (!checkpointDue(rows, seen, performance.now() - last, failing)) return;
   seen = rows;
   last = performance.now();
   try {
