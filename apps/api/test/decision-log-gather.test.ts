@@ -1,8 +1,8 @@
 // The decision log's writer thread gathers batches to write them together (log-writer-protocol.ts): a lone batch is
 // still written within moments with no reader asking, a reader's flush finds every decision written, batches sent
 // over many turns all arrive in order, and the gather stays within what a crash can lose. The WAL is checkpointed by
-// a thread of its own (wal-checkpointer.ts), by rows written. A real SQLite file, the real threads, and a second connection reading
-// what is committed.
+// a thread of its own (wal-checkpointer.ts), by rows written. A real SQLite file, the real threads, and a second
+// connection reading what is committed.
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

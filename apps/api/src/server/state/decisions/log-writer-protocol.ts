@@ -14,7 +14,7 @@ export const SLOT = {
   changes: 3,
   /** 1 once the thread's connection is closed or could not be opened. */
   closed: 4,
-  /** Rows written (32-bit, wrapping): how much the WAL has grown, for the checkpointer (wal-checkpointer.ts). */
+  /** Rows written (32-bit, wrapping): how much the WAL has grown, for the checkpointer (wal-checkpoint-due.ts). */
   rows: 5,
 } as const;
 

@@ -3,7 +3,10 @@
 // same last pages of each table and index; so a checkpoint waits for ROWS_A_CHECKPOINT rows, or for FEW_ROWS_WAIT_MS
 // when fewer come (docs/performance.md, "Checkpoints by rows written").
 
-/** Rows written since the last checkpoint that make the next due at once: below 25,600 a second, a wait of more than one 10 ms tick. */
+/**
+ * Rows written since the last checkpoint that make the next due at once: below 25,600 a second, a wait of more than
+ * one of the thread's 10 ms looks.
+ */
 export const ROWS_A_CHECKPOINT = 256;
 
 /**
