@@ -36,10 +36,11 @@ let last = performance.now();
 
 const timer = setInterval(() => {
   const rows = Atomics.load(writer, SLOT.rows);
+  const now = performance.now();
   // Nothing written since the last checkpoint: nothing to copy. A few rows wait for more, or for their time.
-  if (!checkpointDue(rows, seen, performance.now() - last, failing)) return;
+  if (!checkpointDue(rows, seen, now - last, failing)) return;
   seen = rows;
-  last = performance.now();
+  last = now;
   try {
     // PASSIVE: copies what no reader still needs, never waiting on the writer or a reader.
     db.pragma('wal_checkpoint(PASSIVE)');
