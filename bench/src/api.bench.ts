@@ -310,6 +310,8 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
         );
       }
     }
+    const cerbosTarget = targets.find((t) => t.name.startsWith('Cerbos'));
+    if (cerbosTarget) figures.push(...twoCoreFigures(of(decide, CPU_AT), of(cerbosTarget, CPU_AT)));
     figures.push(...chainFigures(of(decide, 16).map((r) => r.perSecond)));
     notes.push(
       `api: ${MIN_RUNS} runs of ${SECONDS} s per target and concurrency (at most ${MAX_REQUESTS} requests a run), interleaved, after a 1 s warm-up; ` +
@@ -350,6 +352,40 @@ function cpuFigures(at: string, target: Target, runs: Run[]): Figure[] {
   for (const [key, label] of rows) {
     const values = runs.map((r) => r.cpu[key]).filter((v): v is number => v !== undefined);
     if (values.length > 0) figures.push(figureOf('api', `${at} ${label}`, 'µs', values));
+  }
+  return figures;
+}
+
+/**
+ * What a run of the gate and one of Cerbos at CPU_AT say about the two cores both share (docs/performance.md, "What
+ * five times Cerbos asks of two cores"): the CPU Cerbos's process spends a check over the CPU the gate's process
+ * (every thread) spends a call; and the most calls a second two cores could serve at the gate's CPU a call and its
+ * load generator's, were both cores busy with nothing else. Paired run by run, as the ratios are.
+ */
+function twoCoreFigures(gate: Run[], cerbos: Run[]): Figure[] {
+  const pairs = gate
+    .map((g, i) => ({ g: g.cpu, c: cerbos[i]?.cpu }))
+    .filter((p): p is { g: Run['cpu']; c: Run['cpu'] } => p.c !== undefined);
+  const cpuRatios = pairs.flatMap(({ g, c }) => (g.server && c.server ? [c.server / g.server] : []));
+  const ceilings = gate.flatMap(({ cpu }) =>
+    cpu.server !== undefined && cpu.generator !== undefined ? [(2 * 1_000_000) / (cpu.server + cpu.generator)] : [],
+  );
+  const figures: Figure[] = [];
+  if (cpuRatios.length > 0) {
+    figures.push(
+      figureOf('api', `api CPU a check / CPU a decision: Cerbos's process / the gate's, c=${CPU_AT}`, '×', cpuRatios, 'per run'),
+    );
+  }
+  if (ceilings.length > 0) {
+    figures.push(
+      figureOf(
+        'api',
+        `api two cores' ceiling for the gate: 2 s of CPU / (its CPU a call + its load generator's), c=${CPU_AT}`,
+        'calls/s',
+        ceilings,
+        'per run',
+      ),
+    );
   }
   return figures;
 }
