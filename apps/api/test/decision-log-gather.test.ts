@@ -1,9 +1,9 @@
 // The decision log's writer thread gathers batches to write them together (log-writer-protocol.ts): a lone batch is
 // still written within moments with no reader asking, a reader's flush finds every decision written, batches sent
 // over many turns all arrive in order, and the gather stays within what a crash can lose. The WAL is checkpointed by
-// a thread of its own (wal-checkpointer.ts), by rows written. A real SQLite file, the real threads, and a second
-// connection reading what is committed.
-import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+// a thread of its own (wal-checkpointer.ts), by rows written, asleep while nothing new is written. A real SQLite
+// file, the real threads, and a second connection reading what is committed.
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -91,6 +91,20 @@ async function copiedIntoFile(rows: number): Promise<void> {
   while (rowsInFile() !== rows && Date.now() < deadline) await turn();
 }
 
+/** Each thread of this process (Linux's /proc) and how many times it has gone to sleep of its own accord. */
+function sleepsByThread(): Map<string, number> {
+  const sleeps = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const status = readFileSync(`/proc/self/task/${tid}/status`, 'utf8');
+      sleeps.set(tid, Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1]));
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return sleeps;
+}
+
 describe('the decision log writer gathers batches', () => {
   it('stays within what a crash can lose: it writes before the log would wait for it', () => {
     expect(GATHER_BATCHES).toBeGreaterThan(0);
@@ -155,6 +169,26 @@ describe('the decision log writer gathers batches', () => {
     const elapsed = performance.now() - started;
     expect(modified.size - 1).toBeGreaterThan(0);
     expect(modified.size - 1).toBeLessThanOrEqual(Math.ceil(elapsed / FEW_ROWS_WAIT_MS) + 1);
+    flushDecisions(db);
+    await copiedIntoFile(ids.length);
+    expect(rowsInFile()).toBe(ids.length);
+  });
+
+  it.runIf(existsSync('/proc/self/task'))('leaves its threads asleep once everything written is copied', async () => {
+    const before = new Set(sleepsByThread().keys());
+    const ids = await startCheckpointer();
+    await copiedIntoFile(ids.length);
+    // The log's threads, started since: the writer and the checkpointer (and any other this process started meanwhile).
+    const started = () => new Map([...sleepsByThread()].filter(([tid]) => !before.has(tid)));
+    const quiet = started();
+    expect(quiet.size).toBeGreaterThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    let wakes = 0;
+    for (const [tid, sleeps] of started()) wakes += sleeps - (quiet.get(tid) ?? sleeps);
+    // Looking every CHECKPOINT_EVERY_MS regardless, the checkpointer alone went to sleep about a hundred times.
+    expect(wakes).toBeLessThan(20);
+    // And it still copies what comes next.
+    ids.push(...record(3));
     flushDecisions(db);
     await copiedIntoFile(ids.length);
     expect(rowsInFile()).toBe(ids.length);
