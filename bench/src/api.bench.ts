@@ -7,6 +7,7 @@
 // generator's contention with one of them.
 
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { bearerAuth } from '../../apps/api/src/server/auth.ts';
@@ -357,18 +358,19 @@ function cpuFigures(at: string, target: Target, runs: Run[]): Figure[] {
 }
 
 /**
- * What a run of the gate and one of Cerbos at CPU_AT say about the two cores both share (docs/performance.md, "What
- * five times Cerbos asks of two cores"): the CPU Cerbos's process spends a check over the CPU the gate's process
- * (every thread) spends a call; and the most calls a second two cores could serve at the gate's CPU a call and its
- * load generator's, were both cores busy with nothing else. Paired run by run, as the ratios are.
+ * What a run of the gate and one of Cerbos at CPU_AT say about the cores both share (docs/performance.md, "What five
+ * times Cerbos asks of two cores"): the CPU Cerbos's process spends a check over the CPU the gate's process (every
+ * thread) spends a call; and the most calls a second the machine's cores could serve at the gate's CPU a call and its
+ * load generator's, were every core busy with nothing else. Paired run by run, as the ratios are.
  */
 function twoCoreFigures(gate: Run[], cerbos: Run[]): Figure[] {
   const pairs = gate
     .map((g, i) => ({ g: g.cpu, c: cerbos[i]?.cpu }))
     .filter((p): p is { g: Run['cpu']; c: Run['cpu'] } => p.c !== undefined);
   const cpuRatios = pairs.flatMap(({ g, c }) => (g.server && c.server ? [c.server / g.server] : []));
+  const cores = availableParallelism();
   const ceilings = gate.flatMap(({ cpu }) =>
-    cpu.server !== undefined && cpu.generator !== undefined ? [(2 * 1_000_000) / (cpu.server + cpu.generator)] : [],
+    cpu.server !== undefined && cpu.generator !== undefined ? [(cores * 1_000_000) / (cpu.server + cpu.generator)] : [],
   );
   const figures: Figure[] = [];
   if (cpuRatios.length > 0) {
@@ -380,7 +382,7 @@ function twoCoreFigures(gate: Run[], cerbos: Run[]): Figure[] {
     figures.push(
       figureOf(
         'api',
-        `api two cores' ceiling for the gate: 2 s of CPU / (its CPU a call + its load generator's), c=${CPU_AT}`,
+        `api the ${cores} cores' ceiling for the gate: ${cores} s of CPU / (its CPU a call + its load generator's), c=${CPU_AT}`,
         'calls/s',
         ceilings,
         'per run',

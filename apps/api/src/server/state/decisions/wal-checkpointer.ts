@@ -3,9 +3,9 @@
 // on the writer thread that took about a third of its time and stopped it for 10 ms or more, long enough for the gate
 // to wait on it (sqlite-log.ts, MAX_UNWRITTEN_BATCHES). A thread of its own copies what is committed, looking every
 // CHECKPOINT_EVERY_MS whether enough rows have come or a few have waited (wal-checkpoint-due.ts), so the writer's own
-// checkpoint finds little left to copy; once it has copied every row written it sleeps until the writer writes again. The writer keeps checkpointing itself: SQLite starts the WAL over only at a
-// writer's transaction after a checkpoint that copied everything, which one running beside the writer never does (the
-// WAL grew by 6 MB a second without it).
+// checkpoint finds little left to copy; once it has copied every row written it sleeps until the writer writes again.
+// The writer keeps checkpointing itself: SQLite starts the WAL over only at a writer's transaction after a checkpoint
+// that copied everything, which one running beside the writer never does (the WAL grew by 6 MB a second without it).
 import type { Worker } from 'node:worker_threads';
 import { typescriptWorker } from '../../typescript-worker.ts';
 
