@@ -7,7 +7,6 @@
 // generator's contention with one of them.
 
 import type { AddressInfo } from 'node:net';
-import { availableParallelism } from 'node:os';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { bearerAuth } from '../../apps/api/src/server/auth.ts';
@@ -17,9 +16,9 @@ import { router } from '../../apps/api/src/server/openapi.ts';
 import { GENESIS } from '../../apps/api/src/server/record/chain-form.ts';
 import { decisionEntryValues, placeOf } from '../../apps/api/src/server/record/decision-entry.ts';
 import { spawnServer, startServer } from '../../apps/api/test/server-harness.ts';
+import { cpuFigures, cpuNow, perRequest, type RunCpu, sharedCoreFigures } from './api-cpu.ts';
 import { cerbosBinary, cerbosCheckBody, cerbosResources, startCerbos } from './cerbos-peer.ts';
 import { buildCliBundle } from './cli-bundle.ts';
-import { eventLoopCpuMicros, eventLoopWaitMicros, processCpuMicros } from './cpu-time.ts';
 import { type LoadGenerator, startLoadGenerator } from './load-generator.ts';
 import { type Figure, figureOf, MIN_RUNS, measureStream, median, ratios } from './measure.ts';
 import { type Call, REFUND_TOOLS } from './streams.ts';
@@ -50,46 +49,12 @@ interface Run {
   mean: number;
   requests: number;
   failed: number;
-  /**
-   * CPU µs a request: the serving process (for this process's servers, every thread of it), its event loop alone, the
-   * load generator; and the µs its event loop waited for a core, runnable.
-   */
-  cpu: { server?: number; eventLoop?: number; generator?: number; eventLoopWait?: number };
-}
-
-/** The CPU times a run is measured between: the serving process, its event loop, the load generator; the loop's wait. */
-function cpuNow(target: Target, generator: LoadGenerator): Run['cpu'] {
-  const cpu = process.cpuUsage();
-  const server = target.pid === undefined ? cpu.user + cpu.system : processCpuMicros(target.pid);
-  const loopPid = target.pid === undefined ? process.pid : target.node ? target.pid : undefined;
-  const eventLoop = loopPid === undefined ? undefined : eventLoopCpuMicros(loopPid);
-  const eventLoopWait = loopPid === undefined ? undefined : eventLoopWaitMicros(loopPid);
-  const generatorCpu = generator.pid === undefined ? undefined : processCpuMicros(generator.pid);
-  return {
-    ...(server !== undefined ? { server } : {}),
-    ...(eventLoop !== undefined ? { eventLoop } : {}),
-    ...(generatorCpu !== undefined ? { generator: generatorCpu } : {}),
-    ...(eventLoopWait !== undefined ? { eventLoopWait } : {}),
-  };
-}
-
-/** Each CPU time's growth between two readings, a request: µs. */
-function perRequest(before: Run['cpu'], after: Run['cpu'], requests: number): Run['cpu'] {
-  const per = (key: keyof Run['cpu']) => {
-    const a = before[key];
-    const b = after[key];
-    return a === undefined || b === undefined || requests === 0 ? undefined : (b - a) / requests;
-  };
-  const out: Run['cpu'] = {};
-  for (const key of ['server', 'eventLoop', 'generator', 'eventLoopWait'] as const) {
-    const value = per(key);
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
+  /** CPU µs a request (api-cpu.ts). */
+  cpu: RunCpu;
 }
 
 async function load(generator: LoadGenerator, target: Target, connections: number, seconds: number): Promise<Run> {
-  const before = cpuNow(target, generator);
+  const before = cpuNow(target, generator.pid);
   const result = await generator.load({
     url: target.url,
     method: 'POST',
@@ -99,7 +64,7 @@ async function load(generator: LoadGenerator, target: Target, connections: numbe
     duration: seconds,
     maxOverallRequests: Math.max(MAX_REQUESTS, connections),
   });
-  const after = cpuNow(target, generator);
+  const after = cpuNow(target, generator.pid);
   const requests = Math.round(result.requests.average * result.duration);
   return {
     target: target.name,
@@ -312,7 +277,7 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
       }
     }
     const cerbosTarget = targets.find((t) => t.name.startsWith('Cerbos'));
-    if (cerbosTarget) figures.push(...twoCoreFigures(of(decide, CPU_AT), of(cerbosTarget, CPU_AT)));
+    if (cerbosTarget) figures.push(...sharedCoreFigures(of(decide, CPU_AT), of(cerbosTarget, CPU_AT), CPU_AT));
     figures.push(...chainFigures(of(decide, 16).map((r) => r.perSecond)));
     notes.push(
       `api: ${MIN_RUNS} runs of ${SECONDS} s per target and concurrency (at most ${MAX_REQUESTS} requests a run), interleaved, after a 1 s warm-up; ` +
@@ -334,62 +299,6 @@ export async function runApiSuite(): Promise<{ figures: Figure[]; notes: string[
     await exited;
     await server.stop();
   }
-}
-
-/**
- * What a request cost in CPU at CPU_AT: the serving process (this one's servers share it, so its every thread, the
- * decision log's writer among them; Cerbos's own process), this process's event loop alone, and the load generator,
- * which shares the machine's cores with them (docs/performance.md, "What the targets ask of two cores").
- */
-function cpuFigures(at: string, target: Target, runs: Run[]): Figure[] {
-  const figures: Figure[] = [];
-  const serving = target.pid === undefined ? "the servers' process, every thread" : 'its own process, every thread';
-  const rows: Array<[keyof Run['cpu'], string]> = [
-    ['server', `CPU a request, ${serving}`],
-    ['eventLoop', 'CPU a request, the event loop alone'],
-    ['generator', 'CPU a request, the load generator'],
-    ['eventLoopWait', 'a request, the event loop runnable but waiting for a core'],
-  ];
-  for (const [key, label] of rows) {
-    const values = runs.map((r) => r.cpu[key]).filter((v): v is number => v !== undefined);
-    if (values.length > 0) figures.push(figureOf('api', `${at} ${label}`, 'µs', values));
-  }
-  return figures;
-}
-
-/**
- * What a run of the gate and one of Cerbos at CPU_AT say about the cores both share (docs/performance.md, "What five
- * times Cerbos asks of two cores"): the CPU Cerbos's process spends a check over the CPU the gate's process (every
- * thread) spends a call; and the most calls a second the machine's cores could serve at the gate's CPU a call and its
- * load generator's, were every core busy with nothing else. Paired run by run, as the ratios are.
- */
-function twoCoreFigures(gate: Run[], cerbos: Run[]): Figure[] {
-  const pairs = gate
-    .map((g, i) => ({ g: g.cpu, c: cerbos[i]?.cpu }))
-    .filter((p): p is { g: Run['cpu']; c: Run['cpu'] } => p.c !== undefined);
-  const cpuRatios = pairs.flatMap(({ g, c }) => (g.server && c.server ? [c.server / g.server] : []));
-  const cores = availableParallelism();
-  const ceilings = gate.flatMap(({ cpu }) =>
-    cpu.server !== undefined && cpu.generator !== undefined ? [(cores * 1_000_000) / (cpu.server + cpu.generator)] : [],
-  );
-  const figures: Figure[] = [];
-  if (cpuRatios.length > 0) {
-    figures.push(
-      figureOf('api', `api CPU a check / CPU a decision: Cerbos's process / the gate's, c=${CPU_AT}`, '×', cpuRatios, 'per run'),
-    );
-  }
-  if (ceilings.length > 0) {
-    figures.push(
-      figureOf(
-        'api',
-        `api the ${cores} cores' ceiling for the gate: ${cores} s of CPU / (its CPU a call + its load generator's), c=${CPU_AT}`,
-        'calls/s',
-        ceilings,
-        'per run',
-      ),
-    );
-  }
-  return figures;
 }
 
 /**
